@@ -1,0 +1,25 @@
+"""The games whist_sim knows, by the name configs and results use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from whist_sim.games.base import Game, VariantError
+from whist_sim.games.german_whist import GermanWhist
+
+GAMES: dict[str, type[Game]] = {
+    GermanWhist.name: GermanWhist,
+}
+
+
+def make_game(name: str, variant: Mapping[str, Any] | None = None, players: int | None = None,
+              where: str = "variant") -> Game:
+    """The game ``name`` under the variant settings given (RULES.md keys), validated."""
+    try:
+        game_type = GAMES[name]
+    except KeyError:
+        raise VariantError(
+            f"unknown game {name!r}; allowed values: {', '.join(sorted(GAMES))}"
+        ) from None
+    return game_type(game_type.variant_type.from_mapping(variant or {}, where), players)

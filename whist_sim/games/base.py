@@ -1,0 +1,196 @@
+"""What every game provides: rules as data, a deal state the loop drives, errors.
+
+The split follows OpenSpiel: a ``Game`` is an immutable factory described by data
+(name, version, player counts, variant); a ``DealState`` knows whose turn it is,
+the legal actions, and what each seat may see (``view(seat)``). The loop in
+``whist_sim.play`` asks strategies and applies their choices; it never shows a
+strategy the state itself.
+
+Actions are ints so that legal actions are a bitmask: 0..51 are cards (play a
+card, take a face-up card, lay a card), and each game numbers its other actions
+(bids, trump choices, a knock) from 52 up. ``action_str``/``parse_action`` give
+the notation used in logs and Parquet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from whist_sim.cards import NUM_CARDS, card_str, parse_card
+
+
+class WhistSimError(Exception):
+    """Base of the errors whist_sim reports to a user as one clear line."""
+
+
+class VariantError(WhistSimError, ValueError):
+    """A variant key or value the game does not have."""
+
+
+class RuleError(WhistSimError, ValueError):
+    """An action the rules forbid. The message names the seat, the action and the rule."""
+
+    def __init__(self, seat: int, action: str, rule: str, message: str) -> None:
+        super().__init__(f"{message} [rule: {rule}]")
+        self.seat = seat
+        self.action = action
+        self.rule = rule
+
+
+class LoggedAction(NamedTuple):
+    """One entry of a deal's action log: enough to replay the deal exactly.
+
+    ``chosen`` is False for moves the rules make on a player's behalf (drawing the
+    face-down card, taking the only face-up card), logged so a reader can follow the
+    deal without the engine.
+    """
+
+    seat: int
+    phase: str
+    action: int
+    chosen: bool = True
+
+
+class TrickRecord(NamedTuple):
+    """A completed trick, public to every seat: leader, cards in play order, winner."""
+
+    number: int
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """How a deal ended, per seat: tricks, score (as the rules award it), net, result.
+
+    ``net`` is the zero-sum form of the score (own score minus the opponents'
+    mean) that standings add up; ``result`` is "win", "loss", "draw" or "forfeit".
+    """
+
+    tricks: tuple[int, ...]
+    score: tuple[float, ...]
+    net: tuple[float, ...]
+    result: tuple[str, ...]
+    forfeit_seat: int | None = None
+    error: str | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+class DealState(ABC):
+    """A deal in progress. ``to_act`` is -1 once the deal is over."""
+
+    to_act: int
+    phase: str
+    legal: int
+    log: list[tuple[int, str, int, bool]]
+    """Every action so far as plain ``LoggedAction`` field tuples (cheaper on the hot path)."""
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Apply the action of the seat to act; raise RuleError if it is illegal."""
+
+    @abstractmethod
+    def view(self, seat: int) -> Any:
+        """Everything ``seat`` may know now, as an immutable object holding no hidden card."""
+
+    @abstractmethod
+    def outcome(self) -> DealOutcome:
+        """The result of a finished deal."""
+
+    @abstractmethod
+    def forfeit(self, seat: int, error: str) -> DealOutcome:
+        """End the deal as forfeited by ``seat`` (its strategy failed)."""
+
+    @abstractmethod
+    def deal_record(self) -> dict[str, Any]:
+        """Facts fixed at the deal: hands and stock in notation, trump, dealer."""
+
+    @property
+    def over(self) -> bool:
+        return self.to_act < 0
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Base of each game's variant: a frozen dataclass whose fields are the RULES.md keys."""
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], where: str = "variant") -> Variant:
+        """Build and validate from a config table, naming any unknown key and the allowed ones."""
+        allowed = {f.name for f in dataclasses.fields(cls)}
+        for key in values:
+            if key not in allowed:
+                raise VariantError(
+                    f"{where}: unknown key {key!r}; allowed keys: {', '.join(sorted(allowed))}"
+                )
+        variant = cls(**values)
+        variant.validate(where)
+        return variant
+
+    def validate(self, where: str = "variant") -> None:
+        """Raise VariantError naming the key and allowed values of a bad setting."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def check_choice(where: str, key: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        shown = ", ".join(repr(a) for a in allowed)
+        raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
+
+
+class Game(ABC):
+    """A game's rules under one variant: creates deals and plans matches."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    variant_type: ClassVar[type[Variant]]
+
+    def __init__(self, variant: Variant | None = None, players: int | None = None) -> None:
+        self.variant = variant if variant is not None else self.variant_type()
+        self.players = players if players is not None else self.min_players
+        if not self.min_players <= self.players <= self.max_players:
+            raise VariantError(
+                f"{self.name} is played by {self.min_players}..{self.max_players} players,"
+                f" not {self.players}"
+            )
+
+    @abstractmethod
+    def new_deal(self, seed: int, dealer: int) -> DealState:
+        """The deal that ``seed`` shuffles, dealt by ``dealer``."""
+
+    @abstractmethod
+    def new_match(self) -> MatchState:
+        """The bookkeeping of a match (several deals) under this variant."""
+
+    def action_str(self, action: int) -> str:
+        if 0 <= action < NUM_CARDS:
+            return card_str(action)
+        raise ValueError(f"{self.name} has no action number {action}")
+
+    def parse_action(self, text: str) -> int:
+        return parse_card(text)
+
+
+class MatchState(ABC):
+    """Which deal comes next in a match and who won it; games of one deal use ``SingleDeal``."""
+
+    @abstractmethod
+    def next_dealer(self) -> int | None:
+        """Dealer of the next deal, or None when the match is decided."""
+
+    @abstractmethod
+    def record(self, outcome: DealOutcome) -> None:
+        """Account for a finished deal."""
+
+    @abstractmethod
+    def result(self) -> dict[str, tuple]:
+        """Per-seat match columns: at least ``match_points`` and ``match_result``."""

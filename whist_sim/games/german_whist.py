@@ -1,0 +1,529 @@
+"""German Whist (2 players), exactly as ../shared/RULES.md section 1 specifies.
+
+Rules in short: 13 cards each dealt one at a time from the non-dealer; the other
+26 form the stock whose top card is turned face up and gives trump. Stage 1: after
+each trick the winner takes the face-up card, the loser the next (face-down) card,
+and a new card is turned. Stage 2: the last 13 tricks with no drawing. Scoring by
+``count`` (stage2, all, weighted); ``match``, ``open_stock``, ``race_to``,
+``trumps`` are the other variants.
+
+Readings where RULES.md is silent, following the common published rules:
+- Seat 0 deals the first hand of a match; the deal alternates each hand.
+- ``open_stock = k``: when only one face-up card is left to take, the winner takes
+  it without a decision (logged as a forced "take").
+- ``race_to = N``: if no player reaches N before the 26th trick (possible, e.g.
+  race to 9 on stage-2 tricks), the player with more counted units wins and scores
+  1 point; equal units are a draw. ``race_to`` must be reachable: at most 13
+  (stage2), 26 (all) or 39 (weighted).
+- ``match = "best_of_N"`` allows any odd N >= 3.
+- A forfeited hand (a strategy failed) is lost by the forfeiting seat with the
+  largest score the variant allows (7, 13, 19.5, or 1 under ``race_to``).
+
+Scores follow the rules (only the winner scores); ``net`` is own score minus the
+opponent's, so every hand is zero-sum in ``net``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_card_list
+from whist_sim.games.base import (
+    DealOutcome,
+    DealState,
+    Game,
+    LoggedAction,
+    MatchState,
+    RuleError,
+    TrickRecord,
+    Variant,
+    VariantError,
+    check_choice,
+)
+from whist_sim.rng import shuffled_deck
+from whist_sim.tricks import NO_TRUMP, beats, revoke_message
+
+PLAY = "play"
+TAKE = "take"
+DRAW = "draw"
+COUNTS = ("stage2", "all", "weighted")
+MAX_UNITS = {"stage2": 13, "all": 26, "weighted": 39}
+
+
+@dataclass(frozen=True)
+class GermanWhistVariant(Variant):
+    """The RULES.md variant keys of German Whist, with their defaults."""
+
+    count: str = "stage2"
+    """Which tricks count: "stage2" (classic), "all", or "weighted" (1 per stage-1, 2 per stage-2)."""
+    match: str = "single"
+    """"single" hands, or "best_of_3", "best_of_5", ... hands with the dealer alternating."""
+    open_stock: int = 1
+    """How many stock cards lie face up for the trick winner to choose from."""
+    race_to: int | None = None
+    """End the hand as soon as a player has this many counted units (None: off)."""
+    trumps: str = "upcard"
+    """"upcard": the first stock card's suit is trump; "none": no trump suit."""
+
+    def validate(self, where: str = "variant") -> None:
+        check_choice(where, "count", self.count, COUNTS)
+        check_choice(where, "trumps", self.trumps, ("upcard", "none"))
+        if self.match != "single" and self.best_of is None:
+            raise VariantError(
+                f"{where}.match = {self.match!r} is not allowed; allowed values: 'single',"
+                " 'best_of_3', 'best_of_5', ... (any odd number)"
+            )
+        if not isinstance(self.open_stock, int) or not 1 <= self.open_stock <= 26:
+            raise VariantError(
+                f"{where}.open_stock = {self.open_stock!r} is not allowed; allowed values:"
+                " whole numbers 1..26"
+            )
+        top = MAX_UNITS[self.count]
+        if self.race_to is not None and (
+            not isinstance(self.race_to, int) or not 1 <= self.race_to <= top
+        ):
+            raise VariantError(
+                f"{where}.race_to = {self.race_to!r} is not allowed; allowed values: whole"
+                f" numbers 1..{top} for count = {self.count!r}, or leave it out (off)"
+            )
+
+    @property
+    def best_of(self) -> int | None:
+        if self.match == "single":
+            return 1
+        prefix = "best_of_"
+        if self.match.startswith(prefix) and self.match[len(prefix):].isdigit():
+            n = int(self.match[len(prefix):])
+            if n >= 3 and n % 2 == 1:
+                return n
+        return None
+
+
+class GermanWhistView(NamedTuple):
+    """What one seat may know. Immutable; holds no card hidden from this seat.
+
+    Cards are ints and card sets are bitmasks (see ``whist_sim.cards``).
+    """
+
+    seat: int
+    """The seat this view belongs to (0 or 1)."""
+    phase: str
+    """"play" (play a card) or "take" (choose one of the face-up stock cards)."""
+    legal: int
+    """Bitmask of the legal actions now (cards)."""
+    hand: int
+    """Own hand."""
+    trump: int
+    """Trump suit 0..3 (S H D C) or -1 for none."""
+    upcard: int
+    """The first face-up stock card, which fixed trump."""
+    faceup: tuple[int, ...]
+    """Face-up stock cards, earliest turned first (empty in stage 2)."""
+    facedown_left: int
+    """How many stock cards are still face down."""
+    stage: int
+    """1 while the stock lasts, then 2."""
+    dealer: int
+    leader: int
+    """Seat that led the current trick."""
+    trick: tuple[int, ...]
+    """Cards played to the current trick so far, in play order."""
+    tricks: tuple[TrickRecord, ...]
+    """Every completed trick: leader, cards, winner."""
+    taken_faceup: tuple[int, int]
+    """Per seat, the face-up cards it took (public knowledge)."""
+    drawn: int
+    """Face-down cards this seat drew (only it knows them)."""
+    stage1_tricks: tuple[int, int]
+    stage2_tricks: tuple[int, int]
+    variant: GermanWhistVariant
+
+    @property
+    def played(self) -> int:
+        """Every card played so far, including the current trick."""
+        mask = 0
+        for record in self.tricks:
+            for card in record.cards:
+                mask |= 1 << card
+        for card in self.trick:
+            mask |= 1 << card
+        return mask
+
+    @property
+    def opponent_known(self) -> int:
+        """Cards known to be in the opponent's hand: face-up cards it took and has not played."""
+        return self.taken_faceup[1 - self.seat] & ~self.played
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has never seen: the opponent's other cards and the face-down stock."""
+        seen = self.hand | self.played | self.taken_faceup[1 - self.seat]
+        for card in self.faceup:
+            seen |= 1 << card
+        return ((1 << 52) - 1) & ~seen
+
+
+class GermanWhistDeal(DealState):
+    """One hand of German Whist in progress."""
+
+    def __init__(self, game: GermanWhist, seed: int, dealer: int, deck: list[int] | None = None):
+        variant = game.variant
+        if deck is None:
+            deck = shuffled_deck(seed)
+        self.variant = variant
+        self.seed = seed
+        self.dealer = dealer
+        non_dealer = 1 - dealer
+        hands = [0, 0]
+        for i in range(26):
+            hands[non_dealer if i % 2 == 0 else dealer] |= 1 << deck[i]
+        self.initial_hands = tuple(hands)
+        self.hands = hands
+        self.stock = tuple(deck[26:])
+        self.upcard = self.stock[0]
+        self.trump = self.upcard // 13 if variant.trumps == "upcard" else NO_TRUMP
+        k = variant.open_stock
+        self.faceup: tuple[int, ...] = self.stock[:k]
+        self.next_stock = k
+        self.stage = 1
+        self.leader = non_dealer
+        self.to_act = non_dealer
+        self.phase = PLAY
+        self.legal = hands[non_dealer]
+        self.trick: tuple[int, ...] = ()
+        self.trick_no = 0
+        self.tricks: tuple[TrickRecord, ...] = ()
+        self.won1 = (0, 0)  # stage-1 tricks per seat
+        self.won2 = (0, 0)  # stage-2 tricks per seat
+        self.race_to = variant.race_to
+        self.taken_faceup = [0, 0]
+        self.drawn = [0, 0]
+        self.log: list[tuple[int, str, int, bool]] = []  # LoggedAction fields
+        self.race_winner = -1
+        self._outcome: DealOutcome | None = None
+
+    # -- what a seat may see -------------------------------------------------------
+    def view(self, seat: int) -> GermanWhistView:
+        return GermanWhistView(
+            seat,
+            self.phase,
+            self.legal if seat == self.to_act else 0,
+            self.hands[seat],
+            self.trump,
+            self.upcard,
+            self.faceup,
+            len(self.stock) - self.next_stock,
+            self.stage,
+            self.dealer,
+            self.leader,
+            self.trick,
+            self.tricks,
+            (self.taken_faceup[0], self.taken_faceup[1]),
+            self.drawn[seat],
+            self.won1,
+            self.won2,
+            self.variant,
+        )
+
+    # -- applying actions ----------------------------------------------------------
+    def apply(self, action: int) -> None:
+        seat = self.to_act
+        if seat < 0:
+            raise RuleError(seat, str(action), "deal over", "the hand is over; no action is legal")
+        if action.__class__ is not int or not 0 <= action < 52 or not self.legal >> action & 1:
+            self._raise_illegal(seat, action)
+        if self.phase is not PLAY:
+            self._take(seat, action, chosen=True)
+            return
+        # Playing a card is the hot path of every simulation, so it is inline here.
+        card = action
+        self.hands[seat] &= ~(1 << card)
+        self.log.append((seat, PLAY, card, True))
+        if not self.trick:
+            self.trick = (card,)
+            other = 1 - seat
+            self.to_act = other
+            hand = self.hands[other]
+            self.legal = hand & SUIT_MASKS[card // 13] or hand
+            return
+        self._complete_trick(seat, card)
+
+    def _raise_illegal(self, seat: int, action: Any) -> None:
+        try:
+            shown = card_str(action)
+        except Exception:
+            raise RuleError(
+                seat, repr(action), "action is a card",
+                f"seat {seat} returned {action!r}, which is not a card (0..51)",
+            ) from None
+        if self.phase == TAKE:
+            raise RuleError(
+                seat, shown, "winner takes a face-up card",
+                f"seat {seat} chose {shown} but may only take a face-up stock card"
+                f" ({cards_str(self.faceup)})",
+            )
+        hand = self.hands[seat]
+        if not hand >> action & 1:
+            raise RuleError(
+                seat, shown, "card not held", f"seat {seat} played {shown}, which it does not hold"
+            )
+        raise RuleError(
+            seat, shown, "follow suit", revoke_message(seat, action, hand, self.trick[0] // 13)
+        )
+
+    def _complete_trick(self, seat: int, card: int) -> None:
+        """The second card of a trick was played: score it, then draw or lead on."""
+        lead = self.trick[0]
+        winner = seat if beats(card, lead, self.trump) else 1 - seat
+        self.trick_no += 1
+        self.tricks = (*self.tricks, TrickRecord(self.trick_no, self.leader, (lead, card), winner))
+        self.trick = ()
+        if self.stage == 1:
+            self.won1 = (self.won1[0] + 1, self.won1[1]) if winner == 0 else (
+                self.won1[0], self.won1[1] + 1)
+        else:
+            self.won2 = (self.won2[0] + 1, self.won2[1]) if winner == 0 else (
+                self.won2[0], self.won2[1] + 1)
+        if self.race_to is not None and self.units(winner) >= self.race_to:
+            self.race_winner = winner
+            self._finish()
+            return
+        self.leader = winner
+        if self.stage == 1:
+            if len(self.faceup) > 1:
+                self.to_act = winner
+                self.phase = TAKE
+                self.legal = sum(1 << c for c in self.faceup)
+                return
+            if self.variant.open_stock == 1:
+                self._take_single(winner)
+            else:
+                self._take(winner, self.faceup[0], chosen=False)
+            return
+        self._next_lead(winner)
+
+    def _take_single(self, winner: int) -> None:
+        """The classic one-face-up-card stock: ``_take`` without choices, on the hot path."""
+        card = self.faceup[0]
+        loser = 1 - winner
+        drawn = self.stock[self.next_stock]
+        self.hands[winner] |= 1 << card
+        self.hands[loser] |= 1 << drawn
+        self.taken_faceup[winner] |= 1 << card
+        self.drawn[loser] |= 1 << drawn
+        self.log.append((winner, TAKE, card, False))
+        self.log.append((loser, DRAW, drawn, False))
+        if self.trick_no == 13:
+            self.faceup = ()
+            self.next_stock = 26
+            self.stage = 2
+        else:
+            self.faceup = (self.stock[self.next_stock + 1],)
+            self.next_stock += 2
+        self.to_act = winner
+        self.legal = self.hands[winner]
+
+    def _take(self, winner: int, card: int, chosen: bool) -> None:
+        faceup = list(self.faceup)
+        faceup.remove(card)
+        self.hands[winner] |= 1 << card
+        self.taken_faceup[winner] |= 1 << card
+        self.log.append((winner, TAKE, card, chosen))
+        loser = 1 - winner
+        if self.next_stock < len(self.stock):
+            drawn = self.stock[self.next_stock]
+            self.next_stock += 1
+            self.drawn[loser] |= 1 << drawn
+        else:  # no face-down card left: the loser takes the face-up card turned earliest
+            drawn = faceup.pop(0)
+            self.taken_faceup[loser] |= 1 << drawn
+        self.hands[loser] |= 1 << drawn
+        self.log.append((loser, DRAW, drawn, False))
+        while len(faceup) < self.variant.open_stock and self.next_stock < len(self.stock):
+            faceup.append(self.stock[self.next_stock])
+            self.next_stock += 1
+        self.faceup = tuple(faceup)
+        if self.trick_no == 13:
+            self.stage = 2
+        self.phase = PLAY
+        self._next_lead(winner)
+
+    def _next_lead(self, leader: int) -> None:
+        if self.trick_no == 26:
+            self._finish()
+            return
+        self.to_act = leader
+        self.legal = self.hands[leader]
+
+    def units(self, seat: int) -> int:
+        """Counted units of ``seat`` under the variant's ``count``."""
+        stage1, stage2 = self.won1[seat], self.won2[seat]
+        count = self.variant.count
+        if count == "stage2":
+            return stage2
+        if count == "all":
+            return stage1 + stage2
+        return stage1 + 2 * stage2
+
+    def _finish(self) -> None:
+        self.to_act = -1
+        self.legal = 0
+        self.phase = "over"
+        self._outcome = self._score()
+
+    # -- results -------------------------------------------------------------------
+    def _score(self) -> DealOutcome:
+        units = (self.units(0), self.units(1))
+        variant = self.variant
+        if variant.race_to is not None:
+            winner = self.race_winner if self.race_winner >= 0 else _higher(units)
+            amount = 1.0
+        elif variant.count == "stage2":
+            winner, amount = _higher(units), float(max(units) - 6)
+        elif variant.count == "all":
+            winner, amount = _higher(units), float(max(units) - 13)
+        else:
+            winner, amount = _higher(units), abs(units[0] - units[1]) / 2
+        tricks = (self.won1[0] + self.won2[0], self.won1[1] + self.won2[1])
+        return _outcome(tricks, winner, amount, self._facts())
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            "stage1_tricks": list(self.won1),
+            "stage2_tricks": list(self.won2),
+            "tricks_played": self.trick_no,
+            "race_winner": self.race_winner if self.race_winner >= 0 else None,
+        }
+
+    def outcome(self) -> DealOutcome:
+        if self._outcome is None:
+            raise RuntimeError("the hand is not over")
+        return self._outcome
+
+    def forfeit(self, seat: int, error: str) -> DealOutcome:
+        self.to_act = -1
+        self.legal = 0
+        self.phase = "over"
+        variant = self.variant
+        if variant.race_to is not None:
+            amount = 1.0
+        else:
+            amount = {"stage2": 7.0, "all": 13.0, "weighted": 19.5}[variant.count]
+        tricks = (self.won1[0] + self.won2[0], self.won1[1] + self.won2[1])
+        base = _outcome(tricks, 1 - seat, amount, self._facts())
+        result = tuple("forfeit" if s == seat else r for s, r in enumerate(base.result))
+        self._outcome = DealOutcome(
+            base.tricks, base.score, base.net, result, seat, error, base.facts
+        )
+        return self._outcome
+
+    def deal_record(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "trump": SUITS[self.trump] if self.trump >= 0 else "none",
+            "upcard": card_str(self.upcard),
+            "hands": [cards_str(h) for h in self.initial_hands],
+            "stock": cards_str(self.stock),
+        }
+
+
+def _higher(units: tuple[int, int]) -> int:
+    """Seat with more units, or -1 for equal."""
+    if units[0] == units[1]:
+        return -1
+    return 0 if units[0] > units[1] else 1
+
+
+def _outcome(
+    tricks: tuple[int, int], winner: int, amount: float, facts: dict[str, Any]
+) -> DealOutcome:
+    if winner < 0:
+        return DealOutcome(tricks, (0.0, 0.0), (0.0, 0.0), ("draw", "draw"), facts=facts)
+    score = (amount, 0.0) if winner == 0 else (0.0, amount)
+    net = (amount, -amount) if winner == 0 else (-amount, amount)
+    result = ("win", "loss") if winner == 0 else ("loss", "win")
+    return DealOutcome(tricks, score, net, result, facts=facts)
+
+
+class GermanWhistMatch(MatchState):
+    """Single hands or best-of-N, the dealer alternating from seat 0."""
+
+    def __init__(self, best_of: int) -> None:
+        self.best_of = best_of
+        self.hands_played = 0
+        self.hands_won = [0, 0]
+        self.points = [0.0, 0.0]
+
+    def next_dealer(self) -> int | None:
+        if self._decided():
+            return None
+        return self.hands_played % 2
+
+    def _decided(self) -> bool:
+        played, (a, b) = self.hands_played, self.hands_won
+        if played == 0:
+            return False
+        if played >= self.best_of:
+            return a != b
+        remaining = self.best_of - played
+        return a + remaining < b or b + remaining < a
+
+    def record(self, outcome: DealOutcome) -> None:
+        self.hands_played += 1
+        for seat in (0, 1):
+            if outcome.result[seat] == "win":
+                self.hands_won[seat] += 1
+            self.points[seat] += outcome.net[seat]
+
+    def result(self) -> dict[str, tuple]:
+        a, b = self.hands_won
+        if a == b:
+            results = ("draw", "draw")
+        else:
+            results = ("win", "loss") if a > b else ("loss", "win")
+        return {
+            "match_hands_won": tuple(self.hands_won),
+            "match_points": tuple(self.points),
+            "match_result": results,
+        }
+
+
+class GermanWhist(Game):
+    """German Whist under one variant."""
+
+    name = "german_whist"
+    version = 1
+    min_players = 2
+    max_players = 2
+    variant_type = GermanWhistVariant
+
+    variant: GermanWhistVariant
+
+    def new_deal(self, seed: int, dealer: int = 0) -> GermanWhistDeal:
+        if dealer not in (0, 1):
+            raise VariantError(f"german_whist dealer must be seat 0 or 1, not {dealer!r}")
+        return GermanWhistDeal(self, seed, dealer)
+
+    def deal_from_layout(self, hands: tuple[str, str], stock: str, dealer: int = 0) -> GermanWhistDeal:
+        """A hand-built deal: each seat's 13 cards and the 26 stock cards, top first, in notation.
+
+        For tests and analysis of set positions; ``seed`` is recorded as -1.
+        """
+        if dealer not in (0, 1):
+            raise VariantError(f"german_whist dealer must be seat 0 or 1, not {dealer!r}")
+        seat_cards = [parse_card_list(h) for h in hands]
+        stock_cards = parse_card_list(stock)
+        if [len(c) for c in seat_cards] != [13, 13] or len(stock_cards) != 26:
+            raise VariantError("a German Whist layout is 13 cards per seat and 26 stock cards")
+        deck: list[int] = []
+        non_dealer = 1 - dealer
+        for i in range(13):
+            deck += [seat_cards[non_dealer][i], seat_cards[dealer][i]]
+        deck += stock_cards
+        if len(set(deck)) != 52:
+            raise VariantError("a German Whist layout must use each of the 52 cards exactly once")
+        return GermanWhistDeal(self, -1, dealer, deck)
+
+    def new_match(self) -> GermanWhistMatch:
+        return GermanWhistMatch(self.variant.best_of or 1)

@@ -1,0 +1,109 @@
+"""Seeds and shuffles that are the same on every machine, worker and Python version.
+
+Python's ``random`` and NumPy's generators promise no stable streams across
+versions, and a deal must be a pure function of its seed forever (results and
+replays name seeds). So deals use SplitMix64, fully specified here, and child
+seeds are derived by hashing names, so a deal's seed depends only on what it is
+(root seed, deal index, hand number), never on the order work was done in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+
+MASK64 = (1 << 64) - 1
+
+
+def derive_seed(root: int, *path: int | str) -> int:
+    """A 63-bit child seed named by ``path`` under ``root`` (stable, order-free)."""
+    text = ":".join([str(root), *map(str, path)]).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+class SplitMix64:
+    """SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, well-mixed, fully specified."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) by rejection, so no modulo bias."""
+        limit = MASK64 - (MASK64 + 1) % n
+        while True:
+            x = self.next64()
+            if x <= limit:
+                return x % n
+
+
+def _splitmix_words(seed: int, count: int) -> list[int]:
+    """The first ``count`` outputs of SplitMix64(seed), inlined for speed."""
+    words = []
+    state = seed & MASK64
+    for _ in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        words.append(z ^ (z >> 31))
+    return words
+
+
+def splitmix64(seed: int) -> int:
+    """The first output of SplitMix64(seed): a cheap, well-mixed seed derivation."""
+    return _splitmix_words(seed, 1)[0]
+
+
+def _permutation_index(seed: int, size: int) -> int:
+    """A uniform integer in [0, size!) built from 64-bit SplitMix64 words by rejection.
+
+    52! is about 2**225.6, so four words (256 bits) are rejected with probability
+    under 2**-30: exact uniformity at the cost of one big-integer remainder.
+    """
+    total = math.factorial(size)
+    words_needed = max(1, (total.bit_length() + 63) // 64)
+    span = 1 << (64 * words_needed)
+    limit = span - span % total
+    state_seed = seed
+    while True:
+        words = _splitmix_words(state_seed, words_needed)
+        value = 0
+        for word in words:
+            value = (value << 64) | word
+        if value < limit:
+            return value % total
+        state_seed = words[-1]  # redraw (practically never) from a fresh stream
+
+
+def shuffled_deck(seed: int, size: int = 52) -> list[int]:
+    """A uniformly random permutation of ``range(size)``, a pure function of ``seed``.
+
+    One uniform number below ``size!`` is decoded digit by digit (factorial base) into
+    the swaps of a Fisher-Yates shuffle: about five times faster in Python than a
+    draw per card, and a deal is shuffled for every hand played.
+    """
+    deck = list(range(size))
+    index = _permutation_index(seed, size)
+    for i in range(size - 1, 0, -1):
+        index, j = divmod(index, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def strategy_rng(seed: int) -> random.Random:
+    """The generator a strategy gets for one seat of one deal.
+
+    Strategies may use ``random.Random`` freely; results stay reproducible
+    because every seat of every deal gets its own generator seeded from the
+    deal seed, whatever worker or task plays it.
+    """
+    return random.Random(seed)
