@@ -58,7 +58,9 @@ def resolve_strategy(spec: str) -> type:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
-            raise StrategyError(f"strategy {spec!r}: cannot import {module_name!r} ({exc})") from None
+            raise StrategyError(
+                f"strategy {spec!r}: cannot import {module_name!r} ({exc})"
+            ) from None
         try:
             return getattr(module, attr)
         except AttributeError:

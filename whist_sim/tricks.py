@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from whist_sim.cards import SUIT_MASKS, SUIT_NAMES, Card, CardSet, cards_str, card_str
+from whist_sim.cards import SUIT_MASKS, SUIT_NAMES, Card, CardSet, card_str, cards_str
 
 NO_TRUMP = -1
 

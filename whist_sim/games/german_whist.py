@@ -28,12 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_card_list
+from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, iter_cards, parse_card_list
 from whist_sim.games.base import (
     DealOutcome,
     DealState,
     Game,
-    LoggedAction,
     MatchState,
     RuleError,
     TrickRecord,
@@ -56,7 +55,7 @@ class GermanWhistVariant(Variant):
     """The RULES.md variant keys of German Whist, with their defaults."""
 
     count: str = "stage2"
-    """Which tricks count: "stage2" (classic), "all", or "weighted" (1 per stage-1, 2 per stage-2)."""
+    """Tricks that count: "stage2" (classic), "all", or "weighted" (stage-1 1, stage-2 2)."""
     match: str = "single"
     """"single" hands, or "best_of_3", "best_of_5", ... hands with the dealer alternating."""
     open_stock: int = 1
@@ -171,6 +170,8 @@ class GermanWhistDeal(DealState):
         variant = game.variant
         if deck is None:
             deck = shuffled_deck(seed)
+        self.game = game
+        self.deck = deck
         self.variant = variant
         self.seed = seed
         self.dealer = dealer
@@ -418,6 +419,32 @@ class GermanWhistDeal(DealState):
         )
         return self._outcome
 
+    def trick_facts(self) -> list[dict[str, Any]]:
+        """Per completed trick, what was at stake: for analysis, computed after the hand.
+
+        Replays the chosen actions on a fresh copy of the deal rather than recording
+        on the hot path. ``faceup`` is the face-up row when the trick was led, ``taken``
+        the card its winner took (None in stage 2), and ``follower_could_win`` whether
+        the second player held a card that beat the lead, so that ducking was a choice.
+        """
+        replay = GermanWhistDeal(self.game, self.seed, self.dealer, list(self.deck))
+        facts: list[dict[str, Any]] = []
+        for seat, phase, card, chosen in self.log:
+            if phase == PLAY:
+                if not replay.trick:
+                    row = cards_str(replay.faceup) if replay.faceup else None
+                    facts.append({"faceup": row, "taken": None})
+                else:
+                    lead = replay.trick[0]
+                    facts[-1]["follower_could_win"] = any(
+                        beats(c, lead, self.trump) for c in iter_cards(replay.hands[seat])
+                    )
+            elif phase == TAKE:
+                facts[-1]["taken"] = card_str(card)
+            if chosen and replay.to_act >= 0:
+                replay.apply(card)
+        return facts
+
     def deal_record(self) -> dict[str, Any]:
         return {
             "dealer": self.dealer,
@@ -478,10 +505,7 @@ class GermanWhistMatch(MatchState):
 
     def result(self) -> dict[str, tuple]:
         a, b = self.hands_won
-        if a == b:
-            results = ("draw", "draw")
-        else:
-            results = ("win", "loss") if a > b else ("loss", "win")
+        results = ("draw", "draw") if a == b else ("win", "loss") if a > b else ("loss", "win")
         return {
             "match_hands_won": tuple(self.hands_won),
             "match_points": tuple(self.points),
@@ -505,7 +529,9 @@ class GermanWhist(Game):
             raise VariantError(f"german_whist dealer must be seat 0 or 1, not {dealer!r}")
         return GermanWhistDeal(self, seed, dealer)
 
-    def deal_from_layout(self, hands: tuple[str, str], stock: str, dealer: int = 0) -> GermanWhistDeal:
+    def deal_from_layout(
+        self, hands: tuple[str, str], stock: str, dealer: int = 0
+    ) -> GermanWhistDeal:
         """A hand-built deal: each seat's 13 cards and the 26 stock cards, top first, in notation.
 
         For tests and analysis of set positions; ``seed`` is recorded as -1.

@@ -1,0 +1,146 @@
+"""The ``whist-sim`` command line: thin Typer wrappers over library functions.
+
+Each command parses its arguments, calls the Python function of the same job
+(``run_tournament``, ``resume_tournament``, ``build_report``, ``replay_deal``,
+``check_strategy``) and turns whist_sim's errors into one red line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from whist_sim.games.base import WhistSimError
+
+app = typer.Typer(
+    help="Simulate whist-family card games and compare strategies.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(exc: Exception) -> None:
+    typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
+
+
+ConfigArg = Annotated[
+    Path | None, typer.Argument(help="TOML config, e.g. configs/quickstart.toml")
+]
+OutOpt = Annotated[Path | None, typer.Option(help="run folder (default results/<config>-<time>)")]
+ResumeOpt = Annotated[Path | None, typer.Option(help="continue the stopped run in this folder")]
+WorkersOpt = Annotated[int | None, typer.Option(help="parallel tasks (default: all CPUs)")]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(envvar="RAY_ADDRESS", help="join this Ray cluster instead of starting one"),
+]
+ReportOpt = Annotated[bool, typer.Option("--report/--no-report", help="write the report after")]
+
+
+@app.command()
+def run(
+    config: ConfigArg = None,
+    out: OutOpt = None,
+    resume: ResumeOpt = None,
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    deals: Annotated[int | None, typer.Option(help="override tournament.deals")] = None,
+    seed: Annotated[int | None, typer.Option(help="override tournament.seed")] = None,
+    report: ReportOpt = False,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+) -> None:
+    """Play a round-robin tournament on Ray and write Parquet results."""
+    from whist_sim.tournament.config import load_config
+    from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+    try:
+        if resume is not None:
+            if config is not None:
+                raise WhistSimError("give either a config or --resume RUN, not both")
+            summary = resume_tournament(resume, workers=workers, address=address,
+                                        progress=progress)
+        else:
+            if config is None:
+                raise WhistSimError("give a config, e.g. whist-sim run configs/quickstart.toml")
+            given = {"tournament.deals": deals, "tournament.seed": seed}
+            overrides = {key: value for key, value in given.items() if value is not None}
+            loaded = load_config(config, overrides)
+            folder = out or Path("results") / f"{config.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+            summary = run_tournament(loaded, folder, workers=workers, address=address,
+                                     progress=progress)
+    except WhistSimError as exc:
+        _fail(exc)
+        return
+    typer.echo(
+        f"{summary.status}: {summary.deals} deals in {summary.wall_seconds:.1f} s on"
+        f" {summary.workers} workers -> {summary.path}"
+    )
+    if summary.status != "complete":
+        typer.echo(f"continue with: whist-sim run --resume {summary.path}")
+        raise typer.Exit(1)
+    if report:
+        _report(summary.path, None)
+
+
+@app.command("report")
+def report_command(
+    run: Annotated[Path, typer.Argument(help="run folder")],
+    out: Annotated[Path | None, typer.Option(help="report folder (default RUN/report)")] = None,
+) -> None:
+    """Write report.md and report.html with plots for a run."""
+    _report(run, out)
+
+
+def _report(run: Path, out: Path | None) -> None:
+    from whist_sim.reports.build import build_report
+
+    try:
+        paths = build_report(run, out)
+    except WhistSimError as exc:
+        _fail(exc)
+        return
+    typer.echo(f"report: {paths.markdown}\n        {paths.html}")
+
+
+@app.command()
+def replay(
+    run: Annotated[Path, typer.Argument(help="run folder")],
+    deal: Annotated[str, typer.Argument(help="deal key (pairing-deal-rotation-hand): 0-12-1-0")],
+) -> None:
+    """Print a recorded deal trick by trick."""
+    from whist_sim.replay import replay_deal
+
+    try:
+        typer.echo(replay_deal(run, deal).text)
+    except WhistSimError as exc:
+        _fail(exc)
+
+
+@app.command()
+def strategies() -> None:
+    """List the registered strategies and the games they play."""
+    from whist_sim.strategy import available_strategies, resolve_strategy
+
+    for name, target in sorted(available_strategies().items()):
+        games = ", ".join(sorted(getattr(resolve_strategy(name), "games", ())))
+        typer.echo(f"{name:12s} {target}  [{games}]")
+
+
+@app.command()
+def check(
+    strategy: Annotated[str, typer.Argument(help="entry-point name or package.module:Class")],
+    deals: Annotated[int, typer.Option(help="deals per game and variant")] = 20,
+) -> None:
+    """Check a strategy plug-in against every game it claims to support."""
+    from whist_sim.checking import check_strategy
+
+    try:
+        report = check_strategy(strategy, deals=deals)
+    except WhistSimError as exc:
+        _fail(exc)
+        return
+    typer.echo(str(report))

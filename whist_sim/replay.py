@@ -1,0 +1,114 @@
+"""Replay a recorded deal from a run folder through the engine, trick by trick.
+
+The deal is rebuilt from its seed, checked against the recorded hands, and the
+chosen actions of the log are applied again: a replay that diverges from the
+record (another engine version, a corrupt file) is reported, not papered over.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from whist_sim.cards import SUIT_NAMES, SUITS, card_str
+from whist_sim.games import make_game
+from whist_sim.games.base import DealState
+from whist_sim.store import RunFolder, RunFolderError
+
+
+@dataclass
+class Replay:
+    """A replayed deal: its record, the engine state at the end, and a text rendering."""
+
+    deal_key: str
+    record: dict
+    state: DealState
+    text: str
+
+
+def replay_deal(run: Path | str, deal_key: str) -> Replay:
+    """Replay deal ``deal_key`` (as in the ``deal_key`` column, e.g. ``0-12-1-0``)."""
+    folder = RunFolder.open(run)
+    deals = folder.scan("deals").filter(pl.col("deal_key") == deal_key).collect()
+    if deals.height == 0:
+        sample = folder.scan("deals").select("deal_key").head(3).collect()["deal_key"].to_list()
+        raise RunFolderError(
+            f"{folder.path}: no deal {deal_key!r}; keys look like {', '.join(sample)}"
+            " (pairing-deal-rotation-hand)"
+        )
+    record = deals.row(0, named=True)
+    actions = (
+        folder.scan("actions").filter(pl.col("deal_key") == deal_key).sort("step").collect()
+    )
+    game = make_game(record["game"], json.loads(record["variant"]))
+    state = game.new_deal(record["seed"], record["dealer"])
+    if state.deal_record()["hands"] != record["hands"]:
+        raise RunFolderError(
+            f"deal {deal_key}: seed {record['seed']} no longer deals the recorded hands"
+            f" (recorded with game version {record['game_version']}, engine is {game.version})"
+        )
+    for row in actions.iter_rows(named=True):
+        if row["chosen"] and state.to_act >= 0:
+            state.apply(game.parse_action(row["action"]))
+    if record["status"] == "forfeit":
+        state.forfeit(record["forfeit_seat"], record["error"])
+    if state.log != [
+        (r["seat"], r["phase"], game.parse_action(r["action"]), r["chosen"])
+        for r in actions.iter_rows(named=True)
+    ] and record["status"] == "ok":
+        raise RunFolderError(f"deal {deal_key}: the replay diverges from the recorded log")
+    return Replay(deal_key, record, state, render(record, state, game))
+
+
+def render(record: dict, state: DealState, game) -> str:
+    """A human-readable account: who sat where, the cards, then each trick."""
+    names = record["strategies"]
+    lines = [
+        f"Deal {record['deal_key']}  game {record['game']}  seed {record['seed']}",
+        f"Variant {record['variant']}",
+        f"Dealer: seat {record['dealer']} ({names[record['dealer']]})   "
+        f"Trump: {_suit_name(record['trump'])}   Upcard: {record.get('upcard') or '-'}",
+    ]
+    for seat, hand in enumerate(record["hands"]):
+        lines.append(f"Seat {seat} ({names[seat]}): {hand}")
+    if record.get("stock"):
+        lines.append(f"Stock (top first): {record['stock']}")
+    lines.append("")
+    log = state.log
+    i = 0
+    trick_no = 0
+    while i < len(log):
+        seat, phase, action, chosen = log[i]
+        if phase == "play":
+            trick_no += 1
+            plays = []
+            while i < len(log) and log[i][1] == "play" and len(plays) < game.players:
+                plays.append(f"seat {log[i][0]} {card_str(log[i][2])}")
+                i += 1
+            record_ = state.tricks[trick_no - 1] if trick_no <= len(state.tricks) else None
+            won = f" -> seat {record_.winner} wins" if record_ else " (unfinished)"
+            lines.append(f"Trick {trick_no:2d}: " + ", ".join(plays) + won)
+            continue
+        how = "" if chosen or phase == "draw" else " (forced)"
+        verb = {"take": "takes face-up", "draw": "draws"}.get(phase, phase)
+        lines.append(f"          seat {seat} {verb} {game.action_str(action)}{how}")
+        i += 1
+    lines.append("")
+    outcome = state.outcome()
+    for seat in range(game.players):
+        lines.append(
+            f"Seat {seat} ({names[seat]}): {outcome.tricks[seat]} tricks,"
+            f" score {outcome.score[seat]:g}, net {outcome.net[seat]:+g}, {outcome.result[seat]}"
+        )
+    if record["status"] != "ok":
+        lines.append(f"Forfeited by seat {record['forfeit_seat']}: {record['error']}")
+    return "\n".join(lines)
+
+
+def _suit_name(symbol: str | None) -> str:
+    if symbol and symbol in SUITS:
+        return SUIT_NAMES[SUITS.index(symbol)]
+    return "none"

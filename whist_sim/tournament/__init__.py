@@ -1,0 +1,1 @@
+"""Tournaments: configs, the schedule of line-ups and deals, tasks, and the Ray runner."""

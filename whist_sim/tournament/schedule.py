@@ -1,0 +1,63 @@
+"""Who plays whom, on which deals, in which seats: the tournament plan as pure data.
+
+- Line-ups (``pairings``): for a game of n seats, every combination of n entrants
+  from the pool (a round robin for two-player games); with a pool smaller than
+  the table, entrants repeat in turn (A B A B).
+- Deal seeds are common to all line-ups: deal ``d`` of every line-up uses
+  ``derive_seed(root, "deal", d)``, so strategies are compared on the same cards.
+- Every deal is played under each cyclic rotation of the seats (duplicate play:
+  for two players the same cards with seats swapped), so the luck of the cards
+  cancels within a duplicate set.
+- Work is cut into tasks of consecutive (deal, line-up) items with all their
+  rotations; a row depends only on (line-up, deal, rotation), so results are
+  identical for any task size, worker count or order.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from whist_sim.rng import derive_seed
+
+
+def lineups(labels: list[str], seats: int) -> list[tuple[str, ...]]:
+    """Line-ups of ``seats`` entrants from the pool, in a stable order."""
+    if len(labels) >= seats:
+        return list(itertools.combinations(labels, seats))
+    return [tuple(labels[i % len(labels)] for i in range(seats))]
+
+
+def rotate(lineup: tuple[str, ...], rotation: int) -> tuple[str, ...]:
+    """Entrant in each seat under ``rotation``: seat s gets ``lineup[(s - rotation) % n]``."""
+    n = len(lineup)
+    return tuple(lineup[(seat - rotation) % n] for seat in range(n))
+
+
+def match_seed(root_seed: int, deal: int) -> int:
+    """Seed of deal index ``deal``: the same for every line-up and rotation."""
+    return derive_seed(root_seed, "deal", deal)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The whole tournament as numbers: what task ``t`` plays is a pure function of them."""
+
+    pairings: int
+    deals: int
+    deals_per_task: int
+
+    @property
+    def items(self) -> int:
+        """(deal, line-up) items; each is played under every rotation."""
+        return self.pairings * self.deals
+
+    @property
+    def tasks(self) -> int:
+        return -(-self.items // self.deals_per_task)
+
+    def task_items(self, task: int) -> list[tuple[int, int]]:
+        """(pairing, deal) items of ``task``, deal-major so early tasks cover every line-up."""
+        start = task * self.deals_per_task
+        stop = min(start + self.deals_per_task, self.items)
+        return [(i % self.pairings, i // self.pairings) for i in range(start, stop)]

@@ -1,0 +1,148 @@
+"""Play one task of a tournament and return its rows as Arrow tables.
+
+Plain Python, no Ray: the runner ships this function to Ray workers, and tests
+and notebooks call it directly.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from whist_sim.cards import card_str
+from whist_sim.games import make_game
+from whist_sim.play import PlayedDeal, play_match
+from whist_sim.store import TABLES, to_arrow
+from whist_sim.strategy import build_strategy
+from whist_sim.tournament.schedule import Plan, match_seed, rotate
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """Everything a worker needs to play task ``task``: plain data, cheap to ship."""
+
+    task: int
+    game: str
+    variant: dict[str, Any]
+    players: int | None
+    root_seed: int
+    plan: Plan
+    lineups: list[tuple[str, ...]]
+    strategies: dict[str, tuple[str, dict[str, Any]]]  # label -> (use, params)
+    time_limit: float | None
+    on_error: str
+
+
+@dataclass
+class TaskResult:
+    task: int
+    tables: dict[str, pa.Table]
+    deals: int
+    seconds: float
+
+
+def play_task(spec: TaskSpec) -> TaskResult:
+    """Play every (line-up, deal) item of the task under every rotation."""
+    started = time.perf_counter()
+    game = make_game(spec.game, spec.variant, spec.players)
+    built = {
+        label: build_strategy(use, params, game.name)
+        for label, (use, params) in spec.strategies.items()
+    }
+    variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
+    rows: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
+    deals_played = 0
+    for pairing, deal in spec.plan.task_items(spec.task):
+        lineup = spec.lineups[pairing]
+        seed = match_seed(spec.root_seed, deal)
+        for rotation in range(game.players):
+            seated = rotate(lineup, rotation)
+            played, match = play_match(
+                game,
+                [built[label] for label in seated],
+                seed,
+                time_limit=spec.time_limit,
+                on_error=spec.on_error,
+            )
+            base = {"pairing": pairing, "deal": deal, "rotation": rotation}
+            for hand, result in enumerate(played):
+                key = {**base, "hand": hand, "deal_key": f"{pairing}-{deal}-{rotation}-{hand}"}
+                _add_deal_rows(rows, game, spec.task, key, seated, variant_json, result)
+            for seat, label in enumerate(seated):
+                rows["matches"].append(
+                    {
+                        **base,
+                        "seat": seat,
+                        "strategy": label,
+                        "hands_played": len(played),
+                        "hands_won": match["match_hands_won"][seat],
+                        "points": match["match_points"][seat],
+                        "result": match["match_result"][seat],
+                    }
+                )
+            deals_played += len(played)
+    tables = {table: to_arrow(table, game.name, rows[table]) for table in TABLES}
+    return TaskResult(spec.task, tables, deals_played, time.perf_counter() - started)
+
+
+def _add_deal_rows(
+    rows: dict[str, list[dict[str, Any]]],
+    game: Any,
+    task: int,
+    key: dict[str, Any],
+    seated: tuple[str, ...],
+    variant_json: str,
+    played: PlayedDeal,
+) -> None:
+    state, outcome = played.state, played.outcome
+    rows["deals"].append(
+        {
+            **key,
+            "task": task,
+            "game": game.name,
+            "game_version": game.version,
+            "variant": variant_json,
+            "seed": played.seed,
+            **state.deal_record(),
+            "strategies": list(seated),
+            "status": "forfeit" if outcome.forfeit_seat is not None else "ok",
+            "forfeit_seat": outcome.forfeit_seat,
+            "error": outcome.error,
+            **outcome.facts,
+        }
+    )
+    for seat, label in enumerate(seated):
+        rows["seats"].append(
+            {
+                **key,
+                "seat": seat,
+                "strategy": label,
+                "is_dealer": seat == played.dealer,
+                "tricks": outcome.tricks[seat],
+                "score": outcome.score[seat],
+                "net": outcome.net[seat],
+                "result": outcome.result[seat],
+            }
+        )
+    for step, (seat, phase, action, chosen) in enumerate(state.log):
+        rows["actions"].append(
+            {**key, "step": step, "seat": seat, "phase": phase,
+             "action": game.action_str(action), "chosen": chosen}
+        )
+    extras = state.trick_facts() if hasattr(state, "trick_facts") else []
+    for i, record in enumerate(state.tricks):
+        rows["tricks"].append(
+            {
+                **key,
+                "trick": record.number,
+                "stage": 1 if record.number <= 13 else 2,
+                "leader": record.leader,
+                "cards": [card_str(c) for c in record.cards],
+                "winner": record.winner,
+                **(extras[i] if i < len(extras) else {}),
+            }
+        )
