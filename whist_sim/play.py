@@ -26,6 +26,10 @@ class StrategyFailure(WhistSimError, RuntimeError):
     def __init__(self, seat: int, message: str) -> None:
         super().__init__(message)
         self.seat = seat
+        self.message = message
+
+    def __reduce__(self):  # so Ray can carry it from a worker back to the driver
+        return (type(self), (self.seat, self.message))
 
 
 @dataclass

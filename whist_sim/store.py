@@ -52,7 +52,6 @@ SCHEMAS: dict[str, pa.Schema] = {
     "deals": pa.schema(
         {
             **KEY_COLUMNS,
-            "task": pa.int64(),
             "game": pa.string(),
             "game_version": pa.int32(),
             "variant": pa.string(),
@@ -182,6 +181,7 @@ class RunFolder:
         if not (path / DATA_DIR).is_dir():
             raise RunFolderError(f"{path}: not a run folder (no {DATA_DIR}/ inside)")
         folder._remove_debris()
+        folder._check_units()
         return folder
 
     def meta(self) -> dict[str, Any]:
@@ -234,6 +234,19 @@ class RunFolder:
         for unit in self._units():
             if unit.name.startswith("task-") and int(unit.name[5:]) in batched:
                 shutil.rmtree(unit)
+
+    def _check_units(self) -> None:
+        """Every unit holds every table with a readable Parquet footer, or we say which not."""
+        for unit in self._units():
+            for table in TABLES:
+                file = unit / f"{table}.parquet"
+                try:
+                    pq.ParquetFile(file).metadata  # noqa: B018 - reading the footer is the check
+                except (OSError, pa.ArrowException) as exc:
+                    raise RunFolderError(
+                        f"{file}: unreadable ({exc}); remove the folder {unit} and run"
+                        f" whist-sim run --resume {self.path} to play its deals again"
+                    ) from None
 
     def completed_tasks(self) -> set[int]:
         done: set[int] = set()

@@ -39,6 +39,10 @@ class RuleError(WhistSimError, ValueError):
         self.seat = seat
         self.action = action
         self.rule = rule
+        self.message = message
+
+    def __reduce__(self):  # picklable, so the error survives a trip through Ray
+        return (type(self), (self.seat, self.action, self.rule, self.message))
 
 
 class LoggedAction(NamedTuple):

@@ -10,12 +10,9 @@ the folder to a handful of files. Re-running the missing tasks of a folder
 
 from __future__ import annotations
 
-import contextlib
-import os
 import platform
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +24,10 @@ import whist_sim
 from whist_sim.games import make_game
 from whist_sim.play import StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, now_iso
+from whist_sim.tournament.cluster import ray_session
 from whist_sim.tournament.config import TournamentConfig, validate_config
 from whist_sim.tournament.schedule import Plan, lineups
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
-
-EMBEDDED_HOST = "127.0.0.2"
-"""Ray rewrites 127.0.0.1 to the host's address; another loopback address is kept."""
 
 TARGET_TASK_SECONDS = 2.0
 """Aim for tasks this long: Ray's few milliseconds per task stay far below 5%."""
@@ -79,7 +74,7 @@ def run_tournament(
             f"{out} already exists and is not empty; choose another --out or"
             f" continue it with --resume {out}"
         )
-    with _ray_session(address, workers) as slots:
+    with ray_session(address, workers) as slots:
         per_task = config.tournament.deals_per_task
         if per_task == "auto":
             per_task = _auto_task_size(config, seats, slots)
@@ -126,7 +121,7 @@ def resume_tournament(
     """Play the tasks a stopped run is missing; the result equals an uninterrupted run."""
     folder = RunFolder.open(run)
     load_plan(folder)  # a corrupt run.json fails before Ray starts
-    with _ray_session(address, workers) as slots:
+    with ray_session(address, workers) as slots:
         return _execute(folder, slots, progress)
 
 
@@ -162,6 +157,7 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
     )
     status = "complete"
     committed = 0
+    nodes: set[str] = set(folder.meta().get("nodes", []))
     try:
         remote = ray.remote(num_cpus=1)(play_task)
         queue = list(pending)
@@ -178,6 +174,7 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
                 committed += 1
                 task_seconds += result.seconds
                 deals += result.deals
+                nodes.add(result.node)
                 bar.update(len(plan.task_items(result.task)) * rotations)
                 if committed % COMPACT_EVERY == 0:
                     folder.compact()
@@ -210,40 +207,9 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
     folder.update_meta(
         status=status, ended=now_iso() if status == "complete" else None, totals=totals,
         workers=slots,
+        nodes=sorted(nodes),
     )
     return RunSummary(folder.path, status, deals, committed, wall, task_seconds, slots)
-
-
-@contextlib.contextmanager
-def _ray_session(address: str | None, workers: int | None) -> Iterator[int]:
-    """Join ``address`` (or RAY_ADDRESS), or start Ray embedded on loopback; yield CPU slots."""
-    address = address or os.environ.get("RAY_ADDRESS") or None
-    started_here = False
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False, logging_level="ERROR")
-        else:
-            ray.init(
-                _node_ip_address=EMBEDDED_HOST,
-                num_cpus=workers or os.cpu_count() or 1,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level="ERROR",
-                runtime_env={"env_vars": {"PYTHONPATH": _python_path()}},
-            )
-        started_here = True
-    try:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        yield min(cpus, workers) if workers else cpus
-    finally:
-        if started_here:
-            ray.shutdown()
-
-
-def _python_path() -> str:
-    """Let workers import strategies given as ``module:Class`` from the working directory."""
-    parts = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return os.pathsep.join(parts)
 
 
 def _spec(

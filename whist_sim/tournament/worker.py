@@ -43,6 +43,8 @@ class TaskResult:
     tables: dict[str, pa.Table]
     deals: int
     seconds: float
+    node: str = "local"
+    """Address of the Ray node that played the task ("local" outside Ray)."""
 
 
 def play_task(spec: TaskSpec) -> TaskResult:
@@ -71,7 +73,7 @@ def play_task(spec: TaskSpec) -> TaskResult:
             base = {"pairing": pairing, "deal": deal, "rotation": rotation}
             for hand, result in enumerate(played):
                 key = {**base, "hand": hand, "deal_key": f"{pairing}-{deal}-{rotation}-{hand}"}
-                _add_deal_rows(rows, game, spec.task, key, seated, variant_json, result)
+                _add_deal_rows(rows, game, key, seated, variant_json, result)
             for seat, label in enumerate(seated):
                 rows["matches"].append(
                     {
@@ -86,13 +88,19 @@ def play_task(spec: TaskSpec) -> TaskResult:
                 )
             deals_played += len(played)
     tables = {table: to_arrow(table, game.name, rows[table]) for table in TABLES}
-    return TaskResult(spec.task, tables, deals_played, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return TaskResult(spec.task, tables, deals_played, seconds, _node_address())
+
+
+def _node_address() -> str:
+    import ray  # only to label where the task ran; play_task itself needs no Ray
+
+    return ray.util.get_node_ip_address() if ray.is_initialized() else "local"
 
 
 def _add_deal_rows(
     rows: dict[str, list[dict[str, Any]]],
     game: Any,
-    task: int,
     key: dict[str, Any],
     seated: tuple[str, ...],
     variant_json: str,
@@ -102,7 +110,6 @@ def _add_deal_rows(
     rows["deals"].append(
         {
             **key,
-            "task": task,
             "game": game.name,
             "game_version": game.version,
             "variant": variant_json,

@@ -1,0 +1,1 @@
+"""Strategies used only by the tests, imported by Ray workers as ``tests.plugins...``."""

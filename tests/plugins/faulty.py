@@ -1,0 +1,48 @@
+"""Strategies that fail on purpose, to test forfeits and aborts."""
+
+from __future__ import annotations
+
+import time
+from random import Random
+from typing import Any
+
+from strategies.random_play import RandomStrategy
+
+GAMES = frozenset({"german_whist"})
+
+
+class RaisesOnTrick5(RandomStrategy):
+    """Plays randomly, then raises when asked to play to the fifth trick."""
+
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if len(view.tricks) == 4:
+            raise ValueError("deliberate failure at trick 5")
+        return super().choose(view, rng)
+
+
+class PlaysIllegalCard(RandomStrategy):
+    """Plays a card it does not hold when following in the first trick."""
+
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if not view.tricks and view.trick:
+            not_held = ((1 << 52) - 1) & ~view.hand & ~view.legal
+            return (not_held & -not_held).bit_length() - 1
+        return super().choose(view, rng)
+
+
+class Slow(RandomStrategy):
+    """Sleeps longer than any sensible time budget on its first decision of a deal."""
+
+    games = GAMES
+
+    def __init__(self, seconds: float = 0.5) -> None:
+        self.seconds = seconds
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if not view.tricks and len(view.trick) <= 1 and view.legal:
+            time.sleep(self.seconds)
+        return super().choose(view, rng)

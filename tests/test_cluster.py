@@ -1,0 +1,91 @@
+"""A tournament through ``--address`` on a real two-node Ray cluster on this machine.
+
+Both nodes use loopback addresses (127.0.0.2 head, 127.0.0.3 worker) and token
+authentication, as `ray start --head` enables it. Results must equal an
+embedded run of the same config.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+RAY = str(Path(sys.executable).with_name("ray"))
+
+
+def _free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _kill_processes_mentioning(text: str) -> None:
+    """Stop this cluster's processes only (``ray stop`` would stop every Ray here)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if text in cmdline and int(pid) != os.getpid():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+
+
+@pytest.fixture
+def two_node_cluster():
+    temp = Path(tempfile.mkdtemp(prefix="wsray-", dir="/tmp"))  # short: socket paths
+    env = {**os.environ, "RAY_AUTH_MODE": "token"}
+    port = _free_port("127.0.0.2")
+    common = ["--num-cpus=1", "--disable-usage-stats", f"--temp-dir={temp}"]
+    try:
+        subprocess.run(
+            [RAY, "start", "--head", "--node-ip-address=127.0.0.2", f"--port={port}",
+             "--include-dashboard=false", *common],
+            env=env, check=True, capture_output=True, timeout=120,
+        )
+        subprocess.run(
+            [RAY, "start", f"--address=127.0.0.2:{port}", "--node-ip-address=127.0.0.3",
+             *common],
+            env=env, check=True, capture_output=True, timeout=120,
+        )
+        yield f"127.0.0.2:{port}", env
+    finally:
+        _kill_processes_mentioning(str(temp))
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_tournament_on_a_two_node_cluster_equals_the_embedded_run(
+    tmp_path, two_node_cluster, ray_cluster
+):
+    address, env = two_node_cluster
+    body = quick_config(deals=16, per_task=2)
+    config = write_config(tmp_path, body)
+    out = tmp_path / "on-cluster"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(out),
+         "--address", address, "--no-progress"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["status"] == "complete"
+    assert meta["nodes"] == ["127.0.0.2", "127.0.0.3"]  # both nodes played tasks
+    embedded = run_tournament(load_config(config), tmp_path / "embedded", progress=False)
+    assert_same_rows(run_rows(out), run_rows(embedded.path))

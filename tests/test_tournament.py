@@ -1,0 +1,204 @@
+"""Tournaments on Ray: same rows whatever the workers or task size, resume, failures."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.tournament_helpers import (
+    SORT_KEYS,
+    assert_same_rows,
+    quick_config,
+    run_rows,
+    write_config,
+)
+from whist_sim.play import StrategyFailure, hand_seed
+from whist_sim.store import RunFolder
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import resume_tournament, run_tournament
+from whist_sim.tournament.schedule import Plan, lineups, match_seed
+from whist_sim.tournament.worker import TaskSpec, play_task
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(tmp_path: Path, name: str, body: str, **kwargs):
+    config = load_config(write_config(tmp_path, body, f"{name}.toml"))
+    return run_tournament(config, tmp_path / name, progress=False, **kwargs)
+
+
+def test_same_rows_for_any_worker_count_and_task_size(tmp_path, ray_cluster):
+    one = _run(tmp_path, "one", quick_config(per_task=1), workers=1)
+    two = _run(tmp_path, "two", quick_config(per_task=7), workers=2)
+    auto = _run(tmp_path, "auto", quick_config(per_task="auto"), workers=2)
+    rows = run_rows(one.path)
+    assert_same_rows(rows, run_rows(two.path))
+    assert_same_rows(rows, run_rows(auto.path))
+    # 3 line-ups x 12 deals x 2 rotations, one hand each
+    assert rows["deals"].height == 72
+    assert rows["deals"]["deal_key"].n_unique() == 72
+
+
+def test_rows_equal_a_plain_python_run_without_ray(tmp_path, ray_cluster):
+    summary = _run(tmp_path, "ray", quick_config(per_task=5), workers=2)
+    config = load_config(write_config(tmp_path, quick_config(per_task=5), "plain.toml"))
+    seats = lineups(config.labels(), 2)
+    plan = Plan(len(seats), config.tournament.deals, 36)
+    spec = TaskSpec(0, "german_whist", {}, None, config.tournament.seed, plan, seats,
+                    {e.name: (e.use, e.params) for e in config.strategies}, 10.0, "forfeit")
+    plain = play_task(spec).tables["seats"]
+    ray_seats = run_rows(summary.path)["seats"]
+    assert pl.from_arrow(plain).sort(SORT_KEYS["seats"]).equals(ray_seats)
+
+
+def test_every_lineup_plays_the_same_deal_seeds(tmp_path, ray_cluster):
+    summary = _run(tmp_path, "seeds", quick_config(deals=4, per_task=2), workers=2)
+    deals = run_rows(summary.path)["deals"]
+    for deal, group in deals.group_by("deal"):
+        assert group["seed"].n_unique() == 1
+        assert group["seed"][0] == hand_seed(match_seed(11, deal[0]), 0)
+        assert group["pairing"].n_unique() == 3
+
+
+def test_duplicate_deals_swap_seats_on_the_same_cards(tmp_path, ray_cluster):
+    summary = _run(tmp_path, "dup", quick_config(deals=3, per_task=3), workers=1)
+    deals = run_rows(summary.path)["deals"]
+    for _, pair in deals.group_by(["pairing", "deal"]):
+        assert pair.height == 2
+        assert pair["hands"][0].to_list() == pair["hands"][1].to_list()
+        first, second = pair.sort("rotation")["strategies"].to_list()
+        assert first == list(reversed(second))
+
+
+def test_run_json_records_config_seed_versions_times_and_status(tmp_path, ray_cluster):
+    summary = _run(tmp_path, "meta", quick_config(deals=2, per_task=2), workers=1)
+    meta = json.loads((summary.path / "run.json").read_text())
+    assert meta["status"] == "complete"
+    assert meta["root_seed"] == 11
+    assert meta["game"] == "german_whist" and meta["game_version"] >= 1
+    assert set(meta["strategies"]) == {"random", "heuristic", "random_b"}
+    assert all("version" in s for s in meta["strategies"].values())
+    assert meta["whist_sim_version"] and meta["started"] and meta["ended"]
+    assert meta["config"]["tournament"]["deals"] == 2
+
+
+def test_long_run_is_compacted_to_a_handful_of_files(tmp_path, ray_cluster):
+    summary = _run(tmp_path, "compact", quick_config(deals=40, per_task=1), workers=2)
+    assert summary.tasks_run == 120
+    units = list((summary.path / "data").iterdir())
+    assert len(units) <= 3, units
+    assert run_rows(summary.path)["deals"].height == 240
+
+
+def test_strategy_that_raises_forfeits_the_deal_with_its_error(tmp_path, ray_cluster):
+    body = quick_config(deals=3, per_task=3).replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:RaisesOnTrick5"\nlabel = "raiser"'
+    )
+    summary = _run(tmp_path, "raises", body, workers=2)
+    rows = run_rows(summary.path)
+    with_raiser = rows["deals"].filter(pl.col("strategies").list.contains("raiser"))
+    assert with_raiser.height == 12
+    assert (with_raiser["status"] == "forfeit").all()
+    assert with_raiser["error"].str.contains("deliberate failure at trick 5").all()
+    seats = rows["seats"].filter(pl.col("strategy") == "raiser")
+    assert (seats["result"] == "forfeit").all()
+    # the other line-up was not disturbed
+    others = rows["deals"].filter(~pl.col("strategies").list.contains("raiser"))
+    assert (others["status"] == "ok").all()
+
+
+def test_illegal_action_forfeits_naming_seat_card_and_rule(tmp_path, ray_cluster):
+    body = quick_config(deals=2, per_task=2).replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:PlaysIllegalCard"\nlabel = "cheat"'
+    )
+    rows = run_rows(_run(tmp_path, "illegal", body, workers=1).path)
+    errors = rows["deals"].filter(pl.col("status") == "forfeit")["error"].to_list()
+    assert errors and all("rule: card not held" in e and "seat" in e for e in errors)
+
+
+def test_decision_over_time_budget_forfeits(tmp_path, ray_cluster):
+    body = quick_config(deals=1, per_task=1, extra="time_limit = 0.05").replace(
+        'use = "heuristic"',
+        'use = "tests.plugins.faulty:Slow"\nlabel = "slow"\nparams = { seconds = 0.2 }',
+    )
+    rows = run_rows(_run(tmp_path, "slow", body, workers=2).path)
+    slow = rows["deals"].filter(pl.col("strategies").list.contains("slow"))
+    assert (slow["status"] == "forfeit").all()
+    assert slow["error"].str.contains("budget is 0.05 s").all()
+
+
+def test_on_error_abort_stops_the_run_with_the_error(tmp_path, ray_cluster):
+    body = quick_config(deals=3, per_task=1, extra='on_error = "abort"').replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:RaisesOnTrick5"\nlabel = "raiser"'
+    )
+    with pytest.raises(StrategyFailure, match="deliberate failure"):
+        _run(tmp_path, "abort", body, workers=1)
+    meta = json.loads((tmp_path / "abort" / "run.json").read_text())
+    assert meta["status"] == "aborted"
+    assert "deliberate failure" in meta["error"]
+
+
+def _start_cli_run(config: Path, out: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(out),
+         "--workers", "2", "--no-progress"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+
+
+def _wait_for_units(out: Path, count: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        data = out / "data"
+        units = [p for p in data.iterdir() if p.name.startswith("task-")] if data.is_dir() else []
+        if len(units) >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no {count} task units in {out} after {timeout} s")
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Remove what the killed driver's Ray leaves behind (its agents outlive it)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
+def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cluster, how):
+    body = quick_config(deals=60, per_task=2)
+    config = write_config(tmp_path, body)
+    out = tmp_path / "interrupted"
+    process = _start_cli_run(config, out)
+    try:
+        _wait_for_units(out, 3)
+        if how == "kill -9":
+            process.kill()
+            process.wait(timeout=30)
+        else:
+            process.send_signal(signal.SIGINT)
+            stdout, _ = process.communicate(timeout=60)
+            assert process.returncode == 1
+            assert f"whist-sim run --resume {out}" in stdout
+            assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    finally:
+        _kill_group(process)
+    done_before = RunFolder.open(out).completed_tasks()
+    assert 0 < len(done_before) < 90
+    resumed = resume_tournament(out, workers=2, progress=False)
+    assert resumed.status == "complete"
+    assert resumed.tasks_run == 90 - len(done_before)
+    reference = _run(tmp_path, "reference", body, workers=2)
+    rows = run_rows(out)
+    assert rows["deals"].height == 360
+    assert rows["deals"]["deal_key"].n_unique() == 360
+    assert_same_rows(rows, run_rows(reference.path))

@@ -1,0 +1,57 @@
+"""Helpers for tournament tests: write configs, read a run's rows in a canonical order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from whist_sim.store import TABLES, RunFolder
+
+SORT_KEYS = {
+    "deals": ["pairing", "deal", "rotation", "hand"],
+    "seats": ["pairing", "deal", "rotation", "hand", "seat"],
+    "matches": ["pairing", "deal", "rotation", "seat"],
+    "actions": ["pairing", "deal", "rotation", "hand", "step"],
+    "tricks": ["pairing", "deal", "rotation", "hand", "trick"],
+}
+
+
+def write_config(folder: Path, body: str, name: str = "config.toml") -> Path:
+    path = folder / name
+    path.write_text(body)
+    return path
+
+
+def quick_config(deals: int = 12, per_task: int | str = 3, seed: int = 11, extra: str = "") -> str:
+    task = f'"{per_task}"' if isinstance(per_task, str) else per_task
+    return f"""
+[tournament]
+game = "german_whist"
+deals = {deals}
+seed = {seed}
+deals_per_task = {task}
+{extra}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+
+def run_rows(run: Path) -> dict[str, pl.DataFrame]:
+    """Every table of a run, sorted by its key: equal dicts mean equal results."""
+    folder = RunFolder.open(run)
+    return {t: folder.scan(t).collect().sort(SORT_KEYS[t]) for t in TABLES}
+
+
+def assert_same_rows(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
+    for table in TABLES:
+        assert a[table].columns == b[table].columns, table
+        assert a[table].equals(b[table]), f"table {table} differs"
