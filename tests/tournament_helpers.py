@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import polars as pl
@@ -55,3 +56,23 @@ def assert_same_rows(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> 
     for table in TABLES:
         assert a[table].columns == b[table].columns, table
         assert a[table].equals(b[table]), f"table {table} differs"
+
+
+def make_run_without_ray(folder: Path, body: str, per_task: int = 10) -> Path:
+    """A complete run folder played in this process (no Ray): fast fixtures for readers."""
+    from whist_sim.tournament.config import validate_config
+    from whist_sim.tournament.runner import _run_meta, _spec
+    from whist_sim.tournament.schedule import Plan, lineups
+    from whist_sim.tournament.worker import play_task
+
+    config = validate_config(tomllib.loads(body))
+    game = config.game()
+    seats = lineups(config.labels(), game.players)
+    plan = Plan(len(seats), config.tournament.deals, per_task)
+    run = folder / "run"
+    store = RunFolder.create(run, {**_run_meta(config, game, seats, plan), "status": "complete"})
+    for task in range(plan.tasks):
+        result = play_task(_spec(config, plan, seats, task))
+        store.commit_task(task, result.tables)
+    store.compact()
+    return run

@@ -1,0 +1,129 @@
+"""Bad input gets one clear line naming the file, the key and what is allowed; no traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.tournament_helpers import make_run_without_ray, quick_config, write_config
+from whist_sim.cli import app
+
+runner = CliRunner()
+
+
+def _run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def _assert_clean_error(result, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    for fragment in fragments:
+        assert fragment in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    ("change", "fragments"),
+    [
+        (("deals = 12", "deals = 12\ndealz = 3"),
+         ["unknown key 'tournament.dealz'", "allowed keys here: game, deals"]),
+        (('use = "heuristic"', 'use = "no_such_strategy"'),
+         ["strategies[1]", "unknown strategy 'no_such_strategy'", "registered strategies:",
+          "heuristic", "random"]),
+        (('use = "heuristic"', 'use = "heuristic"\nparams = { nonsense = 1 }'),
+         ["strategies[1]", "unknown parameter 'nonsense'", "allowed parameters:"]),
+        (("[[strategies]]", '[variant]\ncount = "most"\n\n[[strategies]]'),
+         ["variant.count = 'most'", "allowed values: 'stage2', 'all', 'weighted'"]),
+        (("[[strategies]]", "[variant]\nopen_stock = 0\n\n[[strategies]]"),
+         ["variant.open_stock = 0", "allowed values: whole numbers 1..26"]),
+        (("[[strategies]]", '[variant]\nmatch = "best_of_4"\n\n[[strategies]]'),
+         ["variant.match = 'best_of_4'", "'best_of_3'"]),
+        (("[[strategies]]", "[variant]\nrace_to = 14\n\n[[strategies]]"),
+         ["variant.race_to = 14", "1..13"]),
+        (("[[strategies]]", "[variant]\nstake = 2\n\n[[strategies]]"),
+         ["unknown key 'stake'", "allowed keys: count, match, open_stock, race_to, trumps"]),
+        (("deals = 12", "deals = 12\nplayers = 3"),
+         ["german_whist is played by 2..2 players, not 3"]),
+        (('game = "german_whist"', 'game = "bridge"'),
+         ["tournament.game = 'bridge'", "allowed values: german_whist"]),
+        (("deals = 12", "deals = 0"), ["tournament.deals = 0", "greater than 0"]),
+    ],
+)
+def test_bad_config_fails_before_any_work_naming_file_key_and_allowed(tmp_path, change, fragments):
+    config = write_config(tmp_path, quick_config().replace(*change, 1))
+    out = tmp_path / "out"
+    result = _run("run", str(config), "--out", str(out), "--no-progress")
+    _assert_clean_error(result, str(config), *fragments)
+    assert not out.exists()  # nothing started
+
+
+def test_config_that_is_not_toml_is_one_line(tmp_path):
+    config = write_config(tmp_path, "[tournament\n")
+    _assert_clean_error(_run("run", str(config)), str(config), "not valid TOML")
+
+
+def test_missing_config_file(tmp_path):
+    _assert_clean_error(_run("run", str(tmp_path / "nope.toml")), "no such config file")
+
+
+@pytest.fixture(scope="module")
+def good_run(tmp_path_factory):
+    return make_run_without_ray(tmp_path_factory.mktemp("good"), quick_config(deals=2))
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "copy"
+    shutil.copytree(run, target)
+    return target
+
+
+@pytest.mark.parametrize("command", ["report", "replay", "resume"])
+def test_missing_run_folder_is_one_line(tmp_path, command):
+    missing = str(tmp_path / "no-run")
+    args = {"report": ["report", missing], "replay": ["replay", missing, "0-0-0-0"],
+            "resume": ["run", "--resume", missing]}[command]
+    _assert_clean_error(_run(*args), missing, "no such run folder")
+
+
+@pytest.mark.parametrize("command", ["report", "replay", "resume"])
+def test_corrupt_run_json_is_one_line(tmp_path, good_run, command):
+    run = _copy(good_run, tmp_path)
+    (run / "run.json").write_text("{ not json")
+    args = {"report": ["report", str(run)], "replay": ["replay", str(run), "0-0-0-0"],
+            "resume": ["run", "--resume", str(run)]}[command]
+    _assert_clean_error(_run(*args), "run.json: corrupt")
+
+
+@pytest.mark.parametrize("command", ["report", "replay", "resume"])
+def test_corrupt_parquet_file_is_named_with_the_way_out(tmp_path, good_run, command):
+    run = _copy(good_run, tmp_path)
+    victim = next((run / "data").glob("*/seats.parquet"))
+    victim.write_bytes(victim.read_bytes()[:100])
+    args = {"report": ["report", str(run)], "replay": ["replay", str(run), "0-0-0-0"],
+            "resume": ["run", "--resume", str(run)]}[command]
+    _assert_clean_error(_run(*args), str(victim), "unreadable", "--resume")
+
+
+def test_run_json_without_required_keys_is_corrupt(tmp_path, good_run):
+    run = _copy(good_run, tmp_path)
+    meta = json.loads((run / "run.json").read_text())
+    del meta["root_seed"]
+    (run / "run.json").write_text(json.dumps(meta))
+    _assert_clean_error(_run("report", str(run)), "corrupt (no 'root_seed' key)")
+
+
+def test_folder_that_is_not_a_run(tmp_path):
+    (tmp_path / "plain").mkdir()
+    _assert_clean_error(_run("report", str(tmp_path / "plain")), "not a run folder")
+
+
+def test_new_run_refuses_to_overwrite_an_existing_folder(tmp_path, good_run):
+    config = write_config(tmp_path, quick_config())
+    _assert_clean_error(
+        _run("run", str(config), "--out", str(good_run), "--no-progress"),
+        "already exists", "--resume",
+    )

@@ -1,0 +1,76 @@
+"""The action log replays every deal exactly, with or without whist_sim."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from tests.tournament_helpers import make_run_without_ray, quick_config
+from whist_sim.cli import app
+from whist_sim.replay import replay_deal
+from whist_sim.store import RunFolder, RunFolderError
+
+ROOT = Path(__file__).resolve().parents[1]
+STANDALONE = ROOT / "docs" / "examples" / "replay_standalone.py"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    body = quick_config(deals=4, extra="").replace(
+        "[[strategies]]", '[variant]\nopen_stock = 2\n\n[[strategies]]', 1
+    )
+    return make_run_without_ray(tmp_path_factory.mktemp("replay"), body)
+
+
+def test_replay_reproduces_every_recorded_deal_exactly(run):
+    folder = RunFolder.open(run)
+    seats = folder.scan("seats").collect()
+    for key in folder.scan("deals").select("deal_key").collect()["deal_key"]:
+        replayed = replay_deal(run, key)
+        outcome = replayed.state.outcome()
+        recorded = seats.filter(pl.col("deal_key") == key).sort("seat")
+        assert list(outcome.tricks) == recorded["tricks"].to_list()
+        assert list(outcome.net) == recorded["net"].to_list()
+
+
+def test_replay_command_prints_the_deal_trick_by_trick(run):
+    result = CliRunner().invoke(app, ["replay", str(run), "1-2-1-0"])
+    assert result.exit_code == 0, result.output
+    assert "Trick 26:" in result.output
+    assert "takes face-up" in result.output and "draws" in result.output
+    assert "Dealer: seat 0" in result.output
+
+
+def test_replay_of_an_unknown_deal_names_the_key_format(run):
+    result = CliRunner().invoke(app, ["replay", str(run), "9-9-9-9"])
+    assert result.exit_code == 2
+    assert "no deal '9-9-9-9'" in result.output and "pairing-deal-rotation-hand" in result.output
+
+
+def test_standalone_replay_needs_no_whist_sim_and_agrees(run):
+    tree = ast.parse(STANDALONE.read_text())
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module)])
+    }
+    assert "whist_sim" not in imported and "strategies" not in imported
+    result = subprocess.run(
+        [sys.executable, "-I", str(STANDALONE), str(run), "0-1-0-0"],
+        capture_output=True, text=True, cwd="/", check=True,
+    )
+    seats = RunFolder.open(run).scan("seats").filter(pl.col("deal_key") == "0-1-0-0").collect()
+    expected = seats.sort("seat")["tricks"].to_list()
+    assert result.stdout.strip().endswith(f"tricks: seat 0 {expected[0]}, seat 1 {expected[1]}")
+
+
+def test_replay_of_a_missing_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(RunFolderError, match="no such run folder"):
+        replay_deal(tmp_path / "nope", "0-0-0-0")
