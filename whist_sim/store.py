@@ -171,8 +171,13 @@ class RunFolder:
         return folder
 
     @classmethod
-    def open(cls, path: Path | str) -> RunFolder:
-        """Open an existing run, cleaning up what an interrupted writer left behind."""
+    def open(cls, path: Path | str, *, repair: bool = False) -> RunFolder:
+        """Open an existing run for reading, or with ``repair`` for writing more to it.
+
+        ``repair`` removes what an interrupted writer left behind (temporary
+        folders, task units already folded into a batch); only the writer may do
+        that, since a reader can open a run that is still being written.
+        """
         path = Path(path)
         if not path.is_dir():
             raise RunFolderError(f"{path}: no such run folder")
@@ -180,7 +185,8 @@ class RunFolder:
         folder.meta()  # validates run.json
         if not (path / DATA_DIR).is_dir():
             raise RunFolderError(f"{path}: not a run folder (no {DATA_DIR}/ inside)")
-        folder._remove_debris()
+        if repair:
+            folder._remove_debris()
         folder._check_units()
         return folder
 
@@ -215,7 +221,13 @@ class RunFolder:
         return self.path / DATA_DIR
 
     def _units(self) -> list[Path]:
-        return sorted(p for p in self.data.iterdir() if p.is_dir() and not p.name.startswith("."))
+        """Committed units, leaving out tasks a batch already holds (a compaction in flight)."""
+        units = sorted(p for p in self.data.iterdir() if p.is_dir() and not p.name.startswith("."))
+        batched: set[int] = set()
+        for unit in units:
+            if unit.name.startswith("batch-"):
+                batched |= self._batch_tasks(unit)
+        return [u for u in units if not (u.name.startswith("task-") and int(u.name[5:]) in batched)]
 
     def _batch_tasks(self, unit: Path) -> set[int]:
         try:
@@ -227,12 +239,9 @@ class RunFolder:
         """Drop temporary folders and task units already folded into a batch."""
         for tmp in self.data.glob(".*"):
             shutil.rmtree(tmp, ignore_errors=True)
-        batched: set[int] = set()
-        for unit in self._units():
-            if unit.name.startswith("batch-"):
-                batched |= self._batch_tasks(unit)
-        for unit in self._units():
-            if unit.name.startswith("task-") and int(unit.name[5:]) in batched:
+        live = set(self._units())
+        for unit in self.data.iterdir():
+            if unit.name.startswith("task-") and unit not in live:
                 shutil.rmtree(unit)
 
     def _check_units(self) -> None:

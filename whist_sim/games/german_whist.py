@@ -25,6 +25,7 @@ opponent's, so every hand is zero-sum in ``net``.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -73,15 +74,13 @@ class GermanWhistVariant(Variant):
                 f"{where}.match = {self.match!r} is not allowed; allowed values: 'single',"
                 " 'best_of_3', 'best_of_5', ... (any odd number)"
             )
-        if not isinstance(self.open_stock, int) or not 1 <= self.open_stock <= 26:
+        if _not_whole(self.open_stock) or not 1 <= self.open_stock <= 26:
             raise VariantError(
                 f"{where}.open_stock = {self.open_stock!r} is not allowed; allowed values:"
                 " whole numbers 1..26"
             )
         top = MAX_UNITS[self.count]
-        if self.race_to is not None and (
-            not isinstance(self.race_to, int) or not 1 <= self.race_to <= top
-        ):
+        if self.race_to is not None and (_not_whole(self.race_to) or not 1 <= self.race_to <= top):
             raise VariantError(
                 f"{where}.race_to = {self.race_to!r} is not allowed; allowed values: whole"
                 f" numbers 1..{top} for count = {self.count!r}, or leave it out (off)"
@@ -97,6 +96,10 @@ class GermanWhistVariant(Variant):
             if n >= 3 and n % 2 == 1:
                 return n
         return None
+
+
+def _not_whole(value: Any) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int)
 
 
 class GermanWhistView(NamedTuple):
@@ -198,7 +201,7 @@ class GermanWhistDeal(DealState):
         self.won1 = (0, 0)  # stage-1 tricks per seat
         self.won2 = (0, 0)  # stage-2 tricks per seat
         self.race_to = variant.race_to
-        self.taken_faceup = [0, 0]
+        self.taken_faceup = (0, 0)  # per seat, face-up cards taken (public)
         self.drawn = [0, 0]
         self.log: list[tuple[int, str, int, bool]] = []  # LoggedAction fields
         self.race_winner = -1
@@ -206,7 +209,9 @@ class GermanWhistDeal(DealState):
 
     # -- what a seat may see -------------------------------------------------------
     def view(self, seat: int) -> GermanWhistView:
-        return GermanWhistView(
+        # tuple.__new__ skips the NamedTuple constructor's Python frame: this runs
+        # for every decision of every simulated hand.
+        return _new_tuple(GermanWhistView, (
             seat,
             self.phase,
             self.legal if seat == self.to_act else 0,
@@ -220,19 +225,22 @@ class GermanWhistDeal(DealState):
             self.leader,
             self.trick,
             self.tricks,
-            (self.taken_faceup[0], self.taken_faceup[1]),
+            self.taken_faceup,
             self.drawn[seat],
             self.won1,
             self.won2,
             self.variant,
-        )
+        ))
 
     # -- applying actions ----------------------------------------------------------
     def apply(self, action: int) -> None:
         seat = self.to_act
+        if action.__class__ is not int:
+            action = _as_action(seat, action)
         if seat < 0:
-            raise RuleError(seat, str(action), "deal over", "the hand is over; no action is legal")
-        if action.__class__ is not int or not 0 <= action < 52 or not self.legal >> action & 1:
+            shown = _shown(action)
+            raise RuleError(seat, shown, "deal over", f"the hand is over; {shown} cannot be played")
+        if not 0 <= action < 52 or not self.legal >> action & 1:
             self._raise_illegal(seat, action)
         if self.phase is not PLAY:
             self._take(seat, action, chosen=True)
@@ -250,14 +258,13 @@ class GermanWhistDeal(DealState):
             return
         self._complete_trick(seat, card)
 
-    def _raise_illegal(self, seat: int, action: Any) -> None:
-        try:
-            shown = card_str(action)
-        except Exception:
+    def _raise_illegal(self, seat: int, action: int) -> None:
+        if not 0 <= action < 52:
             raise RuleError(
                 seat, repr(action), "action is a card",
                 f"seat {seat} returned {action!r}, which is not a card (0..51)",
-            ) from None
+            )
+        shown = card_str(action)
         if self.phase == TAKE:
             raise RuleError(
                 seat, shown, "winner takes a face-up card",
@@ -276,9 +283,13 @@ class GermanWhistDeal(DealState):
     def _complete_trick(self, seat: int, card: int) -> None:
         """The second card of a trick was played: score it, then draw or lead on."""
         lead = self.trick[0]
-        winner = seat if beats(card, lead, self.trump) else 1 - seat
+        if card // 13 == lead // 13:
+            winner = seat if card > lead else 1 - seat
+        else:
+            winner = seat if card // 13 == self.trump else 1 - seat
         self.trick_no += 1
-        self.tricks = (*self.tricks, TrickRecord(self.trick_no, self.leader, (lead, card), winner))
+        record = _new_tuple(TrickRecord, (self.trick_no, self.leader, (lead, card), winner))
+        self.tricks = (*self.tricks, record)
         self.trick = ()
         if self.stage == 1:
             self.won1 = (self.won1[0] + 1, self.won1[1]) if winner == 0 else (
@@ -311,7 +322,7 @@ class GermanWhistDeal(DealState):
         drawn = self.stock[self.next_stock]
         self.hands[winner] |= 1 << card
         self.hands[loser] |= 1 << drawn
-        self.taken_faceup[winner] |= 1 << card
+        self.taken_faceup = _add_card(self.taken_faceup, winner, card)
         self.drawn[loser] |= 1 << drawn
         self.log.append((winner, TAKE, card, False))
         self.log.append((loser, DRAW, drawn, False))
@@ -329,7 +340,7 @@ class GermanWhistDeal(DealState):
         faceup = list(self.faceup)
         faceup.remove(card)
         self.hands[winner] |= 1 << card
-        self.taken_faceup[winner] |= 1 << card
+        self.taken_faceup = _add_card(self.taken_faceup, winner, card)
         self.log.append((winner, TAKE, card, chosen))
         loser = 1 - winner
         if self.next_stock < len(self.stock):
@@ -338,7 +349,7 @@ class GermanWhistDeal(DealState):
             self.drawn[loser] |= 1 << drawn
         else:  # no face-down card left: the loser takes the face-up card turned earliest
             drawn = faceup.pop(0)
-            self.taken_faceup[loser] |= 1 << drawn
+            self.taken_faceup = _add_card(self.taken_faceup, loser, drawn)
         self.hands[loser] |= 1 << drawn
         self.log.append((loser, DRAW, drawn, False))
         while len(faceup) < self.variant.open_stock and self.next_stock < len(self.stock):
@@ -455,6 +466,32 @@ class GermanWhistDeal(DealState):
         }
 
 
+_new_tuple = tuple.__new__
+
+
+def _as_action(seat: int, action: Any) -> int:
+    """Accept int-like actions (NumPy integers); refuse bools and anything else clearly."""
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise RuleError(
+        seat, repr(action), "action is a card",
+        f"seat {seat} returned {action!r}, which is not a card number (an int 0..51)",
+    )
+
+
+def _shown(action: int) -> str:
+    return card_str(action) if 0 <= action < 52 else repr(action)
+
+
+def _add_card(per_seat: tuple[int, int], seat: int, card: int) -> tuple[int, int]:
+    """``per_seat`` with ``card`` added to ``seat``'s mask (kept immutable for the views)."""
+    return (per_seat[0] | 1 << card, per_seat[1]) if seat == 0 else (
+        per_seat[0], per_seat[1] | 1 << card)
+
+
 def _higher(units: tuple[int, int]) -> int:
     """Seat with more units, or -1 for equal."""
     if units[0] == units[1]:
@@ -491,6 +528,8 @@ class GermanWhistMatch(MatchState):
         played, (a, b) = self.hands_played, self.hands_won
         if played == 0:
             return False
+        if self.best_of == 1:
+            return True  # a single hand stands as played, a draw included
         if played >= self.best_of:
             return a != b
         remaining = self.best_of - played

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import choix
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 from scipy import stats as sps
 
@@ -55,10 +56,11 @@ def t_critical(n: pl.Expr) -> pl.Expr:
 
 
 def mean_ci_aggs(column: str, name: str | None = None) -> list[pl.Expr]:
-    """Aggregations for a mean over units: ``<name>``, ``<name>_sd`` and the unit count ``n``.
+    """Aggregations for a mean over units: ``<name>`` and its standard deviation ``<name>_sd``.
 
     Use inside ``group_by(...).agg(...)`` where each row is one unit (a duplicate
-    pair), then add the interval with :func:`with_t_interval`.
+    pair), next to a count of the units, then add the interval with
+    :func:`with_t_interval`.
     """
     name = name or column
     return [
@@ -76,7 +78,7 @@ def with_t_interval(name: str, n: str = "pairs") -> list[pl.Expr]:
     return [(pl.col(name) - half).alias(f"{name}_lo"), (pl.col(name) + half).alias(f"{name}_hi")]
 
 
-def t_interval(values: np.typing.ArrayLike) -> Interval:
+def t_interval(values: npt.ArrayLike) -> Interval:
     """Mean of ``values`` (one per unit) with its 95% Student t-interval."""
     x = np.asarray(values, dtype=float)
     n = int(x.size)
@@ -151,15 +153,20 @@ def bradley_terry(
     cards, in every line-up, so the resampling keeps what they share. The
     observed Fisher information would treat every hand as independent and
     ignore exactly that sharing, giving intervals that are too narrow.
+
+    Returns one row per entrant, best first: strategy, rating, rating_lo,
+    rating_hi (null without a bootstrap or with a single deal index), hands.
+    The fit is numerical, not a Polars expression, so this takes the collected
+    frame rather than a LazyFrame.
     """
     names = sorted(set(results["strategy"].to_list()) | set(results["opponent"].to_list()))
     k = len(names)
     if k < 2:
         return pl.DataFrame(
             {"strategy": names, "rating": [0.0] * k, "rating_lo": [None] * k,
-             "rating_hi": [None] * k, "hands": [0.0] * k},
+             "rating_hi": [None] * k, "hands": [0] * k},
             schema={"strategy": pl.String, "rating": pl.Float64, "rating_lo": pl.Float64,
-                    "rating_hi": pl.Float64, "hands": pl.Float64},
+                    "rating_hi": pl.Float64, "hands": pl.Int64},
         )
     index = {name: i for i, name in enumerate(names)}
     cell = np.array(
@@ -188,7 +195,7 @@ def bradley_terry(
             draws[b] = fit(multiplicity[deal_of_row].astype(float))
         lo, hi = np.percentile(draws, [50 * (1 - CONFIDENCE), 50 * (1 + CONFIDENCE)], axis=0)
     played = np.bincount(cell, weights=wins, minlength=k * k).reshape(k, k)
-    hands = played.sum(axis=0) + played.sum(axis=1)
+    hands = np.rint(played.sum(axis=0) + played.sum(axis=1)).astype(np.int64)
     return pl.DataFrame(
         {"strategy": names, "rating": point, "rating_lo": lo, "rating_hi": hi, "hands": hands}
     ).sort("rating", descending=True)

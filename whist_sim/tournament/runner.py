@@ -119,7 +119,7 @@ def resume_tournament(
     progress: bool = True,
 ) -> RunSummary:
     """Play the tasks a stopped run is missing; the result equals an uninterrupted run."""
-    folder = RunFolder.open(run)
+    folder = RunFolder.open(run, repair=True)
     load_plan(folder)  # a corrupt run.json fails before Ray starts
     with ray_session(address, workers) as slots:
         return _execute(folder, slots, progress)

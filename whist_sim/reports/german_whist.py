@@ -1,0 +1,150 @@
+"""German Whist analyses: contesting the face-up card, and tricks by stage.
+
+In stage 1 the card at stake in each trick lies face up: the trick's winner
+takes it. The follower (the seat that did not lead) decides knowing the lead
+card, so when it holds a card that beats the lead (``follower_could_win`` in
+the ``tricks`` table) it chooses between
+
+- contesting: winning the trick and taking the face-up card, and
+- ducking: losing on purpose, drawing the unknown face-down card instead.
+
+The prize is the card the winner took (``taken``); with ``open_stock = 1`` that
+is the single face-up card. A hand ended by ``race_to`` before the take has no
+``taken``; the lone face-up card stands in for it, and with several face-up
+cards the decision is left out (nothing says which card was at stake).
+
+Gains are ASSOCIATIONS, not effects: a hand in which a strategy contested a
+king differs in many ways from one in which it ducked (it held a winner to
+spare, for a start), so "mean net when contested minus mean net when ducked"
+says what went with contesting, not what contesting caused. Means are over
+decisions, so a hand weighs as many times as it had such decisions.
+
+Win rate as dealer and non-dealer and the distribution of net points per hand
+are the generic ``analyses.dealer_effect`` and ``analyses.points_distribution``;
+every report shows them, German Whist's included.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from whist_sim.cards import RANKS
+from whist_sim.reports.analyses import PAIR, over_pairs
+
+RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
+"""Rank letter -> 0 (two) .. 12 (ace), for sorting and plotting."""
+
+
+def contest_decisions(
+    tricks: pl.LazyFrame, deals: pl.LazyFrame, seats: pl.LazyFrame
+) -> pl.LazyFrame:
+    """One row per stage-1 trick in which the follower could win: what it chose and how it went.
+
+    Forfeited hands are left out: their result says nothing about the choices.
+    Columns: deal_key, pairing, deal, trick, strategy (the follower's), prize
+    (card), rank, rank_order, trump_prize (prize is a trump), contested (bool),
+    stage2 (the follower's stage-2 tricks in that hand), net (its net points).
+    """
+    follower = (1 - pl.col("leader").cast(pl.Int16)).cast(pl.Int8)
+    played = deals.filter(pl.col("status") != "forfeit").select(
+        "deal_key", "trump", "stage2_tricks"
+    )
+    lone_faceup = pl.when(~pl.col("faceup").str.contains(" ")).then(pl.col("faceup"))
+    return (
+        tricks.filter((pl.col("stage") == 1) & pl.col("follower_could_win").fill_null(False))
+        .with_columns(
+            follower=follower,
+            prize=pl.coalesce(pl.col("taken"), lone_faceup),
+        )
+        .filter(pl.col("prize").is_not_null())
+        .with_columns(contested=pl.col("winner") == pl.col("follower"))
+        .join(played, on="deal_key")
+        .join(
+            seats.select(
+                "deal_key", pl.col("seat").alias("follower"), "strategy",
+                pl.col("net").cast(pl.Float64),
+            ),
+            on=["deal_key", "follower"],
+        )
+        .with_columns(
+            rank=pl.col("prize").str.slice(0, 1),
+            trump_prize=pl.col("prize").str.slice(1, 1) == pl.col("trump"),
+            stage2=pl.col("stage2_tricks").list.get(pl.col("follower").cast(pl.Int64)).cast(
+                pl.Float64
+            ),
+        )
+        .with_columns(rank_order=pl.col("rank").replace_strict(RANK_ORDER, return_dtype=pl.Int8))
+        .select(
+            "deal_key", *PAIR, "trick", "strategy", "prize", "rank", "rank_order",
+            "trump_prize", "contested", "stage2", "net",
+        )
+    )
+
+
+def _contest_summary(decisions: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    contested, ducked = pl.col("contested"), ~pl.col("contested")
+    return (
+        decisions.group_by(keys)
+        .agg(
+            pl.len().cast(pl.Int64).alias("decisions"),
+            contested.sum().cast(pl.Int64).alias("contested"),
+            pl.col("stage2").filter(contested).mean().alias("stage2_contested"),
+            pl.col("stage2").filter(ducked).mean().alias("stage2_ducked"),
+            pl.col("net").filter(contested).mean().alias("net_contested"),
+            pl.col("net").filter(ducked).mean().alias("net_ducked"),
+        )
+        .with_columns(
+            ducked=pl.col("decisions") - pl.col("contested"),
+            contest_rate=pl.col("contested") / pl.col("decisions"),
+            stage2_gain=pl.col("stage2_contested") - pl.col("stage2_ducked"),
+            net_gain=pl.col("net_contested") - pl.col("net_ducked"),
+        )
+        .select(
+            *keys, "decisions", "contested", "ducked", "contest_rate",
+            "stage2_contested", "stage2_ducked", "stage2_gain",
+            "net_contested", "net_ducked", "net_gain",
+        )
+        .sort(keys)
+    )
+
+
+def contest_by_rank(decisions: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy, prize suit type and prize rank (2..A): contest rate and what went with it.
+
+    Columns: strategy, trump_prize, rank_order, rank, decisions, contested,
+    ducked, contest_rate, stage2_contested, stage2_ducked, stage2_gain,
+    net_contested, net_ducked, net_gain. ``*_gain`` is the mean when contested
+    minus the mean when ducked (null when either never happened): an
+    association, not a causal effect. No interval: decisions of one hand are not
+    independent, so counts are given instead.
+    """
+    return _contest_summary(decisions, ["strategy", "trump_prize", "rank_order", "rank"])
+
+
+def contest_by_suit_type(decisions: pl.LazyFrame) -> pl.LazyFrame:
+    """As :func:`contest_by_rank`, pooled over ranks: per strategy, trump prize or not."""
+    return _contest_summary(decisions, ["strategy", "trump_prize"])
+
+
+def tricks_by_stage(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: mean stage-1 and stage-2 tricks per hand, with 95% CIs over duplicate pairs.
+
+    Columns: strategy, hands, pairs, stage1(_lo/_hi), stage2(_lo/_hi). Stage 1
+    decides the cards each side holds for stage 2; under the classic count only
+    stage 2 scores.
+    """
+    per_hand = seats.select("deal_key", *PAIR, "seat", "strategy").join(
+        deals.select("deal_key", "stage1_tricks", "stage2_tricks"), on="deal_key"
+    )
+    seat = pl.col("seat").cast(pl.Int64)
+    per_pair = (
+        per_hand.with_columns(
+            stage1=pl.col("stage1_tricks").list.get(seat).cast(pl.Float64),
+            stage2=pl.col("stage2_tricks").list.get(seat).cast(pl.Float64),
+        )
+        .group_by([*PAIR, "strategy"])
+        .agg(pl.len().alias("hands"), pl.col("stage1").mean(), pl.col("stage2").mean())
+    )
+    return over_pairs(
+        per_pair, ["strategy"], {"stage1": "stage1", "stage2": "stage2"}
+    ).sort(["stage2", "strategy"], descending=[True, False])
