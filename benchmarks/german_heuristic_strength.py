@@ -30,10 +30,28 @@ def parse_setting(text: str) -> tuple[str, Any]:
     return key.strip(), int(value) if value.strip().isdigit() else value.strip()
 
 
+class Timed:
+    """Wraps a strategy to add up the time its decisions take."""
+
+    def __init__(self, strategy: Any) -> None:
+        self.strategy = strategy
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def choose(self, view: Any, rng: Any) -> int:
+        started = time.perf_counter()
+        action = self.strategy.choose(view, rng)
+        self.seconds += time.perf_counter() - started
+        self.decisions += 1
+        return action
+
+
 def measure(hands: int, variant: dict[str, Any], params: dict[str, Any], seed: int = 0) -> dict:
     """Play ``hands`` hands (``hands // 2`` duplicate pairs); return the win rate and speed."""
+    if hands < 2:
+        raise ValueError(f"hands = {hands!r}: play at least 2 hands (one duplicate pair)")
     game = make_game("german_whist", variant)
-    heuristic, rand = GermanHeuristic(**params), RandomStrategy()
+    heuristic, rand = Timed(GermanHeuristic(**params)), RandomStrategy()
     pair_scores = []
     started = time.perf_counter()
     for deal_seed in range(seed, seed + hands // 2):
@@ -54,6 +72,7 @@ def measure(hands: int, variant: dict[str, Any], params: dict[str, Any], seed: i
         "ci_low": mean - half,
         "ci_high": mean + half,
         "hands_per_s": 2 * pairs / elapsed,
+        "us_per_decision": 1e6 * heuristic.seconds / max(heuristic.decisions, 1),
     }
 
 
@@ -74,7 +93,11 @@ def main() -> None:
     print(
         f"heuristic vs random: win rate {result['win_rate']:.2%}"
         f" (95% CI {result['ci_low']:.2%} .. {result['ci_high']:.2%})"
-        f" over {result['hands']} hands; {result['hands_per_s']:.0f} hands/s"
+        f" over {result['hands']} hands"
+    )
+    print(
+        f"speed: {result['hands_per_s']:.0f} hands/s (both seats and the engine),"
+        f" {result['us_per_decision']:.1f} us per heuristic decision"
     )
 
 

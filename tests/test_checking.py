@@ -1,0 +1,105 @@
+"""``check_strategy``: good strategies pass, broken ones fail with a message naming the problem."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from strategies.german_heuristic import GermanHeuristic
+from strategies.random_play import RandomStrategy
+from whist_sim.checking import CHECK_VARIANTS, CheckReport, StrategyCheckError, check_strategy
+from whist_sim.games.base import WhistSimError
+
+
+class PlaysAnIllegalCard(RandomStrategy):
+    """Revokes: plays a card of another suit when it could follow."""
+
+    def choose(self, view, rng):
+        if view.trick and view.phase == "play":
+            other = view.hand & ~view.legal
+            if other:
+                return other.bit_length() - 1
+        return super().choose(view, rng)
+
+
+class UsesTheGlobalRandom(RandomStrategy):
+    """Draws from the global ``random`` module instead of its rng: not reproducible."""
+
+    def choose(self, view, rng):
+        return super().choose(view, random)
+
+
+class ChangesTheView(RandomStrategy):
+    """Tampers with the (frozen) variant in its view."""
+
+    def choose(self, view, rng):
+        object.__setattr__(view.variant, "race_to", view.variant.race_to)  # harmless
+        if view.stage == 2:
+            object.__setattr__(view.variant, "open_stock", 2)
+        return super().choose(view, rng)
+
+
+class Crashes(RandomStrategy):
+    def choose(self, view, rng):
+        if view.stage == 2:
+            raise KeyError("no such card")
+        return super().choose(view, rng)
+
+
+@pytest.mark.parametrize("strategy", ["random", "heuristic"])
+def test_builtin_strategies_pass(strategy):
+    report = check_strategy(strategy, deals=4)
+    assert isinstance(report, CheckReport)
+    assert report.games == ("german_whist",)
+    assert report.variants == len(CHECK_VARIANTS["german_whist"])
+    assert report.deals == report.variants * 2 * 4  # every variant, both seats
+    assert report.decisions > report.deals
+
+
+def test_accepts_an_instance_a_class_and_a_module_reference():
+    assert check_strategy(GermanHeuristic(endgame_cards=2), deals=1).strategy == "GermanHeuristic"
+    assert check_strategy(RandomStrategy, deals=1).games == ("german_whist",)
+    spec = "strategies.german_heuristic:GermanHeuristic"
+    assert check_strategy(spec, games=["german_whist"], deals=1).strategy == spec
+
+
+def test_an_illegal_card_fails_naming_game_variant_seed_and_rule():
+    with pytest.raises(StrategyCheckError) as failure:
+        check_strategy(PlaysAnIllegalCard(), deals=2)
+    message = str(failure.value)
+    assert "german_whist" in message and "seed 0" in message and "seat 0" in message
+    assert "illegal action" in message and "must follow" in message
+
+
+def test_the_global_random_module_fails_as_nondeterministic():
+    with pytest.raises(StrategyCheckError, match=r"not deterministic.*global random module"):
+        check_strategy(UsesTheGlobalRandom(), deals=3)
+
+
+def test_changing_the_view_fails():
+    with pytest.raises(StrategyCheckError, match=r"mutated the view .*changed: variant"):
+        check_strategy(ChangesTheView(), deals=2)
+
+
+def test_an_exception_fails_naming_it():
+    with pytest.raises(StrategyCheckError, match="KeyError"):
+        check_strategy(Crashes(), deals=2)
+
+
+def test_the_error_is_an_assertion_and_a_whist_sim_error():
+    assert issubclass(StrategyCheckError, AssertionError)
+    assert issubclass(StrategyCheckError, WhistSimError)
+
+
+def test_a_game_the_strategy_does_not_play_is_refused():
+    with pytest.raises(StrategyCheckError, match="cannot be checked on 'solo_whist'"):
+        check_strategy("heuristic", games=["solo_whist"])
+
+
+def test_a_strategy_claiming_no_known_game_is_refused():
+    class NoGames(RandomStrategy):
+        games = frozenset({"bridge"})
+
+    with pytest.raises(StrategyCheckError, match="claims no game whist_sim knows"):
+        check_strategy(NoGames())

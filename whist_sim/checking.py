@@ -1,0 +1,244 @@
+"""``check_strategy``: the conformance check a strategy plug-in should pass before a tournament.
+
+For every game the strategy claims and every variant setting listed in
+``CHECK_VARIANTS``, it plays a few deals against ``random`` with the strategy in
+each seat, stopping at the first failure (``on_error="abort"``), and checks that:
+
+- every action is legal (the engine raises otherwise) and the strategy never raises;
+- the same seed gives the same actions twice (determinism: randomness must come
+  from the ``rng`` argument, not the global ``random`` module, and choices must not
+  depend on state kept between calls);
+- the strategy never changes the view it is given.
+
+A failure raises ``StrategyCheckError`` naming the game, variant, seed, seat and
+problem; success returns a ``CheckReport``. Like PettingZoo's ``api_test``, it is
+meant to be run by plug-in authors in their own tests::
+
+    from whist_sim.checking import check_strategy
+
+    def test_my_strategy_conforms():
+        check_strategy("my_package.my_module:MyStrategy")
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from whist_sim.games import GAMES, make_game
+from whist_sim.games.base import Game, RuleError, WhistSimError
+from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
+from whist_sim.strategy import build_strategy, resolve_strategy
+
+CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
+    "german_whist": (
+        {},  # count = "stage2", open_stock = 1: the defaults
+        {"count": "all"},
+        {"count": "weighted"},
+        {"open_stock": 3},
+        {"trumps": "none"},
+        {"race_to": 7},
+        {"match": "best_of_3"},
+    ),
+}
+"""Variant settings checked per game; a game not listed is checked under its defaults."""
+
+
+class StrategyCheckError(WhistSimError, AssertionError):
+    """A strategy failed ``check_strategy``; the message names game, variant, seed and problem."""
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``check_strategy`` checked, all of which passed."""
+
+    strategy: str
+    """The strategy as given (spec) or its class name."""
+    games: tuple[str, ...]
+    """Games checked."""
+    variants: int
+    """Variant settings checked, over all games."""
+    deals: int
+    """Distinct deals (matches, under a match variant) checked; each was played twice."""
+    decisions: int
+    """Decisions the strategy made, over both plays of every deal."""
+
+
+def check_strategy(
+    strategy_or_spec: Any,
+    games: Iterable[str] | None = None,
+    deals: int = 20,
+    seed: int = 0,
+) -> CheckReport:
+    """Check a strategy (instance, class, entry-point name or ``"module:Class"``).
+
+    ``games`` narrows the check to some of the games the strategy claims; ``deals`` is
+    the number of deals (or matches, for match variants) per variant and seat; deal
+    seeds are ``seed, seed + 1, ...``.
+    """
+    if not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
+    name, claimed = _describe(strategy_or_spec)
+    checked = _games_to_check(name, claimed, games)
+    variants = played = 0
+    decisions = [0]
+    for game_name in checked:
+        watched = _Watched(_build(strategy_or_spec, game_name), decisions)
+        opponent = build_strategy("random", None, game_name)
+        for settings in CHECK_VARIANTS.get(game_name, ({},)):
+            game = make_game(game_name, settings)
+            label = f"{game_name} ({_settings_str(settings)})"
+            variants += 1
+            for seat in range(game.players):
+                for deal_seed in range(seed, seed + deals):
+                    _check_deal(watched, opponent, game, seat, deal_seed, name, label)
+                    played += 1
+    return CheckReport(name, tuple(checked), variants, played, decisions[0])
+
+
+def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
+    """A name for messages and the games the strategy says it plays."""
+    if isinstance(strategy_or_spec, str):
+        cls = resolve_strategy(strategy_or_spec)
+        return strategy_or_spec, frozenset(getattr(cls, "games", ()))
+    if isinstance(strategy_or_spec, type):
+        return strategy_or_spec.__name__, frozenset(getattr(strategy_or_spec, "games", ()))
+    if not callable(getattr(strategy_or_spec, "choose", None)):
+        raise StrategyCheckError(
+            f"{strategy_or_spec!r} is not a strategy: it has no choose(view, rng) method"
+        )
+    cls = type(strategy_or_spec)
+    return cls.__name__, frozenset(getattr(strategy_or_spec, "games", ()))
+
+
+def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | None) -> list[str]:
+    """The games the strategy claims that whist_sim knows, narrowed to ``games`` if given."""
+    known = claimed & set(GAMES)
+    if not known:
+        raise StrategyCheckError(
+            f"strategy {name!r} claims no game whist_sim knows: its games attribute is"
+            f" {sorted(claimed)}; known games: {', '.join(sorted(GAMES))}"
+        )
+    if games is None:
+        return sorted(known)
+    wanted = [games] if isinstance(games, str) else list(games)
+    for game in wanted:
+        if game not in known:
+            raise StrategyCheckError(
+                f"strategy {name!r} cannot be checked on {game!r}: it plays"
+                f" {', '.join(sorted(known))}"
+            )
+    return wanted
+
+
+def _build(strategy_or_spec: Any, game: str) -> Any:
+    if isinstance(strategy_or_spec, str):
+        return build_strategy(strategy_or_spec, None, game)
+    if isinstance(strategy_or_spec, type):
+        return strategy_or_spec()
+    return strategy_or_spec
+
+
+class _ViewMutated(Exception):
+    """Raised inside the play loop when the strategy changed its view."""
+
+
+class _Watched:
+    """Wraps the strategy under check: counts its decisions and checks it leaves the view alone.
+
+    The view is pickled before and after the call (about ten times cheaper than a deep
+    copy); a view that cannot be pickled is deep-copied instead.
+    """
+
+    def __init__(self, strategy: Any, decisions: list[int]) -> None:
+        self.strategy = strategy
+        self.decisions = decisions
+
+    def choose(self, view: Any, rng: Any) -> Any:
+        before = _snapshot(view)
+        action = self.strategy.choose(view, rng)
+        self.decisions[0] += 1
+        if _snapshot(view) != before:
+            raise _ViewMutated(_what_changed(before, view))
+        return action
+
+
+def _snapshot(view: Any) -> Any:
+    try:
+        return pickle.dumps(view, pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return copy.deepcopy(view)
+
+
+def _what_changed(before: Any, view: Any) -> str:
+    """Name the fields of the view that differ from the snapshot taken before the call."""
+    if isinstance(before, bytes):
+        before = pickle.loads(before)
+    fields = getattr(view, "_fields", None)
+    if fields:
+        changed = [f for f in fields if getattr(before, f) != getattr(view, f)]
+        if changed:
+            return f"it mutated the view it was given (changed: {', '.join(changed)})"
+    return "it mutated the view it was given"
+
+
+def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_seed: int,
+                name: str, label: str) -> None:
+    """Play one deal (or match) twice with the strategy in ``seat``; raise on any problem."""
+    seats = [opponent] * game.players
+    seats[seat] = watched
+    dealer = deal_seed % game.players
+    where = f"strategy {name!r} in {label}, seed {deal_seed}, seat {seat}"
+    runs = []
+    for _ in range(2):
+        try:
+            if getattr(game.variant, "match", "single") != "single":
+                played, _result = play_match(game, seats, deal_seed, on_error="abort")
+            else:
+                played = [play_deal(game, seats, deal_seed, dealer, on_error="abort")]
+        except StrategyFailure as exc:
+            if exc.seat != seat:  # the random opponent cannot fail: the engine is at fault
+                raise
+            cause = exc.__cause__
+            if isinstance(cause, _ViewMutated):
+                problem = str(cause)
+            elif isinstance(cause, RuleError):
+                problem = f"it played an illegal action: {cause}"
+            else:
+                problem = f"it failed: {exc}"
+            raise StrategyCheckError(f"{where}: {problem}") from exc
+        runs.append(played)
+    difference = _first_difference(game, runs[0], runs[1])
+    if difference:
+        raise StrategyCheckError(
+            f"{where}: it is not deterministic: the same seed gave different actions"
+            f" ({difference}). Draw randomness only from the rng argument (not the global"
+            " random module) and keep no state between calls that changes choices"
+        )
+
+
+def _first_difference(game: Game, first: Sequence[PlayedDeal], second: Sequence[PlayedDeal]
+                      ) -> str | None:
+    """Describe the first action that differs between two plays of the same seed, if any."""
+    if len(first) != len(second):
+        return f"the match lasted {len(first)} hands, then {len(second)}"
+    for hand, (a, b) in enumerate(zip(first, second, strict=True)):
+        log_a, log_b = a.state.log, b.state.log
+        for index, (x, y) in enumerate(zip(log_a, log_b, strict=False)):
+            if x != y:
+                return (
+                    f"hand {hand + 1}, action {index + 1}: seat {x[0]} {x[1]}"
+                    f" {game.action_str(x[2])}, then seat {y[0]} {y[1]} {game.action_str(y[2])}"
+                )
+        if len(log_a) != len(log_b):
+            return f"hand {hand + 1} lasted {len(log_a)} actions, then {len(log_b)}"
+    return None
+
+
+def _settings_str(settings: Mapping[str, Any]) -> str:
+    if not settings:
+        return "default variant"
+    return ", ".join(f"{key} = {value!r}" for key, value in settings.items())
