@@ -136,6 +136,16 @@ def test_decision_over_time_budget_forfeits(tmp_path, ray_cluster):
     assert slow["error"].str.contains("budget is 0.05 s").all()
 
 
+def test_strategy_that_never_returns_is_stopped_in_the_ray_worker(tmp_path, ray_cluster):
+    body = quick_config(deals=1, per_task=1, extra="time_limit = 0.1").replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:Hangs"\nlabel = "hangs"'
+    )
+    rows = run_rows(_run(tmp_path, "hangs", body, workers=2).path)
+    hung = rows["deals"].filter(pl.col("strategies").list.contains("hangs"))
+    assert hung.height == 4 and (hung["status"] == "forfeit").all()
+    assert hung["error"].str.contains("DecisionTimeout").all()
+
+
 def test_on_error_abort_stops_the_run_with_the_error(tmp_path, ray_cluster):
     body = quick_config(deals=3, per_task=1, extra='on_error = "abort"').replace(
         'use = "heuristic"', 'use = "tests.plugins.faulty:RaisesOnTrick5"\nlabel = "raiser"'

@@ -8,12 +8,12 @@ its time budget forfeits the deal (``on_error="forfeit"``) or stops everything
 
 from __future__ import annotations
 
-import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from whist_sim.budget import DecisionTimeout, decision_clock
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.rng import derive_seed, splitmix64, strategy_rng
 
@@ -70,19 +70,10 @@ def play_deal(
                 state.apply(choosers[seat](state.view(seat), rngs[seat]))
                 seat = state.to_act
         else:
-            clock = time.perf_counter
-            while seat >= 0:
-                view = state.view(seat)
-                started = clock()
-                action = choosers[seat](view, rngs[seat])
-                spent = clock() - started
-                if spent > time_limit:
-                    raise TimeoutError(
-                        f"seat {seat} took {spent:.3f} s to decide; the budget is"
-                        f" {time_limit:g} s per decision"
-                    )
-                state.apply(action)
-                seat = state.to_act
+            with decision_clock(time_limit) as clock:
+                while seat >= 0:
+                    state.apply(clock.call(seat, choosers[seat], state.view(seat), rngs[seat]))
+                    seat = state.to_act
     except Exception as exc:  # any failure of a strategy is the seat's forfeit
         message = _describe(seat, exc)
         if on_error == "abort":
@@ -92,7 +83,7 @@ def play_deal(
 
 
 def _describe(seat: int, exc: BaseException) -> str:
-    if isinstance(exc, (RuleError, TimeoutError)):
+    if isinstance(exc, (RuleError, DecisionTimeout)):
         return f"{type(exc).__name__}: {exc}"
     where = traceback.extract_tb(exc.__traceback__)[-1]
     return (

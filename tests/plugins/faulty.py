@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from random import Random
 from typing import Any
@@ -46,3 +47,14 @@ class Slow(RandomStrategy):
         if not view.tricks and len(view.trick) <= 1 and view.legal:
             time.sleep(self.seconds)
         return super().choose(view, rng)
+
+
+class Hangs(RandomStrategy):
+    """Never returns from its first decision (and swallows ordinary exceptions)."""
+
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        while True:
+            with contextlib.suppress(Exception):  # a strategy this bad must still be stopped
+                time.sleep(0.01)
