@@ -1,0 +1,81 @@
+"""The embedded Ray stays on loopback: it advertises 127.0.0.2 and talks to nothing else."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+
+import ray
+
+from tests.tournament_helpers import quick_config, write_config
+from whist_sim.tournament.cluster import EMBEDDED_HOST
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import run_tournament
+
+CONNECTED_STATES = {"01", "02", "03"}  # ESTABLISHED, SYN_SENT, SYN_RECV
+
+
+def _process_tree(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    tree, todo = set(), [root]
+    while todo:
+        pid = todo.pop()
+        tree.add(pid)
+        todo.extend(children.get(pid, []))
+    return tree
+
+
+def _socket_inodes(pids: set[int]) -> set[str]:
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            continue
+    return inodes
+
+
+def _decode(hex_address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    host = bytes.fromhex(hex_address.split(":")[0])
+    if len(host) == 4:
+        return ipaddress.IPv4Address(host[::-1])
+    words = b"".join(host[i : i + 4][::-1] for i in range(0, 16, 4))
+    address = ipaddress.IPv6Address(words)
+    return address.ipv4_mapped or address
+
+
+def _remote_peers(inodes: set[str]) -> list:
+    peers = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes and fields[3] in CONNECTED_STATES:
+                peers.append(_decode(fields[2]))
+    return peers
+
+
+def test_embedded_ray_advertises_a_loopback_address_other_than_127_0_0_1(ray_cluster):
+    addresses = {node["NodeManagerAddress"] for node in ray.nodes() if node["Alive"]}
+    assert addresses == {EMBEDDED_HOST}
+    assert ipaddress.ip_address(EMBEDDED_HOST).is_loopback and EMBEDDED_HOST != "127.0.0.1"
+
+
+def test_a_tournament_opens_no_connection_outside_loopback(tmp_path, ray_cluster):
+    config = load_config(write_config(tmp_path, quick_config(deals=6, per_task=1)))
+    run_tournament(config, tmp_path / "run", progress=False)
+    inodes = _socket_inodes(_process_tree(os.getpid()))
+    peers = _remote_peers(inodes)
+    assert peers, "expected the driver and Ray's processes to be connected to each other"
+    outside = [str(p) for p in peers if not p.is_loopback]
+    assert outside == []
