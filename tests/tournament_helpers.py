@@ -7,9 +7,11 @@ from pathlib import Path
 
 import polars as pl
 
-from whist_sim.store import TABLES, RunFolder
+from whist_sim.store import RunFolder
 
+KEYS = ["pairing", "deal", "rotation", "hand"]
 SORT_KEYS = {
+    "bids": ["pairing", "deal", "rotation", "hand", "step"],
     "deals": ["pairing", "deal", "rotation", "hand"],
     "seats": ["pairing", "deal", "rotation", "hand", "seat"],
     "matches": ["pairing", "deal", "rotation", "seat"],
@@ -49,11 +51,12 @@ label = "random_b"
 def run_rows(run: Path) -> dict[str, pl.DataFrame]:
     """Every table of a run, sorted by its key: equal dicts mean equal results."""
     folder = RunFolder.open(run)
-    return {t: folder.scan(t).collect().sort(SORT_KEYS[t]) for t in TABLES}
+    return {t: folder.scan(t).collect().sort(SORT_KEYS.get(t, KEYS)) for t in folder.tables()}
 
 
 def assert_same_rows(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
-    for table in TABLES:
+    assert set(a) == set(b)
+    for table in a:
         assert a[table].columns == b[table].columns, table
         assert a[table].equals(b[table]), f"table {table} differs"
 

@@ -106,7 +106,6 @@ SCHEMAS: dict[str, pa.Schema] = {
         {
             **KEY_COLUMNS,
             "trick": pa.int16(),
-            "stage": pa.int8(),
             "leader": pa.int8(),
             "cards": pa.list_(pa.string()),
             "winner": pa.int8(),
@@ -124,20 +123,80 @@ GAME_COLUMNS: dict[str, dict[str, dict[str, pa.DataType]]] = {
             "race_winner": pa.int8(),
         },
         "tricks": {
+            "stage": pa.int8(),
             "faceup": pa.string(),
             "taken": pa.string(),
             "follower_could_win": pa.bool_(),
         },
     },
+    "solo_whist": {
+        "deals": {
+            "contract": pa.string(),
+            "declarer": pa.int8(),
+            "partner": pa.int8(),
+            "target": pa.int8(),
+            "declarer_tricks": pa.int8(),
+            "made": pa.bool_(),
+            "tricks_played": pa.int16(),
+            "bids": pa.string(),
+        },
+    },
 }
 """Per game, the extra columns of its tables, named as in the game's facts."""
+
+GAME_TABLES: dict[str, dict[str, pa.Schema]] = {
+    "solo_whist": {
+        "contracts": pa.schema(
+            {
+                **KEY_COLUMNS,
+                "dealer": pa.int8(),
+                "contract": pa.string(),
+                "declarer": pa.int8(),
+                "declarer_strategy": pa.string(),
+                "partner": pa.int8(),
+                "partner_strategy": pa.string(),
+                "trump": pa.string(),
+                "target": pa.int8(),
+                "declarer_tricks": pa.int8(),
+                "tricks_played": pa.int16(),
+                "made": pa.bool_(),
+                "payments": pa.list_(pa.float64()),
+                "declarer_hand": pa.string(),
+                "declarer_sure_tricks": pa.int8(),
+                "declarer_trumps": pa.int8(),
+                "declarer_high_cards": pa.int8(),
+            }
+        ),
+        "bids": pa.schema(
+            {
+                **KEY_COLUMNS,
+                "step": pa.int16(),
+                "seat": pa.int8(),
+                "strategy": pa.string(),
+                "call": pa.string(),
+                "highest_before": pa.string(),
+                "copped_before": pa.bool_(),
+                "passed_before": pa.int8(),
+                "sure_tricks": pa.int8(),
+            }
+        ),
+    },
+}
+"""Tables only some games write, with their full schemas."""
 
 
 class RunFolderError(WhistSimError):
     """A run folder that is missing, incomplete or corrupt."""
 
 
+def tables_for(game: str) -> tuple[str, ...]:
+    """Every table a run of ``game`` writes."""
+    return TABLES + tuple(GAME_TABLES.get(game, {}))
+
+
 def table_schema(table: str, game: str) -> pa.Schema:
+    if table in GAME_TABLES.get(game, {}):
+        return GAME_TABLES[game][table]
     schema = SCHEMAS[table]
     for name, dtype in GAME_COLUMNS.get(game, {}).get(table, {}).items():
         schema = schema.append(pa.field(name, dtype))
@@ -246,8 +305,9 @@ class RunFolder:
 
     def _check_units(self) -> None:
         """Every unit holds every table with a readable Parquet footer, or we say which not."""
+        tables = self.tables()
         for unit in self._units():
-            for table in TABLES:
+            for table in tables:
                 file = unit / f"{table}.parquet"
                 try:
                     pq.ParquetFile(file).metadata  # noqa: B018 - reading the footer is the check
@@ -310,17 +370,23 @@ class RunFolder:
         return merged
 
     def _merge(self, units: list[Path], number: int) -> None:
+        names = sorted({f.stem for u in units for f in u.glob("*.parquet")})
         tables = {
             table: pa.concat_tables(pq.read_table(u / f"{table}.parquet") for u in units)
-            for table in TABLES
+            for table in names
         }
         self._commit_unit(f"batch-{number:05d}", tables, (int(u.name[5:]) for u in units))
         for unit in units:
             shutil.rmtree(unit)
 
+    def tables(self) -> tuple[str, ...]:
+        return tables_for(self.meta()["game"])
+
     def parquet_files(self, table: str) -> list[Path]:
-        if table not in TABLES:
-            raise RunFolderError(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
+        if table not in self.tables():
+            raise RunFolderError(
+                f"{self.path}: no table {table!r}; tables: {', '.join(self.tables())}"
+            )
         return [u / f"{table}.parquet" for u in self._units()]
 
     def scan(self, table: str) -> pl.LazyFrame:

@@ -444,7 +444,7 @@ class GermanWhistDeal(DealState):
             if phase == PLAY:
                 if not replay.trick:
                     row = cards_str(replay.faceup) if replay.faceup else None
-                    facts.append({"faceup": row, "taken": None})
+                    facts.append({"stage": replay.stage, "faceup": row, "taken": None})
                 else:
                     lead = replay.trick[0]
                     facts[-1]["follower_could_win"] = any(

@@ -21,7 +21,6 @@ import ray
 from tqdm import tqdm
 
 import whist_sim
-from whist_sim.games import make_game
 from whist_sim.play import StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, now_iso
 from whist_sim.tournament.cluster import ray_session
@@ -141,14 +140,14 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
     done = folder.completed_tasks()
     pending = [t for t in range(plan.tasks) if t not in done]
     specs = {t: _spec(config, plan, seats, t) for t in pending}
-    rotations = make_game(config.tournament.game, config.variant, config.tournament.players).players
+    games_of = {t: plan.task_games(t, seats) for t in range(plan.tasks)}
     started = time.perf_counter()
     task_seconds = 0.0
     deals = 0
     folder.update_meta(status="running", ended=None)
     bar = tqdm(
-        total=plan.items * rotations,
-        initial=(plan.items - sum(len(plan.task_items(t)) for t in pending)) * rotations,
+        total=sum(games_of.values()),
+        initial=sum(games_of[t] for t in range(plan.tasks) if t not in specs),
         unit="deal",
         desc=folder.path.name,
         disable=not progress,
@@ -175,7 +174,7 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
                 task_seconds += result.seconds
                 deals += result.deals
                 nodes.add(result.node)
-                bar.update(len(plan.task_items(result.task)) * rotations)
+                bar.update(games_of[result.task])
                 if committed % COMPACT_EVERY == 0:
                     folder.compact()
     except KeyboardInterrupt:

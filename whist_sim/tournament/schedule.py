@@ -22,16 +22,43 @@ from whist_sim.rng import derive_seed
 
 
 def lineups(labels: list[str], seats: int) -> list[tuple[str, ...]]:
-    """Line-ups of ``seats`` entrants from the pool, in a stable order."""
+    """Line-ups of ``seats`` entrants from the pool, in a stable order.
+
+    With at least as many entrants as seats: every combination. With fewer,
+    entrants repeat in turn (two for four seats: A B A B; three: A B C A,
+    B C A B, C A B C, so each entrant is doubled once), leaving out any line-up
+    that is a rotation of an earlier one, since every rotation is played anyway.
+    """
     if len(labels) >= seats:
         return list(itertools.combinations(labels, seats))
-    return [tuple(labels[i % len(labels)] for i in range(seats))]
+    found: list[tuple[str, ...]] = []
+    for start in range(len(labels)):
+        lineup = tuple(labels[(start + i) % len(labels)] for i in range(seats))
+        if not any(rotate(lineup, r) in found for r in range(seats)):
+            found.append(lineup)
+    return found
 
 
 def rotate(lineup: tuple[str, ...], rotation: int) -> tuple[str, ...]:
     """Entrant in each seat under ``rotation``: seat s gets ``lineup[(s - rotation) % n]``."""
     n = len(lineup)
     return tuple(lineup[(seat - rotation) % n] for seat in range(n))
+
+
+def seatings(lineup: tuple[str, ...]) -> list[int]:
+    """Rotations that seat the line-up differently (A B A B has two: 0 and 1).
+
+    A rotation that repeats an earlier seating would replay the very same game,
+    so it is skipped; every distinct seating is played once.
+    """
+    seen: list[tuple[str, ...]] = []
+    kept = []
+    for rotation in range(len(lineup)):
+        seated = rotate(lineup, rotation)
+        if seated not in seen:
+            seen.append(seated)
+            kept.append(rotation)
+    return kept
 
 
 def match_seed(root_seed: int, deal: int) -> int:
@@ -55,6 +82,10 @@ class Plan:
     @property
     def tasks(self) -> int:
         return -(-self.items // self.deals_per_task)
+
+    def task_games(self, task: int, lineups: list[tuple[str, ...]]) -> int:
+        """How many seated games (item x seating) the task plays: the progress unit."""
+        return sum(len(seatings(lineups[p])) for p, _ in self.task_items(task))
 
     def task_items(self, task: int) -> list[tuple[int, int]]:
         """(pairing, deal) items of ``task``, deal-major so early tasks cover every line-up."""

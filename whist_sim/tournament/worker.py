@@ -16,9 +16,9 @@ import pyarrow as pa
 from whist_sim.cards import card_str
 from whist_sim.games import make_game
 from whist_sim.play import PlayedDeal, play_match
-from whist_sim.store import TABLES, to_arrow
+from whist_sim.store import tables_for, to_arrow
 from whist_sim.strategy import build_strategy
-from whist_sim.tournament.schedule import Plan, match_seed, rotate
+from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,13 @@ def play_task(spec: TaskSpec) -> TaskResult:
         for label, (use, params) in spec.strategies.items()
     }
     variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
-    rows: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
+    tables = tables_for(game.name)
+    rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables}
     deals_played = 0
     for pairing, deal in spec.plan.task_items(spec.task):
         lineup = spec.lineups[pairing]
         seed = match_seed(spec.root_seed, deal)
-        for rotation in range(game.players):
+        for rotation in seatings(lineup):
             seated = rotate(lineup, rotation)
             played, match = play_match(
                 game,
@@ -74,6 +75,8 @@ def play_task(spec: TaskSpec) -> TaskResult:
             for hand, result in enumerate(played):
                 key = {**base, "hand": hand, "deal_key": f"{pairing}-{deal}-{rotation}-{hand}"}
                 _add_deal_rows(rows, game, key, seated, variant_json, result)
+                for table, extra in _extra_rows(result.state, seated).items():
+                    rows[table].extend({**key, **row} for row in extra)
             for seat, label in enumerate(seated):
                 rows["matches"].append(
                     {
@@ -87,9 +90,9 @@ def play_task(spec: TaskSpec) -> TaskResult:
                     }
                 )
             deals_played += len(played)
-    tables = {table: to_arrow(table, game.name, rows[table]) for table in TABLES}
+    arrow = {table: to_arrow(table, game.name, rows[table]) for table in tables}
     seconds = time.perf_counter() - started
-    return TaskResult(spec.task, tables, deals_played, seconds, _node_address())
+    return TaskResult(spec.task, arrow, deals_played, seconds, _node_address())
 
 
 def _node_address() -> str:
@@ -146,10 +149,16 @@ def _add_deal_rows(
             {
                 **key,
                 "trick": record.number,
-                "stage": 1 if record.number <= 13 else 2,
                 "leader": record.leader,
                 "cards": [card_str(c) for c in record.cards],
                 "winner": record.winner,
                 **(extras[i] if i < len(extras) else {}),
             }
         )
+
+
+def _extra_rows(state: Any, seated: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """Rows of the game's own tables (Solo Whist: contracts, bids), if it has any."""
+    if not hasattr(state, "extra_rows"):
+        return {}
+    return state.extra_rows(seated)
