@@ -9,6 +9,7 @@ import pytest
 from strategies.german_heuristic import GermanHeuristic
 from strategies.random_play import RandomStrategy
 from whist_sim.checking import CHECK_VARIANTS, CheckReport, StrategyCheckError, check_strategy
+from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
 
 
@@ -49,7 +50,7 @@ class Crashes(RandomStrategy):
 
 @pytest.mark.parametrize("strategy", ["random", "heuristic"])
 def test_builtin_strategies_pass(strategy):
-    report = check_strategy(strategy, deals=4)
+    report = check_strategy(strategy, games=["german_whist"], deals=4)
     assert isinstance(report, CheckReport)
     assert report.games == ("german_whist",)
     assert report.variants == len(CHECK_VARIANTS["german_whist"])
@@ -57,9 +58,15 @@ def test_builtin_strategies_pass(strategy):
     assert report.decisions > report.deals
 
 
+def test_a_strategy_is_checked_on_every_game_it_claims():
+    report = check_strategy("random", deals=2)
+    assert report.games == tuple(sorted(RandomStrategy.games & set(GAMES)))
+    assert report.variants == sum(len(CHECK_VARIANTS[g]) for g in report.games)
+
+
 def test_accepts_an_instance_a_class_and_a_module_reference():
     assert check_strategy(GermanHeuristic(endgame_cards=2), deals=1).strategy == "GermanHeuristic"
-    assert check_strategy(RandomStrategy, deals=1).games == ("german_whist",)
+    assert check_strategy(RandomStrategy, games="german_whist", deals=1).games == ("german_whist",)
     spec = "strategies.german_heuristic:GermanHeuristic"
     assert check_strategy(spec, games=["german_whist"], deals=1).strategy == spec
 
@@ -94,7 +101,7 @@ def test_the_error_is_an_assertion_and_a_whist_sim_error():
 
 def test_a_game_the_strategy_does_not_play_is_refused():
     with pytest.raises(StrategyCheckError, match="cannot be checked on 'solo_whist'"):
-        check_strategy("heuristic", games=["solo_whist"])
+        check_strategy(GermanHeuristic, games=["solo_whist"])
 
 
 def test_a_strategy_claiming_no_known_game_is_refused():

@@ -43,6 +43,15 @@ CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
         {"race_to": 7},
         {"match": "best_of_3"},
     ),
+    "solo_whist": (
+        {},
+        {"payments": "classic", "stake": 2},
+        {"prop_and_cop": False},
+        {"upcard": False},
+        {"overtricks": True},
+        {"play_out": True},
+        {"session_hands": 3},
+    ),
 }
 """Variant settings checked per game; a game not listed is checked under its defaults."""
 

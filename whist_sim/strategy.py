@@ -79,14 +79,31 @@ def strategy_version(cls: type) -> str:
     return str(getattr(cls, "version", "1"))
 
 
-def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str) -> Any:
-    """Resolve, check it supports ``game``, and construct with ``params``."""
+def strategy_class(spec: str, game: str) -> type:
+    """The class that plays ``game`` for ``spec``.
+
+    A strategy that plays several games with a different class for each (the
+    built-in ``heuristic``) exposes ``for_game(game) -> class``; any plug-in may
+    do the same.
+    """
     cls = resolve_strategy(spec)
     supported = getattr(cls, "games", None)
     if supported is not None and game not in supported:
         raise StrategyError(
             f"strategy {spec!r} does not play {game}; it supports: {', '.join(sorted(supported))}"
         )
+    for_game = getattr(cls, "for_game", None)
+    if not callable(for_game):
+        return cls
+    try:
+        return for_game(game)
+    except (ImportError, AttributeError, KeyError) as exc:
+        raise StrategyError(f"strategy {spec!r} has no class for {game} ({exc})") from None
+
+
+def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str) -> Any:
+    """Resolve for ``game`` (checking the strategy plays it) and construct with ``params``."""
+    cls = strategy_class(spec, game)
     params = dict(params or {})
     allowed = _parameter_names(cls)
     unknown = sorted(set(params) - set(allowed)) if allowed is not None else []

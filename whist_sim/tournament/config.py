@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, WhistSimError
 from whist_sim.play import ON_ERROR
-from whist_sim.strategy import StrategyError, build_strategy, resolve_strategy, strategy_version
+from whist_sim.strategy import StrategyError, build_strategy, strategy_class, strategy_version
 
 
 class ConfigError(WhistSimError, ValueError):
@@ -81,7 +81,8 @@ class TournamentConfig(BaseModel):
         return [entry.name for entry in self.strategies]
 
     def strategy_versions(self) -> dict[str, str]:
-        return {e.name: strategy_version(resolve_strategy(e.use)) for e in self.strategies}
+        game = self.tournament.game
+        return {e.name: strategy_version(strategy_class(e.use, game)) for e in self.strategies}
 
 
 def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:

@@ -1,0 +1,28 @@
+"""``heuristic``: the rule-based player of each game, under one name.
+
+Each game's heuristic is its own class with its own parameters
+(``GermanHeuristic``, ``SoloHeuristic``); ``for_game`` tells whist_sim which one
+plays a given game, so a config says ``use = "heuristic"`` whatever the game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import ClassVar
+
+IMPLEMENTATIONS = {
+    "german_whist": "strategies.german_heuristic:GermanHeuristic",
+    "solo_whist": "strategies.solo_heuristic:SoloHeuristic",
+}
+"""Game name -> ``module:Class`` of its heuristic (imported only when that game is played)."""
+
+
+class Heuristic:
+    """Dispatches to the heuristic strategy of the game being played."""
+
+    games: ClassVar[frozenset[str]] = frozenset(IMPLEMENTATIONS)
+
+    @classmethod
+    def for_game(cls, game: str) -> type:
+        module, _, name = IMPLEMENTATIONS[game].partition(":")
+        return getattr(importlib.import_module(module), name)
