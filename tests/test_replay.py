@@ -74,3 +74,35 @@ def test_standalone_replay_needs_no_whist_sim_and_agrees(run):
 def test_replay_of_a_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(RunFolderError, match="no such run folder"):
         replay_deal(tmp_path / "nope", "0-0-0-0")
+
+
+SOLO = """
+[tournament]
+game = "solo_whist"
+deals = 3
+seed = 9
+
+[variant]
+session_hands = 2
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+
+def test_solo_whist_deals_replay_exactly_auction_and_all(tmp_path):
+    run = make_run_without_ray(tmp_path, SOLO)
+    folder = RunFolder.open(run)
+    seats = folder.scan("seats").collect()
+    keys = folder.scan("deals").select("deal_key").collect()["deal_key"].to_list()
+    assert len(keys) == 3 * 2 * 2
+    for key in keys:
+        outcome = replay_deal(run, key).state.outcome()
+        recorded = seats.filter(pl.col("deal_key") == key).sort("seat")
+        assert list(outcome.net) == recorded["net"].to_list()
+    text = CliRunner().invoke(app, ["replay", str(run), keys[0]]).output
+    assert "calls" in text and "Seat 3" in text

@@ -212,3 +212,41 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
     assert rows["deals"].height == 360
     assert rows["deals"]["deal_key"].n_unique() == 360
     assert_same_rows(rows, run_rows(reference.path))
+
+
+SOLO = """
+[tournament]
+game = "solo_whist"
+deals = 6
+seed = 5
+deals_per_task = {per_task}
+
+[variant]
+session_hands = 3
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+
+def test_solo_whist_four_seat_tournament_same_rows_any_task_size(tmp_path, ray_cluster):
+    one = _run(tmp_path, "solo1", SOLO.format(per_task=1), workers=1)
+    six = _run(tmp_path, "solo6", SOLO.format(per_task=6), workers=2)
+    rows = run_rows(one.path)
+    assert_same_rows(rows, run_rows(six.path))
+    # A B A B has two distinct seatings; each deal index is a session of 3 hands
+    assert rows["deals"].height == 6 * 2 * 3
+    assert sorted(rows["deals"]["rotation"].unique().to_list()) == [0, 1]
+    assert rows["contracts"].height == rows["deals"].height
+    assert rows["bids"].height > rows["deals"].height
+    sessions = rows["matches"]
+    assert sessions.height == 6 * 2 * 4
+    assert (sessions.group_by(["deal", "rotation"]).agg(pl.col("points").sum())["points"]
+            .abs().max() < 1e-9)  # sessions are zero-sum too
+    for _, deal in rows["deals"].group_by(["deal", "hand"]):
+        assert deal["seed"].n_unique() == 1  # both seatings play the same cards
+        assert deal["dealer"].to_list() == [deal["hand"][0] % 4] * 2
