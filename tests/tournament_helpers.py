@@ -65,13 +65,13 @@ def make_run_without_ray(folder: Path, body: str, per_task: int = 10) -> Path:
     """A complete run folder played in this process (no Ray): fast fixtures for readers."""
     from whist_sim.tournament.config import validate_config
     from whist_sim.tournament.runner import _run_meta, _spec
-    from whist_sim.tournament.schedule import Plan, lineups
+    from whist_sim.tournament.schedule import Plan
     from whist_sim.tournament.worker import play_task
 
     config = validate_config(tomllib.loads(body))
     game = config.game()
-    seats = lineups(config.labels(), game.players)
-    plan = Plan(len(seats), config.tournament.deals, per_task)
+    seats = config.lineups(game)
+    plan = Plan(len(seats), config.tournament.deals, per_task, game.duplicate_rotations)
     run = folder / "run"
     store = RunFolder.create(run, {**_run_meta(config, game, seats, plan), "status": "complete"})
     for task in range(plan.tasks):

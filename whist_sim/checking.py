@@ -52,6 +52,12 @@ CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
         {"play_out": True},
         {"session_hands": 3},
     ),
+    "minnesota_whist": (
+        {},
+        {"scoring": "pagat"},
+        {"bid": "spoken"},
+        {"target": 5},
+    ),
 }
 """Variant settings checked per game; a game not listed is checked under its defaults."""
 

@@ -58,9 +58,10 @@ def play_deal(
     *,
     time_limit: float | None = None,
     on_error: str = "forfeit",
+    context: dict[str, Any] | None = None,
 ) -> PlayedDeal:
     """Play one deal of ``game`` with ``strategies[seat]`` in each seat."""
-    state = game.new_deal(seed, dealer)
+    state = game.new_deal(seed, dealer, **(context or {}))
     rngs = [strategy_rng(seat_seed(seed, seat)) for seat in range(game.players)]
     choosers = [strategy.choose for strategy in strategies]
     seat = state.to_act
@@ -116,6 +117,7 @@ def play_match(
             dealer,
             time_limit=time_limit,
             on_error=on_error,
+            context=match.deal_context(),
         )
         match.record(deal.outcome)
         played.append(deal)

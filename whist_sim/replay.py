@@ -93,9 +93,9 @@ def render(record: dict, state: DealState, game) -> str:
             lines.append(f"Trick {trick_no:2d}: " + ", ".join(plays) + won)
             continue
         how = "" if chosen or phase == "draw" else " (forced)"
-        verb = {"take": "takes face-up", "draw": "draws", "bid": "calls", "trump": "names"}.get(
-            phase, phase
-        )
+        verbs = {"take": "takes face-up", "draw": "draws", "bid": "calls", "trump": "names",
+                 "lay": "lays face down", "turn": "turns up"}
+        verb = verbs.get(phase, phase)
         lines.append(f"          seat {seat} {verb} {game.action_str(action)}{how}")
         i += 1
     lines.append("")

@@ -141,6 +141,18 @@ GAME_COLUMNS: dict[str, dict[str, dict[str, pa.DataType]]] = {
             "bids": pa.string(),
         },
     },
+    "minnesota_whist": {
+        "deals": {
+            "hand_type": pa.string(),
+            "grander": pa.int8(),
+            "laid": pa.list_(pa.string()),
+            "turned": pa.list_(pa.int8()),
+            "calls": pa.string(),
+            "side_tricks": pa.list_(pa.int16()),
+            "side_points": pa.list_(pa.int16()),
+            "score_before": pa.list_(pa.int16()),
+        },
+    },
 }
 """Per game, the extra columns of its tables, named as in the game's facts."""
 

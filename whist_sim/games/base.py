@@ -157,6 +157,10 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     variant_type: ClassVar[type[Variant]]
+    partnerships: ClassVar[bool] = False
+    """Partners sit opposite: a line-up is two partnerships of two strategies."""
+    duplicate_rotations: ClassVar[tuple[int, ...] | None] = None
+    """Seat rotations each deal is played under (None: every rotation)."""
 
     def __init__(self, variant: Variant | None = None, players: int | None = None) -> None:
         self.variant = variant if variant is not None else self.variant_type()
@@ -198,3 +202,7 @@ class MatchState(ABC):
     @abstractmethod
     def result(self) -> dict[str, tuple]:
         """Per-seat match columns: at least ``match_points`` and ``match_result``."""
+
+    def deal_context(self) -> dict[str, Any]:
+        """Keyword arguments for the next ``new_deal`` (e.g. the game score so far)."""
+        return {}

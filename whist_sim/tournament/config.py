@@ -19,6 +19,7 @@ from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, WhistSimError
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import StrategyError, build_strategy, strategy_class, strategy_version
+from whist_sim.tournament.schedule import lineups, partnership_lineups
 
 
 class ConfigError(WhistSimError, ValueError):
@@ -49,6 +50,9 @@ class TournamentSection(BaseModel):
     deals_per_task: int | Literal["auto"] = "auto"
     time_limit: float | None = Field(10.0, gt=0, description="seconds per decision; none = off")
     on_error: Literal["forfeit", "abort"] = "forfeit"
+    partnerships: list[tuple[str, str]] | None = Field(
+        None, description="partnership games: pairs of strategy labels (default: each with itself)"
+    )
 
     @field_validator("game")
     @classmethod
@@ -79,6 +83,16 @@ class TournamentConfig(BaseModel):
 
     def labels(self) -> list[str]:
         return [entry.name for entry in self.strategies]
+
+    def partnership_pairs(self) -> list[tuple[str, str]]:
+        given = self.tournament.partnerships
+        return [tuple(p) for p in given] if given else [(n, n) for n in self.labels()]
+
+    def lineups(self, game: Game) -> list[tuple[str, ...]]:
+        """Who sits where: combinations of entrants, or partnerships against each other."""
+        if game.partnerships:
+            return partnership_lineups(self.partnership_pairs())
+        return lineups(self.labels(), game.players)
 
     def strategy_versions(self) -> dict[str, str]:
         game = self.tournament.game
@@ -121,9 +135,33 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
             build_strategy(entry.use, entry.params, game.name)
         except StrategyError as exc:
             raise ConfigError(f"{source}: strategies[{i}] ({entry.name}): {exc}") from None
+    _check_partnerships(config, game, source)
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
+
+
+def _check_partnerships(config: TournamentConfig, game: Game, source: str) -> None:
+    given = config.tournament.partnerships
+    if given is not None and not game.partnerships:
+        raise ConfigError(
+            f"{source}: tournament.partnerships applies only to partnership games"
+            f" (minnesota_whist), not {game.name}"
+        )
+    if not game.partnerships:
+        return
+    labels = config.labels()
+    for pair in config.partnership_pairs():
+        for label in pair:
+            if label not in labels:
+                raise ConfigError(
+                    f"{source}: tournament.partnerships: unknown label {label!r};"
+                    f" strategy labels: {', '.join(labels)}"
+                )
+    if len(config.partnership_pairs()) < 2:
+        raise ConfigError(
+            f"{source}: tournament.partnerships: a round robin needs at least two partnerships"
+        )
 
 
 def _describe_validation(exc: ValidationError, source: str) -> str:

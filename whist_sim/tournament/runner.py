@@ -25,7 +25,7 @@ from whist_sim.play import StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, now_iso
 from whist_sim.tournament.cluster import ray_session
 from whist_sim.tournament.config import TournamentConfig, validate_config
-from whist_sim.tournament.schedule import Plan, lineups
+from whist_sim.tournament.schedule import Plan
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
 TARGET_TASK_SECONDS = 2.0
@@ -67,7 +67,7 @@ def run_tournament(
 ) -> RunSummary:
     """Start a new run of ``config`` in folder ``out`` and play it to the end."""
     game = config.game()
-    seats = lineups(config.labels(), game.players)
+    seats = config.lineups(game)
     if Path(out).exists() and any(Path(out).iterdir()):
         raise RunFolderError(
             f"{out} already exists and is not empty; choose another --out or"
@@ -77,7 +77,7 @@ def run_tournament(
         per_task = config.tournament.deals_per_task
         if per_task == "auto":
             per_task = _auto_task_size(config, seats, slots)
-        plan = Plan(len(seats), config.tournament.deals, per_task)
+        plan = Plan(len(seats), config.tournament.deals, per_task, game.duplicate_rotations)
         folder = RunFolder.create(Path(out), _run_meta(config, game, seats, plan))
         return _execute(folder, slots, progress)
 
@@ -128,7 +128,11 @@ def load_plan(folder: RunFolder) -> tuple[TournamentConfig, Plan, list[tuple[str
     meta = folder.meta()
     try:
         config = validate_config(meta["config"], str(folder.path / "run.json"))
-        plan = Plan(meta["plan"]["pairings"], meta["plan"]["deals"], meta["plan"]["deals_per_task"])
+        rotations = config.game().duplicate_rotations
+        plan = Plan(
+            meta["plan"]["pairings"], meta["plan"]["deals"], meta["plan"]["deals_per_task"],
+            rotations,
+        )
         seats = [tuple(lineup) for lineup in meta["lineups"]]
     except (KeyError, TypeError) as exc:
         raise RunFolderError(f"{folder.path}/run.json: corrupt (missing {exc})") from None
@@ -238,6 +242,7 @@ def _auto_task_size(config: TournamentConfig, seats: list[tuple[str, ...]], slot
     """
     items = len(seats) * config.tournament.deals
     sample = Plan(len(seats), config.tournament.deals, max(1, min(items, 2 * len(seats))))
+    # (a sample task plays every seating of its items, as the real tasks will)
     result = play_task(_spec(config, sample, seats, 0))
     per_item = max(result.seconds, 1e-6) / len(sample.task_items(0))
     size = int(TARGET_TASK_SECONDS / per_item)

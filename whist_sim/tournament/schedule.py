@@ -45,15 +45,22 @@ def rotate(lineup: tuple[str, ...], rotation: int) -> tuple[str, ...]:
     return tuple(lineup[(seat - rotation) % n] for seat in range(n))
 
 
-def seatings(lineup: tuple[str, ...]) -> list[int]:
+def partnership_lineups(partnerships: list[tuple[str, str]]) -> list[tuple[str, ...]]:
+    """Round robin between partnerships: P against Q sits P1 Q1 P2 Q2 (partners opposite)."""
+    return [(p[0], q[0], p[1], q[1]) for p, q in itertools.combinations(partnerships, 2)]
+
+
+def seatings(lineup: tuple[str, ...], rotations: tuple[int, ...] | None = None) -> list[int]:
     """Rotations that seat the line-up differently (A B A B has two: 0 and 1).
 
-    A rotation that repeats an earlier seating would replay the very same game,
-    so it is skipped; every distinct seating is played once.
+    ``rotations`` limits the candidates (Minnesota Whist plays each deal twice,
+    the partnerships swapping pairs of seats: rotations 0 and 1). A rotation
+    that repeats an earlier seating would replay the very same game, so it is
+    skipped; every distinct seating is played once.
     """
     seen: list[tuple[str, ...]] = []
     kept = []
-    for rotation in range(len(lineup)):
+    for rotation in rotations if rotations is not None else range(len(lineup)):
         seated = rotate(lineup, rotation)
         if seated not in seen:
             seen.append(seated)
@@ -73,6 +80,8 @@ class Plan:
     pairings: int
     deals: int
     deals_per_task: int
+    rotations: tuple[int, ...] | None = None
+    """The game's duplicate rotations (None: every rotation)."""
 
     @property
     def items(self) -> int:
@@ -85,7 +94,7 @@ class Plan:
 
     def task_games(self, task: int, lineups: list[tuple[str, ...]]) -> int:
         """How many seated games (item x seating) the task plays: the progress unit."""
-        return sum(len(seatings(lineups[p])) for p, _ in self.task_items(task))
+        return sum(len(seatings(lineups[p], self.rotations)) for p, _ in self.task_items(task))
 
     def task_items(self, task: int) -> list[tuple[int, int]]:
         """(pairing, deal) items of ``task``, deal-major so early tasks cover every line-up."""

@@ -62,7 +62,7 @@ def play_task(spec: TaskSpec) -> TaskResult:
     for pairing, deal in spec.plan.task_items(spec.task):
         lineup = spec.lineups[pairing]
         seed = match_seed(spec.root_seed, deal)
-        for rotation in seatings(lineup):
+        for rotation in seatings(lineup, game.duplicate_rotations):
             seated = rotate(lineup, rotation)
             played, match = play_match(
                 game,
