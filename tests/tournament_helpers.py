@@ -70,7 +70,7 @@ def make_run_without_ray(folder: Path, body: str, per_task: int = 10) -> Path:
 
     config = validate_config(tomllib.loads(body))
     game = config.game()
-    seats = config.lineups(game)
+    seats = config.lineups()
     plan = Plan(len(seats), config.tournament.deals, per_task, game.duplicate_rotations)
     run = folder / "run"
     store = RunFolder.create(run, {**_run_meta(config, game, seats, plan), "status": "complete"})

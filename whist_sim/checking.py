@@ -58,8 +58,17 @@ CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
         {"bid": "spoken"},
         {"target": 5},
     ),
+    "knockout_whist": (
+        {},
+        {"tie_break": "nearest_left"},
+        {"dogs_life": "first_round"},
+        {"dogs_life": "first_knockout"},
+    ),
 }
 """Variant settings checked per game; a game not listed is checked under its defaults."""
+
+TABLE_SIZES: dict[str, tuple[int, ...]] = {"knockout_whist": (2, 4, 7)}
+"""Table sizes checked for games that have a choice (others: their only size)."""
 
 
 class StrategyCheckError(WhistSimError, AssertionError):
@@ -103,14 +112,16 @@ def check_strategy(
     for game_name in checked:
         watched = _Watched(_build(strategy_or_spec, game_name), decisions)
         opponent = build_strategy("random", None, game_name)
+        sizes = TABLE_SIZES.get(game_name, (None,))
         for settings in CHECK_VARIANTS.get(game_name, ({},)):
-            game = make_game(game_name, settings)
-            label = f"{game_name} ({_settings_str(settings)})"
             variants += 1
-            for seat in range(game.players):
-                for deal_seed in range(seed, seed + deals):
-                    _check_deal(watched, opponent, game, seat, deal_seed, name, label)
-                    played += 1
+            for size in sizes:
+                game = make_game(game_name, settings, size)
+                label = f"{game_name} ({_settings_str(settings)}, {game.players} players)"
+                for seat in range(game.players):
+                    for deal_seed in range(seed, seed + deals):
+                        _check_deal(watched, opponent, game, seat, deal_seed, name, label)
+                        played += 1
     return CheckReport(name, tuple(checked), variants, played, decisions[0])
 
 

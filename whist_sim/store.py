@@ -153,6 +153,26 @@ GAME_COLUMNS: dict[str, dict[str, dict[str, pa.DataType]]] = {
             "score_before": pa.list_(pa.int16()),
         },
     },
+    "knockout_whist": {
+        "deals": {
+            "rounds_played": pa.int8(),
+            "winner": pa.int8(),
+            "ended_by": pa.string(),
+            "dogs_granted": pa.int8(),
+            "tricks_played": pa.int16(),
+            "players": pa.int8(),
+        },
+        "seats": {
+            "out_round": pa.int8(),
+            "placing": pa.int8(),
+            "dog_used": pa.bool_(),
+            "revived": pa.bool_(),
+        },
+        "tricks": {
+            "round": pa.int8(),
+            "players": pa.list_(pa.int8()),
+        },
+    },
 }
 """Per game, the extra columns of its tables, named as in the game's facts."""
 
@@ -190,6 +210,27 @@ GAME_TABLES: dict[str, dict[str, pa.Schema]] = {
                 "copped_before": pa.bool_(),
                 "passed_before": pa.int8(),
                 "sure_tricks": pa.int8(),
+            }
+        ),
+    },
+    "knockout_whist": {
+        "rounds": pa.schema(
+            {
+                **KEY_COLUMNS,
+                "round": pa.int8(),
+                "seat": pa.int8(),
+                "strategy": pa.string(),
+                "cards_dealt": pa.int8(),
+                "tricks": pa.int8(),
+                "trump": pa.string(),
+                "trump_chooser": pa.int8(),
+                "chose_trump": pa.bool_(),
+                "trump_length": pa.int8(),
+                "longest_suit": pa.int8(),
+                "dog": pa.bool_(),
+                "knocked_out": pa.bool_(),
+                "revived": pa.bool_(),
+                "dog_granted": pa.bool_(),
             }
         ),
     },

@@ -7,6 +7,7 @@ from typing import Any
 
 from whist_sim.games.base import Game, VariantError
 from whist_sim.games.german_whist import GermanWhist
+from whist_sim.games.knockout_whist import KnockoutWhist
 from whist_sim.games.minnesota_whist import MinnesotaWhist
 from whist_sim.games.solo_whist import SoloWhist
 
@@ -14,6 +15,7 @@ GAMES: dict[str, type[Game]] = {
     GermanWhist.name: GermanWhist,
     SoloWhist.name: SoloWhist,
     MinnesotaWhist.name: MinnesotaWhist,
+    KnockoutWhist.name: KnockoutWhist,
 }
 
 

@@ -83,6 +83,9 @@ class DealOutcome:
     forfeit_seat: int | None = None
     error: str | None = None
     facts: Mapping[str, Any] = field(default_factory=dict)
+    """Per-deal facts: extra columns of the ``deals`` table."""
+    seat_facts: tuple[Mapping[str, Any], ...] = ()
+    """Per-seat facts: extra columns of the ``seats`` table (empty if the game has none)."""
 
 
 class DealState(ABC):
@@ -113,6 +116,10 @@ class DealState(ABC):
     @abstractmethod
     def deal_record(self) -> dict[str, Any]:
         """Facts fixed at the deal: hands and stock in notation, trump, dealer."""
+
+    def completed_tricks(self) -> tuple[TrickRecord, ...]:
+        """Every completed trick of the deal (a game of rounds overrides this)."""
+        return self.tricks  # type: ignore[attr-defined]
 
     @property
     def over(self) -> bool:

@@ -425,6 +425,11 @@ class SoloWhistDeal(DealState):
                 seat, shown, "a pass is final",
                 f"seat {seat} passed earlier and may not call {shown}",
             )
+        if action in (PROP, COP) and not self.variant.prop_and_cop:
+            raise RuleError(
+                seat, shown, "prop_and_cop = false",
+                f"seat {seat} called {shown}, but Prop and Cop is not played in this variant",
+            )
         if action == COP:
             reason = (
                 "there is no Prop to accept" if self.level < 0
@@ -433,14 +438,11 @@ class SoloWhistDeal(DealState):
                 else "a player cannot Cop their own Prop"
             )
             raise RuleError(seat, shown, "cop", f"seat {seat} may not Cop: {reason}")
-        if action == PROP and not self.variant.prop_and_cop:
-            raise RuleError(
-                seat, shown, "prop_and_cop = false", "Prop and Cop is not played in this variant"
-            )
         if action == ROYAL_ABUNDANCE and not self.variant.upcard:
             raise RuleError(
                 seat, shown, "upcard = false",
-                "Royal Abundance needs an upcard; with upcard = false it cannot be bid",
+                f"seat {seat} called {shown}: Royal Abundance needs an upcard, and with"
+                " upcard = false it cannot be bid",
             )
         current = CONTRACTS[self.level].name
         raise RuleError(

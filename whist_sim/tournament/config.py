@@ -46,7 +46,9 @@ class TournamentSection(BaseModel):
     game: str
     deals: int = Field(gt=0, description="deal seeds per line-up; each is played in every rotation")
     seed: int = Field(0, ge=0, lt=2**63)
-    players: int | None = None
+    players: int | list[int] | None = Field(
+        None, description="table size (Knock-out Whist: 2..7, or a list of sizes)"
+    )
     deals_per_task: int | Literal["auto"] = "auto"
     time_limit: float | None = Field(10.0, gt=0, description="seconds per decision; none = off")
     on_error: Literal["forfeit", "abort"] = "forfeit"
@@ -78,8 +80,17 @@ class TournamentConfig(BaseModel):
     variant: dict[str, Any] = Field(default_factory=dict)
     strategies: list[StrategyEntry] = Field(min_length=2)
 
+    def table_sizes(self) -> list[int | None]:
+        players = self.tournament.players
+        return list(players) if isinstance(players, list) else [players]
+
+    def games(self, where: str = "variant") -> list[Game]:
+        """The game at each table size the tournament plays (one size for most games)."""
+        return [make_game(self.tournament.game, self.variant, n, where) for n in self.table_sizes()]
+
     def game(self, where: str = "variant") -> Game:
-        return make_game(self.tournament.game, self.variant, self.tournament.players, where)
+        """The game at the first table size: its name, version, variant and rules."""
+        return self.games(where)[0]
 
     def labels(self) -> list[str]:
         return [entry.name for entry in self.strategies]
@@ -88,11 +99,12 @@ class TournamentConfig(BaseModel):
         given = self.tournament.partnerships
         return [tuple(p) for p in given] if given else [(n, n) for n in self.labels()]
 
-    def lineups(self, game: Game) -> list[tuple[str, ...]]:
-        """Who sits where: combinations of entrants, or partnerships against each other."""
-        if game.partnerships:
+    def lineups(self) -> list[tuple[str, ...]]:
+        """Who sits where: combinations of entrants at each table size, or partnerships."""
+        games = self.games()
+        if games[0].partnerships:
             return partnership_lineups(self.partnership_pairs())
-        return lineups(self.labels(), game.players)
+        return [lineup for game in games for lineup in lineups(self.labels(), game.players)]
 
     def strategy_versions(self) -> dict[str, str]:
         game = self.tournament.game
@@ -119,8 +131,12 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
         config = TournamentConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_describe_validation(exc, source)) from None
+    sizes = config.table_sizes()
+    if len(set(sizes)) != len(sizes) or (len(sizes) == 0):
+        raise ConfigError(f"{source}: tournament.players = {sizes!r}: list each table size once")
     try:
-        game = config.game(where=f"{source}: variant")
+        games = config.games(where=f"{source}: variant")
+        game = games[0]
     except WhistSimError as exc:
         raise ConfigError(f"{source}: {exc}" if source not in str(exc) else str(exc)) from None
     labels = config.labels()

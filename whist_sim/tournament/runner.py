@@ -67,7 +67,7 @@ def run_tournament(
 ) -> RunSummary:
     """Start a new run of ``config`` in folder ``out`` and play it to the end."""
     game = config.game()
-    seats = config.lineups(game)
+    seats = config.lineups()
     if Path(out).exists() and any(Path(out).iterdir()):
         raise RunFolderError(
             f"{out} already exists and is not empty; choose another --out or"
@@ -91,7 +91,7 @@ def _run_meta(
         "game": game.name,
         "game_version": game.version,
         "variant": game.variant.as_dict(),
-        "players": game.players,
+        "players": [g.players for g in config.games()],
         "root_seed": config.tournament.seed,
         "lineups": [list(lineup) for lineup in seats],
         "plan": {"pairings": plan.pairings, "deals": plan.deals,

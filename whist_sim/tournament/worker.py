@@ -28,7 +28,7 @@ class TaskSpec:
     task: int
     game: str
     variant: dict[str, Any]
-    players: int | None
+    players: int | list[int] | None
     root_seed: int
     plan: Plan
     lineups: list[tuple[str, ...]]
@@ -50,7 +50,9 @@ class TaskResult:
 def play_task(spec: TaskSpec) -> TaskResult:
     """Play every (line-up, deal) item of the task under every rotation."""
     started = time.perf_counter()
-    game = make_game(spec.game, spec.variant, spec.players)
+    sizes = spec.players if isinstance(spec.players, list) else [spec.players]
+    games = {g.players: g for g in (make_game(spec.game, spec.variant, n) for n in sizes)}
+    game = next(iter(games.values()))
     built = {
         label: build_strategy(use, params, game.name)
         for label, (use, params) in spec.strategies.items()
@@ -61,6 +63,7 @@ def play_task(spec: TaskSpec) -> TaskResult:
     deals_played = 0
     for pairing, deal in spec.plan.task_items(spec.task):
         lineup = spec.lineups[pairing]
+        game = games[len(lineup)]
         seed = match_seed(spec.root_seed, deal)
         for rotation in seatings(lineup, game.duplicate_rotations):
             seated = rotate(lineup, rotation)
@@ -136,6 +139,7 @@ def _add_deal_rows(
                 "score": outcome.score[seat],
                 "net": outcome.net[seat],
                 "result": outcome.result[seat],
+                **(outcome.seat_facts[seat] if outcome.seat_facts else {}),
             }
         )
     for step, (seat, phase, action, chosen) in enumerate(state.log):
@@ -144,7 +148,7 @@ def _add_deal_rows(
              "action": game.action_str(action), "chosen": chosen}
         )
     extras = state.trick_facts() if hasattr(state, "trick_facts") else []
-    for i, record in enumerate(state.tricks):
+    for i, record in enumerate(state.completed_tricks()):
         rows["tricks"].append(
             {
                 **key,

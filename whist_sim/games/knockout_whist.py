@@ -1,0 +1,605 @@
+"""Knock-out Whist (2-7 players), exactly as ../shared/RULES.md section 4 specifies.
+
+Round 1 deals seven cards each and turns the next card for trump; the dealer's
+left leads. After each round every player who took no trick is knocked out; the
+player with most tricks sees their new hand, chooses trump and leads. Rounds
+deal 7, 6, ... 1 cards; the deal passes to the left among the players dealt in.
+The game ends when one player remains, or after the one-card round, whose single
+trick's winner wins. ``dogs_life`` gives a knocked-out player one more card.
+
+A whole game (all its rounds) is one deal in whist_sim's terms: the rounds
+depend on each other (who is in, who chooses trump), so they are played and
+recorded together; the ``rounds`` table has one row per player per round.
+
+Actions: cards 0..51; ``knock`` = 52 (a dog passes a trick); ``trump:S`` ...
+``trump:C`` = 53..56 (the round leader names trump).
+
+Readings where RULES.md is silent, following the common published rules:
+- Every round is dealt from a freshly shuffled pack (its seed derives from the
+  game's seed and the round number), one card at a time from the dealer's left;
+  a dog gets its single card in the first pass.
+- A dog may play its card to any trick it is asked to, following suit or not;
+  the trick is led by a full player, and the suit led is the leader's.
+- "cut" ties are drawn with a generator seeded by the game seed and the round,
+  so the same seed always cuts the same way.
+- Final placing: the winner is 1st; the others rank by the round they went out
+  in (later is better), then by tricks taken in that round; equal players share
+  a place. ``net`` is +(players - 1) for the winner and -1 for everyone else.
+- A forfeiting seat (its strategy failed) ends the game: it scores -(players - 1)
+  and every other seat +1, recorded as a draw among them.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit, suit_lengths
+from whist_sim.games.base import (
+    DealOutcome,
+    DealState,
+    Game,
+    MatchState,
+    RuleError,
+    TrickRecord,
+    Variant,
+    VariantError,
+    check_choice,
+)
+from whist_sim.rng import derive_seed, shuffled_deck
+from whist_sim.tricks import revoke_message
+
+PLAY = "play"
+TRUMP = "trump"
+KNOCK_PHASE = "knock"
+OVER = "over"
+KNOCK = 52
+NAME_TRUMP = 53
+"""``NAME_TRUMP + suit`` names trump for the round (suits 0..3 are S H D C)."""
+ROUNDS = 7
+IN, DOG, OUT = "in", "dog", "out"
+
+
+@dataclass(frozen=True)
+class KnockoutWhistVariant(Variant):
+    """The RULES.md variant keys of Knock-out Whist, with their defaults."""
+
+    tie_break: str = "cut"
+    """Ties for most tricks: "cut" (a draw from the seed) or "nearest_left" (of the dealer)."""
+    dogs_life: str = "off"
+    """"off", "first_round" (knocked out in round 1) or "first_knockout" (the first time
+    anyone is knocked out)."""
+
+    def validate(self, where: str = "variant") -> None:
+        check_choice(where, "tie_break", self.tie_break, ("cut", "nearest_left"))
+        check_choice(where, "dogs_life", self.dogs_life, ("off", "first_round", "first_knockout"))
+
+
+class KnockoutWhistView(NamedTuple):
+    """What one seat may know. Immutable; holds no card hidden from this seat."""
+
+    seat: int
+    phase: str
+    """"play" (play a card, or knock as a dog) or "trump" (name trump for the round)."""
+    legal: int
+    hand: int
+    players: int
+    round: int
+    """1..7."""
+    cards_dealt: int
+    """Cards each full player was dealt this round (8 - round)."""
+    dealer: int
+    trump: int
+    """Trump suit 0..3 (-1 while the round's trump is being chosen)."""
+    upcard: int
+    """The card turned for trump in round 1 (-1 in later rounds)."""
+    leader: int
+    trick: tuple[int, ...]
+    """Cards played to the current trick, in order."""
+    trick_seats: tuple[int, ...]
+    """Who played them (a dog that knocked is not listed)."""
+    tricks: tuple[TrickRecord, ...]
+    """This round's completed tricks."""
+    trick_players: tuple[tuple[int, ...], ...]
+    """For each of this round's tricks, the seats that played to it, in order."""
+    round_tricks: tuple[int, ...]
+    """Tricks each seat has taken this round."""
+    status: tuple[str, ...]
+    """Each seat: "in", "dog" (on a dog's life this round) or "out"."""
+    dog_used: tuple[bool, ...]
+    """Each seat has had its dog's life."""
+    variant: KnockoutWhistVariant
+
+    @property
+    def is_dog(self) -> bool:
+        return self.status[self.seat] == DOG
+
+    @property
+    def played(self) -> int:
+        """Cards played this round (the pack is reshuffled every round)."""
+        mask = 0
+        for record in self.tricks:
+            for card in record.cards:
+                mask |= 1 << card
+        for card in self.trick:
+            mask |= 1 << card
+        return mask
+
+    @property
+    def last_trick(self) -> bool:
+        """The current trick is the round's last: a dog must play now."""
+        return len(self.tricks) == self.cards_dealt - 1
+
+
+class KnockoutWhistDeal(DealState):
+    """A whole game of Knock-out Whist, round by round."""
+
+    def __init__(self, game: KnockoutWhist, seed: int, dealer: int) -> None:
+        self.game = game
+        self.variant: KnockoutWhistVariant = game.variant
+        self.players = game.players
+        self.seed = seed
+        self.dealer = dealer
+        self.first_dealer = dealer
+        self.status = [IN] * self.players
+        self.dog_used = [False] * self.players
+        self.revived = [False] * self.players
+        self.out_round: list[int | None] = [None] * self.players
+        self.out_tricks = [0] * self.players
+        self.knockout_seen = False
+        self.log: list[tuple[int, str, int, bool]] = []
+        self.all_tricks: list[TrickRecord] = []
+        self.all_trick_rounds: list[int] = []
+        self.all_trick_players: list[tuple[int, ...]] = []
+        self.round_rows: list[dict[str, Any]] = []
+        self.winner = -1
+        self.ended_by: str | None = None
+        self.round = 0
+        self.hands = [0] * self.players
+        self.first_hands: tuple[int, ...] = ()
+        self.upcard = -1
+        self._outcome: DealOutcome | None = None
+        self._start_round(chooser=-1)
+
+    # -- rounds --------------------------------------------------------------------
+    def _start_round(self, chooser: int) -> None:
+        """Deal the next round; round 1 turns a card for trump, later the chooser names it."""
+        self.round += 1
+        self.cards_dealt = ROUNDS + 1 - self.round
+        deck = shuffled_deck(derive_seed(self.seed, "round", self.round))
+        order = [(self.dealer + k) % self.players for k in range(1, self.players + 1)]
+        dealt_in = [s for s in order if self.status[s] in (IN, DOG)]
+        hands = [0] * self.players
+        position = 0
+        for k in range(self.cards_dealt):
+            for seat in dealt_in:
+                if self.status[seat] == IN or k == 0:
+                    hands[seat] |= 1 << deck[position]
+                    position += 1
+        self.hands = hands
+        self.round_start_hands = tuple(hands)
+        if self.round == 1:
+            self.first_hands = tuple(hands)
+            self.upcard = deck[position]
+        self.dealt_in = dealt_in
+        self.round_tricks = [0] * self.players
+        self.tricks: tuple[TrickRecord, ...] = ()
+        self.trick_players: tuple[tuple[int, ...], ...] = ()
+        self.trick: tuple[int, ...] = ()
+        self.trick_seats: tuple[int, ...] = ()
+        self.chooser = chooser
+        if chooser < 0:
+            self.trump = self.upcard // 13
+            self._start_trick((self.dealer + 1) % self.players)
+        else:
+            self.trump = -1
+            self.phase = TRUMP
+            self.to_act = chooser
+            self.legal = sum(1 << (NAME_TRUMP + suit) for suit in range(4))
+
+    def _start_trick(self, leader: int) -> None:
+        self.phase = PLAY
+        self.leader = leader
+        order = [(leader + k) % self.players for k in range(self.players)]
+        self.trick_order = [s for s in order if self.hands[s]]
+        self.acted = 0
+        self._ask(self.trick_order[0])
+
+    def _ask(self, seat: int) -> None:
+        self.to_act = seat
+        hand = self.hands[seat]
+        if self.status[seat] == DOG:
+            last = len(self.tricks) == self.cards_dealt - 1
+            self.legal = hand if last else hand | 1 << KNOCK
+        elif self.trick:
+            self.legal = hand & SUIT_MASKS[self.trick[0] // 13] or hand
+        else:
+            self.legal = hand
+
+    # -- what a seat may see -------------------------------------------------------
+    def view(self, seat: int) -> KnockoutWhistView:
+        return KnockoutWhistView(
+            seat,
+            self.phase,
+            self.legal if seat == self.to_act else 0,
+            self.hands[seat],
+            self.players,
+            self.round,
+            self.cards_dealt,
+            self.dealer,
+            self.trump,
+            self.upcard if self.round == 1 else -1,
+            self.leader,
+            self.trick,
+            self.trick_seats,
+            self.tricks,
+            self.trick_players,
+            tuple(self.round_tricks),
+            tuple(self.status),
+            tuple(self.dog_used),
+            self.variant,
+        )
+
+    # -- applying actions ----------------------------------------------------------
+    def apply(self, action: int) -> None:
+        seat = self.to_act
+        if action.__class__ is not int:
+            action = _as_action(seat, action)
+        if seat < 0:
+            shown = _shown(action)
+            raise RuleError(seat, shown, "game over", f"the game is over; {shown} is not legal")
+        if action < 0 or not self.legal >> action & 1:
+            self._raise_illegal(seat, action)
+        if self.phase == TRUMP:
+            self.log.append((seat, TRUMP, action, True))
+            self.trump = action - NAME_TRUMP
+            self._start_trick(seat)
+        elif action == KNOCK:
+            self.log.append((seat, KNOCK_PHASE, action, True))
+            self._next_in_trick()
+        else:
+            self._play(seat, action)
+
+    def _raise_illegal(self, seat: int, action: int) -> None:
+        shown = _shown(action)
+        if self.phase == TRUMP:
+            raise RuleError(
+                seat, shown, "choose trump",
+                f"seat {seat} must name trump with trump:S, trump:H, trump:D or trump:C,"
+                f" not {shown}",
+            )
+        if action == KNOCK:
+            if self.status[seat] != DOG:
+                raise RuleError(
+                    seat, shown, "only a dog knocks",
+                    f"seat {seat} is not on a dog's life and must play a card",
+                )
+            raise RuleError(
+                seat, shown, "a dog plays on the last trick",
+                f"seat {seat} is on a dog's life and must play its card to the round's last trick",
+            )
+        if not 0 <= action < 52:
+            message = f"seat {seat} must play a card, not {shown}"
+            raise RuleError(seat, shown, "play a card", message)
+        hand = self.hands[seat]
+        if not hand >> action & 1:
+            rule = "a dog plays once" if self.status[seat] == DOG else "card not held"
+            message = f"seat {seat} played {shown}, which it does not hold"
+            raise RuleError(seat, shown, rule, message)
+        raise RuleError(
+            seat, shown, "follow suit", revoke_message(seat, action, hand, self.trick[0] // 13)
+        )
+
+    def _play(self, seat: int, card: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.log.append((seat, PLAY, card, True))
+        self.trick = (*self.trick, card)
+        self.trick_seats = (*self.trick_seats, seat)
+        self._next_in_trick()
+
+    def _next_in_trick(self) -> None:
+        self.acted += 1
+        if self.acted < len(self.trick_order):
+            self._ask(self.trick_order[self.acted])
+            return
+        self._complete_trick()
+
+    def _complete_trick(self) -> None:
+        cards, seats = self.trick, self.trick_seats
+        best = 0
+        for i in range(1, len(cards)):
+            card, top = cards[i], cards[best]
+            if (card // 13 == top // 13 and card > top) or (card // 13 == self.trump != top // 13):
+                best = i
+        winner = seats[best]
+        number = len(self.all_tricks) + 1
+        record = TrickRecord(number, self.leader, cards, winner)
+        self.all_tricks.append(record)
+        self.all_trick_rounds.append(self.round)
+        self.all_trick_players.append(seats)
+        self.tricks = (*self.tricks, record)
+        self.trick_players = (*self.trick_players, seats)
+        self.trick, self.trick_seats = (), ()
+        self.round_tricks[winner] += 1
+        if len(self.tricks) == self.cards_dealt:
+            self._end_round()
+            return
+        leader = winner
+        if self.status[winner] == DOG:  # a dog never leads: next to its left holding cards
+            leader = next(
+                (winner + k) % self.players for k in range(1, self.players)
+                if self.hands[(winner + k) % self.players]
+            )
+        self._start_trick(leader)
+
+    def _end_round(self) -> None:
+        """Knock out, grant and settle dogs, then deal on or end the game."""
+        final_round = self.round == ROUNDS
+        knocked = [s for s in self.dealt_in if self.status[s] == IN and self.round_tricks[s] == 0]
+        grants = self._dogs_granted(knocked, final_round)
+        most = max(self.round_tricks)
+        row_base = {"round": self.round, "cards_dealt": self.cards_dealt,
+                    "trump": SUITS[self.trump], "trump_chooser": self.chooser}
+        for seat in self.dealt_in:
+            was_dog = self.status[seat] == DOG
+            hand = self.round_start_hands[seat]
+            self.round_rows.append({
+                **row_base,
+                "seat": seat,
+                "tricks": self.round_tricks[seat],
+                "dog": was_dog,
+                "knocked_out": seat in knocked or (was_dog and self.round_tricks[seat] == 0),
+                "revived": was_dog and self.round_tricks[seat] > 0,
+                "dog_granted": seat in grants,
+                "chose_trump": seat == self.chooser,
+                "trump_length": (hand & SUIT_MASKS[self.trump]).bit_count(),
+                "longest_suit": max(suit_lengths(hand)),
+            })
+        for seat in self.dealt_in:
+            if self.status[seat] == DOG:
+                if self.round_tricks[seat] > 0:
+                    self.status[seat] = IN
+                    self.revived[seat] = True
+                else:
+                    self._knock_out(seat)
+        for seat in knocked:
+            if seat in grants:
+                self.status[seat] = DOG
+                self.dog_used[seat] = True
+            else:
+                self._knock_out(seat)
+        if knocked:
+            self.knockout_seen = True
+        full = [s for s in range(self.players) if self.status[s] == IN]
+        dogs = [s for s in range(self.players) if self.status[s] == DOG]
+        if final_round:
+            self._end_game(self.tricks[-1].winner, "final_round")
+            return
+        if len(full) == 1 and not dogs:
+            self._end_game(full[0], "last_player")
+            return
+        tied = [s for s in self.dealt_in if self.round_tricks[s] == most]
+        chooser = self._break_tie(tied)
+        self.dealer = next(
+            (self.dealer + k) % self.players for k in range(1, self.players + 1)
+            if self.status[(self.dealer + k) % self.players] in (IN, DOG)
+        )
+        self._start_round(chooser)
+
+    def _dogs_granted(self, knocked: list[int], final_round: bool) -> set[int]:
+        setting = self.variant.dogs_life
+        if setting == "off" or final_round or not knocked:
+            return set()
+        if setting == "first_round" and self.round != 1:
+            return set()
+        if setting == "first_knockout" and self.knockout_seen:
+            return set()
+        return {s for s in knocked if not self.dog_used[s]}
+
+    def _knock_out(self, seat: int) -> None:
+        self.status[seat] = OUT
+        self.out_round[seat] = self.round
+        self.out_tricks[seat] = self.round_tricks[seat]
+
+    def _break_tie(self, tied: list[int]) -> int:
+        """The player who chooses trump next: most tricks, ties by ``tie_break``."""
+        if len(tied) == 1:
+            return tied[0]
+        if self.variant.tie_break == "cut":
+            return random.Random(derive_seed(self.seed, "cut", self.round)).choice(sorted(tied))
+        return next(
+            (self.dealer + k) % self.players for k in range(1, self.players + 1)
+            if (self.dealer + k) % self.players in tied
+        )
+
+    def _end_game(self, winner: int, how: str) -> None:
+        self.winner = winner
+        self.ended_by = how
+        for seat in range(self.players):
+            if seat != winner and self.out_round[seat] is None:
+                self._knock_out(seat)
+        self.to_act = -1
+        self.legal = 0
+        self.phase = OVER
+        self._outcome = self._score()
+
+    # -- results -------------------------------------------------------------------
+    def placings(self) -> list[int]:
+        """1 for the winner; others by round gone out (later better), then tricks in it."""
+        def key(seat: int) -> tuple[int, int]:
+            if seat == self.winner:
+                return (ROUNDS + 1, 99)
+            return (self.out_round[seat] or 0, self.out_tricks[seat])
+
+        keys = [key(s) for s in range(self.players)]
+        return [1 + sum(other > keys[s] for other in keys) for s in range(self.players)]
+
+    def _score(self) -> DealOutcome:
+        n = self.players
+        net = tuple(float(n - 1) if s == self.winner else -1.0 for s in range(n))
+        score = tuple(1.0 if s == self.winner else 0.0 for s in range(n))
+        result = tuple("win" if s == self.winner else "loss" for s in range(n))
+        return DealOutcome(
+            self._tricks_per_seat(), score, net, result, facts=self._facts(),
+            seat_facts=self._seat_facts(),
+        )
+
+    def _tricks_per_seat(self) -> tuple[int, ...]:
+        return tuple(sum(1 for t in self.all_tricks if t.winner == s) for s in range(self.players))
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            "rounds_played": self.round,
+            "winner": self.winner if self.winner >= 0 else None,
+            "ended_by": self.ended_by,
+            "dogs_granted": sum(self.dog_used),
+            "tricks_played": len(self.all_tricks),
+            "players": self.players,
+        }
+
+    def _seat_facts(self) -> tuple[dict[str, Any], ...]:
+        placings = self.placings()
+        return tuple(
+            {
+                "out_round": self.out_round[s],
+                "placing": placings[s],
+                "dog_used": self.dog_used[s],
+                "revived": self.revived[s],
+            }
+            for s in range(self.players)
+        )
+
+    def outcome(self) -> DealOutcome:
+        if self._outcome is None:
+            raise RuntimeError("the game is not over")
+        return self._outcome
+
+    def forfeit(self, seat: int, error: str) -> DealOutcome:
+        self.to_act = -1
+        self.legal = 0
+        self.phase = OVER
+        n = self.players
+        net = tuple(-(n - 1.0) if s == seat else 1.0 for s in range(n))
+        result = tuple("forfeit" if s == seat else "draw" for s in range(n))
+        seat_facts = tuple(
+            {"out_round": self.out_round[s], "placing": None, "dog_used": self.dog_used[s],
+             "revived": self.revived[s]}
+            for s in range(n)
+        )
+        self._outcome = DealOutcome(
+            self._tricks_per_seat(), (0.0,) * n, net, result, seat, error, self._facts(),
+            seat_facts,
+        )
+        return self._outcome
+
+    def deal_record(self) -> dict[str, Any]:
+        return {
+            "dealer": self.first_dealer,
+            "trump": SUITS[self.upcard // 13],
+            "upcard": card_str(self.upcard),
+            "hands": [cards_str(h) for h in self.first_hands],
+            "stock": None,
+        }
+
+    def trick_facts(self) -> list[dict[str, Any]]:
+        """Per trick: its round and the seats that played to it (dogs may knock)."""
+        return [
+            {"round": r, "players": list(p)}
+            for r, p in zip(self.all_trick_rounds, self.all_trick_players, strict=True)
+        ]
+
+    def completed_tricks(self) -> tuple[TrickRecord, ...]:
+        """Every trick of the game, all rounds (``tricks`` holds only this round's)."""
+        return tuple(self.all_tricks)
+
+    def extra_rows(self, seated: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+        """Rows of the ``rounds`` table: one per player per round dealt in."""
+        return {"rounds": [{**row, "strategy": seated[row["seat"]]} for row in self.round_rows]}
+
+
+def _as_action(seat: int, action: Any) -> int:
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise RuleError(
+        seat, repr(action), "action is a number",
+        f"seat {seat} returned {action!r}, which is not an action number",
+    )
+
+
+def action_name(action: int) -> str:
+    if 0 <= action < 52:
+        return card_str(action)
+    if action == KNOCK:
+        return "knock"
+    if NAME_TRUMP <= action < NAME_TRUMP + 4:
+        return f"trump:{SUITS[action - NAME_TRUMP]}"
+    raise ValueError(f"knockout_whist has no action number {action}")
+
+
+def _shown(action: int) -> str:
+    try:
+        return action_name(action)
+    except ValueError:
+        return repr(action)
+
+
+class SingleGame(MatchState):
+    """A Knock-out Whist game is one deal: nothing to carry between deals."""
+
+    def __init__(self) -> None:
+        self.done = False
+        self.outcome: DealOutcome | None = None
+
+    def next_dealer(self) -> int | None:
+        return None if self.done else 0
+
+    def record(self, outcome: DealOutcome) -> None:
+        self.done = True
+        self.outcome = outcome
+
+    def result(self) -> dict[str, tuple]:
+        assert self.outcome is not None
+        return {
+            "match_hands_won": tuple(int(r == "win") for r in self.outcome.result),
+            "match_points": self.outcome.net,
+            "match_result": self.outcome.result,
+        }
+
+
+class KnockoutWhist(Game):
+    """Knock-out Whist for 2..7 players under one variant."""
+
+    name = "knockout_whist"
+    version = 1
+    min_players = 2
+    max_players = 7
+    variant_type = KnockoutWhistVariant
+
+    variant: KnockoutWhistVariant
+
+    def new_deal(self, seed: int, dealer: int = 0) -> KnockoutWhistDeal:
+        if dealer not in range(self.players):
+            raise VariantError(
+                f"knockout_whist dealer must be a seat 0..{self.players - 1}, not {dealer!r}"
+            )
+        return KnockoutWhistDeal(self, seed, dealer)
+
+    def new_match(self) -> SingleGame:
+        return SingleGame()
+
+    def action_str(self, action: int) -> str:
+        return action_name(action)
+
+    def parse_action(self, text: str) -> int:
+        token = text.strip().lower()
+        if token == "knock":
+            return KNOCK
+        if token.startswith("trump:"):
+            return NAME_TRUMP + parse_suit(token[6:])
+        return super().parse_action(text)
+
