@@ -13,6 +13,8 @@ from typing import ClassVar
 IMPLEMENTATIONS = {
     "german_whist": "strategies.german_heuristic:GermanHeuristic",
     "solo_whist": "strategies.solo_heuristic:SoloHeuristic",
+    "minnesota_whist": "strategies.minnesota_heuristic:MinnesotaHeuristic",
+    "knockout_whist": "strategies.knockout_heuristic:KnockoutHeuristic",
 }
 """Game name -> ``module:Class`` of its heuristic (imported only when that game is played)."""
 
