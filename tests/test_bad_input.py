@@ -127,3 +127,51 @@ def test_new_run_refuses_to_overwrite_an_existing_folder(tmp_path, good_run):
         _run("run", str(config), "--out", str(good_run), "--no-progress"),
         "already exists", "--resume",
     )
+
+
+GAME_CONFIG = """
+[tournament]
+game = "{game}"
+deals = 2
+{extra}
+
+[variant]
+{variant}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "extra", "variant", "fragments"),
+    [
+        ("solo_whist", "", "overtricks = true\nplay_out = false",
+         ["overtricks = true needs every trick played", "play_out"]),
+        ("solo_whist", "", "stake = 0", ["variant.stake = 0", "a number > 0"]),
+        ("solo_whist", "", 'payments = "modern"', ["variant.payments = 'modern'", "'classic'"]),
+        ("solo_whist", "", "target = 50", ["session_hands must cap it above 1"]),
+        ("minnesota_whist", "", 'scoring = "bridge"', ["variant.scoring = 'bridge'", "'pagat'"]),
+        ("minnesota_whist", 'partnerships = [["random", "nobody"], ["random_b", "random_b"]]', "",
+         ["tournament.partnerships: unknown label 'nobody'", "random_b"]),
+        ("minnesota_whist", 'partnerships = [["random", "random_b"]]', "",
+         ["at least two partnerships"]),
+        ("german_whist", 'partnerships = [["random", "random"], ["random_b", "random_b"]]', "",
+         ["partnerships applies only to partnership games"]),
+        ("knockout_whist", "players = 8", "", ["knockout_whist is played by 2..7 players, not 8"]),
+        ("knockout_whist", "players = [4, 4]", "", ["list each table size once"]),
+        ("knockout_whist", "", 'dogs_life = "always"',
+         ["variant.dogs_life = 'always'", "'first_round'", "'first_knockout'"]),
+        ("knockout_whist", "", 'tie_break = "coin"', ["variant.tie_break = 'coin'", "'cut'"]),
+    ],
+)
+def test_bad_game_settings_fail_before_any_work(tmp_path, game, extra, variant, fragments):
+    config = write_config(tmp_path, GAME_CONFIG.format(game=game, extra=extra, variant=variant))
+    out = tmp_path / "out"
+    result = _run("run", str(config), "--out", str(out), "--no-progress")
+    _assert_clean_error(result, str(config), *fragments)
+    assert not out.exists()

@@ -250,3 +250,78 @@ def test_solo_whist_four_seat_tournament_same_rows_any_task_size(tmp_path, ray_c
     for _, deal in rows["deals"].group_by(["deal", "hand"]):
         assert deal["seed"].n_unique() == 1  # both seatings play the same cards
         assert deal["dealer"].to_list() == [deal["hand"][0] % 4] * 2
+
+
+MINNESOTA = """
+[tournament]
+game = "minnesota_whist"
+deals = 3
+seed = 8
+deals_per_task = {per_task}
+partnerships = [["random", "random"], ["random_b", "random_b"], ["random", "random_b"]]
+
+[variant]
+target = 7
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+
+def test_minnesota_partnerships_swap_seats_and_rows_are_stable(tmp_path, ray_cluster):
+    one = _run(tmp_path, "mn1", MINNESOTA.format(per_task=1), workers=1)
+    two = _run(tmp_path, "mn3", MINNESOTA.format(per_task=3), workers=2)
+    rows = run_rows(one.path)
+    assert_same_rows(rows, run_rows(two.path))
+    meta = json.loads((one.path / "run.json").read_text())
+    assert len(meta["lineups"]) == 3  # a round robin of three partnerships
+    games = rows["matches"]
+    # each (line-up, deal) is one game to 7 per seating, and only two seatings
+    assert sorted(games["rotation"].unique().to_list()) == [0, 1]
+    for (pairing, _deal), pair in games.group_by(["pairing", "deal"]):
+        lineup = meta["lineups"][pairing]
+        first = pair.filter(pl.col("rotation") == 0).sort("seat")["strategy"].to_list()
+        second = pair.filter(pl.col("rotation") == 1).sort("seat")["strategy"].to_list()
+        assert first == lineup
+        assert second == [lineup[3], lineup[0], lineup[1], lineup[2]]  # pairs of seats swapped
+        assert pair.filter(pl.col("result") == "win")["points"].min() >= 7
+
+
+KNOCKOUT = """
+[tournament]
+game = "knockout_whist"
+deals = 3
+seed = 4
+players = [3, 5]
+deals_per_task = {per_task}
+
+[variant]
+dogs_life = "first_knockout"
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+
+def test_knockout_tables_of_several_sizes_every_rotation(tmp_path, ray_cluster):
+    one = _run(tmp_path, "ko1", KNOCKOUT.format(per_task=1), workers=2)
+    two = _run(tmp_path, "ko4", KNOCKOUT.format(per_task=4), workers=1)
+    rows = run_rows(one.path)
+    assert_same_rows(rows, run_rows(two.path))
+    deals = rows["deals"]
+    assert sorted(deals["players"].unique().to_list()) == [3, 5]
+    # pool of two at tables of 3 and 5: A B A and B A B, A B A B A and B A B A B,
+    # each under all 3 or 5 rotations
+    assert deals.height == 3 * (2 * 3 + 2 * 5)
+    winners = rows["seats"].filter(pl.col("result") == "win")
+    assert winners.height == deals.height
+    assert (winners["placing"] == 1).all()
+    assert rows["rounds"].height > deals.height
