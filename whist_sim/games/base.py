@@ -72,8 +72,10 @@ class TrickRecord(NamedTuple):
 class DealOutcome:
     """How a deal ended, per seat: tricks, score (as the rules award it), net, result.
 
-    ``net`` is the zero-sum form of the score (own score minus the opponents'
-    mean) that standings add up; ``result`` is "win", "loss", "draw" or "forfeit".
+    ``net`` is the zero-sum form of the score that standings add up (each game's
+    module says how it is formed: German Whist +-score, Solo Whist the units paid
+    and received, Minnesota Whist side points minus the other side's); ``result``
+    is "win", "loss", "draw" or "forfeit".
     """
 
     tricks: tuple[int, ...]

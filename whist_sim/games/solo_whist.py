@@ -14,7 +14,7 @@ from 52 (see ``BIDS`` and ``NAME_TRUMP``), written ``pass``, ``prop``, ``cop``,
 
 Readings where RULES.md is silent, following the common published rules:
 - The holder of an overcalled bid may bid again, higher, on their next turn;
-  only a pass is final.
+  only a pass is final (a player who passed is never asked again, so cannot bid).
 - A player may Cop only a Prop made by an earlier player in the auction and only
   while it stands uncopped and unovercalled (RULES.md: "while no higher bid").
 - ``upcard = false``: Prop and Cop and Solo trumps are named by the proposer or
@@ -30,6 +30,7 @@ Readings where RULES.md is silent, following the common published rules:
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -144,7 +145,8 @@ class SoloWhistVariant(Variant):
             check_choice(where, "play_out", self.play_out, (True, False))
         if _not_number(self.stake) or self.stake <= 0:
             raise VariantError(
-                f"{where}.stake = {self.stake!r} is not allowed; allowed values: a number > 0"
+                f"{where}.stake = {self.stake!r} is not allowed; allowed values: a number"
+                " > 0 (finite)"
             )
         if self.overtricks and self.play_out is False:
             raise VariantError(
@@ -162,7 +164,7 @@ class SoloWhistVariant(Variant):
             if _not_number(self.target) or self.target <= 0:
                 raise VariantError(
                     f"{where}.target = {self.target!r} is not allowed; allowed values: a number"
-                    " > 0, or leave it out (off)"
+                    " > 0 (finite), or leave it out (off)"
                 )
             if self.session_hands == 1:
                 raise VariantError(
@@ -189,7 +191,10 @@ class SoloWhistVariant(Variant):
 
 
 def _not_number(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, int | float)
+    """Not a finite real number (TOML allows nan and inf, which would poison every sum)."""
+    return (
+        isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+    )
 
 
 class SoloWhistView(NamedTuple):
@@ -420,11 +425,6 @@ class SoloWhistDeal(DealState):
             raise RuleError(
                 seat, shown, "auction call", f"seat {seat} must pass or bid now, not {shown}"
             )
-        if self.passed[seat]:
-            raise RuleError(
-                seat, shown, "a pass is final",
-                f"seat {seat} passed earlier and may not call {shown}",
-            )
         if action in (PROP, COP) and not self.variant.prop_and_cop:
             raise RuleError(
                 seat, shown, "prop_and_cop = false",
@@ -514,6 +514,8 @@ class SoloWhistDeal(DealState):
         amount = self.variant.pays(contract)
         if self.variant.overtricks and contract.overtricks_apply:
             amount += abs(self.declarer_tricks() - contract.target) * self.variant.stake
+        # Payments are whole units times the stake: zero-sum exactly in units, and to
+        # within floating-point rounding (1e-15) at a stake like 0.1.
         side = {self.declarer, self.partner} - {-1}
         per_defender = amount if made else -amount
         net = [0.0] * PLAYERS

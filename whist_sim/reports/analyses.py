@@ -5,7 +5,9 @@ LazyFrame with the same columns, e.g. a tiny fixture). Nothing here collects:
 the caller runs one ``collect()`` per question.
 
 The unit of inference is the DUPLICATE PAIR: a (pairing, deal) played under
-every seat rotation, so each side held each set of cards once. A strategy's
+every distinct seating, so each side held each set of cards once (two seatings
+in a two-player game; with four seats, up to four: a duplicate *set*, still
+called a pair here). A strategy's
 outcome in a pair is its mean over all its seats and hands in that pair; means
 and 95% t-intervals are then taken over pairs (``pairs`` columns count them).
 Hands inside a pair share their cards and are never treated as independent.
@@ -19,7 +21,12 @@ How results count:
 Head-to-head and pairwise comparisons compare two seats of one hand by ``net``
 points: the higher net wins, equal net is a draw. For two-player games this is
 exactly the hand's result; for more seats it compares every two seats held by
-different strategies.
+different strategies (in Solo Whist, two defenders of the same contract tie).
+
+Counts: ``hands`` in :func:`standings`, :func:`dealer_effect`,
+:func:`points_distribution` and :func:`forfeits` are SEAT-HANDS, one per seat a
+strategy held in a hand; in a two-player game that is a hand, but in a
+four-player line-up such as A B A B a strategy holds two seats of every hand.
 """
 
 from __future__ import annotations
@@ -102,7 +109,9 @@ def seat_pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
     """Every ordered pair of seats of one hand held by different strategies.
 
     Columns: deal_key, pairing, deal, strategy, opponent, net (the strategy's),
-    share (1 if its net beat the opponent's, 0.5 if equal, 0 if lower).
+    opponent_net, margin (half the gap, ``(net - opponent_net) / 2``: the
+    strategy's net in a zero-sum two-player hand), share (1 if its net beat the
+    opponent's, 0.5 if equal, 0 if lower).
     """
     own = seats.select("deal_key", *PAIR, "seat", "strategy", pl.col("net").cast(pl.Float64))
     other = seats.select(
@@ -121,26 +130,48 @@ def seat_pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
             .then(0.5)
             .otherwise(0.0)
         )
-        .select("deal_key", *PAIR, "strategy", "opponent", "net", "share")
+        .with_columns(margin=(pl.col("net") - pl.col("opponent_net")) / 2)
+        .select("deal_key", *PAIR, "strategy", "opponent", "net", "opponent_net", "margin",
+                "share")
     )
 
 
 def head_to_head(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Row strategy against column strategy: win share and mean net, with 95% CIs.
+    """Row strategy against column strategy: win share and net margin, with 95% CIs.
 
-    Columns: strategy, opponent, hands, pairs, share(_lo/_hi), net(_lo/_hi).
-    ``share`` counts a draw as half a win; ``net`` is the row strategy's mean net
-    points per hand against that opponent. Means and intervals are over the
-    duplicate pairs in which the two met. Both directions are listed
-    (share(A, B) = 1 - share(B, A) in two-player games).
+    Columns: strategy, opponent, hands, comparisons, pairs, share(_lo/_hi),
+    net(_lo/_hi).
+
+    Definition, for any number of seats: in each hand, every seat of the row
+    strategy is compared with every seat of the opponent (``seat_pairs``).
+    ``share`` is the share of those comparisons the row strategy won (higher
+    net; a tie counts half), and ``net`` the mean of ``(own net - opponent's
+    net) / 2`` over them. In a two-player zero-sum game a hand is one
+    comparison, so ``share`` is the share of hands won and ``net`` the row
+    strategy's mean net per hand; with four seats (Solo Whist, line-up A B A B)
+    a hand holds four A-B comparisons, and two defenders of the same contract
+    tie. Both are antisymmetric: share(A, B) = 1 - share(B, A) and
+    net(A, B) = -net(B, A).
+
+    ``hands`` counts hands in which the two met, ``comparisons`` the seat pairs
+    compared. Each duplicate pair is first reduced to its mean over comparisons;
+    means and intervals are over the duplicate pairs in which the two met.
     """
     per_pair = (
         seat_pairs(seats)
         .group_by([*PAIR, "strategy", "opponent"])
-        .agg(pl.len().alias("hands"), pl.col("share").mean(), pl.col("net").mean())
+        .agg(
+            pl.col("deal_key").n_unique().alias("hands"),
+            pl.len().cast(pl.Int64).alias("comparisons"),
+            pl.col("share").mean(),
+            pl.col("margin").mean().alias("net"),
+        )
     )
     return (
-        over_pairs(per_pair, ["strategy", "opponent"], {"share": "share", "net": "net"})
+        over_pairs(per_pair, ["strategy", "opponent"], {"share": "share", "net": "net"},
+                   sums=("comparisons",))
+        .select("strategy", "opponent", "hands", "comparisons", "pairs", "share", "share_lo",
+                "share_hi", "net", "net_lo", "net_hi")
         .sort(["strategy", "opponent"])
     )
 
@@ -149,7 +180,8 @@ def pairwise_results(seats: pl.LazyFrame) -> pl.LazyFrame:
     """Wins of each strategy over each other one, per deal index: the Bradley-Terry input.
 
     Columns: deal, strategy, opponent, wins (a draw is half a win each way),
-    hands. Kept per deal index so that ``stats.bradley_terry`` can bootstrap
+    hands (seat comparisons, see :func:`seat_pairs`: hands in a two-player
+    game). Kept per deal index so that ``stats.bradley_terry`` can bootstrap
     over deals.
     """
     return (
@@ -160,29 +192,64 @@ def pairwise_results(seats: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Per strategy, win rate as dealer and as non-dealer, with 95% Wilson intervals.
+def seat_positions(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """``seats`` with each seat's place relative to the dealer.
 
-    Columns: strategy, role ("dealer"/"non-dealer"), hands, wins, win_rate(_lo/_hi).
-    Wilson treats the hands as independent. In duplicate play a strategy deals
-    one of the two hands of a two-player pair (single-hand matches), so its
-    dealer hands come from different pairs; hands of different line-ups on the
-    same deal index still share cards, which the interval ignores.
+    Adds ``position`` (0 for the dealer, 1 for the seat on its left, ...) and
+    ``role``: "dealer" and "non-dealer" at a two-seat table; with more seats
+    "dealer", "eldest" (left of the dealer, who calls and leads first in Solo
+    Whist), then "dealer+2", "dealer+3", ... clockwise. A hand without a dealer
+    seat has null positions and only non-dealers.
+    """
+    n_seats = pl.len().over("deal_key")
+    dealer = pl.col("seat").cast(pl.Int64).filter(pl.col("is_dealer")).first().over("deal_key")
+    position = (pl.col("seat").cast(pl.Int64) - dealer) % n_seats.cast(pl.Int64)
+    return seats.with_columns(position=position, n_seats=n_seats).with_columns(
+        role=pl.when(pl.col("position") == 0)
+        .then(pl.lit("dealer"))
+        .when((pl.col("n_seats") == 2) | pl.col("position").is_null())
+        .then(pl.lit("non-dealer"))
+        .when(pl.col("position") == 1)
+        .then(pl.lit("eldest"))
+        .otherwise(pl.format("dealer+{}", pl.col("position")))
+    ).drop("n_seats")
+
+
+def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and seat position: win rate and mean net, with 95% intervals over hands.
+
+    Columns: strategy, position, role (see :func:`seat_positions`: "dealer" /
+    "non-dealer" in two-player games; "dealer", "eldest", "dealer+2",
+    "dealer+3" with four seats), hands, wins, win_rate(_lo/_hi) (Wilson),
+    net(_lo/_hi) (mean net per hand, t-interval over hands).
+
+    The intervals treat the hands as independent. Each position is one seat of
+    a hand, so a strategy holds a position at most once per hand, and in a
+    line-up where it appears once (A B C D) or every other seat (A B A B) each
+    seating of a duplicate pair moves it to other cards. It does hold the same
+    cards twice in a line-up such as A B C A, and hands of different line-ups
+    on the same deal index share cards; the intervals ignore both.
     """
     return (
-        _outcome_flags(seats)
-        .with_columns(
-            role=pl.when(pl.col("is_dealer")).then(pl.lit("dealer")).otherwise(pl.lit("non-dealer"))
-        )
-        .group_by(["strategy", "role"])
+        _outcome_flags(seat_positions(seats))
+        .group_by(["strategy", "position", "role"])
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
             pl.col("win").sum().cast(pl.Int64).alias("wins"),
+            *mean_ci_aggs("net"),
         )
         .with_columns(win_rate=pl.col("wins") / pl.col("hands"))
-        .with_columns(*with_wilson_interval("win_rate", "hands"))
-        .sort(["strategy", "role"])
+        .with_columns(*with_wilson_interval("win_rate", "hands"), *with_t_interval("net", "hands"))
+        .select("strategy", "position", "role", "hands", "wins", "win_rate", "win_rate_lo",
+                "win_rate_hi", "net", "net_lo", "net_hi")
+        .sort(["strategy", "position", "role"], nulls_last=True)
     )
+
+
+def players(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """One row, one column ``players``: the most seats any hand of the run had."""
+    return seats.group_by("deal_key").len().select(pl.col("len").max().cast(pl.Int64)
+                                                   .alias("players"))
 
 
 def points_distribution(seats: pl.LazyFrame) -> pl.LazyFrame:

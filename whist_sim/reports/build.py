@@ -9,7 +9,8 @@ A report is a list of :class:`Section` (title, prose, tables, figures) rendered
 twice, to Markdown and to HTML, by small hand-written templates (no dependency
 beyond the standard library). A game adds its own sections by registering a
 builder in :data:`GAME_SECTIONS` (game name -> function of the open run and the
-output folder); Solo, Minnesota and Knock-out Whist plug in there.
+output folder); German and Solo Whist are there, Minnesota and Knock-out Whist
+plug in the same way.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import polars as pl
 from whist_sim.cards import RANKS
 from whist_sim.reports import analyses, plots
 from whist_sim.reports import german_whist as gw
+from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.stats import bradley_terry
 from whist_sim.store import RunFolder
 
@@ -200,7 +202,7 @@ def _strategy_rows(meta: dict[str, Any]) -> list[list[str]]:
 
 def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
     seats, deals = folder.scan("seats"), folder.scan("deals")
-    standings, h2h, pairwise, dealer, points, failed = pl.collect_all(
+    standings, h2h, pairwise, dealer, points, failed, table = pl.collect_all(
         [
             analyses.standings(seats),
             analyses.head_to_head(seats),
@@ -208,9 +210,12 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
             analyses.dealer_effect(seats),
             analyses.points_distribution(seats),
             analyses.forfeits(seats, deals),
+            analyses.players(seats),
         ]
     )
     ratings = bradley_terry(pairwise, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
+    two = table["players"][0] == 2
+    hands = "hands" if two else "seat-hands"
     sections = [
         Section(
             "Standings",
@@ -224,10 +229,19 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " strategy raised, played illegally or ran out of time) is a loss by the"
                 " largest score the variant allows. `net` is points won minus points lost"
                 " per hand, zero-sum across the table.",
+                *([] if two else [
+                    f"With {table['players'][0]} seats a duplicate pair is the line-up and deal"
+                    " index under every distinct seating (a duplicate set), and `seat-hands`"
+                    " counts one per seat the strategy held in a hand: a strategy holding two"
+                    " seats of a line-up (A B A B) counts each hand twice. A hand is won by"
+                    " every seat on the side that won it (in Solo Whist: the declarer side"
+                    " when the contract is made, each defender when it fails; a throw-in is"
+                    " a draw for all).",
+                ]),
             ],
             [_table(standings, [
                 ("strategy", _col("strategy")),
-                ("hands", _col("hands")),
+                (hands, _col("hands")),
                 ("pairs", _col("pairs")),
                 ("win rate [95% CI]", _ci("win_rate")),
                 ("draw rate [95% CI]", _ci("draw_rate")),
@@ -243,11 +257,22 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " two met. The win share counts a draw as half a win (the higher net in the"
                 " hand wins); brackets are 95% t-intervals over pairs. The second table is"
                 " the row strategy's mean net points per hand against that opponent.",
+                *([] if two else [
+                    "With more than two seats a hand is not one duel, so head to head is"
+                    " defined seat by seat: in each hand every seat of the row strategy is"
+                    " compared with every seat of the column strategy. The win share is the"
+                    " share of those comparisons in which the row strategy's net was higher"
+                    " (equal nets, e.g. two defenders of one contract, count half); the"
+                    " margin is half the difference of the two nets, averaged over the"
+                    " comparisons (in a two-player game exactly the row strategy's net). Both"
+                    " are antisymmetric: share(A, B) = 1 − share(B, A).",
+                ]),
             ],
             [
                 _matrix(h2h, _ci("share"), "Win share of the row strategy [95% CI]"),
                 _matrix(h2h, _ci("net", 2), "Mean net points per hand of the row strategy"
-                        " [95% CI]"),
+                        " [95% CI]" if two else "Mean net margin per comparison, half the"
+                        " difference of the two nets [95% CI]"),
             ],
             [plots.plot_head_to_head(h2h, out / "head_to_head.png")],
         ),
@@ -261,34 +286,51 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " hand. Intervals are 95% percentile-bootstrap intervals from"
                 f" {BOOTSTRAP} resamples of deal indices (seed {BOOTSTRAP_SEED}), so the"
                 " duplicate pairs that share cards are resampled together.",
+                *([] if two else [
+                    "With more than two seats every two seats of a hand held by different"
+                    " strategies are one game of the fit (the comparisons of the head-to-head"
+                    " section); `comparisons` counts them.",
+                ]),
             ],
             [_table(ratings, [
                 ("strategy", _col("strategy")),
                 ("rating [95% CI]", _ci("rating", 0)),
-                ("hands", _col("hands")),
+                ("hands" if two else "comparisons", _col("hands")),
             ])],
             [plots.plot_ratings(ratings, out / "ratings.png")],
         ),
         Section(
-            "Dealer and non-dealer",
+            "Dealer and non-dealer" if two else "Seat position",
             [
                 "Win rate of each strategy when it dealt and when it did not, with 95% Wilson"
-                " intervals over hands. Treating hands as independent is fair here because a"
-                " strategy deals one hand of each two-player duplicate pair; hands of"
-                " different line-ups on the same deal index still share cards.",
+                " intervals over hands, and its mean net per hand with a 95% t-interval over"
+                " hands. Treating hands as independent is fair here because a strategy deals"
+                " one hand of each two-player duplicate pair; hands of different line-ups on"
+                " the same deal index still share cards."
+                if two else
+                "Win rate and mean net per hand of each strategy by its seat's position"
+                " relative to the dealer: `eldest` sits left of the dealer (in Solo Whist it"
+                " calls first and leads the first trick), then `dealer+2`, `dealer+3`; the"
+                " dealer calls last. Win rates have 95% Wilson intervals, mean nets 95%"
+                " t-intervals, both over hands: a strategy holds a position once per hand,"
+                " and in line-ups such as A B C D or A B A B every seating of a duplicate"
+                " set moves it to other cards. In a line-up such as A B C A, and across"
+                " line-ups on the same deal index, it holds some cards twice, which the"
+                " intervals ignore.",
             ],
             [_table(dealer, [
                 ("strategy", _col("strategy")),
-                ("role", _col("role")),
+                ("role" if two else "position", _col("role")),
                 ("hands", _col("hands")),
                 ("wins", _col("wins")),
                 ("win rate [95% CI]", _ci("win_rate")),
+                ("mean net [95% CI]", _ci("net", 2)),
             ])],
             [plots.plot_dealer(dealer, out / "dealer.png")],
         ),
         Section(
             "Points per hand",
-            ["How often each net score occurred, as a share of the strategy's hands."],
+            [f"How often each net score occurred, as a share of the strategy's {hands}."],
             [_points_table(points)],
             [plots.plot_points_distribution(points, out / "points.png")],
         ),
@@ -302,7 +344,7 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
             ],
             [_table(failed, [
                 ("strategy", _col("strategy")),
-                ("hands", _col("hands")),
+                (hands, _col("hands")),
                 ("forfeits", _col("forfeits")),
                 ("rate", _col("forfeit_rate", 4)),
                 ("first error", lambda r: fmt(r["first_error"])),
@@ -409,8 +451,191 @@ def _rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str) ->
     return Table(["strategy", "prize", *RANKS], rows, caption)
 
 
+# -- Solo Whist -----------------------------------------------------------------------------
+
+
+def _count_ci(count: str, rate: str, digits: int = 3) -> Callable[[dict], str]:
+    """``count`` followed by the rate with its interval: ``12 · 0.250 [0.100, 0.400]``."""
+    return lambda row: f"{fmt(row[count])} · {fmt_ci(row, rate, digits)}"
+
+
+def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The Solo Whist sections: bidding profitability, defence, make rate by hand strength,
+    auction outcomes and session results."""
+    seats, deals, contracts = folder.scan("seats"), folder.scan("deals"), folder.scan("contracts")
+    outcomes = sw.seat_outcomes(seats, contracts, deals)
+    bidding, defence, strength, mix, throw_ins, sessions = pl.collect_all(
+        [
+            sw.bidding(folder.scan("bids"), outcomes),
+            sw.defence(outcomes),
+            sw.make_rate_by_strength(outcomes),
+            sw.contract_mix(outcomes),
+            sw.throw_ins(contracts, deals),
+            sw.session_results(folder.scan("matches")),
+        ]
+    )
+
+    def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
+               name: str) -> list[Path]:
+        return [draw(df, out / f"{name}.png")] if df.height else []
+
+    return [
+        Section(
+            "Solo Whist: bidding and contracts",
+            [
+                "For each strategy and contract: how often it bid the contract, won the"
+                " auction with it, and made it, and what it earned on the declarer side."
+                " Calls `prop` and `cop` both count as bids for Prop and Cop. A contract is"
+                " *won* by every seat of the declarer side (the Cop partner too), and"
+                " `won`, `made` and units count declarer-side seats: a Prop and Cop partner"
+                " gets ±2 units at the default stake, a soloist ±9. The `all` row pools"
+                " every contract (its bids are the auctions in which the strategy made any"
+                " bid). Forfeited hands are left out of every Solo Whist section but the"
+                " sessions.",
+                "Intervals (95%): the bid rate is over the strategy's seat-hands (its"
+                " auctions), won/bid over its bids and the make rate over the contracts it"
+                " won, all Wilson intervals treating those as independent. Units per"
+                " contract played and per 100 seat-hands are pooled ratios (total units"
+                " over contracts, or over seat-hands) with t-intervals over duplicate sets"
+                " (a line-up and deal index under every seating), whose units cannot be"
+                " taken as independent: a cluster standard error. `units per 100"
+                " seat-hands` adds up over contracts: the `all` row is what declaring"
+                " earned the strategy per 100 hands it was dealt.",
+            ],
+            [_table(bidding, [
+                ("strategy", _col("strategy")),
+                ("contract", _col("contract")),
+                ("seat-hands", _col("seat_hands")),
+                ("bids · rate [95% CI]", _count_ci("bids", "bid_rate")),
+                ("won · per bid [95% CI]", _count_ci("won", "won_rate")),
+                ("made · make rate [95% CI]", _count_ci("made", "make_rate")),
+                ("units per contract [95% CI]", _ci("units_per_contract", 2)),
+                ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
+            ])],
+            figure(bidding, plots.plot_units_per_contract, "solo_units"),
+        ),
+        Section(
+            "Solo Whist: defence",
+            [
+                "Units a strategy lost defending against contracts that were made, and won"
+                " against contracts that failed. Only contracts declared by another"
+                " strategy count: where the declarer side holds a seat of the same strategy"
+                " (line-up A B A B), what one of its seats loses the other wins. `units`"
+                " is won minus lost. Units per contract defended and per 100 seat-hands"
+                " are pooled ratios with 95% t-intervals over duplicate sets (cluster"
+                " standard error). Declaring (the `all` row above) plus defending plus"
+                " defending against its own strategy make up the strategy's whole net.",
+            ],
+            [_table(defence, [
+                ("strategy", _col("strategy")),
+                ("contract", _col("contract")),
+                ("defended", _col("defended")),
+                ("made against", _col("made_against")),
+                ("units lost", _col("units_lost", 1)),
+                ("defeated", _col("defeated")),
+                ("units won", _col("units_won", 1)),
+                ("units per defence [95% CI]", _ci("units_per_defence", 2)),
+                ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
+            ])],
+        ),
+        Section(
+            "Solo Whist: make rate by hand strength",
+            [
+                "How often a contract was made, against the declarer's hand strength when"
+                " the auction ended. For contracts that must take tricks the measure is"
+                " `sure_tricks`: the declarer's tricks that need no help, under the"
+                " contract's trump (each suit's unbroken top sequence, plus trumps beyond"
+                " the fourth). For Misère and Spread Misère it is `high_cards`: the aces,"
+                " kings and queens held, which are the danger there (fewer is better);"
+                " sure tricks under no trump would be 0 for almost every misère hand. Prop"
+                " and Cop is placed by the proposer's hand alone. Each contract counts"
+                " once, under its declarer's strategy.",
+                "Intervals are 95% Wilson intervals over contracts. Read the curve as where"
+                " a contract starts to pay: without `overtricks` every contract pays the"
+                " same whether made or failed (a Solo 3 units per defender), so against"
+                " a score of 0 it gains when its make rate is above 1/2, the dotted line."
+                " The strength at which the Solo curve, band included, clears 1/2 is"
+                " where that strategy should bid Solo. The curve shows only what the"
+                " strategy's own bidding produced: hands it never bid on are not in it.",
+            ],
+            [_table(strength, [
+                ("contract", _col("contract")),
+                ("measure", _col("measure")),
+                ("strategy", _col("strategy")),
+                ("strength", _col("strength")),
+                ("contracts", _col("contracts")),
+                ("made", _col("made")),
+                ("make rate [95% CI]", _ci("make_rate")),
+            ])],
+            figure(strength, plots.plot_make_rate_by_strength, "solo_make_rate"),
+        ),
+        Section(
+            "Solo Whist: auction outcomes",
+            [
+                "Throw-ins: hands in which everyone passed, or a Prop found no Cop, per"
+                " line-up (its strategies in seat order, first seating) and over all. The"
+                " interval is a 95% t-interval over duplicate sets (pooled ratio, cluster"
+                " standard error): every seating of a set is dealt the same cards, so its"
+                " hands are not independent. A zero-width interval means every set had the"
+                " same rate (e.g. no throw-in at all), not certainty.",
+                "Contract mix: of the contracts each strategy won in the auction"
+                " (declarer-side seats), the share of each kind, with 95% Wilson intervals"
+                " over those contracts, and how many of each it won per 100 seat-hands.",
+            ],
+            [
+                _table(throw_ins, [
+                    ("line-up", _col("lineup")),
+                    ("hands", _col("hands")),
+                    ("throw-ins", _col("throw_ins")),
+                    ("throw-in rate [95% CI]", _ci("throw_in_rate")),
+                    ("duplicate sets", _col("sets")),
+                ], "Throw-ins"),
+                _table(mix, [
+                    ("strategy", _col("strategy")),
+                    ("contract", _col("contract")),
+                    ("won", _col("won")),
+                    ("share [95% CI]", _ci("share")),
+                    ("per 100 seat-hands", _col("per_100", 2)),
+                ], "Contract mix"),
+            ],
+            figure(mix, plots.plot_contract_mix, "solo_contract_mix"),
+        ),
+        Section(
+            "Solo Whist: sessions",
+            [
+                "A session is `session_hands` hands with the deal rotating (or first to"
+                " `target` units); its winner is the seat with the highest balance, and"
+                " seats tied for top draw. One row of the `matches` table is a"
+                " session-seat; `sessions` counts them (a strategy with two seats of a"
+                " line-up has two per session). Mean balance, win rate and draw rate are"
+                " means over duplicate sets of the strategy's mean in each set, with 95%"
+                " t-intervals over sets. With four seats an even share is a win rate of"
+                " 1/4 per seat. Forfeit penalties stay in the balances. The quantiles"
+                " describe the spread of single sessions and carry no interval.",
+            ],
+            [_table(sessions, [
+                ("strategy", _col("strategy")),
+                ("sessions", _col("sessions")),
+                ("sets", _col("pairs")),
+                ("mean balance [95% CI]", _ci("balance", 2)),
+                ("win rate [95% CI]", _ci("win_rate")),
+                ("draw rate [95% CI]", _ci("draw_rate")),
+                ("min", _col("balance_min", 1)),
+                ("5%", _col("balance_p05", 1)),
+                ("25%", _col("balance_q1", 1)),
+                ("median", _col("balance_median", 1)),
+                ("75%", _col("balance_q3", 1)),
+                ("95%", _col("balance_p95", 1)),
+                ("max", _col("balance_max", 1)),
+            ])],
+            figure(sessions, plots.plot_session_balances, "solo_sessions"),
+        ),
+    ]
+
+
 GAME_SECTIONS: dict[str, SectionBuilder] = {
     "german_whist": german_whist_sections,
+    "solo_whist": solo_whist_sections,
 }
 """Game name -> builder of its own report sections, appended after the generic ones."""
 

@@ -18,6 +18,7 @@ import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from whist_sim.cards import RANKS
 
@@ -43,7 +44,8 @@ def _errors(df: pl.DataFrame, name: str) -> np.ndarray:
     mid = df[name].to_numpy().astype(float)
     lo = df[f"{name}_lo"].fill_null(np.nan).to_numpy().astype(float)
     hi = df[f"{name}_hi"].fill_null(np.nan).to_numpy().astype(float)
-    return np.nan_to_num(np.vstack([mid - lo, hi - mid]), nan=0.0)
+    # clipped at 0: a bound equal to the estimate can land a rounding error past it
+    return np.maximum(np.nan_to_num(np.vstack([mid - lo, hi - mid]), nan=0.0), 0.0)
 
 
 def plot_standings(standings: pl.DataFrame, path: Path | str) -> Path:
@@ -149,20 +151,151 @@ def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
 
 
 def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
-    """Win rate as dealer and as non-dealer per strategy, with 95% Wilson error bars."""
+    """Win rate per seat position (dealer, non-dealer or eldest, ...) per strategy, with 95%
+    Wilson error bars: one bar per position, in order round the table."""
     names = sorted(set(dealer["strategy"].to_list()))
+    order = dealer.select("role", "position").unique().sort("position", nulls_last=True)
+    roles = order["role"].to_list()
     x = np.arange(len(names))
-    fig = _figure(max(5, 1.3 * len(names) + 2), 4)
+    width = 0.8 / max(len(roles), 1)
+    fig = _figure(max(5, (0.5 + 0.35 * len(roles)) * len(names) + 2), 4)
     ax: Axes = fig.subplots()
-    for k, role in enumerate(("dealer", "non-dealer")):
+    for k, role in enumerate(roles):
         rows = dealer.filter(pl.col("role") == role).sort("strategy")
-        positions = np.array([names.index(n) for n in rows["strategy"]]) + (k - 0.5) * 0.4
-        ax.bar(positions, rows["win_rate"].to_numpy(), 0.4, yerr=_errors(rows, "win_rate"),
-               capsize=4, label=role)
-    ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
+        positions = np.array([names.index(n) for n in rows["strategy"]])
+        positions = positions + (k - (len(roles) - 1) / 2) * width
+        ax.bar(positions, rows["win_rate"].to_numpy(), width, yerr=_errors(rows, "win_rate"),
+               capsize=3, label=role)
+    if len(roles) == 2:
+        ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
     ax.set_xticks(x, names, rotation=20)
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.legend()
-    ax.set_title("Dealer and non-dealer")
+    ax.legend(fontsize=8)
+    ax.set_title("Dealer and non-dealer" if len(roles) == 2 else "Win rate by seat position")
+    return _save(fig, path)
+
+
+# -- Solo Whist ---------------------------------------------------------------------------
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
+    """Make rate against hand strength, one panel per contract, a line per declaring
+    strategy with its 95% Wilson band and error bars (``solo_whist.make_rate_by_strength``).
+    The dotted line at 1/2 is where a contract paying the same made or failed breaks even."""
+    contracts = rates.select("contract", "level").unique().sort("level")["contract"].to_list()
+    names = sorted(set(rates["strategy"].to_list()))
+    columns = min(3, max(len(contracts), 1))
+    rows_n = max(1, -(-len(contracts) // columns))
+    fig = _figure(4.2 * columns, 3.4 * rows_n)
+    axes = np.atleast_1d(fig.subplots(rows_n, columns, squeeze=False)).ravel()
+    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    for ax, contract in zip(axes, contracts, strict=False):
+        part = rates.filter(pl.col("contract") == contract)
+        measure = part["measure"][0]
+        for name in names:
+            line = part.filter(pl.col("strategy") == name).sort("strength")
+            if line.height == 0:
+                continue
+            x = line["strength"].to_numpy()
+            ax.fill_between(x, line["make_rate_lo"].to_numpy(), line["make_rate_hi"].to_numpy(),
+                            color=colours[name], alpha=0.15, linewidth=0)
+            # error bars too, so that a strength seen once still shows its interval
+            ax.errorbar(x, line["make_rate"].to_numpy(), yerr=_errors(line, "make_rate"),
+                        marker="o", color=colours[name], capsize=2, elinewidth=0.8, label=name)
+        ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(_label(contract))
+        ax.set_xlabel("declarer's aces, kings, queens (fewer is better)"
+                      if measure == "high_cards" else "declarer's sure tricks")
+        ax.set_ylabel("make rate (95% Wilson)")
+        ax.legend(fontsize=7)
+    for ax in axes[len(contracts):]:
+        ax.set_visible(False)
+    fig.suptitle("Make rate by hand strength")
+    return _save(fig, path)
+
+
+def _grouped_bars(ax: Axes, df: pl.DataFrame, value: str, contracts: list[str],
+                  names: list[str]) -> None:
+    x = np.arange(len(contracts))
+    width = 0.8 / max(len(names), 1)
+    for k, name in enumerate(names):
+        rows = df.filter(pl.col("strategy") == name)
+        place = {c: i for i, c in enumerate(contracts)}
+        rows = rows.filter(pl.col("contract").is_in(contracts) & pl.col(value).is_not_null())
+        positions = np.array([place[c] for c in rows["contract"]], dtype=float)
+        ax.bar(positions + (k - (len(names) - 1) / 2) * width, rows[value].to_numpy(), width,
+               yerr=_errors(rows, value), capsize=3, label=name)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(x, [_label(c) for c in contracts], rotation=25, ha="right")
+
+
+def plot_units_per_contract(bidding: pl.DataFrame, path: Path | str) -> Path:
+    """Declarer-side units per contract played and per 100 seat-hands, bars per strategy
+    and contract (``all`` last), with 95% interval error bars (``solo_whist.bidding``)."""
+    contracts = bidding.select("contract", "level").unique().sort("level")["contract"].to_list()
+    names = sorted(set(bidding["strategy"].to_list()))
+    fig = _figure(max(8, 1.2 * len(contracts) * max(1, len(names) / 2) + 2), 7)
+    top, bottom = fig.subplots(2, 1)
+    _grouped_bars(top, bidding, "units_per_contract", contracts, names)
+    top.set_ylabel("units per contract played")
+    top.legend(fontsize=8)
+    _grouped_bars(bottom, bidding, "units_per_100", contracts, names)
+    bottom.set_ylabel("units per 100 seat-hands")
+    fig.suptitle("Declarer-side units by contract (95% CI over duplicate sets)")
+    return _save(fig, path)
+
+
+def plot_contract_mix(mix: pl.DataFrame, path: Path | str) -> Path:
+    """Stacked bars: the share of each contract among those a strategy won in the auction
+    (``solo_whist.contract_mix``)."""
+    names = sorted(set(mix["strategy"].to_list()))
+    contracts = mix.select("contract", "level").unique().sort("level")["contract"].to_list()
+    x = np.arange(len(names))
+    fig = _figure(max(6, 1.2 * len(names) + 4), 4.5)
+    ax: Axes = fig.subplots()
+    bottom = np.zeros(len(names))
+    for contract in contracts:
+        shares = dict(mix.filter(pl.col("contract") == contract)
+                      .select("strategy", "share").iter_rows())
+        heights = np.array([shares.get(n, 0.0) for n in names])
+        ax.bar(x, heights, 0.6, bottom=bottom, label=_label(contract))
+        bottom += heights
+    ax.set_xticks(x, names, rotation=20)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of the contracts it won")
+    ax.legend(fontsize=8, bbox_to_anchor=(1.02, 1), loc="upper left")
+    ax.set_title("Contract mix")
+    return _save(fig, path)
+
+
+def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
+    """Session balances per strategy: a box from the quartiles, whiskers at the 5th and
+    95th percentiles, min and max as points, and the mean with its 95% interval
+    (``solo_whist.session_results``)."""
+    names = sessions["strategy"].to_list()
+    stats = [
+        {"label": row["strategy"], "med": row["balance_median"], "q1": row["balance_q1"],
+         "q3": row["balance_q3"], "whislo": row["balance_p05"], "whishi": row["balance_p95"],
+         "fliers": [row["balance_min"], row["balance_max"]]}
+        for row in sessions.iter_rows(named=True)
+    ]
+    y = np.arange(1, len(names) + 1)
+    fig = _figure(8, 0.7 * len(names) + 1.8)
+    ax: Axes = fig.subplots()
+    ax.bxp(stats, positions=y, orientation="horizontal", showfliers=True, widths=0.5)
+    ax.errorbar(sessions["balance"].to_numpy(), y, xerr=_errors(sessions, "balance"), fmt="D",
+                color="tab:red", capsize=4, label="mean (95% CI over duplicate sets)")
+    ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    ax.set_xlabel("balance at the end of a session (units)")
+    ax.legend(fontsize=8)
+    ax.set_title("Session balances")
     return _save(fig, path)

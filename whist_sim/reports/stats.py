@@ -3,7 +3,9 @@
 The unit of inference is the DUPLICATE PAIR: one (pairing, deal) played under
 every seat rotation, so both sides held the same cards. Hands inside a pair are
 not independent (they share the cards), pairs are; so means and their intervals
-are taken over pairs, never over hands. Each helper comes in two forms where
+are taken over pairs, never over hands (a mean of per-pair means, or, where
+pairs hold different numbers of hands or contracts, a pooled ratio with a
+cluster standard error: :func:`ratio_aggs`). Each helper comes in two forms where
 reports need both: Polars expressions (used inside the lazy chains of
 ``analyses``) and plain NumPy functions (for tests and notebooks).
 """
@@ -89,6 +91,63 @@ def t_interval(values: npt.ArrayLike) -> Interval:
     return Interval(mean, mean - half, mean + half, n)
 
 
+# -- ratios over units ------------------------------------------------------------------
+
+
+def ratio_aggs(name: str, y: pl.Expr, n: pl.Expr) -> list[pl.Expr]:
+    """Aggregations for a ratio ``sum(y) / sum(n)`` over units, with its standard error.
+
+    Use inside ``group_by(...).agg(...)`` where each row is one unit (a
+    duplicate set) holding a total ``y`` (e.g. units won) and a count ``n``
+    (e.g. contracts played, or hands dealt). Makes ``<name>`` (the pooled
+    ratio), ``<name>_se`` and ``<name>_units`` (how many units); add the
+    interval with :func:`with_ratio_interval`.
+
+    The standard error is the usual one of a ratio estimator under cluster
+    sampling (the delta method): with R the ratio, k units and N = sum(n),
+    ``se = sqrt(k / (k - 1) * sum((y - R n)^2)) / N``. Unlike a mean of per-unit
+    ratios, every hand or contract weighs the same, and unlike a t-interval over
+    hands, hands that share a duplicate set are not taken as independent.
+    """
+    total = n.sum().cast(pl.Float64)
+    ratio = y.sum().cast(pl.Float64) / total
+    k = n.len().cast(pl.Float64)
+    residuals = ((y.cast(pl.Float64) - ratio * n.cast(pl.Float64)) ** 2).sum()
+    return [
+        ratio.alias(name),
+        ((k / (k - 1) * residuals).sqrt() / total).alias(f"{name}_se"),
+        n.len().cast(pl.Int64).alias(f"{name}_units"),
+    ]
+
+
+def with_ratio_interval(name: str, scale: float = 1.0) -> list[pl.Expr]:
+    """``<name>``, ``<name>_lo``, ``<name>_hi``: the ratio of :func:`ratio_aggs` with its 95%
+    t-interval (``units - 1`` degrees of freedom), all multiplied by ``scale``.
+
+    Null ratio without any count; null bounds with fewer than two units.
+    """
+    half = t_critical(pl.col(f"{name}_units")) * pl.col(f"{name}_se").fill_nan(None)
+    mid = pl.col(name).fill_nan(None)
+    return [
+        (mid * scale).alias(name),
+        ((mid - half) * scale).alias(f"{name}_lo"),
+        ((mid + half) * scale).alias(f"{name}_hi"),
+    ]
+
+
+def ratio_interval(y: npt.ArrayLike, n: npt.ArrayLike) -> Interval:
+    """NumPy twin of :func:`ratio_aggs` and :func:`with_ratio_interval`: one (y, n) per unit."""
+    ys = np.asarray(y, dtype=float)
+    ns = np.asarray(n, dtype=float)
+    k = int(ys.size)
+    ratio = float(ys.sum() / ns.sum()) if k and ns.sum() else math.nan
+    if k < 2:
+        return Interval(ratio, math.nan, math.nan, k)
+    se = math.sqrt(k / (k - 1) * float(((ys - ratio * ns) ** 2).sum())) / float(ns.sum())
+    half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, k - 1)) * se
+    return Interval(ratio, ratio - half, ratio + half, k)
+
+
 # -- proportions ------------------------------------------------------------------------
 
 
@@ -117,7 +176,9 @@ def with_wilson_interval(name: str, n: str) -> list[pl.Expr]:
     z2 = _Z * _Z
     centre = (p + z2 / (2 * count)) / (1 + z2 / count)
     half = _Z / (1 + z2 / count) * (p * (1 - p) / count + z2 / (4 * count * count)).sqrt()
-    return [(centre - half).alias(f"{name}_lo"), (centre + half).alias(f"{name}_hi")]
+    # clipped: at p = 0 or 1 rounding can leave the bound a hair outside [0, 1]
+    return [(centre - half).clip(0.0, 1.0).alias(f"{name}_lo"),
+            (centre + half).clip(0.0, 1.0).alias(f"{name}_hi")]
 
 
 # -- Bradley-Terry ----------------------------------------------------------------------

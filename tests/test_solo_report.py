@@ -1,0 +1,577 @@
+"""Solo Whist report: each analysis on a tiny hand-built run, numbers worked out by hand here.
+
+The fixture is one line-up A B A B (pairing 0) on deal indices 0 and 1, played
+in its two seatings (rotation 0: A B A B, rotation 1: B A B A), sessions of two
+hands with the dealer in seat 0, then seat 1: 8 hands, 2 duplicate sets. Payments
+follow the default ladder: Solo and Misère 3 per defender (declarer ±9, each
+defender ∓3), Prop and Cop 1 per defender per partner (each partner ±2).
+
+    hand   (deal, rot, hand)  auction                       contract, result
+    H1     (0, 0, 0)          B1 solo                       B1 Solo, made
+    H2     (0, 0, 1)          A2 prop, A0 cop               A2 + A0 Prop and Cop, failed
+    H3     (0, 1, 0)          A1 solo, B2 misere            B2 Misère, made
+    H4     (0, 1, 1)          all pass                      thrown in
+    H5     (1, 0, 0)          A2 solo                       A2 Solo, failed
+    H6     (1, 0, 1)          A2 prop, B3 cop               A2 + B3 Prop and Cop, failed
+    H7     (1, 1, 0)          A1 solo                       A1 Solo, made
+    H8     (1, 1, 1)          B2 prop, nobody cops          thrown in
+
+(``A2`` is strategy A in seat 2.)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import polars as pl
+import pytest
+from scipy import stats as sps
+
+from tests.tournament_helpers import make_run_without_ray
+from whist_sim.games.solo_whist import BIDS, COP, PASS, PROP, SOLO, sure_tricks
+from whist_sim.reports import analyses, build, plots
+from whist_sim.reports import solo_whist as sw
+from whist_sim.reports.build import build_report
+from whist_sim.reports.stats import ratio_interval, wilson_interval
+from whist_sim.store import RunFolder, tables_for, to_arrow
+from whist_sim.tournament.schedule import rotate
+
+GAME = "solo_whist"
+LINEUP = ("A", "B", "A", "B")
+T1 = sps.t.ppf(0.975, 1)
+"""The t quantile with one degree of freedom (two duplicate sets): 12.706."""
+
+# (deal, rotation, hand): calls (seat, call) in order, contract, declarer, partner, made,
+# declarer's sure tricks, declarer's high cards
+HANDS: dict[tuple[int, int, int], dict[str, Any]] = {
+    (0, 0, 0): dict(calls=[(1, "solo"), (2, "pass"), (3, "pass"), (0, "pass")],
+                    contract="solo", declarer=1, partner=None, made=True, sure=5, high=6),
+    (0, 0, 1): dict(calls=[(2, "prop"), (3, "pass"), (0, "cop"), (1, "pass")],
+                    contract="prop_and_cop", declarer=2, partner=0, made=False, sure=3, high=4),
+    (0, 1, 0): dict(calls=[(1, "solo"), (2, "misere"), (3, "pass"), (0, "pass"), (1, "pass")],
+                    contract="misere", declarer=2, partner=None, made=True, sure=0, high=2),
+    (0, 1, 1): dict(calls=[(2, "pass"), (3, "pass"), (0, "pass"), (1, "pass")],
+                    contract=None),
+    (1, 0, 0): dict(calls=[(1, "pass"), (2, "solo"), (3, "pass"), (0, "pass")],
+                    contract="solo", declarer=2, partner=None, made=False, sure=5, high=5),
+    (1, 0, 1): dict(calls=[(2, "prop"), (3, "cop"), (0, "pass"), (1, "pass")],
+                    contract="prop_and_cop", declarer=2, partner=3, made=False, sure=4, high=4),
+    (1, 1, 0): dict(calls=[(1, "solo"), (2, "pass"), (3, "pass"), (0, "pass")],
+                    contract="solo", declarer=1, partner=None, made=True, sure=5, high=7),
+    (1, 1, 1): dict(calls=[(2, "prop"), (3, "pass"), (0, "pass"), (1, "pass")],
+                    contract=None),
+}
+PAYS = {"prop_and_cop": 1.0, "solo": 3.0, "misere": 3.0}
+
+
+def key_columns(key: tuple[int, int, int]) -> dict[str, Any]:
+    deal, rotation, hand = key
+    return {"deal_key": f"0-{deal}-{rotation}-{hand}", "pairing": 0, "deal": deal,
+            "rotation": rotation, "hand": hand}
+
+
+def nets(spec: dict[str, Any]) -> list[float]:
+    if spec["contract"] is None:
+        return [0.0] * 4
+    side = {spec["declarer"], spec["partner"]} - {None}
+    amount = PAYS[spec["contract"]] * (1 if spec["made"] else -1)
+    return [amount * (4 - len(side)) if s in side else -amount * len(side) for s in range(4)]
+
+
+def hand_built_rows(forfeited: frozenset = frozenset()) -> dict[str, list[dict[str, Any]]]:
+    rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables_for(GAME)}
+    balance: dict[tuple[int, int], list[float]] = {}
+    for key, spec in HANDS.items():
+        deal, rotation, hand = key
+        seated = rotate(LINEUP, rotation)
+        net = nets(spec)
+        balance.setdefault((deal, rotation), [0.0] * 4)
+        for seat in range(4):
+            balance[(deal, rotation)][seat] += net[seat]
+        contract = spec["contract"]
+        declarer, partner = spec.get("declarer"), spec.get("partner")
+        facts = {
+            "contract": contract, "declarer": declarer, "partner": partner,
+            "target": {"solo": 5, "misere": 0, "prop_and_cop": 8}.get(contract),
+            "declarer_tricks": None if contract is None else 6, "made": spec.get("made"),
+            "tricks_played": 0 if contract is None else 13,
+            "bids": " ".join(f"{s}:{c}" for s, c in spec["calls"]),
+        }
+        rows["deals"].append({
+            **key_columns(key), "game": GAME, "game_version": 1,
+            "variant": json.dumps({"session_hands": 2}), "seed": deal * 10 + hand,
+            "dealer": hand, "trump": "S", "upcard": "2S", "hands": [""] * 4, "stock": None,
+            "strategies": list(seated), "status": "forfeit" if key in forfeited else "ok",
+            "forfeit_seat": 0 if key in forfeited else None,
+            "error": "boom" if key in forfeited else None, **facts,
+        })
+        for seat, label in enumerate(seated):
+            result = "draw" if contract is None else "win" if net[seat] > 0 else "loss"
+            rows["seats"].append({
+                **key_columns(key), "seat": seat, "strategy": label, "is_dealer": seat == hand,
+                "tricks": 3, "score": net[seat], "net": net[seat], "result": result,
+            })
+        rows["contracts"].append({
+            **key_columns(key), "dealer": hand, "contract": contract, "declarer": declarer,
+            "declarer_strategy": None if contract is None else seated[declarer],
+            "partner": partner,
+            "partner_strategy": None if partner is None else seated[partner],
+            "trump": "S", "target": facts["target"], "declarer_tricks": facts["declarer_tricks"],
+            "tricks_played": facts["tricks_played"], "made": spec.get("made"),
+            "payments": net, "declarer_hand": None if contract is None else "AS KS",
+            "declarer_sure_tricks": spec.get("sure"), "declarer_trumps": None,
+            "declarer_high_cards": spec.get("high"),
+        })
+        for step, (seat, call) in enumerate(spec["calls"]):
+            rows["bids"].append({
+                **key_columns(key), "step": step, "seat": seat, "strategy": seated[seat],
+                "call": call, "highest_before": None, "copped_before": False,
+                "passed_before": 0, "sure_tricks": 2,
+            })
+    for (deal, rotation), points in balance.items():
+        top = max(points)
+        leaders = [s for s in range(4) if points[s] == top]
+        for seat, label in enumerate(rotate(LINEUP, rotation)):
+            result = ("win" if len(leaders) == 1 else "draw") if seat in leaders else "loss"
+            rows["matches"].append({
+                "pairing": 0, "deal": deal, "rotation": rotation, "seat": seat,
+                "strategy": label, "hands_played": 2, "hands_won": 0, "points": points[seat],
+                "result": result,
+            })
+    return rows
+
+
+META = {
+    "config": {"tournament": {"game": GAME, "deals": 2, "seed": 1},
+               "variant": {"session_hands": 2},
+               "strategies": [{"use": "random", "label": x, "params": {}} for x in "AB"]},
+    "root_seed": 1, "status": "complete", "game": GAME,
+}
+
+
+def make_folder(path: Path, forfeited: frozenset = frozenset()) -> RunFolder:
+    folder = RunFolder.create(path, META)
+    rows = hand_built_rows(forfeited)
+    folder.commit_task(0, {t: to_arrow(t, GAME, rows[t]) for t in tables_for(GAME)})
+    return RunFolder.open(folder.path)
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> RunFolder:
+    return make_folder(tmp_path / "solo")
+
+
+def outcomes(run: RunFolder) -> pl.LazyFrame:
+    return sw.seat_outcomes(run.scan("seats"), run.scan("contracts"), run.scan("deals"))
+
+
+def rows_by(df: pl.DataFrame, *keys: str) -> dict[Any, dict[str, Any]]:
+    return {
+        (row[keys[0]] if len(keys) == 1 else tuple(row[k] for k in keys)): row
+        for row in df.iter_rows(named=True)
+    }
+
+
+def bidding(run: RunFolder) -> dict[Any, dict[str, Any]]:
+    return rows_by(sw.bidding(run.scan("bids"), outcomes(run)).collect(), "strategy", "contract")
+
+
+def defence(run: RunFolder) -> dict[Any, dict[str, Any]]:
+    return rows_by(sw.defence(outcomes(run)).collect(), "strategy", "contract")
+
+
+# -- the fixture is what the docstring says ---------------------------------------------------
+
+
+def test_fixture_hands_are_zero_sum_with_the_ladders_payments():
+    for spec in HANDS.values():
+        assert sum(nets(spec)) == 0
+    assert nets(HANDS[(0, 0, 0)]) == [-3, 9, -3, -3]
+    assert nets(HANDS[(0, 0, 1)]) == [-2, 2, -2, 2]
+
+
+# -- seat outcomes ------------------------------------------------------------------------------
+
+
+def test_seat_outcomes_name_each_seats_side(run: RunFolder):
+    df = outcomes(run).collect()
+    assert df.height == 32
+    h6 = df.filter(pl.col("deal_key") == "0-1-0-1").sort("seat")
+    assert h6["side"].to_list() == ["defender", "defender", "declarer", "partner"]
+    # A and B both hold a seat of the Prop and Cop, so neither defends "another" strategy
+    assert not h6["defends_other"].any()
+    h1 = df.filter(pl.col("deal_key") == "0-0-0-0").sort("seat")
+    # B1's Solo: A0 and A2 defend another strategy's contract, B3 defends its own
+    assert h1["defends_other"].to_list() == [True, False, True, False]
+    assert h1["own_contract"].to_list() == [False, True, False, False]
+    h4 = df.filter(pl.col("deal_key") == "0-0-1-1")
+    assert h4["side"].to_list() == [None] * 4 and h4["units"].to_list() == [0.0] * 4
+    misere = df.filter((pl.col("contract") == "misere") & (pl.col("side") == "declarer"))
+    assert misere.row(0, named=True)["measure"] == "high_cards"
+    assert misere.row(0, named=True)["strength"] == 2
+
+
+# -- bidding ------------------------------------------------------------------------------------
+
+
+def test_bids_count_seat_hands_and_prop_and_cop_counts_both_calls(run: RunFolder):
+    table = bidding(run)
+    # A bid Solo in H3, H5 and H7, out of its 16 seat-hands (two seats of 8 hands)
+    solo = table[("A", "solo")]
+    assert (solo["seat_hands"], solo["bids"]) == (16, 3)
+    assert solo["bid_rate"] == pytest.approx(3 / 16)
+    assert solo["bid_rate_lo"] == pytest.approx(wilson_interval(3, 16).lo)
+    # A's Prop and Cop calls: prop and cop in H2 (two seats), prop in H6
+    assert table[("A", "prop_and_cop")]["bids"] == 3
+    # B: cop in H6, prop in H8 (thrown in: bid but not won)
+    assert table[("B", "prop_and_cop")]["bids"] == 2
+    assert table[("B", "prop_and_cop")]["won"] == 1
+    assert table[("B", "prop_and_cop")]["won_rate"] == pytest.approx(0.5)
+    # any bid: A in 6 seat-hands (H2 twice, H3, H5, H6, H7), B in 4 (H1, H3, H6, H8)
+    assert table[("A", "all")]["bids"] == 6 and table[("B", "all")]["bids"] == 4
+    assert ("A", "misere") not in table  # never bid nor won by A
+
+
+def test_won_and_made_count_declarer_side_seats(run: RunFolder):
+    table = bidding(run)
+    # A won Solo in H5 (failed) and H7 (made)
+    solo = table[("A", "solo")]
+    assert (solo["won"], solo["made"]) == (2, 1)
+    assert solo["won_rate"] == pytest.approx(2 / 3)
+    assert solo["make_rate"] == pytest.approx(0.5)
+    assert solo["make_rate_hi"] == pytest.approx(wilson_interval(1, 2).hi)
+    # A's Prop and Cop: both seats of H2 and the proposer of H6, all failed
+    pc = table[("A", "prop_and_cop")]
+    assert (pc["won"], pc["made"], pc["make_rate"]) == (3, 0, 0.0)
+    assert table[("B", "misere")]["made"] == 1
+    assert (table[("B", "all")]["won"], table[("B", "all")]["made"]) == (3, 2)
+
+
+def test_units_per_contract_played_and_per_100_seat_hands(run: RunFolder):
+    table = bidding(run)
+    assert table[("A", "solo")]["units"] == 0.0  # -9 in H5, +9 in H7
+    assert table[("A", "solo")]["units_per_contract"] == 0.0
+    assert table[("A", "prop_and_cop")]["units_per_contract"] == pytest.approx(-2.0)
+    assert table[("B", "solo")]["units_per_contract"] == pytest.approx(9.0)
+    # B as declarer side: +9 (H1), +9 (H3), -2 (H6) over 16 seat-hands
+    assert table[("B", "all")]["units"] == pytest.approx(16.0)
+    assert table[("B", "all")]["units_per_100"] == pytest.approx(100.0)
+    # A overall: set 0 holds H2 (2 seats, -4 units); set 1 H5, H6, H7 (3 seats, -2 units).
+    a = table[("A", "all")]
+    assert a["units_per_contract"] == pytest.approx(-6 / 5)
+    # cluster standard error: residuals -4 - (-1.2 * 2) = -1.6 and -2 - (-1.2 * 3) = 1.6,
+    # se = sqrt(2 / (2 - 1) * (1.6² + 1.6²)) / 5 = 0.64, with 1 degree of freedom
+    assert a["units_per_contract_lo"] == pytest.approx(-1.2 - T1 * 0.64)
+    assert a["units_per_contract_hi"] == pytest.approx(-1.2 + T1 * 0.64)
+    # per 100 seat-hands: -6 / 16 -> -37.5; residuals -4 + 3 = -1, -2 + 3 = 1, se = 2 / 16
+    assert a["units_per_100"] == pytest.approx(-37.5)
+    assert a["units_per_100_hi"] == pytest.approx(-37.5 + T1 * 12.5)
+    assert ratio_interval([-4, -2], [2, 3]).lo == pytest.approx(a["units_per_contract_lo"])
+    # with one duplicate set there is no interval
+    assert table[("B", "misere")]["units_per_contract_lo"] is None
+
+
+def test_forfeited_hands_are_left_out(tmp_path: Path):
+    folder = make_folder(tmp_path / "forfeit", forfeited=frozenset({(0, 0, 0)}))
+    table = bidding(folder)
+    assert ("B", "solo") not in table  # H1 was B's only Solo bid
+    assert table[("B", "all")]["seat_hands"] == 14
+    assert ("A", "solo") not in defence(folder)
+
+
+# -- defence ------------------------------------------------------------------------------------
+
+
+def test_defence_counts_only_contracts_of_another_strategy(run: RunFolder):
+    table = defence(run)
+    # A defended B's Solo (H1, made) and Misère (H3, made) with two seats each, losing 3 a seat
+    a_solo = table[("A", "solo")]
+    assert (a_solo["defended"], a_solo["made_against"], a_solo["units_lost"]) == (2, 2, 6.0)
+    assert (a_solo["defeated"], a_solo["units_won"]) == (0, 0.0)
+    a = table[("A", "all")]
+    assert (a["defended"], a["units_lost"], a["units"]) == (4, 12.0, -12.0)
+    assert a["units_per_defence"] == pytest.approx(-3.0)
+    # per 100 seat-hands: -12 in set 0, 0 in set 1, 8 seat-hands each
+    assert a["units_per_100"] == pytest.approx(-75.0)
+    assert a["units_per_100_lo"] == pytest.approx(-75 - T1 * 75)  # se = sqrt(2 * 72) / 16
+    # B beat A's Prop and Cop in H2 (+2 a seat) and Solo in H5 (+3), lost to A's Solo in H7
+    b_solo = table[("B", "solo")]
+    assert (b_solo["defended"], b_solo["made_against"], b_solo["defeated"]) == (4, 2, 2)
+    assert (b_solo["units_lost"], b_solo["units_won"], b_solo["units"]) == (6.0, 6.0, 0.0)
+    assert table[("B", "prop_and_cop")]["units_won"] == 4.0
+    assert table[("B", "all")]["units"] == pytest.approx(4.0)
+    assert ("B", "misere") not in table  # B's own Misère: B0 defended its own strategy
+
+
+# -- make rate by hand strength -------------------------------------------------------------------
+
+
+def test_make_rate_by_strength_uses_sure_tricks_or_high_cards_for_misere(run: RunFolder):
+    table = rows_by(sw.make_rate_by_strength(outcomes(run)).collect(),
+                    "contract", "strategy", "strength")
+    # A's Solos both had 5 sure tricks: one failed (H5), one made (H7)
+    cell = table[("solo", "A", 5)]
+    assert (cell["contracts"], cell["made"], cell["make_rate"]) == (2, 1, 0.5)
+    expected = wilson_interval(1, 2)
+    assert (cell["make_rate_lo"], cell["make_rate_hi"]) == pytest.approx((expected.lo, expected.hi))
+    # Prop and Cop is placed by the proposer's hand: A2 in H2 (3) and H6 (4)
+    assert table[("prop_and_cop", "A", 3)]["contracts"] == 1
+    assert table[("prop_and_cop", "A", 4)]["make_rate"] == 0.0
+    assert ("prop_and_cop", "B", 4) not in table  # the Cop partner is not a declarer
+    misere = table[("misere", "B", 2)]
+    assert (misere["measure"], misere["make_rate"]) == ("high_cards", 1.0)
+
+
+# -- auction outcomes -----------------------------------------------------------------------------
+
+
+def test_throw_in_rate_per_line_up_and_overall(run: RunFolder):
+    df = sw.throw_ins(run.scan("contracts"), run.scan("deals")).collect()
+    assert df["lineup"].to_list() == ["A B A B", "all line-ups"]
+    row = df.row(0, named=True)
+    # H4 and H8 out of 8 hands, one in each duplicate set: no spread between sets
+    assert (row["hands"], row["throw_ins"], row["sets"]) == (8, 2, 2)
+    assert row["throw_in_rate"] == pytest.approx(0.25)
+    assert (row["throw_in_rate_lo"], row["throw_in_rate_hi"]) == pytest.approx((0.25, 0.25))
+
+
+def test_throw_in_interval_is_over_duplicate_sets():
+    # three sets: 1 of 4 hands, 0 of 4, 3 of 8 thrown in
+    sets = [(0, 4, 1), (1, 4, 0), (2, 8, 3)]
+    contracts, deals = [], []
+    for deal, hands, thrown in sets:
+        for hand in range(hands):
+            key = f"0-{deal}-0-{hand}"
+            contracts.append({"deal_key": key, "contract": None if hand < thrown else "solo"})
+            deals.append({"deal_key": key, "pairing": 0, "deal": deal, "rotation": 0,
+                          "strategies": ["X", "Y", "X", "Y"], "status": "ok"})
+    df = sw.throw_ins(pl.LazyFrame(contracts, schema={"deal_key": pl.String,
+                                                      "contract": pl.String}),
+                      pl.LazyFrame(deals)).collect()
+    row = df.row(0, named=True)
+    assert row["throw_in_rate"] == pytest.approx(4 / 16)
+    # residuals 1 - 1, 0 - 1, 3 - 2; se = sqrt(3 / 2 * 2) / 16
+    se = math.sqrt(3 / 2 * 2) / 16
+    assert row["throw_in_rate_hi"] == pytest.approx(0.25 + sps.t.ppf(0.975, 2) * se)
+
+
+def test_contract_mix_shares_of_contracts_won(run: RunFolder):
+    table = rows_by(sw.contract_mix(outcomes(run)).collect(), "strategy", "contract")
+    # A won 5 declarer-side seats: Solo 2 (H5, H7), Prop and Cop 3 (H2 twice, H6)
+    assert table[("A", "solo")]["share"] == pytest.approx(0.4)
+    assert table[("A", "prop_and_cop")]["share"] == pytest.approx(0.6)
+    assert table[("A", "solo")]["share_lo"] == pytest.approx(wilson_interval(2, 5).lo)
+    assert table[("A", "solo")]["per_100"] == pytest.approx(2 / 16 * 100)
+    assert {c for s, c in table if s == "B"} == {"solo", "misere", "prop_and_cop"}
+
+
+# -- sessions -------------------------------------------------------------------------------------
+
+
+def test_session_balances_and_win_rate_over_duplicate_sets(run: RunFolder):
+    table = rows_by(sw.session_results(run.scan("matches")).collect(), "strategy")
+    # A's balances: set 0 -5, -5 (H1+H2), -3, -3 (H3+H4); set 1 5, -11 (H5+H6), 9, -3 (H7+H8)
+    a = table["A"]
+    assert (a["sessions"], a["pairs"]) == (8, 2)
+    assert a["balance"] == pytest.approx(-2.0)  # set means -4 and 0
+    half = T1 * math.sqrt(8) / math.sqrt(2)
+    assert a["balance_lo"] == pytest.approx(-2 - half)
+    # A won one session (H7+H8, seat 1) and drew one (H5+H6: A0 and B1 tied on 5)
+    assert a["win_rate"] == pytest.approx(0.125)  # set means 0 and 1/4
+    assert a["draw_rate"] == pytest.approx(0.125)
+    assert table["B"]["win_rate"] == pytest.approx(0.25)  # set means 2/4 and 0
+    assert (a["balance_min"], a["balance_median"], a["balance_max"]) == (-11.0, -3.0, 9.0)
+    assert a["balance_q1"] == pytest.approx(-5.0) and a["balance_q3"] == pytest.approx(-1.0)
+
+
+# -- the generic analyses with four seats -------------------------------------------------------
+
+
+def test_head_to_head_compares_every_two_seats_of_different_strategies(run: RunFolder):
+    table = rows_by(analyses.head_to_head(run.scan("seats")).collect(), "strategy", "opponent")
+    ab = table[("A", "B")]
+    # 8 hands, 2 A seats x 2 B seats each. Set 0: shares 1/4 (H1), 0 (H2), 1/4 (H3),
+    # 1/2 (H4); set 1: 1/4, 1/2, 3/4, 1/2. Margins (half the net gap): set 0 -2, set 1 0.
+    assert (ab["hands"], ab["comparisons"], ab["pairs"]) == (8, 32, 2)
+    assert ab["share"] == pytest.approx(0.375)
+    assert ab["net"] == pytest.approx(-1.0)
+    assert ab["net_lo"] == pytest.approx(-1 - T1 * math.sqrt(2) / math.sqrt(2))
+    assert table[("B", "A")]["share"] == pytest.approx(0.625)
+    assert table[("B", "A")]["net"] == pytest.approx(1.0)
+
+
+def test_seat_positions_round_the_table(run: RunFolder):
+    table = rows_by(analyses.dealer_effect(run.scan("seats")).collect(), "strategy", "role")
+    assert {r for _, r in table} == {"dealer", "eldest", "dealer+2", "dealer+3"}
+    # A dealt H1 (lost 3), H4 (thrown in), H5 (won 3), H8 (thrown in)
+    dealer = table[("A", "dealer")]
+    assert (dealer["position"], dealer["hands"], dealer["wins"]) == (0, 4, 1)
+    assert dealer["win_rate_hi"] == pytest.approx(wilson_interval(1, 4).hi)
+    assert dealer["net"] == pytest.approx(0.0)
+    assert table[("B", "eldest")]["position"] == 1
+    players = analyses.players(run.scan("seats")).collect()
+    assert players["players"].to_list() == [4]
+
+
+def test_standings_count_seat_hands(run: RunFolder):
+    table = rows_by(analyses.standings(run.scan("seats")).collect(), "strategy")
+    assert (table["A"]["hands"], table["A"]["pairs"]) == (16, 2)
+    assert table["A"]["net"] == pytest.approx(-1.0)  # set means -16/8 and 0/8
+
+
+# -- plots and the report -------------------------------------------------------------------------
+
+
+def test_every_solo_plot_writes_a_png(run: RunFolder, tmp_path: Path):
+    seat_rows = outcomes(run)
+    made = [
+        plots.plot_make_rate_by_strength(sw.make_rate_by_strength(seat_rows).collect(),
+                                         tmp_path / "m.png"),
+        plots.plot_units_per_contract(sw.bidding(run.scan("bids"), seat_rows).collect(),
+                                      tmp_path / "u.png"),
+        plots.plot_contract_mix(sw.contract_mix(seat_rows).collect(), tmp_path / "c.png"),
+        plots.plot_session_balances(sw.session_results(run.scan("matches")).collect(),
+                                    tmp_path / "s.png"),
+        plots.plot_dealer(analyses.dealer_effect(run.scan("seats")).collect(),
+                          tmp_path / "d.png"),
+    ]
+    for path in made:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def table_rows(text: str, heading: str, caption: str | None = None) -> list[list[str]]:
+    """Rows (cells) of the first table under ``## heading`` (after ``**caption**`` if given)."""
+    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    if caption is not None:
+        section = section.split(f"**{caption}**", 1)[1]
+    lines = []
+    for line in section.splitlines()[1:] if caption else section.splitlines():
+        if line.startswith("|"):
+            lines.append(line)
+        elif lines:
+            break
+    return [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[2:]]
+
+
+def test_report_renders_the_hand_built_numbers(run: RunFolder):
+    text = build_report(run.path).markdown.read_text()
+    rows = {(r[0], r[1]): r for r in table_rows(text, "Solo Whist: bidding and contracts")}
+    assert rows[("A", "solo")][3].startswith("3 · 0.188 [")
+    assert rows[("A", "solo")][4].startswith("2 · 0.667 [")
+    assert rows[("B", "all")][7].startswith("100.0")
+    throw = table_rows(text, "Solo Whist: auction outcomes", "Throw-ins")
+    assert throw[0][:4] == ["A B A B", "8", "2", "0.250 [0.250, 0.250]"]
+    sessions = {r[0]: r for r in table_rows(text, "Solo Whist: sessions")}
+    assert sessions["A"][4].startswith("0.125 [")
+    assert "## Seat position" in text and "| seat-hands |" in text
+
+
+# -- end to end on a real (small) run -------------------------------------------------------------
+
+
+class Cautious:
+    """Test entrant: bids Solo on ``solo_at`` sure tricks or more, Props or Cops on
+    ``prop_at``, else passes; names trumps and plays at random."""
+
+    games = frozenset({GAME})
+    version = "1"
+
+    def __init__(self, solo_at: int = 4, prop_at: int = 3) -> None:
+        self.thresholds = ((SOLO, solo_at), (COP, prop_at), (PROP, prop_at))
+
+    def choose(self, view: Any, rng: Random) -> int:
+        legal = view.legal
+        if view.phase == "bid":
+            trump = view.upcard // 13 if view.upcard >= 0 else -1
+            sure = sure_tricks(view.hand, trump)
+            for call, needed in self.thresholds:
+                if sure >= needed and legal >> call & 1:
+                    return call
+            return PASS
+        choices = [a for a in range(legal.bit_length()) if legal >> a & 1]
+        return rng.choice(choices)
+
+
+CONFIG = f"""
+[tournament]
+game = "solo_whist"
+deals = 8
+seed = 3
+[variant]
+session_hands = 4
+[[strategies]]
+use = "{__name__}:Cautious"
+label = "cautious"
+[[strategies]]
+use = "{__name__}:Cautious"
+label = "bold"
+params = {{ solo_at = 3, prop_at = 2 }}
+[[strategies]]
+use = "random"
+"""
+LABELS = ("cautious", "bold", "random")
+
+
+def test_build_report_on_a_real_solo_run(tmp_path: Path):
+    assert BIDS["solo"] == SOLO
+    run = make_run_without_ray(tmp_path, CONFIG)
+    paths = build_report(run)
+    assert paths.markdown.is_file() and paths.html.is_file()
+    assert set(paths.images) >= {"standings", "head_to_head", "ratings", "dealer", "points",
+                                 "solo_units", "solo_make_rate", "solo_contract_mix",
+                                 "solo_sessions"}
+    for image in paths.images.values():
+        assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text, page = paths.markdown.read_text(), paths.html.read_text()
+    for heading in ("Solo Whist: bidding and contracts", "Solo Whist: defence",
+                    "Solo Whist: make rate by hand strength", "Solo Whist: auction outcomes",
+                    "Solo Whist: sessions"):
+        assert f"## {heading}" in text and f"<h2>{heading}</h2>" in page
+
+    folder = RunFolder.open(run)
+    contracts = pl.read_parquet([str(p) for p in folder.parquet_files("contracts")])
+    seats = pl.read_parquet([str(p) for p in folder.parquet_files("seats")])
+    matches = pl.read_parquet([str(p) for p in folder.parquet_files("matches")])
+    assert contracts.height == 3 * 8 * 4 * 4  # line-ups x deals x seatings x hands
+
+    # throw-in rate over all line-ups
+    throw = table_rows(text, "Solo Whist: auction outcomes", "Throw-ins")[-1]
+    thrown = contracts["contract"].null_count()
+    assert throw[:3] == ["all line-ups", str(contracts.height), str(thrown)]
+    assert throw[3].startswith(f"{thrown / contracts.height:.3f}")
+
+    # declarer-side seats won and their units per 100 seat-hands, per strategy
+    bidding_rows = {(r[0], r[1]): r for r in table_rows(text, "Solo Whist: bidding and contracts")}
+    for label in LABELS:
+        won, units = 0, 0.0
+        for row in contracts.drop_nulls("contract").iter_rows(named=True):
+            for seat, name in ((row["declarer"], row["declarer_strategy"]),
+                               (row["partner"], row["partner_strategy"])):
+                if name == label:
+                    won += 1
+                    units += row["payments"][seat]
+        seat_hands = seats.filter(pl.col("strategy") == label).height
+        cells = bidding_rows[(label, "all")]
+        assert cells[2] == str(seat_hands)
+        assert cells[4].startswith(f"{won} · ")
+        assert cells[7].startswith(f"{100 * units / seat_hands:.1f}".replace("-0.0", "0.0"))
+
+    # session win rate: mean over duplicate sets of the per-set share of sessions won
+    sessions = {r[0]: r for r in table_rows(text, "Solo Whist: sessions")}
+    for label in LABELS:
+        mine = matches.filter(pl.col("strategy") == label)
+        per_set = (mine.group_by("pairing", "deal")
+                   .agg((pl.col("result") == "win").mean().alias("w")))
+        assert sessions[label][1] == str(mine.height)
+        assert sessions[label][4].startswith(f"{per_set['w'].mean():.3f} [")
+    assert 0 < thrown < contracts.height
+    assert re.search(r"\| bold \| prop_and_cop \|", text)
+
+
+def test_build_registers_the_solo_sections():
+    assert build.GAME_SECTIONS["solo_whist"] is build.solo_whist_sections

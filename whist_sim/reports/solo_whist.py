@@ -1,0 +1,452 @@
+"""Solo Whist analyses: is bidding profitable, contract by contract, and who wins sessions.
+
+Inputs are the run's tables (``RunFolder.scan``): ``seats``, ``deals``,
+``matches`` and Solo Whist's own ``contracts`` (one row per hand) and ``bids``
+(one row per call). Each function is LazyFrames in, one LazyFrame out; the
+caller collects. Forfeited hands are left out of everything except the
+session balances (a forfeit's payment is a penalty, not the result of a
+contract; the generic Forfeits section counts them).
+
+Words used throughout:
+- a SEAT-HAND is one seat of one hand: the unit a strategy is "dealt". In a
+  line-up such as A B A B a strategy holds two seats of every hand.
+- the DECLARER SIDE of a contract is the declarer and, in Prop and Cop, the
+  Cop partner. A strategy "won" a contract in the auction when it held a seat
+  of the declarer side; for Prop and Cop each partner's seat counts once, so
+  ``won``, ``made`` and the units are per declarer-side seat (each partner of
+  a Prop and Cop wins or loses 2 units at the default stake, a soloist 9).
+- a call counts as a bid for the contract it names; ``prop`` and ``cop`` both
+  count for Prop and Cop.
+- DEFENCE is a seat on the other side of a contract declared by ANOTHER
+  strategy: seats defending a contract whose declarer side holds the same
+  strategy are left out, since what one seat of a strategy loses there the
+  other wins.
+- a DUPLICATE SET is a (pairing, deal) played under every distinct seating:
+  the unit of inference (the generic sections call it a duplicate pair).
+
+Intervals (95%), and what they are over:
+- proportions a strategy owns (bid rate per seat-hand, auctions won per bid,
+  make rate per contract, share of its contract mix): Wilson intervals, taking
+  seat-hands or contracts as independent. In a line-up where a strategy sits
+  once (A B C D) or every other seat (A B A B), every seating of a duplicate
+  set moves it to other cards, so this is close to true; in A B C A it holds
+  each seat's cards twice per set, and the intervals are somewhat too narrow.
+- mean units (per contract played, per 100 seat-hands, per defence), the
+  throw-in rate of a line-up (the same cards are dealt in every seating, so
+  its hands are not independent), and session results: over duplicate sets,
+  as a pooled ratio with a cluster standard error (``stats.ratio_aggs``) or a
+  mean of per-set means (``analyses.over_pairs``).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from whist_sim.games.solo_whist import CONTRACTS
+from whist_sim.reports.analyses import PAIR, over_pairs
+from whist_sim.reports.stats import ratio_aggs, with_ratio_interval, with_wilson_interval
+
+CONTRACT_NAMES = tuple(c.name for c in CONTRACTS)
+"""Contracts lowest first, as the auction ranks them."""
+
+MISERES = tuple(c.name for c in CONTRACTS if c.misere)
+
+ALL = "all"
+"""The ``contract`` of rows pooled over every contract."""
+
+CONTRACT_LEVEL = {**{name: level for level, name in enumerate(CONTRACT_NAMES)},
+                  ALL: len(CONTRACT_NAMES)}
+"""Contract -> 0 (Prop and Cop) .. 6 (Abundance Declared), ``all`` last: for sorting."""
+
+CALL_CONTRACT = {"prop": "prop_and_cop", "cop": "prop_and_cop",
+                 **{name: name for name in CONTRACT_NAMES if name != "prop_and_cop"}}
+"""Auction call -> the contract it bids for (a pass bids for nothing)."""
+
+DECLARER_SIDE = ("declarer", "partner")
+
+STRENGTH_MEASURE = {name: ("high_cards" if name in MISERES else "sure_tricks")
+                    for name in CONTRACT_NAMES}
+"""Hand-strength measure per contract: ``declarer_sure_tricks`` (under the contract's
+trump) for contracts that must take tricks, ``declarer_high_cards`` (aces, kings and
+queens: the danger) for misères, whose hands are strong when they have FEW of them."""
+
+_LEVEL = pl.col("contract").replace_strict(CONTRACT_LEVEL, return_dtype=pl.Int8,
+                                          default=None)
+
+
+def _share(part: str, whole: str) -> pl.Expr:
+    """``part / whole``, null (not NaN) when ``whole`` is 0."""
+    return pl.when(pl.col(whole) > 0).then(pl.col(part) / pl.col(whole))
+
+
+def played_keys(deals: pl.LazyFrame) -> pl.LazyFrame:
+    """``deal_key`` of every hand that was not forfeited."""
+    return deals.filter(pl.col("status") != "forfeit").select("deal_key")
+
+
+def seat_outcomes(
+    seats: pl.LazyFrame, contracts: pl.LazyFrame, deals: pl.LazyFrame
+) -> pl.LazyFrame:
+    """One row per seat per hand not forfeited: the contract and how this seat fared.
+
+    Columns: deal_key, pairing, deal, rotation, hand, seat, strategy, units
+    (the seat's net units in the hand), contract (null for a throw-in), side
+    ("declarer", "partner", "defender", or null for a throw-in), made,
+    declarer_strategy, partner_strategy, own_contract (the seat was on the
+    declarer side), defends_other (the seat defended and the declarer side
+    holds no seat of its strategy), strength (the declarer's hand strength,
+    see STRENGTH_MEASURE) and measure (its name).
+    """
+    seat = pl.col("seat").cast(pl.Int16)
+    side = (
+        pl.when(pl.col("contract").is_null()).then(pl.lit(None, pl.String))
+        .when(seat == pl.col("declarer").cast(pl.Int16)).then(pl.lit("declarer"))
+        .when(seat == pl.col("partner").cast(pl.Int16)).then(pl.lit("partner"))
+        .otherwise(pl.lit("defender"))
+    )
+    same = (pl.col("strategy") == pl.col("declarer_strategy")) | (
+        pl.col("strategy") == pl.col("partner_strategy")
+    ).fill_null(False)
+    return (
+        seats.select("deal_key", *PAIR, "rotation", "hand", "seat", "strategy",
+                     pl.col("net").cast(pl.Float64).alias("units"))
+        .join(played_keys(deals), on="deal_key", how="semi")
+        .join(
+            contracts.select("deal_key", "contract", "declarer", "partner", "made",
+                             "declarer_strategy", "partner_strategy", "declarer_sure_tricks",
+                             "declarer_high_cards"),
+            on="deal_key",
+        )
+        .with_columns(
+            side=side,
+            measure=pl.col("contract").replace_strict(STRENGTH_MEASURE, default=None,
+                                                      return_dtype=pl.String),
+        )
+        .with_columns(
+            own_contract=pl.col("side").is_in(list(DECLARER_SIDE)).fill_null(False),
+            defends_other=((pl.col("side") == "defender") & ~same).fill_null(False),
+            strength=pl.when(pl.col("measure") == "high_cards")
+            .then(pl.col("declarer_high_cards"))
+            .otherwise(pl.col("declarer_sure_tricks")).cast(pl.Int64),
+        )
+        .select("deal_key", *PAIR, "rotation", "hand", "seat", "strategy", "units",
+                "contract", "side", "made", "declarer_strategy", "partner_strategy",
+                "own_contract", "defends_other", "strength", "measure")
+    )
+
+
+def _with_all(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` plus a copy of its rows with ``contract`` set to ``all``."""
+    return pl.concat([frame, frame.with_columns(contract=pl.lit(ALL))])
+
+
+def _per_set_hands(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """Seat-hands of each strategy in each duplicate set, crossed with every contract and all."""
+    contracts = pl.LazyFrame({"contract": [*CONTRACT_NAMES, ALL]})
+    return (
+        outcomes.group_by([*PAIR, "strategy"])
+        .agg(pl.len().cast(pl.Int64).alias("seat_hands"))
+        .join(contracts, how="cross")
+    )
+
+
+def bidding(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and contract: how often it was bid, won in the auction and made, and
+    what it paid, with 95% intervals. A ``contract == "all"`` row pools every contract.
+
+    ``bids`` is the ``bids`` table; ``outcomes`` is :func:`seat_outcomes` (it also
+    decides which hands count: bids of forfeited hands are left out).
+
+    Columns: strategy, contract, level (ladder order, ``all`` last),
+    seat_hands (auctions the strategy sat in), bids (seat-hands in which it bid
+    the contract; for ``all``, in which it made any bid), bid_rate (bids /
+    seat_hands), won (declarer-side seats it held), won_rate (won / bids),
+    made, make_rate (made / won) — each rate with Wilson ``_lo``/``_hi`` —
+    units (total units of its declarer-side seats), units_per_contract (units
+    / won) and units_per_100 (100 * units / seat_hands), each with a 95%
+    t-interval over duplicate sets (pooled ratio, cluster standard error),
+    and sets (duplicate sets it sat in). Rows only for contracts it bid or won.
+    """
+    bid_rows = (
+        bids.join(outcomes.select("deal_key", "seat", "strategy"),
+                  on=["deal_key", "seat", "strategy"], how="semi")
+        .with_columns(contract=pl.col("call").replace_strict(CALL_CONTRACT, default=None))
+        .filter(pl.col("contract").is_not_null())
+        .select(*PAIR, "deal_key", "seat", "strategy", "contract")
+        .unique()
+    )
+    per_set_bids = (
+        pl.concat([bid_rows, bid_rows.with_columns(contract=pl.lit(ALL)).unique()])
+        .group_by([*PAIR, "strategy", "contract"])
+        .agg(pl.len().cast(pl.Int64).alias("bids"))
+    )
+    per_set_won = (
+        _with_all(outcomes.filter(pl.col("own_contract")))
+        .group_by([*PAIR, "strategy", "contract"])
+        .agg(
+            pl.len().cast(pl.Int64).alias("won"),
+            pl.col("made").cast(pl.Int64).sum().alias("made"),
+            pl.col("units").sum(),
+        )
+    )
+    keys = [*PAIR, "strategy", "contract"]
+    per_set = (
+        _per_set_hands(outcomes)
+        .join(per_set_bids, on=keys, how="left")
+        .join(per_set_won, on=keys, how="left")
+        .with_columns(pl.col("bids", "won", "made").fill_null(0), pl.col("units").fill_null(0.0))
+    )
+    return (
+        per_set.group_by(["strategy", "contract"])
+        .agg(
+            pl.col("seat_hands").sum(),
+            pl.col("bids").sum(),
+            pl.col("won").sum(),
+            pl.col("made").sum(),
+            pl.col("units").sum(),
+            pl.len().cast(pl.Int64).alias("sets"),
+            *ratio_aggs("units_per_contract", pl.col("units").filter(pl.col("won") > 0),
+                        pl.col("won").filter(pl.col("won") > 0)),
+            *ratio_aggs("units_per_100", pl.col("units"), pl.col("seat_hands")),
+        )
+        .filter((pl.col("bids") > 0) | (pl.col("won") > 0))
+        .with_columns(
+            level=_LEVEL,
+            bid_rate=_share("bids", "seat_hands"),
+            won_rate=_share("won", "bids"),
+            make_rate=_share("made", "won"),
+        )
+        .with_columns(
+            *with_wilson_interval("bid_rate", "seat_hands"),
+            *with_wilson_interval("won_rate", "bids"),
+            *with_wilson_interval("make_rate", "won"),
+            *with_ratio_interval("units_per_contract"),
+            *with_ratio_interval("units_per_100", scale=100.0),
+        )
+        .select(
+            "strategy", "contract", "level", "seat_hands",
+            "bids", "bid_rate", "bid_rate_lo", "bid_rate_hi",
+            "won", "won_rate", "won_rate_lo", "won_rate_hi",
+            "made", "make_rate", "make_rate_lo", "make_rate_hi",
+            "units", "units_per_contract", "units_per_contract_lo", "units_per_contract_hi",
+            "units_per_100", "units_per_100_lo", "units_per_100_hi", "sets",
+        )
+        .sort(["strategy", "level"])
+    )
+
+
+def defence(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and contract defended: units lost when it was made, won when it failed.
+
+    Only contracts declared by another strategy count (see the module notes).
+    A ``contract == "all"`` row pools every contract. ``outcomes`` is
+    :func:`seat_outcomes`.
+
+    Columns: strategy, contract, level, seat_hands, defended (defending
+    seats), made_against (of those, contracts made), units_lost (units paid
+    on them, a positive number), defeated, units_won, units (won minus lost),
+    units_per_defence (units / defended) and units_per_100 (100 * units /
+    seat_hands), each with a 95% t-interval over duplicate sets (pooled
+    ratio, cluster standard error), and sets.
+    """
+    defending = outcomes.filter(pl.col("defends_other"))
+    per_set_def = (
+        _with_all(defending)
+        .group_by([*PAIR, "strategy", "contract"])
+        .agg(
+            pl.len().cast(pl.Int64).alias("defended"),
+            pl.col("made").cast(pl.Int64).sum().alias("made_against"),
+            (-pl.col("units").filter(pl.col("made"))).sum().alias("units_lost"),
+            pl.col("units").filter(~pl.col("made")).sum().alias("units_won"),
+        )
+    )
+    keys = [*PAIR, "strategy", "contract"]
+    per_set = (
+        _per_set_hands(outcomes)
+        .join(per_set_def, on=keys, how="left")
+        .with_columns(
+            pl.col("defended", "made_against").fill_null(0),
+            pl.col("units_lost", "units_won").fill_null(0.0),
+        )
+        .with_columns(units=pl.col("units_won") - pl.col("units_lost"))
+    )
+    return (
+        per_set.group_by(["strategy", "contract"])
+        .agg(
+            pl.col("seat_hands").sum(),
+            pl.col("defended").sum(),
+            pl.col("made_against").sum(),
+            pl.col("units_lost").sum(),
+            pl.col("units_won").sum(),
+            pl.col("units").sum(),
+            pl.len().cast(pl.Int64).alias("sets"),
+            *ratio_aggs("units_per_defence", pl.col("units").filter(pl.col("defended") > 0),
+                        pl.col("defended").filter(pl.col("defended") > 0)),
+            *ratio_aggs("units_per_100", pl.col("units"), pl.col("seat_hands")),
+        )
+        .filter(pl.col("defended") > 0)
+        .with_columns(
+            level=_LEVEL,
+            defeated=pl.col("defended") - pl.col("made_against"),
+        )
+        .with_columns(
+            *with_ratio_interval("units_per_defence"),
+            *with_ratio_interval("units_per_100", scale=100.0),
+        )
+        .select(
+            "strategy", "contract", "level", "seat_hands", "defended", "made_against",
+            "units_lost", "defeated", "units_won", "units",
+            "units_per_defence", "units_per_defence_lo", "units_per_defence_hi",
+            "units_per_100", "units_per_100_lo", "units_per_100_hi", "sets",
+        )
+        .sort(["strategy", "level"])
+    )
+
+
+def make_rate_by_strength(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """Per contract, declaring strategy and hand strength: how often the contract was made.
+
+    One row per (contract, strategy, strength) that occurred; each contract
+    counts once, under its declarer (for Prop and Cop: the proposer, and the
+    strength of the proposer's hand alone). Strength is ``declarer_sure_tricks``
+    (tricks certain under the contract's trump: top sequences, plus long
+    trumps) for contracts that must take tricks, and ``declarer_high_cards``
+    (aces, kings and queens held) for Misère and Spread Misère, where fewer
+    is better; ``measure`` names it.
+
+    Columns: contract, level, measure, strategy, strength, contracts, made,
+    make_rate with its Wilson 95% interval over contracts (_lo/_hi).
+    """
+    return (
+        outcomes.filter(pl.col("side") == "declarer")
+        .group_by(["contract", "measure", "strategy", "strength"])
+        .agg(
+            pl.len().cast(pl.Int64).alias("contracts"),
+            pl.col("made").cast(pl.Int64).sum().alias("made"),
+        )
+        .with_columns(level=_LEVEL, make_rate=pl.col("made") / pl.col("contracts"))
+        .with_columns(*with_wilson_interval("make_rate", "contracts"))
+        .select("contract", "level", "measure", "strategy", "strength", "contracts", "made",
+                "make_rate", "make_rate_lo", "make_rate_hi")
+        .sort(["level", "strategy", "strength"])
+    )
+
+
+def contract_mix(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: which contracts it won in the auction, as shares of all it won.
+
+    Columns: strategy, contract, level, won (declarer-side seats), total (all
+    it won), share (won / total) with its Wilson 95% interval over the
+    contracts it won, seat_hands and per_100 (contracts of this kind won per
+    100 seat-hands). ``outcomes`` is :func:`seat_outcomes`.
+    """
+    hands = outcomes.group_by("strategy").agg(pl.len().cast(pl.Int64).alias("seat_hands"))
+    return (
+        outcomes.filter(pl.col("own_contract"))
+        .group_by(["strategy", "contract"])
+        .agg(pl.len().cast(pl.Int64).alias("won"))
+        .with_columns(total=pl.col("won").sum().over("strategy"), level=_LEVEL)
+        .with_columns(share=pl.col("won") / pl.col("total"))
+        .with_columns(*with_wilson_interval("share", "total"))
+        .join(hands, on="strategy")
+        .with_columns(per_100=100 * pl.col("won") / pl.col("seat_hands"))
+        .select("strategy", "contract", "level", "won", "total", "share", "share_lo",
+                "share_hi", "seat_hands", "per_100")
+        .sort(["strategy", "level"])
+    )
+
+
+def throw_ins(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per line-up and over all: the share of hands thrown in (all passed, or a Prop not copped).
+
+    Columns: pairing (null for the pooled row), lineup (the seats' strategies
+    in seating 0, or "all line-ups"), hands, throw_ins, throw_in_rate with a
+    95% t-interval over duplicate sets (pooled ratio, cluster standard error:
+    every seating of a set is dealt the same cards; bounds clipped to [0, 1]),
+    sets. When every set had the same rate (say, no throw-in at all) the
+    interval has zero width: that is a limit of the method, not certainty.
+    Forfeited hands are left out.
+    """
+    per_set = (
+        contracts.select("deal_key", "contract")
+        .join(
+            deals.filter(pl.col("status") != "forfeit").select(
+                "deal_key", pl.col("pairing").cast(pl.Int64), "deal", "rotation", "strategies"
+            ),
+            on="deal_key",
+        )
+        .group_by(PAIR)
+        .agg(
+            pl.len().cast(pl.Int64).alias("hands"),
+            pl.col("contract").is_null().sum().cast(pl.Int64).alias("throw_ins"),
+            pl.col("strategies").sort_by("rotation").first().list.join(" ").alias("lineup"),
+        )
+    )
+
+    def summary(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        return (
+            frame.group_by(keys)
+            .agg(
+                pl.col("hands").sum(),
+                pl.col("throw_ins").sum(),
+                pl.len().cast(pl.Int64).alias("sets"),
+                *ratio_aggs("throw_in_rate", pl.col("throw_ins"), pl.col("hands")),
+            )
+            .with_columns(*with_ratio_interval("throw_in_rate"))
+            .with_columns(pl.col("throw_in_rate_lo", "throw_in_rate_hi").clip(0.0, 1.0))
+            .select(*keys, "hands", "throw_ins", "throw_in_rate", "throw_in_rate_lo",
+                    "throw_in_rate_hi", "sets")
+        )
+
+    by_lineup = summary(per_set, ["pairing", "lineup"]).sort("pairing")
+    pooled = summary(per_set.with_columns(pairing=pl.lit(None, pl.Int64),
+                                          lineup=pl.lit("all line-ups")),
+                     ["pairing", "lineup"])
+    return pl.concat([by_lineup, pooled])
+
+
+def session_results(matches: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: session balances (distribution and mean) and session-win rate.
+
+    A session is a match: ``session_hands`` hands (or first to ``target``);
+    ``matches.points`` is the seat's balance at the end, ``result`` "win" for
+    the sole top balance and "draw" when tied for top. One row of ``matches``
+    is a SESSION-SEAT.
+
+    Columns: strategy, sessions (session-seats), pairs (duplicate sets),
+    balance, win_rate, draw_rate (each the mean over duplicate sets of the
+    strategy's per-set mean, with a 95% t-interval over sets: _lo/_hi, the
+    rates' bounds clipped to [0, 1]), and
+    the distribution of balances over session-seats: balance_min, balance_p05,
+    balance_q1, balance_median, balance_q3, balance_p95, balance_max
+    (descriptive, no interval). With four seats an even share of sessions won
+    is 1/4 per seat.
+    """
+    flagged = matches.with_columns(
+        balance=pl.col("points").cast(pl.Float64),
+        win=(pl.col("result") == "win").cast(pl.Float64),
+        draw=(pl.col("result") == "draw").cast(pl.Float64),
+    )
+    per_pair = flagged.group_by([*PAIR, "strategy"]).agg(
+        pl.len().alias("hands"), pl.col("balance").mean(), pl.col("win").mean(),
+        pl.col("draw").mean(),
+    )
+    means = over_pairs(per_pair, ["strategy"],
+                       {"balance": "balance", "win": "win_rate", "draw": "draw_rate"})
+    rate_bounds = [pl.col(f"{rate}_{end}").clip(0.0, 1.0)
+                   for rate in ("win_rate", "draw_rate") for end in ("lo", "hi")]
+    quantiles = flagged.group_by("strategy").agg(
+        pl.col("balance").min().alias("balance_min"),
+        pl.col("balance").quantile(0.05, "linear").alias("balance_p05"),
+        pl.col("balance").quantile(0.25, "linear").alias("balance_q1"),
+        pl.col("balance").median().alias("balance_median"),
+        pl.col("balance").quantile(0.75, "linear").alias("balance_q3"),
+        pl.col("balance").quantile(0.95, "linear").alias("balance_p95"),
+        pl.col("balance").max().alias("balance_max"),
+    )
+    return (
+        means.rename({"hands": "sessions"})
+        .with_columns(rate_bounds)
+        .join(quantiles, on="strategy")
+        .sort(["balance", "strategy"], descending=[True, False])
+    )
