@@ -468,6 +468,8 @@ class MinnesotaWhist(Game):
         self, hands: tuple[str, str, str, str], dealer: int = 0
     ) -> MinnesotaWhistDeal:
         """A hand-built deal from each seat's 13 cards in notation (seed recorded as -1)."""
+        if dealer not in range(PLAYERS):
+            raise VariantError(f"minnesota_whist dealer must be a seat 0..3, not {dealer!r}")
         seat_cards = [parse_card_list(h) for h in hands]
         if [len(c) for c in seat_cards] != [13] * PLAYERS:
             raise VariantError("a Minnesota Whist layout is 13 cards for each of the four seats")

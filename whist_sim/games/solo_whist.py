@@ -721,6 +721,8 @@ class SoloWhist(Game):
     def deal_from_layout(self, hands: tuple[str, str, str, str], dealer: int = 0) -> SoloWhistDeal:
         """A hand-built deal: each seat's 13 cards in notation; the dealer's LAST card
         listed is the upcard. For tests and set positions; ``seed`` is recorded as -1."""
+        if dealer not in range(PLAYERS):
+            raise VariantError(f"solo_whist dealer must be a seat 0..3, not {dealer!r}")
         seat_cards = [parse_card_list(h) for h in hands]
         if [len(c) for c in seat_cards] != [13] * PLAYERS:
             raise VariantError("a Solo Whist layout is 13 cards for each of the four seats")
