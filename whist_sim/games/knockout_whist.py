@@ -20,8 +20,13 @@ Readings where RULES.md is silent, following the common published rules:
   a dog gets its single card in the first pass.
 - A dog may play its card to any trick it is asked to, following suit or not;
   the trick is led by a full player, and the suit led is the leader's.
-- "cut" ties are drawn with a generator seeded by the game seed and the round,
-  so the same seed always cuts the same way.
+- "cut" ties are drawn with SplitMix64 seeded by the game seed and the round,
+  so the same seed always cuts the same way, on any machine.
+- "A dog never leads": after a dog wins a trick the next trick is led by the
+  next FULL player to its left who holds cards (another dog is skipped too).
+- Placing's "then tricks in that round" never separates anyone (every player
+  going out took no trick in that round), so players out in the same round
+  share a place.
 - Final placing: the winner is 1st; the others rank by the round they went out
   in (later is better), then by tricks taken in that round; equal players share
   a place. ``net`` is +(players - 1) for the winner and -1 for everyone else.
@@ -32,7 +37,6 @@ Readings where RULES.md is silent, following the common published rules:
 from __future__ import annotations
 
 import operator
-import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -48,7 +52,7 @@ from whist_sim.games.base import (
     VariantError,
     check_choice,
 )
-from whist_sim.rng import derive_seed, shuffled_deck
+from whist_sim.rng import SplitMix64, derive_seed, shuffled_deck
 from whist_sim.tricks import revoke_message
 
 PLAY = "play"
@@ -285,8 +289,8 @@ class KnockoutWhistDeal(DealState):
             raise RuleError(seat, shown, "play a card", message)
         hand = self.hands[seat]
         if not hand >> action & 1:
-            rule = "a dog plays once" if self.status[seat] == DOG else "card not held"
             message = f"seat {seat} played {shown}, which it does not hold"
+            rule = "card not held"
             raise RuleError(seat, shown, rule, message)
         raise RuleError(
             seat, shown, "follow suit", revoke_message(seat, action, hand, self.trick[0] // 13)
@@ -327,10 +331,10 @@ class KnockoutWhistDeal(DealState):
             self._end_round()
             return
         leader = winner
-        if self.status[winner] == DOG:  # a dog never leads: next to its left holding cards
+        if self.status[winner] == DOG:  # a dog never leads: the next full player to its left
             leader = next(
-                (winner + k) % self.players for k in range(1, self.players)
-                if self.hands[(winner + k) % self.players]
+                seat for seat in ((winner + k) % self.players for k in range(1, self.players))
+                if self.hands[seat] and self.status[seat] == IN
             )
         self._start_trick(leader)
 
@@ -408,7 +412,9 @@ class KnockoutWhistDeal(DealState):
         if len(tied) == 1:
             return tied[0]
         if self.variant.tie_break == "cut":
-            return random.Random(derive_seed(self.seed, "cut", self.round)).choice(sorted(tied))
+            # SplitMix64, like the deals: Python's random promises no stable choice()
+            draw = SplitMix64(derive_seed(self.seed, "cut", self.round)).below(len(tied))
+            return sorted(tied)[draw]
         return next(
             (self.dealer + k) % self.players for k in range(1, self.players + 1)
             if (self.dealer + k) % self.players in tied
