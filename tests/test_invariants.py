@@ -7,27 +7,39 @@ adding its cases to ``CASES`` and a ``Checks`` adapter to ``CHECKS`` (how to rea
 card zones from a state, its legal actions, a replay of its log, its scoring);
 ``test_every_registered_game_has_cases`` fails until that is done.
 
-Which invariant applies to which game:
+Which invariant applies to which game (Minn. = Minnesota Whist, KO = Knock-out Whist):
 
-=====================================================  ========  ====
-invariant                                              German    Solo
-=====================================================  ========  ====
-52 cards conserved at every step                       yes       yes
-legal actions never empty until the end, as re-derived yes       yes
-every logged play followed suit (replay of the log)    yes       yes
-every illegal action refused, naming seat and rule     yes       yes
-trick winners, and the number of tricks played         yes       yes
-scores / payments follow the rules                     yes       yes
-net is zero-sum                                        yes       yes
-draws only where the rules allow them                  yes       yes
-same seed same game, different seeds different deals   yes       yes
-stage-1 drawing from the stock                         yes       --
-count = "all" draws about one hand in nine             yes       --
-best-of-N matches, dealer alternating                  yes       --
-every call legal and in turn, trumps named as allowed  --        yes
-zero-sum and the payment table over thousands of deals --        yes
-sessions: N hands or first to target, dealer rotating  --        yes
-=====================================================  ========  ====
+=====================================================  ======  ====  =====  =========
+invariant                                              German  Solo  Minn.  KO
+=====================================================  ======  ====  =====  =========
+52 cards conserved at every step                       yes     yes   yes    per round
+legal actions never empty until the end, as re-derived yes     yes   yes    yes
+every logged play followed suit (replay of the log)    yes     yes   yes    full [1]
+every illegal action refused, naming seat and rule     yes     yes   yes    yes
+trick winners, and the number of tricks played         yes     yes   yes    yes
+scores / payments follow the rules                     yes     yes   yes    yes
+net is zero-sum                                        yes     yes   yes    yes
+draws only where the rules allow them                  yes     yes   never  never
+same seed same game, different seeds different deals   yes     yes   yes    yes
+stage-1 drawing from the stock                         yes     --    --     --
+count = "all" draws about one hand in nine             yes     --    --     --
+best-of-N matches, dealer alternating                  yes     --    --     --
+every call legal and in turn, trumps named as allowed  --      yes   --     --
+zero-sum and the payment table over thousands of deals --      yes   --     --
+sessions: N hands or first to target, dealer rotating  --      yes   --     --
+laid / spoken bids in turn, first black card grands    --      --    yes    --
+points by hand type and scoring over hundreds of deals --      --    yes    --
+games to target, dealer rotating                       --      --    yes    --
+rounds deal 7, 6, ... 1 cards, a dog 1, all played     --      --    --     yes
+knocks only by a dog and never on the last trick       --      --    --     yes
+knock-outs, dog's lives and revivals as dogs_life says --      --    --     yes
+trump chosen by most tricks (tie_break), who leads     --      --    --     yes
+game ends: one player left or after one-card round     --      --    --     yes
+one winner, +(n-1) / -1, placings                      --      --    --     yes
+views show round, dealer, trump, status, hands         --      --    --     yes
+=====================================================  ======  ====  =====  =========
+
+[1] A player on a dog's life is not bound to follow suit (RULES.md section 4).
 
 The game-specific invariants are in their own sections below, parametrised over
 that game's cases only.
@@ -48,16 +60,19 @@ from strategies.random_play import RandomStrategy
 from whist_sim.cards import (
     FULL_DECK,
     SUIT_MASKS,
+    SUITS,
+    card_str,
     cards_of,
     parse_card,
     parse_card_list,
     parse_cards,
+    to_mask,
 )
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import DealState, Game, RuleError
 from whist_sim.games.solo_whist import BIDS, NAME_TRUMP
 from whist_sim.play import PlayedDeal, play_deal, play_match, seat_seed
-from whist_sim.rng import derive_seed, strategy_rng
+from whist_sim.rng import derive_seed, shuffled_deck, strategy_rng
 
 DEALS_PER_CASE = 30
 ROOT_SEED = 20240601
@@ -71,7 +86,11 @@ class Case:
 
     @property
     def id(self) -> str:
-        settings_ = ",".join(f"{k}={v}" for k, v in sorted(self.variant.items()))
+        items = sorted(self.variant.items())
+        game_type = GAMES[self.game]
+        if game_type.min_players != game_type.max_players:  # the player count is a setting
+            items.insert(0, ("players", self.players))
+        settings_ = ",".join(f"{k}={v}" for k, v in items)
         return f"{self.game}[{settings_ or 'default'}]"
 
     def make(self) -> Game:
@@ -113,7 +132,28 @@ SOLO_CASES = [
         4,
     ),
 ]
-CASES = GERMAN_CASES + SOLO_CASES
+MINNESOTA_CASES = [
+    Case("minnesota_whist", {}, 4),
+    Case("minnesota_whist", {"scoring": "pagat"}, 4),
+    Case("minnesota_whist", {"bid": "spoken"}, 4),
+    Case("minnesota_whist", {"target": 5}, 4),
+    Case("minnesota_whist", {"scoring": "pagat", "bid": "spoken", "target": 5}, 4),
+]
+KNOCKOUT_CASES = [Case("knockout_whist", {}, players) for players in range(2, 8)] + [
+    Case("knockout_whist", variant, players)
+    for players in (4, 7)
+    for variant in (
+        {"tie_break": "nearest_left"},
+        {"dogs_life": "first_round"},
+        {"dogs_life": "first_knockout"},
+    )
+] + [
+    # with two or three players the first knock-out usually leaves one full player and a
+    # dog: the game goes on, and a dog granted in round 6 plays the one-card round
+    Case("knockout_whist", {"dogs_life": "first_knockout"}, 2),
+    Case("knockout_whist", {"dogs_life": "first_knockout"}, 3),
+]
+CASES = GERMAN_CASES + SOLO_CASES + MINNESOTA_CASES + KNOCKOUT_CASES
 MATCH_CASES = [case for case in GERMAN_CASES if case.variant.get("match", "single") != "single"]
 SESSION_CASES = [case for case in SOLO_CASES if case.variant.get("session_hands", 1) > 1]
 
@@ -329,6 +369,8 @@ class GermanChecks:
 
     make_strategy = RandomStrategy
     action_space = (*range(52), 52, -1)
+    probe_rate = 0.15
+    """Share of the steps at which every illegal action is tried."""
     min_steps_per_deal = 10
     min_plays_per_deal = 20
 
@@ -523,6 +565,7 @@ class SoloChecks:
 
     make_strategy = VariedBidder
     action_space = (*range(65), 65, -1)
+    probe_rate = 0.15
     min_steps_per_deal = 5  # four calls and the end, for a throw-in
     min_plays_per_deal = 8
 
@@ -663,7 +706,581 @@ class SoloChecks:
         return SoloChecks.replay(state).contract is None  # only a throw-in
 
 
-CHECKS: dict[str, Any] = {"german_whist": GermanChecks, "solo_whist": SoloChecks}
+# -- incremental replays, for the checks made before every action ------------------------
+
+_live: list[Any] = [None, None]
+"""The state ``step_through`` is driving and its replay so far (one slot is enough)."""
+
+
+def live_replay(state: Any, make: Any) -> Any:
+    """``make(state)``'s replay of the log so far, fed only the entries new since last time.
+
+    A full replay before every action would cost the square of the log's length.
+    """
+    state_seen, replay = _live
+    if state_seen is not state or type(replay) is not make or replay.consumed > len(state.log):
+        replay = make(state, feed_log=False)
+        _live[0], _live[1] = state, replay
+    replay.feed_all(state.log[replay.consumed:])
+    return replay
+
+
+# -- Minnesota Whist, re-derived from RULES.md section 3 -----------------------------------
+
+MN_PASS, MN_GRAND = 52, 53
+"""Spoken bids, numbered as the game module's docstring says."""
+BLACK_SUITS = (0, 3)
+"""Spades and clubs (suits are numbered S H D C)."""
+
+
+def side(seat: int) -> int:
+    """Partners sit opposite: seats 0 and 2 are side 0, seats 1 and 3 side 1."""
+    return seat % 2
+
+
+def minnesota_points(scoring: str, grander: int, side_tricks: list[int]) -> tuple[int, int]:
+    """Points of side 0 and side 1 for a hand, as RULES.md section 3 scores it."""
+    points = [0, 0]
+    more = 0 if side_tricks[0] > side_tricks[1] else 1  # 13 tricks: never equal
+    if scoring == "pagat":
+        over = side_tricks[more] - 6
+        points[more] = over if grander >= 0 else -over  # a null hand: more tricks lose
+    elif grander >= 0:
+        granders = side(grander)
+        if side_tricks[granders] >= 7:
+            points[granders] = side_tricks[granders] - 6
+        else:
+            points[1 - granders] = 2 * (side_tricks[1 - granders] - 6)
+    else:
+        points[1 - more] = 7 - side_tricks[1 - more]
+    return points[0], points[1]
+
+
+@dataclass
+class BidFact:
+    """A laid card or a spoken bid, next to who should have acted and what was allowed."""
+
+    seat: int
+    phase: str
+    action: int
+    expected_seat: int
+    allowed: int
+
+
+class MinnesotaReplay:
+    """A Minnesota Whist deal walked from its dealt hands and log, entry by entry."""
+
+    def __init__(self, state: Any, feed_log: bool = True) -> None:
+        record = state.deal_record()
+        self.variant = state.variant
+        self.dealer: int = record["dealer"]
+        self.hands = [parse_cards(h) for h in record["hands"]]
+        self.order = [(self.dealer + k) % 4 for k in range(1, 5)]
+        """Bidding order: from the dealer's left, clockwise."""
+        self.phase = "lay" if self.variant.bid == "cards" else "bid"
+        self.bids: list[BidFact] = []
+        self.laid: dict[int, int] = {}
+        self.expected_turns: list[tuple[int, str, int, bool]] = []
+        self.turned: list[tuple[int, int]] = []
+        self.grander = -1
+        self.leader = -1
+        self.trick: list[int] = []
+        self.plays: list[PlayFact] = []
+        self.tricks: list[TrickFact] = []
+        self.side_tricks = [0, 0]
+        self.leftover: list[tuple[int, str, int, bool]] = []
+        self.consumed = 0
+        if feed_log:
+            self.feed_all(state.log)
+
+    def feed_all(self, entries: Any) -> None:
+        for entry in entries:
+            self.feed(tuple(entry))
+
+    def feed(self, entry: tuple[int, str, int, bool]) -> None:
+        self.consumed += 1
+        seat, phase, action, _chosen = entry
+        if self.phase == "over":
+            self.leftover.append(entry)
+        elif self.phase == "turn":
+            expected = self.expected_turns[len(self.turned)]
+            assert entry == expected, f"entry {entry}: the cards are turned {self.expected_turns}"
+            self.turned.append((seat, action))
+            if len(self.turned) == len(self.expected_turns):
+                self._start_play(seat if action // 13 in BLACK_SUITS else -1)
+        elif self.phase == "lay":
+            assert phase == "lay", f"entry {entry} where a laid card was due"
+            expected_seat = self.order[len(self.bids)]
+            self.bids.append(BidFact(seat, phase, action, expected_seat, self.hands[expected_seat]))
+            self.laid[seat] = action
+            if len(self.bids) == 4:
+                # turned from the dealer's left until the first black card
+                for turner in self.order:
+                    card = self.laid.get(turner, -1)
+                    self.expected_turns.append((turner, "turn", card, False))
+                    if card // 13 in BLACK_SUITS:
+                        break
+                self.phase = "turn"
+        elif self.phase == "bid":
+            assert phase == "bid", f"entry {entry} where a spoken bid was due"
+            allowed = 1 << MN_PASS | 1 << MN_GRAND
+            self.bids.append(BidFact(seat, phase, action, self.order[len(self.bids)], allowed))
+            if action == MN_GRAND:
+                self._start_play(seat)
+            elif len(self.bids) == 4:
+                self._start_play(-1)
+        else:
+            assert phase == "play", f"entry {entry} where a card was due"
+            led = self.trick[0] // 13 if self.trick else -1
+            expected_seat = (self.leader + len(self.trick)) % 4
+            self.plays.append(PlayFact(seat, action, self.hands[seat], led, expected_seat))
+            self.hands[seat] &= ~(1 << action)
+            self.trick.append(action)
+            if len(self.trick) < 4:
+                return
+            # no trumps, ever: the highest card of the suit led wins
+            winner = (self.leader + solo_trick_winner(self.trick, -1)) % 4
+            self.tricks.append(TrickFact(len(self.tricks) + 1, self.leader, self.trick, winner))
+            self.side_tricks[side(winner)] += 1
+            self.leader, self.trick = winner, []
+            if len(self.tricks) == 13:
+                self.phase = "over"
+
+    def _start_play(self, grander: int) -> None:
+        self.grander = grander
+        # a grand is led by the grander's right-hand neighbour (play goes to the left),
+        # a null hand by the dealer's left
+        self.leader = (grander - 1) % 4 if grander >= 0 else (self.dealer + 1) % 4
+        self.phase = "play"
+
+    @property
+    def grand(self) -> bool:
+        return self.grander >= 0
+
+    def expected(self) -> tuple[set[int], int]:
+        """Who may act now and the actions the rules allow them."""
+        assert self.phase != "turn", "the laid cards were not turned"
+        if self.phase == "over":
+            return set(), 0
+        if self.phase == "lay":  # lay any card held
+            seat = self.order[len(self.bids)]
+            return {seat}, self.hands[seat]
+        if self.phase == "bid":
+            return {self.order[len(self.bids)]}, 1 << MN_PASS | 1 << MN_GRAND
+        seat = (self.leader + len(self.trick)) % 4
+        hand = self.hands[seat]
+        if not self.trick:
+            return {seat}, hand
+        return {seat}, hand & SUIT_MASKS[self.trick[0] // 13] or hand
+
+
+class MinnesotaChecks:
+    """Minnesota Whist's rules, written again from RULES.md without the engine's code."""
+
+    make_strategy = RandomStrategy
+    action_space = (*range(54), 54, -1)
+    probe_rate = 0.15
+    min_steps_per_deal = 53  # a bid and 52 cards, at the least
+    min_plays_per_deal = 51
+
+    @staticmethod
+    def zones(state: Any) -> dict[str, list[int]]:
+        # a laid card stays in its owner's hand: there is no zone for it
+        played = [card for record in state.tricks for card in record.cards]
+        zones = {f"hand {seat}": cards_of(state.hands[seat]) for seat in range(4)}
+        zones["played"] = played + list(state.trick)
+        return zones
+
+    @staticmethod
+    def replay(state: Any) -> MinnesotaReplay:
+        return MinnesotaReplay(state)
+
+    @staticmethod
+    def expected_legal(state: Any) -> int:
+        seats, legal = live_replay(state, MinnesotaReplay).expected()
+        assert state.to_act in seats, (state.to_act, seats)
+        return legal
+
+    @staticmethod
+    def expected_tricks(replay: MinnesotaReplay, variant: Any) -> int:
+        return 13
+
+    @staticmethod
+    def check_outcome(deal: PlayedDeal, replay: MinnesotaReplay) -> None:
+        outcome, variant = deal.outcome, deal.state.variant
+        facts = outcome.facts
+        points = minnesota_points(variant.scoring, replay.grander, replay.side_tricks)
+        assert facts["hand_type"] == ("grand" if replay.grand else "null")
+        assert facts["grander"] == (replay.grander if replay.grand else None)
+        assert facts["side_tricks"] == replay.side_tricks
+        assert list(facts["side_points"]) == list(points), (replay.side_tricks, replay.grander)
+        assert outcome.tricks == tuple(
+            sum(t.winner == seat for t in replay.tricks) for seat in range(4)
+        )
+        assert outcome.score == tuple(float(points[side(s)]) for s in range(4))
+        net = tuple(float(points[side(s)] - points[1 - side(s)]) for s in range(4))
+        assert outcome.net == net
+        assert outcome.result == tuple("win" if n > 0 else "loss" for n in net)
+
+    @staticmethod
+    def check_net(outcome: Any) -> None:
+        """Partners score alike; net is the own side's points minus the other side's."""
+        for seat in range(4):
+            assert outcome.score[seat] == outcome.score[(seat + 2) % 4]
+            assert outcome.net[seat] == outcome.score[seat] - outcome.score[(seat + 1) % 4]
+
+    @staticmethod
+    def draw_possible(state: Any) -> bool:
+        return False  # one side always scores a non-zero number of points
+
+
+# -- Knock-out Whist, re-derived from RULES.md section 4 -----------------------------------
+
+KO_KNOCK, KO_NAME_TRUMP = 52, 53
+"""A dog's knock, and naming trump (53 + suit), numbered as the game module says."""
+KO_ROUNDS = 7
+FULL, DOG, OUT = "in", "dog", "out"
+"""A player's status, named as the view names it."""
+
+
+def knockout_pack(seed: int, round_number: int) -> list[int]:
+    """The fresh pack of a round (the game module's reading: RULES.md is silent)."""
+    return shuffled_deck(derive_seed(seed, "round", round_number))
+
+
+@dataclass
+class KoRound:
+    """One round as the rules run it."""
+
+    number: int
+    dealer: int
+    size: int
+    """Cards each full player is dealt: 8 - round."""
+    dealt_in: list[int]
+    """Players dealt in (full players and dogs), from the dealer's left."""
+    dogs: set[int]
+    dealt: list[int]
+    """Each seat's hand as dealt."""
+    undealt: int
+    tied: set[int]
+    """Players with most tricks in the round before (who may choose trump)."""
+    nearest_left: int
+    """The tied player nearest the previous dealer's left (-1 in round 1)."""
+    trump: int = -1
+    chooser: int = -1
+    won: list[int] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    tricks: int = 0
+    knocked: list[int] = field(default_factory=list)
+    """Full players who took no trick."""
+    granted: set[int] = field(default_factory=set)
+    revived: set[int] = field(default_factory=set)
+    failed: set[int] = field(default_factory=set)
+    """Dogs that took no trick."""
+
+
+@dataclass
+class KnockFact:
+    seat: int
+    round: int
+    trick: int
+    """Number of the trick within its round, from 1."""
+    expected_seat: int
+    dog: bool
+    last_trick: bool
+
+
+@dataclass
+class ChoiceFact:
+    seat: int
+    round: int
+    suit: int
+    tied: set[int]
+    nearest_left: int
+
+
+class KnockoutReplay:
+    """A Knock-out Whist game walked from its seed, first dealer and log, entry by entry."""
+
+    def __init__(self, state: Any, feed_log: bool = True) -> None:
+        self.players: int = state.players
+        self.variant = state.variant
+        self.seed: int = state.seed
+        self.dealer: int = state.deal_record()["dealer"]
+        n = self.players
+        self.status = [FULL] * n
+        self.dog_used = [False] * n
+        self.out_round: list[int | None] = [None] * n
+        self.out_tricks = [0] * n
+        self.knockout_seen = False
+        self.rounds: list[KoRound] = []
+        self.hands = [0] * n
+        self.upcard = -1
+        self.trick: list[tuple[int, int]] = []
+        self.order: list[int] = []
+        """Who plays to the current trick, in turn: from the leader, everyone holding cards."""
+        self.turn = 0
+        self.leader = -1
+        self.plays: list[PlayFact] = []
+        self.knocks: list[KnockFact] = []
+        self.choices: list[ChoiceFact] = []
+        self.tricks: list[TrickFact] = []
+        self.winner = -1
+        self.ended_by: str | None = None
+        self.leftover: list[tuple[int, str, int, bool]] = []
+        self.consumed = 0
+        self._deal(set(), -1)
+        if feed_log:
+            self.feed_all(state.log)
+
+    @property
+    def round(self) -> KoRound:
+        return self.rounds[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.winner >= 0
+
+    def _deal(self, tied: set[int], nearest_left: int) -> None:
+        """One card at a time from the dealer's left; a dog gets one, in the first pass."""
+        number = len(self.rounds) + 1
+        size = KO_ROUNDS + 1 - number
+        pack = knockout_pack(self.seed, number)
+        n = self.players
+        dealt_in = [
+            (self.dealer + k) % n for k in range(1, n + 1)
+            if self.status[(self.dealer + k) % n] != OUT
+        ]
+        dogs = {s for s in dealt_in if self.status[s] == DOG}
+        hands = [0] * n
+        position = 0
+        for k in range(size):
+            for seat in dealt_in:
+                if k == 0 or seat not in dogs:
+                    hands[seat] |= 1 << pack[position]
+                    position += 1
+        self.rounds.append(KoRound(
+            number, self.dealer, size, dealt_in, dogs, list(hands), to_mask(pack[position:]),
+            tied, nearest_left, won=[0] * n, played=[0] * n,
+        ))
+        self.hands = hands
+        if number == 1:  # the next card is turned for trump; the dealer's left leads
+            self.upcard = pack[position]
+            self.round.trump = self.upcard // 13
+            self._start_trick((self.dealer + 1) % n)
+
+    def _start_trick(self, leader: int) -> None:
+        n = self.players
+        self.leader = leader
+        self.order = [(leader + k) % n for k in range(n) if self.hands[(leader + k) % n]]
+        self.turn = 0
+        self.trick = []
+
+    def feed_all(self, entries: Any) -> None:
+        for entry in entries:
+            self.feed(tuple(entry))
+
+    def feed(self, entry: tuple[int, str, int, bool]) -> None:
+        self.consumed += 1
+        seat, phase, action, _chosen = entry
+        rnd = self.round
+        if self.over:
+            self.leftover.append(entry)
+            return
+        if rnd.trump < 0:
+            assert phase == "trump", f"entry {entry} where trump was to be named"
+            suit = action - KO_NAME_TRUMP
+            self.choices.append(ChoiceFact(seat, rnd.number, suit, rnd.tied, rnd.nearest_left))
+            rnd.trump, rnd.chooser = suit, seat
+            self._start_trick(seat)  # the chooser leads the round's first trick
+            return
+        expected_seat = self.order[self.turn]
+        dog = seat in rnd.dogs
+        if phase == "knock":
+            last = rnd.tricks == rnd.size - 1
+            fact = KnockFact(seat, rnd.number, rnd.tricks + 1, expected_seat, dog, last)
+            self.knocks.append(fact)
+        else:
+            assert phase == "play", f"entry {entry} where a card or a knock was due"
+            # a dog is not bound to follow suit
+            led = self.trick[0][1] // 13 if self.trick and not dog else -1
+            self.plays.append(PlayFact(seat, action, self.hands[seat], led, expected_seat))
+            self.hands[seat] &= ~(1 << action)
+            rnd.played[seat] += 1
+            self.trick.append((seat, action))
+        self.turn += 1
+        if self.turn == len(self.order):
+            self._complete_trick()
+
+    def _complete_trick(self) -> None:
+        rnd, n = self.round, self.players
+        cards = [card for _, card in self.trick]
+        winner = self.trick[solo_trick_winner(cards, rnd.trump)][0]
+        self.tricks.append(TrickFact(len(self.tricks) + 1, self.leader, cards, winner))
+        rnd.won[winner] += 1
+        rnd.tricks += 1
+        if rnd.tricks == rnd.size:
+            self._end_round()
+            return
+        leader = winner
+        if winner in rnd.dogs:  # a dog never leads: the next full player to its left
+            leader = next(
+                seat for seat in ((winner + k) % n for k in range(1, n))
+                if self.hands[seat] and seat not in rnd.dogs
+            )
+        self._start_trick(leader)
+
+    def _end_round(self) -> None:
+        rnd, n = self.round, self.players
+        final = rnd.number == KO_ROUNDS
+        rnd.knocked = [s for s in rnd.dealt_in if s not in rnd.dogs and rnd.won[s] == 0]
+        setting = self.variant.dogs_life
+        if final or setting == "off":
+            grants = False  # the one-card round gives none
+        elif setting == "first_round":
+            grants = rnd.number == 1
+        else:  # "first_knockout": the first round in which anyone is knocked out
+            grants = not self.knockout_seen
+        if grants:
+            rnd.granted = {s for s in rnd.knocked if not self.dog_used[s]}
+        for seat in rnd.dogs:  # revived iff it won a trick
+            if rnd.won[seat]:
+                rnd.revived.add(seat)
+                self.status[seat] = FULL
+            else:
+                rnd.failed.add(seat)
+                self._go_out(seat)
+        for seat in rnd.knocked:
+            if seat in rnd.granted:
+                self.status[seat] = DOG
+                self.dog_used[seat] = True
+            else:
+                self._go_out(seat)
+        self.knockout_seen = self.knockout_seen or bool(rnd.knocked)
+        full = [s for s in range(n) if self.status[s] == FULL]
+        dogs = [s for s in range(n) if self.status[s] == DOG]
+        if final:
+            self._end_game(self.tricks[-1].winner, "final_round")
+        elif len(full) == 1 and not dogs:
+            self._end_game(full[0], "last_player")
+        else:
+            most = max(rnd.won)
+            tied = {s for s in rnd.dealt_in if rnd.won[s] == most}
+            nearest = next((rnd.dealer + k) % n for k in range(1, n + 1)
+                           if (rnd.dealer + k) % n in tied)
+            self.dealer = next((rnd.dealer + k) % n for k in range(1, n + 1)
+                               if self.status[(rnd.dealer + k) % n] != OUT)
+            self._deal(tied, nearest)
+
+    def _go_out(self, seat: int) -> None:
+        self.status[seat] = OUT
+        self.out_round[seat] = self.round.number
+        self.out_tricks[seat] = self.round.won[seat]
+
+    def _end_game(self, winner: int, how: str) -> None:
+        self.winner, self.ended_by = winner, how
+        for seat in range(self.players):
+            if seat != winner and self.status[seat] != OUT:
+                self._go_out(seat)
+        self.order, self.turn = [], 0
+
+    def expected(self) -> tuple[set[int], int]:
+        """Who may act now and the actions the rules allow them."""
+        if self.over:
+            return set(), 0
+        rnd = self.round
+        if rnd.trump < 0:
+            may_choose = {rnd.nearest_left} if self.variant.tie_break == "nearest_left" else (
+                rnd.tied)
+            return may_choose, sum(1 << (KO_NAME_TRUMP + suit) for suit in range(4))
+        seat = self.order[self.turn]
+        hand = self.hands[seat]
+        if seat in rnd.dogs:  # any card, or a knock except on the round's last trick
+            return {seat}, hand if rnd.tricks == rnd.size - 1 else hand | 1 << KO_KNOCK
+        if not self.trick:
+            return {seat}, hand
+        return {seat}, hand & SUIT_MASKS[self.trick[0][1] // 13] or hand
+
+    def placings(self) -> list[int]:
+        """The winner 1st; the others by the round they went out in (later is better), then
+        by tricks taken in it; equal players share a place."""
+        def key(seat: int) -> tuple[int, int]:
+            if seat == self.winner:
+                return (KO_ROUNDS + 1, 0)
+            return (self.out_round[seat] or 0, self.out_tricks[seat])
+
+        keys = [key(s) for s in range(self.players)]
+        return [1 + sum(k > keys[s] for k in keys) for s in range(self.players)]
+
+
+class KnockoutChecks:
+    """Knock-out Whist's rules, written again from RULES.md without the engine's code."""
+
+    make_strategy = RandomStrategy
+    action_space = (*range(57), 57, -1)
+    probe_rate = 0.05  # long games of up to 7 players: still thousands of refusals
+    min_steps_per_deal = 14  # two players, seven tricks
+    min_plays_per_deal = 10
+
+    @staticmethod
+    def zones(state: Any) -> dict[str, list[int]]:
+        """Every round is dealt from a fresh pack: hands, this round's played cards and the
+        cards of its pack nobody was dealt (the round-1 turn-up among them)."""
+        replay = live_replay(state, KnockoutReplay)
+        zones = {f"hand {seat}": cards_of(state.hands[seat]) for seat in range(state.players)}
+        zones["played this round"] = [c for t in state.tricks for c in t.cards] + list(state.trick)
+        zones["undealt"] = cards_of(replay.round.undealt)
+        return zones
+
+    @staticmethod
+    def replay(state: Any) -> KnockoutReplay:
+        return KnockoutReplay(state)
+
+    @staticmethod
+    def expected_legal(state: Any) -> int:
+        seats, legal = live_replay(state, KnockoutReplay).expected()
+        assert state.to_act in seats, (state.to_act, seats)
+        return legal
+
+    @staticmethod
+    def expected_tricks(replay: KnockoutReplay, variant: Any) -> int:
+        """Each round played all its tricks: 7 + 6 + ... for the rounds the game lasted."""
+        assert replay.over
+        return sum(rnd.size for rnd in replay.rounds)
+
+    @staticmethod
+    def check_outcome(deal: PlayedDeal, replay: KnockoutReplay) -> None:
+        outcome, n = deal.outcome, replay.players
+        assert replay.over
+        winner = replay.winner
+        assert outcome.facts["winner"] == winner
+        assert outcome.facts["ended_by"] == replay.ended_by
+        assert outcome.facts["rounds_played"] == len(replay.rounds)
+        assert outcome.facts["dogs_granted"] == sum(replay.dog_used)
+        assert outcome.tricks == tuple(
+            sum(t.winner == seat for t in replay.tricks) for seat in range(n)
+        )
+        assert outcome.result == tuple("win" if s == winner else "loss" for s in range(n))
+        assert outcome.net == tuple(float(n - 1) if s == winner else -1.0 for s in range(n))
+        assert outcome.score == tuple(1.0 if s == winner else 0.0 for s in range(n))
+
+    @staticmethod
+    def check_net(outcome: Any) -> None:
+        """The winner takes 1 from each of the others."""
+        n = len(outcome.net)
+        assert sorted(outcome.net) == [-1.0] * (n - 1) + [float(n - 1)]
+
+    @staticmethod
+    def draw_possible(state: Any) -> bool:
+        return False  # exactly one player wins
+
+
+CHECKS: dict[str, Any] = {
+    "german_whist": GermanChecks,
+    "solo_whist": SoloChecks,
+    "minnesota_whist": MinnesotaChecks,
+    "knockout_whist": KnockoutChecks,
+}
 
 
 # -- driving deals ---------------------------------------------------------------------
@@ -742,7 +1359,8 @@ def test_cases_cover_every_solo_whist_variant_value():
     assert {v.get("play_out") for v in solo} == {None, True}
     assert {v.get("session_hands", 1) for v in solo} >= {1, 4, 100}
     assert {v.get("target") for v in solo} == {None, 20}
-    assert {case.game for case in CASES if case not in GERMAN_CASES + SOLO_CASES} == set()
+    others = GERMAN_CASES + SOLO_CASES + MINNESOTA_CASES + KNOCKOUT_CASES
+    assert {case.game for case in CASES if case not in others} == set()
 
 
 @cases()
@@ -801,12 +1419,13 @@ def test_every_logged_play_followed_suit(case):
 def test_every_illegal_action_is_refused_at_random_points(case):
     game = case.make()
     actions = CHECKS[case.game].action_space
+    rate = CHECKS[case.game].probe_rate
     pick = random.Random(7)
     tried = 0
 
     def check(state):
         nonlocal tried
-        if state.over or pick.random() > 0.15:
+        if state.over or pick.random() > rate:
             return
         before = (list(state.log), state.to_act, state.legal, state.phase, state.view(0))
         for action in actions:
@@ -833,11 +1452,12 @@ def test_trick_winners_and_count_of_tricks(case):
         state, variant = deal.state, deal.state.variant
         replay = checks.replay(state)
         assert [(t.number, t.leader, tuple(t.cards), t.winner) for t in replay.tricks] == [
-            tuple(record) for record in state.tricks
+            tuple(record) for record in state.completed_tricks()
         ]
         tricks = len(replay.tricks)
         assert tricks == checks.expected_tricks(replay, variant)
-        assert deal.outcome.facts["tricks_played"] == tricks
+        if "tricks_played" in deal.outcome.facts:  # Minnesota Whist always plays 13
+            assert deal.outcome.facts["tricks_played"] == tricks
         assert sum(deal.outcome.tricks) == tricks
 
 
@@ -1051,3 +1671,320 @@ def test_solo_session_plays_its_hands_with_the_dealer_rotating(case):
         assert len({deal.seed for deal in deals}) == len(deals)
     if variant.target is None:
         assert lengths == {variant.session_hands}
+
+
+# -- Minnesota Whist only ----------------------------------------------------------------------
+
+MINNESOTA_DEALS = 200
+
+
+def test_cases_cover_every_minnesota_whist_variant_value():
+    minnesota = [case.variant for case in MINNESOTA_CASES]
+    assert {v.get("scoring", "default") for v in minnesota} == {"default", "pagat"}
+    assert {v.get("bid", "cards") for v in minnesota} == {"cards", "spoken"}
+    assert {v.get("target", 13) for v in minnesota} == {13, 5}
+    assert any(len(v) == 3 for v in minnesota)  # every setting changed at once
+
+
+def test_minnesota_scoring_matches_the_examples_of_the_rules():
+    # "granded, 10 tricks: +4 to the granders"
+    assert minnesota_points("default", 0, [10, 3]) == (4, 0)
+    # "Granded, granders 5, others 8: others +4"
+    assert minnesota_points("default", 1, [8, 5]) == (4, 0)
+    # "Null, 9-4: the side with 4 scores +3"
+    assert minnesota_points("default", -1, [9, 4]) == (0, 3)
+    # pagat: a grand pays the side with more tricks, whoever granded; a null costs it
+    assert minnesota_points("pagat", 1, [9, 4]) == (3, 0)
+    assert minnesota_points("pagat", 0, [9, 4]) == (3, 0)
+    assert minnesota_points("pagat", -1, [4, 9]) == (0, -3)
+
+
+@cases(MINNESOTA_CASES)
+def test_minnesota_bids_in_turn_the_first_black_card_turned_grands_and_who_leads(case):
+    game = case.make()
+    for deal in played_deals(case.id):
+        state, facts = deal.state, deal.outcome.facts
+        replay = MinnesotaChecks.replay(state)
+        order = [(deal.dealer + k) % 4 for k in range(1, 5)]
+        for fact in replay.bids:
+            assert fact.seat == fact.expected_seat, fact
+            assert fact.allowed >> fact.action & 1, fact
+        if game.variant.bid == "cards":
+            assert [fact.seat for fact in replay.bids] == order
+            laid = {fact.seat: fact.action for fact in replay.bids}
+            grander = next((s for s in order if laid[s] // 13 in BLACK_SUITS), -1)
+            turned = order[: order.index(grander) + 1] if grander >= 0 else order
+            assert facts["turned"] == turned
+            assert facts["laid"] == [card_str(laid[s]) for s in range(4)]
+            # the turned cards are public, and every laid card went back into its hand
+            for seat in range(4):
+                assert state.view(seat).turned == tuple((s, laid[s]) for s in turned)
+        else:
+            calls = [fact.action for fact in replay.bids]
+            assert calls.count(MN_GRAND) <= 1 and MN_GRAND not in calls[:-1]  # first decides
+            assert len(calls) == 4 or calls[-1] == MN_GRAND
+            grander = replay.bids[-1].seat if calls[-1] == MN_GRAND else -1
+            assert [fact.seat for fact in replay.bids] == order[: len(calls)]
+        assert facts["grander"] == (grander if grander >= 0 else None)
+        assert facts["hand_type"] == ("grand" if grander >= 0 else "null")
+        # a grand: the grander's right-hand neighbour leads; a null hand: the dealer's left
+        leader = (grander + 3) % 4 if grander >= 0 else (deal.dealer + 1) % 4
+        assert state.completed_tricks()[0].leader == leader
+
+
+@cases(MINNESOTA_CASES)
+def test_minnesota_points_follow_hand_type_and_scoring_over_hundreds_of_deals(case):
+    game = case.make()
+    strategies = strategies_for(case)
+    seen = set()
+    for i in range(MINNESOTA_DEALS):
+        deal = play_deal(game, strategies, derive_seed(ROOT_SEED, "minnesota", i), i % 4)
+        replay = MinnesotaChecks.replay(deal.state)
+        MinnesotaChecks.check_outcome(deal, replay)
+        assert sum(replay.side_tricks) == 13
+        if replay.grand:
+            granders = side(replay.grander)
+            seen.add("grand made" if replay.side_tricks[granders] >= 7 else "grand set")
+        else:
+            seen.add("null")
+    assert seen == {"grand made", "grand set", "null"}
+
+
+@cases(MINNESOTA_CASES)
+def test_minnesota_game_ends_when_a_side_reaches_target_with_dealer_rotating(case):
+    game = case.make()
+    target = game.variant.target
+    strategies = strategies_for(case)
+    for match_seed in range(5):
+        deals, result = play_match(game, strategies, derive_seed(ROOT_SEED, "mn game", match_seed))
+        score = [0, 0]
+        for number, deal in enumerate(deals):
+            assert max(score) < target, (number, score)  # the game was not yet decided
+            assert deal.dealer == number % 4
+            assert all(deal.state.view(seat).score == tuple(score) for seat in range(4))
+            replay = MinnesotaChecks.replay(deal.state)
+            points = minnesota_points(game.variant.scoring, replay.grander, replay.side_tricks)
+            score = [score[0] + points[0], score[1] + points[1]]
+        assert max(score) >= target
+        winners = 0 if score[0] >= target else 1
+        assert result["match_points"] == tuple(float(score[side(s)]) for s in range(4))
+        assert result["match_result"] == tuple(
+            "win" if side(s) == winners else "loss" for s in range(4)
+        )
+        assert len({deal.seed for deal in deals}) == len(deals)
+
+
+# -- Knock-out Whist only ----------------------------------------------------------------------
+
+
+def knockout_rows(state: Any) -> dict[tuple[int, int], dict[str, Any]]:
+    """The ``rounds`` table of a game, by (round, seat)."""
+    seated = tuple(f"s{seat}" for seat in range(state.players))
+    rows = state.extra_rows(seated)["rounds"]
+    by_key = {(row["round"], row["seat"]): row for row in rows}
+    assert len(by_key) == len(rows), "a player has two rows for one round"
+    return by_key
+
+
+def test_cases_cover_every_knockout_whist_player_count_and_variant_value():
+    assert {case.players for case in KNOCKOUT_CASES if not case.variant} == set(range(2, 8))
+    for players in (4, 7):
+        variants = [case.variant for case in KNOCKOUT_CASES if case.players == players]
+        assert {v.get("tie_break", "cut") for v in variants} == {"cut", "nearest_left"}
+        assert {v.get("dogs_life", "off") for v in variants} == {
+            "off", "first_round", "first_knockout",
+        }
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_rounds_deal_seven_six_down_to_one_card_and_a_dog_one(case):
+    for deal in played_deals(case.id):
+        state = deal.state
+        replay = KnockoutChecks.replay(state)
+        rows = knockout_rows(state)
+        for number, rnd in enumerate(replay.rounds, start=1):
+            assert rnd.number == number and rnd.size == KO_ROUNDS + 1 - number
+            for seat in range(case.players):
+                dealt = 0 if seat not in rnd.dealt_in else 1 if seat in rnd.dogs else rnd.size
+                # every card dealt is played by the end of the round, and no other
+                assert rnd.played[seat] == dealt, (number, seat, rnd)
+                if dealt and seat not in rnd.dogs:  # a dog's row: see the test below
+                    assert rows[number, seat]["cards_dealt"] == dealt
+            assert {seat for r, seat in rows if r == number} == set(rnd.dealt_in)
+        record = state.deal_record()
+        assert [parse_cards(h) for h in record["hands"]] == replay.rounds[0].dealt
+        assert parse_card(record["upcard"]) == replay.upcard
+        assert record["trump"] == SUITS[replay.upcard // 13]
+
+
+def test_knockout_rounds_table_records_the_single_card_a_dog_was_dealt():
+    """RULES.md: "Record for every player and round: cards dealt"; a dog is dealt one."""
+    wrong = []
+    for case in KNOCKOUT_CASES:
+        if case.variant.get("dogs_life", "off") == "off":
+            continue
+        for deal in played_deals(case.id):
+            rows = knockout_rows(deal.state)
+            for rnd in KnockoutChecks.replay(deal.state).rounds:
+                for dog in sorted(rnd.dogs):
+                    row = rows[rnd.number, dog]
+                    if row["cards_dealt"] != 1:
+                        wrong.append((case.id, deal.seed, deal.dealer, rnd.number, dog, row))
+    assert wrong == [], f"{len(wrong)} dog rows, the first: {wrong[0]}"
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_only_a_dog_knocks_never_on_the_last_trick_and_it_plays_once(case):
+    knocks = dog_rounds = 0
+    for deal in played_deals(case.id):
+        replay = KnockoutChecks.replay(deal.state)
+        for fact in replay.knocks:
+            knocks += 1
+            assert fact.seat == fact.expected_seat, fact
+            assert fact.dog, f"{fact}: only a dog knocks"
+            assert not fact.last_trick, f"{fact}: a dog must play on the round's last trick"
+        for rnd in replay.rounds:
+            for dog in rnd.dogs:
+                dog_rounds += 1
+                assert rnd.played[dog] == 1, (rnd.number, dog)
+    if case.variant.get("dogs_life", "off") == "off":
+        assert knocks == dog_rounds == 0
+    else:
+        assert knocks > 0 and dog_rounds > 0
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_knockouts_dogs_lives_and_revivals_follow_the_variant(case):
+    dogs_life = case.variant.get("dogs_life", "off")
+    seen = {"granted": 0, "revived": 0, "failed": 0}
+    for deal in played_deals(case.id):
+        state = deal.state
+        replay = KnockoutChecks.replay(state)
+        rows = knockout_rows(state)
+        lives = [0] * case.players
+        for rnd in replay.rounds:
+            seen["granted"] += len(rnd.granted)
+            seen["revived"] += len(rnd.revived)
+            seen["failed"] += len(rnd.failed)
+            if dogs_life == "off":
+                assert not rnd.dogs and not rnd.granted
+            for dog in rnd.dogs:  # revived iff it won a trick
+                lives[dog] += 1
+                assert (dog in rnd.revived) == (rnd.won[dog] > 0)
+            for seat in rnd.dealt_in:
+                row = rows[rnd.number, seat]
+                took_none = rnd.won[seat] == 0
+                assert row["tricks"] == rnd.won[seat]
+                assert row["dog"] == (seat in rnd.dogs)
+                assert row["knocked_out"] == took_none, (rnd.number, seat, row)
+                assert row["dog_granted"] == (seat in rnd.granted), (rnd.number, seat, row)
+                assert row["revived"] == (seat in rnd.revived)
+        assert max(lives) <= 1  # one dog's life per player per game
+        for seat, seat_facts in enumerate(deal.outcome.seat_facts):
+            assert seat_facts["dog_used"] == replay.dog_used[seat]
+            assert seat_facts["revived"] == any(seat in rnd.revived for rnd in replay.rounds)
+    if dogs_life != "off":
+        assert min(seen.values()) > 0, seen
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_trump_is_chosen_by_most_tricks_and_the_chooser_leads(case):
+    nearest_left = case.variant.get("tie_break") == "nearest_left"
+    ties = 0
+    for deal in played_deals(case.id):
+        state = deal.state
+        replay = KnockoutChecks.replay(state)
+        tricks = state.completed_tricks()
+        first = replay.rounds[0]
+        assert first.trump == replay.upcard // 13
+        assert tricks[0].leader == (deal.dealer + 1) % case.players
+        assert len(replay.choices) == len(replay.rounds) - 1
+        rows = knockout_rows(state)
+        start = first.size
+        for choice, rnd in zip(replay.choices, replay.rounds[1:], strict=True):
+            ties += len(choice.tied) > 1
+            assert choice.seat in choice.tied, choice
+            if nearest_left:
+                assert choice.seat == choice.nearest_left, choice
+            assert 0 <= choice.suit < 4
+            assert tricks[start].leader == choice.seat  # the chooser leads the first trick
+            assert rows[rnd.number, choice.seat]["chose_trump"]
+            assert rows[rnd.number, choice.seat]["trump"] == SUITS[choice.suit]
+            start += rnd.size
+    assert ties > 0
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_game_ends_when_one_player_remains_or_after_the_one_card_round(case):
+    dog_pending = 0
+    for deal in played_deals(case.id):
+        replay = KnockoutChecks.replay(deal.state)
+        dog_pending += sum(
+            len(rnd.dealt_in) - len(rnd.dogs) == 1 for rnd in replay.rounds if rnd.dogs
+        )
+        assert replay.over, "the engine ended the game before the rules do"
+        assert replay.leftover == [], "the engine played on after the rules end the game"
+        assert deal.state.over
+        last = replay.rounds[-1]
+        if replay.ended_by == "final_round":
+            assert last.number == KO_ROUNDS and last.size == 1
+            assert replay.winner == replay.tricks[-1].winner
+        else:
+            assert last.number < KO_ROUNDS
+            assert replay.status.count(FULL) == 1 and DOG not in replay.status
+        for seat, seat_facts in enumerate(deal.outcome.seat_facts):
+            assert seat_facts["out_round"] == replay.out_round[seat]
+    if case.players == 2 and case.variant.get("dogs_life") == "first_knockout":
+        assert dog_pending > 0  # one full player and a dog: the game went on
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_one_winner_net_and_placings(case):
+    n = case.players
+    for deal in played_deals(case.id):
+        outcome = deal.outcome
+        replay = KnockoutChecks.replay(deal.state)
+        assert outcome.result.count("win") == 1
+        winner = outcome.result.index("win")
+        assert winner == replay.winner
+        assert outcome.net[winner] == n - 1 and sum(outcome.net) == 0
+        placings = [facts["placing"] for facts in outcome.seat_facts]
+        assert placings == replay.placings()
+        assert placings[winner] == 1 and placings.count(1) == 1
+        for a in range(n):
+            for b in range(n):
+                if a == winner or b == winner:
+                    continue
+                went_out = (replay.out_round[a], replay.out_tricks[a])
+                other = (replay.out_round[b], replay.out_tricks[b])
+                if went_out > other:
+                    assert placings[a] < placings[b]
+                elif went_out == other:
+                    assert placings[a] == placings[b]
+
+
+@cases(KNOCKOUT_CASES)
+def test_knockout_views_show_the_round_dealer_trump_statuses_and_hands(case):
+    game = case.make()
+    checked = 0
+
+    def check(state):
+        nonlocal checked
+        if state.over:
+            return
+        replay = live_replay(state, KnockoutReplay)
+        rnd = replay.round
+        for seat in range(case.players):
+            view = state.view(seat)
+            assert view.round == rnd.number and view.cards_dealt == rnd.size
+            assert view.dealer == rnd.dealer
+            assert view.trump == rnd.trump
+            assert view.upcard == (replay.upcard if rnd.number == 1 else -1)
+            assert view.hand == replay.hands[seat]
+            assert view.status == tuple(replay.status)
+            assert view.dog_used == tuple(replay.dog_used)
+        checked += 1
+
+    for seed, dealer in deal_seeds(case)[:10]:
+        step_through(game, seed, dealer, check)
+    assert checked >= 10 * KnockoutChecks.min_steps_per_deal

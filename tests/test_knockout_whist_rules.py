@@ -806,7 +806,7 @@ def test_rounds_table_and_final_placing(monkeypatch):
         row(1, 2, 7, 0, chooser=-1, longest=4, knocked_out=True, dog_granted=True),
         row(2, 0, 6, 5),
         row(2, 1, 6, 0, knocked_out=True),
-        row(2, 2, 6, 1, longest=1, dog=True, revived=True, trump_length=1),
+        row(2, 2, 1, 1, longest=1, dog=True, revived=True, trump_length=1),  # a dog: 1 card
         row(3, 0, 5, 5),
         row(3, 2, 5, 0, knocked_out=True),
     ]

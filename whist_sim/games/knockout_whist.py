@@ -351,6 +351,7 @@ class KnockoutWhistDeal(DealState):
             hand = self.round_start_hands[seat]
             self.round_rows.append({
                 **row_base,
+                "cards_dealt": 1 if was_dog else self.cards_dealt,
                 "seat": seat,
                 "tricks": self.round_tricks[seat],
                 "dog": was_dog,
