@@ -22,6 +22,14 @@ Head-to-head and pairwise comparisons compare two seats of one hand by ``net``
 points: the higher net wins, equal net is a draw. For two-player games this is
 exactly the hand's result; for more seats it compares every two seats held by
 different strategies (in Solo Whist, two defenders of the same contract tie).
+In a partnership game (Minnesota Whist: seats 0 and 2 against 1 and 3) pass
+``sides=True`` and only seats of opposite sides are compared: partners always
+share a net, so comparing them would only add ties.
+
+Tables of several sizes in one run (Knock-out Whist, ``players = [4, 7]``):
+:func:`dealer_effect` keeps each table size apart (a position such as
+``dealer+3`` means something else at four seats than at seven), and
+:func:`table_sizes` lists them.
 
 Counts: ``hands`` in :func:`standings`, :func:`dealer_effect`,
 :func:`points_distribution` and :func:`forfeits` are SEAT-HANDS, one per seat a
@@ -105,8 +113,11 @@ def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
     ).sort(["net", "strategy"], descending=[True, False])
 
 
-def seat_pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
+def seat_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     """Every ordered pair of seats of one hand held by different strategies.
+
+    With ``sides`` (partnership games, partners opposite: seats 0 and 2
+    against 1 and 3) only seats of opposite sides are paired.
 
     Columns: deal_key, pairing, deal, strategy, opponent, net (the strategy's),
     opponent_net, margin (half the gap, ``(net - opponent_net) / 2``: the
@@ -120,9 +131,11 @@ def seat_pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("strategy").alias("opponent"),
         pl.col("net").cast(pl.Float64).alias("opponent_net"),
     )
+    pairs = own.join(other, on="deal_key").filter(pl.col("strategy") != pl.col("opponent"))
+    if sides:
+        pairs = pairs.filter(pl.col("seat") % 2 != pl.col("opponent_seat") % 2)
     return (
-        own.join(other, on="deal_key")
-        .filter(pl.col("strategy") != pl.col("opponent"))
+        pairs
         .with_columns(
             share=pl.when(pl.col("net") > pl.col("opponent_net"))
             .then(1.0)
@@ -136,7 +149,7 @@ def seat_pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def head_to_head(seats: pl.LazyFrame) -> pl.LazyFrame:
+def head_to_head(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     """Row strategy against column strategy: win share and net margin, with 95% CIs.
 
     Columns: strategy, opponent, hands, comparisons, pairs, share(_lo/_hi),
@@ -156,9 +169,10 @@ def head_to_head(seats: pl.LazyFrame) -> pl.LazyFrame:
     ``hands`` counts hands in which the two met, ``comparisons`` the seat pairs
     compared. Each duplicate pair is first reduced to its mean over comparisons;
     means and intervals are over the duplicate pairs in which the two met.
+    ``sides``: compare only seats of opposite partnerships (see :func:`seat_pairs`).
     """
     per_pair = (
-        seat_pairs(seats)
+        seat_pairs(seats, sides)
         .group_by([*PAIR, "strategy", "opponent"])
         .agg(
             pl.col("deal_key").n_unique().alias("hands"),
@@ -176,16 +190,16 @@ def head_to_head(seats: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def pairwise_results(seats: pl.LazyFrame) -> pl.LazyFrame:
+def pairwise_results(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     """Wins of each strategy over each other one, per deal index: the Bradley-Terry input.
 
     Columns: deal, strategy, opponent, wins (a draw is half a win each way),
     hands (seat comparisons, see :func:`seat_pairs`: hands in a two-player
     game). Kept per deal index so that ``stats.bradley_terry`` can bootstrap
-    over deals.
+    over deals. ``sides``: compare only seats of opposite partnerships.
     """
     return (
-        seat_pairs(seats)
+        seat_pairs(seats, sides)
         .group_by(["deal", "strategy", "opponent"])
         .agg(pl.col("share").sum().alias("wins"), pl.len().cast(pl.Int64).alias("hands"))
         .sort(["deal", "strategy", "opponent"])
@@ -216,12 +230,15 @@ def seat_positions(seats: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Per strategy and seat position: win rate and mean net, with 95% intervals over hands.
+    """Per strategy, table size and seat position: win rate and mean net, with 95% intervals
+    over hands.
 
-    Columns: strategy, position, role (see :func:`seat_positions`: "dealer" /
-    "non-dealer" in two-player games; "dealer", "eldest", "dealer+2",
-    "dealer+3" with four seats), hands, wins, win_rate(_lo/_hi) (Wilson),
-    net(_lo/_hi) (mean net per hand, t-interval over hands).
+    Columns: strategy, players (the hand's number of seats: one value unless
+    the run plays tables of several sizes), position, role (see
+    :func:`seat_positions`: "dealer" / "non-dealer" in two-player games;
+    "dealer", "eldest", "dealer+2", "dealer+3" with four seats), hands, wins,
+    win_rate(_lo/_hi) (Wilson), net(_lo/_hi) (mean net per hand, t-interval
+    over hands).
 
     The intervals treat the hands as independent. Each position is one seat of
     a hand, so a strategy holds a position at most once per hand, and in a
@@ -232,7 +249,8 @@ def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:
     """
     return (
         _outcome_flags(seat_positions(seats))
-        .group_by(["strategy", "position", "role"])
+        .with_columns(players=pl.len().over("deal_key").cast(pl.Int64))
+        .group_by(["strategy", "players", "position", "role"])
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
             pl.col("win").sum().cast(pl.Int64).alias("wins"),
@@ -240,9 +258,9 @@ def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:
         )
         .with_columns(win_rate=pl.col("wins") / pl.col("hands"))
         .with_columns(*with_wilson_interval("win_rate", "hands"), *with_t_interval("net", "hands"))
-        .select("strategy", "position", "role", "hands", "wins", "win_rate", "win_rate_lo",
-                "win_rate_hi", "net", "net_lo", "net_hi")
-        .sort(["strategy", "position", "role"], nulls_last=True)
+        .select("strategy", "players", "position", "role", "hands", "wins", "win_rate",
+                "win_rate_lo", "win_rate_hi", "net", "net_lo", "net_hi")
+        .sort(["strategy", "players", "position", "role"], nulls_last=True)
     )
 
 
@@ -250,6 +268,19 @@ def players(seats: pl.LazyFrame) -> pl.LazyFrame:
     """One row, one column ``players``: the most seats any hand of the run had."""
     return seats.group_by("deal_key").len().select(pl.col("len").max().cast(pl.Int64)
                                                    .alias("players"))
+
+
+def table_sizes(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """The table sizes of the run: one row per size, smallest first.
+
+    Columns: players (seats at the table), hands (hands played at that size).
+    """
+    return (
+        seats.group_by("deal_key").len()
+        .group_by(pl.col("len").cast(pl.Int64).alias("players"))
+        .agg(pl.len().cast(pl.Int64).alias("hands"))
+        .sort("players")
+    )
 
 
 def points_distribution(seats: pl.LazyFrame) -> pl.LazyFrame:

@@ -9,8 +9,7 @@ A report is a list of :class:`Section` (title, prose, tables, figures) rendered
 twice, to Markdown and to HTML, by small hand-written templates (no dependency
 beyond the standard library). A game adds its own sections by registering a
 builder in :data:`GAME_SECTIONS` (game name -> function of the open run and the
-output folder); German and Solo Whist are there, Minnesota and Knock-out Whist
-plug in the same way.
+output folder); German, Solo, Minnesota and Knock-out Whist are there.
 """
 
 from __future__ import annotations
@@ -28,6 +27,8 @@ import polars as pl
 from whist_sim.cards import RANKS
 from whist_sim.reports import analyses, plots
 from whist_sim.reports import german_whist as gw
+from whist_sim.reports import knockout_whist as kw
+from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.stats import bradley_terry
 from whist_sim.store import RunFolder
@@ -36,6 +37,8 @@ REPORT_DIR = "report"
 BOOTSTRAP = 200
 """Bootstrap resamples for the rating intervals."""
 BOOTSTRAP_SEED = 0
+HCP_BAND = 2
+"""Width of the high-card-point bands of the Minnesota grand-value curves."""
 
 
 @dataclass(frozen=True)
@@ -200,21 +203,48 @@ def _strategy_rows(meta: dict[str, Any]) -> list[list[str]]:
 # -- generic sections ---------------------------------------------------------------------
 
 
+PARTNERSHIP_GAMES = frozenset({"minnesota_whist"})
+"""Games of two fixed partnerships (seats 0 and 2 against 1 and 3): head to head and the
+ratings compare only seats of opposite sides, since partners always share a net."""
+
+WHAT_WINS = {
+    "solo_whist": "In Solo Whist a hand is won by the declarer side when the contract is"
+    " made and by each defender when it fails; a throw-in is a draw for all.",
+    "minnesota_whist": "In Minnesota Whist a hand is one deal of a game to `target`: both"
+    " seats of the side that scored in it win it, and `net` is the side's points minus the"
+    " other side's (the game results are in the Minnesota section).",
+    "knockout_whist": "In Knock-out Whist a hand is a whole game: only its winner wins,"
+    " `net` is +(players − 1) for the winner and −1 for every other seat, so an even"
+    " win rate is 1/players.",
+}
+"""Per game, what winning a hand means, for the Standings prose of multi-seat games."""
+
+
+def _sizes_text(sizes: list[int]) -> str:
+    if len(sizes) == 1:
+        return f"{sizes[0]} seats"
+    return "tables of " + ", ".join(str(n) for n in sizes[:-1]) + f" and {sizes[-1]} seats"
+
+
 def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
     seats, deals = folder.scan("seats"), folder.scan("deals")
-    standings, h2h, pairwise, dealer, points, failed, table = pl.collect_all(
+    game = str(folder.meta()["game"])
+    sides = game in PARTNERSHIP_GAMES
+    standings, h2h, pairwise, dealer, points, failed, table, size_rows = pl.collect_all(
         [
             analyses.standings(seats),
-            analyses.head_to_head(seats),
-            analyses.pairwise_results(seats),
+            analyses.head_to_head(seats, sides),
+            analyses.pairwise_results(seats, sides),
             analyses.dealer_effect(seats),
             analyses.points_distribution(seats),
             analyses.forfeits(seats, deals),
             analyses.players(seats),
+            analyses.table_sizes(seats),
         ]
     )
     ratings = bradley_terry(pairwise, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
     two = table["players"][0] == 2
+    sizes = size_rows["players"].to_list()
     hands = "hands" if two else "seat-hands"
     sections = [
         Section(
@@ -230,13 +260,12 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " largest score the variant allows. `net` is points won minus points lost"
                 " per hand, zero-sum across the table.",
                 *([] if two else [
-                    f"With {table['players'][0]} seats a duplicate pair is the line-up and deal"
+                    f"With {_sizes_text(sizes)} a duplicate pair is the line-up and deal"
                     " index under every distinct seating (a duplicate set), and `seat-hands`"
                     " counts one per seat the strategy held in a hand: a strategy holding two"
-                    " seats of a line-up (A B A B) counts each hand twice. A hand is won by"
-                    " every seat on the side that won it (in Solo Whist: the declarer side"
-                    " when the contract is made, each defender when it fails; a throw-in is"
-                    " a draw for all).",
+                    " seats of a line-up (A B A B) counts each hand twice. "
+                    + WHAT_WINS.get(game, "A hand is won by every seat on the side that"
+                                          " won it."),
                 ]),
             ],
             [_table(standings, [
@@ -267,6 +296,11 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                     " comparisons (in a two-player game exactly the row strategy's net). Both"
                     " are antisymmetric: share(A, B) = 1 − share(B, A).",
                 ]),
+                *([
+                    "In this partnership game only seats of opposite partnerships are"
+                    " compared: partners share every net, so a strategy partnered with"
+                    " another one is never compared with its partner.",
+                ] if sides else []),
             ],
             [
                 _matrix(h2h, _ci("share"), "Win share of the row strategy [95% CI]"),
@@ -289,7 +323,8 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 *([] if two else [
                     "With more than two seats every two seats of a hand held by different"
                     " strategies are one game of the fit (the comparisons of the head-to-head"
-                    " section); `comparisons` counts them.",
+                    " section, opponents only in a partnership game); `comparisons` counts"
+                    " them.",
                 ]),
             ],
             [_table(ratings, [
@@ -317,9 +352,14 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " set moves it to other cards. In a line-up such as A B C A, and across"
                 " line-ups on the same deal index, it holds some cards twice, which the"
                 " intervals ignore.",
+                *([] if len(sizes) < 2 else [
+                    "Tables of each size are kept apart (`seats` column): `dealer+3` is the"
+                    " dealer's right-hand neighbour at four seats but not at seven.",
+                ]),
             ],
             [_table(dealer, [
                 ("strategy", _col("strategy")),
+                *([("seats", _col("players"))] if len(sizes) > 1 else []),
                 ("role" if two else "position", _col("role")),
                 ("hands", _col("hands")),
                 ("wins", _col("wins")),
@@ -633,9 +673,287 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     ]
 
 
+# -- Minnesota Whist ----------------------------------------------------------------------------
+
+
+def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The Minnesota Whist sections: granding and games per partnership and strategy, and the
+    value of granding by hand strength."""
+    rows = mw.seat_deals(folder.scan("seats"), folder.scan("deals"))
+    values = mw.grand_value_by_hcp(rows, HCP_BAND)
+    summary, curves, side_by_side, threshold = pl.collect_all(
+        [mw.summary(rows, folder.scan("matches")), values, mw.grand_vs_pass(values),
+         mw.grand_threshold(values)]
+    )
+
+    def band(row: dict[str, Any]) -> str:
+        lo, hi = row["hcp"], row["hcp_hi"]
+        return str(lo) if lo == hi else f"{lo}–{hi}"
+
+    def choice(prefix: str) -> Callable[[dict], str]:
+        def cell(row: dict[str, Any]) -> str:
+            if row[f"{prefix}_seats"] is None:
+                return "—"
+            return (f"{row[f'{prefix}_seats']} · {fmt_ci(row, f'{prefix}_net', 2)}"
+                    f" · {fmt(row[f'{prefix}_points'], 2)}")
+        return cell
+
+    return [
+        Section(
+            "Minnesota Whist: granding and games",
+            [
+                "One row per partnership (`A+B`: the strategies of its two seats, partners"
+                " opposite) and per strategy. A partnership counts once per deal; a strategy"
+                " once per seat it held, so a strategy partnered with itself counts each deal"
+                " twice (with the same result, which leaves the rates unchanged).",
+                "`grand rate`: share of deals in which its side granded (a seat of the side"
+                " turned the first black card, or said grand). `success`: of those grands,"
+                " the share in which the side took 7 tricks or more. `points per grand hand`"
+                " and `per null hand`: the side's own points in the deal (0 when the other"
+                " side scored), averaged over grand hands (whoever granded) and over null"
+                " hands. `game win rate`: share of games to `target` won; a game is a row"
+                " group of the `matches` table (one line-up, deal index and rotation).",
+                "Intervals are 95% t-intervals over duplicate sets: a line-up and deal index"
+                " played in both rotations, the partnerships swapping seats on the same"
+                " cards. Rates and means are pooled ratios (every deal weighs the same)"
+                " with a cluster standard error. Forfeited deals are left out of the deal"
+                " columns; the games keep them.",
+            ],
+            [_table(summary, [
+                ("", _col("kind")),
+                ("name", _col("name")),
+                ("deals", _col("deals")),
+                ("grands · rate [95% CI]", _count_ci("grands", "grand_rate")),
+                ("made 7+ · success [95% CI]", _count_ci("successes", "grand_success")),
+                ("points per grand hand [95% CI]", _ci("grand_points", 2)),
+                ("points per null hand [95% CI]", _ci("null_points", 2)),
+                ("games", _col("games")),
+                ("game win rate [95% CI]", _ci("game_win_rate")),
+            ])],
+        ),
+        Section(
+            "Minnesota Whist: when to grand",
+            [
+                "The value of granding by hand strength. For every seat that made a bidding"
+                " choice: `grand` if it granded, `pass` if it declined (laid a red card, or"
+                " said pass). Seats whose wish is unknown, because an earlier seat granded"
+                " before their card was turned or their turn came, are left out. Strength is"
+                " the seat's high-card points, counted from `deals.hands` (A=4 K=3 Q=2 J=1,"
+                f" 40 in the pack), in bands of {HCP_BAND}.",
+                "Each cell reads `seats · mean net [95% CI] · mean points`: `net` is the"
+                " seat's side's points minus the other side's in that deal, `points` the"
+                " side's own points. Net is the figure to decide by: a failed grand scores"
+                " 0 for the granders but 2 per trick over six for the other side. Intervals"
+                " are 95% t-intervals over duplicate sets (pooled ratio, cluster standard"
+                " error). `all strategies` pools every seat.",
+                "Read where the `grand` curve rises above the `pass` curve: seats with that"
+                " many points did better granding. The threshold table gives the lowest"
+                " band from which the grand net is above the pass net in that band and every"
+                " higher band where both occurred (a point estimate: check it against the"
+                " bands of the figure). This is an association: each strategy's own choices"
+                " decide which hands land in each curve, and a passing seat's deal may be"
+                " granded by another seat.",
+            ],
+            [
+                _table(threshold, [
+                    ("strategy", _col("strategy")),
+                    ("grand from (HCP)", _col("threshold")),
+                    ("bands compared", _col("bands")),
+                    ("grands", _col("grands")),
+                    ("passes", _col("passes")),
+                ], "Estimated grand threshold"),
+                _table(side_by_side, [
+                    ("strategy", _col("strategy")),
+                    ("HCP", band),
+                    ("grand: seats · net [95% CI] · points", choice("grand")),
+                    ("pass: seats · net [95% CI] · points", choice("pass")),
+                    ("net gain of granding", _col("gain", 2)),
+                ], "Grand against pass by high-card points"),
+            ],
+            [plots.plot_grand_value_by_hcp(curves, out / "minnesota_grand_value.png")]
+            if curves.height else [],
+        ),
+    ]
+
+
+# -- Knock-out Whist ------------------------------------------------------------------------------
+
+
+def _shown_tables(df: pl.DataFrame) -> pl.DataFrame:
+    """Rows to show: every table size, and the pooled "all" rows only when there are several."""
+    if df.filter(pl.col("table") != kw.ALL).select("table").n_unique() > 1:
+        return df
+    return df.filter(pl.col("table") != kw.ALL)
+
+
+def _survival_table(survival: pl.DataFrame) -> Table:
+    cells = {(r["strategy"], r["table"], r["round"]): r for r in survival.iter_rows(named=True)}
+    keys = survival.select("strategy", "table", "players").unique(maintain_order=True)
+    rows = []
+    for name, table, players in keys.iter_rows():
+        row = [name, table, str(players)]
+        for number in range(1, kw.ROUNDS + 1):
+            cell = cells.get((name, table, number))
+            row.append("—" if cell is None else fmt_ci(cell, "survival", 2))
+        rows.append(row)
+    return Table(["strategy", "table", "players", *[f"after {r}" for r in range(1, 8)]], rows,
+                 "Share still in after each round [95% CI]")
+
+
+def _elimination_table(eliminated: pl.DataFrame) -> Table:
+    shares = {(r["strategy"], r["table"], r["outcome"]): r["share"]
+              for r in eliminated.iter_rows(named=True)}
+    outcomes = [f"round {r}" for r in range(1, 8)] + ["won"]
+    keys = eliminated.select("strategy", "table", "players").unique(maintain_order=True)
+    rows = [
+        [name, table, str(players)]
+        + [f"{100 * shares.get((name, table, o), 0.0):.1f}%" for o in outcomes]
+        for name, table, players in keys.iter_rows()
+    ]
+    return Table(["strategy", "table", "players", *[f"out in {r}" for r in range(1, 8)], "won"],
+                 rows, "Round of elimination (share of the strategy's players)")
+
+
+def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The Knock-out Whist sections: survival by round, wins by table size and seat, dog's
+    life, and trump choice."""
+    rounds = folder.scan("rounds")
+    games = kw.player_games(folder.scan("seats"), folder.scan("deals"))
+    survival, eliminated, results, by_seat, dogs, trumps = pl.collect_all(
+        [kw.survival(games), kw.elimination_rounds(games), kw.table_results(games, rounds),
+         kw.win_rate_by_seat(games), kw.dogs_life(games),
+         kw.trump_choice(rounds, folder.scan("deals"))]
+    )
+    survival, eliminated, results, dogs = (
+        _shown_tables(df) for df in (survival, eliminated, results, dogs))
+    several = results.filter(pl.col("table") == kw.ALL).height > 0
+
+    def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
+               name: str) -> list[Path]:
+        return [draw(df, out / f"{name}.png")] if df.height else []
+
+    intervals = (
+        "Intervals are 95% t-intervals over deal indices: every line-up and seating of a"
+        " deal index is played from the same seed, so only different deal indices count as"
+        " independent. Rates and means are pooled ratios (every player-game weighs the"
+        " same) with a cluster standard error. Forfeited games are left out."
+    )
+    tables_note = (
+        " `table` is the table size; `all` pools every size of the run." if several else ""
+    )
+    return [
+        Section(
+            "Knock-out Whist: survival",
+            [
+                "A game is one row of the `deals` table; a player-game one seat of it, so"
+                " `players` counts the seats a strategy held (several per game in a line-up"
+                " such as A B A B A B A)." + tables_note,
+                "Survival: the share of a strategy's players still in after each round. A"
+                " player on a dog's life is still in; one whose dog failed goes out in the"
+                " dog's round. The winner is never out, also after rounds its game did not"
+                " need, so each curve ends, after round 7, at the strategy's win rate." " "
+                + intervals,
+                "The elimination table is the same story as a distribution: the share of"
+                " the strategy's players going out in each round (for good, after any dog's"
+                " life), and winning. It is descriptive, without intervals.",
+            ],
+            [_survival_table(survival), _elimination_table(eliminated)],
+            figure(survival, plots.plot_survival, "knockout_survival")
+            + figure(eliminated, plots.plot_elimination_rounds, "knockout_elimination"),
+        ),
+        Section(
+            "Knock-out Whist: wins by table size and seat",
+            [
+                "`win rate`: share of player-games won; `fair share` is what an average"
+                " player wins, 1 / table size. `first-round knock-outs`: took no trick in"
+                " round 1, whether or not a dog's life then kept it in; `out in round 1`:"
+                " knocked out for good there (no dog's life). `placing`: mean final place,"
+                " 1 for the winner, the others by the round they went out in, then tricks"
+                " in that round." + tables_note,
+                "By seat: the win rate at each seat counted from the first dealer (`dealer`,"
+                " then 1 = its left, who leads round 1), for each table size. " + intervals,
+            ],
+            [
+                _table(results, [
+                    ("strategy", _col("strategy")),
+                    ("table", _col("table")),
+                    ("players", _col("players")),
+                    ("win rate [95% CI]", _ci("win_rate")),
+                    ("fair share", _col("fair_share")),
+                    ("first-round knock-outs [95% CI]", _ci("first_round_rate")),
+                    ("out in round 1 [95% CI]", _ci("first_round_out_rate")),
+                    ("placing [95% CI]", _ci("placing", 2)),
+                ], "By table size"),
+                _table(by_seat, [
+                    ("strategy", _col("strategy")),
+                    ("table", _col("players")),
+                    ("seat", lambda r: "dealer" if r["position"] == 0 else str(r["position"])),
+                    ("player-games", _col("games")),
+                    ("win rate [95% CI]", _ci("win_rate")),
+                    ("fair share", _col("fair_share")),
+                ], "By seat from the first dealer"),
+            ],
+            figure(results, plots.plot_win_rate_by_table, "knockout_win_by_table")
+            + figure(by_seat, plots.plot_win_rate_by_seat, "knockout_win_by_seat"),
+        ),
+        Section(
+            "Knock-out Whist: dog's life",
+            [
+                "With `dogs_life` on, a knocked-out player may get one more round with a"
+                " single card; if it wins a trick it is back in. `granted`: player-games in"
+                " which the strategy got a dog's life, and their share of its player-games;"
+                " `revived`: the dogs that won their trick, as a share of those granted;"
+                " then how the revived players finished: the share of them that won the"
+                " game and their mean placing (1 = winner). A dash means nothing to"
+                " measure (dog's life off, or no dog revived)." + tables_note,
+                intervals,
+            ],
+            [_table(dogs, [
+                ("strategy", _col("strategy")),
+                ("table", _col("table")),
+                ("players", _col("players")),
+                ("granted · rate [95% CI]", _count_ci("granted", "granted_rate")),
+                ("revived · per dog [95% CI]", _count_ci("revived", "revival_rate")),
+                ("revived: won · rate [95% CI]", _count_ci("revived_wins", "revived_win_rate")),
+                ("revived: placing [95% CI]", _ci("revived_placing", 2)),
+            ])],
+        ),
+        Section(
+            "Knock-out Whist: trump choice",
+            [
+                "From round 2 on, the player who took most tricks names trump, looking at"
+                " its new hand, and leads. For each choice: the number of cards of the suit"
+                " it named (`trump length`) against its longest suit (`longest suit`), and"
+                " whether it named a longest suit. Rows split the choices into a longest"
+                " suit and a shorter one, then `all`.",
+                "How the chooser's round went: `round win` is its share of the round's top"
+                " trick count (1 when it took most tricks alone, 1/k when k players tied"
+                " for most, else 0; over the players of a round these add up to 1), and"
+                " `fair share` the round win of an average player, 1 / players dealt in"
+                " (dogs included). `survived`: it took a trick, so it stayed in. Comparing"
+                " the `longest` and `shorter` rows is an association: a strategy that names"
+                " a shorter suit may do so with a different kind of hand. " + intervals,
+            ],
+            [_table(trumps, [
+                ("strategy", _col("strategy")),
+                ("choice", _col("choice")),
+                ("choices", _col("choices")),
+                ("named a longest suit [95% CI]", _ci("longest_rate")),
+                ("trump length [95% CI]", _ci("trump_length", 2)),
+                ("longest suit [95% CI]", _ci("longest_suit", 2)),
+                ("round win [95% CI]", _ci("round_win")),
+                ("fair share", _col("fair_share")),
+                ("survived [95% CI]", _ci("survived")),
+            ])],
+        ),
+    ]
+
+
 GAME_SECTIONS: dict[str, SectionBuilder] = {
     "german_whist": german_whist_sections,
     "solo_whist": solo_whist_sections,
+    "minnesota_whist": minnesota_whist_sections,
+    "knockout_whist": knockout_whist_sections,
 }
 """Game name -> builder of its own report sections, appended after the generic ones."""
 

@@ -1,7 +1,8 @@
 """Matplotlib figures for the reports: finished DataFrames in, one PNG out.
 
-Every function takes a DataFrame exactly as an analysis in ``analyses`` or
-``reports.german_whist`` returns it (collected), draws it, and writes ``path``.
+Every function takes a DataFrame exactly as an analysis in ``analyses`` or a
+game's module (``reports.german_whist``, ``solo_whist``, ``minnesota_whist``,
+``knockout_whist``) returns it (collected), draws it, and writes ``path``.
 They compute nothing beyond what drawing needs (positions, error-bar lengths).
 
 Figures are drawn on the Agg canvas directly (``Figure`` + ``FigureCanvasAgg``)
@@ -152,27 +153,37 @@ def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
 
 def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
     """Win rate per seat position (dealer, non-dealer or eldest, ...) per strategy, with 95%
-    Wilson error bars: one bar per position, in order round the table."""
+    Wilson error bars: one bar per position, in order round the table. With tables of
+    several sizes in one run (a ``players`` column with several values), one panel per
+    size, since a position means something else at each."""
+    sizes = sorted(set(dealer["players"].to_list())) if "players" in dealer.columns else [None]
     names = sorted(set(dealer["strategy"].to_list()))
-    order = dealer.select("role", "position").unique().sort("position", nulls_last=True)
-    roles = order["role"].to_list()
-    x = np.arange(len(names))
-    width = 0.8 / max(len(roles), 1)
-    fig = _figure(max(5, (0.5 + 0.35 * len(roles)) * len(names) + 2), 4)
-    ax: Axes = fig.subplots()
-    for k, role in enumerate(roles):
-        rows = dealer.filter(pl.col("role") == role).sort("strategy")
-        positions = np.array([names.index(n) for n in rows["strategy"]])
-        positions = positions + (k - (len(roles) - 1) / 2) * width
-        ax.bar(positions, rows["win_rate"].to_numpy(), width, yerr=_errors(rows, "win_rate"),
-               capsize=3, label=role)
-    if len(roles) == 2:
-        ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
-    ax.set_xticks(x, names, rotation=20)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.legend(fontsize=8)
-    ax.set_title("Dealer and non-dealer" if len(roles) == 2 else "Win rate by seat position")
+    widest = max(dealer.select("role").n_unique() if size is None else
+                 dealer.filter(pl.col("players") == size).select("role").n_unique()
+                 for size in sizes)
+    panel = max(5, (0.5 + 0.35 * widest) * len(names) + 2)
+    fig = _figure(panel, 4 * len(sizes))
+    axes = np.atleast_1d(fig.subplots(len(sizes), 1, squeeze=False)).ravel()
+    for ax, size in zip(axes, sizes, strict=True):
+        part = dealer if size is None else dealer.filter(pl.col("players") == size)
+        order = part.select("role", "position").unique().sort("position", nulls_last=True)
+        roles = order["role"].to_list()
+        x = np.arange(len(names))
+        width = 0.8 / max(len(roles), 1)
+        for k, role in enumerate(roles):
+            rows = part.filter(pl.col("role") == role).sort("strategy")
+            positions = np.array([names.index(n) for n in rows["strategy"]])
+            positions = positions + (k - (len(roles) - 1) / 2) * width
+            ax.bar(positions, rows["win_rate"].to_numpy(), width,
+                   yerr=_errors(rows, "win_rate"), capsize=3, label=role)
+        if len(roles) == 2:
+            ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
+        ax.set_xticks(x, names, rotation=20)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("win rate (95% Wilson interval)")
+        ax.legend(fontsize=8, ncols=2 if len(roles) > 4 else 1)
+        title = "Dealer and non-dealer" if len(roles) == 2 else "Win rate by seat position"
+        ax.set_title(title if len(sizes) == 1 else f"{title}: {size} seats")
     return _save(fig, path)
 
 
@@ -298,4 +309,165 @@ def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
     ax.set_xlabel("balance at the end of a session (units)")
     ax.legend(fontsize=8)
     ax.set_title("Session balances")
+    return _save(fig, path)
+
+
+# -- Minnesota Whist ------------------------------------------------------------------------
+
+
+def plot_grand_value_by_hcp(values: pl.DataFrame, path: Path | str) -> Path:
+    """Mean result of granding and of passing against the chooser's high-card points: one
+    column of panels per strategy (``minnesota_whist.grand_value_by_hcp``), net points on
+    top and the side's own points below, each curve with its 95% band and error bars."""
+    names = list(dict.fromkeys(values["strategy"].to_list()))
+    fig = _figure(max(6, 4.2 * len(names)), 7)
+    axes = fig.subplots(2, max(len(names), 1), squeeze=False, sharex=True)
+    colours = {"grand": "tab:red", "pass": "tab:blue"}
+    for column, name in enumerate(names):
+        part = values.filter(pl.col("strategy") == name)
+        for row, (measure, label) in enumerate((("net", "net points of the side"),
+                                                ("points", "points the side scored"))):
+            ax = axes[row, column]
+            for choice, colour in colours.items():
+                line = part.filter(pl.col("choice") == choice).sort("hcp")
+                if line.height == 0:
+                    continue
+                # each band drawn at its middle
+                x = (line["hcp"].to_numpy() + line["hcp_hi"].to_numpy()) / 2
+                lo = line[f"{measure}_lo"].fill_null(np.nan).to_numpy().astype(float)
+                hi = line[f"{measure}_hi"].fill_null(np.nan).to_numpy().astype(float)
+                ax.fill_between(x, lo, hi, color=colour, alpha=0.15, linewidth=0)
+                ax.errorbar(x, line[measure].to_numpy(), yerr=_errors(line, measure),
+                            marker="o", color=colour, capsize=2, elinewidth=0.8, label=choice)
+            ax.axhline(0, color="black", linewidth=0.8, linestyle=":")
+            ax.set_ylabel(f"mean {label} (95% CI)")
+            if row == 0:
+                ax.set_title(name)
+                ax.legend(fontsize=8)
+            else:
+                ax.set_xlabel("chooser's high-card points (A=4 K=3 Q=2 J=1)")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.suptitle("Value of granding by hand strength: grand vs pass")
+    return _save(fig, path)
+
+
+# -- Knock-out Whist ----------------------------------------------------------------------
+
+
+def _table_panels(tables: list[str]) -> list[str]:
+    """Panels to draw from a ``table`` column: each size, led by "all" when there are several."""
+    sizes = sorted((t for t in set(tables) if t != "all"), key=int)
+    return ["all", *sizes] if len(sizes) > 1 else sizes
+
+
+def _table_title(table: str) -> str:
+    return "all table sizes" if table == "all" else f"{table} players"
+
+
+def plot_survival(survival: pl.DataFrame, path: Path | str) -> Path:
+    """Share of each strategy's players still in after each round, as steps with 95% bands,
+    every strategy on one axis (``knockout_whist.survival``); with several table sizes the
+    pooled curves first, then one panel per size."""
+    panels = _table_panels(survival["table"].to_list())
+    names = sorted(set(survival["strategy"].to_list()))
+    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    fig = _figure(5.5 * len(panels), 4.2)
+    axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False, sharey=True)).ravel()
+    for ax, table in zip(axes, panels, strict=True):
+        part = survival.filter(pl.col("table") == table)
+        for name in names:
+            line = part.filter(pl.col("strategy") == name).sort("round")
+            if line.height == 0:
+                continue
+            x = line["round"].to_numpy()
+            ax.fill_between(x, line["survival_lo"].fill_null(np.nan).to_numpy().astype(float),
+                            line["survival_hi"].fill_null(np.nan).to_numpy().astype(float),
+                            step="post", color=colours[name], alpha=0.15, linewidth=0)
+            ax.step(x, line["survival"].to_numpy(), where="post", color=colours[name],
+                    label=name)
+        ax.set_xticks(range(8))
+        ax.set_xlim(0, 7)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("after round")
+        ax.set_title(_table_title(table))
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("share still in (95% CI over deal indices)")
+    fig.suptitle("Survival by round")
+    return _save(fig, path)
+
+
+def plot_elimination_rounds(rounds: pl.DataFrame, path: Path | str) -> Path:
+    """Share of each strategy's players going out in each round, and winning: grouped bars,
+    one per strategy (``knockout_whist.elimination_rounds``), a panel per table size."""
+    panels = _table_panels(rounds["table"].to_list())
+    names = sorted(set(rounds["strategy"].to_list()))
+    outcomes = [f"round {r}" for r in range(1, 8)] + ["won"]
+    x = np.arange(len(outcomes))
+    width = 0.8 / max(len(names), 1)
+    fig = _figure(max(6, 1 + 0.9 * len(outcomes)), 3.6 * len(panels))
+    axes = np.atleast_1d(fig.subplots(len(panels), 1, squeeze=False)).ravel()
+    for ax, table in zip(axes, panels, strict=True):
+        part = rounds.filter(pl.col("table") == table)
+        for k, name in enumerate(names):
+            shares = dict(part.filter(pl.col("strategy") == name)
+                          .select("outcome", "share").iter_rows())
+            ax.bar(x + (k - (len(names) - 1) / 2) * width,
+                   [shares.get(o, 0.0) for o in outcomes], width, label=name)
+        ax.set_xticks(x, ["out in 1", *[str(r) for r in range(2, 8)], "won"])
+        ax.set_ylabel("share of its players")
+        ax.set_title(_table_title(table))
+        ax.legend(fontsize=8)
+    axes[-1].set_xlabel("round of elimination")
+    fig.suptitle("Round of elimination")
+    return _save(fig, path)
+
+
+def plot_win_rate_by_table(results: pl.DataFrame, path: Path | str) -> Path:
+    """Win rate per table size, bars per strategy with 95% CIs and the fair share (1 / table
+    size) as a black tick (``knockout_whist.table_results``)."""
+    sizes = sorted((t for t in set(results["table"].to_list()) if t != "all"), key=int)
+    names = sorted(set(results["strategy"].to_list()))
+    x = np.arange(len(sizes))
+    width = 0.8 / max(len(names), 1)
+    fig = _figure(max(5, 1.5 * len(sizes) * max(1, len(names) / 2) + 2), 4)
+    ax: Axes = fig.subplots()
+    for k, name in enumerate(names):
+        rows = results.filter((pl.col("strategy") == name) & pl.col("table").is_in(sizes))
+        place = {t: i for i, t in enumerate(sizes)}
+        positions = np.array([place[t] for t in rows["table"]], dtype=float)
+        ax.bar(positions + (k - (len(names) - 1) / 2) * width, rows["win_rate"].to_numpy(),
+               width, yerr=_errors(rows, "win_rate"), capsize=3, label=name)
+    ax.hlines([1 / int(t) for t in sizes], x - 0.45, x + 0.45, colors="black",
+              linestyles=":", zorder=3, label="fair share (1 / players)")
+    ax.set_xticks(x, [f"{t} players" for t in sizes])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% CI over deal indices)")
+    ax.legend(fontsize=8)
+    ax.set_title("Win rate by table size")
+    return _save(fig, path)
+
+
+def plot_win_rate_by_seat(by_seat: pl.DataFrame, path: Path | str) -> Path:
+    """Win rate by seat (counted from the first dealer), a panel per table size, a line per
+    strategy with 95% error bars and the fair share dotted (``knockout_whist.win_rate_by_seat``)."""
+    sizes = sorted(set(by_seat["players"].to_list()))
+    names = sorted(set(by_seat["strategy"].to_list()))
+    fig = _figure(max(5, 4.5 * len(sizes)), 4)
+    axes = np.atleast_1d(fig.subplots(1, len(sizes), squeeze=False, sharey=True)).ravel()
+    for ax, size in zip(axes, sizes, strict=True):
+        part = by_seat.filter(pl.col("players") == size)
+        for k, name in enumerate(names):
+            line = part.filter(pl.col("strategy") == name).sort("position")
+            # strategies side by side at each seat, so their bars do not overlap
+            x = line["position"].to_numpy() + (k - (len(names) - 1) / 2) * 0.08
+            ax.errorbar(x, line["win_rate"].to_numpy(), yerr=_errors(line, "win_rate"),
+                        marker="o", capsize=3, label=name)
+        ax.axhline(1 / size, color="black", linewidth=0.8, linestyle=":")
+        ax.set_xticks(range(size), ["dealer", *[str(p) for p in range(1, size)]])
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("seat from the first dealer")
+        ax.set_title(f"{size} players")
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("win rate (95% CI over deal indices)")
+    fig.suptitle("Win rate by seat")
     return _save(fig, path)

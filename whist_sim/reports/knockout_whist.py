@@ -1,0 +1,354 @@
+"""Knock-out Whist analyses: who survives the rounds, who wins, and what dogs and trumps do.
+
+Inputs are the run's tables (``RunFolder.scan``): ``seats`` (with Knock-out's
+``out_round``, ``placing``, ``dog_used``, ``revived``), ``deals`` (``players``,
+the table size, and ``dealer``) and Knock-out's own ``rounds`` (one row per
+player per round). A Knock-out game is one "deal" of those tables. Each
+function is LazyFrames in, one LazyFrame out; the caller collects.
+
+Words used throughout:
+- a PLAYER-GAME is one seat of one game: what a strategy is dealt into. In a
+  line-up such as A B A B A B A a strategy holds several seats of a game.
+- TABLE is the table size as text ("2" .. "7"), or "all" for the rows that
+  pool every table size of the run (a run may play several sizes, so each
+  analysis gives both; with one size the "all" rows repeat it).
+- a player is STILL IN after round r unless it was knocked out for good in
+  round r or before (``seats.out_round <= r``). A player on a dog's life is
+  still in; one whose dog failed goes out in the dog's round. The winner is
+  never out, so it counts as in after every round, also those its game did
+  not need: the survival curve ends (round 7) at the win rate.
+- POSITION is the seat counted from the first dealer (``deals.dealer``): 0 is
+  the first dealer, 1 the player on its left, who leads round 1.
+
+Intervals are 95% t-intervals over DEAL INDICES: every line-up and seating
+of deal index d shares its seed, so rows of one deal index are not
+independent, and rows of different indices are. Rates and means are pooled
+ratios (every player-game weighs the same) with a cluster standard error
+(``stats.ratio_aggs``); bounds of rates are clipped to [0, 1].
+
+Forfeited games are left out: a forfeit ends the game with no placings.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from whist_sim.reports.stats import ratio_aggs, with_ratio_interval
+
+ALL = "all"
+"""``table`` of the rows pooling every table size."""
+
+ROUNDS = 7
+"""At most seven rounds: 7 cards, then 6, ... 1."""
+
+UNIT = "deal"
+"""The unit of the intervals: the deal index (the seed every line-up shares)."""
+
+LONGEST, SHORTER = "longest", "shorter"
+"""Trump choices of :func:`trump_choice`: a longest suit held, or a shorter one."""
+
+
+def player_games(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per seat per played (not forfeited) game.
+
+    Columns: deal_key, pairing, deal, rotation, seat, strategy, players
+    (table size), position (seat counted from the first dealer), out_round
+    (null for the winner), placing, won, dog_used, revived.
+    """
+    played = deals.filter(pl.col("status") == "ok").select(
+        "deal_key", pl.col("players").cast(pl.Int64), pl.col("dealer").cast(pl.Int64)
+    )
+    return (
+        seats.join(played, on="deal_key")
+        .with_columns(
+            position=(pl.col("seat").cast(pl.Int64) - pl.col("dealer")) % pl.col("players"),
+            won=pl.col("result") == "win",
+            out_round=pl.col("out_round").cast(pl.Int64),
+            placing=pl.col("placing").cast(pl.Int64),
+        )
+        .select("deal_key", "pairing", "deal", "rotation", "seat", "strategy", "players",
+                "position", "out_round", "placing", "won", "dog_used", "revived")
+    )
+
+
+def _tables(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` with ``table`` set to its table size, plus a copy of every row as "all"."""
+    return pl.concat([
+        frame.with_columns(table=pl.col("players").cast(pl.String)),
+        frame.with_columns(table=pl.lit(ALL)),
+    ])
+
+
+def _pooled(
+    rows: pl.LazyFrame,
+    keys: list[str],
+    sums: dict[str, pl.Expr],
+    ratios: dict[str, tuple[str, str]],
+    rates: tuple[str, ...] = (),
+) -> pl.LazyFrame:
+    """Totals and pooled ratios per ``keys``, with 95% intervals over deal indices.
+
+    ``sums`` are per-row expressions added up per deal index and then over
+    all; ``ratios`` maps an output name to (numerator, denominator) among the
+    sums. Deal indices with a zero denominator are left out of that ratio.
+    Names in ``rates`` are proportions: their bounds are clipped to [0, 1].
+    Adds ``deals``: the deal indices counted.
+    """
+    per_unit = (
+        rows.select(*keys, UNIT, **sums)  # row by row first, so literals broadcast
+        .group_by([*keys, UNIT])
+        .agg(pl.col(*sums).sum())
+    )
+
+    def where(column: str, count: str) -> pl.Expr:
+        return pl.col(column).filter(pl.col(count) > 0)
+
+    return (
+        per_unit.group_by(keys)
+        .agg(
+            *[pl.col(name).sum() for name in sums],
+            pl.len().cast(pl.Int64).alias("deals"),
+            *[agg for name, (y, n) in ratios.items()
+              for agg in ratio_aggs(name, where(y, n), where(n, n))],
+        )
+        .with_columns(*[e for name in ratios for e in with_ratio_interval(name)])
+        .with_columns(*[pl.col(f"{name}_{end}").clip(0.0, 1.0)
+                        for name in rates for end in ("lo", "hi")])
+        .drop([f"{name}_{suffix}" for name in ratios for suffix in ("se", "units")])
+    )
+
+
+def _count(condition: pl.Expr) -> pl.Expr:
+    return condition.cast(pl.Int64)
+
+
+def survival(games: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and table: the share of its players still in after each round, 0..7.
+
+    ``games`` is :func:`player_games`. Columns: strategy, table, round (0 is
+    before any play: everyone is in), players (player-games), alive,
+    survival (alive / players) with ``_lo``/``_hi``, deals.
+    """
+    rounds = pl.LazyFrame({"round": list(range(ROUNDS + 1))}, schema={"round": pl.Int64})
+    alive = pl.col("out_round").is_null() | (pl.col("out_round") > pl.col("round"))
+    return (
+        _pooled(
+            _tables(games).join(rounds, how="cross"),
+            ["strategy", "table", "round"],
+            {"players": pl.lit(1, pl.Int64), "alive": _count(alive)},
+            {"survival": ("alive", "players")},
+            rates=("survival",),
+        )
+        .select("strategy", "table", "round", "players", "alive", "survival", "survival_lo",
+                "survival_hi", "deals")
+        .sort("strategy", "table", "round")
+    )
+
+
+def elimination_rounds(games: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and table: in which round its players went out, or that they won.
+
+    ``games`` is :func:`player_games`. One row per (strategy, table, outcome):
+    out_round 1..7, or null for the players who won. Columns: strategy,
+    table, out_round, outcome ("round 3", or "won"), players (of the
+    strategy at that table), count, share (count / players). Descriptive:
+    no interval (the shares of one strategy add up to 1).
+    """
+    return (
+        _tables(games)
+        .group_by("strategy", "table", "out_round")
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .with_columns(players=pl.col("count").sum().over("strategy", "table"))
+        .with_columns(
+            share=pl.col("count") / pl.col("players"),
+            outcome=pl.when(pl.col("out_round").is_null()).then(pl.lit("won"))
+            .otherwise(pl.format("round {}", pl.col("out_round"))),
+        )
+        .select("strategy", "table", "out_round", "outcome", "players", "count", "share")
+        .sort("strategy", "table", "out_round", nulls_last=True)
+    )
+
+
+def table_results(games: pl.LazyFrame, rounds: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and table: win rate, first-round knock-outs and mean placing.
+
+    ``games`` is :func:`player_games`, ``rounds`` the ``rounds`` table.
+    Columns: strategy, table, players (player-games), wins, win_rate,
+    fair_share (mean of 1 / table size: the win rate of an average player),
+    first_round_knockouts (took no trick in round 1, whether or not a dog's
+    life then saved it), first_round_rate, first_round_out (out for good
+    in round 1: no trick and no dog's life), first_round_out_rate, placing
+    (mean final placing, 1 = winner), deals. Rates and the placing have
+    ``_lo``/``_hi`` over deal indices.
+    """
+    first = rounds.filter(pl.col("round") == 1).select(
+        "deal_key", "seat", (pl.col("tricks") == 0).alias("no_trick"))
+    rows = _tables(games.join(first, on=["deal_key", "seat"], how="left"))
+    return (
+        _pooled(
+            rows,
+            ["strategy", "table"],
+            {
+                "players": pl.lit(1, pl.Int64),
+                "wins": _count(pl.col("won")),
+                "share_sum": 1.0 / pl.col("players"),
+                "first_round_knockouts": _count(pl.col("no_trick").fill_null(False)),
+                "first_round_out": _count(pl.col("out_round") == 1),
+                "placing_sum": pl.col("placing"),
+                "placed": _count(pl.col("placing").is_not_null()),
+            },
+            {
+                "win_rate": ("wins", "players"),
+                "first_round_rate": ("first_round_knockouts", "players"),
+                "first_round_out_rate": ("first_round_out", "players"),
+                "placing": ("placing_sum", "placed"),
+            },
+            rates=("win_rate", "first_round_rate", "first_round_out_rate"),
+        )
+        .with_columns(fair_share=pl.col("share_sum") / pl.col("players"))
+        .select(
+            "strategy", "table", "players", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
+            "fair_share", "first_round_knockouts", "first_round_rate", "first_round_rate_lo",
+            "first_round_rate_hi", "first_round_out", "first_round_out_rate",
+            "first_round_out_rate_lo", "first_round_out_rate_hi", "placing", "placing_lo",
+            "placing_hi", "deals",
+        )
+        .sort("strategy", "table")
+    )
+
+
+def win_rate_by_seat(games: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy, table size and position (seat from the first dealer): win rate.
+
+    ``games`` is :func:`player_games`. Columns: strategy, players (table
+    size), position, games (player-games), wins, win_rate with ``_lo``/``_hi``
+    over deal indices, fair_share (1 / table size), deals.
+    """
+    return (
+        _pooled(
+            games,
+            ["strategy", "players", "position"],
+            {"games": pl.lit(1, pl.Int64), "wins": _count(pl.col("won"))},
+            {"win_rate": ("wins", "games")},
+            rates=("win_rate",),
+        )
+        .with_columns(fair_share=1.0 / pl.col("players"))
+        .select("strategy", "players", "position", "games", "wins", "win_rate", "win_rate_lo",
+                "win_rate_hi", "fair_share", "deals")
+        .sort("strategy", "players", "position")
+    )
+
+
+def dogs_life(games: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and table: dog's lives granted, revivals, and how revived players finished.
+
+    ``games`` is :func:`player_games`. Columns: strategy, table, players
+    (player-games), granted (got a dog's life), granted_rate (granted /
+    players), revived (the dog won its trick and came back), revival_rate
+    (revived / granted), revived_wins, revived_win_rate (revived_wins /
+    revived), revived_placing (their mean final placing), deals. Rates and
+    the placing have ``_lo``/``_hi`` over deal indices; null where nothing
+    was granted or revived.
+    """
+    revived = pl.col("revived").fill_null(False)
+    return (
+        _pooled(
+            _tables(games),
+            ["strategy", "table"],
+            {
+                "players": pl.lit(1, pl.Int64),
+                "granted": _count(pl.col("dog_used").fill_null(False)),
+                "revived": _count(revived),
+                "revived_wins": _count(revived & pl.col("won")),
+                "revived_placing_sum": pl.when(revived).then(pl.col("placing")).otherwise(0),
+            },
+            {
+                "granted_rate": ("granted", "players"),
+                "revival_rate": ("revived", "granted"),
+                "revived_win_rate": ("revived_wins", "revived"),
+                "revived_placing": ("revived_placing_sum", "revived"),
+            },
+            rates=("granted_rate", "revival_rate", "revived_win_rate"),
+        )
+        .select(
+            "strategy", "table", "players", "granted", "granted_rate", "granted_rate_lo",
+            "granted_rate_hi", "revived", "revival_rate", "revival_rate_lo", "revival_rate_hi",
+            "revived_wins", "revived_win_rate", "revived_win_rate_lo", "revived_win_rate_hi",
+            "revived_placing", "revived_placing_lo", "revived_placing_hi", "deals",
+        )
+        .sort("strategy", "table")
+    )
+
+
+def trump_choice(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: the suit it named as trump against its longest suit, and how the round went.
+
+    ``rounds`` is the ``rounds`` table, ``deals`` the ``deals`` table (to
+    leave out forfeited games). A choice is a round (2..7) whose trump the
+    strategy's seat named, as the previous round's top trick-taker; its
+    hand then was the one it saw when choosing.
+
+    One row per strategy and ``choice``: "longest" (trump was a longest suit
+    of its hand: ``trump_length == longest_suit``), "shorter", and "all".
+    Columns: strategy, choice, choices, longest (choices of a longest
+    suit), longest_rate (longest / choices), trump_length and longest_suit
+    (means over choices), round_win (the chooser's share of the round's top
+    trick count: 1 when it took most tricks alone, 1/k when k players tied
+    for most, else 0, so it sums to 1 over the players of a round),
+    survived (the chooser took a trick, so stayed in), fair_share (mean of 1
+    / players dealt into the round, dogs included: an average player's
+    round_win), deals. Rates and means have ``_lo``/``_hi`` over deal indices.
+    """
+    played = deals.filter(pl.col("status") == "ok").select("deal_key")
+    per_round = ["deal_key", "round"]
+    top = pl.col("tricks").max().over(per_round)
+    choices = (
+        rounds.join(played, on="deal_key", how="semi")
+        .with_columns(
+            top=top,
+            tied=(pl.col("tricks") == top).sum().over(per_round),
+            dealt_in=pl.len().over(per_round),
+        )
+        .filter(pl.col("chose_trump"))
+        .with_columns(
+            is_longest=pl.col("trump_length") == pl.col("longest_suit"),
+            round_win=pl.when(pl.col("tricks") == pl.col("top"))
+            .then(1.0 / pl.col("tied")).otherwise(0.0),
+        )
+        .with_columns(choice=pl.when(pl.col("is_longest")).then(pl.lit(LONGEST))
+                      .otherwise(pl.lit(SHORTER)))
+    )
+    rows = pl.concat([choices, choices.with_columns(choice=pl.lit(ALL))])
+    order = pl.col("choice").replace_strict({LONGEST: 0, SHORTER: 1, ALL: 2},
+                                            return_dtype=pl.Int8)
+    return (
+        _pooled(
+            rows,
+            ["strategy", "choice"],
+            {
+                "choices": pl.lit(1, pl.Int64),
+                "longest": _count(pl.col("is_longest")),
+                "trump_sum": pl.col("trump_length").cast(pl.Int64),
+                "longest_sum": pl.col("longest_suit").cast(pl.Int64),
+                "win_sum": pl.col("round_win"),
+                "survived_sum": _count(pl.col("tricks") > 0),
+                "fair_sum": 1.0 / pl.col("dealt_in"),
+            },
+            {
+                "longest_rate": ("longest", "choices"),
+                "trump_length": ("trump_sum", "choices"),
+                "longest_suit": ("longest_sum", "choices"),
+                "round_win": ("win_sum", "choices"),
+                "survived": ("survived_sum", "choices"),
+            },
+            rates=("longest_rate", "round_win", "survived"),
+        )
+        .with_columns(fair_share=pl.col("fair_sum") / pl.col("choices"))
+        .select(
+            "strategy", "choice", "choices", "longest", "longest_rate", "longest_rate_lo",
+            "longest_rate_hi", "trump_length", "trump_length_lo", "trump_length_hi",
+            "longest_suit", "longest_suit_lo", "longest_suit_hi", "round_win", "round_win_lo",
+            "round_win_hi", "survived", "survived_lo", "survived_hi", "fair_share", "deals",
+        )
+        .sort(["strategy", order])
+    )
