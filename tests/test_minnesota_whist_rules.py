@@ -179,7 +179,7 @@ def test_layout_puts_the_given_cards_in_each_hand():
         assert [state.hands[s] for s in range(4)] == [cards(h) for h in hands]
     with pytest.raises(VariantError, match="13 cards for each of the four seats"):
         game().deal_from_layout((hands[0], hands[1], hands[2], "2S"))
-    with pytest.raises(VariantError, match="each card exactly once"):
+    with pytest.raises(VariantError, match="each of the 52 cards exactly once"):
         game().deal_from_layout((hands[0], hands[0], hands[2], hands[3]))
 
 

@@ -15,12 +15,13 @@ the notation used in logs and Parquet.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from whist_sim.cards import NUM_CARDS, card_str, parse_card
+from whist_sim.cards import NUM_CARDS, card_str, parse_card, parse_card_list
 
 
 class WhistSimError(Exception):
@@ -215,3 +216,44 @@ class MatchState(ABC):
     def deal_context(self) -> dict[str, Any]:
         """Keyword arguments for the next ``new_deal`` (e.g. the game score so far)."""
         return {}
+
+
+def as_action(seat: int, action: Any, expected: str = "an action number") -> int:
+    """Accept int-like actions (NumPy integers); refuse bools and anything else, naming the seat."""
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise RuleError(
+        seat, repr(action), "action is a number",
+        f"seat {seat} returned {action!r}, which is not {expected}",
+    )
+
+
+def describe_action(action_name: Callable[[int], str], action: int) -> str:
+    """Notation of an action for an error message, or its number if the game has no such action."""
+    try:
+        return action_name(action)
+    except ValueError:
+        return repr(action)
+
+
+def deck_from_hands(game: str, hands: Sequence[str], dealer: int) -> list[int]:
+    """The deck that deals ``hands`` (notation, one string per seat) one card at a time
+    from the dealer's left: how hand-built layouts become deals."""
+    players = len(hands)
+    if dealer not in range(players):
+        raise VariantError(f"{game} dealer must be a seat 0..{players - 1}, not {dealer!r}")
+    seat_cards = [parse_card_list(h) for h in hands]
+    size = len(seat_cards[0])
+    if any(len(cards) != size for cards in seat_cards):
+        raise VariantError(f"a {game} layout deals the same number of cards to every seat")
+    deck = [
+        seat_cards[(dealer + offset) % players][i]
+        for i in range(size)
+        for offset in range(1, players + 1)
+    ]
+    if len(set(deck)) != len(deck):
+        raise VariantError(f"a {game} layout must use each of the {len(deck)} cards exactly once")
+    return deck

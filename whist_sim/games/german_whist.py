@@ -25,7 +25,6 @@ opponent's, so every hand is zero-sum in ``net``.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -39,6 +38,7 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    as_action,
     check_choice,
 )
 from whist_sim.rng import shuffled_deck
@@ -236,7 +236,7 @@ class GermanWhistDeal(DealState):
     def apply(self, action: int) -> None:
         seat = self.to_act
         if action.__class__ is not int:
-            action = _as_action(seat, action)
+            action = as_action(seat, action, "a card number (an int 0..51)")
         if seat < 0:
             shown = _shown(action)
             raise RuleError(seat, shown, "deal over", f"the hand is over; {shown} cannot be played")
@@ -468,18 +468,6 @@ class GermanWhistDeal(DealState):
 
 _new_tuple = tuple.__new__
 
-
-def _as_action(seat: int, action: Any) -> int:
-    """Accept int-like actions (NumPy integers); refuse bools and anything else clearly."""
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-    raise RuleError(
-        seat, repr(action), "action is a card",
-        f"seat {seat} returned {action!r}, which is not a card number (an int 0..51)",
-    )
 
 
 def _shown(action: int) -> str:

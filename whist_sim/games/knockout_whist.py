@@ -36,7 +36,6 @@ Readings where RULES.md is silent, following the common published rules:
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -50,10 +49,12 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    as_action,
     check_choice,
+    describe_action,
 )
 from whist_sim.rng import SplitMix64, derive_seed, shuffled_deck
-from whist_sim.tricks import revoke_message
+from whist_sim.tricks import revoke_message, winning_index
 
 PLAY = "play"
 TRUMP = "trump"
@@ -250,7 +251,7 @@ class KnockoutWhistDeal(DealState):
     def apply(self, action: int) -> None:
         seat = self.to_act
         if action.__class__ is not int:
-            action = _as_action(seat, action)
+            action = as_action(seat, action)
         if seat < 0:
             shown = _shown(action)
             raise RuleError(seat, shown, "game over", f"the game is over; {shown} is not legal")
@@ -312,12 +313,7 @@ class KnockoutWhistDeal(DealState):
 
     def _complete_trick(self) -> None:
         cards, seats = self.trick, self.trick_seats
-        best = 0
-        for i in range(1, len(cards)):
-            card, top = cards[i], cards[best]
-            if (card // 13 == top // 13 and card > top) or (card // 13 == self.trump != top // 13):
-                best = i
-        winner = seats[best]
+        winner = seats[winning_index(cards, self.trump)]
         number = len(self.all_tricks) + 1
         record = TrickRecord(number, self.leader, cards, winner)
         self.all_tricks.append(record)
@@ -526,17 +522,6 @@ class KnockoutWhistDeal(DealState):
         return {"rounds": [{**row, "strategy": seated[row["seat"]]} for row in self.round_rows]}
 
 
-def _as_action(seat: int, action: Any) -> int:
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-    raise RuleError(
-        seat, repr(action), "action is a number",
-        f"seat {seat} returned {action!r}, which is not an action number",
-    )
-
 
 def action_name(action: int) -> str:
     if 0 <= action < 52:
@@ -549,10 +534,7 @@ def action_name(action: int) -> str:
 
 
 def _shown(action: int) -> str:
-    try:
-        return action_name(action)
-    except ValueError:
-        return repr(action)
+    return describe_action(action_name, action)
 
 
 class SingleGame(MatchState):

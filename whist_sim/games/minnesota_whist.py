@@ -25,11 +25,10 @@ Readings where RULES.md is silent, following the common published rules:
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from whist_sim.cards import SUIT_MASKS, card_str, cards_str, parse_card_list
+from whist_sim.cards import SUIT_MASKS, card_str, cards_str
 from whist_sim.games.base import (
     DealOutcome,
     DealState,
@@ -39,7 +38,10 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    as_action,
     check_choice,
+    deck_from_hands,
+    describe_action,
 )
 from whist_sim.rng import shuffled_deck
 from whist_sim.tricks import revoke_message
@@ -240,7 +242,7 @@ class MinnesotaWhistDeal(DealState):
     def apply(self, action: int) -> None:
         seat = self.to_act
         if action.__class__ is not int:
-            action = _as_action(seat, action)
+            action = as_action(seat, action)
         if seat < 0:
             shown = _shown(action)
             raise RuleError(seat, shown, "deal over", f"the deal is over; {shown} is not legal")
@@ -379,17 +381,6 @@ class MinnesotaWhistDeal(DealState):
         }
 
 
-def _as_action(seat: int, action: Any) -> int:
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-    raise RuleError(
-        seat, repr(action), "action is a number",
-        f"seat {seat} returned {action!r}, which is not an action number",
-    )
-
 
 def action_name(action: int) -> str:
     if 0 <= action < 52:
@@ -402,10 +393,7 @@ def action_name(action: int) -> str:
 
 
 def _shown(action: int) -> str:
-    try:
-        return action_name(action)
-    except ValueError:
-        return repr(action)
+    return describe_action(action_name, action)
 
 
 class MinnesotaWhistGame(MatchState):
@@ -468,17 +456,9 @@ class MinnesotaWhist(Game):
         self, hands: tuple[str, str, str, str], dealer: int = 0
     ) -> MinnesotaWhistDeal:
         """A hand-built deal from each seat's 13 cards in notation (seed recorded as -1)."""
-        if dealer not in range(PLAYERS):
-            raise VariantError(f"minnesota_whist dealer must be a seat 0..3, not {dealer!r}")
-        seat_cards = [parse_card_list(h) for h in hands]
-        if [len(c) for c in seat_cards] != [13] * PLAYERS:
+        if [len(h.split()) for h in hands] != [13] * PLAYERS:
             raise VariantError("a Minnesota Whist layout is 13 cards for each of the four seats")
-        deck: list[int] = []
-        for i in range(13):
-            for offset in range(1, PLAYERS + 1):
-                deck.append(seat_cards[(dealer + offset) % PLAYERS][i])
-        if len(set(deck)) != 52:
-            raise VariantError("a Minnesota Whist layout must use each card exactly once")
+        deck = deck_from_hands(self.name, hands, dealer)
         return MinnesotaWhistDeal(self, -1, dealer, deck)
 
     def new_match(self) -> MinnesotaWhistGame:

@@ -31,11 +31,10 @@ Readings where RULES.md is silent, following the common published rules:
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_card_list, parse_suit
+from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit
 from whist_sim.games.base import (
     DealOutcome,
     DealState,
@@ -45,10 +44,13 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    as_action,
     check_choice,
+    deck_from_hands,
+    describe_action,
 )
 from whist_sim.rng import shuffled_deck
-from whist_sim.tricks import NO_TRUMP, revoke_message
+from whist_sim.tricks import NO_TRUMP, revoke_message, winning_index
 
 PLAYERS = 4
 BID = "bid"
@@ -377,7 +379,7 @@ class SoloWhistDeal(DealState):
     def apply(self, action: int) -> None:
         seat = self.to_act
         if action.__class__ is not int:
-            action = _as_action(seat, action)
+            action = as_action(seat, action)
         if seat < 0:
             shown = _shown(action)
             raise RuleError(seat, shown, "deal over", f"the hand is over; {shown} is not legal")
@@ -461,7 +463,7 @@ class SoloWhistDeal(DealState):
             self.to_act = nxt
             self.legal = hand & SUIT_MASKS[trick[0] // 13] or hand
             return
-        winner = (self.leader + _winning_index(trick, self.trump)) % PLAYERS
+        winner = (self.leader + winning_index(trick, self.trump)) % PLAYERS
         self.tricks = (*self.tricks, TrickRecord(len(self.tricks) + 1, self.leader, trick, winner))
         self.trick = ()
         self.won[winner] += 1
@@ -625,25 +627,6 @@ class SoloWhistDeal(DealState):
         }
 
 
-def _winning_index(cards: tuple[int, ...], trump: int) -> int:
-    best = 0
-    for i in range(1, len(cards)):
-        card, top = cards[i], cards[best]
-        if (card // 13 == top // 13 and card > top) or (card // 13 == trump != top // 13):
-            best = i
-    return best
-
-
-def _as_action(seat: int, action: Any) -> int:
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-    raise RuleError(
-        seat, repr(action), "action is a number",
-        f"seat {seat} returned {action!r}, which is not an action number",
-    )
 
 
 def action_name(action: int) -> str:
@@ -658,10 +641,7 @@ def action_name(action: int) -> str:
 
 
 def _shown(action: int) -> str:
-    try:
-        return action_name(action)
-    except ValueError:
-        return repr(action)
+    return describe_action(action_name, action)
 
 
 class SoloWhistSession(MatchState):
@@ -721,17 +701,9 @@ class SoloWhist(Game):
     def deal_from_layout(self, hands: tuple[str, str, str, str], dealer: int = 0) -> SoloWhistDeal:
         """A hand-built deal: each seat's 13 cards in notation; the dealer's LAST card
         listed is the upcard. For tests and set positions; ``seed`` is recorded as -1."""
-        if dealer not in range(PLAYERS):
-            raise VariantError(f"solo_whist dealer must be a seat 0..3, not {dealer!r}")
-        seat_cards = [parse_card_list(h) for h in hands]
-        if [len(c) for c in seat_cards] != [13] * PLAYERS:
+        if [len(h.split()) for h in hands] != [13] * PLAYERS:
             raise VariantError("a Solo Whist layout is 13 cards for each of the four seats")
-        deck: list[int] = []
-        for i in range(13):
-            for offset in range(1, PLAYERS + 1):
-                deck.append(seat_cards[(dealer + offset) % PLAYERS][i])
-        if len(set(deck)) != 52:
-            raise VariantError("a Solo Whist layout must use each of the 52 cards exactly once")
+        deck = deck_from_hands(self.name, hands, dealer)
         return SoloWhistDeal(self, -1, dealer, deck)
 
     def new_match(self) -> SoloWhistSession:
