@@ -183,18 +183,15 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
                     folder.compact()
     except KeyboardInterrupt:
         status = "interrupted"
-    except StrategyFailure as exc:
-        status = "aborted"
-        folder.update_meta(status=status, ended=now_iso(), error=str(exc))
-        bar.close()
-        raise
     except ray.exceptions.RayTaskError as exc:
         cause = exc.cause if isinstance(getattr(exc, "cause", None), Exception) else exc
-        status = "aborted"
+        status = "aborted" if isinstance(cause, StrategyFailure) else "failed"
         folder.update_meta(status=status, ended=now_iso(), error=str(cause))
-        bar.close()
         if isinstance(cause, StrategyFailure):
-            raise cause from None
+            raise cause from None  # on_error = "abort": one clear line, not a traceback
+        raise
+    except Exception as exc:  # a worker or node lost: finished tasks stay committed
+        folder.update_meta(status="failed", ended=now_iso(), error=f"{type(exc).__name__}: {exc}")
         raise
     finally:
         bar.close()
