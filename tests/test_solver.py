@@ -1,0 +1,234 @@
+"""The double-dummy solver agrees with a plain minimax on thousands of small endings.
+
+The reference below tries every legal card at every turn, with no pruning, no card
+equivalence and no bounds; it only remembers positions it has already valued (the
+same full minimax, just not repeated), so thousands of endings run in seconds.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from whist_sim.cards import SUIT_MASKS, parse_cards
+from whist_sim.solver import SolverInputError, best_move, solve, solve_fast
+
+
+def minimax(hands, leader, trump, sides, objective, trick=()):
+    """Side 0's tricks with best play: every legal card tried, the plain definition."""
+    players = len(hands)
+    max_side = 0 if objective == "most" else 1
+    memo = {}
+
+    def winner(cards, first):
+        best = 0
+        for i in range(1, len(cards)):
+            card, top = cards[i], cards[best]
+            if (card // 13 == top // 13 and card > top) or (
+                card // 13 == trump and top // 13 != trump
+            ):
+                best = i
+        return (first + best) % players
+
+    def value(hands, first, cards):
+        key = (hands, first, cards)
+        if key in memo:
+            return memo[key]
+        if len(cards) == players:
+            win = winner(cards, first)
+            result = (sides[win] == 0) + value(hands, win, ())
+        elif not any(hands):
+            result = 0
+        else:
+            seat = (first + len(cards)) % players
+            hand = hands[seat]
+            legal = hand & SUIT_MASKS[cards[0] // 13] if cards else hand
+            legal = legal or hand
+            results = []
+            for card in range(52):
+                if legal >> card & 1:
+                    rest = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
+                    results.append(value(rest, first, (*cards, card)))
+            result = max(results) if sides[seat] == max_side else min(results)
+        memo[key] = result
+        return result
+
+    return value(tuple(hands), leader, tuple(trick))
+
+
+def random_position(rng, players, size, played=0):
+    """Random hands of ``size`` cards, ``played`` of which already went to a trick."""
+    deck = rng.sample(range(52), players * size)
+    hands = [sum(1 << c for c in deck[i * size : (i + 1) * size]) for i in range(players)]
+    leader = rng.randrange(players)
+    trick = []
+    for i in range(played):
+        seat = (leader + i) % players
+        hand = hands[seat]
+        legal = hand & SUIT_MASKS[trick[0] // 13] if trick else hand
+        choices = [c for c in range(52) if (legal or hand) >> c & 1]
+        card = rng.choice(choices)
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return hands, leader, trick
+
+
+SETTINGS = [
+    # (name, sides, largest hand size, number of endings)
+    ("two players", [0, 1], 5, 1000),
+    ("two against two, opposite", [0, 1, 0, 1], 3, 500),
+    ("one against three", [0, 1, 1, 1], 3, 500),
+    ("partners adjacent", [0, 0, 1, 1], 3, 400),
+    ("three players, one against two", [0, 1, 1], 4, 300),
+]
+
+
+@pytest.mark.parametrize("objective", ["most", "none"])
+@pytest.mark.parametrize(("name", "sides", "largest", "count"), SETTINGS,
+                         ids=[s[0] for s in SETTINGS])
+def test_solve_agrees_with_plain_minimax(name, sides, largest, count, objective):
+    rng = random.Random(f"{name}/{objective}")
+    players = len(sides)
+    for _ in range(count):
+        size = rng.randint(1, largest)
+        played = rng.randrange(players) if rng.random() < 0.4 else 0
+        trump = rng.randrange(-1, 4)
+        hands, leader, trick = random_position(rng, players, size, played)
+        expected = minimax(hands, leader, trump, sides, objective, trick)
+        got = solve(hands, leader, trump, sides, objective, trick)
+        assert got == expected, (hands, leader, trump, sides, objective, trick)
+
+
+def test_compiled_search_agrees_with_minimax_and_the_reference():
+    """The numba copy of the search against the plain minimax on small endings of every
+    kind, and against the pure-Python search on full German Whist positions."""
+    rng = random.Random("compiled")
+    for name, sides, largest, _ in SETTINGS:
+        for objective in ("most", "none"):
+            players = len(sides)
+            for _ in range(100):
+                size = rng.randint(1, largest)
+                played = rng.randrange(players) if rng.random() < 0.4 else 0
+                trump = rng.randrange(-1, 4)
+                hands, leader, trick = random_position(rng, players, size, played)
+                expected = minimax(hands, leader, trump, sides, objective, trick)
+                got = solve_fast(hands, leader, trump, sides, objective, trick)
+                assert got == expected, (name, hands, leader, trump, objective, trick)
+    for _ in range(20):
+        hands, leader, _ = random_position(rng, 2, 13)
+        trump = rng.randrange(-1, 4)
+        objective = rng.choice(["most", "none"])
+        assert solve_fast(hands, leader, trump, [0, 1], objective) == solve(
+            hands, leader, trump, [0, 1], objective
+        )
+
+
+@pytest.mark.parametrize("objective", ["most", "none"])
+@pytest.mark.parametrize("sides", [[0, 1], [1, 0], [0, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 0]])
+def test_best_move_keeps_the_value(sides, objective):
+    """The card best_move names, once played, leaves the position worth its value."""
+    rng = random.Random(f"best/{sides}/{objective}")
+    players = len(sides)
+    for _ in range(150):
+        size = rng.randint(1, 5 if players == 2 else 3)
+        played = rng.randrange(players) if rng.random() < 0.4 else 0
+        trump = rng.randrange(-1, 4)
+        hands, leader, trick = random_position(rng, players, size, played)
+        card, value = best_move(hands, leader, trump, sides, objective, trick)
+        assert value == minimax(hands, leader, trump, sides, objective, trick)
+        seat = (leader + len(trick)) % players
+        assert hands[seat] >> card & 1
+        if trick and hands[seat] & SUIT_MASKS[trick[0] // 13]:
+            assert card // 13 == trick[0] // 13, "best_move must follow suit"
+        after = list(hands)
+        after[seat] &= ~(1 << card)
+        assert minimax(after, leader, trump, sides, objective, (*trick, card)) == value
+
+
+def test_german_whist_stage2_ending_by_hand():
+    """Trumps spades. A holds AS 2H, B holds KS AH, A leads: A cashes AS and loses 2H."""
+    hands = [parse_cards("AS 2H"), parse_cards("KS AH")]
+    assert solve(hands, 0, 0, [0, 1]) == 1
+    assert best_move(hands, 0, 0, [0, 1]) == (parse_cards("AS").bit_length() - 1, 1)
+
+
+def test_partly_played_trick():
+    """Seat 0 led 2H; seat 1 wins it with AH, then leads KS into AS: one trick each."""
+    hands = [parse_cards("AS"), parse_cards("KS AH")]
+    assert solve(hands, 0, -1, [0, 1], trick=[parse_cards("2H").bit_length() - 1]) == 1
+
+
+def test_none_objective_ducks():
+    """No trumps, side 0 wants no trick: holding 2S against AS it takes none."""
+    hands = [parse_cards("2S 3H"), parse_cards("AS AH")]
+    assert solve(hands, 0, -1, [0, 1], "none") == 0
+    assert solve(hands, 0, -1, [0, 1], "most") == 0
+    assert solve([parse_cards("AS AH"), parse_cards("2S 3H")], 0, -1, [0, 1], "none") == 2
+
+
+def test_full_german_whist_position_is_solved_quickly():
+    rng = random.Random(13)
+    deck = rng.sample(range(52), 26)
+    hands = [sum(1 << c for c in deck[:13]), sum(1 << c for c in deck[13:])]
+    value = solve(hands, 0, 2, [0, 1])
+    assert 0 <= value <= 13
+    card, best = best_move(hands, 0, 2, [0, 1])
+    assert best == value and hands[0] >> card & 1
+
+
+# -- input validation ---------------------------------------------------------------
+GOOD = {
+    "hands": [parse_cards("AS 2H"), parse_cards("KS AH")],
+    "leader": 0,
+    "trump": 0,
+    "sides": [0, 1],
+    "objective": "most",
+    "trick": (),
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"hands": [parse_cards("AS")]}, "hands has 1 hands"),
+        ({"hands": [1, 2, 4, 8, 16]}, "hands has 5 hands"),
+        ({"hands": [parse_cards("AS 2H"), parse_cards("AS AH")]}, "hands overlap"),
+        ({"hands": [parse_cards("AS 2H"), parse_cards("AH")]}, "hands[1] holds 1 cards"),
+        ({"hands": [parse_cards("AS 2H"), -1]}, "hands[1] = -1"),
+        ({"hands": [parse_cards("AS 2H"), 1 << 52]}, "is not a card mask"),
+        ({"leader": 2}, "leader = 2"),
+        ({"leader": -1}, "leader = -1"),
+        ({"trump": 4}, "trump = 4"),
+        ({"trump": -2}, "trump = -2"),
+        ({"trump": True}, "trump = True"),
+        ({"sides": [0, 2]}, "sides = [0, 2]"),
+        ({"sides": [0, 1, 0]}, "sides = [0, 1, 0]"),
+        ({"objective": "least"}, "objective = 'least'"),
+        ({"trick": [1, 2]}, "trick has 2 cards"),
+        ({"trick": [parse_cards("AS").bit_length() - 1]}, "also in a hand"),
+        ({"trick": [60]}, "card numbers 0..51"),
+        ({"trick": [parse_cards("3S").bit_length() - 1]}, "hands[0] holds 2 cards"),
+    ],
+)
+def test_bad_input_names_the_parameter(change, message):
+    args = {**GOOD, **change}
+    for function in (solve, best_move, solve_fast):
+        with pytest.raises(SolverInputError, match=message.replace("[", r"\[")):
+            function(**args)
+
+
+def test_revoke_on_the_trick_is_refused():
+    """Seat 1 played 2H to a spade lead while it still holds KS."""
+    hands = [parse_cards("AS"), parse_cards("KS")]
+    trick = [parse_cards("2S").bit_length() - 1, parse_cards("2H").bit_length() - 1]
+    with pytest.raises(SolverInputError, match="must follow spades"):
+        solve([*hands, parse_cards("5D 6D")], 0, -1, [0, 1, 0], trick=trick)
+
+
+def test_solver_input_error_is_a_value_error():
+    assert issubclass(SolverInputError, ValueError)
+
+
+def test_empty_hands_are_worth_nothing():
+    assert solve([0, 0], 1, -1, [0, 1]) == 0
