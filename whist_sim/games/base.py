@@ -97,6 +97,8 @@ class DealState(ABC):
     to_act: int
     phase: str
     legal: int
+    unit_name: str = "deal"
+    """What one state plays, in error messages ("deal"; a Knock-out "game")."""
     log: list[tuple[int, str, int, bool]]
     """Every action so far as plain ``LoggedAction`` field tuples (cheaper on the hot path)."""
 
@@ -119,6 +121,28 @@ class DealState(ABC):
     @abstractmethod
     def deal_record(self) -> dict[str, Any]:
         """Facts fixed at the deal: hands and stock in notation, trump, dealer."""
+
+    def checked_action(self, action: Any) -> tuple[int, int]:
+        """The seat to act and ``action`` as an int, once the rules allow it.
+
+        Otherwise raises RuleError naming the seat, the action and the rule (the
+        game's ``_raise_illegal`` says which rule a refused action breaks).
+        """
+        seat = self.to_act
+        if action.__class__ is not int:
+            action = as_action(seat, action)
+        if seat < 0:
+            shown = describe_action(self.game.action_str, action)  # type: ignore[attr-defined]
+            unit = self.unit_name
+            message = f"the {unit} is over; {shown} is not legal"
+            raise RuleError(seat, shown, f"{unit} over", message)
+        if action < 0 or not self.legal >> action & 1:
+            self._raise_illegal(seat, action)
+        return seat, action
+
+    def _raise_illegal(self, seat: int, action: int) -> None:
+        """Raise the RuleError that explains why ``action`` is not legal for ``seat``."""
+        raise RuleError(seat, repr(action), "legal action", f"seat {seat} may not play {action}")
 
     def completed_tricks(self) -> tuple[TrickRecord, ...]:
         """Every completed trick of the deal (a game of rounds overrides this)."""

@@ -49,7 +49,6 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
-    as_action,
     check_choice,
     describe_action,
 )
@@ -140,6 +139,8 @@ class KnockoutWhistView(NamedTuple):
 
 class KnockoutWhistDeal(DealState):
     """A whole game of Knock-out Whist, round by round."""
+
+    unit_name = "game"
 
     def __init__(self, game: KnockoutWhist, seed: int, dealer: int) -> None:
         self.game = game
@@ -249,14 +250,7 @@ class KnockoutWhistDeal(DealState):
 
     # -- applying actions ----------------------------------------------------------
     def apply(self, action: int) -> None:
-        seat = self.to_act
-        if action.__class__ is not int:
-            action = as_action(seat, action)
-        if seat < 0:
-            shown = _shown(action)
-            raise RuleError(seat, shown, "game over", f"the game is over; {shown} is not legal")
-        if action < 0 or not self.legal >> action & 1:
-            self._raise_illegal(seat, action)
+        seat, action = self.checked_action(action)
         if self.phase == TRUMP:
             self.log.append((seat, TRUMP, action, True))
             self.trump = action - NAME_TRUMP

@@ -38,7 +38,6 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
-    as_action,
     check_choice,
     deck_from_hands,
     describe_action,
@@ -240,14 +239,7 @@ class MinnesotaWhistDeal(DealState):
 
     # -- applying actions ----------------------------------------------------------
     def apply(self, action: int) -> None:
-        seat = self.to_act
-        if action.__class__ is not int:
-            action = as_action(seat, action)
-        if seat < 0:
-            shown = _shown(action)
-            raise RuleError(seat, shown, "deal over", f"the deal is over; {shown} is not legal")
-        if action < 0 or not self.legal >> action & 1:
-            self._raise_illegal(seat, action)
+        seat, action = self.checked_action(action)
         if self.phase == PLAY:
             self._play(seat, action)
         elif self.phase == LAY:
