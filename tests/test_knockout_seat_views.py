@@ -26,10 +26,9 @@ from typing import Any
 import pytest
 
 from strategies.random_play import RandomStrategy
-from tests.test_seat_views import field_name, reachable, tells_hidden_apart
+from tests.view_audit import FieldAudit, kinds
 from whist_sim.cards import FULL_DECK, lowest
 from whist_sim.games import make_game
-from whist_sim.games.base import DealState
 from whist_sim.games.knockout_whist import (
     KNOCK,
     NAME_TRUMP,
@@ -75,14 +74,11 @@ def hidden_from(state: KnockoutWhistDeal, seat: int) -> int:
     return FULL_DECK & ~seen
 
 
-class Audit:
+class Audit(FieldAudit):
     """Leak findings over a run; class-level ints must stay constant across it."""
 
     def __init__(self) -> None:
-        self.class_ints: dict[str, set[int]] = {}
-        self.unclassified: set[str] = set()
-        self.views_checked = 0
-        self.ints_checked = 0
+        super().__init__(kinds(CARD_FIELDS, MASK_FIELDS, COUNTER_FIELDS), seed_floor=56)
 
     def leaks(self, view: Any, state: KnockoutWhistDeal, seat: int) -> list[str]:
         hidden = hidden_from(state, seat)
@@ -96,57 +92,10 @@ class Audit:
             id(state.round_rows): "the rounds table",
             id(state.status): "the state's status list",
         }
-        other_hands = {}
-        for other in range(state.players):
-            hand = state.hands[other]
-            if other != seat and tells_hidden_apart(hand, hidden):
-                other_hands[hand] = other
-                if hand > 256:  # small ints are shared objects; identity means nothing
-                    forbidden[id(hand)] = f"seat {other}'s hand int"
-        found = []
-        self.views_checked += 1
-        for path, obj in reachable(view):
-            if id(obj) in forbidden:
-                found.append(f"{path} is {forbidden[id(obj)]}")
-                continue
-            if isinstance(obj, DealState):
-                found.append(f"{path} is a DealState")
-                continue
-            if obj.__class__ is not int:
-                continue
-            self.ints_checked += 1
-            if obj == state.seed and state.seed > 56:
-                found.append(f"{path} is the deal seed (the packs can be reshuffled from it)")
-            name = field_name(path)
-            # a hand of one or two cards is a small number: a card, a counter or a class
-            # constant of the same value is no leak (cards are checked one by one below)
-            small_number = obj < 1 << 13 and (
-                name in CARD_FIELDS or name in COUNTER_FIELDS or path.startswith("<")
-            )
-            if obj in other_hands and not small_number:
-                found.append(f"{path} equals seat {other_hands[obj]}'s hand mask")
-            if path.startswith("<"):
-                self.class_ints.setdefault(path, set()).add(obj)
-                if 52 <= obj <= FULL_DECK and tells_hidden_apart(obj, hidden):
-                    found.append(f"class attribute {path} = {obj:#x} marks hidden cards")
-            elif obj < 0:
-                pass  # no card or card set is negative (-1: none)
-            elif name in CARD_FIELDS:
-                if hidden >> obj & 1:
-                    found.append(f"{path} shows the hidden card {obj}")
-            elif name in MASK_FIELDS:
-                if tells_hidden_apart(obj, hidden):
-                    found.append(f"{path} = {obj:#x} marks hidden cards {obj & hidden:#x}")
-            elif name not in COUNTER_FIELDS:
-                self.unclassified.add(path)
-                if (obj < 52 and hidden >> obj & 1) or (
-                    obj >= 52 and tells_hidden_apart(obj, hidden)
-                ):
-                    found.append(f"unclassified {path} = {obj} may show hidden cards")
-        return found
-
-    def changing_class_ints(self) -> dict[str, set[int]]:
-        return {path: values for path, values in self.class_ints.items() if len(values) > 1}
+        return self.scan(
+            view, hidden=hidden, forbidden=forbidden, hands=state.hands, seat=seat,
+            seed=state.seed,
+        )
 
 
 def public_facts_problems(view: KnockoutWhistView, state: KnockoutWhistDeal, seat: int):

@@ -30,10 +30,10 @@ import pytest
 
 from strategies.random_play import RandomStrategy
 from tests.test_minnesota_whist_rules import P_HAND, Q_HAND, split_hands
-from tests.test_seat_views import field_name, reachable, tells_hidden_apart
-from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, parse_card
+from tests.test_seat_views import field_name, reachable
+from tests.view_audit import FieldAudit
+from whist_sim.cards import SUIT_MASKS, highest, parse_card
 from whist_sim.games import make_game
-from whist_sim.games.base import DealState
 from whist_sim.games.minnesota_whist import (
     GRAND,
     PASS,
@@ -86,14 +86,11 @@ def kind_of(path: str) -> str:
     return "counter" if name in COUNTER_FIELDS else "other"
 
 
-class Audit:
+class Audit(FieldAudit):
     """Leak findings over a run; class-level ints must stay constant across it."""
 
     def __init__(self) -> None:
-        self.class_ints: dict[str, set[int]] = {}
-        self.unclassified: set[str] = set()
-        self.views_checked = 0
-        self.ints_checked = 0
+        super().__init__(kind_of, seed_floor=52)
 
     def leaks(self, view: Any, state: MinnesotaWhistDeal, seat: int) -> list[str]:
         hidden = hidden_from(state, seat)
@@ -106,55 +103,10 @@ class Audit:
             id(state.deck): "the dealt deck",
             id(state.side_tricks): "the state's side_tricks list",
         }
-        other_hands = {}
-        for other in range(4):
-            hand = state.hands[other]
-            if other != seat and tells_hidden_apart(hand, hidden):
-                other_hands[hand] = other
-                if hand > 256:  # small ints are shared objects; identity means nothing
-                    forbidden[id(hand)] = f"seat {other}'s hand int"
-        found = []
-        self.views_checked += 1
-        for path, obj in reachable(view):
-            if id(obj) in forbidden:
-                found.append(f"{path} is {forbidden[id(obj)]}")
-                continue
-            if isinstance(obj, DealState):
-                found.append(f"{path} is a DealState")
-                continue
-            if obj.__class__ is not int:
-                continue
-            self.ints_checked += 1
-            if obj == state.seed and state.seed > 52:
-                found.append(f"{path} is the deal seed (the deck can be reshuffled from it)")
-            kind = kind_of(path)
-            # late in a deal a hand mask can be a small number: a card, a counter or a
-            # class constant of the same value is no leak (cards are checked one by one)
-            small_number = obj < 1 << 13 and (kind in ("card", "counter") or path.startswith("<"))
-            if obj in other_hands and not small_number:
-                found.append(f"{path} equals seat {other_hands[obj]}'s hand mask")
-            if path.startswith("<"):
-                self.class_ints.setdefault(path, set()).add(obj)
-                if 52 <= obj <= FULL_DECK and tells_hidden_apart(obj, hidden):
-                    found.append(f"class attribute {path} = {obj:#x} marks hidden cards")
-            elif obj < 0:
-                pass  # no card or card set is negative (-1: none)
-            elif kind == "card":
-                if hidden >> obj & 1:
-                    found.append(f"{path} shows the hidden card {obj}")
-            elif kind == "mask":
-                if tells_hidden_apart(obj, hidden):
-                    found.append(f"{path} = {obj:#x} marks hidden cards {obj & hidden:#x}")
-            elif kind == "other":
-                self.unclassified.add(path)
-                if (obj < 52 and hidden >> obj & 1) or (
-                    obj >= 52 and tells_hidden_apart(obj, hidden)
-                ):
-                    found.append(f"unclassified {path} = {obj} may show hidden cards")
-        return found
-
-    def changing_class_ints(self) -> dict[str, set[int]]:
-        return {path: values for path, values in self.class_ints.items() if len(values) > 1}
+        return self.scan(
+            view, hidden=hidden, forbidden=forbidden, hands=state.hands, seat=seat,
+            seed=state.seed,
+        )
 
 
 def public_facts_problems(view: MinnesotaWhistView, state: MinnesotaWhistDeal,
