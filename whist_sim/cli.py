@@ -7,6 +7,8 @@ Each command parses its arguments, calls the Python function of the same job
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -144,3 +146,23 @@ def check(
         _fail(exc)
         return
     typer.echo(str(report))
+
+
+def main() -> None:
+    """The ``whist-sim`` console script.
+
+    An embedded run restarts itself once with the loopback bind shim preloaded
+    (see ``whist_sim.tournament.loopback``), so that the driver's own Ray ports
+    stay on 127.0.0.2 like those of the processes it starts.
+    """
+    from whist_sim.tournament.cluster import EMBEDDED_HOST
+    from whist_sim.tournament.loopback import HOST_VARIABLE, loopback_environment
+
+    argv = sys.argv[1:]
+    embedded = argv[:1] == ["run"] and "--address" not in argv and not os.environ.get("RAY_ADDRESS")
+    if embedded and HOST_VARIABLE not in os.environ:
+        extra = loopback_environment(EMBEDDED_HOST)
+        if extra:
+            command = [sys.executable, "-m", "whist_sim", *argv]
+            os.execve(sys.executable, command, {**os.environ, **extra})
+    app(prog_name="whist-sim")

@@ -2,11 +2,11 @@
 
 The embedded Ray advertises 127.0.0.2 rather than 127.0.0.1, because Ray
 rewrites 127.0.0.1 to the host's network address, and it keeps Ray's token
-authentication on (the default for local clusters since Ray 2.5x). Note that
-Ray's core processes still open their gRPC ports on every interface whatever
-address they advertise (Ray offers no bind setting); traffic between them stays
-on loopback, and a client without the token is refused. docs/cluster.md says
-how to run on a real cluster.
+authentication on (the default for local clusters since Ray 2.5x). Ray's core
+processes open their gRPC ports on every interface whatever address they
+advertise (Ray offers no bind setting), so the embedded Ray is started with a
+small bind shim preloaded (``loopback.py``) that keeps those ports on 127.0.0.2.
+docs/cluster.md says how to run on a real cluster.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import os
 from collections.abc import Iterator
 
 import ray
+
+from whist_sim.tournament.loopback import processes_bound_to
 
 EMBEDDED_HOST = "127.0.0.2"
 """Ray rewrites 127.0.0.1 to the host's address; another loopback address is kept."""
@@ -34,14 +36,17 @@ def ray_session(address: str | None, workers: int | None) -> Iterator[int]:
         if address:
             ray.init(address=address, log_to_driver=False, logging_level="ERROR")
         else:
-            ray.init(
-                _node_ip_address=EMBEDDED_HOST,
-                num_cpus=workers or os.cpu_count() or 1,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level="ERROR",
-                runtime_env={"env_vars": {"PYTHONPATH": _python_path()}},
-            )
+            # Ray's processes inherit the environment when ray.init starts them (and the
+            # raylet passes it on to every worker), so the bind shim covers them all.
+            with processes_bound_to(EMBEDDED_HOST):
+                ray.init(
+                    _node_ip_address=EMBEDDED_HOST,
+                    num_cpus=workers or os.cpu_count() or 1,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level="ERROR",
+                    runtime_env={"env_vars": {"PYTHONPATH": _python_path()}},
+                )
         started_here = True
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
