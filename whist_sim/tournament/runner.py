@@ -162,7 +162,9 @@ def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
     committed = 0
     nodes: set[str] = set(folder.meta().get("nodes", []))
     try:
-        remote = ray.remote(num_cpus=1)(play_task)
+        # SPREAD: tasks go to every node from the start instead of filling the node
+        # whose workers happen to be warm first
+        remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(play_task)
         queue = list(pending)
         in_flight: dict[Any, int] = {}
         while queue or in_flight:
