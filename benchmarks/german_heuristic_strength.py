@@ -16,6 +16,8 @@ import math
 import time
 from typing import Any
 
+from strength_common import Timed, parse_setting
+
 from strategies.german_heuristic import GermanHeuristic
 from strategies.random_play import RandomStrategy
 from whist_sim.games import make_game
@@ -24,26 +26,8 @@ from whist_sim.play import play_deal
 POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "forfeit": 0.0}
 
 
-def parse_setting(text: str) -> tuple[str, Any]:
-    """``key=value`` from the command line; numbers become ints, ``none`` stays a string."""
-    key, _, value = text.partition("=")
-    return key.strip(), int(value) if value.strip().isdigit() else value.strip()
 
 
-class Timed:
-    """Wraps a strategy to add up the time its decisions take."""
-
-    def __init__(self, strategy: Any) -> None:
-        self.strategy = strategy
-        self.seconds = 0.0
-        self.decisions = 0
-
-    def choose(self, view: Any, rng: Any) -> int:
-        started = time.perf_counter()
-        action = self.strategy.choose(view, rng)
-        self.seconds += time.perf_counter() - started
-        self.decisions += 1
-        return action
 
 
 def measure(hands: int, variant: dict[str, Any], params: dict[str, Any], seed: int = 0) -> dict:

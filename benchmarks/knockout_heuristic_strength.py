@@ -34,50 +34,12 @@ import math
 import time
 from typing import Any
 
+from strength_common import Timed, mean_interval, parse_setting
+
 from strategies.knockout_heuristic import KnockoutHeuristic
 from strategies.random_play import RandomStrategy
 from whist_sim.games import make_game
 from whist_sim.play import play_deal
-
-
-def parse_setting(text: str) -> tuple[str, Any]:
-    """``key=value`` from the command line: true/false, numbers, else the string."""
-    key, _, value = text.partition("=")
-    value = value.strip()
-    if value.lower() in ("true", "false"):
-        return key.strip(), value.lower() == "true"
-    for kind in (int, float):
-        try:
-            return key.strip(), kind(value)
-        except ValueError:
-            pass
-    return key.strip(), value
-
-
-class Timed:
-    """Wraps a strategy to add up the time its decisions take."""
-
-    def __init__(self, strategy: Any) -> None:
-        self.strategy = strategy
-        self.seconds = 0.0
-        self.decisions = 0
-
-    def choose(self, view: Any, rng: Any) -> int:
-        started = time.perf_counter()
-        action = self.strategy.choose(view, rng)
-        self.seconds += time.perf_counter() - started
-        self.decisions += 1
-        return action
-
-
-def mean_interval(values: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% interval."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    spread = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
-    return mean, 1.96 * spread / math.sqrt(n)
 
 
 def measure(

@@ -17,10 +17,11 @@ Two measurements, both over deal seeds 0..N-1 with dealer = seed % 4:
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import Counter
 from typing import Any
+
+from strength_common import Timed, mean_interval, parse_setting, wilson
 
 from strategies.random_play import RandomStrategy
 from strategies.solo_heuristic import SoloHeuristic
@@ -33,55 +34,12 @@ ROTATIONS = (0, 1)
 """Rotating the line-up by 2 or 3 seats repeats rotation 0 or 1."""
 
 
-def parse_setting(text: str) -> tuple[str, Any]:
-    """``key=value`` from the command line: true/false, numbers, else the string."""
-    key, _, value = text.partition("=")
-    value = value.strip()
-    if value.lower() in ("true", "false"):
-        return key.strip(), value.lower() == "true"
-    for kind in (int, float):
-        try:
-            return key.strip(), kind(value)
-        except ValueError:
-            pass
-    return key.strip(), value
 
 
-class Timed:
-    """Wraps a strategy to add up the time its decisions take."""
-
-    def __init__(self, strategy: Any) -> None:
-        self.strategy = strategy
-        self.seconds = 0.0
-        self.decisions = 0
-
-    def choose(self, view: Any, rng: Any) -> int:
-        started = time.perf_counter()
-        action = self.strategy.choose(view, rng)
-        self.seconds += time.perf_counter() - started
-        self.decisions += 1
-        return action
 
 
-def mean_interval(values: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% interval."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    spread = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
-    return mean, 1.96 * spread / math.sqrt(n)
 
 
-def wilson(made: int, n: int) -> tuple[float, float]:
-    """Wilson 95% interval of a proportion (sensible even near 0% or 100%)."""
-    if not n:
-        return 0.0, 1.0
-    z = 1.96
-    p = made / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def contract_of(deal: Any) -> tuple[str | None, int | None, bool | None]:
