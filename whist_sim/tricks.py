@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from whist_sim.cards import SUIT_MASKS, SUIT_NAMES, Card, CardSet, card_str, cards_str
 
@@ -40,3 +41,14 @@ def winning_index(cards: Sequence[Card], trump: int) -> int:
         if beats(cards[i], cards[best_i], trump):
             best_i = i
     return best_i
+
+
+def cards_played(tricks: Sequence[Any], trick: Sequence[Card]) -> CardSet:
+    """Every card in the completed ``tricks`` (records with ``.cards``) and the current one."""
+    mask = 0
+    for record in tricks:
+        for card in record.cards:
+            mask |= 1 << card
+    for card in trick:
+        mask |= 1 << card
+    return mask

@@ -42,7 +42,7 @@ from whist_sim.games.base import (
     check_choice,
 )
 from whist_sim.rng import shuffled_deck
-from whist_sim.tricks import NO_TRUMP, beats, revoke_message
+from whist_sim.tricks import NO_TRUMP, beats, cards_played, revoke_message
 
 PLAY = "play"
 TAKE = "take"
@@ -144,13 +144,7 @@ class GermanWhistView(NamedTuple):
     @property
     def played(self) -> int:
         """Every card played so far, including the current trick."""
-        mask = 0
-        for record in self.tricks:
-            for card in record.cards:
-                mask |= 1 << card
-        for card in self.trick:
-            mask |= 1 << card
-        return mask
+        return cards_played(self.tricks, self.trick)
 
     @property
     def opponent_known(self) -> int:

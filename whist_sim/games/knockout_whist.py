@@ -53,7 +53,7 @@ from whist_sim.games.base import (
     describe_action,
 )
 from whist_sim.rng import SplitMix64, derive_seed, shuffled_deck
-from whist_sim.tricks import revoke_message, winning_index
+from whist_sim.tricks import cards_played, revoke_message, winning_index
 
 PLAY = "play"
 TRUMP = "trump"
@@ -123,13 +123,7 @@ class KnockoutWhistView(NamedTuple):
     @property
     def played(self) -> int:
         """Cards played this round (the pack is reshuffled every round)."""
-        mask = 0
-        for record in self.tricks:
-            for card in record.cards:
-                mask |= 1 << card
-        for card in self.trick:
-            mask |= 1 << card
-        return mask
+        return cards_played(self.tricks, self.trick)
 
     @property
     def last_trick(self) -> bool:

@@ -43,7 +43,7 @@ from whist_sim.games.base import (
     describe_action,
 )
 from whist_sim.rng import shuffled_deck
-from whist_sim.tricks import revoke_message
+from whist_sim.tricks import cards_played, revoke_message
 
 PLAYERS = 4
 LAY = "lay"
@@ -119,13 +119,7 @@ class MinnesotaWhistView(NamedTuple):
 
     @property
     def played(self) -> int:
-        mask = 0
-        for record in self.tricks:
-            for card in record.cards:
-                mask |= 1 << card
-        for card in self.trick:
-            mask |= 1 << card
-        return mask
+        return cards_played(self.tricks, self.trick)
 
 
 class MinnesotaWhistDeal(DealState):

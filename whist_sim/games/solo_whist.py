@@ -49,7 +49,7 @@ from whist_sim.games.base import (
     describe_action,
 )
 from whist_sim.rng import shuffled_deck
-from whist_sim.tricks import NO_TRUMP, revoke_message, winning_index
+from whist_sim.tricks import NO_TRUMP, cards_played, revoke_message, winning_index
 
 PLAYERS = 4
 BID = "bid"
@@ -231,13 +231,7 @@ class SoloWhistView(NamedTuple):
 
     @property
     def played(self) -> int:
-        mask = 0
-        for record in self.tricks:
-            for card in record.cards:
-                mask |= 1 << card
-        for card in self.trick:
-            mask |= 1 << card
-        return mask
+        return cards_played(self.tricks, self.trick)
 
     @property
     def highest_call(self) -> int:
