@@ -1,0 +1,11 @@
+"""Search over sampled worlds: what PIMC and ISMCTS strategies need from each game.
+
+A search strategy never sees a deal's state. It samples a world consistent with its
+view (``whist_sim.sampling``), builds from view and world a private state of its own
+(``SearchModel.determinize``), and plays that state forward with the rules engine.
+``model_for(view)`` gives the game's ``SearchModel``.
+"""
+
+from whist_sim.search.model import SearchModel, model_for
+
+__all__ = ["SearchModel", "model_for"]

@@ -1,0 +1,90 @@
+"""The interface between search strategies and one game's rules: ``SearchModel``.
+
+Each game has a module here (``german_whist``, ``solo_whist``, ``minnesota_whist``,
+``knockout_whist``) defining one ``SearchModel``. The search itself (PIMC, ISMCTS)
+is written once, against this interface, and knows no game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from random import Random
+from typing import Any, Protocol
+
+from whist_sim.games.base import DealState
+from whist_sim.sampling import World
+
+MODELS = {
+    "GermanWhistView": "whist_sim.search.german_whist",
+    "SoloWhistView": "whist_sim.search.solo_whist",
+    "MinnesotaWhistView": "whist_sim.search.minnesota_whist",
+    "KnockoutWhistView": "whist_sim.search.knockout_whist",
+}
+"""View class name -> module whose ``MODEL`` searches that game."""
+
+
+class SearchModel(Protocol):
+    """What search needs from a game beyond the engine's ``apply`` / ``view`` / ``legal``."""
+
+    game: str
+    """The game's name (``whist_sim.games.GAMES`` key)."""
+
+    def determinize(self, view: Any, world: World, rng: Random) -> DealState:
+        """A fresh state at ``view``'s decision point with the hidden cards of ``world``.
+
+        The state is the search's own: nothing in it comes from the real deal but
+        what ``view`` shows and ``world`` assumes. Its ``to_act``, ``phase`` and
+        ``legal`` equal the real state's when ``world`` is the true one, and so does
+        everything that follows if the same actions are applied. Randomness the rules
+        would draw later (Knock-out's deals of later rounds, a tie-break cut) comes
+        from ``rng``, never from the real deal's seed.
+        """
+        ...
+
+    def payoffs(self, state: DealState) -> tuple[float, ...]:
+        """Per seat, the value of a finished ``state`` that the search maximises for it.
+
+        German Whist: 1 for a won hand, 0.5 a drawn one, 0 a lost one (and a small
+        tie-break on the margin); Solo Whist: the seat's net units; Minnesota Whist:
+        the seat's net points; Knock-out Whist: 1 for the winner, less for the others
+        by how long they survived.
+        """
+        ...
+
+    def rollout_policies(self, state: DealState) -> list[Any]:
+        """One fast strategy per seat (the heuristics) that plays ``state`` to its end."""
+        ...
+
+    def exact_values(self, state: DealState, seat: int, max_cards: int,
+                     solve: Callable[..., int]) -> dict[int, float] | None:
+        """The payoff to ``seat`` of each legal card, by the open-card solver, or None.
+
+        Applies in card play when the rest of the deal is a two-sided trick contest
+        and no hand holds more than ``max_cards`` cards; otherwise None (use
+        roll-outs). Each value is what ``payoffs`` would give ``seat`` if every seat
+        then played perfectly with all cards open. ``solve`` has the signature of
+        ``whist_sim.solver.solve`` (the pure search or its compiled twin
+        ``solve_fast``); the caller chooses.
+        """
+        ...
+
+
+def model_for(view: Any) -> SearchModel:
+    """The ``SearchModel`` of the game ``view`` belongs to."""
+    name = type(view).__name__
+    try:
+        module = MODELS[name]
+    except KeyError:
+        raise TypeError(f"no search model for views of type {name}") from None
+    return importlib.import_module(module).MODEL
+
+
+def play_out(model: SearchModel, state: DealState, rng: Random) -> tuple[float, ...]:
+    """Play ``state`` to its end with the model's roll-out policies; the payoffs."""
+    policies = model.rollout_policies(state)
+    seat = state.to_act
+    while seat >= 0:
+        state.apply(policies[seat].choose(state.view(seat), rng))
+        seat = state.to_act
+    return model.payoffs(state)
