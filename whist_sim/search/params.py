@@ -1,0 +1,44 @@
+"""Checks of search strategies' parameters, so a bad config fails with a clear message.
+
+``build_strategy`` prefixes the strategy's name; these messages name the parameter,
+the value given and the values allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def whole_number(name: str, value: Any, minimum: int) -> int:
+    """``value`` as an int if it is a whole number >= ``minimum``, else ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(
+            f"parameter {name!r} must be a whole number >= {minimum}, not {value!r}"
+        )
+    return value
+
+
+def positive_number(name: str, value: Any) -> float:
+    """``value`` as a float if it is a finite number > 0, else ValueError."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 < value < float("inf"):
+        raise ValueError(f"parameter {name!r} must be a number > 0, not {value!r}")
+    return float(value)
+
+
+def flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"parameter {name!r} must be true or false, not {value!r}")
+    return value
+
+
+def solver_function(compiled: bool) -> Callable[..., int]:
+    """The open-card solver to use: numba-compiled (fast) or the pure Python search."""
+    if compiled:
+        from whist_sim.solver import solve_fast
+
+        return solve_fast
+    from whist_sim.solver import solve
+
+    return solve
