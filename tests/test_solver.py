@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from whist_sim.cards import SUIT_MASKS, parse_cards
@@ -122,6 +123,95 @@ def test_compiled_search_agrees_with_minimax_and_the_reference():
         assert solve_fast(hands, leader, trump, [0, 1], objective) == solve(
             hands, leader, trump, [0, 1], objective
         )
+
+
+LARGER = [
+    # (sides, largest hand size): too big for the plain minimax, fine for both searches
+    ([0, 1], 13),
+    ([1, 0], 9),
+    ([0, 1, 1], 7),
+    ([1, 0, 1], 6),
+    ([0, 1, 0, 1], 6),
+    ([0, 0, 1, 1], 5),
+    ([1, 1, 0, 1], 5),
+]
+
+
+@pytest.mark.parametrize("objective", ["most", "none"])
+@pytest.mark.parametrize(("sides", "largest"), LARGER, ids=[str(s) for s, _ in LARGER])
+def test_compiled_and_pure_searches_agree_on_larger_positions(sides, largest, objective):
+    """Every table size, sides split and objective, trick starts and mid-trick."""
+    rng = random.Random(f"larger/{sides}/{objective}")
+    players = len(sides)
+    for _ in range(40):
+        size = rng.randint(max(1, largest - 4), largest)
+        played = rng.randrange(players) if rng.random() < 0.4 else 0
+        trump = rng.randrange(-1, 4)
+        hands, leader, trick = random_position(rng, players, size, played)
+        assert solve_fast(hands, leader, trump, sides, objective, trick) == solve(
+            hands, leader, trump, sides, objective, trick
+        ), (hands, leader, trump, sides, objective, trick)
+
+
+def test_compiled_table_keeps_settings_apart():
+    """The table is shared by the process: one deal solved under every setting in turn
+    (trump, sides, objective) gives each setting its own value, not a stale one."""
+    rng = random.Random("settings")
+    for _ in range(10):
+        hands, leader, _ = random_position(rng, 4, 5)
+        for trump in (-1, 0, 3):
+            for sides in ([0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 1, 1]):
+                for objective in ("most", "none"):
+                    assert solve_fast(hands, leader, trump, sides, objective) == solve(
+                        hands, leader, trump, sides, objective
+                    )
+
+
+def test_compiled_quick_tricks_bound_the_value():
+    """The compiled bounds (quick tricks counted against ruffers too) hold the exact value."""
+    from whist_sim.solver import fast
+
+    rng = random.Random("bounds")
+    for sides in ([0, 1], [1, 0], [0, 1, 1], [0, 1, 0, 1], [1, 0, 0, 1]):
+        players = len(sides)
+        side_array = np.zeros(4, dtype=np.int64)
+        side_array[:players] = sides
+        for objective in ("most", "none"):
+            for _ in range(60):
+                size = rng.randint(1, 8 if players == 2 else 4)
+                hands, leader, _ = random_position(rng, players, size)
+                trump = rng.randrange(-1, 4)
+                hand_array = np.zeros(4, dtype=np.int64)
+                hand_array[:players] = hands
+                lo, hi = fast._bounds(hand_array, players, leader, size, trump, side_array,
+                                      objective == "most")
+                value = solve(hands, leader, trump, sides, objective)
+                assert lo <= value <= hi, (hands, leader, trump, sides, objective, lo, hi)
+
+
+def test_compiled_functions_are_cached_on_disk_or_compiled_without_a_cache(monkeypatch):
+    """Each process loads the search from numba's disk cache; where numba finds no
+    writable cache folder (a read-only install) it refuses ``cache=True`` and the
+    search is compiled in the process instead."""
+    import numba.core.caching
+    from numba.core.caching import NullCache
+
+    from whist_sim.solver import fast
+
+    solve_fast([1, 2], 0, -1, [0, 1])
+    assert not isinstance(fast._value._cache, NullCache)
+
+    def no_folder(self, py_func):
+        raise RuntimeError("cannot cache function: no locator available")
+
+    monkeypatch.setattr(numba.core.caching.FunctionCache, "__init__", no_folder)
+
+    def double(x):
+        return 2 * x
+
+    compiled = fast._jit()(double)
+    assert isinstance(compiled._cache, NullCache)
+    assert compiled(21) == 42
 
 
 @pytest.mark.parametrize("objective", ["most", "none"])
