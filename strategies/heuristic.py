@@ -8,7 +8,7 @@ plays a given game, so a config says ``use = "heuristic"`` whatever the game.
 from __future__ import annotations
 
 import importlib
-from typing import ClassVar
+from typing import Any, ClassVar
 
 IMPLEMENTATIONS = {
     "german_whist": "strategies.german_heuristic:GermanHeuristic",
@@ -28,3 +28,20 @@ class Heuristic:
     def for_game(cls, game: str) -> type:
         module, _, name = IMPLEMENTATIONS[game].partition(":")
         return getattr(importlib.import_module(module), name)
+
+
+VIEW_GAMES = {
+    "GermanWhistView": "german_whist",
+    "SoloWhistView": "solo_whist",
+    "MinnesotaWhistView": "minnesota_whist",
+    "KnockoutWhistView": "knockout_whist",
+}
+"""View class name -> game, for strategies that hand some decisions to the heuristic."""
+
+
+def heuristic_for(view: Any, cache: dict[type, Any]) -> Any:
+    """The heuristic player of ``view``'s game (one instance per game kept in ``cache``)."""
+    player = cache.get(type(view))
+    if player is None:
+        player = cache[type(view)] = Heuristic.for_game(VIEW_GAMES[type(view).__name__])()
+    return player

@@ -172,6 +172,25 @@ class GermanWhistModel:
             return None
         return ending.card_values(hands, state.trick, state.trump, state.legal, solve)
 
+    def exact_payoffs(self, state: GermanWhistDeal, max_cards: int,
+                      solve: Callable[..., int]) -> tuple[float, float] | None:
+        """Both seats' payoffs under perfect play from ``state``, in stage 2; otherwise None.
+
+        A roll-out that reaches stage 2 stops here: the rest of the hand is a game of
+        perfect information, which is what a card-counting opponent plays.
+        """
+        if state.stage != 2 or state.to_act < 0:
+            return None
+        hands = state.hands
+        if hands[0].bit_count() > max_cards or hands[1].bit_count() > max_cards:
+            return None
+        ending = _Ending(state.variant, state.won1, state.won2, 0)
+        if ending.real_race:
+            return None
+        tricks = solve(list(hands), state.leader, state.trump, [0, 1], "most", state.trick)
+        first = ending.payoff(tricks)
+        return first, 1.0 - first
+
 
 MODEL = GermanWhistModel()
 """The German Whist ``SearchModel`` (``whist_sim.search.model.model_for`` finds it)."""

@@ -70,6 +70,21 @@ class SearchModel(Protocol):
         ...
 
 
+def leaf_evaluator(model: SearchModel, max_cards: int,
+                   solve: Callable[..., int] | None) -> Callable[[DealState], Any] | None:
+    """``state -> payoffs or None``: the model's exact value of a state, if it has one.
+
+    Optional part of a model (``exact_payoffs(state, max_cards, solve)``): every seat's
+    payoff under perfect open-card play from ``state``, where the solver settles it.
+    A roll-out that reaches such a state stops there, trading the heuristics' noise
+    for the solver's answer.
+    """
+    exact = getattr(model, "exact_payoffs", None)
+    if exact is None or max_cards <= 0 or solve is None:
+        return None
+    return lambda state: exact(state, max_cards, solve)
+
+
 def model_for(view: Any) -> SearchModel:
     """The ``SearchModel`` of the game ``view`` belongs to."""
     name = type(view).__name__
@@ -80,11 +95,19 @@ def model_for(view: Any) -> SearchModel:
     return importlib.import_module(module).MODEL
 
 
-def play_out(model: SearchModel, state: DealState, rng: Random) -> tuple[float, ...]:
-    """Play ``state`` to its end with the model's roll-out policies; the payoffs."""
+def play_out(model: SearchModel, state: DealState, rng: Random,
+             leaf: Callable[[DealState], Any] | None = None) -> tuple[float, ...]:
+    """Play ``state`` to its end with the model's roll-out policies; the payoffs.
+
+    With ``leaf`` (see ``leaf_evaluator``), stop at the first state it values exactly.
+    """
     policies = model.rollout_policies(state)
     seat = state.to_act
     while seat >= 0:
+        if leaf is not None:
+            value = leaf(state)
+            if value is not None:
+                return value
         state.apply(policies[seat].choose(state.view(seat), rng))
         seat = state.to_act
     return model.payoffs(state)
