@@ -67,7 +67,7 @@ from whist_sim.games.german_whist import (
 from whist_sim.sampling import World
 from whist_sim.solver.search import representatives
 
-MARGIN_WEIGHT = 0.001
+MARGIN_WEIGHT = 0.05
 """Weight of (own net - opponent's net) added to the 1 / 0.5 / 0 of a hand's result."""
 
 RESULT_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "forfeit": 0.0}

@@ -27,6 +27,14 @@ def positive_number(name: str, value: Any) -> float:
     return float(value)
 
 
+def non_negative_number(name: str, value: Any) -> float:
+    """``value`` as a float if it is a finite number >= 0, else ValueError."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 <= value < float("inf"):
+        raise ValueError(f"parameter {name!r} must be a number >= 0, not {value!r}")
+    return float(value)
+
+
 def flag(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"parameter {name!r} must be true or false, not {value!r}")

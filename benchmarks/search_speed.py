@@ -1,0 +1,99 @@
+"""How fast do the search strategies decide? Targets: ``pimc`` at its default budget
+decides in a median of at most 50 ms; a whole German Whist hand of ``pimc`` against
+``solver`` takes at most 2 s.
+
+For each game, one search seat plays against heuristics (German Whist: ``pimc``
+against ``solver``) and every decision with more than one legal action is timed.
+The heuristic's own decisions are timed in the same run as the reference, so the
+ratio stands even on a noisy machine. The compiled solver is warmed up (compiled or
+loaded from numba's cache) before timing.
+
+    python benchmarks/search_speed.py --deals 20
+    python benchmarks/search_speed.py --search ismcts --deals 10
+    python benchmarks/search_speed.py --games german_whist --param worlds=40
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from strength_common import parse_setting
+
+from whist_sim.games import make_game
+from whist_sim.play import play_deal
+from whist_sim.strategy import build_strategy
+
+PLAYERS = {"german_whist": 2, "solo_whist": 4, "minnesota_whist": 4, "knockout_whist": 4}
+
+
+class Clocked:
+    """Records the time of every decision that had a choice to make."""
+
+    def __init__(self, strategy: Any) -> None:
+        self.strategy = strategy
+        self.times: list[float] = []
+
+    def choose(self, view: Any, rng: Any) -> int:
+        started = time.perf_counter()
+        action = self.strategy.choose(view, rng)
+        if view.legal & (view.legal - 1):
+            self.times.append(time.perf_counter() - started)
+        return action
+
+
+def measure(game_name: str, search: str, params: dict[str, Any], deals: int) -> dict[str, Any]:
+    players = PLAYERS[game_name]
+    game = make_game(game_name, {}, players)
+    player = Clocked(build_strategy(search, params, game_name))
+    other = "solver" if game_name == "german_whist" else "heuristic"
+    opponent = Clocked(build_strategy(other, {}, game_name))
+    hand_seconds = []
+    for seed in range(deals):
+        seat = seed % players
+        line_up: list[Any] = [opponent] * players
+        line_up[seat] = player
+        started = time.perf_counter()
+        play_deal(game, line_up, seed, seed % players, on_error="abort")
+        hand_seconds.append(time.perf_counter() - started)
+    return {"search": player.times, "reference": opponent.times, "hands": hand_seconds,
+            "reference_name": other}
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "no decisions"
+    return (f"median {1000 * statistics.median(values):.2f} ms,"
+            f" p90 {1000 * statistics.quantiles(values, n=10)[-1]:.2f} ms,"
+            f" max {1000 * max(values):.2f} ms over {len(values)} decisions")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--search", default="pimc")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--deals", type=int, default=20, help="deals (Knock-out: games) per game")
+    parser.add_argument("--games", nargs="+", default=list(PLAYERS), choices=list(PLAYERS))
+    args = parser.parse_args()
+    params = dict(parse_setting(s) for s in args.param)
+    warm = time.perf_counter()
+    from whist_sim.solver import solve_fast
+
+    solve_fast([0b11, 0b1100], 0, 0, [0, 1])
+    print(f"compiled solver ready in {time.perf_counter() - warm:.1f} s (compile or cache load)")
+    for game_name in args.games:
+        r = measure(game_name, args.search, params, args.deals)
+        ratio = statistics.median(r["search"]) / statistics.median(r["reference"])
+        print(f"{game_name}: {args.search} {params or '(defaults)'}: {_ms(r['search'])}")
+        print(f"  reference {r['reference_name']}: {_ms(r['reference'])};"
+              f" median ratio {ratio:.0f}x")
+        if game_name == "german_whist":
+            print(f"  whole hands of {args.search} vs solver: median"
+                  f" {statistics.median(r['hands']):.2f} s, max {max(r['hands']):.2f} s"
+                  f" over {len(r['hands'])} hands")
+
+
+if __name__ == "__main__":
+    main()

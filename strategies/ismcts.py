@@ -1,0 +1,39 @@
+"""``ismcts``: Information Set Monte Carlo Tree Search for every game (``whist_sim.search.ismcts``).
+
+Each decision runs ``iterations`` iterations of single-observer ISMCTS: a world
+consistent with the seat's view per iteration, a tree over the actions every seat
+takes from here, upper confidence bounds with availability counts, heuristic
+roll-outs. Bidding decisions are searched the same way (the tree then spans the
+rest of the auction).
+
+Parameters:
+- ``iterations`` (budget, >= 1): iterations per decision.
+- ``exploration`` (> 0): the UCB constant, as a fraction of the spread of payoffs seen.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from whist_sim.games import GAMES
+from whist_sim.search.ismcts import best_action, search
+from whist_sim.search.params import positive_number, whole_number
+from whist_sim.strategy import Strategy
+
+
+class Ismcts(Strategy):
+    """Searches a tree of information sets over sampled worlds; plays the most visited action."""
+
+    games = frozenset(GAMES)
+    version = "1"
+
+    def __init__(self, iterations: int = 200, exploration: float = 0.7) -> None:
+        self.iterations = whole_number("iterations", iterations, 1)
+        self.exploration = positive_number("exploration", exploration)
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if view.legal & (view.legal - 1) == 0:
+            return view.legal.bit_length() - 1
+        children = search(view, rng, iterations=self.iterations, exploration=self.exploration)
+        return best_action(children)

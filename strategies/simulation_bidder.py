@@ -1,0 +1,49 @@
+"""``simulation_bidder``: bids by simulation, plays like the ``heuristic``.
+
+Isolates the value of bidding by simulation: every bidding decision (a Solo Whist
+call or Abundance trump, the Minnesota laid card, a Knock-out trump) is chosen by
+the expected value of each choice over ``worlds`` sampled deals, the rest of the
+auction and all the play following the heuristics (``whist_sim.search.pimc``); card
+play is the heuristic's own. Set against ``heuristic`` it measures the bidding alone.
+
+Parameters:
+- ``worlds`` (budget, >= 1): sampled deals per bidding decision.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from strategies.heuristic import heuristic_for
+from whist_sim.search.params import whole_number
+from whist_sim.search.pimc import evaluate
+from whist_sim.strategy import Strategy
+
+BIDDING_PHASES = {
+    "solo_whist": frozenset({"bid", "trump"}),
+    "minnesota_whist": frozenset({"lay"}),
+    "knockout_whist": frozenset({"trump"}),
+}
+"""Per game, the phases whose decisions are simulated."""
+
+
+class SimulationBidder(Strategy):
+    """Simulated bidding decisions, heuristic card play."""
+
+    games = frozenset(BIDDING_PHASES)
+    version = "1"
+
+    def __init__(self, worlds: int = 40) -> None:
+        self.worlds = whole_number("worlds", worlds, 1)
+        self._players: dict[type, Any] = {}
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if view.legal & (view.legal - 1) == 0:
+            return view.legal.bit_length() - 1
+        if view.phase in _BIDS:
+            return evaluate(view, rng, worlds=self.worlds, exact_cards=0, solve=None).action
+        return heuristic_for(view, self._players).choose(view, rng)
+
+
+_BIDS = frozenset().union(*BIDDING_PHASES.values())
