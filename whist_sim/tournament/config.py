@@ -32,12 +32,24 @@ class StrategyEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     use: str = Field(description="entry-point name (e.g. 'heuristic') or 'package.module:Class'")
-    label: str | None = Field(None, description="name in results and reports; defaults to `use`")
+    label: str | None = Field(
+        None, description="name in results and reports; defaults to `use` and its parameters"
+    )
     params: dict[str, Any] = Field(default_factory=dict)
 
     @property
     def name(self) -> str:
-        return self.label or self.use
+        """The label, else ``use`` with its parameters: ``pimc(worlds=40)``.
+
+        So two budgets of one strategy are two entries in results and reports
+        without anyone having to name them.
+        """
+        if self.label:
+            return self.label
+        if not self.params:
+            return self.use
+        shown = ", ".join(f"{key}={value!r}" for key, value in sorted(self.params.items()))
+        return f"{self.use}({shown})"
 
 
 class TournamentSection(BaseModel):
