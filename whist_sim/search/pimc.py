@@ -196,7 +196,7 @@ def _world_values(
         if exact is not None:
             return _Exact({action: exact[action] for action in actions})
     values = {}
-    leaf = leaf_evaluator(model, exact_cards, solve)
+    leaf = leaf_evaluator(model, view, exact_cards, solve)
     for action in actions:
         rollout_rng = Random(seed)  # the same for every action: common random numbers
         state = model.determinize(view, world, rollout_rng)
