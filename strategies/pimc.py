@@ -21,7 +21,11 @@ Parameters:
 - ``incumbent``: start from the heuristic's choice and play another action only when
   its average gain over it, paired world by world, is clearly positive (see
   ``confidence``); false plays the best average however slim.
-- ``confidence`` (>= 0): how many standard errors that gain must exceed.
+- ``confidence`` (>= 0): how many standard errors that gain must exceed in card play;
+  ``bid_confidence`` the same for bidding decisions.
+- ``min_make`` (0..1): a call that leads to this seat declaring is made only if the
+  roll-outs made the contract at least this often (Solo Whist; 0 bids on expected
+  units alone, which takes on many contracts that fail a third of the time).
 - ``compiled``: use the numba-compiled solver (compiles once per process and caches
   on disk) rather than the pure Python one; both give the same values.
 """
@@ -52,7 +56,8 @@ class Pimc(Strategy):
 
     def __init__(self, worlds: int = 20, bid_worlds: int = 40, exact_cards: int | None = None,
                  bidding: str = "simulation", incumbent: bool = True,
-                 confidence: float = 1.0, compiled: bool = True) -> None:
+                 confidence: float = 1.0, bid_confidence: float = 1.0,
+                 min_make: float = 0.9, compiled: bool = True) -> None:
         self.worlds = whole_number("worlds", worlds, 1)
         self.bid_worlds = whole_number("bid_worlds", bid_worlds, 1)
         if exact_cards is not None:
@@ -65,6 +70,10 @@ class Pimc(Strategy):
         self.bidding = bidding
         self.incumbent = flag("incumbent", incumbent)
         self.confidence = non_negative_number("confidence", confidence)
+        self.bid_confidence = non_negative_number("bid_confidence", bid_confidence)
+        self.min_make = non_negative_number("min_make", min_make)
+        if self.min_make > 1:
+            raise ValueError(f"parameter 'min_make' must be between 0 and 1, not {min_make!r}")
         self.compiled = flag("compiled", compiled)
         self._heuristics: dict[type, Any] = {}
         self._solve = solver_function(compiled)
@@ -88,5 +97,6 @@ class Pimc(Strategy):
             exact_cards=0 if bidding else exact_cards,
             solve=self._solve,
             incumbent=incumbent,
-            confidence=self.confidence,
+            confidence=self.bid_confidence if bidding else self.confidence,
+            min_make=self.min_make if bidding else 0.0,
         ).action

@@ -75,6 +75,7 @@ def evaluate(
     candidates: Sequence[int] | None = None,
     incumbent: int | None = None,
     confidence: float = 0.0,
+    min_make: float = 0.0,
 ) -> Evaluation:
     """Value each candidate action for ``view.seat`` over sampled worlds; pick one.
 
@@ -88,6 +89,12 @@ def evaluate(
     if its mean gain over the incumbent, paired world by world, exceeds
     ``confidence`` standard errors: noisy roll-outs should not overturn a sound rule
     on a coin flip (the "winner's curse" of picking the best of many noisy estimates).
+
+    ``min_make`` (bidding): an action after which this seat ended up declaring a
+    contract in the roll-outs is played only if it made the contract in at least that
+    share of them (the model's ``declared_made``), unless it is the incumbent's. It
+    turns the bidder from maximising expected units into a bidder that also keeps its
+    promises, as a partner or a table expects.
     """
     model = model_for(view)
     actions = list(candidates) if candidates is not None else candidate_actions(view, model)
@@ -101,13 +108,15 @@ def evaluate(
     per_world: list[dict[int, float]] = []
     seen: dict[tuple, dict[int, float]] = {}
     exact_worlds = spent = 0
+    tally: dict[int, list[int]] | None = {a: [0, 0] for a in actions} if min_make > 0 else None
     while spent < budget and len(per_world) < MAX_WORLD_FACTOR * worlds:
         world = sample_world(view, rng)
         seed = rng.getrandbits(63)
         key = (world.hands, world.stock, world.undealt)
         values = seen.get(key)
         if values is None or not _is_exact(values):
-            values = _world_values(model, view, world, seat, active, seed, exact_cards, solve)
+            values = _world_values(model, view, world, seat, active, seed, exact_cards, solve,
+                                   tally)
             seen[key] = values
         if _is_exact(values):
             exact_worlds += 1
@@ -118,7 +127,8 @@ def evaluate(
             if len(active) == 1:
                 break
     means = {action: _mean([v[action] for v in per_world if action in v]) for action in actions}
-    best = max(active, key=lambda a: (means[a], -a))
+    eligible = [a for a in active if a == incumbent or not _too_risky(tally, a, min_make)]
+    best = max(eligible or active, key=lambda a: (means[a], -a))
     overturned = _clearly_better(per_world, best, incumbent, confidence)
     if incumbent is not None and best != incumbent and not overturned:
         best = incumbent
@@ -145,6 +155,14 @@ def _contenders(per_world: list[dict[int, float]], active: list[int],
         if mean + 2 * error >= 0:
             kept.append(action)
     return kept
+
+
+def _too_risky(tally: dict[int, list[int]] | None, action: int, min_make: float) -> bool:
+    """Did ``action`` lead to contracts made less often than ``min_make`` in the roll-outs?"""
+    if tally is None:
+        return False
+    made, declared = tally[action]
+    return declared > 0 and made < min_make * declared
 
 
 def _mean(values: list[float]) -> float:
@@ -187,9 +205,13 @@ def _world_values(
     actions: list[int],
     seed: int,
     exact_cards: int,
-    solve: Callable[..., int],
+    solve: Callable[..., int] | None,
+    tally: dict[int, list[int]] | None = None,
 ) -> dict[int, float]:
-    """Each action's value in one world: exact when the solver applies, else one roll-out."""
+    """Each action's value in one world: exact when the solver applies, else one roll-out.
+
+    ``tally[action]`` counts (made, declared) contracts of ``seat`` in the roll-outs.
+    """
     if exact_cards > 0:
         state = model.determinize(view, world, Random(seed))
         exact = model.exact_values(state, seat, exact_cards, solve)
@@ -202,6 +224,11 @@ def _world_values(
         state = model.determinize(view, world, rollout_rng)
         state.apply(action)
         values[action] = play_out(model, state, rollout_rng, leaf)[seat]
+        if tally is not None and state.to_act < 0:
+            made = model.declared_made(state, seat)
+            if made is not None:
+                tally[action][0] += made
+                tally[action][1] += 1
     return values
 
 

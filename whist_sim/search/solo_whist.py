@@ -202,6 +202,17 @@ class SoloWhistModel:
         """Each seat's net units of the finished deal (what it pays or receives)."""
         return state.outcome().net
 
+    def declared_made(self, state: DealState, seat: int) -> bool | None:
+        """Did ``seat``'s side make its contract? None if ``seat`` did not declare one.
+
+        The declarer and, in Prop and Cop, its partner are the declaring side. Used by
+        simulated bidding to keep to contracts it expects to make (``min_make``).
+        """
+        facts = state.outcome().facts
+        if seat not in (facts["declarer"], facts["partner"]):
+            return None
+        return bool(facts["made"])
+
     def rollout_policies(self, state: DealState) -> list[Any]:
         """The Solo heuristic in every seat (one stateless, deterministic instance)."""
         return self._policies
