@@ -9,6 +9,9 @@ rest of the auction).
 Parameters:
 - ``iterations`` (budget, >= 1): iterations per decision.
 - ``exploration`` (> 0): the UCB constant, as a fraction of the spread of payoffs seen.
+- ``exact_cards`` (>= 0): roll-outs stop at a state the solver settles once no hand
+  holds more than this many cards (German Whist stage 2; default 13 there, else 0).
+- ``compiled``: use the numba-compiled solver rather than the pure Python one.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from whist_sim.games import GAMES
 from whist_sim.search.ismcts import best_action, search
-from whist_sim.search.params import positive_number, whole_number
+from whist_sim.search.params import flag, positive_number, solver_function, whole_number
 from whist_sim.strategy import Strategy
 
 
@@ -28,12 +31,22 @@ class Ismcts(Strategy):
     games = frozenset(GAMES)
     version = "1"
 
-    def __init__(self, iterations: int = 200, exploration: float = 0.7) -> None:
+    def __init__(self, iterations: int = 200, exploration: float = 0.7,
+                 exact_cards: int | None = None, compiled: bool = True) -> None:
         self.iterations = whole_number("iterations", iterations, 1)
         self.exploration = positive_number("exploration", exploration)
+        if exact_cards is not None:
+            exact_cards = whole_number("exact_cards", exact_cards, 0)
+        self.exact_cards = exact_cards
+        self.compiled = flag("compiled", compiled)
+        self._solve = solver_function(compiled)
 
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:
             return view.legal.bit_length() - 1
-        children = search(view, rng, iterations=self.iterations, exploration=self.exploration)
+        exact_cards = self.exact_cards
+        if exact_cards is None:
+            exact_cards = 13 if type(view).__name__ == "GermanWhistView" else 0
+        children = search(view, rng, iterations=self.iterations, exploration=self.exploration,
+                          exact_cards=exact_cards, solve=self._solve)
         return best_action(children)

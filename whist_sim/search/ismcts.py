@@ -1,25 +1,30 @@
-"""Information Set Monte Carlo Tree Search (single observer, Cowling, Powley and Whitehouse 2012).
+"""Information Set Monte Carlo Tree Search (after Cowling, Powley and Whitehouse 2012).
 
-One tree per decision, rooted at the deciding seat's information set. Each
-iteration draws a world consistent with the seat's view (``whist_sim.sampling``),
-builds a private state from it, and walks down the tree: at every node the seat to
-act picks, among the actions legal in this world, the one with the best upper
-confidence bound for itself. A new node is added, the deal is played out with the
-heuristics, and every node on the path is credited with the payoff of the seat that
-acted there. Because each iteration uses a different world, a node's statistics
-average over the worlds in which it was reachable; the *availability* count (how
-often an action was legal when its node was visited) replaces the parent's visit
-count in the bound, so actions legal in few worlds are not under-explored.
-
-Nodes are keyed by the actions taken since the root, which every seat sees in these
-games (a Minnesota laid card that is never turned is the exception: the tree treats
-it as seen, a small leak of the other seats' hidden choice into their own nodes that
-only affects how the search models them, never what this seat learns about cards).
+One tree per decision, over the deciding seat's own information sets. Each iteration
+draws a world consistent with the seat's view (``whist_sim.sampling``), builds a
+private state from it, and walks down the tree: at the seat's own decisions it picks,
+among the actions legal in this world, the one with the best upper confidence bound;
+the other seats act as the heuristic would in their place (each sees its own view of
+the sampled world), and the tree branches on the actions the seat sees them take.
+When a new node is added the deal is played out with the heuristics, and every own
+node on the path is credited with the seat's payoff. Because each iteration uses a
+different world, a node's statistics average over the worlds in which it was
+reachable; the *availability* count (how often an action was legal when its node was
+visited) replaces the parent's visit count in the bound, so actions legal in few
+worlds are not under-explored.
 
 Choices, and why:
-- Multi-player: payoffs are per seat and each node maximises its own seat's payoff
-  (max^n), which is what Solo and Knock-out need; in two-sided games it reduces to
-  the usual alternating search.
+- The other seats are modelled by the heuristic rather than searched in the same
+  tree. A single-observer tree gives every seat nodes keyed by public actions only,
+  so the opponents choose as if they could not see their own cards: they look weak,
+  contracts look easy, and the searcher overbids (measured: Solo contracts made fell
+  to about a third). With a model of the others the tree is over this seat's
+  choices, which is where strategy fusion hurts PIMC: a later own decision is made
+  once per information set, not once per world.
+- Nodes are keyed by the actions taken since the root as this seat sees them (a
+  Minnesota laid card that is never turned is keyed by the card: the tree then
+  separates worlds this seat could not tell apart, a small leak that only splits
+  statistics, never a card this seat learns).
 - The exploration constant is scaled by the spread of payoffs seen so far, so one
   setting serves German Whist (payoffs 0..1) and Solo Whist (units).
 - The root's choice is its most visited action (the robust child), ties to the
@@ -29,11 +34,12 @@ Choices, and why:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
 from whist_sim.sampling import sample_world
-from whist_sim.search.model import model_for, play_out
+from whist_sim.search.model import leaf_evaluator, model_for, play_out
 from whist_sim.search.pimc import candidate_actions
 
 
@@ -49,9 +55,16 @@ class Node:
         self.children: dict[int, Node] = {}
 
 
-def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7) -> dict[int, Node]:
-    """Run ``iterations`` iterations from ``view``; the root's children by action."""
+def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
+           exact_cards: int = 0, solve: Callable[..., int] | None = None) -> dict[int, Node]:
+    """Run ``iterations`` iterations from ``view``; the root's children by action.
+
+    Roll-outs stop where the model values a state directly (``leaf_evaluator``: the
+    solver once no hand holds more than ``exact_cards`` cards, a Knock-out round's end).
+    """
     model = model_for(view)
+    leaf = leaf_evaluator(model, view, exact_cards, solve)
+    me = view.seat
     root = Node()
     root_actions = candidate_actions(view, model)
     if len(root_actions) == 1:
@@ -61,23 +74,29 @@ def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7)
     for _ in range(iterations):
         world = sample_world(view, rng)
         state = model.determinize(view, world, rng)
-        path: list[tuple[Node, int]] = []
+        policies = model.rollout_policies(state)
+        path: list[Node] = []
         node = root
         allowed: list[int] | None = root_actions
         while state.to_act >= 0:
             seat = state.to_act
+            if seat != me:  # another seat: the heuristic in its place; the tree follows
+                action = policies[seat].choose(state.view(seat), rng)
+                node = node.children.setdefault(action, Node())
+                state.apply(action)
+                continue
             actions = allowed if allowed is not None else _actions(state.legal)
             allowed = None
             action, node, expanded = _select(node, actions, exploration * spread.width, rng)
-            path.append((node, seat))
+            path.append(node)
             state.apply(action)
             if expanded:
                 break
-        payoffs = play_out(model, state, rng) if state.to_act >= 0 else model.payoffs(state)
+        payoffs = play_out(model, state, rng, leaf) if state.to_act >= 0 else model.payoffs(state)
         spread.add(payoffs)
-        for visited, seat in path:
+        for visited in path:
             visited.visits += 1
-            visited.total += payoffs[seat]
+            visited.total += payoffs[me]
     return root.children
 
 
