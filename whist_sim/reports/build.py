@@ -178,15 +178,18 @@ def _variant_text(variant: str | None) -> str:
 
 
 def _strategy_rows(meta: dict[str, Any]) -> list[list[str]]:
-    """Entrants from ``run.json``: config entries first, then the ``strategies`` map."""
+    """Entrants from ``run.json``: its ``strategies`` map (label -> use, params, version).
+
+    Runs that lack the map (older run folders) fall back on the config's entries.
+    """
     entries: dict[str, dict[str, Any]] = {}
     config = meta.get("config")
-    if isinstance(config, dict):
+    recorded = meta.get("strategies")
+    if isinstance(config, dict) and not isinstance(recorded, dict):
         for entry in config.get("strategies") or []:
             if isinstance(entry, dict) and "use" in entry:
                 label = entry.get("label") or entry["use"]
                 entries[label] = {"use": entry["use"], "params": entry.get("params") or {}}
-    recorded = meta.get("strategies")
     if isinstance(recorded, dict):
         for label, info in recorded.items():
             if isinstance(info, dict):

@@ -228,6 +228,19 @@ class MinnesotaWhistModel:
         return card
 
     # -- results -------------------------------------------------------------------
+    def candidate_actions(self, view: Any) -> list[int] | None:
+        """Laying a card: one black and one red (the lowest of each), else None.
+
+        Only the colour of the laid card bids (black grands, red passes); it stays in
+        the hand either way, so valuing every card of a colour would repeat one
+        simulation. In other phases the search's own candidates apply.
+        """
+        if view.phase != LAY:
+            return None
+        black = view.legal & (SUIT_MASKS[0] | SUIT_MASKS[3])
+        red = view.legal & (SUIT_MASKS[1] | SUIT_MASKS[2])
+        return sorted((mask & -mask).bit_length() - 1 for mask in (black, red) if mask)
+
     def payoffs(self, state: DealState) -> tuple[float, ...]:
         """Each seat's net points for the deal (its side's points minus the other's)."""
         return state.outcome().net

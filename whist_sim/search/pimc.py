@@ -51,12 +51,13 @@ class Evaluation:
 def candidate_actions(view: Any, model: SearchModel) -> list[int]:
     """The actions worth valuing: the legal ones, one card per run of equivalent cards.
 
-    A model may narrow further with ``candidate_actions(view)`` (Minnesota's laid
-    card: only its colour matters).
+    A model may narrow further with ``candidate_actions(view)`` returning a list, or
+    None to leave a decision to this rule (Minnesota's laid card: only its colour bids).
     """
     narrow = getattr(model, "candidate_actions", None)
-    if narrow is not None:
-        return narrow(view)
+    narrowed = narrow(view) if narrow is not None else None
+    if narrowed is not None:
+        return narrowed
     legal = view.legal
     cards = legal & FULL_DECK
     if view.phase not in CARD_PHASES or not cards:
@@ -108,7 +109,8 @@ def evaluate(
     per_world: list[dict[int, float]] = []
     seen: dict[tuple, dict[int, float]] = {}
     exact_worlds = spent = 0
-    tally: dict[int, list[int]] | None = {a: [0, 0] for a in actions} if min_make > 0 else None
+    keeps_promises = min_make > 0 and hasattr(model, "declared_made")  # Solo Whist only
+    tally: dict[int, list[int]] | None = {a: [0, 0] for a in actions} if keeps_promises else None
     while spent < budget and len(per_world) < MAX_WORLD_FACTOR * worlds:
         world = sample_world(view, rng)
         seed = rng.getrandbits(63)
