@@ -25,9 +25,13 @@ Choices, and why:
   draws nothing at random once dealt, so the copy needs no randomness and ``rng`` is
   not used.
 - ``payoffs``: 1 for a won hand, 0.5 drawn, 0 lost (a forfeit is a loss), plus
-  ``MARGIN_WEIGHT`` times (own net - opponent's net): the search prefers the bigger
-  win and the smaller loss, yet the largest margin (19.5 points under ``count =
-  "weighted"``, so 0.039) never outweighs half a hand. The two payoffs add up to 1.
+  ``MARGIN_WEIGHT`` (0.05) times (own net - opponent's net). A win's margin is
+  positive and a loss's negative, so every win is still worth more than any draw
+  and every draw more than any loss. The weight is large enough that the margin
+  counts in the averages of a few dozen sampled worlds: win-or-lose alone is too
+  coarse to separate two stage-1 cards in twenty worlds (with a weight of 0.001
+  ``pimc`` won 59% of hands against ``solver``, with 0.05 61.5%, 100 seeds each,
+  within each other's noise). The two payoffs add up to 1.
 - ``exact_values``: stage 2 is a two-player trick contest with every card known in a
   determinized state, and the final payoff is a non-decreasing function of the tricks
   the seat takes in the rest of the deal (stage-1 tricks and stage-2 tricks so far are
