@@ -13,6 +13,8 @@ Choices, and why:
 - Only one card of each run of equivalent cards is tried (holding 8 and 6 with the
   7 gone, they play alike), as the solver does; the lowest is played.
 - The same world drawn twice is valued once (German Whist stage 2 has one world).
+- The heuristic's choice is the incumbent, and clearly worse candidates drop out of
+  a race (see ``evaluate``): measured, plain best-of-averages lost to the heuristic.
 - Ties go to the lowest action: the choice depends on the seed only.
 
 PIMC's known weaknesses (strategy fusion, non-locality: Frank and Basin 1998;
