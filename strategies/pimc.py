@@ -25,7 +25,7 @@ Parameters:
   ``bid_confidence`` the same for bidding decisions.
 - ``min_make`` (0..1): a call that leads to this seat declaring is made only if the
   roll-outs made the contract at least this often (Solo Whist; 0 bids on expected
-  units alone, which takes on many contracts that fail a third of the time).
+  units alone, which takes on contracts that fail one time in five or six).
 - ``compiled``: use the numba-compiled solver (compiles once per process and caches
   on disk) rather than the pure Python one; both give the same values.
 """

@@ -45,10 +45,10 @@ class SearchModel(Protocol):
     def payoffs(self, state: DealState) -> tuple[float, ...]:
         """Per seat, the value of a finished ``state`` that the search maximises for it.
 
-        German Whist: 1 for a won hand, 0.5 a drawn one, 0 a lost one (and a small
-        tie-break on the margin); Solo Whist: the seat's net units; Minnesota Whist:
-        the seat's net points; Knock-out Whist: 1 for the winner, less for the others
-        by how long they survived.
+        German Whist: 1 for a won hand, 0.5 a drawn one, 0 a lost one, plus 0.05 per
+        point of margin (which never reorders win, draw and loss); Solo Whist: the
+        seat's net units; Minnesota Whist: the seat's net points; Knock-out Whist: 1
+        for the winner, less for the others by how long they survived.
         """
         ...
 
