@@ -69,6 +69,7 @@ from whist_sim.games.german_whist import (
     GermanWhistView,
 )
 from whist_sim.sampling import World
+from whist_sim.search.model import game_for
 from whist_sim.solver.search import representatives
 
 MARGIN_WEIGHT = 0.05
@@ -94,15 +95,6 @@ class GermanWhistModel:
 
     game = GermanWhist.name
 
-    def __init__(self) -> None:
-        self._games: dict[GermanWhistVariant, GermanWhist] = {}
-
-    def _game(self, variant: GermanWhistVariant) -> GermanWhist:
-        game = self._games.get(variant)
-        if game is None:
-            game = self._games[variant] = GermanWhist(variant)
-        return game
-
     def determinize(self, view: GermanWhistView, world: World, rng: Random) -> GermanWhistDeal:
         """A fresh deal at ``view``'s decision point holding the world's hidden cards."""
         seat = view.seat
@@ -122,7 +114,7 @@ class GermanWhistModel:
             )
         variant = view.variant
         state = GermanWhistDeal.__new__(GermanWhistDeal)
-        state.game = self._game(variant)
+        state.game = game_for(GermanWhist, variant)
         state.variant = variant
         state.deck = None
         state.seed = -1

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+from whist_sim.cards import cards_of
 from whist_sim.sampling import sample_world
 from whist_sim.search.model import leaf_evaluator, model_for, play_out
 from whist_sim.search.pimc import candidate_actions
@@ -85,7 +86,7 @@ def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
                 node = node.children.setdefault(action, Node())
                 state.apply(action)
                 continue
-            actions = allowed if allowed is not None else _actions(state.legal)
+            actions = allowed if allowed is not None else cards_of(state.legal)
             allowed = None
             action, node, expanded = _select(node, actions, exploration * spread.width, rng)
             path.append(node)
@@ -140,12 +141,3 @@ class _Spread:
     @property
     def width(self) -> float:
         return self.high - self.low if self.high > self.low else 1.0
-
-
-def _actions(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -79,10 +79,10 @@ from whist_sim.games.knockout_whist import (
     TRUMP,
     KnockoutWhist,
     KnockoutWhistDeal,
-    KnockoutWhistVariant,
     KnockoutWhistView,
 )
 from whist_sim.sampling import World
+from whist_sim.search.model import game_for
 from whist_sim.tricks import winning_index
 
 SURVIVAL = 0.1
@@ -119,17 +119,8 @@ class KnockoutWhistModel:
     game = KnockoutWhist.name
 
     def __init__(self) -> None:
-        self._games: dict[tuple[KnockoutWhistVariant, int], KnockoutWhist] = {}
         self._policies: dict[int, list[Any]] = {}
         self._heuristic = KnockoutHeuristic()
-
-    def _game(self, variant: KnockoutWhistVariant, players: int) -> KnockoutWhist:
-        """One ``Game`` per variant and table size: building one validates the variant."""
-        key = (variant, players)
-        game = self._games.get(key)
-        if game is None:
-            game = self._games[key] = KnockoutWhist(variant, players)
-        return game
 
     # -- determinize ----------------------------------------------------------------
     def determinize(self, view: KnockoutWhistView, world: World, rng: Random
@@ -150,7 +141,7 @@ class KnockoutWhistModel:
         trick, trick_seats = view.trick, view.trick_seats
 
         state = KnockoutWhistDeal.__new__(KnockoutWhistDeal)
-        state.game = self._game(view.variant, n)
+        state.game = game_for(KnockoutWhist, view.variant, n)
         state.variant = view.variant
         state.players = n
         state.seed = rng.getrandbits(63)

@@ -64,10 +64,10 @@ from whist_sim.games.minnesota_whist import (
     PLAYERS,
     MinnesotaWhist,
     MinnesotaWhistDeal,
-    MinnesotaWhistVariant,
     MinnesotaWhistView,
 )
 from whist_sim.sampling import World
+from whist_sim.search.model import game_for
 
 SIDES = (0, 1, 0, 1)
 """Solver sides: seats 0 and 2 against 1 and 3."""
@@ -124,16 +124,9 @@ class MinnesotaWhistModel:
     game = "minnesota_whist"
 
     def __init__(self) -> None:
-        self._games: dict[MinnesotaWhistVariant, MinnesotaWhist] = {}
         self._policy = MinnesotaHeuristic()
         self._policies = [self._policy] * PLAYERS
         self._laid_cache: dict[tuple, int] = {}
-
-    def _game(self, variant: MinnesotaWhistVariant) -> MinnesotaWhist:
-        game = self._games.get(variant)
-        if game is None:
-            game = self._games[variant] = MinnesotaWhist(variant)
-        return game
 
     # -- determinize ---------------------------------------------------------------
     def determinize(self, view: MinnesotaWhistView, world: World, rng: Random) -> DealState:
@@ -180,7 +173,7 @@ class MinnesotaWhistModel:
         log += plays
 
         state = MinnesotaWhistDeal.__new__(MinnesotaWhistDeal)
-        state.game = self._game(view.variant)
+        state.game = game_for(MinnesotaWhist, view.variant)
         state.variant = view.variant
         state.seed = -1
         state.dealer = dealer

@@ -7,12 +7,13 @@ is written once, against this interface, and knows no game.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from random import Random
 from typing import Any, Protocol
 
-from whist_sim.games.base import DealState
+from whist_sim.games.base import DealState, Game, Variant
 from whist_sim.sampling import World
 
 MODELS = {
@@ -68,6 +69,16 @@ class SearchModel(Protocol):
         ``solve_fast``); the caller chooses.
         """
         ...
+
+
+@functools.cache
+def game_for(game_type: type[Game], variant: Variant, players: int | None = None) -> Game:
+    """One ``Game`` per type, variant and table size, shared by every determinized state.
+
+    Building a Game validates its variant; a search builds thousands of states per
+    decision from the same few variants (frozen, so hashable).
+    """
+    return game_type(variant, players)
 
 
 def leaf_evaluator(model: SearchModel, view: Any, max_cards: int,

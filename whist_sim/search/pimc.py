@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from whist_sim.cards import FULL_DECK
+from whist_sim.cards import FULL_DECK, cards_of
 from whist_sim.sampling import World, sample_world
 from whist_sim.search.model import SearchModel, leaf_evaluator, model_for, play_out
 from whist_sim.solver.search import representatives
@@ -63,9 +63,9 @@ def candidate_actions(view: Any, model: SearchModel) -> list[int]:
     legal = view.legal
     cards = legal & FULL_DECK
     if view.phase not in CARD_PHASES or not cards:
-        return _bits(legal)
+        return cards_of(legal)
     live = FULL_DECK & ~cards_played(view.tricks, ())
-    return sorted(representatives(cards, live) + _bits(legal & ~FULL_DECK))
+    return sorted(representatives(cards, live) + cards_of(legal & ~FULL_DECK))
 
 
 def evaluate(
@@ -234,12 +234,3 @@ def _world_values(
                 tally[action][0] += made
                 tally[action][1] += 1
     return values
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -73,10 +73,10 @@ from whist_sim.games.solo_whist import (
     TRUMP,
     SoloWhist,
     SoloWhistDeal,
-    SoloWhistVariant,
     SoloWhistView,
 )
 from whist_sim.sampling import World
+from whist_sim.search.model import game_for
 from whist_sim.tricks import winning_index
 
 _NAMED_TRUMP_RULES = ("named_other", "named_any")
@@ -89,7 +89,6 @@ class SoloWhistModel:
     game = SoloWhist.name
 
     def __init__(self) -> None:
-        self._games: dict[SoloWhistVariant, SoloWhist] = {}
         self._last: tuple[SoloWhistView, dict[str, Any], tuple[int, ...], list] | None = None
         self._net_tables: dict[tuple, tuple[tuple[float, ...], ...]] = {}
         heuristic = Heuristic.for_game(self.game)()
@@ -138,9 +137,7 @@ class SoloWhistModel:
                 " action): determinize the view of the seat to act"
             )
         variant = view.variant
-        game = self._games.get(variant)
-        if game is None:
-            game = self._games[variant] = SoloWhist(variant)
+        game = game_for(SoloWhist, variant)
         level, holders, copped = -1, (), False
         log: list[tuple[int, str, int, bool]] = []
         for seat, call in view.bids:
