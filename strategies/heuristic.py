@@ -30,18 +30,12 @@ class Heuristic:
         return getattr(importlib.import_module(module), name)
 
 
-VIEW_GAMES = {
-    "GermanWhistView": "german_whist",
-    "SoloWhistView": "solo_whist",
-    "MinnesotaWhistView": "minnesota_whist",
-    "KnockoutWhistView": "knockout_whist",
-}
-"""View class name -> game, for strategies that hand some decisions to the heuristic."""
-
-
 def heuristic_for(view: Any, cache: dict[type, Any]) -> Any:
     """The heuristic player of ``view``'s game (one instance per game kept in ``cache``)."""
     player = cache.get(type(view))
     if player is None:
-        player = cache[type(view)] = Heuristic.for_game(VIEW_GAMES[type(view).__name__])()
+        from whist_sim.search.model import model_for  # only search strategies need it
+
+        game = model_for(view).game
+        player = cache[type(view)] = Heuristic.for_game(game)()
     return player

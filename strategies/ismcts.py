@@ -21,7 +21,13 @@ from typing import Any
 
 from whist_sim.games import GAMES
 from whist_sim.search.ismcts import best_action, search
-from whist_sim.search.params import flag, positive_number, solver_function, whole_number
+from whist_sim.search.params import (
+    exact_cards_for,
+    flag,
+    positive_number,
+    solver_function,
+    whole_number,
+)
 from whist_sim.strategy import Strategy
 
 
@@ -44,9 +50,7 @@ class Ismcts(Strategy):
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:
             return view.legal.bit_length() - 1
-        exact_cards = self.exact_cards
-        if exact_cards is None:
-            exact_cards = 13 if type(view).__name__ == "GermanWhistView" else 0
+        exact_cards = exact_cards_for(view, self.exact_cards, elsewhere=0)
         children = search(view, rng, iterations=self.iterations, exploration=self.exploration,
                           exact_cards=exact_cards, solve=self._solve)
         return best_action(children)

@@ -37,15 +37,18 @@ from typing import Any
 
 from strategies.heuristic import heuristic_for
 from whist_sim.games import GAMES
-from whist_sim.search.params import flag, non_negative_number, solver_function, whole_number
+from whist_sim.search.model import BIDDING_PHASES
+from whist_sim.search.params import (
+    exact_cards_for,
+    flag,
+    non_negative_number,
+    solver_function,
+    whole_number,
+)
 from whist_sim.search.pimc import evaluate
 from whist_sim.strategy import Strategy
 
-BIDDING_PHASES = frozenset({"bid", "trump", "lay"})
-"""Phases that are bidding decisions (German Whist has none)."""
 BIDDING = ("simulation", "heuristic")
-DEFAULT_EXACT_CARDS = {"GermanWhistView": 13}
-"""Where ``exact_cards`` is not given: German Whist solves all of stage 2, others 6 cards."""
 
 
 class Pimc(Strategy):
@@ -84,9 +87,7 @@ class Pimc(Strategy):
         bidding = view.phase in BIDDING_PHASES
         if bidding and self.bidding == "heuristic":
             return heuristic_for(view, self._heuristics).choose(view, rng)
-        exact_cards = self.exact_cards
-        if exact_cards is None:
-            exact_cards = DEFAULT_EXACT_CARDS.get(type(view).__name__, 6)
+        exact_cards = exact_cards_for(view, self.exact_cards, elsewhere=6)
         incumbent = None
         if self.incumbent:
             incumbent = heuristic_for(view, self._heuristics).choose(view, rng)

@@ -16,22 +16,16 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic import heuristic_for
+from whist_sim.search.model import BIDDING_PHASES
 from whist_sim.search.params import whole_number
 from whist_sim.search.pimc import evaluate
 from whist_sim.strategy import Strategy
-
-BIDDING_PHASES = {
-    "solo_whist": frozenset({"bid", "trump"}),
-    "minnesota_whist": frozenset({"lay"}),
-    "knockout_whist": frozenset({"trump"}),
-}
-"""Per game, the phases whose decisions are simulated."""
 
 
 class SimulationBidder(Strategy):
     """Simulated bidding decisions, heuristic card play."""
 
-    games = frozenset(BIDDING_PHASES)
+    games = frozenset({"solo_whist", "minnesota_whist", "knockout_whist"})
     version = "1"
 
     def __init__(self, worlds: int = 40) -> None:
@@ -41,9 +35,7 @@ class SimulationBidder(Strategy):
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:
             return view.legal.bit_length() - 1
-        if view.phase in _BIDS:
+        if view.phase in BIDDING_PHASES:
             return evaluate(view, rng, worlds=self.worlds, exact_cards=0, solve=None).action
         return heuristic_for(view, self._players).choose(view, rng)
 
-
-_BIDS = frozenset().union(*BIDDING_PHASES.values())

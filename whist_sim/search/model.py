@@ -24,6 +24,10 @@ MODELS = {
 }
 """View class name -> module whose ``MODEL`` searches that game."""
 
+BIDDING_PHASES = frozenset({"bid", "trump", "lay"})
+"""Phases whose decisions are bids: Solo calls and Abundance trumps, the Minnesota laid
+card, Knock-out trump (German Whist has none)."""
+
 
 class SearchModel(Protocol):
     """What search needs from a game beyond the engine's ``apply`` / ``view`` / ``legal``."""
