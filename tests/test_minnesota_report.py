@@ -31,6 +31,7 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
+from tests.report_fixtures import folder_with_rows, rows_by
 from tests.tournament_helpers import make_run_without_ray
 from whist_sim.cards import SUIT_MASKS
 from whist_sim.reports import analyses, build, plots
@@ -147,10 +148,7 @@ META = {
 
 
 def make_folder(path: Path) -> RunFolder:
-    folder = RunFolder.create(path, META)
-    rows = hand_built_rows()
-    folder.commit_task(0, {t: to_arrow(t, GAME, rows[t]) for t in tables_for(GAME)})
-    return RunFolder.open(folder.path)
+    return folder_with_rows(path, META, GAME, hand_built_rows())
 
 
 @pytest.fixture
@@ -160,13 +158,6 @@ def run(tmp_path: Path) -> RunFolder:
 
 def seat_rows(run: RunFolder) -> pl.LazyFrame:
     return mw.seat_deals(run.scan("seats"), run.scan("deals"))
-
-
-def rows_by(df: pl.DataFrame, *keys: str) -> dict[Any, dict[str, Any]]:
-    return {
-        (row[keys[0]] if len(keys) == 1 else tuple(row[k] for k in keys)): row
-        for row in df.iter_rows(named=True)
-    }
 
 
 # -- the fixture is what the docstring says ---------------------------------------------------

@@ -32,13 +32,14 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
+from tests.report_fixtures import folder_with_rows, rows_by
 from tests.tournament_helpers import make_run_without_ray
 from whist_sim.games.solo_whist import BIDS, COP, PASS, PROP, SOLO, sure_tricks
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.build import build_report
 from whist_sim.reports.stats import ratio_interval, wilson_interval
-from whist_sim.store import RunFolder, tables_for, to_arrow
+from whist_sim.store import RunFolder, tables_for
 from whist_sim.tournament.schedule import rotate
 
 GAME = "solo_whist"
@@ -155,10 +156,7 @@ META = {
 
 
 def make_folder(path: Path, forfeited: frozenset = frozenset()) -> RunFolder:
-    folder = RunFolder.create(path, META)
-    rows = hand_built_rows(forfeited)
-    folder.commit_task(0, {t: to_arrow(t, GAME, rows[t]) for t in tables_for(GAME)})
-    return RunFolder.open(folder.path)
+    return folder_with_rows(path, META, GAME, hand_built_rows(forfeited))
 
 
 @pytest.fixture
@@ -168,13 +166,6 @@ def run(tmp_path: Path) -> RunFolder:
 
 def outcomes(run: RunFolder) -> pl.LazyFrame:
     return sw.seat_outcomes(run.scan("seats"), run.scan("contracts"), run.scan("deals"))
-
-
-def rows_by(df: pl.DataFrame, *keys: str) -> dict[Any, dict[str, Any]]:
-    return {
-        (row[keys[0]] if len(keys) == 1 else tuple(row[k] for k in keys)): row
-        for row in df.iter_rows(named=True)
-    }
 
 
 def bidding(run: RunFolder) -> dict[Any, dict[str, Any]]:
