@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from strategies.random_play import RandomStrategy
-from tests.view_audit import FieldAudit, kinds
+from tests.view_audit import FieldAudit, decision_problems, kinds
 from whist_sim.cards import FULL_DECK, lowest
 from whist_sim.games import make_game
 from whist_sim.games.knockout_whist import (
@@ -149,25 +149,9 @@ class SpyStrategy:
         walk_others = len(state.log) % WALK_OTHERS_EVERY == 0
         self.phases.add(view.phase)
         self.statuses.update(view.status)
-        if type(view) is not KnockoutWhistView:
-            self.problems.append(f"got a {type(view).__name__}, not a KnockoutWhistView")
-        if state.to_act != self.seat or view.seat != self.seat:
-            self.problems.append(f"seat {self.seat} asked while seat {state.to_act} acts")
-        if view != state.view(self.seat):
-            self.problems.append("the view differs from state.view(seat)")
-        if view.legal != state.legal or view.legal == 0:
-            self.problems.append(f"seat {self.seat} to act has legal {view.legal:#x}")
-        self.problems += self.audit.leaks(view, state, self.seat)
-        self.problems += public_facts_problems(view, state, self.seat)
-        for other in range(state.players):
-            if other == self.seat:
-                continue
-            other_view = state.view(other)
-            if other_view.legal != 0:
-                self.problems.append(f"seat {other} not to act has legal {other_view.legal:#x}")
-            if walk_others:
-                self.problems += self.audit.leaks(other_view, state, other)
-            self.problems += public_facts_problems(other_view, state, other)
+        self.problems += decision_problems(view, state, self.seat, self.audit,
+                                           KnockoutWhistView, state.players,
+                                           public_facts_problems, walk_others)
         return self.inner.choose(view, rng)
 
 

@@ -29,7 +29,7 @@ import pytest
 
 from strategies.random_play import RandomStrategy
 from tests.test_seat_views import reachable
-from tests.view_audit import FieldAudit, kinds
+from tests.view_audit import FieldAudit, decision_problems, kinds
 from whist_sim.cards import highest, parse_card, parse_cards
 from whist_sim.games import make_game
 from whist_sim.games.base import DealState
@@ -165,23 +165,8 @@ class SpyStrategy:
         state = self.game.current
         self.phases.add(view.phase)
         self.exposed_views += view.exposed != 0
-        if type(view) is not SoloWhistView:
-            self.problems.append(f"got a {type(view).__name__}, not a SoloWhistView")
-        if state.to_act != self.seat or view.seat != self.seat:
-            self.problems.append(f"seat {self.seat} asked while seat {state.to_act} acts")
-        if view != state.view(self.seat):
-            self.problems.append("the view differs from state.view(seat)")
-        if view.legal != state.legal or view.legal == 0:
-            self.problems.append(f"seat {self.seat} to act has legal {view.legal:#x}")
-        self.problems += self.audit.leaks(view, state, self.seat)
-        self.problems += public_facts_problems(view, state, self.seat)
-        for other in range(4):
-            if other == self.seat:
-                continue
-            other_view = state.view(other)
-            if other_view.legal != 0:
-                self.problems.append(f"seat {other} not to act has legal {other_view.legal:#x}")
-            self.problems += self.audit.leaks(other_view, state, other)
+        self.problems += decision_problems(view, state, self.seat, self.audit, SoloWhistView,
+                                           4, public_facts_problems)
         return self.inner.choose(view, rng)
 
 

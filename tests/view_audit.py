@@ -110,3 +110,44 @@ class FieldAudit:
 
     def changing_class_ints(self) -> dict[str, set[int]]:
         return {path: values for path, values in self.class_ints.items() if len(values) > 1}
+
+
+def decision_problems(
+    view: Any,
+    state: DealState,
+    seat: int,
+    audit: Any,
+    view_type: type,
+    players: int,
+    public: Callable[[Any, DealState, int], list[str]],
+    walk_others: bool = True,
+) -> list[str]:
+    """What is wrong at one decision: the view ``seat`` was given, and every other seat's.
+
+    The acting seat's view must be of ``view_type``, its own, equal to
+    ``state.view(seat)``, with the state's legal actions; every other seat's view must
+    offer no action. Every view must pass ``audit.leaks`` (the others' only when
+    ``walk_others``: walking is slow at big tables) and ``public`` (the game's
+    public-fact checks).
+    """
+    problems = []
+    if type(view) is not view_type:
+        problems.append(f"got a {type(view).__name__}, not a {view_type.__name__}")
+    if state.to_act != seat or view.seat != seat:
+        problems.append(f"seat {seat} asked while seat {state.to_act} acts")
+    if view != state.view(seat):
+        problems.append("the view differs from state.view(seat)")
+    if view.legal != state.legal or view.legal == 0:
+        problems.append(f"seat {seat} to act has legal {view.legal:#x}")
+    problems += audit.leaks(view, state, seat)
+    problems += public(view, state, seat)
+    for other in range(players):
+        if other == seat:
+            continue
+        other_view = state.view(other)
+        if other_view.legal != 0:
+            problems.append(f"seat {other} not to act has legal {other_view.legal:#x}")
+        if walk_others:
+            problems += audit.leaks(other_view, state, other)
+        problems += public(other_view, state, other)
+    return problems
