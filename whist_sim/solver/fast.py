@@ -161,7 +161,8 @@ def _bounds(hands, players, leader, n, trump, sides, want_win):
     A top card of a side suit (above every other seat's card of it) wins a round for
     as long as every other seat holding trumps must still follow that suit, so the
     leader cashes ``min(tops, shortest such holding)`` of them, suit after suit,
-    before its top trumps (which win whenever they are played).
+    before its top trumps (which win whenever they are played). Between two players
+    the trump tricks each is sure of are counted as in ``Search.quick_bounds``.
     """
     lo, hi = 0, n
     tmask = _SUIT[trump] if trump >= 0 else 0
@@ -180,10 +181,16 @@ def _bounds(hands, players, leader, n, trump, sides, want_win):
             while trumps and (hand >> _high(trumps)) & 1:
                 count += 1
                 trumps ^= 1 << _high(trumps)
+            theirs = 0
+            if players == 2:  # lower trumps too: see Search.quick_bounds
+                mine = _count(hand & tmask)
+                theirs = _count(hands[1 - seat] & tmask)
+                count += max(0, mine - count - theirs)
+                theirs = max(0, theirs - mine)
             if sides[seat] == 0:
-                lo = count
+                lo, hi = count, n - theirs
             else:
-                hi = n - count
+                lo, hi = theirs, n - count
     if not want_win:
         return lo, hi
     others = 0

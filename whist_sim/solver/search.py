@@ -12,9 +12,10 @@ in plain Python:
   a lower and an upper bound of the value, so every test refines it;
 - one move per group of equivalent cards: cards of one hand with no live card (in
   any hand or on the current trick) between them give the same result;
-- quick tricks: the top cards the side on lead can cash at once bound the value
-  before any move is tried (objective ``most`` only: under ``none`` nobody wants
-  them);
+- sure tricks bound the value before any move is tried: top trumps, and between
+  two players a trump length beyond the other's (a trump loses only to a higher
+  trump on the same trick); quick tricks, the top cards the side on lead can cash
+  at once (objective ``most`` only: under ``none`` nobody wants them);
 - move ordering: leads the fewest other cards outrank first (winners, then the
   strongest tries), follows the cheapest winner first, else the lowest card (under
   ``none``: the lowest leads, the highest card that does not win first).
@@ -295,9 +296,14 @@ class Search:
         Top trumps: the seat holding the highest trump left wins a trick with it and
         with each trump below it that it also holds, down to the first held by another
         seat, whenever it plays them and whatever anybody wants (true under ``none``
-        too). Quick tricks, only when tricks are wanted (``most``): the leader cashes,
-        suit by suit, its cards above every card the other seats hold there (all of them
-        if they are void), while no other seat holds a trump or the suit is trumps.
+        too). Between two players lower trumps are sure tricks too: a trump loses only
+        to a higher trump played on the same trick, and each player plays at most as
+        many trumps as it holds. So the holder of the top trumps also wins ``length -
+        tops - their length`` of its lower trumps (when positive), and the other player
+        ``their length - length`` of its own. Quick tricks, only when tricks are wanted
+        (``most``): the leader cashes, suit by suit, its cards above every card the
+        other seats hold there (all of them if they are void), while no other seat holds
+        a trump or the suit is trumps.
         Partners count as others: a partner who overtakes takes the lead away, and the
         leader's next winner may then never be led.
         """
@@ -315,10 +321,16 @@ class Search:
                 while trumps and hand >> (trumps.bit_length() - 1) & 1:
                     count += 1
                     trumps ^= 1 << (trumps.bit_length() - 1)
+                theirs = 0
+                if self.players == 2:
+                    mine = (hand & trump_mask).bit_count()
+                    theirs = (hands[1 - seat] & trump_mask).bit_count()
+                    count += max(0, mine - count - theirs)
+                    theirs = max(0, theirs - mine)
                 if self.sides[seat] == 0:
-                    lo = count
+                    lo, hi = count, n - theirs
                 else:
-                    hi = n - count
+                    lo, hi = theirs, n - count
         if not self.want_win:
             return lo, hi
         others = 0
