@@ -22,7 +22,7 @@ only pays once the interpreter is gone:
   for as many rounds as every other seat holding trumps must still follow the suit
   (``search.quick_bounds`` counts such suits only when nobody else holds a trump);
 - all the zero-window tests of one solve run inside one compiled call, the first at
-  the middle of the root's bounds, each later one a trick up or down from the last;
+  the first guess, each later one a trick up or down from the last;
 - bit tricks by LLVM intrinsics (popcount, leading and trailing zeros) and the small
   helpers inlined into the search loop.
 
@@ -469,12 +469,53 @@ def _store(frames, d, table, stamp, result):
 
 
 @_compiled
+def _first_guess(hands, players, leader, pos, live, led, best_card, best_seat, trump, sides,
+                 want_win, frames, moves, scores):
+    """``Search.first_guess``: side 0's tricks when every seat plays its first move.
+
+    Uses frame 0 and ``moves[0]`` as scratch and leaves ``hands`` as it found them.
+    """
+    saved = hands.copy()
+    won = 0
+    while True:
+        seat = leader + pos
+        if seat >= players:
+            seat -= players
+        if hands[seat] == 0:
+            break
+        frames[0, _LEADER] = leader
+        frames[0, _POS] = pos
+        frames[0, _LIVE] = live
+        frames[0, _LED] = led
+        frames[0, _BEST_CARD] = best_card
+        frames[0, _BEST_SEAT] = best_seat
+        _moves(frames, 0, hands, players, trump, sides, want_win, moves, scores)
+        card = moves[0, 0]
+        hands[seat] ^= 1 << card
+        if pos == 0:
+            led, best_card, best_seat = _SUIT_OF[card], card, seat
+        elif _beats(card, best_card, trump):
+            best_card, best_seat = card, seat
+        pos += 1
+        if pos == players:
+            if sides[best_seat] == 0:
+                won += 1
+            leader, pos, led = best_seat, 0, -1
+            live = 0
+            for i in range(players):
+                live |= hands[i]
+    for i in range(players):
+        hands[i] = saved[i]
+    return won
+
+
+@_compiled
 def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, sides,
            want_win, table, stamp):
     """Exact tricks of side 0 from the root position, by zero-window tests.
 
-    The first test asks for the middle of the root's bounds; each later one moves by a
-    trick towards the answer (up after a success, down after a failure), so the last two
+    As ``Search.exact``: the first test asks for the first guess (``_first_guess``),
+    each later one a trick up after a success or down after a failure, so the last two
     tests straddle the value and the table makes the steps between them cheap.
     """
     max_side = 0 if want_win else 1
@@ -484,8 +525,12 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
     lo, hi = 0, _count(hands[(leader + pos) % players])
     if pos == 0 and hi > 1:
         lo, hi = _bounds(hands, players, leader, hi, trump, sides, want_win)
-    target = (lo + hi + 1) // 2
     nodes = 0
+    if lo == hi:
+        return lo, nodes
+    guess = _first_guess(hands, players, leader, pos, live, led, best_card, best_seat, trump,
+                         sides, want_win, frames, moves, scores)
+    target = min(max(guess, lo + 1), hi)
     while lo < hi:
         frames[0, _LEADER] = leader
         frames[0, _POS] = pos
@@ -500,9 +545,10 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
         nodes += searched
         if found:
             lo = target
+            target += 1
         else:
             hi = target - 1
-        target = (lo + hi + 1) // 2
+            target -= 1
     return lo, nodes
 
 
