@@ -10,7 +10,8 @@ Two samples of full stage-2 positions (13 cards a hand), ``--positions`` each
   hands are shaped by stage-1 play (trumps and high cards collected, suits kept).
 
 ``solve_fast`` (numba) and ``solve`` (pure Python) are timed on both, one call per
-position with a fresh table; median and max milliseconds are printed, and both must
+position with a fresh table (``solve_fast``'s table outlives a solve, so it is cleared
+before each); median and max milliseconds are printed, and both must
 agree on every position. The first ``solve_fast`` call of the process is timed apart:
 it loads the compiled search from numba's disk cache, or compiles it (about 10 s)
 when there is no cache yet (a fresh clone, or fast.py just edited).
@@ -155,6 +156,7 @@ def compare(name: str, sample: list[Position]) -> None:
     """Time both solvers on ``sample`` (they must agree) and print one paragraph."""
     fast_ms, nodes, values, pure_ms = [], [], [], []
     for hands, leader, trump in sample:  # apart from solve, whose dicts would evict the table
+        compiled.clear_table()
         ms, value = timed(solve_fast, hands, leader, trump, [0, 1])
         fast_ms.append(ms)
         nodes.append(compiled._Table.nodes)
@@ -196,6 +198,7 @@ def main() -> None:
     for hands, leader, trump in small:
         ms, value = timed(solve, hands, leader, trump, [0, 1])
         small_ms.append(ms)
+        compiled.clear_table()
         ms, fast = timed(solve_fast, hands, leader, trump, [0, 1])
         small_fast_ms.append(ms)
         ms, expected = timed(reference, hands, leader, trump)

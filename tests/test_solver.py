@@ -153,18 +153,37 @@ def test_compiled_and_pure_searches_agree_on_larger_positions(sides, largest, ob
         ), (hands, leader, trump, sides, objective, trick)
 
 
-def test_compiled_table_keeps_settings_apart():
-    """The table is shared by the process: one deal solved under every setting in turn
-    (trump, sides, objective) gives each setting its own value, not a stale one."""
-    rng = random.Random("settings")
+@pytest.mark.parametrize(("players", "size", "sidings"), [
+    (2, 9, ([0, 1], [1, 0])),
+    (4, 5, ([0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 1, 1])),
+])
+def test_compiled_table_keeps_settings_apart(players, size, sidings):
+    """The table outlives a solve: one deal solved under every setting in turn (trump,
+    sides, objective), without clearing, gives each setting its own value, not a
+    stale one."""
+    rng = random.Random(f"settings/{players}")
     for _ in range(10):
-        hands, leader, _ = random_position(rng, 4, 5)
+        hands, leader, _ = random_position(rng, players, size)
         for trump in (-1, 0, 3):
-            for sides in ([0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 1, 1]):
+            for sides in sidings:
                 for objective in ("most", "none"):
                     assert solve_fast(hands, leader, trump, sides, objective) == solve(
                         hands, leader, trump, sides, objective
                     )
+
+
+def test_a_cleared_table_gives_the_same_value_with_more_work():
+    """What an earlier solve stored is reused (fewer positions searched), never needed."""
+    from whist_sim.solver import fast
+
+    rng = random.Random("cleared")
+    hands, leader, _ = random_position(rng, 2, 13)
+    fast.clear_table()
+    cold = solve_fast(hands, leader, 2, [0, 1])
+    cold_nodes = fast._Table.nodes
+    warm = solve_fast(hands, leader, 2, [0, 1])
+    assert warm == cold == solve(hands, leader, 2, [0, 1])
+    assert fast._Table.nodes < cold_nodes
 
 
 def test_compiled_quick_tricks_bound_the_value():
