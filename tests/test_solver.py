@@ -125,6 +125,24 @@ def test_compiled_search_agrees_with_minimax_and_the_reference():
         )
 
 
+@pytest.mark.parametrize("sides", [[0, 1], [0, 1, 0, 1], [1, 0, 0, 1]])
+def test_any_first_guess_gives_the_exact_value(sides, monkeypatch):
+    """The guess only decides where the zero-window tests start: a wrong one, however
+    far off, costs time, never the value."""
+    from whist_sim.solver.search import Search
+
+    rng = random.Random(f"guess/{sides}")
+    players = len(sides)
+    for _ in range(15):
+        size = 7 if players == 2 else 3
+        hands, leader, trick = random_position(rng, players, size, rng.randrange(players))
+        trump = rng.randrange(-1, 4)
+        expected = minimax(hands, leader, trump, sides, "most", trick)
+        for guess in range(-1, size + 2):
+            monkeypatch.setattr(Search, "first_guess", lambda self, state, g=guess: g)
+            assert solve(hands, leader, trump, sides, "most", trick) == expected, guess
+
+
 LARGER = [
     # (sides, largest hand size): too big for the plain minimax, fine for both searches
     ([0, 1], 13),
