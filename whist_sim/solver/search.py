@@ -4,8 +4,7 @@ The search answers yes/no questions, "does side 0 take at least ``target`` of th
 tricks left?" (a zero-window alpha-beta test), and ``solve`` narrows the answer
 between its bounds with such tests (MTD(f) style: the first asks for a quick first
 guess, each later one a trick up or down; the table keeps what every test learnt, so
-later tests are cheap). What makes it fast enough
-in plain Python:
+later tests are cheap). What makes it fast enough in plain Python:
 
 - a transposition table at each trick start, keyed on the hands in *relative* ranks
   (in each suit only the order of the cards still out matters: once the two and the
