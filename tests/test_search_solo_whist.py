@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import pytest
 
 from strategies.random_play import RandomStrategy
-from strategies.solo_heuristic import SoloHeuristic
+from strategies.solo_heuristic import SoloHeuristic, estimate_tricks
 from whist_sim.cards import FULL_DECK
 from whist_sim.games import make_game
 from whist_sim.games.solo_whist import (
@@ -38,6 +38,7 @@ from whist_sim.games.solo_whist import (
     SoloWhistDeal,
 )
 from whist_sim.sampling import World, check_world, sample_world
+from whist_sim.search import solo_whist as solo_model
 from whist_sim.search.model import model_for, play_out
 from whist_sim.search.solo_whist import MODEL, SoloWhistModel
 from whist_sim.solver import solve
@@ -448,3 +449,83 @@ def test_exact_values_of_a_determinized_deal_match_the_real_deals():
         )
         compared += 1
     assert compared > 5
+
+
+# -- worlds that fit the auction ---------------------------------------------------------
+
+def heuristic_points(seeds: range) -> Iterator[SoloWhistDeal]:
+    """Decision points (auction and play) of heuristic deals where another seat has bid."""
+    game = make_game("solo_whist")
+    for seed in seeds:
+        real = game.new_deal(seed, seed % 4)
+        while real.to_act >= 0:
+            if any(call != PASS and seat != real.to_act for seat, call in real.bids):
+                yield real
+            real.apply(HEURISTIC.choose(real.view(real.to_act), random.Random(0)))
+
+
+def calls_fit(view, world: World) -> bool:
+    """Replayed on the real engine from the world's hands as dealt, does the heuristic
+    make every call the other seats made?"""
+    dealt = list(world.hands)
+    for record in view.tricks:
+        for i, card in enumerate(record.cards):
+            dealt[(record.leader + i) % 4] |= 1 << card
+    for i, card in enumerate(view.trick):
+        dealt[(view.leader + i) % 4] |= 1 << card
+    deal = SoloWhistDeal(make_game("solo_whist"), -1, view.dealer,
+                         solo_model._deck(tuple(dealt), view.dealer, view.upcard))
+    for seat, call in view.bids:
+        if seat != view.seat and HEURISTIC.choose(deal.view(seat), random.Random(0)) != call:
+            return False
+        deal.apply(call)
+    return True
+
+
+def test_fitted_worlds_are_legal_worlds_that_mostly_fit_every_call():
+    """``sample_world`` draws from the uniform sampler, so its worlds fit the view; and
+    it keeps one where the heuristic makes every other seat's call whenever one of its
+    tries does: far more often than a uniform world does."""
+    points = fitted = uniform = 0
+    for real in heuristic_points(range(12)):
+        view = real.view(real.to_act)
+        world = MODEL.sample_world(view, random.Random(points))
+        check_world(view, world)
+        assert world == MODEL.sample_world(view, random.Random(points))  # the rng decides
+        assert calls_fit(view, true_world(real))
+        fitted += calls_fit(view, world)
+        uniform += calls_fit(view, sample_world(view, random.Random(points)))
+        points += 1
+    assert points > 100
+    assert fitted > 0.6 * points
+    assert fitted > uniform + 0.2 * points
+
+
+def test_fitted_worlds_give_a_proposer_a_proposers_hand():
+    """After a Prop, the proposer's hand in fitted worlds is worth about what the
+    heuristic asks of a Prop; in uniform worlds it is an average hand."""
+    fitted, uniform = [], []
+    game = make_game("solo_whist")
+    for seed in range(40):
+        real = game.new_deal(seed, seed % 4)
+        while real.phase == "bid" and not any(call == PROP for _, call in real.bids):
+            real.apply(HEURISTIC.choose(real.view(real.to_act), random.Random(0)))
+        if real.phase != "bid":
+            continue
+        view = real.view(real.to_act)
+        proposer = next(seat for seat, call in view.bids if call == PROP)
+        trump = view.upcard // 13
+        rng = random.Random(seed)
+        for _ in range(5):
+            fitted.append(estimate_tricks(MODEL.sample_world(view, rng).hands[proposer], trump))
+            uniform.append(estimate_tricks(sample_world(view, rng).hands[proposer], trump))
+    assert len(fitted) >= 50
+    assert sum(fitted) / len(fitted) > HEURISTIC.prop_tricks - 0.5
+    assert sum(fitted) / len(fitted) > sum(uniform) / len(uniform) + 1.0
+
+
+def test_without_other_calls_fitted_worlds_are_the_uniform_ones():
+    real = make_game("solo_whist").new_deal(7, 3)
+    view = real.view(real.to_act)
+    assert not view.bids
+    assert MODEL.sample_world(view, random.Random(5)) == sample_world(view, random.Random(5))

@@ -124,6 +124,7 @@ BAD_PARAMS = [
     ("pimc", "solo_whist", "min_make", 2, "between 0 and 1"),
     ("pimc", "solo_whist", "min_make", -0.1, ">= 0"),
     ("pimc", "solo_whist", "bidding", "maybe", "simulation, heuristic"),
+    ("pimc", "solo_whist", "fit_calls", "maybe", "never, bidding, always"),
     ("pimc", "solo_whist", "incumbent", "no", "true or false"),
     ("solver", "german_whist", "stage1_tricks", 14, "0..13"),
     ("solver", "german_whist", "stage1_tricks", -1, ">= 0"),
@@ -288,7 +289,8 @@ def test_every_choice_is_legal_over_whole_deals(name, game, players):
 
 @pytest.mark.parametrize("game", ALL_GAMES)
 def test_pimc_with_default_min_make_plays_every_game(game):
-    """``min_make`` defaults to 0.9 for every game, so it must work for every game."""
+    """``min_make`` (and ``fit_calls``) have Solo defaults in every game, so they must work
+    for every game."""
     params = {k: v for k, v in TINY["pimc"].items() if k != "min_make"}
     strategy = build_strategy("pimc", params, game)
     played = play(strategy, game, 103)
@@ -366,6 +368,44 @@ def test_evaluate_keeps_the_incumbent_when_confidence_is_huge(game_name, monkeyp
             gains = {v[result.action] - v[incumbent] for v in recorded}
             assert len(gains) == 1 and gains.pop() > 0, (incumbent, result)
     assert kept > 0
+
+
+def solo_bidding_views(seeds: range):
+    """Solo Whist auction views (several calls legal) from heuristic deals."""
+    game = game_of("solo_whist")
+    heuristic = build_strategy("heuristic", None, "solo_whist")
+    for seed in seeds:
+        state = game.new_deal(seed, seed % 4)
+        while state.phase == "bid":
+            view = state.view(state.to_act)
+            if view.legal & (view.legal - 1):
+                yield view
+            state.apply(heuristic.choose(view, Random(0)))
+
+
+@pytest.mark.parametrize("game_name", ["german_whist", "minnesota_whist", "knockout_whist"])
+def test_fit_calls_changes_nothing_outside_solo_whist(game_name):
+    for view in views_with_choices(game_name, seed=43):
+        plain = evaluate(view, Random(4), worlds=3, exact_cards=0, solve=None)
+        assert evaluate(view, Random(4), worlds=3, exact_cards=0, solve=None,
+                        fit_calls=True) == plain
+
+
+def test_fit_calls_draws_solo_worlds_from_the_models_sampler(monkeypatch):
+    model = model_for(next(solo_bidding_views(range(1))))
+    drawn = []
+    real = model.sample_world
+
+    def counting(view: Any, rng: Random):
+        drawn.append(view)
+        return real(view, rng)
+
+    monkeypatch.setattr(model, "sample_world", counting)
+    view = next(solo_bidding_views(range(1)))
+    evaluate(view, Random(1), worlds=2, exact_cards=0, solve=None)
+    assert not drawn
+    result = evaluate(view, Random(1), worlds=2, exact_cards=0, solve=None, fit_calls=True)
+    assert drawn and view.legal >> result.action & 1
 
 
 def german_view(**fields: Any):

@@ -48,6 +48,8 @@ class Evaluation:
     values: dict[int, float]
     worlds: int
     exact_worlds: int
+    made: dict[int, tuple[int, int]] | None = None
+    """With ``min_make``: each action's (made, declared) contracts of the seat in the roll-outs."""
 
 
 def candidate_actions(view: Any, model: SearchModel) -> list[int]:
@@ -79,6 +81,7 @@ def evaluate(
     incumbent: int | None = None,
     confidence: float = 0.0,
     min_make: float = 0.0,
+    fit_calls: bool = False,
 ) -> Evaluation:
     """Value each candidate action for ``view.seat`` over sampled worlds; pick one.
 
@@ -98,6 +101,9 @@ def evaluate(
     share of them (the model's ``declared_made``), unless it is the incumbent's. It
     turns the bidder from maximising expected units into a bidder that also keeps its
     promises, as a partner or a table expects.
+
+    ``fit_calls``: draw worlds with the model's ``sample_world`` where it has one (Solo
+    Whist: worlds in which the other seats' hands fit their calls), else uniformly.
     """
     model = model_for(view)
     actions = list(candidates) if candidates is not None else candidate_actions(view, model)
@@ -111,10 +117,11 @@ def evaluate(
     per_world: list[dict[int, float]] = []
     seen: dict[tuple, dict[int, float]] = {}
     exact_worlds = spent = 0
+    draw = getattr(model, "sample_world", sample_world) if fit_calls else sample_world
     keeps_promises = min_make > 0 and hasattr(model, "declared_made")  # Solo Whist only
     tally: dict[int, list[int]] | None = {a: [0, 0] for a in actions} if keeps_promises else None
     while spent < budget and len(per_world) < MAX_WORLD_FACTOR * worlds:
-        world = sample_world(view, rng)
+        world = draw(view, rng)
         seed = rng.getrandbits(63)
         key = (world.hands, world.stock, world.undealt)
         values = seen.get(key)
@@ -136,7 +143,8 @@ def evaluate(
     overturned = _clearly_better(per_world, best, incumbent, confidence)
     if incumbent is not None and best != incumbent and not overturned:
         best = incumbent
-    return Evaluation(best, means, len(per_world), exact_worlds)
+    made = {a: (m, d) for a, (m, d) in tally.items()} if tally is not None else None
+    return Evaluation(best, means, len(per_world), exact_worlds, made)
 
 
 RACE_FROM = 6
