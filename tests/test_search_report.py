@@ -11,6 +11,7 @@ import json
 
 import polars as pl
 
+from strategies.pimc import Pimc
 from tests.tournament_helpers import run_rows, write_config
 from whist_sim.reports.build import build_report
 from whist_sim.tournament.config import load_config
@@ -86,7 +87,7 @@ def test_two_budgets_of_pimc_are_two_entries_in_results_and_report(tmp_path, ray
         strategy, shown_params, version = entrants[label]
         assert strategy == "pimc"
         assert json.loads(shown_params) == params
-        assert version == "1"
+        assert version == Pimc.version
         # a row of its own in the analyses too (standings, head to head, ...)
         assert sum(line.startswith(f"| {label} |") for line in markdown.splitlines()) >= 3
     assert set(entrants) == {LOW, HIGH}, entrants
