@@ -475,6 +475,17 @@ def _store(frames, d, table, tag, result):
     table[slot, 3] = lo | (hi << 8)
 
 
+@_inlined
+def _set_root(frames, leader, pos, live, led, best_card, best_seat):
+    """Frame 0 holds the position: who led, how many have played, the trick so far."""
+    frames[0, _LEADER] = leader
+    frames[0, _POS] = pos
+    frames[0, _LIVE] = live
+    frames[0, _LED] = led
+    frames[0, _BEST_CARD] = best_card
+    frames[0, _BEST_SEAT] = best_seat
+
+
 @_compiled
 def _first_guess(hands, players, leader, pos, live, led, best_card, best_seat, trump, sides,
                  want_win, frames, moves, scores):
@@ -490,12 +501,7 @@ def _first_guess(hands, players, leader, pos, live, led, best_card, best_seat, t
             seat -= players
         if hands[seat] == 0:
             break
-        frames[0, _LEADER] = leader
-        frames[0, _POS] = pos
-        frames[0, _LIVE] = live
-        frames[0, _LED] = led
-        frames[0, _BEST_CARD] = best_card
-        frames[0, _BEST_SEAT] = best_seat
+        _set_root(frames, leader, pos, live, led, best_card, best_seat)
         _moves(frames, 0, hands, players, trump, sides, want_win, moves, scores)
         card = moves[0, 0]
         hands[seat] ^= 1 << card
@@ -539,12 +545,7 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
                          sides, want_win, frames, moves, scores)
     target = min(max(guess, lo + 1), hi)
     while lo < hi:
-        frames[0, _LEADER] = leader
-        frames[0, _POS] = pos
-        frames[0, _LIVE] = live
-        frames[0, _LED] = led
-        frames[0, _BEST_CARD] = best_card
-        frames[0, _BEST_SEAT] = best_seat
+        _set_root(frames, leader, pos, live, led, best_card, best_seat)
         frames[0, _TARGET] = target
         frames[0, _SLOT] = -1
         found, searched = _test(hands, players, trump, sides, max_side, want_win, table, tag,
