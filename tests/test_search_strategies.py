@@ -24,6 +24,7 @@ from whist_sim.sampling import sample_world
 from whist_sim.search import pimc as pimc_module
 from whist_sim.search.ismcts import Node, best_action, search
 from whist_sim.search.model import model_for
+from whist_sim.search.params import exact_cards_for
 from whist_sim.search.pimc import candidate_actions, evaluate
 from whist_sim.strategy import StrategyError, available_strategies, build_strategy
 
@@ -368,6 +369,17 @@ def test_evaluate_keeps_the_incumbent_when_confidence_is_huge(game_name, monkeyp
             gains = {v[result.action] - v[incumbent] for v in recorded}
             assert len(gains) == 1 and gains.pop() > 0, (incumbent, result)
     assert kept > 0
+
+
+@pytest.mark.parametrize(("game_name", "expected"), [
+    ("german_whist", 13), ("solo_whist", 8), ("minnesota_whist", 6), ("knockout_whist", 6),
+])
+def test_pimc_solves_exactly_from_its_per_game_default_unless_told(game_name, expected):
+    from strategies.pimc import EXACT_CARDS
+
+    view = next(views_with_choices(game_name, seed=5))
+    assert exact_cards_for(view, None, elsewhere=6, by_game=EXACT_CARDS) == expected
+    assert exact_cards_for(view, 3, elsewhere=6, by_game=EXACT_CARDS) == 3
 
 
 def solo_bidding_views(seeds: range):

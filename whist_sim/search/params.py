@@ -6,7 +6,7 @@ the value given and the values allowed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -41,14 +41,19 @@ def flag(name: str, value: Any) -> bool:
     return value
 
 
-def exact_cards_for(view: Any, given: int | None, elsewhere: int) -> int:
+def exact_cards_for(view: Any, given: int | None, elsewhere: int,
+                    by_game: Mapping[str, int] | None = None) -> int:
     """``given``, or by default 13 in German Whist (all of stage 2, perfect information
-    for a card counter, about a millisecond a solve compiled) and ``elsewhere`` otherwise."""
+    for a card counter, about a millisecond a solve compiled), ``by_game[game]`` for a
+    game listed there, and ``elsewhere`` otherwise."""
     if given is not None:
         return given
     from whist_sim.search.model import model_for
 
-    return 13 if model_for(view).game == "german_whist" else elsewhere
+    game = model_for(view).game
+    if game == "german_whist":
+        return 13
+    return (by_game or {}).get(game, elsewhere)
 
 
 def solver_function(compiled: bool) -> Callable[..., int]:
