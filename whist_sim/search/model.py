@@ -3,6 +3,13 @@
 Each game has a module here (``german_whist``, ``solo_whist``, ``minnesota_whist``,
 ``knockout_whist``) defining one ``SearchModel``. The search itself (PIMC, ISMCTS)
 is written once, against this interface, and knows no game.
+
+Besides the protocol's methods a model may offer, and the searches look for:
+``exact_payoffs`` and ``horizon`` (where roll-outs stop: ``leaf_evaluator``),
+``candidate_actions(view)`` (fewer actions to value: ``pimc.candidate_actions``),
+``declared_made(state, seat)`` (Solo's ``min_make``), and ``sample_world(view, rng)``,
+worlds drawn from ``whist_sim.sampling.sample_world`` but kept only where the other
+seats' bids fit their hands (Solo Whist; ``pimc``'s ``fit_calls``).
 """
 
 from __future__ import annotations
