@@ -198,6 +198,38 @@ def _not_number(value: Any) -> bool:
     )
 
 
+Auction = tuple[int, tuple[int, ...], bool]
+"""Where an auction stands: the level (index into ``CONTRACTS``) of the highest call,
+the seats holding it (the proposer and the Cop partner, or the one bidder) and whether
+the Prop was copped."""
+
+NO_CALL_YET: Auction = (-1, (), False)
+
+
+def legal_calls(variant: SoloWhistVariant, auction: Auction, seat: int) -> int:
+    """The calls ``seat`` may make now: pass, any biddable contract above the highest
+    call, and Cop while an uncopped Prop by another seat is the highest."""
+    level, holders, copped = auction
+    legal = 1 << PASS
+    for call in variant.biddable():
+        if LEVEL_OF_BID[call] > level:
+            legal |= 1 << call
+    if level == 0 and not copped and seat not in holders:
+        legal |= 1 << COP
+    return legal
+
+
+def after_call(auction: Auction, seat: int, call: int) -> Auction:
+    """The auction once ``seat`` has made ``call`` (a pass changes nothing here; the
+    deal records who passed)."""
+    if call == PASS:
+        return auction
+    if call == COP:
+        level, holders, _ = auction
+        return level, (*holders, seat), True
+    return LEVEL_OF_BID[call], (seat,), False
+
+
 class SoloWhistView(NamedTuple):
     """What one seat may know. Immutable; holds no card hidden from this seat."""
 
@@ -305,26 +337,16 @@ class SoloWhistDeal(DealState):
 
     # -- the auction ---------------------------------------------------------------
     def _legal_calls(self, seat: int) -> int:
-        legal = 1 << PASS
-        for call in self.variant.biddable():
-            if LEVEL_OF_BID[call] > self.level:
-                legal |= 1 << call
-        if self.level == 0 and not self.copped and seat not in self.holders:
-            legal |= 1 << COP
-        return legal
+        return legal_calls(self.variant, (self.level, self.holders, self.copped), seat)
 
     def _call(self, seat: int, call: int) -> None:
         self.log.append((seat, BID, call, True))
         self.bids = (*self.bids, (seat, call))
         if call == PASS:
             self.passed[seat] = True
-        elif call == COP:
-            self.copped = True
-            self.holders = (*self.holders, seat)
-        else:
-            self.level = LEVEL_OF_BID[call]
-            self.holders = (seat,)
-            self.copped = False
+        self.level, self.holders, self.copped = after_call(
+            (self.level, self.holders, self.copped), seat, call
+        )
         if all(self.passed[s] for s in range(PLAYERS) if s not in self.holders):
             self._close_auction()
             return

@@ -74,8 +74,8 @@ from whist_sim.games.solo_whist import (
     BID,
     CONTRACTS,
     COP,
-    LEVEL_OF_BID,
     NAME_TRUMP,
+    NO_CALL_YET,
     PASS,
     PLAY,
     PLAYERS,
@@ -83,6 +83,8 @@ from whist_sim.games.solo_whist import (
     SoloWhist,
     SoloWhistDeal,
     SoloWhistView,
+    after_call,
+    legal_calls,
 )
 from whist_sim.sampling import World, sample_world
 from whist_sim.search.model import game_for
@@ -101,8 +103,7 @@ class SoloWhistModel:
 
     def __init__(self) -> None:
         self._last: tuple[SoloWhistView, dict[str, Any], tuple[int, ...], list] | None = None
-        self._last_calls: tuple[SoloWhistView, list[tuple[int, int, int, bool]],
-                                tuple[int, ...]] | None = None
+        self._last_calls: tuple[SoloWhistView, list[tuple[int, int, int, bool]]] | None = None
         self._net_tables: dict[tuple, tuple[tuple[float, ...], ...]] = {}
         heuristic = Heuristic.for_game(self.game)()
         # The heuristic keeps no state between calls and ignores the rng, so one
@@ -115,12 +116,7 @@ class SoloWhistModel:
 
         ``rng`` is not drawn from: nothing in Solo Whist is random after the deal.
         """
-        last = self._last
-        if last is not None and last[0] is view:
-            _, fields, played, log = last
-        else:
-            fields, played, log = self._public(view)
-            self._last = (view, fields, played, log)
+        fields, played, log = self._public_of(view)
         hands = world.hands
         if len(hands) != PLAYERS or hands[view.seat] != view.hand:
             raise ValueError(
@@ -141,6 +137,15 @@ class SoloWhistModel:
         state.won = list(view.tricks_won)
         return state
 
+    def _public_of(self, view: SoloWhistView) -> tuple[dict[str, Any], tuple[int, ...], list]:
+        """``_public(view)``, kept for the last view: a decision asks for it per world."""
+        last = self._last
+        if last is not None and last[0] is view:
+            return last[1], last[2], last[3]
+        fields, played, log = self._public(view)
+        self._last = (view, fields, played, log)
+        return fields, played, log
+
     def _public(self, view: SoloWhistView) -> tuple[dict[str, Any], tuple[int, ...], list]:
         """What a determinized deal takes from ``view`` alone: immutable engine fields,
         the cards each seat has played, and the log so far."""
@@ -151,17 +156,12 @@ class SoloWhistModel:
             )
         variant = view.variant
         game = game_for(SoloWhist, variant)
-        level, holders, copped = -1, (), False
+        auction = NO_CALL_YET
         log: list[tuple[int, str, int, bool]] = []
         for seat, call in view.bids:
             log.append((seat, BID, call, True))
-            if call == PASS:
-                continue
-            if call == COP:
-                copped = True
-                holders = (*holders, seat)
-            else:
-                level, holders, copped = LEVEL_OF_BID[call], (seat,), False
+            auction = after_call(auction, seat, call)
+        level, holders, copped = auction
         contract = CONTRACTS[view.contract] if view.contract >= 0 else None
         if view.phase == PLAY and contract is not None and (
             contract.trump in _NAMED_TRUMP_RULES or (view.upcard < 0 and contract.trump == "upcard")
@@ -219,9 +219,10 @@ class SoloWhistModel:
         Uniform worlds give a proposer or a Solo declarer an average hand: the search
         then thinks a Cop partner weak, and an opponent's contract easy to beat.
         """
-        calls, played = self._calls(view)
+        calls = self._calls(view)
         if not calls:
             return sample_world(view, rng)
+        played = self._public_of(view)[1]
         bidder = self._policies[0]
         upcard = view.upcard
         best, best_misses = None, PLAYERS * 13
@@ -240,38 +241,22 @@ class SoloWhistModel:
                 best, best_misses = world, misses
         return best
 
-    def _calls(self, view: SoloWhistView) -> tuple[list[tuple[int, int, int, bool]],
-                                                    tuple[int, ...]]:
+    def _calls(self, view: SoloWhistView) -> list[tuple[int, int, int, bool]]:
         """The other seats' calls, each with the calls then legal and whether the seat
-        was eldest, and the cards each seat has played (kept for the last view)."""
+        was eldest (kept for the last view)."""
         last = self._last_calls
         if last is not None and last[0] is view:
-            return last[1], last[2]
-        biddable = view.variant.biddable()
+            return last[1]
         eldest = (view.dealer + 1) % PLAYERS
-        level, holders, copped = -1, (), False
+        auction = NO_CALL_YET
         calls = []
         for seat, call in view.bids:
-            legal = 1 << PASS
-            for bid in biddable:
-                if LEVEL_OF_BID[bid] > level:
-                    legal |= 1 << bid
-            if level == 0 and not copped and seat not in holders:
-                legal |= 1 << COP
             if seat != view.seat:
-                calls.append((seat, call, legal, seat == eldest))
-            if call == COP:
-                copped, holders = True, (*holders, seat)
-            elif call != PASS:
-                level, holders, copped = LEVEL_OF_BID[call], (seat,), False
-        played = [0, 0, 0, 0]
-        for record in view.tricks:
-            for i, card in enumerate(record.cards):
-                played[(record.leader + i) % PLAYERS] |= 1 << card
-        for i, card in enumerate(view.trick):
-            played[(view.leader + i) % PLAYERS] |= 1 << card
-        self._last_calls = (view, calls, tuple(played))
-        return calls, tuple(played)
+                calls.append((seat, call, legal_calls(view.variant, auction, seat),
+                              seat == eldest))
+            auction = after_call(auction, seat, call)
+        self._last_calls = (view, calls)
+        return calls
 
     # -- values ------------------------------------------------------------------------
     def payoffs(self, state: DealState) -> tuple[float, ...]:
