@@ -48,8 +48,6 @@ class Evaluation:
     values: dict[int, float]
     worlds: int
     exact_worlds: int
-    made: dict[int, tuple[int, int]] | None = None
-    """With ``min_make``: each action's (made, declared) contracts of the seat in the roll-outs."""
 
 
 def candidate_actions(view: Any, model: SearchModel) -> list[int]:
@@ -143,8 +141,7 @@ def evaluate(
     overturned = _clearly_better(per_world, best, incumbent, confidence)
     if incumbent is not None and best != incumbent and not overturned:
         best = incumbent
-    made = {a: (m, d) for a, (m, d) in tally.items()} if tally is not None else None
-    return Evaluation(best, means, len(per_world), exact_worlds, made)
+    return Evaluation(best, means, len(per_world), exact_worlds)
 
 
 RACE_FROM = 6
