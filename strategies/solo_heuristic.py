@@ -447,9 +447,14 @@ class SoloHeuristic(Strategy):
         return sum(estimates[:3]) / 3
 
     def _bid(self, view: Any) -> int:
-        legal = view.legal
         eldest = view.seat == (view.dealer + 1) % 4
-        for call in self.wanted_calls(view.hand, view.upcard, bool(legal >> COP & 1), eldest):
+        return self.call_for(view.hand, view.upcard, view.legal, eldest)
+
+    def call_for(self, hand: int, upcard: int, legal: int, eldest: bool) -> int:
+        """The call this bidder makes with ``hand`` when ``legal`` calls are open: the
+        first it wants that is legal, else a pass. (Search uses it to ask whether a
+        sampled hand explains a seat's call.)"""
+        for call in self.wanted_calls(hand, upcard, bool(legal >> COP & 1), eldest):
             if legal >> call & 1:
                 return call
         return PASS

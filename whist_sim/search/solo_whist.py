@@ -73,10 +73,8 @@ from whist_sim.games.base import DealState, TrickRecord
 from whist_sim.games.solo_whist import (
     BID,
     CONTRACTS,
-    COP,
     NAME_TRUMP,
     NO_CALL_YET,
-    PASS,
     PLAY,
     PLAYERS,
     TRUMP,
@@ -231,9 +229,7 @@ class SoloWhistModel:
             hands = world.hands
             misses = 0
             for seat, call, legal, eldest in calls:
-                wanted = bidder.wanted_calls(hands[seat] | played[seat], upcard,
-                                             bool(legal >> COP & 1), eldest)
-                if next((c for c in wanted if legal >> c & 1), PASS) != call:
+                if bidder.call_for(hands[seat] | played[seat], upcard, legal, eldest) != call:
                     misses += 1
             if misses == 0:
                 return world
