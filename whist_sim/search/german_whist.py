@@ -31,7 +31,7 @@ Choices, and why:
   counts in the averages of a few dozen sampled worlds: win-or-lose alone is too
   coarse to separate two stage-1 cards in twenty worlds (with a weight of 0.001
   ``pimc`` won 59% of hands against ``solver``, with 0.05 61.5%, 100 seeds each,
-  within each other's noise). The two payoffs add up to 1.
+  within each other's noise; 0.05 over 200 seeds: 56.5%). The two payoffs add up to 1.
 - ``exact_values``: stage 2 is a two-player trick contest with every card known in a
   determinized state, and the final payoff is a non-decreasing function of the tricks
   the seat takes in the rest of the deal (stage-1 tricks and stage-2 tricks so far are
