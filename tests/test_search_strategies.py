@@ -382,6 +382,28 @@ def test_pimc_solves_exactly_from_its_per_game_default_unless_told(game_name, ex
     assert exact_cards_for(view, 3, elsewhere=6, by_game=EXACT_CARDS) == 3
 
 
+@pytest.mark.parametrize(("game_name", "expected"), [
+    ("german_whist", 20), ("solo_whist", 40), ("minnesota_whist", 40), ("knockout_whist", 20),
+])
+def test_pimc_card_play_worlds_come_from_its_per_game_default_unless_told(
+    game_name, expected, monkeypatch
+):
+    import strategies.pimc as strategy_module
+
+    asked: list[int] = []
+
+    def recording(view, rng, **settings):
+        asked.append(settings["worlds"])
+        return pimc_module.Evaluation(view.legal.bit_length() - 1, {}, 0, 0)
+
+    monkeypatch.setattr(strategy_module, "evaluate", recording)
+    view = next(v for v in views_with_choices(game_name, seed=5) if v.phase == "play")
+    for params, worlds in (({}, expected), ({"worlds": 7}, 7)):
+        asked.clear()
+        build_strategy("pimc", {**params, "compiled": False}, game_name).choose(view, Random(0))
+        assert asked == [worlds]
+
+
 def solo_bidding_views(seeds: range):
     """Solo Whist auction views (several calls legal) from heuristic deals."""
     game = game_of("solo_whist")

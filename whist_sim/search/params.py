@@ -46,14 +46,20 @@ def exact_cards_for(view: Any, given: int | None, elsewhere: int,
     """``given``, or by default 13 in German Whist (all of stage 2, perfect information
     for a card counter, about a millisecond a solve compiled), ``by_game[game]`` for a
     game listed there, and ``elsewhere`` otherwise."""
+    return for_game(view, given, elsewhere, {"german_whist": 13, **(by_game or {})})
+
+
+def for_game(view: Any, given: int | None, elsewhere: int, by_game: Mapping[str, int]) -> int:
+    """``given`` if a config set it, else the default of ``view``'s game: ``by_game[game]``
+    for a game listed there, ``elsewhere`` otherwise.
+
+    A search budget worth its time differs from game to game (a decision's worlds cost
+    more in one game and buy more in another), so a strategy keeps a table of them."""
     if given is not None:
         return given
     from whist_sim.search.model import model_for
 
-    game = model_for(view).game
-    if game == "german_whist":
-        return 13
-    return (by_game or {}).get(game, elsewhere)
+    return by_game.get(model_for(view).game, elsewhere)
 
 
 def solver_function(compiled: bool) -> Callable[..., int]:
