@@ -10,6 +10,9 @@ the figures do not depend on the number of workers):
     knockout         one search player and three heuristics, every seat: games won
     minnesota        a search partnership vs a heuristic one, games to 13, both seatings:
                      games won, points per deal
+    minnesota-deals  single deals, the search partnership on each side in turn: points
+                     per deal (a quicker screen than matches; playing both sides
+                     cancels the luck of the cards, the heuristic scoring 0 so)
     solo             one search player and three heuristics, every seat: units per deal,
                      contracts made as declarer
     solo-bidding     two simulation_bidder seats and two heuristic ones (S H S H and
@@ -120,6 +123,23 @@ def minnesota(seeds: range, search: str, params: dict) -> dict[str, Any]:
     return {"scores": scores, "points": points, "deals": deals, **_times(a, b)}
 
 
+@target("minnesota-deals")
+def minnesota_deals(seeds: range, search: str, params: dict) -> dict[str, Any]:
+    game = make_game("minnesota_whist")
+    a, b = _timed(search, params, game.name), _timed(search, params, game.name)
+    heuristic = build_strategy("heuristic", {}, game.name)
+    scores = []
+    for seed in seeds:
+        net = 0.0
+        for side in (0, 1):
+            line_up = [heuristic] * 4
+            line_up[side], line_up[side + 2] = a, b
+            outcome = play_deal(game, line_up, seed, seed % 4, on_error="abort").outcome
+            net += outcome.net[side]
+        scores.append(net / 2)
+    return {"scores": scores, **_times(a, b)}
+
+
 @target("solo")
 def solo(seeds: range, search: str, params: dict) -> dict[str, Any]:
     game = make_game("solo_whist")
@@ -203,6 +223,8 @@ def report(name: str, search: str, params: dict, r: dict[str, Any]) -> None:
         print(f"  points per deal: {sum(r['points']) / deals:+.3f}"
               f" (per-seed mean {pmean:+.3f}, 95% CI {pmean - phalf:+.3f} .. {pmean + phalf:+.3f})"
               f" over {deals:.0f} deals")
+    elif name == "minnesota-deals":
+        print(f"  points per deal: {mean:+.3f} (95% CI {mean - half:+.3f} .. {mean + half:+.3f})")
     elif name == "solo":
         low, high = wilson(r["made"], r["declared"])
         rate = r["made"] / max(r["declared"], 1)
