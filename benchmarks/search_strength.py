@@ -11,8 +11,8 @@ the figures do not depend on the number of workers):
     minnesota        a search partnership vs a heuristic one, games to 13, both seatings:
                      games won, points per deal
     minnesota-deals  single deals, the search partnership on each side in turn: points
-                     per deal (a quicker screen than matches; playing both sides
-                     cancels the luck of the cards, the heuristic scoring 0 so)
+                     per deal (a quicker screen than matches; playing each deal from
+                     both sides cancels the luck of the cards)
     solo             one search player and three heuristics, every seat: units per deal,
                      contracts made as declarer
     solo-bidding     two simulation_bidder seats and two heuristic ones (S H S H and
@@ -102,6 +102,14 @@ def knockout(seeds: range, search: str, params: dict) -> dict[str, Any]:
     return {"scores": scores, **_times(player)}
 
 
+def _partnership(heuristic: Any, a: Any, b: Any, side: int) -> list[Any]:
+    """A Minnesota line-up: the search players ``a`` and ``b`` in seats ``side`` and
+    ``side + 2``, the heuristic in the other two."""
+    line_up = [heuristic] * 4
+    line_up[side], line_up[side + 2] = a, b
+    return line_up
+
+
 @target("minnesota")
 def minnesota(seeds: range, search: str, params: dict) -> dict[str, Any]:
     game = make_game("minnesota_whist")
@@ -111,9 +119,8 @@ def minnesota(seeds: range, search: str, params: dict) -> dict[str, Any]:
     for seed in seeds:
         won = net = hands = 0.0
         for side in (0, 1):  # the search partnership in seats 0 and 2, then 1 and 3
-            line_up = [heuristic] * 4
-            line_up[side], line_up[side + 2] = a, b
-            played, result = play_match(game, line_up, seed, on_error="abort")
+            played, result = play_match(game, _partnership(heuristic, a, b, side), seed,
+                                        on_error="abort")
             won += result["match_result"][side] == "win"
             net += sum(deal.outcome.net[side] for deal in played)
             hands += len(played)
@@ -132,8 +139,7 @@ def minnesota_deals(seeds: range, search: str, params: dict) -> dict[str, Any]:
     for seed in seeds:
         net = 0.0
         for side in (0, 1):
-            line_up = [heuristic] * 4
-            line_up[side], line_up[side + 2] = a, b
+            line_up = _partnership(heuristic, a, b, side)
             outcome = play_deal(game, line_up, seed, seed % 4, on_error="abort").outcome
             net += outcome.net[side]
         scores.append(net / 2)
