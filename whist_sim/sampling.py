@@ -204,6 +204,10 @@ class _Spec:
             raise SamplingError(f"{cards_str(FULL_DECK & ~total)} are nowhere in the world")
 
     def sample(self, rng: random.Random) -> World:
+        return self.prepare().draw(rng)
+
+    def prepare(self) -> _Prepared:
+        """Check the view and build what every draw from it shares: bins and count table."""
         self.check_view()
         players = len(self.sizes)
         # Bins: one per distinct set of possible suits; the undealt pack has no constraint.
@@ -232,34 +236,9 @@ class _Spec:
         table = _TableCounter([len(c) for c in suit_cards], bin_allowed)
         if table.count(0, caps) == 0:
             raise SamplingError(self._diagnose(unseen))
-        bin_cards = [0] * len(caps)
-        for suit in range(4):
-            x = table.draw(suit, caps, rng)
-            cards = suit_cards[suit]
-            rng.shuffle(cards)
-            start = 0
-            for b, n in enumerate(x):
-                for card in cards[start:start + n]:
-                    bin_cards[b] |= 1 << card
-                start += n
-            caps = _minus(caps, x)
         hands = list(self.known)
         hands[self.seat] = self.hand
-        undealt = self.undealt_known
-        for b, members in enumerate(bin_members):
-            cards = cards_of(bin_cards[b])
-            rng.shuffle(cards)
-            start = 0
-            for seat, need in members:
-                part = 0
-                for card in cards[start:start + need]:
-                    part |= 1 << card
-                start += need
-                if seat < 0:
-                    undealt |= part
-                else:
-                    hands[seat] |= part
-        return World(tuple(hands), (), undealt)
+        return _Prepared(hands, self.undealt_known, bin_members, caps, suit_cards, table)
 
     def _diagnose(self, unseen: int) -> str:
         for seat in range(len(self.sizes)):
@@ -282,6 +261,50 @@ class _Spec:
         )
 
 
+@dataclass
+class _Prepared:
+    """Everything a draw from one view needs but the random choices (see ``_Spec.sample``)."""
+
+    known_hands: list[int]
+    undealt_known: int
+    bin_members: list[list[tuple[int, int]]]
+    caps: tuple[int, ...]
+    suit_cards: list[list[int]]
+    table: _TableCounter
+
+    def draw(self, rng: random.Random) -> World:
+        """A uniform world: each suit's split over the bins by its exact weight, the
+        suit's cards shuffled into it, each bin's cards shuffled among its seats."""
+        caps = self.caps
+        bin_cards = [0] * len(caps)
+        for suit in range(4):
+            x = self.table.draw(suit, caps, rng)
+            cards = self.suit_cards[suit][:]
+            rng.shuffle(cards)
+            start = 0
+            for b, n in enumerate(x):
+                for card in cards[start:start + n]:
+                    bin_cards[b] |= 1 << card
+                start += n
+            caps = _minus(caps, x)
+        hands = self.known_hands[:]
+        undealt = self.undealt_known
+        for b, members in enumerate(self.bin_members):
+            cards = cards_of(bin_cards[b])
+            rng.shuffle(cards)
+            start = 0
+            for seat, need in members:
+                part = 0
+                for card in cards[start:start + need]:
+                    part |= 1 << card
+                start += need
+                if seat < 0:
+                    undealt |= part
+                else:
+                    hands[seat] |= part
+        return World(tuple(hands), (), undealt)
+
+
 class _TableCounter:
     """Exact number of ways to deal suits ``s..3`` into bins with the remaining capacities."""
 
@@ -291,6 +314,7 @@ class _TableCounter:
             [b for b, allowed in enumerate(bin_allowed) if allowed >> s & 1] for s in range(4)
         ]
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.weights: dict[tuple[int, tuple[int, ...]], tuple[list, int]] = {}
 
     def splits(self, suit: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         """Each way to split this suit's count over its bins, with its multinomial weight."""
@@ -323,12 +347,17 @@ class _TableCounter:
         return self.memo[key]
 
     def draw(self, suit: int, caps: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
-        """A split of ``suit`` drawn with probability proportional to its completions."""
-        weighted = [
-            (x, ways * self.count(suit + 1, _minus(caps, x)))
-            for x, ways in self.splits(suit, caps)
-        ]
-        return _pick(weighted, sum(w for _, w in weighted), rng)
+        """A split of ``suit`` drawn with probability proportional to its completions
+        (the weights are kept: draws from one view repeat the same few states)."""
+        key = (suit, caps)
+        known = self.weights.get(key)
+        if known is None:
+            weighted = [
+                (x, ways * self.count(suit + 1, _minus(caps, x)))
+                for x, ways in self.splits(suit, caps)
+            ]
+            known = self.weights[key] = (weighted, sum(w for _, w in weighted))
+        return _pick(known[0], known[1], rng)
 
 
 def _pick(
@@ -436,17 +465,31 @@ def _knockout_spec(view: KnockoutWhistView) -> _Spec:
 
 def sample_solo(view: SoloWhistView, rng: random.Random) -> World:
     """Solo Whist: upcard with the dealer until played, a Spread Misère hand once exposed."""
-    return _solo_spec(view).sample(rng)
+    return _prepared(view, _solo_spec).draw(rng)
 
 
 def sample_minnesota(view: MinnesotaWhistView, rng: random.Random) -> World:
     """Minnesota Whist: turned bidding cards stay with their owners until played."""
-    return _minnesota_spec(view).sample(rng)
+    return _prepared(view, _minnesota_spec).draw(rng)
 
 
 def sample_knockout(view: KnockoutWhistView, rng: random.Random) -> World:
     """Knock-out Whist (this round): hands of players dealt in, and the undealt pack."""
-    return _knockout_spec(view).sample(rng)
+    return _prepared(view, _knockout_spec).draw(rng)
+
+
+_last_prepared: list[Any] = [None, None]
+"""The last view sampled and what its draws share. A search draws dozens of worlds per
+decision from one view object; building the spec and its count table is most of a
+draw's cost (measured: about 4/5 in Solo card play), so it is done once per view.
+Views are immutable and the view is kept, so identity cannot be reused by another."""
+
+
+def _prepared(view: Any, spec_of: Any) -> _Prepared:
+    if _last_prepared[0] is not view:
+        _last_prepared[1] = spec_of(view).prepare()
+        _last_prepared[0] = view
+    return _last_prepared[1]
 
 
 # -- German Whist: hidden draws ------------------------------------------------------------
