@@ -75,6 +75,7 @@ from whist_sim.games.solo_whist import (
     CONTRACTS,
     NAME_TRUMP,
     NO_CALL_YET,
+    PASS,
     PLAY,
     PLAYERS,
     TRUMP,
@@ -231,6 +232,8 @@ class SoloWhistModel:
             for seat, call, legal, eldest in calls:
                 if bidder.call_for(hands[seat] | played[seat], upcard, legal, eldest) != call:
                     misses += 1
+                    if misses >= best_misses:
+                        break  # no better than the best so far: the rest cannot matter
             if misses == 0:
                 return world
             if misses < best_misses:
@@ -239,7 +242,9 @@ class SoloWhistModel:
 
     def _calls(self, view: SoloWhistView) -> list[tuple[int, int, int, bool]]:
         """The other seats' calls, each with the calls then legal and whether the seat
-        was eldest (kept for the last view)."""
+        was eldest (kept for the last view). Bids come before passes: a sampled hand
+        misses a bid far more often than a pass, and ``sample_world`` stops checking a
+        world as soon as it cannot beat the best one (the order changes no result)."""
         last = self._last_calls
         if last is not None and last[0] is view:
             return last[1]
@@ -251,6 +256,7 @@ class SoloWhistModel:
                 calls.append((seat, call, legal_calls(view.variant, auction, seat),
                               seat == eldest))
             auction = after_call(auction, seat, call)
+        calls.sort(key=lambda entry: entry[1] == PASS)
         self._last_calls = (view, calls)
         return calls
 
