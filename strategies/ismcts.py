@@ -35,7 +35,7 @@ class Ismcts(Strategy):
     """Searches a tree of information sets over sampled worlds; plays the most visited action."""
 
     games = frozenset(GAMES)
-    version = "1"
+    version = "2"
 
     def __init__(self, iterations: int = 200, exploration: float = 0.7,
                  exact_cards: int | None = None, compiled: bool = True) -> None:

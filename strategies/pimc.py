@@ -78,7 +78,7 @@ class Pimc(Strategy):
     """Samples worlds, values each action exactly or by roll-out, plays the best average."""
 
     games = frozenset(GAMES)
-    version = "3"
+    version = "4"
 
     def __init__(self, worlds: int | None = None, bid_worlds: int = 40,
                  exact_cards: int | None = None, bidding: str = "simulation",

@@ -26,7 +26,7 @@ class SimulationBidder(Strategy):
     """Simulated bidding decisions, heuristic card play."""
 
     games = frozenset({"solo_whist", "minnesota_whist", "knockout_whist"})
-    version = "1"
+    version = "2"
 
     def __init__(self, worlds: int = 40) -> None:
         self.worlds = whole_number("worlds", worlds, 1)

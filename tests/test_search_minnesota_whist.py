@@ -28,7 +28,8 @@ from whist_sim.cards import FULL_DECK, SUIT_MASKS, iter_cards
 from whist_sim.games import make_game
 from whist_sim.games.minnesota_whist import BLACK, PASS, MinnesotaWhistDeal
 from whist_sim.sampling import World, check_world, sample_world
-from whist_sim.search.minnesota_whist import MODEL
+from whist_sim.search.match_equity import equity
+from whist_sim.search.minnesota_whist import MODEL, NET_TIE_BREAK
 from whist_sim.search.model import model_for, play_out
 from whist_sim.solver import solve
 
@@ -227,7 +228,8 @@ def test_determinize_sampled_worlds_play_out_and_conserve_cards(variant):
             initial = twin.initial_hands
             assert sum(initial) == FULL_DECK and all(h.bit_count() == 13 for h in initial)
             assert sum(twin.outcome().tricks) == 13
-            assert payoffs == twin.outcome().net
+            assert payoffs == MODEL.payoffs(twin)
+            assert [p > 0 for p in payoffs] == [n > 0 for n in twin.outcome().net]
             assert payoffs[0] == payoffs[2] == -payoffs[1] == -payoffs[3]
             real.apply(action)
 
@@ -254,21 +256,43 @@ def test_model_for_finds_this_model():
 # -- payoffs and roll-outs -----------------------------------------------------------------
 
 
+def finished(variant: dict, seed: int, score: tuple[int, int]) -> MinnesotaWhistDeal:
+    """A deal played to its end by random players, from game score ``score``."""
+    game, actions = record_deal(variant, seed, Player(True, True), score)
+    state = game.new_deal(seed, seed % 4, score)
+    for action in actions:
+        state.apply(action)
+    return state
+
+
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
-def test_payoffs_are_each_seats_net_points_whatever_the_game_score(variant):
-    """Net points of the deal; the score before it (even at the brink of target) changes nothing."""
+def test_payoffs_are_each_sides_match_equity_after_the_deal_with_net_points_as_tie_break(
+        variant):
+    """2 x the side's chance of winning the game from the score after the deal - 1,
+    plus ``NET_TIE_BREAK`` per net point; zero-sum, partners alike."""
     for seed in range(8):
-        finals = []
-        for score in ((0, 0), (12, 0), (0, 6)):
-            game, actions = record_deal(variant, seed, Player(True, True), score)
-            state = game.new_deal(seed, seed % 4, score)
-            for action in actions:
-                state.apply(action)
+        for score in ((0, 0), (12, 0), (0, 6), (9, 11)):
+            state = finished(variant, seed, score)
             points = state.points()
-            side_net = (points[0] - points[1], points[1] - points[0])
-            assert MODEL.payoffs(state) == tuple(float(side_net[s % 2]) for s in range(4))
-            finals.append(MODEL.payoffs(state))
-        assert finals[0] == finals[1] == finals[2]
+            table = equity(state.variant)
+            chance = table.chance(score[0] + points[0], score[1] + points[1])
+            side0 = 2 * chance - 1 + NET_TIE_BREAK * (points[0] - points[1])
+            assert MODEL.payoffs(state) == pytest.approx((side0, -side0, side0, -side0))
+
+
+def test_a_deal_is_valued_by_what_it_does_to_the_chance_of_winning_the_game():
+    """The same points are worth more to a side they take to the target than at 0-0,
+    and once a side reaches the target its extra points are only a tie-break."""
+    checked = 0
+    for seed in range(16):
+        level, brink = finished({}, seed, (0, 0)), finished({}, seed, (12, 0))
+        points = level.points()
+        if points != brink.points() or points[0] <= 0:  # side 0 must score, alike at both
+            continue
+        assert MODEL.payoffs(brink)[0] > MODEL.payoffs(level)[0]
+        assert MODEL.payoffs(brink)[0] == pytest.approx(1 + NET_TIE_BREAK * points[0])
+        checked += 1
+    assert checked >= 3
 
 
 def test_rollout_policies_are_one_stateless_heuristic_per_seat():
