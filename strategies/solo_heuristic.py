@@ -149,6 +149,30 @@ def sure_tricks(hand: int, trump: int) -> int:
                for suit, (full, top) in enumerate(counts))
 
 
+def best_sure_tricks(hand: int) -> int:
+    """``sure_tricks`` in the best trump suit: ``max(sure_tricks(hand, s) for s in 0..3)``.
+
+    Each suit's sure tricks do not depend on the trump, only whether side suits count
+    in full does (they do when trumps run), so one pass over the suits serves all four
+    trumps. The auction asks this of every hand it sees, sampled worlds included.
+    """
+    full_total = top_total = 0
+    best = 0
+    counts = []
+    for suit in range(4):
+        bits = hand >> (13 * suit) & 0x1FFF
+        n = bits.bit_count()
+        top = top_sequence(bits)
+        runs = top >= min(n, 13 - n)
+        full = n if runs else top
+        counts.append((full, top, runs))
+        full_total += full
+        top_total += top
+    for full, top, runs in counts:
+        best = max(best, full_total if runs else top_total - top + full)
+    return best
+
+
 # Misère: the hazard of each card (how likely it is to cost the declarer a trick) by
 # its place in its suit (the k-th lowest held, k = 0, 1, 2, 3 or more) and its rank
 # (two first), fitted (maximum likelihood, P(made) = exp(-total hazard)) to 34,000
@@ -414,7 +438,7 @@ class SoloHeuristic(Strategy):
         best = max(estimates)
         risk = misere_risk(hand, eldest) - RISK_PER_AGGRESSION * boost
         calls = []
-        if max(sure_tricks(hand, suit) for suit in range(4)) + boost >= self.declared_tricks:
+        if best_sure_tricks(hand) + boost >= self.declared_tricks:
             calls.append(ABUNDANCE_DECLARED)
         if risk <= self.spread_risk:
             calls.append(SPREAD_MISERE)

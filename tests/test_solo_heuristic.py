@@ -13,10 +13,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from strategies.random_play import RandomStrategy
 from strategies.solo_heuristic import (
     SoloHeuristic,
+    best_sure_tricks,
     estimate_tricks,
     misere_risk,
     sure_tricks,
@@ -200,6 +203,12 @@ def test_sure_tricks_counts_suits_that_run_whatever_the_split():
     # spades A K Q and four small: the defenders may hold six, so only three are sure,
     # and the side suits may be ruffed: only their top sequences count
     assert sure_tricks(parse_cards("AS KS QS 5S 4S 3S 2S AH KH QH JH AD AC"), 0) == 9
+
+
+@given(st.sets(st.integers(0, 51), max_size=13))
+def test_best_sure_tricks_is_sure_tricks_in_the_best_trump_suit(cards):
+    hand = sum(1 << card for card in cards)
+    assert best_sure_tricks(hand) == max(sure_tricks(hand, suit) for suit in range(4))
 
 
 # -- the auction -----------------------------------------------------------------------------
