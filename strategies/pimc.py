@@ -27,11 +27,12 @@ Parameters:
 - ``min_make`` (0..1): a call that leads to this seat declaring is made only if the
   roll-outs made the contract at least this often (Solo Whist; 0 bids on expected
   units alone, which takes on contracts that fail one time in five or six).
-- ``fit_calls``: ``"bidding"`` (default) draws the worlds of bidding decisions among
+- ``fit_calls``: ``"always"`` (default) draws the worlds of every decision among
   those in which every other seat's calls are the heuristic's with its hand (Solo
   Whist: a proposer holds a proposer's hand, a seat that passed a weak one);
-  ``"always"`` does so in card play too (slower: about 90 ms a decision); ``"never"``
-  draws every world uniformly. Games without such a sampler ignore it.
+  ``"bidding"`` does so in bidding decisions only (card play then draws uniform
+  worlds); ``"never"`` draws every world uniformly. Games without such a sampler
+  ignore it.
 - ``compiled``: use the numba-compiled solver (compiles once per process and caches
   on disk) rather than the pure Python one; both give the same values.
 """
@@ -84,7 +85,7 @@ class Pimc(Strategy):
                  exact_cards: int | None = None, bidding: str = "simulation",
                  incumbent: bool = True,
                  confidence: float = 1.0, bid_confidence: float = 1.0,
-                 min_make: float = 0.8, fit_calls: str = "bidding",
+                 min_make: float = 0.8, fit_calls: str = "always",
                  compiled: bool = True) -> None:
         if worlds is not None:
             worlds = whole_number("worlds", worlds, 1)

@@ -442,6 +442,32 @@ def test_fit_calls_draws_solo_worlds_from_the_models_sampler(monkeypatch):
     assert drawn and view.legal >> result.action & 1
 
 
+def test_pimc_card_play_in_solo_draws_worlds_that_fit_the_auction_unless_told(monkeypatch):
+    """Default ``fit_calls = "always"``: card play too draws from the model's sampler;
+    ``"bidding"`` keeps card play on uniform worlds."""
+    views = [state.view(state.to_act) for seed in (44, 45, 46)
+             for state in decision_points("solo_whist", seed, 3) if state.phase == "play"]
+    model = model_for(views[0])
+    play_views = [view for view in views if len(candidate_actions(view, model)) > 1]
+    assert play_views
+    drawn = []
+    real = model.sample_world
+
+    def counting(view: Any, rng: Random):
+        drawn.append(view)
+        return real(view, rng)
+
+    monkeypatch.setattr(model, "sample_world", counting)
+    params = {**TINY["pimc"], "incumbent": False}
+    for view in play_views:
+        build_strategy("pimc", {**params, "fit_calls": "bidding"}, "solo_whist").choose(
+            view, Random(2))
+    assert not drawn
+    for view in play_views:
+        build_strategy("pimc", params, "solo_whist").choose(view, Random(2))
+    assert set(map(id, drawn)) == set(map(id, play_views))
+
+
 def german_view(**fields: Any):
     """A German Whist view (the first decision of a deal) with some fields replaced."""
     state = game_of("german_whist").new_deal(1, 0)
