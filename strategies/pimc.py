@@ -68,8 +68,10 @@ WORLDS = {"minnesota_whist": 40, "solo_whist": 40}
 
 Minnesota Whist: 40 rather than 20 won +0.164 points a deal more (95% CI +0.023 ..
 +0.305) on the same 1,000 single deals (``search_strength.py minnesota-deals``, seeds
-1000-1499). Solo Whist: +0.2496 units a deal over 600 seeds, against +0.198 with 20
-and +0.225 with 32. Both decide in a median of 25-42 ms. German Whist stays at 20: 40
+1000-1499). Solo Whist (measured with uniform card-play worlds, ``fit_calls =
+"bidding"``): +0.2496 units a deal over 600 seeds, against +0.198 with 20 and +0.225
+with 32. Both decide in a median of 23-46 ms (Solo 46 ms with its worlds fitted to
+the auction, the default ``fit_calls``). German Whist stays at 20: 40
 won 58.5% of hands against 56.5% (100 and 200 seeds, within the noise), and with 20
 its slowest hands already come near the 2 s allowed (up to 1.85 s measured)."""
 FIT_CALLS = ("never", "bidding", "always")
