@@ -425,9 +425,9 @@ def test_fit_calls_changes_nothing_outside_solo_whist(game_name):
                         fit_calls=True) == plain
 
 
-def test_fit_calls_draws_solo_worlds_from_the_models_sampler(monkeypatch):
-    model = model_for(next(solo_bidding_views(range(1))))
-    drawn = []
+def record_fitted_draws(monkeypatch, model: Any) -> list[Any]:
+    """The views for which ``model.sample_world`` (worlds fitting the auction) is called."""
+    drawn: list[Any] = []
     real = model.sample_world
 
     def counting(view: Any, rng: Random):
@@ -435,7 +435,12 @@ def test_fit_calls_draws_solo_worlds_from_the_models_sampler(monkeypatch):
         return real(view, rng)
 
     monkeypatch.setattr(model, "sample_world", counting)
+    return drawn
+
+
+def test_fit_calls_draws_solo_worlds_from_the_models_sampler(monkeypatch):
     view = next(solo_bidding_views(range(1)))
+    drawn = record_fitted_draws(monkeypatch, model_for(view))
     evaluate(view, Random(1), worlds=2, exact_cards=0, solve=None)
     assert not drawn
     result = evaluate(view, Random(1), worlds=2, exact_cards=0, solve=None, fit_calls=True)
@@ -450,14 +455,7 @@ def test_pimc_card_play_in_solo_draws_worlds_that_fit_the_auction_unless_told(mo
     model = model_for(views[0])
     play_views = [view for view in views if len(candidate_actions(view, model)) > 1]
     assert play_views
-    drawn = []
-    real = model.sample_world
-
-    def counting(view: Any, rng: Random):
-        drawn.append(view)
-        return real(view, rng)
-
-    monkeypatch.setattr(model, "sample_world", counting)
+    drawn = record_fitted_draws(monkeypatch, model)
     params = {**TINY["pimc"], "incumbent": False}
     for view in play_views:
         build_strategy("pimc", {**params, "fit_calls": "bidding"}, "solo_whist").choose(
