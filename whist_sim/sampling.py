@@ -203,9 +203,6 @@ class _Spec:
         if total != FULL_DECK:
             raise SamplingError(f"{cards_str(FULL_DECK & ~total)} are nowhere in the world")
 
-    def sample(self, rng: random.Random) -> World:
-        return self.prepare().draw(rng)
-
     def prepare(self) -> _Prepared:
         """Check the view and build what every draw from it shares: bins and count table."""
         self.check_view()
@@ -263,7 +260,7 @@ class _Spec:
 
 @dataclass
 class _Prepared:
-    """Everything a draw from one view needs but the random choices (see ``_Spec.sample``)."""
+    """Everything a draw from one view needs but the random choices (``_Spec.prepare``)."""
 
     known_hands: list[int]
     undealt_known: int

@@ -4,13 +4,13 @@ A Minnesota Whist game is won by the first side to reach ``target`` points, so w
 a deal's points are worth depends on the score: at 12-3 one point ends the game, at
 3-12 keeping the other side from its seventh trick is all that counts. Search that
 values a deal by its net points plays every deal as if it were the first. Valued by
-the change in match equity instead (the standard tool of match play in backgammon
-and bridge), the same search plays for the game.
+the match equity it leaves instead (the standard tool of match play in backgammon),
+the same search plays for the game.
 
 The model, and why:
-- Equal sides. Each deal one side scores (under the default scoring exactly one
-  side does); which side is a fair coin and the points follow the distribution that
-  the ``heuristic`` playing all four seats produces. Backgammon's match equity tables
+- Equal sides. Each deal changes one side's score; which side is a fair coin and the
+  points follow the distribution that the ``heuristic`` playing all four seats
+  produces. Backgammon's match equity tables
   are built the same way, for equal players: the table is a scale on which to
   compare outcomes, not a forecast of this pairing's result.
 - The distribution is measured, not assumed: ``DISTRIBUTION_DEALS`` heuristic deals
@@ -19,7 +19,7 @@ The model, and why:
   (``scoring``, ``bid``, ``target``) without a table to maintain.
 - Scores can fall under the ``pagat`` scoring (a null hand's losers lose points).
   Scores below ``-target`` count as ``-target``: a side that far behind has
-  practically no chance either way, and the floor keeps the table finite.
+  practically no chance, and the floor keeps the table finite.
 
 ``equity(variant)`` returns a ``MatchEquity`` for the variant (cached), whose
 ``chance(ours, theirs)`` is the probability that the side with ``ours`` points wins.
@@ -93,8 +93,8 @@ class MatchEquity:
 
 def points_distribution(game: Any, deals: int = DISTRIBUTION_DEALS,
                         first_seed: int = DISTRIBUTION_SEED) -> dict[int, float]:
-    """Share of deals in which the scoring side scored each number of points, with the
-    ``heuristic`` in every seat (a thrown-in deal, scoring nothing, is left out)."""
+    """Share of deals in which the side whose score changed scored each number of
+    points (negative: lost), with the ``heuristic`` in every seat."""
     from strategies.heuristic import Heuristic  # strategies import search: import late
     from whist_sim.play import play_deal
 
