@@ -55,11 +55,7 @@ class MatchEquity:
 
     def chance(self, ours: int, theirs: int) -> float:
         """Chance that the side with ``ours`` points wins against ``theirs``."""
-        if ours >= self.target:
-            return 1.0
-        if theirs >= self.target:
-            return 0.0
-        return self._table[max(ours, self.floor), max(theirs, self.floor)]
+        return self._look(self._table, ours, theirs)
 
     def _solve(self) -> dict[tuple[int, int], float]:
         """Gauss-Seidel value iteration, highest scores first.
@@ -84,6 +80,8 @@ class MatchEquity:
         raise RuntimeError("match equity did not converge")  # pragma: no cover
 
     def _look(self, table: dict[tuple[int, int], float], a: int, b: int) -> float:
+        """``table``'s chance at ``a``-``b``: 1 or 0 once a side reached the target,
+        scores under the floor read at the floor."""
         if a >= self.target:
             return 1.0
         if b >= self.target:
