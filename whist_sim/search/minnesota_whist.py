@@ -247,8 +247,7 @@ class MinnesotaWhistModel:
 
     def payoffs(self, state: DealState) -> tuple[float, ...]:
         """Each seat's value of the finished deal: its side's match equity after it."""
-        score = state.outcome().score
-        side0 = self._value(state, (int(score[0]), int(score[1])))
+        side0 = self._value(state, state.points())  # type: ignore[attr-defined]
         return (side0, -side0, side0, -side0)
 
     def _value(self, state: DealState, points: tuple[int, int]) -> float:
