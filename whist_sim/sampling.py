@@ -475,22 +475,22 @@ def sample_knockout(view: KnockoutWhistView, rng: random.Random) -> World:
     return _prepared(view, _knockout_spec).draw(rng)
 
 
-_last_prepared: list[tuple[Any, _Prepared]] = []
+_last_prepared: tuple[Any, _Prepared | None] = (None, None)
 """The last view sampled and what its draws share, as one (view, prepared) pair. A
 search draws dozens of worlds per decision from one view object; building the spec
 and its count table is most of a draw's cost (measured: about 4/5 in Solo card play),
 so it is done once per view. Views are immutable and the view is kept, so identity
 cannot be reused by another. The pair is replaced in one store, so a decision cut
-short by its time limit (an alarm raised between two statements) or another thread
-never sees one view's table under another view."""
+short by its time limit (an alarm raised between two statements) never leaves one
+view's table under another view."""
 
 
 def _prepared(view: Any, spec_of: Any) -> _Prepared:
-    last = _last_prepared[0] if _last_prepared else None
-    if last is not None and last[0] is view:
-        return last[1]
-    prepared = spec_of(view).prepare()
-    _last_prepared[:] = [(view, prepared)]
+    global _last_prepared
+    last_view, prepared = _last_prepared
+    if last_view is not view or prepared is None:
+        prepared = spec_of(view).prepare()
+        _last_prepared = (view, prepared)
     return prepared
 
 
