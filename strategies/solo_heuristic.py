@@ -135,42 +135,39 @@ def sure_tricks(hand: int, trump: int) -> int:
     (``min(length, 13 - length)``), otherwise only that sequence wins. Side suits run
     only once trumps run (else they may be ruffed).
     """
-    counts = []
-    trumps_run = True
-    for suit in range(4):
-        bits = hand >> (13 * suit) & 0x1FFF
-        n = bits.bit_count()
-        top = top_sequence(bits)
-        runs = top >= min(n, 13 - n)
-        counts.append((n if runs else top, top))
-        if suit == trump:
-            trumps_run = runs
-    return sum(full if trumps_run or suit == trump else top
-               for suit, (full, top) in enumerate(counts))
+    suits = _sure_by_suit(hand)
+    return _sure_total(suits, trumps_run=suits[trump][2])
 
 
 def best_sure_tricks(hand: int) -> int:
     """``sure_tricks`` in the best trump suit: ``max(sure_tricks(hand, s) for s in 0..3)``.
 
-    Each suit's sure tricks do not depend on the trump, only whether side suits count
-    in full does (they do when trumps run), so one pass over the suits serves all four
-    trumps. The auction asks this of every hand it sees, sampled worlds included.
+    A suit's sure tricks do not depend on the trump, only whether side suits count in
+    full does (when trumps run), so one pass over the suits serves all four trumps: the
+    full count if any suit runs, else the top sequences. The auction asks this of every
+    hand it sees, sampled worlds included.
     """
-    full_total = top_total = 0
-    best = 0
-    counts = []
+    suits = _sure_by_suit(hand)
+    return _sure_total(suits, trumps_run=any(runs for _, _, runs in suits))
+
+
+def _sure_by_suit(hand: int) -> list[tuple[int, int, bool]]:
+    """Per suit: its sure tricks once trumps run, its top sequence, whether it runs."""
+    suits = []
     for suit in range(4):
         bits = hand >> (13 * suit) & 0x1FFF
         n = bits.bit_count()
         top = top_sequence(bits)
         runs = top >= min(n, 13 - n)
-        full = n if runs else top
-        counts.append((full, top, runs))
-        full_total += full
-        top_total += top
-    for full, top, runs in counts:
-        best = max(best, full_total if runs else top_total - top + full)
-    return best
+        suits.append((n if runs else top, top, runs))
+    return suits
+
+
+def _sure_total(suits: list[tuple[int, int, bool]], trumps_run: bool) -> int:
+    """Every suit in full once trumps run, else only the top sequences."""
+    if trumps_run:
+        return sum(full for full, _, _ in suits)
+    return sum(top for _, top, _ in suits)
 
 
 # Misère: the hazard of each card (how likely it is to cost the declarer a trick) by
