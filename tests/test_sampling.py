@@ -264,13 +264,15 @@ def test_a_view_that_is_not_a_game_view_is_refused():
                           ("knockout_whist", {}, 5)])
 def test_repeated_draws_from_one_view_are_those_of_a_fresh_equal_view(name, variant, players):
     """The sampler keeps what draws from the last view share; the worlds must not depend
-    on it: draws alternating between two views give what each gives alone."""
+    on it: draws alternating between two views (each draw preparing its view afresh)
+    give what repeated draws from an equal copy of each (prepared once) give."""
     game = make_game(name, variant, players)
     _, spy = play_spied(game, 3, samples=0)
     views = [view for view, _ in spy.seen][::7]
     for first, second in itertools.pairwise(views):
-        alone = [sample_world(first._replace(), random.Random(k)) for k in range(4)]
-        alone_second = [sample_world(second._replace(), random.Random(k)) for k in range(4)]
+        copy_first, copy_second = first._replace(), second._replace()
+        alone = [sample_world(copy_first, random.Random(k)) for k in range(4)]
+        alone_second = [sample_world(copy_second, random.Random(k)) for k in range(4)]
         for k in range(4):
             assert sample_world(first, random.Random(k)) == alone[k]
             assert sample_world(second, random.Random(k)) == alone_second[k]
