@@ -21,6 +21,11 @@ the figures do not depend on the number of workers):
     python benchmarks/search_strength.py german-solver --seeds 2000
     python benchmarks/search_strength.py solo --search pimc --param worlds=20 --seeds 500
     python benchmarks/search_strength.py knockout --search ismcts --param iterations=300
+    python benchmarks/search_strength.py german-pimc --opponent-param stage1_tricks=0
+
+``--opponent-param`` sets a parameter of the opponents instead (``solver`` in
+german-pimc, the ``heuristic`` everywhere else), e.g. to measure against the issue's
+plain "heuristic stage 1, exact stage 2" solver.
 
 Every figure printed is measured in the run; nothing is assumed.
 """
@@ -38,7 +43,7 @@ from strength_common import Timed, mean_interval, parse_setting, wilson
 
 from whist_sim.games import make_game
 from whist_sim.play import play_deal, play_match
-from whist_sim.strategy import build_strategy
+from whist_sim.strategy import StrategyError, build_strategy
 
 TARGETS: dict[str, Callable[..., dict[str, Any]]] = {}
 
@@ -61,13 +66,14 @@ def _times(*players: Timed) -> dict[str, float]:
 
 
 @target("german-solver")
-def german_solver(seeds: range, search: str, params: dict) -> dict[str, Any]:
-    return _german_pair(seeds, "solver", params if search == "solver" else {}, "heuristic", {})
+def german_solver(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
+    return _german_pair(seeds, "solver", params if search == "solver" else {}, "heuristic",
+                        opponent)
 
 
 @target("german-pimc")
-def german_pimc(seeds: range, search: str, params: dict) -> dict[str, Any]:
-    return _german_pair(seeds, search, params, "solver", {})
+def german_pimc(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
+    return _german_pair(seeds, search, params, "solver", opponent)
 
 
 def _german_pair(seeds: range, a: str, a_params: dict, b: str, b_params: dict) -> dict[str, Any]:
@@ -86,10 +92,10 @@ def _german_pair(seeds: range, a: str, a_params: dict, b: str, b_params: dict) -
 
 
 @target("knockout")
-def knockout(seeds: range, search: str, params: dict) -> dict[str, Any]:
+def knockout(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
     game = make_game("knockout_whist", {}, 4)
     player = _timed(search, params, game.name)
-    heuristic = build_strategy("heuristic", {}, game.name)
+    heuristic = build_strategy("heuristic", opponent, game.name)
     scores = []
     for seed in seeds:
         wins = 0
@@ -111,10 +117,10 @@ def _partnership(heuristic: Any, a: Any, b: Any, side: int) -> list[Any]:
 
 
 @target("minnesota")
-def minnesota(seeds: range, search: str, params: dict) -> dict[str, Any]:
+def minnesota(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
     game = make_game("minnesota_whist")
     a, b = _timed(search, params, game.name), _timed(search, params, game.name)
-    heuristic = build_strategy("heuristic", {}, game.name)
+    heuristic = build_strategy("heuristic", opponent, game.name)
     scores, points, deals = [], [], []
     for seed in seeds:
         won = net = hands = 0.0
@@ -131,10 +137,10 @@ def minnesota(seeds: range, search: str, params: dict) -> dict[str, Any]:
 
 
 @target("minnesota-deals")
-def minnesota_deals(seeds: range, search: str, params: dict) -> dict[str, Any]:
+def minnesota_deals(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
     game = make_game("minnesota_whist")
     a, b = _timed(search, params, game.name), _timed(search, params, game.name)
-    heuristic = build_strategy("heuristic", {}, game.name)
+    heuristic = build_strategy("heuristic", opponent, game.name)
     scores = []
     for seed in seeds:
         net = 0.0
@@ -147,10 +153,10 @@ def minnesota_deals(seeds: range, search: str, params: dict) -> dict[str, Any]:
 
 
 @target("solo")
-def solo(seeds: range, search: str, params: dict) -> dict[str, Any]:
+def solo(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
     game = make_game("solo_whist")
     player = _timed(search, params, game.name)
-    heuristic = build_strategy("heuristic", {}, game.name)
+    heuristic = build_strategy("heuristic", opponent, game.name)
     scores, declared, made, side_declared, side_made = [], 0, 0, 0, 0
     for seed in seeds:
         units = 0.0
@@ -172,10 +178,10 @@ def solo(seeds: range, search: str, params: dict) -> dict[str, Any]:
 
 
 @target("solo-bidding")
-def solo_bidding(seeds: range, search: str, params: dict) -> dict[str, Any]:
+def solo_bidding(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
     game = make_game("solo_whist")
     bidder = _timed("simulation_bidder", params, game.name)
-    heuristic = build_strategy("heuristic", {}, game.name)
+    heuristic = build_strategy("heuristic", opponent, game.name)
     scores = []
     for seed in seeds:
         gain = 0.0
@@ -188,16 +194,20 @@ def solo_bidding(seeds: range, search: str, params: dict) -> dict[str, Any]:
     return {"scores": scores, **_times(bidder)}
 
 
-def _chunk(args: tuple[str, range, str, dict]) -> dict[str, Any]:
-    name, seeds, search, params = args
-    return TARGETS[name](seeds, search, params)
+def _chunk(args: tuple[str, range, str, dict, dict]) -> dict[str, Any]:
+    name, seeds, search, params, opponent = args
+    return TARGETS[name](seeds, search, params, opponent)
 
 
 def measure(name: str, seeds: int, search: str, params: dict, workers: int,
-            first_seed: int = 0) -> dict[str, Any]:
-    """Play ``seeds`` deal seeds of target ``name`` over ``workers`` processes; merged results."""
+            first_seed: int = 0, opponent: dict | None = None) -> dict[str, Any]:
+    """Play ``seeds`` deal seeds of target ``name`` over ``workers`` processes; merged results.
+
+    ``opponent``: parameters of the opponents (``solver`` in german-pimc, else the heuristic).
+    """
     bounds = [first_seed + seeds * i // workers for i in range(workers + 1)]
-    chunks = [(name, range(lo, hi), search, params) for lo, hi in pairwise(bounds)]
+    chunks = [(name, range(lo, hi), search, params, opponent or {})
+              for lo, hi in pairwise(bounds)]
     started = time.perf_counter()
     if workers == 1:
         parts = [_chunk(chunks[0])]
@@ -211,11 +221,14 @@ def measure(name: str, seeds: int, search: str, params: dict, workers: int,
     return merged
 
 
-def report(name: str, search: str, params: dict, r: dict[str, Any]) -> None:
+def report(name: str, search: str, params: dict, r: dict[str, Any],
+           opponent: dict | None = None) -> None:
     scores = r["scores"]
     mean, half = mean_interval(scores)
     per_decision = 1000 * r["seconds"] / max(r["decisions"], 1)
     shown = f"{'solver' if name == 'german-solver' else search} {params or ''}".strip()
+    if opponent:
+        shown += f" against opponents with {opponent}"
     print(f"{name}: {shown}; {len(scores)} seeds in {r['elapsed']:.0f} s;"
           f" {per_decision:.1f} ms per decision (mean)")
     if name in ("german-solver", "german-pimc", "knockout"):
@@ -253,15 +266,23 @@ def main() -> None:
     parser.add_argument("--search", default="pimc", help="the search strategy (pimc, ismcts)")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of the measured strategy (repeatable)")
+    parser.add_argument("--opponent-param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter of the opponents: solver in german-pimc, else the"
+                             " heuristic (repeatable)")
     parser.add_argument("--seeds", type=int, default=500, help="deal (match) seeds")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     params = dict(parse_setting(s) for s in args.param)
+    opponent = dict(parse_setting(s) for s in args.opponent_param)
     if args.seeds < args.workers or args.workers < 1:
         raise SystemExit("--seeds must be at least --workers, and --workers at least 1")
-    result = measure(args.target, args.seeds, args.search, params, args.workers, args.first_seed)
-    report(args.target, args.search, params, result)
+    try:
+        result = measure(args.target, args.seeds, args.search, params, args.workers,
+                         args.first_seed, opponent)
+    except StrategyError as error:  # a bad --param or --opponent-param: say which, no traceback
+        raise SystemExit(f"search_strength.py {args.target}: {error}") from None
+    report(args.target, args.search, params, result, opponent)
 
 
 if __name__ == "__main__":
