@@ -351,6 +351,28 @@ def test_exact_values_on_five_card_endings():
         assert MODEL.exact_values(state, seat, 5, solve) == _action_values(state, seat)
 
 
+def test_exact_payoffs_are_best_play_and_a_stage2_position_is_solved_once():
+    """Where a roll-out reaches stage 2 it stops with the payoffs of best play; a position
+    reached again (another world, another candidate card) reuses the solved count."""
+    game = make_game("german_whist", {"count": "weighted"})
+    calls = []
+
+    def counting_solve(*args):
+        calls.append(args)
+        return solve(*args)
+
+    endings = _endings(game, range(6), (3, 4))
+    assert len(endings) >= 20
+    for state in endings:
+        payoffs = MODEL.exact_payoffs(state, 4, counting_solve)
+        assert payoffs == pytest.approx(_minimax(state))
+        solved = len(calls)
+        assert MODEL.exact_payoffs(_clone(state), 4, counting_solve) == payoffs
+        assert len(calls) == solved
+    assert calls
+    assert MODEL.exact_payoffs(endings[0], 2, counting_solve) is None  # over max_cards
+
+
 def test_exact_values_is_none_outside_stage_2_or_above_max_cards():
     game = make_game("german_whist", {"open_stock": 2})
     actions = _play(game, 41, 0, "random")

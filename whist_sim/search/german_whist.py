@@ -47,6 +47,11 @@ Choices, and why:
   seat's tricks: the solver applies. When both could reach N ("a real race"),
   ``exact_values`` returns None, and ``stage2_best_card`` searches the race itself
   (``_RaceSearch``: who first wins the tricks it needs; exact, memoised).
+- ``exact_payoffs`` keeps the solver's count for each stage-2 start it meets (up to
+  ``SOLVED_LIMIT`` of them, then it starts afresh): roll-outs from different worlds and
+  candidate cards often reach the same start (12% of the solves in the slowest hand of
+  ``benchmarks/search_speed.py``, where the solver took three quarters of the time),
+  and the count is a function of the position alone.
 - ``rollout_policies``: one ``GermanHeuristic`` with its default parameters for both
   seats; it keeps no state between calls (it is deterministic and reads only the view).
 """
@@ -85,6 +90,11 @@ _UNKNOWN_PAST = (-1,) * STOCK_SIZE
 
 _PHASES = {PLAY: PLAY, TAKE: TAKE}
 """The engine compares phases by identity, so the copy uses the engine's own strings."""
+
+SOLVED_LIMIT = 20_000
+"""Stage-2 starts whose solved trick count ``exact_payoffs`` keeps (then it starts afresh)."""
+_SOLVED: dict[tuple, int] = {}
+"""(hands, leader, trump, trick, solver) -> seat 0's tricks with best play from there."""
 
 _HEURISTIC = GermanHeuristic()
 _POLICIES = [_HEURISTIC, _HEURISTIC]
@@ -183,7 +193,13 @@ class GermanWhistModel:
         ending = _Ending(state.variant, state.won1, state.won2, 0)
         if ending.real_race:
             return None
-        tricks = solve(list(hands), state.leader, state.trump, [0, 1], "most", state.trick)
+        key = (hands[0], hands[1], state.leader, state.trump, state.trick, solve)
+        tricks = _SOLVED.get(key)
+        if tricks is None:
+            tricks = solve(list(hands), state.leader, state.trump, [0, 1], "most", state.trick)
+            if len(_SOLVED) >= SOLVED_LIMIT:
+                _SOLVED.clear()
+            _SOLVED[key] = tricks
         first = ending.payoff(tricks)
         return first, 1.0 - first
 
