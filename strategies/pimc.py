@@ -14,6 +14,10 @@ Parameters:
 - ``worlds`` (budget, >= 1): sampled worlds per card-play decision. Default: 40 in
   Minnesota Whist, 32 in Solo Whist (``WORLDS``), 20 in the others.
 - ``bid_worlds`` (>= 1): sampled worlds per bidding decision.
+- ``budget_candidates`` (>= 1): a decision among more candidate actions than this
+  gets ``worlds`` worlds for this many of them in all (the race spends them, see
+  ``whist_sim.search.pimc.evaluate``). Default: 8 in German Whist
+  (``BUDGET_CANDIDATES``), no cap in the others.
 - ``exact_cards`` (>= 0): solve exactly once every hand holds at most this many cards
   (0 never). Default: 13 in German Whist (all of stage 2, which the compiled solver
   takes in about a millisecond), 8 in Solo Whist (``EXACT_CARDS``), 6 in the others.
@@ -74,9 +78,22 @@ contracts made, 40 worlds +0.280 and 93.10%; 32 because 40 took a median of 54-5
 a decision in later runs on this machine (46 ms in the first), over the 50 ms allowed,
 and 32 took 42 ms in the same conditions. (With uniform card-play worlds: +0.198,
 +0.225 and +0.2496 with 20, 32 and 40.) Minnesota decides in a median of about 23 ms.
-German Whist stays at 20: 40
-won 58.5% of hands against 56.5% (100 and 200 seeds, within the noise), and with 20
-its slowest hands already come near the 2 s allowed (up to 1.85 s measured)."""
+German Whist stays at 20: over the same 200 seeds
+(before ``budget_candidates``), 40 won 60.50% of hands against ``solver`` and 20 56.50%
+(seed by seed +4.0 points, 95% CI -0.5 .. +8.5), 16 won 53.00%; but 40 takes about
+twice the time a hand, and with 20 the slowest hands already needed the cap of
+``BUDGET_CANDIDATES`` to stay under the 2 s allowed."""
+BUDGET_CANDIDATES = {"german_whist": 8}
+"""Default ``budget_candidates`` where there is one (elsewhere no cap).
+
+German Whist: a stage-1 lead has up to a dozen candidate cards, and every roll-out ends
+in a 13-card stage-2 solve, so the slowest whole hands of ``pimc`` against ``solver``
+took 2.1 and 2.5 s in two runs of ``benchmarks/search_speed.py`` on a slow day of this
+machine (target: at most 2 s), three quarters of it in the solver. Capped at 8
+candidates' worth of worlds, 1.6 and 1.2 s in the same two runs. It costs a little
+strength, within the noise: over the same 200 seeds ``pimc`` won 55.25% of hands
+against ``solver`` (56.50% uncapped), and 59.75% against ``solver`` with
+``stage1_tricks = 0`` (62.00% uncapped)."""
 FIT_CALLS = ("never", "bidding", "always")
 
 
@@ -84,14 +101,14 @@ class Pimc(Strategy):
     """Samples worlds, values each action exactly or by roll-out, plays the best average."""
 
     games = frozenset(GAMES)
-    version = "5"
+    version = "6"
 
     def __init__(self, worlds: int | None = None, bid_worlds: int = 40,
                  exact_cards: int | None = None, bidding: str = "simulation",
                  incumbent: bool = True,
                  confidence: float = 1.0, bid_confidence: float = 1.0,
                  min_make: float = 0.8, fit_calls: str = "always",
-                 compiled: bool = True) -> None:
+                 budget_candidates: int | None = None, compiled: bool = True) -> None:
         if worlds is not None:
             worlds = whole_number("worlds", worlds, 1)
         self.worlds = worlds
@@ -115,6 +132,9 @@ class Pimc(Strategy):
                 f"parameter 'fit_calls' must be one of {', '.join(FIT_CALLS)}, not {fit_calls!r}"
             )
         self.fit_calls = fit_calls
+        if budget_candidates is not None:
+            budget_candidates = whole_number("budget_candidates", budget_candidates, 1)
+        self.budget_candidates = budget_candidates
         self.compiled = flag("compiled", compiled)
         self._heuristics: dict[type, Any] = {}
         self._solve = solver_function(compiled)
@@ -139,4 +159,6 @@ class Pimc(Strategy):
             confidence=self.bid_confidence if bidding else self.confidence,
             min_make=self.min_make if bidding else 0.0,
             fit_calls=self.fit_calls == "always" or (bidding and self.fit_calls == "bidding"),
+            budget_candidates=None if bidding else for_game(
+                view, self.budget_candidates, None, BUDGET_CANDIDATES),
         ).action

@@ -126,6 +126,8 @@ BAD_PARAMS = [
     ("pimc", "solo_whist", "min_make", -0.1, ">= 0"),
     ("pimc", "solo_whist", "bidding", "maybe", "simulation, heuristic"),
     ("pimc", "solo_whist", "fit_calls", "maybe", "never, bidding, always"),
+    ("pimc", "german_whist", "budget_candidates", 0, ">= 1"),
+    ("pimc", "german_whist", "budget_candidates", 2.5, ">= 1"),
     ("pimc", "solo_whist", "incumbent", "no", "true or false"),
     ("solver", "german_whist", "stage1_tricks", 14, "0..13"),
     ("solver", "german_whist", "stage1_tricks", -1, ">= 0"),
@@ -402,6 +404,55 @@ def test_pimc_card_play_worlds_come_from_its_per_game_default_unless_told(
         asked.clear()
         build_strategy("pimc", {**params, "compiled": False}, game_name).choose(view, Random(0))
         assert asked == [worlds]
+
+
+def test_evaluate_spends_at_most_budget_candidates_worth_of_worlds(monkeypatch):
+    """A decision's roll-outs (one per candidate still racing, per world) stop once they
+    reach ``worlds`` x ``budget_candidates``; without the cap, ``worlds`` per candidate.
+
+    Five worlds of at least six candidates end before the race drops any (it starts at
+    ``RACE_FROM`` = 6 worlds), so every world values every candidate."""
+    rolled: list[int] = []
+    real_values = pimc_module._world_values
+
+    def counting(model, view, world, seat, actions, *args: Any, **kwargs: Any):
+        rolled.append(len(actions))
+        return real_values(model, view, world, seat, actions, *args, **kwargs)
+
+    monkeypatch.setattr(pimc_module, "_world_values", counting)
+    views = [v for v in views_with_choices("german_whist", seed=3)
+             if v.stage == 1 and len(candidate_actions(v, model_for(v))) >= 6]
+    assert views
+    for view in views[:4]:
+        many = len(candidate_actions(view, model_for(view)))
+        for cap, worlds_valued in ((3, -(-5 * 3 // many)), (None, 5)):
+            rolled.clear()
+            evaluate(view, Random(4), worlds=5, exact_cards=0, solve=None,
+                     budget_candidates=cap)
+            assert rolled == [many] * worlds_valued
+
+
+@pytest.mark.parametrize(("game_name", "expected"), [
+    ("german_whist", 8), ("solo_whist", None), ("minnesota_whist", None),
+    ("knockout_whist", None),
+])
+def test_pimc_budget_candidates_come_from_its_per_game_default_unless_told(
+    game_name, expected, monkeypatch
+):
+    import strategies.pimc as strategy_module
+
+    asked: list[int | None] = []
+
+    def recording(view, rng, **settings):
+        asked.append(settings["budget_candidates"])
+        return pimc_module.Evaluation(view.legal.bit_length() - 1, {}, 0, 0)
+
+    monkeypatch.setattr(strategy_module, "evaluate", recording)
+    view = next(v for v in views_with_choices(game_name, seed=5) if v.phase == "play")
+    for params, cap in (({}, expected), ({"budget_candidates": 3}, 3)):
+        asked.clear()
+        build_strategy("pimc", {**params, "compiled": False}, game_name).choose(view, Random(0))
+        assert asked == [cap]
 
 
 def solo_bidding_views(seeds: range):

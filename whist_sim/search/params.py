@@ -49,7 +49,8 @@ def exact_cards_for(view: Any, given: int | None, elsewhere: int,
     return for_game(view, given, elsewhere, {"german_whist": 13, **(by_game or {})})
 
 
-def for_game(view: Any, given: int | None, elsewhere: int, by_game: Mapping[str, int]) -> int:
+def for_game(view: Any, given: int | None, elsewhere: int | None,
+             by_game: Mapping[str, int]) -> int | None:
     """``given`` if a config set it, else the default of ``view``'s game: ``by_game[game]``
     for a game listed there, ``elsewhere`` otherwise.
 

@@ -80,6 +80,7 @@ def evaluate(
     confidence: float = 0.0,
     min_make: float = 0.0,
     fit_calls: bool = False,
+    budget_candidates: int | None = None,
 ) -> Evaluation:
     """Value each candidate action for ``view.seat`` over sampled worlds; pick one.
 
@@ -87,7 +88,10 @@ def evaluate(
     worlds, a candidate whose average trails the leader's by more than two standard
     errors (paired world by world) is dropped, and the evaluations it would have had
     go to more worlds for the contenders (up to ``MAX_WORLD_FACTOR`` times
-    ``worlds``). The close calls are where precision pays.
+    ``worlds``). The close calls are where precision pays. ``budget_candidates`` caps
+    the budget at ``worlds`` worlds for that many candidates, however many there are:
+    a decision among many cards then drops the clearly worse ones after the first
+    worlds as before, but its contenders get fewer (this bounds the slowest decisions).
 
     With an ``incumbent`` (the heuristic's choice), another action replaces it only
     if its mean gain over the incumbent, paired world by world, exceeds
@@ -110,7 +114,7 @@ def evaluate(
     if len(actions) == 1:
         return Evaluation(actions[0], {actions[0]: 0.0}, 0, 0)
     seat = view.seat
-    budget = worlds * len(actions)
+    budget = worlds * min(len(actions), budget_candidates or len(actions))
     active = list(actions)
     per_world: list[dict[int, float]] = []
     seen: dict[tuple, dict[int, float]] = {}
