@@ -390,20 +390,25 @@ def test_pimc_solves_exactly_from_its_per_game_default_unless_told(game_name, ex
 def test_pimc_card_play_worlds_come_from_its_per_game_default_unless_told(
     game_name, expected, monkeypatch
 ):
+    assert pimc_settings(game_name, {}, monkeypatch)["worlds"] == expected
+    assert pimc_settings(game_name, {"worlds": 7}, monkeypatch)["worlds"] == 7
+
+
+def pimc_settings(game_name: str, params: dict, monkeypatch) -> dict[str, Any]:
+    """What ``pimc`` with ``params`` passes to ``evaluate`` for a card play of the game."""
     import strategies.pimc as strategy_module
 
-    asked: list[int] = []
+    asked: list[dict[str, Any]] = []
 
     def recording(view, rng, **settings):
-        asked.append(settings["worlds"])
+        asked.append(settings)
         return pimc_module.Evaluation(view.legal.bit_length() - 1, {}, 0, 0)
 
     monkeypatch.setattr(strategy_module, "evaluate", recording)
     view = next(v for v in views_with_choices(game_name, seed=5) if v.phase == "play")
-    for params, worlds in (({}, expected), ({"worlds": 7}, 7)):
-        asked.clear()
-        build_strategy("pimc", {**params, "compiled": False}, game_name).choose(view, Random(0))
-        assert asked == [worlds]
+    build_strategy("pimc", {**params, "compiled": False}, game_name).choose(view, Random(0))
+    assert len(asked) == 1
+    return asked[0]
 
 
 def test_evaluate_spends_at_most_budget_candidates_worth_of_worlds(monkeypatch):
@@ -439,20 +444,9 @@ def test_evaluate_spends_at_most_budget_candidates_worth_of_worlds(monkeypatch):
 def test_pimc_budget_candidates_come_from_its_per_game_default_unless_told(
     game_name, expected, monkeypatch
 ):
-    import strategies.pimc as strategy_module
-
-    asked: list[int | None] = []
-
-    def recording(view, rng, **settings):
-        asked.append(settings["budget_candidates"])
-        return pimc_module.Evaluation(view.legal.bit_length() - 1, {}, 0, 0)
-
-    monkeypatch.setattr(strategy_module, "evaluate", recording)
-    view = next(v for v in views_with_choices(game_name, seed=5) if v.phase == "play")
-    for params, cap in (({}, expected), ({"budget_candidates": 3}, 3)):
-        asked.clear()
-        build_strategy("pimc", {**params, "compiled": False}, game_name).choose(view, Random(0))
-        assert asked == [cap]
+    assert pimc_settings(game_name, {}, monkeypatch)["budget_candidates"] == expected
+    told = pimc_settings(game_name, {"budget_candidates": 3}, monkeypatch)
+    assert told["budget_candidates"] == 3
 
 
 def solo_bidding_views(seeds: range):
