@@ -13,7 +13,14 @@ import numpy as np
 import pytest
 
 from whist_sim.cards import SUIT_MASKS, parse_cards
-from whist_sim.solver import SolverInputError, best_move, solve, solve_fast
+from whist_sim.solver import (
+    SolverInputError,
+    best_move,
+    solve,
+    solve_fast,
+    takes_at_least,
+    takes_at_least_fast,
+)
 
 
 def minimax(hands, leader, trump, sides, objective, trick=()):
@@ -169,6 +176,43 @@ def test_compiled_and_pure_searches_agree_on_larger_positions(sides, largest, ob
         assert solve_fast(hands, leader, trump, sides, objective, trick) == solve(
             hands, leader, trump, sides, objective, trick
         ), (hands, leader, trump, sides, objective, trick)
+
+
+@pytest.mark.parametrize("objective", ["most", "none"])
+@pytest.mark.parametrize(("sides", "largest"), LARGER[:5], ids=[str(s) for s, _ in LARGER[:5]])
+def test_takes_at_least_is_the_count_reaching_the_target(sides, largest, objective):
+    """One zero-window test, pure and compiled, says whether ``solve``'s count reaches
+    each target from below zero to above the tricks left (trick starts and mid-trick)."""
+    rng = random.Random(f"at least/{sides}/{objective}")
+    players = len(sides)
+    for _ in range(12):
+        size = rng.randint(max(1, largest - 4), min(largest, 9))
+        played = rng.randrange(players) if rng.random() < 0.4 else 0
+        trump = rng.randrange(-1, 4)
+        hands, leader, trick = random_position(rng, players, size, played)
+        count = solve(hands, leader, trump, sides, objective, trick)
+        for target in range(-1, size + 2):
+            position = (hands, leader, trump, sides, objective, trick, target)
+            assert takes_at_least(*position) == (count >= target), position
+            assert takes_at_least_fast(*position) == (count >= target), position
+
+
+def test_takes_at_least_on_german_whist_stage2_starts():
+    rng = random.Random("at least/german")
+    for _ in range(30):
+        hands, leader, _ = random_position(rng, 2, 13)
+        trump = rng.randrange(-1, 4)
+        count = solve_fast(hands, leader, trump, [0, 1], "most")
+        for target in (count, count + 1, 7):
+            assert takes_at_least_fast(hands, leader, trump, [0, 1], "most", (), target) == (
+                count >= target)
+
+
+def test_takes_at_least_checks_its_position():
+    with pytest.raises(SolverInputError):
+        takes_at_least([0b11, 0b11], 0, 0, [0, 1], "most", (), 1)
+    with pytest.raises(SolverInputError):
+        takes_at_least_fast([0b11, 0b11], 0, 0, [0, 1], "most", (), 1)
 
 
 @pytest.mark.parametrize(("players", "size", "sidings"), [

@@ -560,6 +560,28 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
     return lo, nodes
 
 
+@_compiled
+def _at_least(hands, players, leader, pos, live, led, best_card, best_seat, trump, sides,
+              want_win, table, tag, target):
+    """One zero-window test from the root: does side 0 take ``target`` or more tricks?"""
+    max_side = 0 if want_win else 1
+    lo, hi = 0, _count(hands[(leader + pos) % players])
+    if pos == 0 and hi > 1:
+        lo, hi = _bounds(hands, players, leader, hi, trump, sides, want_win)
+    if lo >= target:
+        return True, 0
+    if hi < target:
+        return False, 0
+    frames = np.empty((_DEPTH, _FIELDS), dtype=np.int64)
+    moves = np.empty((_DEPTH, 13), dtype=np.int64)
+    scores = np.empty(13, dtype=np.int64)
+    _set_root(frames, leader, pos, live, led, best_card, best_seat)
+    frames[0, _TARGET] = target
+    frames[0, _SLOT] = -1
+    return _test(hands, players, trump, sides, max_side, want_win, table, tag, frames, moves,
+                 scores)
+
+
 class _Table:
     """The process's table and its generation (rows of older generations are empty)."""
 
@@ -585,9 +607,9 @@ def _tag(players: int, trump: int, sides: Sequence[int], objective: str) -> int:
             | (trump + 1) << 3 | players)
 
 
-def fast_value(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
-               objective: str, trick: Sequence[int] = ()) -> int:
-    """Tricks of side 0 as ``Search.value``; the position must be checked beforehand."""
+def _root(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
+          trick: Sequence[int]) -> tuple:
+    """The compiled search's root arguments: hand and side arrays, and the trick so far."""
     players = len(hands)
     hand_array = np.zeros(4, dtype=np.int64)
     live = 0
@@ -604,10 +626,33 @@ def fast_value(hands: Sequence[int], leader: int, trump: int, sides: Sequence[in
         led = trick[0] // 13
     side_array = np.zeros(4, dtype=np.int64)
     side_array[:players] = sides
-    value, _Table.nodes = _value(hand_array, players, leader, len(trick), live, led, best_card,
-                                 best_seat, trump, side_array, objective == "most", _Table.rows,
-                                 _tag(players, trump, sides, objective))
+    return (hand_array, players, leader, len(trick), live, led, best_card, best_seat, trump,
+            side_array)
+
+
+def fast_value(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
+               objective: str, trick: Sequence[int] = ()) -> int:
+    """Tricks of side 0 as ``Search.value``; the position must be checked beforehand."""
+    value, _Table.nodes = _value(*_root(hands, leader, trump, sides, trick),
+                                 objective == "most", _Table.rows,
+                                 _tag(len(hands), trump, sides, objective))
     return int(value)
+
+
+def fast_at_least(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
+                  objective: str, trick: Sequence[int], target: int) -> bool:
+    """``search.takes_at_least`` compiled; the position must be checked beforehand."""
+    found, _Table.nodes = _at_least(*_root(hands, leader, trump, sides, trick),
+                                    objective == "most", _Table.rows,
+                                    _tag(len(hands), trump, sides, objective), target)
+    return bool(found)
+
+
+def takes_at_least_fast(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
+                        objective: str, trick: Sequence[int], target: int) -> bool:
+    """``takes_at_least`` compiled: the same arguments, checks and result."""
+    check_position(hands, leader, trump, sides, objective, trick)
+    return fast_at_least(hands, leader, trump, sides, objective, trick, target)
 
 
 def solve_fast(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
