@@ -36,7 +36,7 @@ class GermanSolver(Strategy):
     """The heuristic while the stock lasts (simulation at its very end), the solver after."""
 
     games = frozenset({"german_whist"})
-    version = "1"
+    version = "2"
 
     def __init__(self, stage1_tricks: int = 1, worlds: int = 20, compiled: bool = True) -> None:
         self.stage1_tricks = whole_number("stage1_tricks", stage1_tricks, 0)

@@ -12,7 +12,7 @@ the auction and the play following the heuristics.
 
 Parameters:
 - ``worlds`` (budget, >= 1): sampled worlds per card-play decision. Default: 40 in
-  Minnesota Whist, 32 in Solo Whist (``WORLDS``), 20 in the others.
+  Minnesota Whist, 32 in Solo and German Whist (``WORLDS``), 20 in Knock-out Whist.
 - ``bid_worlds`` (>= 1): sampled worlds per bidding decision.
 - ``budget_candidates`` (>= 1): a decision among more candidate actions than this
   gets ``worlds`` worlds for this many of them in all (the race spends them, see
@@ -67,7 +67,7 @@ EXACT_CARDS = {"solo_whist": 8}
 Solo Whist: 8 rather than 6 made 2 more of the same 406 contracts over 600 seeds and
 gained +0.023 units a deal, at the same median decision time (about 24 ms); in
 Minnesota Whist 8 did no better than 6 (60 seeds)."""
-WORLDS = {"minnesota_whist": 40, "solo_whist": 32}
+WORLDS = {"minnesota_whist": 40, "solo_whist": 32, "german_whist": 32}
 """Default ``worlds`` where it is not 20, each measured (docs/strategies.md).
 
 Minnesota Whist: 40 rather than 20 won +0.164 points a deal more (95% CI +0.023 ..
@@ -78,11 +78,13 @@ contracts made, 40 worlds +0.280 and 93.10%; 32 because 40 took a median of 54-5
 a decision in later runs on this machine (46 ms in the first), over the 50 ms allowed,
 and 32 took 42 ms in the same conditions. (With uniform card-play worlds: +0.198,
 +0.225 and +0.2496 with 20, 32 and 40.) Minnesota decides in a median of about 23 ms.
-German Whist stays at 20: over the same 200 seeds
-(before ``budget_candidates``), 40 won 60.50% of hands against ``solver`` and 20 56.50%
-(seed by seed +4.0 points, 95% CI -0.5 .. +8.5), 16 won 53.00%; but 40 takes about
-twice the time a hand, and with 20 the slowest hands already needed the cap of
-``BUDGET_CANDIDATES`` to stay under the 2 s allowed."""
+German Whist: 32 since version 7, whose roll-outs end in one or two zero-window tests
+instead of the exact count (``whist_sim.search.german_whist``), which made a whole hand
+about 1.5 times faster: with 32 worlds the slowest of the speed benchmark's 20 hands took
+1.04 s (target 2 s). Over the same 200 seeds against ``solver``: 20, 32 and 40 worlds
+won 54.50%, 56.50% and 55.00% of hands (all within the noise of each other). Before
+(version 5, margin-valued roll-outs, no cap): 16, 20 and 40 worlds 53.00%, 56.50% and
+60.50%, but 40 took about twice the time a hand."""
 BUDGET_CANDIDATES = {"german_whist": 8}
 """Default ``budget_candidates`` where there is one (elsewhere no cap).
 
@@ -91,9 +93,9 @@ in a 13-card stage-2 solve, so the slowest whole hands of ``pimc`` against ``sol
 took 2.1 and 2.5 s in two runs of ``benchmarks/search_speed.py`` on a slow day of this
 machine (target: at most 2 s), three quarters of it in the solver. Capped at 8
 candidates' worth of worlds, 1.6 and 1.2 s in the same two runs. It costs a little
-strength, within the noise: over the same 200 seeds ``pimc`` won 55.25% of hands
-against ``solver`` (56.50% uncapped), and 59.75% against ``solver`` with
-``stage1_tricks = 0`` (62.00% uncapped)."""
+strength, within the noise: over the same 200 seeds ``pimc`` (version 6, 20 worlds)
+won 55.25% of hands against ``solver`` (56.50% uncapped), and 59.75% against
+``solver`` with ``stage1_tricks = 0`` (62.00% uncapped)."""
 FIT_CALLS = ("never", "bidding", "always")
 
 
@@ -101,7 +103,7 @@ class Pimc(Strategy):
     """Samples worlds, values each action exactly or by roll-out, plays the best average."""
 
     games = frozenset(GAMES)
-    version = "6"
+    version = "7"
 
     def __init__(self, worlds: int | None = None, bid_worlds: int = 40,
                  exact_cards: int | None = None, bidding: str = "simulation",

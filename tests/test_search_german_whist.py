@@ -351,9 +351,36 @@ def test_exact_values_on_five_card_endings():
         assert MODEL.exact_values(state, seat, 5, solve) == _action_values(state, seat)
 
 
-def test_exact_payoffs_are_best_play_and_a_stage2_position_is_solved_once():
-    """Where a roll-out reaches stage 2 it stops with the payoffs of best play; a position
-    reached again (another world, another candidate card) reuses the solved count."""
+def _result_values(payoffs: tuple[float, float]) -> tuple[float, float]:
+    """The hand's result (1 won, 0.5 drawn, 0 lost) read off ``payoffs`` with the margin."""
+    def result(payoff: float) -> float:
+        return 1.0 if payoff > 0.75 else 0.5 if payoff > 0.25 else 0.0
+
+    return result(payoffs[0]), result(payoffs[1])
+
+
+@pytest.mark.parametrize("setting", [{}, {"count": "all"}, {"count": "weighted"}], ids=str)
+def test_exact_payoffs_are_the_result_of_best_play(setting):
+    """Where a roll-out reaches stage 2 it stops with the result of best play by both (a
+    draw possible under ``count = "all"``), settled by zero-window tests: the same as
+    the engine's minimax, with the pure and the compiled solver."""
+    from whist_sim.solver import solve_fast
+
+    game = make_game("german_whist", setting)
+    endings = _endings(game, range(8), (3, 4, 5))
+    assert len(endings) >= 20
+    results = set()
+    for state in endings:
+        expected = _result_values(_minimax(state))
+        assert MODEL.exact_payoffs(state, 5, solve) == expected
+        assert MODEL.exact_payoffs(state, 5, solve_fast) == expected
+        results.add(expected)
+    assert {(1.0, 0.0), (0.0, 1.0)} <= results
+
+
+def test_exact_payoffs_settle_a_stage2_position_once():
+    """A position reached again (another world, another candidate card) is not solved
+    again; a solver other than the library's is asked for the exact count."""
     game = make_game("german_whist", {"count": "weighted"})
     calls = []
 
@@ -365,7 +392,7 @@ def test_exact_payoffs_are_best_play_and_a_stage2_position_is_solved_once():
     assert len(endings) >= 20
     for state in endings:
         payoffs = MODEL.exact_payoffs(state, 4, counting_solve)
-        assert payoffs == pytest.approx(_minimax(state))
+        assert payoffs == _result_values(_minimax(state))
         solved = len(calls)
         assert MODEL.exact_payoffs(_clone(state), 4, counting_solve) == payoffs
         assert len(calls) == solved

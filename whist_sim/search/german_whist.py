@@ -27,11 +27,10 @@ Choices, and why:
 - ``payoffs``: 1 for a won hand, 0.5 drawn, 0 lost (a forfeit is a loss), plus
   ``MARGIN_WEIGHT`` (0.05) times (own net - opponent's net). A win's margin is
   positive and a loss's negative, so every win is still worth more than any draw
-  and every draw more than any loss. The weight is large enough that the margin
-  counts in the averages of a few dozen sampled worlds: win-or-lose alone is too
-  coarse to separate two stage-1 cards in twenty worlds (with a weight of 0.001
-  ``pimc`` won 59% of hands against ``solver``, with 0.05 61.5%, 100 seeds each,
-  within each other's noise; 0.05 over 200 seeds: 56.5%). The two payoffs add up to 1.
+  and every draw more than any loss. The two payoffs add up to 1. The margin breaks
+  ties between stage-2 cards that all win or all lose (``exact_values``); roll-outs
+  that reach stage 2 are valued by the result alone (``exact_payoffs`` below): over
+  the same 200 seeds a margin weight of 0.05 and of 0.000001 won equally often.
 - ``exact_values``: stage 2 is a two-player trick contest with every card known in a
   determinized state, and the final payoff is a non-decreasing function of the tricks
   the seat takes in the rest of the deal (stage-1 tricks and stage-2 tricks so far are
@@ -47,11 +46,16 @@ Choices, and why:
   seat's tricks: the solver applies. When both could reach N ("a real race"),
   ``exact_values`` returns None, and ``stage2_best_card`` searches the race itself
   (``_RaceSearch``: who first wins the tricks it needs; exact, memoised).
-- ``exact_payoffs`` keeps the solver's count for each stage-2 start it meets (up to
+- ``exact_payoffs`` (where a roll-out stops, at the start of stage 2) values the hand by
+  its result alone, 1 / 0.5 / 0, without the margin: the result changes at one or two
+  trick counts, so one or two zero-window tests settle it
+  (``whist_sim.solver.takes_at_least``), about a third of the cost of the exact count
+  each; the solver took three quarters of the time of the slowest hand of
+  ``benchmarks/search_speed.py``. Without the margin ``pimc`` won as often (55.25% of
+  the same 200 hands, by a patch of its weight), and a whole hand took about two
+  thirds of the time. It keeps the value of each stage-2 start it meets (up to
   ``SOLVED_LIMIT`` of them, then it starts afresh): roll-outs from different worlds and
-  candidate cards often reach the same start (12% of the solves in the slowest hand of
-  ``benchmarks/search_speed.py``, where the solver took three quarters of the time),
-  and the count is a function of the position alone.
+  candidate cards often reach the same start (12% of the solves in that slowest hand).
 - ``rollout_policies``: one ``GermanHeuristic`` with its default parameters for both
   seats; it keeps no state between calls (it is deterministic and reads only the view).
 """
@@ -93,8 +97,9 @@ _PHASES = {PLAY: PLAY, TAKE: TAKE}
 
 SOLVED_LIMIT = 20_000
 """Stage-2 starts whose solved trick count ``exact_payoffs`` keeps (then it starts afresh)."""
-_SOLVED: dict[tuple, int] = {}
-"""(hands, leader, trump, trick, solver) -> seat 0's tricks with best play from there."""
+_SOLVED: dict[tuple, float] = {}
+"""(hands, leader, trump, trick, tricks won so far, variant, solver) -> seat 0's value of
+the result of best play from there (``exact_payoffs``)."""
 
 _HEURISTIC = GermanHeuristic()
 _POLICIES = [_HEURISTIC, _HEURISTIC]
@@ -180,10 +185,12 @@ class GermanWhistModel:
 
     def exact_payoffs(self, state: GermanWhistDeal, max_cards: int,
                       solve: Callable[..., int]) -> tuple[float, float] | None:
-        """Both seats' payoffs under perfect play from ``state``, in stage 2; otherwise None.
+        """Both seats' values of perfect play from ``state``, in stage 2; otherwise None.
 
         A roll-out that reaches stage 2 stops here: the rest of the hand is a game of
-        perfect information, which is what a card-counting opponent plays.
+        perfect information, which is what a card-counting opponent plays. The value is
+        the hand's result only (1 won, 0.5 drawn, 0 lost; no margin), which one or two
+        zero-window tests settle (``_Ending.result_value``).
         """
         if state.stage != 2 or state.to_act < 0:
             return None
@@ -193,14 +200,15 @@ class GermanWhistModel:
         ending = _Ending(state.variant, state.won1, state.won2, 0)
         if ending.real_race:
             return None
-        key = (hands[0], hands[1], state.leader, state.trump, state.trick, solve)
-        tricks = _SOLVED.get(key)
-        if tricks is None:
-            tricks = solve(list(hands), state.leader, state.trump, [0, 1], "most", state.trick)
+        key = (hands[0], hands[1], state.leader, state.trump, state.trick, state.won1,
+               state.won2, state.variant, solve)
+        first = _SOLVED.get(key)
+        if first is None:
+            first = ending.result_value(list(hands), state.leader, state.trump, state.trick,
+                                        solve)
             if len(_SOLVED) >= SOLVED_LIMIT:
                 _SOLVED.clear()
-            _SOLVED[key] = tricks
-        first = ending.payoff(tricks)
+            _SOLVED[key] = first
         return first, 1.0 - first
 
 
@@ -250,6 +258,16 @@ def _counted(variant: GermanWhistVariant, won1: tuple[int, int],
     deal.trick_no = 26
     deal.race_winner = -1
     return deal
+
+
+def _threshold_tests() -> dict[Callable[..., int], Callable[..., bool]]:
+    """The library's solvers and their one-test twins (``takes_at_least``)."""
+    from whist_sim.solver import solve, solve_fast, takes_at_least, takes_at_least_fast
+
+    return {solve: takes_at_least, solve_fast: takes_at_least_fast}
+
+
+_THRESHOLD_TESTS = _threshold_tests()
 
 
 def _beats(card: int, led: int, trump: int) -> bool:
@@ -307,6 +325,38 @@ class _Ending:
         value = outcome_payoffs(end._score())[seat]
         self._payoff[tricks] = value
         return value
+
+    def result_value(self, hands: list[int], leader: int, trump: int, trick: tuple[int, ...],
+                     solve: Callable[..., int]) -> float:
+        """``seat``'s value of the hand's result (1 won, 0.5 drawn, 0 lost, no margin) with
+        best play by both from this position (no real race).
+
+        The result changes at no more than two trick counts (to a draw, to a win), so
+        one zero-window test per change settles it, about a third of the cost of the
+        exact count each (``whist_sim.solver.takes_at_least``). A ``solve`` other than
+        the library's two (a test's stand-in) is asked for the exact count instead.
+        """
+        sides = [0, 1] if self.seat == 0 else [1, 0]
+        reaches = _THRESHOLD_TESTS.get(solve)
+        if reaches is None:
+            return self._result_value(solve(hands, leader, trump, sides, "most", trick))
+        value = self._result_value(0)
+        for tricks in range(1, self.left + 1):
+            better = self._result_value(tricks)
+            if better == value:
+                continue
+            if not reaches(hands, leader, trump, sides, "most", trick, tricks):
+                break
+            value = better
+        return value
+
+    def _result_value(self, tricks: int) -> float:
+        """``seat``'s value of the result when it takes ``tricks`` of the tricks left."""
+        won2 = list(self.won2)
+        won2[self.seat] += tricks
+        won2[1 - self.seat] += self.left - tricks
+        end = _counted(self.variant, self.won1, (won2[0], won2[1]))
+        return RESULT_VALUE[end._score().result[self.seat]]
 
     def card_values(self, hands: list[int], trick: tuple[int, ...], trump: int, legal: int,
                     solve: Callable[..., int]) -> dict[int, float]:
