@@ -96,7 +96,7 @@ _PHASES = {PLAY: PLAY, TAKE: TAKE}
 """The engine compares phases by identity, so the copy uses the engine's own strings."""
 
 SOLVED_LIMIT = 20_000
-"""Stage-2 starts whose solved trick count ``exact_payoffs`` keeps (then it starts afresh)."""
+"""Stage-2 starts whose value ``exact_payoffs`` keeps (then it starts afresh)."""
 _SOLVED: dict[tuple, float] = {}
 """(hands, leader, trump, trick, tricks won so far, variant, solver) -> seat 0's value of
 the result of best play from there (``exact_payoffs``)."""
