@@ -62,6 +62,7 @@ Choices, and why:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -178,7 +179,7 @@ class GermanWhistModel:
         hands = state.hands
         if hands[0].bit_count() > max_cards or hands[1].bit_count() > max_cards:
             return None
-        ending = _Ending(state.variant, state.won1, state.won2, seat)
+        ending = ending_for(state.variant, state.won1, state.won2, seat)
         if ending.real_race:
             return None
         return ending.card_values(hands, state.trick, state.trump, state.legal, solve)
@@ -197,7 +198,7 @@ class GermanWhistModel:
         hands = state.hands
         if hands[0].bit_count() > max_cards or hands[1].bit_count() > max_cards:
             return None
-        ending = _Ending(state.variant, state.won1, state.won2, 0)
+        ending = ending_for(state.variant, state.won1, state.won2, 0)
         if ending.real_race:
             return None
         key = (hands[0], hands[1], state.leader, state.trump, state.trick, state.won1,
@@ -238,7 +239,8 @@ def stage2_best_card(view: GermanWhistView, solve: Callable[..., int]) -> int:
     seat = view.seat
     opp_hand = FULL_DECK & ~view.hand & ~view.played
     hands = [view.hand, opp_hand] if seat == 0 else [opp_hand, view.hand]
-    ending = _Ending(view.variant, view.stage1_tricks, view.stage2_tricks, seat)
+    ending = ending_for(view.variant, tuple(view.stage1_tricks), tuple(view.stage2_tricks),
+                        seat)
     if ending.real_race:
         values = ending.race_values(hands, view.trick, view.trump, view.legal)
     else:
@@ -277,6 +279,15 @@ def _beats(card: int, led: int, trump: int) -> bool:
     return card // 13 == trump
 
 
+@functools.lru_cache(maxsize=4096)
+def ending_for(variant: GermanWhistVariant, won1: tuple[int, int], won2: tuple[int, int],
+               seat: int) -> _Ending:
+    """The ``_Ending`` of these trick counts, shared: every roll-out of a decision that
+    reaches stage 2 meets the same few counts, and an ending's payoffs and results, each
+    an engine scoring, are worked out once (they depend on nothing else)."""
+    return _Ending(variant, won1, won2, seat)
+
+
 class _Ending:
     """The rest of a stage-2 hand for ``seat``: its payoff as a function of the tricks left.
 
@@ -304,6 +315,7 @@ class _Ending:
             self.needs = tuple(max(0, -(-(race - self.units[s]) // w)) for s in (0, 1))
             self.real_race = self.needs[0] + self.needs[1] <= self.left
         self._payoff: dict[int, float] = {}
+        self._results: dict[int, float] = {}
 
     def payoff(self, tricks: int) -> float:
         """``seat``'s payoff when it takes ``tricks`` of the tricks left (no real race).
@@ -352,11 +364,14 @@ class _Ending:
 
     def _result_value(self, tricks: int) -> float:
         """``seat``'s value of the result when it takes ``tricks`` of the tricks left."""
-        won2 = list(self.won2)
-        won2[self.seat] += tricks
-        won2[1 - self.seat] += self.left - tricks
-        end = _counted(self.variant, self.won1, (won2[0], won2[1]))
-        return RESULT_VALUE[end._score().result[self.seat]]
+        value = self._results.get(tricks)
+        if value is None:
+            won2 = list(self.won2)
+            won2[self.seat] += tricks
+            won2[1 - self.seat] += self.left - tricks
+            end = _counted(self.variant, self.won1, (won2[0], won2[1]))
+            value = self._results[tricks] = RESULT_VALUE[end._score().result[self.seat]]
+        return value
 
     def card_values(self, hands: list[int], trick: tuple[int, ...], trump: int, legal: int,
                     solve: Callable[..., int]) -> dict[int, float]:
