@@ -80,6 +80,7 @@ from whist_sim.games.german_whist import (
 )
 from whist_sim.sampling import World
 from whist_sim.search.model import game_for
+from whist_sim.solver import solve, solve_fast, takes_at_least, takes_at_least_fast
 from whist_sim.solver.search import representatives
 
 MARGIN_WEIGHT = 0.05
@@ -262,14 +263,10 @@ def _counted(variant: GermanWhistVariant, won1: tuple[int, int],
     return deal
 
 
-def _threshold_tests() -> dict[Callable[..., int], Callable[..., bool]]:
-    """The library's solvers and their one-test twins (``takes_at_least``)."""
-    from whist_sim.solver import solve, solve_fast, takes_at_least, takes_at_least_fast
-
-    return {solve: takes_at_least, solve_fast: takes_at_least_fast}
-
-
-_THRESHOLD_TESTS = _threshold_tests()
+_THRESHOLD_TESTS: dict[Callable[..., int], Callable[..., bool]] = {
+    solve: takes_at_least, solve_fast: takes_at_least_fast,
+}
+"""The library's solvers and their one-test twins (``takes_at_least``)."""
 
 
 def _beats(card: int, led: int, trump: int) -> bool:
