@@ -46,30 +46,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
+from whist_sim.jit import cached_njit as _jit
 from whist_sim.solver.inputs import check_position
-
-
-def _jit(**options):
-    """``njit`` cached on disk, or, where no cache folder is writable, compiled per process.
-
-    numba writes the cache next to this file (``__pycache__``, ignored by git), else in
-    ``NUMBA_CACHE_DIR`` or the user's cache folder; with none of them writable it
-    refuses ``cache=True`` outright, so a read-only install falls back to compiling.
-    ``error_model="numpy"`` drops the zero-division checks of ``//`` and ``%``.
-    """
-
-    def wrap(function):
-        try:
-            return njit(cache=True, error_model="numpy", **options)(function)
-        except RuntimeError:
-            return njit(error_model="numpy", **options)(function)
-
-    return wrap
-
 
 _compiled = _jit()
 _inlined = _jit(inline="always")
