@@ -475,7 +475,7 @@ def sample_knockout(view: KnockoutWhistView, rng: random.Random) -> World:
     return _prepared(view, _knockout_spec).draw(rng)
 
 
-_last_prepared: tuple[Any, _Prepared | None] = (None, None)
+_last_prepared: tuple[Any, _Prepared | _GermanDraws | None] = (None, None)
 """The last view sampled and what its draws share, as one (view, prepared) pair. A
 search draws dozens of worlds per decision from one view object; building the spec
 and its count table is most of a draw's cost (measured: about 4/5 in Solo card play),
@@ -485,7 +485,7 @@ short by its time limit (an alarm raised between two statements) never leaves on
 view's table under another view."""
 
 
-def _prepared(view: Any, spec_of: Any) -> _Prepared:
+def _prepared(view: Any, spec_of: Any) -> Any:
     global _last_prepared
     last_view, prepared = _last_prepared
     if last_view is not view or prepared is None:
@@ -512,6 +512,12 @@ class _GermanSpec:
     """Per suit, the tricks (in order) where the opponent showed out of it."""
     unseen: int
     stock_size: int
+    hand: int
+    """The seat's own hand."""
+
+    def prepare(self) -> _GermanDraws:
+        """What every draw from this view shares (``_GermanDraws``)."""
+        return _GermanDraws(self)
 
     def lo(self, card: int, played_at: int) -> int:
         """Earliest arrival of ``card``: the last trick before ``played_at`` where the
@@ -560,34 +566,51 @@ def _german_spec(view: GermanWhistView) -> _GermanSpec:
         )
     return _GermanSpec(
         seat, opp, opp_size, view.opponent_known, opp_played, draw_times, voids,
-        view.unseen, view.facedown_left,
+        view.unseen, view.facedown_left, view.hand,
     )
 
 
 def sample_german(view: GermanWhistView, rng: random.Random) -> World:
     """German Whist: the opponent's hand and the face-down stock order (see the module doc)."""
-    spec = _german_spec(view)
-    unseen_cards = cards_of(spec.unseen)
-    hidden = spec.opp_size - spec.opp_known.bit_count()
-    if hidden < 0 or hidden + spec.stock_size != len(unseen_cards):
-        raise SamplingError(
-            f"seat {spec.opp} must hold {spec.opp_size} cards ({cards_str(spec.opp_known)} known)"
-            f" and the stock {spec.stock_size}, but {len(unseen_cards)} cards are unseen"
-        )
-    counter = _GermanCounter(spec, unseen_cards)
-    splits = counter.stock_splits()
-    total = sum(w for _, w in splits)
-    if total == 0:
-        raise SamplingError(_german_diagnosis(spec))
-    x = _pick(splits, total, rng)
-    stock: list[int] = []
-    for cls, n in enumerate(x):
-        stock += rng.sample(counter.unseen_by_class[cls], n)
-    rng.shuffle(stock)
-    hands = [0, 0]
-    hands[spec.seat] = view.hand
-    hands[spec.opp] = spec.opp_known | spec.unseen & ~sum(1 << c for c in stock)
-    return World(tuple(hands), tuple(stock))
+    return _prepared(view, _german_spec).draw(rng)
+
+
+class _GermanDraws:
+    """What every draw from one German view shares: the stock's make-ups and their weights.
+
+    Counting them is most of a draw's cost (a German ``pimc`` decision draws 32 worlds
+    or more from one view), so ``_prepared`` keeps it for the last view, as it does for
+    the other games.
+    """
+
+    def __init__(self, spec: _GermanSpec) -> None:
+        unseen_cards = cards_of(spec.unseen)
+        hidden = spec.opp_size - spec.opp_known.bit_count()
+        if hidden < 0 or hidden + spec.stock_size != len(unseen_cards):
+            raise SamplingError(
+                f"seat {spec.opp} must hold {spec.opp_size} cards"
+                f" ({cards_str(spec.opp_known)} known) and the stock {spec.stock_size},"
+                f" but {len(unseen_cards)} cards are unseen"
+            )
+        self.spec = spec
+        self.counter = _GermanCounter(spec, unseen_cards)
+        self.splits = self.counter.stock_splits()
+        self.total = sum(w for _, w in self.splits)
+        if self.total == 0:
+            raise SamplingError(_german_diagnosis(spec))
+
+    def draw(self, rng: random.Random) -> World:
+        """A uniform world: the stock's make-up by its weight, then its cards and order."""
+        spec = self.spec
+        x = _pick(self.splits, self.total, rng)
+        stock: list[int] = []
+        for cls, n in enumerate(x):
+            stock += rng.sample(self.counter.unseen_by_class[cls], n)
+        rng.shuffle(stock)
+        hands = [0, 0]
+        hands[spec.seat] = spec.hand
+        hands[spec.opp] = spec.opp_known | spec.unseen & ~sum(1 << c for c in stock)
+        return World(tuple(hands), tuple(stock))
 
 
 class _GermanCounter:
