@@ -199,19 +199,55 @@ class GermanWhistModel:
         hands = state.hands
         if hands[0].bit_count() > max_cards or hands[1].bit_count() > max_cards:
             return None
-        ending = ending_for(state.variant, state.won1, state.won2, 0)
+        first = _result_of_best_play(hands, state.leader, state.trump, state.trick, state.won1,
+                                     state.won2, state.variant, solve)
+        return None if first is None else (first, 1.0 - first)
+
+    def compiled_rollout(self, max_cards: int, solve: Callable[..., int]
+                         ) -> Callable[[GermanWhistDeal], tuple[float, float] | None] | None:
+        """``state -> payoffs``: a roll-out played in one compiled call, or None if none fits.
+
+        With the compiled solver and roll-outs that stop at the start of stage 2
+        (``max_cards`` 13 or more), stage 1 is played by ``german_rollout.play_stage1``
+        (the heuristic at both seats, as ``rollout_policies``, compiled) and the start of
+        stage 2 valued as ``exact_payoffs`` values it: the same payoffs as ``play_out``
+        with the leaf of ``exact_payoffs``. The function returns None for a state it
+        does not cover (already in stage 2, or a variant ``play_stage1`` leaves to
+        Python); the pure-Python solver keeps the pure-Python roll-outs.
+        """
+        if solve is not solve_fast or max_cards < 13:
+            return None
+        from whist_sim.search.german_rollout import play_stage1
+
+        def rollout(state: GermanWhistDeal) -> tuple[float, float] | None:
+            start = play_stage1(state, _HEURISTIC)
+            if start is None:
+                return None
+            hands, leader, won1 = start
+            first = _result_of_best_play(hands, leader, state.trump, (), won1, (0, 0),
+                                         state.variant, solve)
+            return None if first is None else (first, 1.0 - first)
+
+        return rollout
+
+
+def _result_of_best_play(hands: list[int], leader: int, trump: int, trick: tuple[int, ...],
+                         won1: tuple[int, int], won2: tuple[int, int],
+                         variant: GermanWhistVariant, solve: Callable[..., int]
+                         ) -> float | None:
+    """Seat 0's value of the hand's result with best play from this stage-2 position
+    (``_Ending.result_value``), kept in ``_SOLVED``; None in a real race."""
+    key = (hands[0], hands[1], leader, trump, trick, won1, won2, variant, solve)
+    first = _SOLVED.get(key)
+    if first is None:
+        ending = ending_for(variant, won1, won2, 0)
         if ending.real_race:
             return None
-        key = (hands[0], hands[1], state.leader, state.trump, state.trick, state.won1,
-               state.won2, state.variant, solve)
-        first = _SOLVED.get(key)
-        if first is None:
-            first = ending.result_value(list(hands), state.leader, state.trump, state.trick,
-                                        solve)
-            if len(_SOLVED) >= SOLVED_LIMIT:
-                _SOLVED.clear()
-            _SOLVED[key] = first
-        return first, 1.0 - first
+        first = ending.result_value(list(hands), leader, trump, trick, solve)
+        if len(_SOLVED) >= SOLVED_LIMIT:
+            _SOLVED.clear()
+        _SOLVED[key] = first
+    return first
 
 
 MODEL = GermanWhistModel()

@@ -40,7 +40,7 @@ from typing import Any
 
 from whist_sim.cards import cards_of
 from whist_sim.sampling import sample_world
-from whist_sim.search.model import leaf_evaluator, model_for, play_out
+from whist_sim.search.model import model_for, rollout_function
 from whist_sim.search.pimc import candidate_actions
 
 
@@ -60,11 +60,11 @@ def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
            exact_cards: int = 0, solve: Callable[..., int] | None = None) -> dict[int, Node]:
     """Run ``iterations`` iterations from ``view``; the root's children by action.
 
-    Roll-outs stop where the model values a state directly (``leaf_evaluator``: the
+    Roll-outs stop where the model values a state directly (``rollout_function``: the
     solver once no hand holds more than ``exact_cards`` cards, a Knock-out round's end).
     """
     model = model_for(view)
-    leaf = leaf_evaluator(model, view, exact_cards, solve)
+    rollout = rollout_function(model, view, exact_cards, solve)
     me = view.seat
     root = Node()
     root_actions = candidate_actions(view, model)
@@ -93,7 +93,7 @@ def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
             state.apply(action)
             if expanded:
                 break
-        payoffs = play_out(model, state, rng, leaf) if state.to_act >= 0 else model.payoffs(state)
+        payoffs = rollout(state, rng) if state.to_act >= 0 else model.payoffs(state)
         spread.add(payoffs)
         for visited in path:
             visited.visits += 1

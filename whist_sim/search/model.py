@@ -6,6 +6,8 @@ is written once, against this interface, and knows no game.
 
 Besides the protocol's methods a model may offer, and the searches look for:
 ``exact_payoffs`` and ``horizon`` (where roll-outs stop: ``leaf_evaluator``),
+``compiled_rollout(max_cards, solve)`` (a whole roll-out in one compiled call, the same
+payoffs as ``play_out``: ``rollout_function``),
 ``candidate_actions(view)`` (fewer actions to value: ``pimc.candidate_actions``),
 ``declared_made(state, seat)`` (Solo's ``min_make``), and ``sample_world(view, rng)``,
 worlds drawn from ``whist_sim.sampling.sample_world`` but kept only where the other
@@ -127,6 +129,29 @@ def model_for(view: Any) -> SearchModel:
     except KeyError:
         raise TypeError(f"no search model for views of type {name}") from None
     return importlib.import_module(module).MODEL
+
+
+def rollout_function(model: SearchModel, view: Any, max_cards: int,
+                     solve: Callable[..., int] | None
+                     ) -> Callable[[DealState, Random], tuple[float, ...]]:
+    """``(state, rng) -> payoffs``: the roll-out searches use from ``view``'s decision.
+
+    ``play_out`` with the leaf of ``leaf_evaluator``, or, where the model has a compiled
+    copy of that roll-out for these settings (``compiled_rollout``: German Whist's stage
+    1 with the compiled solver), that copy, which gives the same payoffs and falls back
+    to ``play_out`` for states it does not cover.
+    """
+    leaf = leaf_evaluator(model, view, max_cards, solve)
+    compiled = getattr(model, "compiled_rollout", None)
+    quick = compiled(max_cards, solve) if compiled is not None and solve is not None else None
+    if quick is None:
+        return lambda state, rng: play_out(model, state, rng, leaf)
+
+    def rollout(state: DealState, rng: Random) -> tuple[float, ...]:
+        value = quick(state)
+        return value if value is not None else play_out(model, state, rng, leaf)
+
+    return rollout
 
 
 def play_out(model: SearchModel, state: DealState, rng: Random,

@@ -32,7 +32,7 @@ from typing import Any
 
 from whist_sim.cards import FULL_DECK, cards_of
 from whist_sim.sampling import World, sample_world
-from whist_sim.search.model import SearchModel, leaf_evaluator, model_for, play_out
+from whist_sim.search.model import SearchModel, model_for, rollout_function
 from whist_sim.solver.search import representatives
 from whist_sim.tricks import cards_played
 
@@ -231,12 +231,12 @@ def _world_values(
         if exact is not None:
             return _Exact({action: exact[action] for action in actions})
     values = {}
-    leaf = leaf_evaluator(model, view, exact_cards, solve)
+    rollout = rollout_function(model, view, exact_cards, solve)
     for action in actions:
         rollout_rng = Random(seed)  # the same for every action: common random numbers
         state = model.determinize(view, world, rollout_rng)
         state.apply(action)
-        values[action] = play_out(model, state, rollout_rng, leaf)[seat]
+        values[action] = rollout(state, rollout_rng)[seat]
         if tally is not None and state.to_act < 0:
             made = model.declared_made(state, seat)
             if made is not None:
