@@ -117,6 +117,7 @@ def evaluate(
     budget = worlds * min(len(actions), budget_candidates or len(actions))
     active = list(actions)
     per_world: list[dict[int, float]] = []
+    totals = dict.fromkeys(actions, 0.0)  # each candidate's sum over per_world, for the race
     seen: dict[tuple, dict[int, float]] = {}
     exact_worlds = spent = 0
     draw = getattr(model, "sample_world", sample_world) if fit_calls else sample_world
@@ -134,9 +135,11 @@ def evaluate(
         if _is_exact(values):
             exact_worlds += 1
         per_world.append(values)
+        for action in active:
+            totals[action] += values[action]
         spent += len(active)
         if len(per_world) >= RACE_FROM:
-            active = _contenders(per_world, active, incumbent)
+            active = _contenders(per_world, active, incumbent, totals)
             if len(active) == 1:
                 break
     means = {action: _mean([v[action] for v in per_world if action in v]) for action in actions}
@@ -155,17 +158,23 @@ MAX_WORLD_FACTOR = 4
 
 
 def _contenders(per_world: list[dict[int, float]], active: list[int],
-                incumbent: int | None) -> list[int]:
-    """The candidates still in the race: not clearly behind the leader (the incumbent stays)."""
-    leader = max(active, key=lambda a: sum(v[a] for v in per_world))
+                incumbent: int | None, totals: dict[int, float]) -> list[int]:
+    """The candidates still in the race: not clearly behind the leader (the incumbent stays).
+
+    ``totals`` holds each candidate's sum over ``per_world``, kept as the worlds come (the
+    same additions in the same order as summing them here, so the same leader); a
+    candidate whose mean gain over the leader is not negative stays without its error.
+    """
+    leader = max(active, key=totals.__getitem__)
+    leader_values = [v[leader] for v in per_world]
     kept = []
     for action in active:
         if action in (leader, incumbent):
             kept.append(action)
             continue
-        gains = [v[action] - v[leader] for v in per_world]
-        mean, error = _mean(gains), _standard_error(gains)
-        if mean + 2 * error >= 0:
+        gains = [v[action] - lead for v, lead in zip(per_world, leader_values, strict=True)]
+        mean = _mean(gains)
+        if mean >= 0 or mean + 2 * _standard_error(gains) >= 0:
             kept.append(action)
     return kept
 
