@@ -11,8 +11,9 @@ valued by the units (points, survival) it brings over sampled deals, the rest of
 the auction and the play following the heuristics.
 
 Parameters:
-- ``worlds`` (budget, >= 1): sampled worlds per card-play decision. Default: 40 in
-  Minnesota Whist, 32 in Solo and German Whist (``WORLDS``), 20 in Knock-out Whist.
+- ``worlds`` (budget, >= 1): sampled worlds per card-play decision. Default: 100 in
+  German Whist, 40 in Minnesota Whist, 32 in Solo Whist (``WORLDS``), 20 in Knock-out
+  Whist.
 - ``bid_worlds`` (>= 1): sampled worlds per bidding decision.
 - ``budget_candidates`` (>= 1): a decision among more candidate actions than this
   gets ``worlds`` worlds for this many of them in all (the race spends them, see
@@ -67,7 +68,7 @@ EXACT_CARDS = {"solo_whist": 8}
 Solo Whist: 8 rather than 6 made 2 more of the same 406 contracts over 600 seeds and
 gained +0.023 units a deal, at the same median decision time (about 24 ms); in
 Minnesota Whist 8 did no better than 6 (60 seeds)."""
-WORLDS = {"minnesota_whist": 40, "solo_whist": 32, "german_whist": 32}
+WORLDS = {"minnesota_whist": 40, "solo_whist": 32, "german_whist": 100}
 """Default ``worlds`` where it is not 20, each measured (docs/strategies.md).
 
 Minnesota Whist: 40 rather than 20 won +0.164 points a deal more (95% CI +0.023 ..
@@ -78,13 +79,16 @@ contracts made, 40 worlds +0.280 and 93.10%; 32 because 40 took a median of 54-5
 a decision in later runs on this machine (46 ms in the first), over the 50 ms allowed,
 and 32 took 42 ms in the same conditions. (With uniform card-play worlds: +0.198,
 +0.225 and +0.2496 with 20, 32 and 40.) Minnesota decides in a median of about 23 ms.
-German Whist: 32 since version 7, whose roll-outs end in one or two zero-window tests
-instead of the exact count (``whist_sim.search.german_whist``), which made a whole hand
-about 1.5 times faster: with 32 worlds the slowest of the speed benchmark's 20 hands took
-1.04 s (target 2 s). Over the same 200 seeds against ``solver``: 20, 32 and 40 worlds
-won 54.50%, 56.50% and 55.00% of hands (all within the noise of each other). Before
-(version 5, margin-valued roll-outs, no cap): 16, 20 and 40 worlds 53.00%, 56.50% and
-60.50%, but 40 took about twice the time a hand."""
+German Whist: 100 since version 8, whose roll-outs through stage 1 run compiled
+(``whist_sim.search.german_rollout``; a whole hand about 2.5 times faster at the same
+worlds). Over the same 400 seeds (200-599) against ``solver``: 32, 64 and 100 worlds won
+58.88%, 59.50% and 63.88% of hands; seed by seed 100 gained +5.00 points over 32 (95% CI
++1.64 .. +8.36) and +4.38 over 64 (+0.89 .. +7.86); on seeds 0-199, 56.50%, 57.25% and
+60.25%. With 100 worlds the slowest of the speed benchmark's 20 hands took 1.59 s on a
+quiet machine (target 2 s; 64 worlds 1.04 s). Version 7 (Python roll-outs) took 32:
+over seeds 0-199, 20, 32 and 40 worlds won 54.50%, 56.50% and 55.00%, and version 5
+(margin-valued roll-outs, no cap) 53.00%, 56.50% and 60.50% with 16, 20 and 40
+worlds, but 40 took about twice the time a hand."""
 BUDGET_CANDIDATES = {"german_whist": 8}
 """Default ``budget_candidates`` where there is one (elsewhere no cap).
 
@@ -103,7 +107,7 @@ class Pimc(Strategy):
     """Samples worlds, values each action exactly or by roll-out, plays the best average."""
 
     games = frozenset(GAMES)
-    version = "7"
+    version = "8"
 
     def __init__(self, worlds: int | None = None, bid_worlds: int = 40,
                  exact_cards: int | None = None, bidding: str = "simulation",

@@ -385,7 +385,7 @@ def test_pimc_solves_exactly_from_its_per_game_default_unless_told(game_name, ex
 
 
 @pytest.mark.parametrize(("game_name", "expected"), [
-    ("german_whist", 32), ("solo_whist", 32), ("minnesota_whist", 40), ("knockout_whist", 20),
+    ("german_whist", 100), ("solo_whist", 32), ("minnesota_whist", 40), ("knockout_whist", 20),
 ])
 def test_pimc_card_play_worlds_come_from_its_per_game_default_unless_told(
     game_name, expected, monkeypatch
