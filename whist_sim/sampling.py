@@ -578,9 +578,9 @@ def sample_german(view: GermanWhistView, rng: random.Random) -> World:
 class _GermanDraws:
     """What every draw from one German view shares: the stock's make-ups and their weights.
 
-    Counting them is most of a draw's cost (a German ``pimc`` decision draws 32 worlds
-    or more from one view), so ``_prepared`` keeps it for the last view, as it does for
-    the other games.
+    Counting them is most of a draw's cost (a German ``pimc`` decision draws 100 worlds
+    or more from one view by default), so ``_prepared`` keeps it for the last view, as it
+    does for the other games.
     """
 
     def __init__(self, spec: _GermanSpec) -> None:

@@ -58,6 +58,10 @@ Choices, and why:
   candidate cards often reach the same start (12% of the solves in that slowest hand).
 - ``rollout_policies``: one ``GermanHeuristic`` with its default parameters for both
   seats; it keeps no state between calls (it is deterministic and reads only the view).
+- ``compiled_rollout``: with the compiled solver, a roll-out through stage 1 is one
+  numba call (``whist_sim.search.german_rollout``, the same cards as the heuristic's),
+  its stage-2 start valued as ``exact_payoffs`` values it. In Python the heuristic's
+  decisions and the engine's moves were about 60% of a hand's time.
 """
 
 from __future__ import annotations
