@@ -1,12 +1,17 @@
-"""``cached_njit``: numba's ``njit`` cached on disk, for every compiled hot loop of the project.
+"""``cached_njit``: numba's ``njit`` cached on disk, and the bit helpers compiled code shares.
 
-Importing this module imports numba (about a second), so modules that only sometimes
-need a compiled path import theirs on first use.
+Every compiled hot loop of the project (the solver, German roll-outs) is built with
+``cached_njit`` and counts and finds cards with ``count_bits``, ``lowest_bit`` and
+``highest_bit``. Importing this module imports numba (about a second), so modules that
+only sometimes need a compiled path import theirs on first use.
 """
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+from numba import njit, types
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 
 def cached_njit(**options):
@@ -25,3 +30,36 @@ def cached_njit(**options):
             return njit(error_model="numpy", **options)(function)
 
     return wrap
+
+
+_compiled = cached_njit()
+
+
+@_compiled
+def highest_bit(x: int) -> int:
+    """Index of the highest set bit of a non-zero mask."""
+    return 63 - leading_zeros(np.int64(x))
+
+
+@_compiled
+def lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of a non-zero mask."""
+    return trailing_zeros(np.int64(x))
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """LLVM's ``ctpop``: one instruction where the processor has it (numba has no popcount)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@_compiled
+def count_bits(x: int) -> int:
+    """Set bits of a mask."""
+    return _popcount(np.int64(x))

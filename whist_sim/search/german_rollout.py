@@ -39,7 +39,8 @@ from strategies.german_heuristic import (
 )
 from whist_sim.cards import FULL_DECK
 from whist_sim.games.german_whist import PLAY, GermanWhistDeal
-from whist_sim.jit import cached_njit
+from whist_sim.jit import cached_njit, lowest_bit
+from whist_sim.jit import count_bits as _count
 from whist_sim.tricks import cards_played
 
 _compiled = cached_njit()
@@ -50,16 +51,6 @@ _ABOVE = np.array([(0x1FFF << (13 * (c // 13))) & ~((2 << c) - 1) for c in range
                   dtype=np.int64)
 """``_ABOVE[c]``: the cards of c's suit that beat c (the heuristic's ``ABOVE``)."""
 _FULL = np.int64(FULL_DECK)
-
-
-@_inlined
-def _count(mask):
-    """Cards in ``mask``."""
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @_inlined
@@ -125,7 +116,7 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
     ``2 * trick worth``, the part of the stake that does not depend on the cards.
     """
     if legal & (legal - 1) == 0:
-        return _count(legal - 1)
+        return lowest_bit(legal)
     out = _FULL & ~hand & ~played
     prize = _worth(faceup, out, trump, trump_worth, table)
     unseen = _FULL & ~(hand | played | taken_by_opp | (np.int64(1) << faceup))
@@ -147,9 +138,8 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
     best, best_value = -1, -math.inf
     rest = legal
     while rest:
-        low = rest & -rest
-        card = _count(low - 1)
-        rest ^= low
+        card = lowest_bit(rest)
+        rest &= rest - 1
         if led < 0:
             chance = _lead_chance(card, known, unseen, miss, no_trump, trump)
         else:

@@ -46,11 +46,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
 
 from whist_sim.jit import cached_njit as _jit
+from whist_sim.jit import count_bits as _count
+from whist_sim.jit import highest_bit as _high
+from whist_sim.jit import lowest_bit as _low
 from whist_sim.solver.inputs import check_position
 
 _compiled = _jit()
@@ -78,34 +78,6 @@ _MIX1 = 0x1B873593B3C1A7D5
 """Odd multipliers of the table hash (any odd 63-bit constants spread the keys)."""
 
 
-@_compiled
-def _high(x: int) -> int:
-    """Index of the highest set bit of a non-zero mask."""
-    return 63 - leading_zeros(np.int64(x))
-
-
-@_compiled
-def _low(x: int) -> int:
-    """Index of the lowest set bit of a non-zero mask."""
-    return trailing_zeros(np.int64(x))
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """LLVM's ``ctpop``: one instruction where the processor has it (numba has no popcount)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
-
-
-@_compiled
-def _count(x: int) -> int:
-    """Set bits of a mask."""
-    return _popcount(np.int64(x))
 
 
 @_compiled
@@ -513,13 +485,10 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
     each later one a trick up after a success or down after a failure, so the last two
     tests straddle the value and the table makes the steps between them cheap.
     """
-    max_side = 0 if want_win else 1
     frames = np.empty((_DEPTH, _FIELDS), dtype=np.int64)
     moves = np.empty((_DEPTH, 13), dtype=np.int64)
     scores = np.empty(13, dtype=np.int64)
-    lo, hi = 0, _count(hands[(leader + pos) % players])
-    if pos == 0 and hi > 1:
-        lo, hi = _bounds(hands, players, leader, hi, trump, sides, want_win)
+    lo, hi = _root_bounds(hands, players, leader, pos, trump, sides, want_win)
     nodes = 0
     if lo == hi:
         return lo, nodes
@@ -527,11 +496,9 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
                          sides, want_win, frames, moves, scores)
     target = min(max(guess, lo + 1), hi)
     while lo < hi:
-        _set_root(frames, leader, pos, live, led, best_card, best_seat)
-        frames[0, _TARGET] = target
-        frames[0, _SLOT] = -1
-        found, searched = _test(hands, players, trump, sides, max_side, want_win, table, tag,
-                                frames, moves, scores)
+        found, searched = _root_test(hands, players, leader, pos, live, led, best_card,
+                                     best_seat, trump, sides, want_win, table, tag, target,
+                                     frames, moves, scores)
         nodes += searched
         if found:
             lo = target
@@ -546,22 +513,35 @@ def _value(hands, players, leader, pos, live, led, best_card, best_seat, trump, 
 def _at_least(hands, players, leader, pos, live, led, best_card, best_seat, trump, sides,
               want_win, table, tag, target):
     """One zero-window test from the root: does side 0 take ``target`` or more tricks?"""
-    max_side = 0 if want_win else 1
-    lo, hi = 0, _count(hands[(leader + pos) % players])
-    if pos == 0 and hi > 1:
-        lo, hi = _bounds(hands, players, leader, hi, trump, sides, want_win)
+    lo, hi = _root_bounds(hands, players, leader, pos, trump, sides, want_win)
     if lo >= target:
         return True, 0
     if hi < target:
         return False, 0
-    frames = np.empty((_DEPTH, _FIELDS), dtype=np.int64)
-    moves = np.empty((_DEPTH, 13), dtype=np.int64)
-    scores = np.empty(13, dtype=np.int64)
+    return _root_test(hands, players, leader, pos, live, led, best_card, best_seat, trump,
+                      sides, want_win, table, tag, target,
+                      np.empty((_DEPTH, _FIELDS), dtype=np.int64),
+                      np.empty((_DEPTH, 13), dtype=np.int64), np.empty(13, dtype=np.int64))
+
+
+@_inlined
+def _root_bounds(hands, players, leader, pos, trump, sides, want_win):
+    """Bounds on side 0's tricks from the root: the quick ones at a trick's start."""
+    lo, hi = 0, _count(hands[(leader + pos) % players])
+    if pos == 0 and hi > 1:
+        lo, hi = _bounds(hands, players, leader, hi, trump, sides, want_win)
+    return lo, hi
+
+
+@_inlined
+def _root_test(hands, players, leader, pos, live, led, best_card, best_seat, trump, sides,
+               want_win, table, tag, target, frames, moves, scores):
+    """One zero-window test at ``target`` from the root, in the given work arrays."""
     _set_root(frames, leader, pos, live, led, best_card, best_seat)
     frames[0, _TARGET] = target
     frames[0, _SLOT] = -1
-    return _test(hands, players, trump, sides, max_side, want_win, table, tag, frames, moves,
-                 scores)
+    return _test(hands, players, trump, sides, 0 if want_win else 1, want_win, table, tag,
+                 frames, moves, scores)
 
 
 class _Table:
