@@ -14,20 +14,28 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
 
-def cached_njit(**options):
+def cached_njit(*, allocates: bool = True, **options):
     """``njit`` cached on disk, or, where no cache folder is writable, compiled per process.
 
     numba writes the cache next to the compiled module (``__pycache__``, ignored by git),
     else in ``NUMBA_CACHE_DIR`` or the user's cache folder; with none of them writable it
     refuses ``cache=True`` outright, so a read-only install falls back to compiling.
     ``error_model="numpy"`` drops the zero-division checks of ``//`` and ``%``.
+
+    ``allocates=False`` compiles without numba's runtime (NRT): the function may create
+    no array, and in exchange keeps no reference counts on the arrays it is given. NRT
+    counts a reference, with an atomic instruction, each time an array passes into an
+    inlined helper and out again; in the solver's search loop those counts took 28% of
+    the time (``perf`` on 14,338 zero-window tests of German Whist hands: 1.73 s with
+    them, 1.25 s without, the same positions searched).
     """
+    options = dict(options, error_model="numpy", _nrt=allocates)
 
     def wrap(function):
         try:
-            return njit(cache=True, error_model="numpy", **options)(function)
+            return njit(cache=True, **options)(function)
         except RuntimeError:
-            return njit(error_model="numpy", **options)(function)
+            return njit(**options)(function)
 
     return wrap
 

@@ -43,8 +43,9 @@ from whist_sim.jit import cached_njit, lowest_bit
 from whist_sim.jit import count_bits as _count
 from whist_sim.tricks import cards_played
 
-_compiled = cached_njit()
 _inlined = cached_njit(inline="always")
+_in_place = cached_njit(allocates=False)
+"""For the roll-out loop, which only works in the arrays it is given: no reference counts."""
 
 _SUIT = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.int64)
 _ABOVE = np.array([(0x1FFF << (13 * (c // 13))) & ~((2 << c) - 1) for c in range(52)],
@@ -150,7 +151,7 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
     return best
 
 
-@_compiled
+@_in_place
 def _play_stage1(hands, stock, next_stock, faceup, led, leader, to_act, won, played, taken,
                  trick_no, trump, trump_worth, stake_base, denial, contest_margin, table):
     """Play stage 1 to its end in place (``hands``, ``won``); return stage 2's leader.
