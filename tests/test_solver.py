@@ -295,6 +295,30 @@ def test_compiled_functions_are_cached_on_disk_or_compiled_without_a_cache(monke
     assert compiled(21) == 42
 
 
+def test_hot_loops_compile_without_numba_runtime_and_work_in_place():
+    """The solver's search loop and the German roll-out loop keep no reference counts
+    (``cached_njit(allocates=False)``, see whist_sim/jit.py), and such a function still
+    fills the arrays it is given."""
+    import numpy as np
+
+    from whist_sim.jit import cached_njit
+    from whist_sim.search import german_rollout
+    from whist_sim.solver import fast
+
+    assert fast._test.targetoptions["_nrt"] is False
+    assert german_rollout._play_stage1.targetoptions["_nrt"] is False
+
+    def fill(out):
+        for i in range(out.shape[0]):
+            out[i] = i * i
+
+    compiled = cached_njit(allocates=False)(fill)
+    out = np.zeros(4, dtype=np.int64)
+    compiled(out)
+    assert out.tolist() == [0, 1, 4, 9]
+    assert compiled.targetoptions["_nrt"] is False
+
+
 @pytest.mark.parametrize("objective", ["most", "none"])
 @pytest.mark.parametrize("sides", [[0, 1], [1, 0], [0, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 0]])
 def test_best_move_keeps_the_value(sides, objective):
