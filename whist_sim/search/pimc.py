@@ -123,6 +123,7 @@ def evaluate(
     draw = getattr(model, "sample_world", sample_world) if fit_calls else sample_world
     keeps_promises = min_make > 0 and hasattr(model, "declared_made")  # Solo Whist only
     tally: dict[int, list[int]] | None = {a: [0, 0] for a in actions} if keeps_promises else None
+    rollout = rollout_function(model, view, exact_cards, solve)
     while spent < budget and len(per_world) < MAX_WORLD_FACTOR * worlds:
         world = draw(view, rng)
         seed = rng.getrandbits(63)
@@ -130,7 +131,7 @@ def evaluate(
         values = seen.get(key)
         if values is None or not _is_exact(values):
             values = _world_values(model, view, world, seat, active, seed, exact_cards, solve,
-                                   tally)
+                                   rollout, tally)
             seen[key] = values
         if _is_exact(values):
             exact_worlds += 1
@@ -228,10 +229,12 @@ def _world_values(
     seed: int,
     exact_cards: int,
     solve: Callable[..., int] | None,
+    rollout: Callable[[Any, Random], tuple[float, ...]],
     tally: dict[int, list[int]] | None = None,
 ) -> dict[int, float]:
     """Each action's value in one world: exact when the solver applies, else one roll-out.
 
+    ``rollout`` is the decision's ``rollout_function`` (built once per decision);
     ``tally[action]`` counts (made, declared) contracts of ``seat`` in the roll-outs.
     """
     if exact_cards > 0:
@@ -240,7 +243,6 @@ def _world_values(
         if exact is not None:
             return _Exact({action: exact[action] for action in actions})
     values = {}
-    rollout = rollout_function(model, view, exact_cards, solve)
     for action in actions:
         rollout_rng = Random(seed)  # the same for every action: common random numbers
         state = model.determinize(view, world, rollout_rng)
