@@ -85,8 +85,8 @@ worlds). Over the same 400 seeds (200-599) against ``solver``: 32, 64 and 100 wo
 58.88%, 59.50% and 63.88% of hands; seed by seed 100 gained +5.00 points over 32 (95% CI
 +1.64 .. +8.36) and +4.38 over 64 (+0.89 .. +7.86); on seeds 0-199, 56.50%, 57.25% and
 60.25%. With 100 worlds the slowest of the speed benchmark's 20 hands took 1.59 to 2.79
-s in eight runs (target 2 s: at the limit; 64 worlds 1.04 s in one run), 1.09 to 1.64 s
-in six once the solver's search loop ran without numba's reference counts; a cap of 6
+s in eight runs (target 2 s: at the limit; 64 worlds 1.04 s in one run), 1.09 to 1.68 s
+in seven once the solver's search loop ran without numba's reference counts; a cap of 6
 candidates instead of 8 won 59.75% of the same 1,200 hands, not 62.67%. Version 7
 (Python roll-outs) took 32: over seeds 0-199, 20, 32 and 40 worlds won 54.50%, 56.50%
 and 55.00%, and version 5 (margin-valued roll-outs, no cap) 53.00%, 56.50% and 60.50%
