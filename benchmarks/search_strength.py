@@ -8,6 +8,7 @@ the figures do not depend on the number of workers):
     german-solver    solver vs heuristic, each seed played with both seatings: hands won
     german-pimc      pimc vs solver, likewise
     knockout         one search player and three heuristics, every seat: games won
+                     (``--field SPEC`` seats three of another strategy instead)
     minnesota        a search partnership vs a heuristic one, games to 13, both seatings:
                      games won, points per deal
     minnesota-deals  single deals, the search partnership on each side in turn: points
@@ -22,6 +23,8 @@ the figures do not depend on the number of workers):
     python benchmarks/search_strength.py solo --search pimc --param worlds=20 --seeds 500
     python benchmarks/search_strength.py knockout --search ismcts --param iterations=300
     python benchmarks/search_strength.py german-pimc --opponent-param stage1_tricks=0
+    python benchmarks/search_strength.py knockout --field knockout_greedy:GreedyRules
+    python benchmarks/search_strength.py knockout --search knockout_greedy:GreedyRules --seeds 2000
 
 ``--opponent-param`` sets a parameter of the opponents instead (``solver`` in
 german-pimc, the ``heuristic`` everywhere else), e.g. to measure against the issue's
@@ -92,15 +95,16 @@ def _german_pair(seeds: range, a: str, a_params: dict, b: str, b_params: dict) -
 
 
 @target("knockout")
-def knockout(seeds: range, search: str, params: dict, opponent: dict) -> dict[str, Any]:
+def knockout(seeds: range, search: str, params: dict, opponent: dict,
+             field: str = "heuristic") -> dict[str, Any]:
     game = make_game("knockout_whist", {}, 4)
     player = _timed(search, params, game.name)
-    heuristic = build_strategy("heuristic", opponent, game.name)
+    others = build_strategy(field, opponent, game.name)
     scores = []
     for seed in seeds:
         wins = 0
         for seat in range(4):
-            line_up = [heuristic] * 4
+            line_up = [others] * 4
             line_up[seat] = player
             result = play_deal(game, line_up, seed, seed % 4, on_error="abort").outcome.result
             wins += result[seat] == "win"
@@ -194,19 +198,25 @@ def solo_bidding(seeds: range, search: str, params: dict, opponent: dict) -> dic
     return {"scores": scores, **_times(bidder)}
 
 
-def _chunk(args: tuple[str, range, str, dict, dict]) -> dict[str, Any]:
-    name, seeds, search, params, opponent = args
-    return TARGETS[name](seeds, search, params, opponent)
+def _chunk(args: tuple[str, range, str, dict, dict, str | None]) -> dict[str, Any]:
+    name, seeds, search, params, opponent, field = args
+    if field is None:
+        return TARGETS[name](seeds, search, params, opponent)
+    return TARGETS[name](seeds, search, params, opponent, field=field)
 
 
 def measure(name: str, seeds: int, search: str, params: dict, workers: int,
-            first_seed: int = 0, opponent: dict | None = None) -> dict[str, Any]:
+            first_seed: int = 0, opponent: dict | None = None,
+            field: str | None = None) -> dict[str, Any]:
     """Play ``seeds`` deal seeds of target ``name`` over ``workers`` processes; merged results.
 
     ``opponent``: parameters of the opponents (``solver`` in german-pimc, else the heuristic).
+    ``field``: the opponents' strategy where the target lets it change (knockout).
     """
+    if field is not None and name != "knockout":
+        raise ValueError(f"field applies to the knockout target only, not {name!r}")
     bounds = [first_seed + seeds * i // workers for i in range(workers + 1)]
-    chunks = [(name, range(lo, hi), search, params, opponent or {})
+    chunks = [(name, range(lo, hi), search, params, opponent or {}, field)
               for lo, hi in pairwise(bounds)]
     started = time.perf_counter()
     if workers == 1:
@@ -222,11 +232,13 @@ def measure(name: str, seeds: int, search: str, params: dict, workers: int,
 
 
 def report(name: str, search: str, params: dict, r: dict[str, Any],
-           opponent: dict | None = None) -> None:
+           opponent: dict | None = None, field: str | None = None) -> None:
     scores = r["scores"]
     mean, half = mean_interval(scores)
     per_decision = 1000 * r["seconds"] / max(r["decisions"], 1)
     shown = f"{'solver' if name == 'german-solver' else search} {params or ''}".strip()
+    if field:
+        shown += f" against three {field}"
     if opponent:
         shown += f" against opponents with {opponent}"
     print(f"{name}: {shown}; {len(scores)} seeds in {r['elapsed']:.0f} s;"
@@ -269,6 +281,9 @@ def main() -> None:
     parser.add_argument("--opponent-param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of the opponents: solver in german-pimc, else the"
                              " heuristic (repeatable)")
+    parser.add_argument("--field", default=None, metavar="SPEC",
+                        help="knockout only: the three opponents' strategy (default heuristic),"
+                             " e.g. knockout_greedy:GreedyRules")
     parser.add_argument("--seeds", type=int, default=500, help="deal (match) seeds")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
@@ -277,12 +292,15 @@ def main() -> None:
     opponent = dict(parse_setting(s) for s in args.opponent_param)
     if args.seeds < args.workers or args.workers < 1:
         raise SystemExit("--seeds must be at least --workers, and --workers at least 1")
+    if args.field is not None and args.target != "knockout":
+        raise SystemExit(f"search_strength.py {args.target}: --field applies to the knockout"
+                         " target only")
     try:
         result = measure(args.target, args.seeds, args.search, params, args.workers,
-                         args.first_seed, opponent)
-    except StrategyError as error:  # a bad --param or --opponent-param: say which, no traceback
+                         args.first_seed, opponent, args.field)
+    except StrategyError as error:  # a bad --param, --opponent-param or --field: say which
         raise SystemExit(f"search_strength.py {args.target}: {error}") from None
-    report(args.target, args.search, params, result, opponent)
+    report(args.target, args.search, params, result, opponent, args.field)
 
 
 if __name__ == "__main__":
