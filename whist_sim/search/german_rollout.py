@@ -31,13 +31,14 @@ import math
 import numpy as np
 
 from strategies.german_heuristic import (
+    ABOVE,
     NO_TRUMP_WORTH,
     RANK_TIE_BREAK,
     SIDE_WORTH,
     STAGE1_TRICK_WORTH,
     GermanHeuristic,
 )
-from whist_sim.cards import FULL_DECK
+from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.games.german_whist import PLAY, GermanWhistDeal
 from whist_sim.jit import cached_njit, lowest_bit
 from whist_sim.jit import count_bits as _count
@@ -47,9 +48,8 @@ _inlined = cached_njit(inline="always")
 _in_place = cached_njit(allocates=False)
 """For the roll-out loop, which only works in the arrays it is given: no reference counts."""
 
-_SUIT = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.int64)
-_ABOVE = np.array([(0x1FFF << (13 * (c // 13))) & ~((2 << c) - 1) for c in range(52)],
-                  dtype=np.int64)
+_SUIT = np.array(SUIT_MASKS, dtype=np.int64)
+_ABOVE = np.array(ABOVE, dtype=np.int64)
 """``_ABOVE[c]``: the cards of c's suit that beat c (the heuristic's ``ABOVE``)."""
 _FULL = np.int64(FULL_DECK)
 
@@ -152,8 +152,8 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
 
 
 @_in_place
-def _play_stage1(hands, stock, next_stock, faceup, led, leader, to_act, won, played, taken,
-                 trick_no, trump, trump_worth, stake_base, denial, contest_margin, table):
+def _play_stage1(hands, stock, next_stock, faceup, led, to_act, won, played, taken, trick_no,
+                 trump, trump_worth, stake_base, denial, contest_margin, table):
     """Play stage 1 to its end in place (``hands``, ``won``); return stage 2's leader.
 
     ``led`` is the card on the current trick (-1 if none), ``taken`` each seat's face-up
@@ -212,7 +212,7 @@ def play_stage1(state: GermanWhistDeal, heuristic: GermanHeuristic
     table = _TABLES[state.trump >= 0]
     led = state.trick[0] if state.trick else -1
     leader = _play_stage1(
-        hands, stock, state.next_stock, state.faceup[0], led, state.leader, state.to_act,
+        hands, stock, state.next_stock, state.faceup[0], led, state.to_act,
         won, cards_played(state.tricks, state.trick), taken, state.trick_no, state.trump,
         heuristic.trump_worth, 2.0 * trick_worth, heuristic.denial, heuristic.contest_margin,
         table,

@@ -82,8 +82,6 @@ _MIX1 = 0x1B873593B3C1A7D5
 """Odd multipliers of the table hash (any odd 63-bit constants spread the keys)."""
 
 
-
-
 @_compiled
 def _beats(card: int, best: int, trump: int) -> bool:
     suit = _SUIT_OF[card]
