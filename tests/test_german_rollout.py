@@ -14,7 +14,7 @@ import pytest
 
 from strategies.german_heuristic import GermanHeuristic
 from whist_sim.games import make_game
-from whist_sim.sampling import sample_world
+from whist_sim.sampling import World, sample_world
 from whist_sim.search.german_rollout import play_stage1
 from whist_sim.search.german_whist import MODEL
 from whist_sim.search.model import rollout_function
@@ -59,11 +59,14 @@ def test_compiled_stage1_reaches_the_same_stage2_start_as_the_engine(rules):
 
 
 def test_compiled_stage1_follows_a_card_already_led():
+    followed = 0
     for view, state in stage1_states({}, range(3)):
         if not view.trick:
             continue
         assert play_stage1(state, HEURISTIC) == python_stage2_start(
             MODEL.determinize(view, _world_of(state), Random(0)))
+        followed += 1
+    assert followed >= 3 * 13  # the second card of every stage-1 trick of three hands
 
 
 def test_compiled_rollout_gives_the_payoffs_of_the_python_rollout():
@@ -99,6 +102,4 @@ def test_play_stage1_leaves_the_state_unchanged():
 
 def _world_of(state):
     """The world a determinized state holds (hands and the face-down stock)."""
-    from whist_sim.sampling import World
-
     return World(tuple(state.hands), tuple(state.stock[state.next_stock:]))
