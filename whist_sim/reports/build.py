@@ -18,7 +18,7 @@ import html
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,11 @@ from whist_sim.reports import german_whist as gw
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports import solo_whist as sw
+from whist_sim.reports.document import Section, Table, fmt, fmt_ci
+from whist_sim.reports.document import column as _col
+from whist_sim.reports.document import interval as _ci
+from whist_sim.reports.document import matrix as _matrix
+from whist_sim.reports.document import table_of as _table
 from whist_sim.reports.stats import bradley_terry
 from whist_sim.store import RunFolder
 
@@ -52,73 +57,7 @@ class ReportPaths:
     """Figure name -> PNG path, all inside ``folder``."""
 
 
-@dataclass
-class Table:
-    """A finished table for display: header and rows of already formatted text."""
-
-    header: list[str]
-    rows: list[list[str]]
-    caption: str = ""
-
-
-@dataclass
-class Section:
-    """One section of the report: prose paragraphs (may use `code` spans), tables, figures."""
-
-    title: str
-    paragraphs: list[str] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-    images: list[Path] = field(default_factory=list)
-
-
 SectionBuilder = Callable[[RunFolder, Path], list[Section]]
-
-
-# -- formatting ---------------------------------------------------------------------------
-
-
-def fmt(value: Any, digits: int = 3) -> str:
-    """A number as report text: fixed decimals, "—" for missing."""
-    if value is None or (isinstance(value, float) and value != value):
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = f"{value:.{digits}f}"
-        return text.lstrip("-") if float(text) == 0 else text
-    return str(value)
-
-
-def fmt_ci(row: dict[str, Any], name: str, digits: int = 3) -> str:
-    """``estimate [lo, hi]`` from columns ``name``, ``name_lo``, ``name_hi`` of a row."""
-    lo, hi = row.get(f"{name}_lo"), row.get(f"{name}_hi")
-    if lo is None or hi is None or lo != lo or hi != hi:
-        return fmt(row[name], digits)
-    return f"{fmt(row[name], digits)} [{fmt(lo, digits)}, {fmt(hi, digits)}]"
-
-
-def _table(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]],
-           caption: str = "") -> Table:
-    rows = [[cell(row) for _, cell in columns] for row in df.iter_rows(named=True)]
-    return Table([title for title, _ in columns], rows, caption)
-
-
-def _col(name: str, digits: int = 3) -> Callable[[dict], str]:
-    return lambda row: fmt(row[name], digits)
-
-
-def _ci(name: str, digits: int = 3) -> Callable[[dict], str]:
-    return lambda row: fmt_ci(row, name, digits)
-
-
-def _matrix(df: pl.DataFrame, value: Callable[[dict], str], caption: str) -> Table:
-    """Row strategy x column opponent, cells from ``value``; "—" on the diagonal."""
-    names = sorted(set(df["strategy"].to_list()) | set(df["opponent"].to_list()))
-    cells = {(r["strategy"], r["opponent"]): value(r) for r in df.iter_rows(named=True)}
-    rows = [[a] + [cells.get((a, b), "—") for b in names] for a in names]
-    return Table(["strategy \\ opponent", *names], rows, caption)
 
 
 # -- the run summary ----------------------------------------------------------------------
