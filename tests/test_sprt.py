@@ -1,0 +1,779 @@
+"""The duel statistics: settings rules, the LLR of each pair model, estimates, verdicts,
+sample sizes, and the error rates of the sequential test measured by simulation.
+
+No cards are played: pairs are drawn from known distributions whose mean is the one
+each hypothesis names, in batches of 20 pairs as a duel is updated.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from scipy import optimize
+from scipy import stats as scipy_stats
+
+from whist_sim.games.base import WhistSimError
+from whist_sim.inference import (
+    CategoricalPairModel,
+    NetPairModel,
+    SprtError,
+    SprtSettings,
+    fixed_sample_pairs,
+    fixed_verdict,
+    knockout_model,
+    model_for,
+    net_model,
+    pairs_to_separate,
+    pentanomial_model,
+    sequential_verdict,
+    tilted_distribution,
+)
+
+BATCH = 20
+"""Pairs between two looks at the LLR, as the duel driver plays them."""
+RUNS = 4000
+"""Simulated tests per hypothesis."""
+WILSON_Z_99_ONE_SIDED = 2.326
+
+
+def wilson_lower(successes: int, runs: int, z: float = WILSON_Z_99_ONE_SIDED) -> float:
+    """One-sided Wilson lower bound of a rate (99% by default)."""
+    rate = successes / runs
+    centre = rate + z * z / (2 * runs)
+    spread = z * math.sqrt(rate * (1 - rate) / runs + z * z / (4 * runs * runs))
+    return (centre - spread) / (1 + z * z / runs)
+
+
+def tilt_to_mean(base: np.ndarray, grid: np.ndarray, mean: float) -> np.ndarray:
+    """``base`` exponentially tilted (p_i ~ base_i e^(theta v_i)) to have ``mean``.
+
+    A different family from the model's own ML tilt, so the test does not grade the
+    model on data shaped by the model.
+    """
+
+    def tilted(theta: float) -> np.ndarray:
+        weights = base * np.exp(theta * grid)
+        return weights / weights.sum()
+
+    theta = optimize.brentq(lambda t: tilted(t) @ grid - mean, -60, 60)
+    return tilted(theta)
+
+
+def beta_binomial(seatings: int, mean: float, spread: float = 3.0) -> np.ndarray:
+    """Shares of ``seatings`` games won, over-dispersed as deals favour one side."""
+    return scipy_stats.betabinom.pmf(
+        np.arange(seatings + 1), seatings, mean * spread, (1 - mean) * spread
+    )
+
+
+def moments(values: np.ndarray, probabilities: np.ndarray) -> tuple[float, float, float]:
+    """Mean, sd and skewness of a discrete distribution."""
+    mean = float(probabilities @ values)
+    sd = math.sqrt(float(probabilities @ (values - mean) ** 2))
+    return mean, sd, float(probabilities @ (values - mean) ** 3) / sd**3
+
+
+def solo_like_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """A duplicate pair's mean net per hand: two hands of a Solo-like payment mix
+    (throw-ins, Prop and Cop, solos, rare abundances and misères), right-skewed."""
+    hand = np.array([-18, -10, -6, -2, 0, 2, 6, 10, 18.0])
+    chance = np.array([0.005, 0.02, 0.08, 0.2, 0.2, 0.3, 0.13, 0.045, 0.02])
+    chance /= chance.sum()
+    values = (hand[:, None] + hand[None, :]).ravel() / 2
+    support, index = np.unique(values, return_inverse=True)
+    return support, np.bincount(index, (chance[:, None] * chance[None, :]).ravel())
+
+
+def strongly_skewed_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """Pairs with rare large wins (skewness about 2.5, kurtosis about 11)."""
+    support = np.array([-6, -3, -1, 0, 1, 3, 12, 24.0])
+    chance = np.array([0.08, 0.15, 0.25, 0.12, 0.2, 0.12, 0.06, 0.02])
+    return support, chance / chance.sum()
+
+
+# -- settings: one test per rule -------------------------------------------------------
+
+
+def _message(call) -> str:
+    with pytest.raises(SprtError) as caught:
+        call()
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_settings_error_is_a_whist_sim_value_error():
+    assert issubclass(SprtError, WhistSimError)
+    assert issubclass(SprtError, ValueError)
+
+
+def test_elo0_must_be_below_elo1():
+    message = _message(lambda: SprtSettings.parse("elo0=10 elo1=5"))
+    assert message.startswith("--sprt: elo0 = 10 must be below elo1 = 5")
+    assert "elo0 < elo1" in message
+    assert "elo0 = 5" in _message(lambda: SprtSettings.from_mapping({"elo0": 5, "elo1": 5}))
+
+
+def test_net0_must_be_below_net1():
+    message = _message(lambda: SprtSettings.from_mapping({"net0": 1, "net1": 0.5}))
+    assert "sprt.net0 = 1 must be below net1 = 0.5" in message
+
+
+@pytest.mark.parametrize("key", ["alpha", "beta"])
+@pytest.mark.parametrize("value", ["0", "0.5", "0.7", "-0.1", "nan"])
+def test_error_rates_must_lie_in_the_open_interval_0_to_half(key, value):
+    message = _message(lambda: SprtSettings.parse(f"{key}={value}"))
+    assert message.startswith(f"--sprt: {key} = ")
+    assert "(0, 0.5)" in message or "finite" in message
+    assert "(0, 0.5)" in _message(lambda: SprtSettings.from_mapping({key: 0.7}))
+    assert f"sprt.{key} = 0.7" in _message(lambda: SprtSettings.from_mapping({key: 0.7}))
+
+
+def test_unknown_key_is_refused_naming_the_allowed_keys():
+    message = _message(lambda: SprtSettings.parse("elo0=0 elo1=5 alfa=0.1"))
+    assert "unknown key 'alfa'" in message
+    assert "allowed keys: elo0, elo1, net0, net1, alpha, beta" in message
+    message = _message(lambda: SprtSettings.from_mapping({"elo": 3}, where="duel.sprt"))
+    assert "unknown key 'duel.sprt.elo'" in message
+    assert "allowed keys: elo0, elo1, net0, net1, alpha, beta" in message
+
+
+def test_half_a_pair_is_refused():
+    assert "elo1 is missing" in _message(lambda: SprtSettings.parse("elo0=0"))
+    message = _message(lambda: SprtSettings.from_mapping({"net1": 0.5}))
+    assert "sprt.net0 is missing" in message
+    assert "net0=0 net1=" in message
+
+
+def test_an_elo_pair_and_a_net_pair_together_are_refused():
+    message = _message(lambda: SprtSettings.parse("elo0=0 elo1=5 net0=0 net1=1"))
+    assert "both elo0/elo1 and net0/net1" in message
+    assert "solo_whist and minnesota_whist" in message
+
+
+@pytest.mark.parametrize("model", [pentanomial_model(), knockout_model(4, 2, 4)])
+def test_a_net_pair_is_refused_for_a_categorical_model(model):
+    settings_ = SprtSettings.parse("net0=0 net1=0.5")
+    message = _message(lambda: settings_.check_model(model, "--sprt"))
+    assert message.startswith("--sprt: net0/net1")
+    assert "solo_whist and minnesota_whist only" in message
+    assert f"the {model.name} model takes elo0/elo1" in message
+    SprtSettings.parse("net0=0 net1=0.5").check_model(net_model())
+
+
+def test_a_value_that_is_not_a_number_is_refused():
+    message = _message(lambda: SprtSettings.parse("elo0=zero elo1=10"))
+    assert "--sprt: elo0 = 'zero' is not a number" in message
+    assert "is not a number" in _message(lambda: SprtSettings.from_mapping({"alpha": True}))
+    assert "is not key=value" in _message(lambda: SprtSettings.parse("elo0 elo1=3"))
+
+
+def test_elo_bounds_at_the_edge_of_a_share_are_refused():
+    message = _message(
+        lambda: SprtSettings.parse("elo0=0 elo1=9000").check_model(pentanomial_model(), "--sprt")
+    )
+    assert "elo1 = 9000" in message
+
+
+def test_defaults_are_elo0_0_and_elo1_10():
+    parsed = SprtSettings.parse("")
+    assert (parsed.elo0, parsed.elo1, parsed.alpha, parsed.beta) == (0, 10, 0.05, 0.05)
+    assert SprtSettings().describe() == "elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05"
+    assert SprtSettings().bounds == (0.0, 10.0)
+
+
+def test_parse_takes_spaces_or_commas():
+    parsed = SprtSettings.parse("elo0=-2, elo1=8,alpha=0.1  beta=0.2")
+    assert parsed == SprtSettings(elo0=-2, elo1=8, alpha=0.1, beta=0.2)
+    net = SprtSettings.parse("net0=0 net1=0.25")
+    assert net.on_net_scale and net.elo0 is None
+    assert net.describe() == "net0 = 0, net1 = 0.25, alpha = 0.05, beta = 0.05"
+
+
+def test_wald_bounds():
+    settings_ = SprtSettings.create(alpha=0.05, beta=0.1)
+    assert settings_.lower == pytest.approx(math.log(0.1 / 0.95))
+    assert settings_.upper == pytest.approx(math.log(0.9 / 0.05))
+
+
+def test_every_game_has_a_model_and_others_are_refused():
+    assert model_for("german_whist", 2, 1, 2).name == "pentanomial"
+    knockout = model_for("knockout_whist", 5, 2, 5)
+    assert isinstance(knockout, CategoricalPairModel)
+    assert (knockout.players, knockout.seats_of_a, knockout.steps) == (5, 2, 5)
+    assert isinstance(model_for("solo_whist", 4, 2, 4), NetPairModel)
+    assert isinstance(model_for("minnesota_whist", 4, 2, 2), NetPairModel)
+    message = _message(lambda: model_for("bridge", 4, 2, 4))
+    assert "'bridge'" in message
+    assert "german_whist, knockout_whist, solo_whist, minnesota_whist" in message
+    assert "seats_of_a = 4" in _message(lambda: knockout_model(4, 4, 4))
+
+
+# -- scales ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "seats"), [(2, 1), (3, 1), (4, 1), (4, 2), (7, 3)])
+def test_knockout_fair_share_at_elo_0_is_seats_over_players(players, seats):
+    model = knockout_model(players, seats, 4)
+    assert model.fair_mean == pytest.approx(seats / players)
+    assert model.mean_at(0) == pytest.approx(seats / players)
+    assert model.elo_of(seats / players) == pytest.approx(0, abs=1e-9)
+
+
+def test_knockout_mean_follows_luce_choice():
+    # elo 400: A's seats are ten times as strong as B's; two of four seats
+    assert knockout_model(4, 2, 4).mean_at(400) == pytest.approx(20 / 22)
+    assert knockout_model(4, 1, 4).mean_at(400) == pytest.approx(10 / 13)
+
+
+def test_a_knockout_pair_of_two_line_ups_averages_their_luce_shares():
+    # three seats, A B A then B A B, three seatings each: six games per deal
+    model = knockout_model(3, (2, 1), (3, 3))
+    assert model.steps == 6 and model.fair_mean == pytest.approx(0.5)
+    assert model.mean_at(0) == pytest.approx(0.5)
+    assert model.mean_at(400) == pytest.approx((20 / 21 + 10 / 12) / 2)
+    for elo in (-250, -3, 0, 40, 600):
+        assert model.elo_of(model.mean_at(elo)) == pytest.approx(elo, abs=1e-6)
+    assert "seats_of_a" in _message(lambda: knockout_model(3, (2, 1), (3,)))
+
+
+def test_pentanomial_mean_is_the_logistic_elo_curve():
+    model = pentanomial_model()
+    for elo in (-300, -10, 0, 35, 400):
+        assert model.mean_at(elo) == pytest.approx(1 / (1 + 10 ** (-elo / 400)))
+    assert model.fair_mean == 0.5
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    elo=st.floats(-900, 900),
+    shape=st.sampled_from([(2, 1, 4), (4, 1, 4), (4, 2, 4), (7, 3, 7)]),
+    sd=st.floats(0.1, 50),
+)
+def test_mean_at_and_elo_of_are_inverse(elo, shape, sd):
+    model = knockout_model(*shape)
+    assert model.elo_of(model.mean_at(elo)) == pytest.approx(elo, abs=1e-6)
+    net = net_model()
+    assert net.elo_of(net.mean_at(elo, sd), sd) == pytest.approx(elo, abs=1e-9)
+
+
+def test_swapping_a_and_b_negates_the_elo_and_the_llr():
+    rng = np.random.default_rng(4)
+    values = rng.choice(np.arange(5) / 4, size=300, p=[0.1, 0.2, 0.3, 0.25, 0.15])
+    penta = pentanomial_model()
+    for_a = SprtSettings.create(elo0=-5, elo1=15)
+    for_b = SprtSettings.create(elo0=-15, elo1=5)
+    assert penta.estimate(1 - values).elo == pytest.approx(-penta.estimate(values).elo)
+    assert penta.llr(1 - values, for_b) == pytest.approx(-penta.llr(values, for_a), rel=1e-9)
+    # Knock-out: A in one seat of four; B then holds three
+    a_model, b_model = knockout_model(4, 1, 4), knockout_model(4, 3, 4)
+    shares = rng.choice(np.arange(5) / 4, size=300, p=[0.35, 0.3, 0.2, 0.1, 0.05])
+    assert b_model.estimate(1 - shares).elo == pytest.approx(-a_model.estimate(shares).elo)
+    assert b_model.llr(1 - shares, for_b) == pytest.approx(-a_model.llr(shares, for_a))
+    # net margins: B's margin is minus A's
+    net = net_model()
+    margins = rng.normal(0.3, 3, 200)
+    assert net.estimate(-margins).elo == pytest.approx(-net.estimate(margins).elo)
+    assert net.llr(-margins, for_b) == pytest.approx(-net.llr(margins, for_a))
+
+
+# -- the LLR against independent computations ------------------------------------------
+
+
+def test_trinomial_llr_matches_a_direct_likelihood_maximisation():
+    model = knockout_model(2, 1, 2)  # shares 0, 1/2, 1: a trinomial on the logistic scale
+    counts = np.array([13.0, 40.0, 27.0])
+    values = np.repeat([0.0, 0.5, 1.0], counts.astype(int))
+    settings_ = SprtSettings.create(elo0=0, elo1=40)
+
+    def best_log_likelihood(mean: float) -> float:
+        # p2 free; p1 = 2 (mean - p2) and p0 = 1 - p1 - p2 keep the mean
+        def minus_log_likelihood(p2: float) -> float:
+            p1 = 2 * (mean - p2)
+            return -(counts @ np.log([1 - p1 - p2, p1, p2]))
+
+        low, high = max(0.0, 2 * mean - 1), mean
+        found = optimize.minimize_scalar(
+            minus_log_likelihood,
+            bounds=(low + 1e-12, high - 1e-12),
+            method="bounded",
+            options={"xatol": 1e-13},
+        )
+        return -found.fun
+
+    expected = best_log_likelihood(model.mean_at(40)) - best_log_likelihood(model.mean_at(0))
+    assert model.llr(values, settings_) == pytest.approx(expected, abs=1e-7)
+
+
+def test_pentanomial_llr_matches_a_constrained_likelihood_maximisation():
+    model = pentanomial_model()
+    counts = np.array([4.0, 21.0, 50.0, 30.0, 9.0])
+    grid = np.arange(5) / 4
+    values = np.repeat(grid, counts.astype(int))
+    settings_ = SprtSettings.create(elo0=-10, elo1=30)
+
+    def best_log_likelihood(mean: float) -> float:
+        found = optimize.minimize(
+            lambda p: -(counts @ np.log(p)),
+            x0=np.full(5, 0.2),
+            method="SLSQP",
+            bounds=[(1e-9, 1)] * 5,
+            constraints=[
+                {"type": "eq", "fun": lambda p: p.sum() - 1},
+                {"type": "eq", "fun": lambda p: p @ grid - mean},
+            ],
+            options={"ftol": 1e-14, "maxiter": 500},
+        )
+        return -found.fun
+
+    expected = best_log_likelihood(model.mean_at(30)) - best_log_likelihood(model.mean_at(-10))
+    assert model.llr(values, settings_) == pytest.approx(expected, abs=1e-5)
+
+
+def test_the_tilt_to_the_empirical_mean_is_the_empirical_distribution():
+    counts = np.array([[1.0, 5.0, 9.0, 4.0, 2.0], [3.0, 3.0, 3.0, 3.0, 3.0]])
+    grid = np.arange(5) / 4
+    empirical = counts / counts.sum(axis=1, keepdims=True)
+    fitted = tilted_distribution(counts, grid, empirical @ grid)
+    assert fitted == pytest.approx(empirical)
+    shifted = tilted_distribution(counts, grid, [0.7, 0.2])
+    assert shifted @ grid == pytest.approx([0.7, 0.2])
+    assert shifted.sum(axis=1) == pytest.approx([1, 1])
+
+
+def test_normal_llr_matches_a_hand_computation():
+    values = [1.0, 2.0, 3.0, 6.0]  # mean 3, sample variance 14/3
+    net = net_model()
+    points = SprtSettings.create(net0=0, net1=1)
+    assert net.llr(values, points) == pytest.approx(4 * 1 * (6 - 0 - 1) / (2 * 14 / 3))
+    nelo = SprtSettings.create(elo0=0, elo1=20)
+    mean1 = 20 * math.sqrt(2) * math.sqrt(14 / 3) * math.log(10) / 800
+    assert net.llr(values, nelo) == pytest.approx(4 * mean1 * (6 - mean1) / (2 * 14 / 3))
+
+
+def test_llr_is_zero_without_evidence():
+    penta, net, settings_ = pentanomial_model(), net_model(), SprtSettings()
+    assert penta.llr([], settings_) == 0
+    assert net.llr([], settings_) == 0
+    assert net.llr([2.0], settings_) == 0
+    assert net.llr([1.5, 1.5, 1.5], SprtSettings.create(net0=0, net1=1)) == 0  # no spread
+
+
+def test_the_vectorised_llr_is_the_llr_of_each_test():
+    rng = np.random.default_rng(12)
+    model, settings_ = knockout_model(4, 2, 4), SprtSettings.create(elo0=0, elo1=30)
+    runs = [rng.choice(model.grid, size=size) for size in (20, 60, 200)]
+    counts = np.array([model.counts_of(values) for values in runs])
+    assert model.llr_of_counts(counts, settings_) == pytest.approx(
+        [model.llr(values, settings_) for values in runs]
+    )
+    net, nelo = net_model(), SprtSettings.create(elo0=0, elo1=25)
+    margins = [rng.standard_t(3, size) for size in (20, 80)]
+    assert net.llr_of_moments(
+        [m.size for m in margins],
+        [m.mean() for m in margins],
+        [m.var(ddof=1) for m in margins],
+        nelo,
+    ) == pytest.approx([net.llr(m, nelo) for m in margins])
+
+
+def test_values_off_the_grid_are_refused():
+    message = _message(lambda: pentanomial_model().llr([0.5, 0.3], SprtSettings()))
+    assert "0.3" in message and "pentanomial grid" in message
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    counts=st.lists(st.integers(1, 40), min_size=5, max_size=5),
+    move_from=st.integers(0, 3),
+)
+def test_a_better_pair_never_lowers_the_llr(counts, move_from):
+    """One pair a grid step higher instead: the LLR does not fall.
+
+    Every category stays observed: an empty one holds the regularisation's phantom
+    count of 1e-3, and emptying or filling one moves that phantom pair, which can
+    shift the LLR by about 1e-4 either way.
+    """
+    model, settings_ = pentanomial_model(), SprtSettings.create(elo0=0, elo1=20)
+    before = np.array(counts, dtype=float)
+    before[move_from] = max(before[move_from], 2)
+    after = before.copy()
+    after[move_from] -= 1
+    after[move_from + 1] += 1
+    llr_before, llr_after = model.llr_of_counts(np.vstack([before, after]), settings_)
+    assert llr_after >= llr_before - 1e-9 * max(1.0, abs(llr_before))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(st.floats(-20, 20), min_size=2, max_size=60),
+    shift=st.floats(0.01, 5),
+)
+def test_raising_every_net_margin_never_lowers_the_llr(values, shift):
+    net = net_model()
+    x = np.array(values)
+    assume(x.std() > 1e-6)  # no spread at all: the LLR is 0 by rule, not by the formula
+    for settings_ in (SprtSettings.create(net0=0, net1=0.5), SprtSettings.create(elo0=0, elo1=20)):
+        assert net.llr(x + shift, settings_) >= net.llr(x, settings_) - 1e-9
+
+
+# -- estimates --------------------------------------------------------------------------
+
+
+def test_estimate_on_known_data():
+    estimate = pentanomial_model().estimate([0, 0.5, 0.5, 1] * 4)
+    sd = math.sqrt(2 / 15)  # squared deviations 4 * (1/4 + 1/4) over 15
+    half = scipy_stats.t.ppf(0.975, 15) * sd / 4
+    assert (estimate.pairs, estimate.mean, estimate.sd) == (16, 0.5, pytest.approx(sd))
+    assert (estimate.mean_lo, estimate.mean_hi) == pytest.approx((0.5 - half, 0.5 + half))
+    assert estimate.elo == pytest.approx(0)
+    assert estimate.elo_lo == pytest.approx(-estimate.elo_hi)
+    assert estimate.los == pytest.approx(0.5)
+    assert estimate.unit == "Elo per hand"
+
+
+def test_estimate_handles_thin_and_extreme_data():
+    penta, net = pentanomial_model(), net_model()
+    empty = penta.estimate([])
+    assert empty.pairs == 0 and math.isnan(empty.mean) and empty.describe() == "no pairs played yet"
+    single = penta.estimate([0.75])
+    assert single.pairs == 1 and math.isnan(single.sd) and "too few pairs" in single.describe()
+    swept = penta.estimate([1, 1, 1, 1])
+    assert swept.elo == math.inf and swept.los == 1.0 and "+inf" in swept.describe()
+    lost = penta.estimate([0, 0, 0.25, 0])
+    assert lost.elo_lo == -math.inf and lost.mean_lo == 0.0
+    assert net.estimate([0, 0, 0]).elo == 0
+    assert net.estimate([2, 2]).elo == math.inf
+    for estimate in (empty, single, swept, lost, net.estimate([2, 2])):
+        json.dumps(estimate.as_dict(), allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0, 0.25, 0.5, 0.75, 1]), min_size=2, max_size=80))
+def test_the_interval_contains_the_mean_and_the_elo(values):
+    estimate = pentanomial_model().estimate(values)
+    assert estimate.mean_lo <= estimate.mean <= estimate.mean_hi
+    assert estimate.elo_lo <= estimate.elo <= estimate.elo_hi
+    assert 0 <= estimate.los <= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-50, 50), min_size=2, max_size=80))
+def test_the_net_interval_contains_the_mean(values):
+    estimate = net_model().estimate(values)
+    assert estimate.mean_lo <= estimate.mean + 1e-12
+    assert estimate.mean <= estimate.mean_hi + 1e-12
+
+
+# -- verdicts ---------------------------------------------------------------------------
+
+
+def test_sequential_verdict_follows_the_wald_bounds():
+    model, settings_ = pentanomial_model(), SprtSettings()
+    strong = np.repeat(model.grid, [4, 16, 40, 60, 60])
+    weak = np.repeat(model.grid, [60, 60, 40, 16, 4])
+    even = np.repeat(model.grid, [5, 10, 20, 10, 5])
+    assert sequential_verdict(model, settings_, strong, finished=False).decision == "H1"
+    assert sequential_verdict(model, settings_, weak, finished=False).decision == "H0"
+    assert sequential_verdict(model, settings_, even, finished=False).decision == "continue"
+    finished = sequential_verdict(model, settings_, even, finished=True)
+    assert finished.decision == "inconclusive"
+    assert settings_.lower < finished.llr < settings_.upper
+    assert finished.sequential and finished.model_name == "pentanomial"
+
+
+def test_verdict_text_names_the_decision_the_numbers_and_the_scale():
+    model, settings_ = pentanomial_model(), SprtSettings()
+    strong = np.repeat(model.grid, [4, 16, 40, 60, 60])
+    text = sequential_verdict(model, settings_, strong, finished=False).text("heuristic", "random")
+    assert text.startswith("heuristic is stronger than random: +")
+    assert "Elo per hand (95%: " in text and "likelihood of superiority" in text
+    assert "SPRT accepted H1" in text and "logistic Elo per hand" in text
+    assert "after 180 pairs" in text and "crossed the upper bound 2.94" in text
+    weak = np.repeat(model.grid, [60, 60, 40, 16, 4])
+    text = sequential_verdict(model, settings_, weak, finished=False).text("a", "b")
+    assert text.startswith("a is not stronger than b by 10 or more") and "lower bound" in text
+    even = np.repeat(model.grid, [5, 10, 20, 10, 5])
+    assert "not decided yet" in sequential_verdict(model, settings_, even, finished=False).text(
+        "a", "b"
+    )
+    assert "without a decision" in sequential_verdict(model, settings_, even, finished=True).text(
+        "a", "b"
+    )
+    margins = np.random.default_rng(1).normal(1, 3, 400)
+    points = sequential_verdict(
+        net_model(), SprtSettings.create(net0=0, net1=0.5), margins, finished=True
+    )
+    assert points.scale == "points per hand" and "in points per hand" in points.text("a", "b")
+    nelo = sequential_verdict(net_model(), SprtSettings(), margins, finished=True)
+    assert nelo.scale == "normalised Elo" and "normalised Elo" in nelo.text("a", "b")
+
+
+def test_verdict_as_dict_is_json_safe():
+    swept = sequential_verdict(pentanomial_model(), SprtSettings(), [1.0] * 40, finished=True)
+    data = json.loads(json.dumps(swept.as_dict(), allow_nan=False))
+    assert data["estimate"]["elo"] == "inf"
+    assert data["settings"] == {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}
+    assert data["decision"] == swept.decision and data["model"] == "pentanomial"
+    thin = sequential_verdict(net_model(), SprtSettings(), [3.0], finished=False)
+    json.dumps(thin.as_dict(), allow_nan=False)
+
+
+def test_fixed_verdict_uses_one_sided_confidence_bounds():
+    model, settings_ = pentanomial_model(), SprtSettings()
+    clear = np.repeat(model.grid, [4, 16, 40, 60, 60])
+    verdict = fixed_verdict(model, settings_, clear)
+    assert (verdict.decision, verdict.sequential) == ("H1", False)
+    assert "lower bound of the mean" in verdict.text("a", "b")
+    losing = np.repeat(model.grid, [60, 60, 40, 16, 4])
+    assert fixed_verdict(model, settings_, losing).decision == "H0"
+    short = np.array([0.25, 0.75, 0.5, 0.5])
+    unclear = fixed_verdict(model, settings_, short)
+    assert unclear.decision == "inconclusive" and "cannot decide" in unclear.text("a", "b")
+    # a long sample near the middle of the hypotheses: both bounds hold, the LLR decides
+    grid = np.arange(5) / 4
+    middle = tilt_to_mean(np.array([0.05, 0.2, 0.5, 0.2, 0.05]), grid, model.mean_at(8))
+    values = np.repeat(grid, np.round(middle * 200_000).astype(int))
+    both = fixed_verdict(model, settings_, values)
+    assert both.decision == ("H1" if both.llr > 0 else "H0")
+
+
+# -- sample sizes -------------------------------------------------------------------------
+
+
+def test_fixed_sample_pairs_is_the_normal_formula_for_long_tests():
+    model, settings_ = pentanomial_model(), SprtSettings.create(elo0=0, elo1=5)
+    sd = 0.25
+    z = scipy_stats.norm.ppf(0.95) * 2
+    normal = (z * sd / (model.mean_at(5) - model.mean_at(0))) ** 2
+    assert math.ceil(normal) <= fixed_sample_pairs(model, settings_, sd) <= math.ceil(normal) + 3
+
+
+def test_fixed_sample_pairs_in_normalised_elo_does_not_depend_on_the_sd():
+    net, settings_ = net_model(), SprtSettings.create(elo0=0, elo1=5)
+    pairs = fixed_sample_pairs(net, settings_, 1.0)
+    assert pairs == fixed_sample_pairs(net, settings_, 37.0)
+    gap = 5 * math.sqrt(2) * math.log(10) / 800
+    assert pairs == pytest.approx((2 * scipy_stats.norm.ppf(0.95) / gap) ** 2, rel=0.01)
+    points = SprtSettings.create(net0=0, net1=0.5)
+    assert fixed_sample_pairs(net, points, 4.0) > fixed_sample_pairs(net, points, 2.0)
+
+
+def test_pairs_to_separate_is_the_two_sided_power_formula():
+    z = scipy_stats.norm.ppf(0.975) + scipy_stats.norm.ppf(0.8)
+    assert pairs_to_separate(1.0, 0.1) == math.ceil((z * 10) ** 2)
+    assert pairs_to_separate(1.0, -0.1) == pairs_to_separate(1.0, 0.1)
+    assert pairs_to_separate(2.0, 0.1, power=0.9) > pairs_to_separate(2.0, 0.1)
+    assert pairs_to_separate(0.0, 0.1) == 2
+    assert "difference = 0" in _message(lambda: pairs_to_separate(1.0, 0.0))
+    assert "power = 1.5" in _message(lambda: pairs_to_separate(1.0, 0.1, power=1.5))
+
+
+def test_pairs_to_separate_delivers_its_power():
+    rng = np.random.default_rng(21)
+    sd, difference = 3.0, 0.4
+    pairs = pairs_to_separate(sd, difference)
+    means = rng.normal(difference, sd, size=(4000, pairs)).mean(axis=1)
+    separated = np.abs(means) / (sd / math.sqrt(pairs)) > scipy_stats.norm.ppf(0.975)
+    assert separated.mean() == pytest.approx(0.8, abs=0.03)
+
+
+# -- error rates, measured -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a batch of simulated SPRTs decided, for runs at H0 and at H1."""
+
+    runs: int
+    false_h1: int
+    """Runs at H0 that accepted H1."""
+    false_h0: int
+    """Runs at H1 that accepted H0."""
+    capped: int
+    """Runs (either side) stopped by the maximum number of pairs."""
+
+    def check(self, settings_: SprtSettings) -> None:
+        assert wilson_lower(self.false_h1, self.runs) <= settings_.alpha, self
+        assert wilson_lower(self.false_h0, self.runs) <= settings_.beta, self
+        assert self.capped <= 0.005 * 2 * self.runs, self
+
+
+def _decide(llr: np.ndarray, settings_: SprtSettings) -> np.ndarray:
+    return np.where(llr >= settings_.upper, 1, np.where(llr <= settings_.lower, -1, 0))
+
+
+def simulate_categorical(
+    model: CategoricalPairModel,
+    settings_: SprtSettings,
+    at_h0: np.ndarray,
+    at_h1: np.ndarray,
+    max_pairs: int,
+    seed: int,
+) -> Outcome:
+    """RUNS tests with pairs drawn from ``at_h0`` and RUNS from ``at_h1``, in batches."""
+    rng = np.random.default_rng(seed)
+    chances = np.vstack([np.tile(at_h0, (RUNS, 1)), np.tile(at_h1, (RUNS, 1))])
+    counts = np.zeros_like(chances)
+    decision = np.zeros(2 * RUNS, dtype=int)
+    for _ in range(0, max_pairs, BATCH):
+        running = np.flatnonzero(decision == 0)
+        if running.size == 0:
+            break
+        counts[running] += rng.multinomial(BATCH, chances[running])
+        decision[running] = _decide(model.llr_of_counts(counts[running], settings_), settings_)
+    return Outcome(
+        RUNS,
+        int((decision[:RUNS] == 1).sum()),
+        int((decision[RUNS:] == -1).sum()),
+        int((decision == 0).sum()),
+    )
+
+
+def simulate_net(
+    settings_: SprtSettings,
+    support: np.ndarray,
+    chances: np.ndarray,
+    means: tuple[float, float],
+    max_pairs: int,
+    seed: int,
+) -> Outcome:
+    """RUNS tests of pairs from the shifted distribution with mean means[0], RUNS with means[1]."""
+    model = net_model()
+    rng = np.random.default_rng(seed)
+    centred = support - chances @ support
+    cumulative = np.cumsum(chances)
+    cumulative[-1] = 1.0
+    shift = np.repeat(means, RUNS)
+    pairs, total, squares = (np.zeros(2 * RUNS) for _ in range(3))
+    decision = np.zeros(2 * RUNS, dtype=int)
+    for _ in range(0, max_pairs, BATCH):
+        running = np.flatnonzero(decision == 0)
+        if running.size == 0:
+            break
+        drawn = np.searchsorted(cumulative, rng.random((running.size, BATCH)), side="right")
+        values = centred[drawn] + shift[running, None]
+        pairs[running] += BATCH
+        total[running] += values.sum(axis=1)
+        squares[running] += (values * values).sum(axis=1)
+        n, mean = pairs[running], total[running] / pairs[running]
+        variance = (squares[running] - n * mean * mean) / (n - 1)
+        llr = model.llr_of_moments(n, mean, variance, settings_)
+        decision[running] = _decide(llr, settings_)
+    return Outcome(
+        RUNS,
+        int((decision[:RUNS] == 1).sum()),
+        int((decision[RUNS:] == -1).sum()),
+        int((decision == 0).sum()),
+    )
+
+
+def _max_pairs(model, settings_: SprtSettings, sd: float) -> int:
+    """Five times the length of the fixed-sample test, about ten times the SPRT's average."""
+    return 5 * fixed_sample_pairs(model, settings_, sd)
+
+
+def test_pentanomial_sprt_keeps_its_error_rates():
+    model, settings_ = pentanomial_model(), SprtSettings.create(elo0=0, elo1=20)
+    grid = model.grid
+    german = np.array([0.05, 0.2, 0.45, 0.22, 0.08])  # draws common, sweeps rarer
+    at_h0 = tilt_to_mean(german, grid, model.mean_at(0))
+    at_h1 = tilt_to_mean(german, grid, model.mean_at(20))
+    sd = moments(grid, at_h0)[1]
+    outcome = simulate_categorical(
+        model, settings_, at_h0, at_h1, _max_pairs(model, settings_, sd), seed=1
+    )
+    outcome.check(settings_)
+
+
+@pytest.mark.parametrize(
+    ("players", "seats", "seatings", "elo0", "elo1", "seed"),
+    [(4, 2, 4, 0, 30, 2), (4, 1, 4, -10, 25, 3), (3, (2, 1), (3, 3), 0, 30, 4)],
+    ids=["A B A B", "A in one seat of four", "A B A and B A B"],
+)
+def test_knockout_sprt_keeps_its_error_rates(players, seats, seatings, elo0, elo1, seed):
+    model = knockout_model(players, seats, seatings)
+    settings_ = SprtSettings.create(elo0=elo0, elo1=elo1)
+    at_h0 = beta_binomial(model.steps, model.mean_at(elo0))
+    at_h1 = beta_binomial(model.steps, model.mean_at(elo1))
+    sd = moments(model.grid, at_h0)[1]
+    outcome = simulate_categorical(
+        model, settings_, at_h0, at_h1, _max_pairs(model, settings_, sd), seed=seed
+    )
+    outcome.check(settings_)
+
+
+def test_net_sprt_in_points_per_hand_keeps_its_error_rates():
+    support, chances = solo_like_pairs()
+    sd = moments(support, chances)[1]
+    settings_ = SprtSettings.create(net0=0, net1=0.35)  # about a tenth of a pair's sd
+    outcome = simulate_net(
+        settings_, support, chances, (0.0, 0.35), _max_pairs(net_model(), settings_, sd), seed=5
+    )
+    outcome.check(settings_)
+
+
+@pytest.mark.parametrize("pairs_of", [solo_like_pairs, strongly_skewed_pairs])
+def test_net_sprt_in_normalised_elo_keeps_its_error_rates(pairs_of):
+    support, chances = pairs_of()
+    sd = moments(support, chances)[1]
+    net, settings_ = net_model(), SprtSettings.create(elo0=0, elo1=25)
+    means = (net.mean_at(0, sd), net.mean_at(25, sd))
+    outcome = simulate_net(
+        settings_, support, chances, means, _max_pairs(net, settings_, sd), seed=6
+    )
+    outcome.check(settings_)
+
+
+def test_points_hypotheses_on_strongly_skewed_pairs_miss_beta_as_the_docs_warn():
+    """docs/statistics.md advises elo0/elo1 for net games because of this case."""
+    support, chances = strongly_skewed_pairs()
+    sd = moments(support, chances)[1]
+    settings_ = SprtSettings.create(net0=0, net1=0.1 * sd)
+    outcome = simulate_net(
+        settings_,
+        support,
+        chances,
+        (0.0, 0.1 * sd),
+        _max_pairs(net_model(), settings_, sd),
+        seed=7,
+    )
+    assert wilson_lower(outcome.false_h0, outcome.runs) > settings_.beta
+    assert wilson_lower(outcome.false_h1, outcome.runs) <= settings_.alpha
+
+
+@pytest.mark.parametrize("kind", ["pentanomial", "normalised Elo"])
+def test_fixed_verdict_at_fixed_sample_pairs_has_the_asked_error_rates(kind):
+    rng = np.random.default_rng(8)
+    runs = 1000
+    if kind == "pentanomial":
+        model, settings_ = pentanomial_model(), SprtSettings.create(elo0=0, elo1=20)
+        grid = model.grid
+        base = np.array([0.05, 0.2, 0.45, 0.22, 0.08])
+        chances = [tilt_to_mean(base, grid, model.mean_at(e)) for e in (0, 20)]
+        sd = moments(grid, chances[0])[1]
+        pairs = fixed_sample_pairs(model, settings_, sd)
+
+        def draw(side: int) -> np.ndarray:
+            return rng.choice(grid, size=pairs, p=chances[side])
+    else:
+        model, settings_ = net_model(), SprtSettings.create(elo0=0, elo1=25)
+        support, chance = solo_like_pairs()
+        centre, sd, _ = moments(support, chance)
+        pairs = fixed_sample_pairs(model, settings_, sd)
+
+        def draw(side: int) -> np.ndarray:
+            shift = model.mean_at((0, 25)[side], sd) - centre
+            return rng.choice(support, size=pairs, p=chance) + shift
+
+    false_h1 = sum(fixed_verdict(model, settings_, draw(0)).decision == "H1" for _ in range(runs))
+    false_h0 = sum(fixed_verdict(model, settings_, draw(1)).decision == "H0" for _ in range(runs))
+    for errors, rate in ((false_h1, settings_.alpha), (false_h0, settings_.beta)):
+        assert wilson_lower(errors, runs) <= rate
+        assert errors / runs >= rate / 2  # near the asked rate, not far more cautious

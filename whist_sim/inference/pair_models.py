@@ -1,0 +1,422 @@
+"""How a duplicate pair's value is distributed, and the log-likelihood ratio of two hypotheses.
+
+A duel's unit is the duplicate pair (one deal under every seat rotation), so each
+model describes one pair's value:
+
+- **pentanomial** (German Whist): A's share of the two hands, on 0, 1/4, ..., 1, with
+  the logistic Elo scale mean = 1 / (1 + 10^(-elo/400)), as fishtest models game pairs.
+- **knockout share** (Knock-out Whist, A holding k of n seats, R seatings): A's share of
+  the R games, on 0, 1/R, ..., 1. By Luce's choice axiom each seat wins with chance
+  proportional to its strength; A's strength over B's is r = 10^(elo/400), so the mean
+  is k r / (k r + n - k), the fair share k/n at elo 0. The pentanomial is the case
+  k = 1, n = 2 on a grid of quarters.
+- **normal on net** (Solo and Minnesota Whist): A's mean net margin per hand, a real
+  number, tested on its mean with the variance estimated from the pairs. Its Elo-like
+  scale is normalised Elo, nElo = mean / (sqrt(2) sd_pair) * 800 / ln(10).
+
+The two categorical models use the generalised SPRT of fishtest (Michel Van den Bergh):
+under each hypothesis the distribution of a pair is the maximum-likelihood one on the
+same grid whose mean is the hypothesis' mean, found by tilting the empirical
+distribution, p_i = phat_i / (1 + lambda (v_i - mu)). The solve is vectorised over rows
+(one row per test) so that thousands of simulated tests run at once.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import optimize, special
+
+from whist_sim.inference.estimate import Estimate, summarise
+from whist_sim.inference.settings import NET_GAMES, SprtError, SprtSettings
+
+ELO_PER_NAT = 400.0 / math.log(10.0)
+"""Logistic Elo is 400 log10 of the odds, that is ELO_PER_NAT times the natural log."""
+NELO_PER_T = 800.0 / math.log(10.0)
+"""nElo per unit of mean / (sqrt(2) sd_pair), the scale fastchess and fishtest use."""
+EMPTY_CATEGORY_COUNT = 1e-3
+"""Count given to a grid value no pair has taken yet, as fishtest does: it keeps every
+category possible under both hypotheses, so one unseen value cannot make the LLR infinite,
+and is small enough to leave the LLR unchanged once a few dozen pairs are in."""
+GAMES = ("german_whist", "knockout_whist", *NET_GAMES)
+
+
+class PairModel(ABC):
+    """A model of one duplicate pair's value: its scale, its estimate, its LLR."""
+
+    name: str
+    """Short name for reports, e.g. "pentanomial"."""
+    scale: str
+    """The Elo-like scale, as the verdict names it."""
+    unit: str
+    """Unit of the Estimate's ``elo``."""
+    fair_mean: float
+    """Mean pair value when A and B are equally strong (elo 0)."""
+    takes_net: bool
+    """Whether hypotheses may be given in points per hand (``net0``/``net1``)."""
+
+    @abstractmethod
+    def mean_at(self, elo: float, sd: float | None = None) -> float:
+        """Mean pair value at ``elo``; ``sd`` (per pair) is needed by normalised Elo only."""
+
+    @abstractmethod
+    def elo_of(self, mean: float, sd: float | None = None) -> float:
+        """The Elo-like value of a mean pair value; inverse of :meth:`mean_at`."""
+
+    @abstractmethod
+    def hypothesis_means(
+        self, settings: SprtSettings, sd: float | None = None
+    ) -> tuple[float, float]:
+        """Mean pair value under H0 and under H1."""
+
+    @abstractmethod
+    def llr(self, values: npt.ArrayLike, settings: SprtSettings) -> float:
+        """Log-likelihood ratio of H1 against H0 given every pair value so far."""
+
+    @abstractmethod
+    def estimate(self, values: npt.ArrayLike) -> Estimate:
+        """Mean, interval, Elo and LOS of the pair values."""
+
+    @abstractmethod
+    def check_bounds(self, settings: SprtSettings, where: str = "sprt") -> None:
+        """Refuse hypotheses this model cannot represent, naming ``where`` they came from."""
+
+    def scale_for(self, settings: SprtSettings) -> str:
+        """The scale the hypotheses of ``settings`` are stated on."""
+        return self.scale
+
+
+# -- categorical models (pentanomial, knockout share) ---------------------------------
+
+
+def tilted_distribution(
+    weights: npt.ArrayLike, grid: npt.ArrayLike, target: npt.ArrayLike
+) -> np.ndarray:
+    """The maximum-likelihood distribution on ``grid`` with mean ``target``, row by row.
+
+    ``weights`` is (tests, categories) of positive counts; ``target`` one mean per row (or
+    one for all), strictly inside the grid's range. Returns p_i = phat_i / (1 + lambda a_i),
+    a_i = v_i - target, with lambda the root of g(lambda) = sum phat_i a_i / (1 + lambda a_i).
+    g falls from +inf to -inf on (-1/max a, -1/min a), so a Newton step safeguarded by
+    bisection inside that bracket always converges.
+    """
+    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    v = np.asarray(grid, dtype=float)
+    mu = np.broadcast_to(np.asarray(target, dtype=float), (w.shape[0],))
+    phat = w / w.sum(axis=1, keepdims=True)
+    a = v[None, :] - mu[:, None]
+    if not ((a.max(axis=1) > 0) & (a.min(axis=1) < 0)).all():
+        raise ValueError("every target mean must lie strictly inside the grid's range")
+    low, high = -1.0 / a.max(axis=1), -1.0 / a.min(axis=1)
+    lam = np.zeros(w.shape[0])
+    for _ in range(200):
+        denominator = 1.0 + lam[:, None] * a
+        g = (phat * a / denominator).sum(axis=1)
+        slope = -(phat * a * a / denominator**2).sum(axis=1)
+        low = np.where(g > 0, lam, low)
+        high = np.where(g < 0, lam, high)
+        newton = lam - g / slope
+        inside = (newton > low) & (newton < high)
+        step = np.where(inside, newton, 0.5 * (low + high))
+        done = (g == 0) | (np.abs(step - lam) <= 1e-14 * np.maximum(1.0, np.abs(lam)))
+        lam = np.where(g == 0, lam, step)
+        if done.all():
+            break
+    p = phat / (1.0 + lam[:, None] * a)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def categorical_llr(
+    counts: npt.ArrayLike, grid: npt.ArrayLike, mean0: float, mean1: float
+) -> np.ndarray:
+    """The generalised-SPRT LLR of mean1 against mean0 for each row of ``counts``.
+
+    LLR = sum_i n_i log(p1_i / p0_i), both distributions fitted to the row's own counts
+    (empty categories count as EMPTY_CATEGORY_COUNT). A row without pairs has LLR 0.
+    """
+    n = np.atleast_2d(np.asarray(counts, dtype=float))
+    regularised = np.where(n > 0, n, EMPTY_CATEGORY_COUNT)
+    p0 = tilted_distribution(regularised, grid, mean0)
+    p1 = tilted_distribution(regularised, grid, mean1)
+    llr = (regularised * (np.log(p1) - np.log(p0))).sum(axis=1)
+    return np.where(n.sum(axis=1) > 0, llr, 0.0)
+
+
+@dataclass(frozen=True)
+class CategoricalPairModel(PairModel):
+    """A's share of a pair's games on the grid 0, 1/steps, ..., 1, on Luce's Elo scale.
+
+    With k = ``seats_of_a`` of n = ``players`` seats, mean(elo) = k r / (k r + n - k),
+    r = 10^(elo/400); for k = 1, n = 2 that is the logistic Elo curve. A duel at an odd
+    Knock-out table plays two line-ups (A B A and B A B): ``mix`` then lists each
+    line-up's (k, share of the pair's games), and the mean is their weighted sum.
+    """
+
+    name: str
+    scale: str
+    unit: str
+    players: int
+    seats_of_a: int
+    steps: int
+    takes_net: bool = False
+    mix: tuple[tuple[int, float], ...] = ()
+    """(seats of A, share of the games) per line-up; empty: one line-up of ``seats_of_a``."""
+
+    @property
+    def _lineups(self) -> tuple[tuple[int, float], ...]:
+        return self.mix or ((self.seats_of_a, 1.0),)
+
+    @property
+    def fair_mean(self) -> float:
+        """The share of equal strengths: k / n, averaged over the line-ups."""
+        return sum(weight * k / self.players for k, weight in self._lineups)
+
+    @property
+    def grid(self) -> np.ndarray:
+        """The values a pair can take."""
+        return np.arange(self.steps + 1) / self.steps
+
+    def mean_at(self, elo: float, sd: float | None = None) -> float:
+        n = self.players
+        return float(
+            sum(
+                weight * special.expit(math.log(k / (n - k)) + elo / ELO_PER_NAT)
+                for k, weight in self._lineups
+            )
+        )
+
+    def elo_of(self, mean: float, sd: float | None = None) -> float:
+        if math.isnan(mean):
+            return math.nan
+        if mean <= 0.0 or mean >= 1.0:
+            return math.inf if mean >= 1.0 else -math.inf
+        if len(self._lineups) == 1:
+            k = self._lineups[0][0]
+            odds = math.log(k / (self.players - k))
+            return ELO_PER_NAT * (math.log(mean / (1.0 - mean)) - odds)
+        # a weighted sum of logistic curves: increasing in elo, so a bracketed root
+        return float(optimize.brentq(lambda elo: self.mean_at(elo) - mean, -1e5, 1e5, xtol=1e-9))
+
+    def hypothesis_means(
+        self, settings: SprtSettings, sd: float | None = None
+    ) -> tuple[float, float]:
+        self.check_bounds(settings)
+        elo0, elo1 = settings.elo_bounds
+        return self.mean_at(elo0), self.mean_at(elo1)
+
+    def check_bounds(self, settings: SprtSettings, where: str = "sprt") -> None:
+        if settings.on_net_scale:
+            raise SprtError(
+                f"{where}: net0/net1 (points per hand) apply to {' and '.join(NET_GAMES)}"
+                f" only; the {self.name} model takes elo0/elo1"
+            )
+        for key, elo in zip(("elo0", "elo1"), settings.elo_bounds, strict=True):
+            if not 0.0 < self.mean_at(elo) < 1.0:
+                raise SprtError(
+                    f"{where}: {key} = {elo:g} puts the {self.name} mean at"
+                    f" {self.mean_at(elo):g}, the end of its range; choose |{key}| well"
+                    " below 2000"
+                )
+
+    def counts_of(self, values: npt.ArrayLike) -> np.ndarray:
+        """How many pairs took each grid value; refuses values off the grid."""
+        x = np.asarray(values, dtype=float).ravel()
+        index = np.rint(x * self.steps)
+        off = (np.abs(x * self.steps - index) > 1e-6) | (index < 0) | (index > self.steps)
+        if off.any():
+            raise SprtError(
+                f"pair value {x[off][0]!r} is not on the {self.name} grid 0, 1/{self.steps}, ..., 1"
+            )
+        return np.bincount(index.astype(int), minlength=self.steps + 1)
+
+    def llr_of_counts(self, counts: npt.ArrayLike, settings: SprtSettings) -> np.ndarray:
+        """The LLR of each row of counts (one row per test): the vectorised :meth:`llr`."""
+        mean0, mean1 = self.hypothesis_means(settings)
+        return categorical_llr(counts, self.grid, mean0, mean1)
+
+    def llr(self, values: npt.ArrayLike, settings: SprtSettings) -> float:
+        return float(self.llr_of_counts(self.counts_of(values), settings)[0])
+
+    def estimate(self, values: npt.ArrayLike) -> Estimate:
+        self.counts_of(values)
+        return summarise(
+            values,
+            fair_mean=self.fair_mean,
+            elo_of=self.elo_of,
+            unit=self.unit,
+            mean_unit="share",
+            value_range=(0.0, 1.0),
+        )
+
+
+# -- normal model on net margins ------------------------------------------------------
+
+
+def normal_llr(
+    pairs: npt.ArrayLike,
+    mean: npt.ArrayLike,
+    variance: npt.ArrayLike,
+    mean0: npt.ArrayLike,
+    mean1: npt.ArrayLike,
+) -> np.ndarray:
+    """LLR of a normal mean1 against mean0 with the variance plugged in, per test.
+
+    N (mu1 - mu0) (2 xbar - mu0 - mu1) / (2 var); 0 where there are fewer than two pairs
+    or no spread, since then the data say nothing about how far apart the means are.
+    """
+    n, xbar, var, mu0, mu1 = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (pairs, mean, variance, mean0, mean1))
+    )
+    usable = (n >= 2) & (var > 0)
+    safe_var = np.where(usable, var, 1.0)
+    llr = n * (mu1 - mu0) * (2.0 * xbar - mu0 - mu1) / (2.0 * safe_var)
+    return np.where(usable, llr, 0.0)
+
+
+@dataclass(frozen=True)
+class NetPairModel(PairModel):
+    """A's mean net margin per hand over a pair, tested as a normal mean.
+
+    Hypotheses in points per hand (net0, net1) are used as they are; in normalised Elo
+    they become means through the estimated sd: mu = nElo sqrt(2) sd / NELO_PER_T.
+    """
+
+    name: str = "normal on net"
+    scale: str = "normalised Elo"
+    unit: str = "normalised Elo"
+    fair_mean: float = 0.0
+    takes_net: bool = True
+
+    def scale_for(self, settings: SprtSettings) -> str:
+        return "points per hand" if settings.on_net_scale else self.scale
+
+    def check_bounds(self, settings: SprtSettings, where: str = "sprt") -> None:
+        """Any pair of hypotheses is fine: both scales map onto the whole real line."""
+
+    def mean_at(self, elo: float, sd: float | None = None) -> float:
+        if sd is None:
+            raise SprtError("normalised Elo needs the per-pair sd to give a mean")
+        return elo * math.sqrt(2.0) * sd / NELO_PER_T
+
+    def elo_of(self, mean: float, sd: float | None = None) -> float:
+        if sd is None or math.isnan(sd) or math.isnan(mean):
+            return math.nan
+        if sd == 0.0:
+            return 0.0 if mean == 0.0 else math.copysign(math.inf, mean)
+        return mean / (math.sqrt(2.0) * sd) * NELO_PER_T
+
+    def hypothesis_means(
+        self, settings: SprtSettings, sd: float | None = None
+    ) -> tuple[float, float]:
+        if settings.net0 is not None and settings.net1 is not None:
+            return settings.net0, settings.net1
+        elo0, elo1 = settings.elo_bounds
+        return self.mean_at(elo0, sd), self.mean_at(elo1, sd)
+
+    def llr_of_moments(
+        self,
+        pairs: npt.ArrayLike,
+        mean: npt.ArrayLike,
+        variance: npt.ArrayLike,
+        settings: SprtSettings,
+    ) -> np.ndarray:
+        """The LLR of many tests at once from their pair counts, means and variances."""
+        if settings.on_net_scale:
+            mean0, mean1 = self.hypothesis_means(settings)
+            return normal_llr(pairs, mean, variance, mean0, mean1)
+        sd = np.sqrt(np.maximum(np.asarray(variance, dtype=float), 0.0))
+        elo0, elo1 = settings.elo_bounds
+        per_elo = math.sqrt(2.0) / NELO_PER_T
+        return normal_llr(pairs, mean, variance, elo0 * per_elo * sd, elo1 * per_elo * sd)
+
+    def llr(self, values: npt.ArrayLike, settings: SprtSettings) -> float:
+        x = np.asarray(values, dtype=float).ravel()
+        if x.size < 2:
+            return 0.0
+        return float(self.llr_of_moments(x.size, x.mean(), x.var(ddof=1), settings))
+
+    def estimate(self, values: npt.ArrayLike) -> Estimate:
+        return summarise(
+            values,
+            fair_mean=self.fair_mean,
+            elo_of=self.elo_of,
+            unit=self.unit,
+            mean_unit="points per hand",
+        )
+
+
+# -- constructors ---------------------------------------------------------------------
+
+
+def pentanomial_model() -> CategoricalPairModel:
+    """German Whist: A's share of the two hands of a pair, logistic Elo per hand."""
+    return CategoricalPairModel(
+        name="pentanomial",
+        scale="logistic Elo per hand",
+        unit="Elo per hand",
+        players=2,
+        seats_of_a=1,
+        steps=4,
+    )
+
+
+def knockout_model(
+    players: int, seats_of_a: int | Sequence[int], seatings: int | Sequence[int]
+) -> CategoricalPairModel:
+    """Knock-out Whist: A's share of a deal's games, Luce's Elo per seat.
+
+    One line-up: A holds ``seats_of_a`` seats and the deal is played under
+    ``seatings`` seatings. Several (a duel at an odd table: A B A and B A B): one
+    entry per line-up in each sequence, and the pair is every game of the deal.
+    """
+    ks = [seats_of_a] if isinstance(seats_of_a, int) else list(seats_of_a)
+    rs = [seatings] if isinstance(seatings, int) else list(seatings)
+    valid = (
+        len(ks) == len(rs) >= 1
+        and not isinstance(players, bool)
+        and isinstance(players, int)
+        and players >= 2
+        and all(isinstance(k, int) and not isinstance(k, bool) and 1 <= k < players for k in ks)
+        and all(isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in rs)
+    )
+    if not valid:
+        raise SprtError(
+            f"knockout model: players = {players!r}, seats_of_a = {seats_of_a!r}, seatings ="
+            f" {seatings!r}: whole numbers with players >= 2, 1 <= seats_of_a < players and"
+            " seatings >= 1, one of each per line-up"
+        )
+    total = sum(rs)
+    return CategoricalPairModel(
+        name="knockout share",
+        scale="Elo of the win odds per seat (Luce)",
+        unit="Elo per seat (Luce)",
+        players=players,
+        seats_of_a=ks[0],
+        steps=total,
+        mix=tuple((k, r / total) for k, r in zip(ks, rs, strict=True)) if len(ks) > 1 else (),
+    )
+
+
+def net_model() -> NetPairModel:
+    """Solo and Minnesota Whist: A's mean net margin per hand, a normal mean."""
+    return NetPairModel()
+
+
+def model_for(
+    game: str, players: int, seats_of_a: int | Sequence[int], seatings: int | Sequence[int]
+) -> PairModel:
+    """The pair model of a game's duel; ``players``, ``seats_of_a``, ``seatings`` matter
+    to Knock-out Whist only (the others have one shape of pair; see :func:`knockout_model`
+    for several line-ups)."""
+    if game == "german_whist":
+        return pentanomial_model()
+    if game == "knockout_whist":
+        return knockout_model(players, seats_of_a, seatings)
+    if game in NET_GAMES:
+        return net_model()
+    raise SprtError(f"sprt: no pair model for game {game!r}; allowed games: {', '.join(GAMES)}")

@@ -1,0 +1,330 @@
+"""Is A stronger than B? Wald's sequential test, a fixed-sample twin, and sample sizes.
+
+The driver of a duel calls :func:`sequential_verdict` after every batch of duplicate
+pairs with all pair values so far. The LLR of H1 (A stronger by at least elo1) against
+H0 (by at most elo0) is compared with Wald's bounds: at or above log((1 - beta) / alpha)
+H1 is accepted, at or below log(beta / (1 - alpha)) H0 is; in between the duel plays on,
+and at its maximum number of pairs the answer is "inconclusive". Wald's bounds keep the
+chance of a false H1 near alpha and of a false H0 near beta however often the LLR is
+looked at, which is why the test may stop as soon as the evidence is clear.
+
+:func:`fixed_verdict` answers the same question for a duel of fixed length from one-sided
+confidence bounds, and :func:`fixed_sample_pairs` says how long such a duel must be: it
+is the yardstick that shows what the sequential test saves. :func:`pairs_to_separate`
+sizes the plain two-sided comparison that reports quote.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy.typing as npt
+from scipy import stats
+
+from whist_sim.inference.estimate import Estimate, json_safe, signed, t_quantile
+from whist_sim.inference.pair_models import (
+    CategoricalPairModel,
+    NetPairModel,
+    PairModel,
+    knockout_model,
+    model_for,
+    net_model,
+    pentanomial_model,
+)
+from whist_sim.inference.settings import SprtError, SprtSettings
+
+__all__ = [
+    "CategoricalPairModel",
+    "Estimate",
+    "NetPairModel",
+    "PairModel",
+    "SprtError",
+    "SprtSettings",
+    "Verdict",
+    "fixed_sample_pairs",
+    "fixed_verdict",
+    "knockout_model",
+    "model_for",
+    "net_model",
+    "pairs_to_separate",
+    "pentanomial_model",
+    "sequential_verdict",
+]
+
+Decision = Literal["H1", "H0", "inconclusive", "continue"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to "is A stronger than B?" after the pairs so far, and its evidence."""
+
+    decision: Decision
+    """H1 (A stronger by at least elo1), H0 (by at most elo0), continue (play on) or
+    inconclusive (no more pairs to play, no decision)."""
+    sequential: bool
+    """True for the SPRT, False for the fixed-sample test."""
+    llr: float
+    """Log-likelihood ratio of H1 against H0 over all pairs."""
+    lower: float
+    """Wald's lower bound: accept H0 at or below it."""
+    upper: float
+    """Wald's upper bound: accept H1 at or above it."""
+    estimate: Estimate
+    """What the pairs say about the size of the difference."""
+    settings: SprtSettings
+    """The hypotheses and error rates tested."""
+    model_name: str
+    """The pair model, e.g. "pentanomial"."""
+    scale: str
+    """The scale the hypotheses are stated on, e.g. "logistic Elo per hand"."""
+    means: tuple[float, float] = (math.nan, math.nan)
+    """Mean pair value under H0 and under H1 (for normalised Elo, at the estimated sd)."""
+
+    def text(self, a: str, b: str) -> str:
+        """One or two plain sentences on the verdict, naming A as ``a`` and B as ``b``."""
+        low, high = self.settings.bounds
+        claims = (
+            f"{a} stronger by at least {high:g} rather than at most {low:g}, in {self.scale}",
+            f"{a} stronger by at most {low:g} rather than at least {high:g}, in {self.scale}",
+        )
+        evidence = self.estimate.describe()
+        if self.decision == "H1":
+            head = f"{_h1_head(a, b, low)}: {evidence}; "
+        elif self.decision == "H0":
+            head = f"{_h0_head(a, b, high)}: {evidence}; "
+        else:
+            head = f"{a} against {b}: {evidence}; "
+        if self.sequential:
+            return head + self._sequential_tail(*claims)
+        return head + self._fixed_tail(*claims)
+
+    def _sequential_tail(self, claim_h1: str, claim_h0: str) -> str:
+        pairs = self.estimate.pairs
+        bounds = f"{self.lower:.2f} and {self.upper:.2f}"
+        if self.decision == "H1":
+            return (
+                f"SPRT accepted H1 ({claim_h1}) after {_pairs(pairs)},"
+                f" LLR {self.llr:.2f} crossed the upper bound {self.upper:.2f}."
+            )
+        if self.decision == "H0":
+            return (
+                f"SPRT accepted H0 ({claim_h0}) after {_pairs(pairs)},"
+                f" LLR {self.llr:.2f} crossed the lower bound {self.lower:.2f}."
+            )
+        if self.decision == "continue":
+            return (
+                f"not decided yet after {_pairs(pairs)}: LLR {self.llr:.2f} lies between the"
+                f" bounds {bounds}, so the duel plays on until the pairs clearly favour"
+                f" H1 ({claim_h1}) or H0 (the reverse)."
+            )
+        return (
+            f"the SPRT reached its maximum of {_pairs(pairs)} without a decision"
+            f" (LLR {self.llr:.2f}, bounds {bounds}): the pairs cannot tell H1 ({claim_h1})"
+            " from H0 (the reverse) at the error rates asked for, which often means the true"
+            " difference lies between the two."
+        )
+
+    def _fixed_tail(self, claim_h1: str, claim_h0: str) -> str:
+        pairs = self.estimate.pairs
+        mean0, mean1 = self.means
+        low_key, high_key = ("net0", "net1") if self.settings.on_net_scale else ("elo0", "elo1")
+        low, high = self.settings.bounds
+        lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
+        at_h0 = f"{self._mean(mean0)}, the mean under H0 ({low_key} = {low:g})"
+        at_h1 = f"{self._mean(mean1)}, the mean under H1 ({high_key} = {high:g})"
+        if self.decision == "H1":
+            return (
+                f"a fixed-sample test accepted H1 ({claim_h1}) after {_pairs(pairs)}: the"
+                f" one-sided {100 * (1 - self.settings.alpha):g}% lower bound of the mean,"
+                f" {self._mean(lower_bound)}, lies above {at_h0}."
+            )
+        if self.decision == "H0":
+            return (
+                f"a fixed-sample test accepted H0 ({claim_h0}) after {_pairs(pairs)}:"
+                f" the one-sided {100 * (1 - self.settings.beta):g}% upper bound of the mean,"
+                f" {self._mean(upper_bound)}, lies below {at_h1}."
+            )
+        return (
+            f"a fixed-sample test cannot decide after {_pairs(pairs)}: the one-sided bounds of"
+            f" the mean, {self._mean(lower_bound)} to {self._mean(upper_bound)}, take in both"
+            f" {at_h0} and {at_h1}; more pairs are needed."
+        )
+
+    def _mean(self, value: float) -> str:
+        if self.estimate.mean_unit == "share":
+            return "n/a" if math.isnan(value) else f"{value:.3f}"
+        return f"{signed(value, 2)} {self.estimate.mean_unit}"
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-safe, for run.json: infinities as "inf"/"-inf", NaN as None."""
+        return {
+            "decision": self.decision,
+            "sequential": self.sequential,
+            "llr": json_safe(self.llr),
+            "lower": json_safe(self.lower),
+            "upper": json_safe(self.upper),
+            "model": self.model_name,
+            "scale": self.scale,
+            "settings": self.settings.as_dict(),
+            "means": [json_safe(m) for m in self.means],
+            "estimate": self.estimate.as_dict(),
+        }
+
+
+def _pairs(count: int) -> str:
+    return "1 pair" if count == 1 else f"{count} pairs"
+
+
+def _h1_head(a: str, b: str, low: float) -> str:
+    """What accepting H1 says in words: A's advantage is above ``low``."""
+    if low == 0:
+        return f"{a} is stronger than {b}"
+    if low > 0:
+        return f"{a} is stronger than {b} by more than {low:g}"
+    return f"{a} is not weaker than {b} by more than {-low:g}"
+
+
+def _h0_head(a: str, b: str, high: float) -> str:
+    """What accepting H0 says in words: A's advantage is below ``high``."""
+    if high == 0:
+        return f"{a} is not stronger than {b}"
+    if high > 0:
+        return f"{a} is not stronger than {b} by {high:g} or more"
+    return f"{a} is weaker than {b} by more than {-high:g}"
+
+
+def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float, float]:
+    """The one-sided (1 - alpha) lower and (1 - beta) upper confidence bounds of the mean.
+
+    Student's t over pairs; NaN below two pairs.
+    """
+    if estimate.pairs < 2 or math.isnan(estimate.sd):
+        return math.nan, math.nan
+    error = estimate.sd / math.sqrt(estimate.pairs)
+    return (
+        estimate.mean - t_quantile(1 - settings.alpha, estimate.pairs) * error,
+        estimate.mean + t_quantile(1 - settings.beta, estimate.pairs) * error,
+    )
+
+
+def sequential_verdict(
+    model: PairModel, settings: SprtSettings, values: npt.ArrayLike, *, finished: bool
+) -> Verdict:
+    """The SPRT's decision from the LLR of every pair value so far.
+
+    "H1" at or above the upper bound, "H0" at or below the lower one; otherwise
+    "continue", or "inconclusive" when ``finished`` (the duel has no more pairs to play).
+    """
+    settings.check_model(model)
+    estimate = model.estimate(values)
+    llr = model.llr(values, settings)
+    decision: Decision
+    if llr >= settings.upper:
+        decision = "H1"
+    elif llr <= settings.lower:
+        decision = "H0"
+    else:
+        decision = "inconclusive" if finished else "continue"
+    return _verdict(model, settings, estimate, llr, decision, sequential=True)
+
+
+def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLike) -> Verdict:
+    """The verdict of a fixed-sample test at the same error rates.
+
+    "H1" if the one-sided (1 - alpha) lower confidence bound of the mean lies above the
+    mean under H0 (so a false H1 happens with chance alpha at H0); "H0" if the one-sided
+    (1 - beta) upper bound lies below the mean under H1 (a false H0 has chance beta at
+    H1). When both hold (a sample longer than needed) the sign of the LLR decides, as the
+    SPRT would; when neither holds the answer is "inconclusive". Bounds are Student's t
+    over pairs; for normalised Elo the means under H0 and H1 use the estimated sd.
+    """
+    settings.check_model(model)
+    estimate = model.estimate(values)
+    llr = model.llr(values, settings)
+    mean0, mean1 = model.hypothesis_means(settings, estimate.sd)
+    lower_bound, upper_bound = one_sided_bounds(estimate, settings)
+    favours_h1 = lower_bound > mean0
+    favours_h0 = upper_bound < mean1
+    decision: Decision
+    if favours_h1 and favours_h0:
+        decision = "H1" if llr > 0 else "H0" if llr < 0 else "inconclusive"
+    elif favours_h1:
+        decision = "H1"
+    elif favours_h0:
+        decision = "H0"
+    else:
+        decision = "inconclusive"
+    return _verdict(model, settings, estimate, llr, decision, sequential=False)
+
+
+def _verdict(
+    model: PairModel,
+    settings: SprtSettings,
+    estimate: Estimate,
+    llr: float,
+    decision: Decision,
+    *,
+    sequential: bool,
+) -> Verdict:
+    return Verdict(
+        decision=decision,
+        sequential=sequential,
+        llr=llr,
+        lower=settings.lower,
+        upper=settings.upper,
+        estimate=estimate,
+        settings=settings,
+        model_name=model.name,
+        scale=model.scale_for(settings),
+        means=model.hypothesis_means(settings, estimate.sd),
+    )
+
+
+def fixed_sample_pairs(model: PairModel, settings: SprtSettings, sd: float) -> int:
+    """Pairs a fixed-sample test needs for the same alpha and beta.
+
+    The smallest N with (t_{1-alpha} + t_{1-beta}) sd / sqrt(N) <= mu1 - mu0 (Student's t
+    with N - 1 degrees of freedom, so it is the N at which :func:`fixed_verdict` always
+    decides); for large N that is ((z_{1-alpha} + z_{1-beta}) sd / (mu1 - mu0))^2. With
+    hypotheses in normalised Elo the gap mu1 - mu0 is itself proportional to sd, so N
+    does not depend on ``sd``. At least 2.
+    """
+    settings.check_model(model)
+    if isinstance(model, NetPairModel) and not settings.on_net_scale:
+        mean0, mean1 = model.hypothesis_means(settings, 1.0)
+        gap_in_sd = mean1 - mean0
+    else:
+        if not (math.isfinite(sd) and sd >= 0):
+            raise SprtError(f"fixed_sample_pairs: sd = {sd!r} must be a finite number >= 0")
+        if sd == 0:
+            return 2
+        mean0, mean1 = model.hypothesis_means(settings, sd)
+        gap_in_sd = (mean1 - mean0) / sd
+    normal = stats.norm.ppf(1 - settings.alpha) + stats.norm.ppf(1 - settings.beta)
+    pairs = max(2, math.ceil((normal / gap_in_sd) ** 2))
+    while (
+        t_quantile(1 - settings.alpha, pairs) + t_quantile(1 - settings.beta, pairs)
+    ) / math.sqrt(pairs) > gap_in_sd:
+        pairs += 1
+    return pairs
+
+
+def pairs_to_separate(sd: float, difference: float, power: float = 0.8) -> int:
+    """Pairs needed so that a true mean ``difference`` makes the two-sided 95% interval
+    exclude zero with chance ``power``: ((z_0.975 + z_power) sd / difference)^2, at least 2.
+
+    Normal approximation; the chance of excluding zero on the wrong side is ignored.
+    """
+    if not (math.isfinite(sd) and sd >= 0):
+        raise SprtError(f"pairs_to_separate: sd = {sd!r} must be a finite number >= 0")
+    if not (math.isfinite(difference) and difference != 0):
+        raise SprtError(
+            f"pairs_to_separate: difference = {difference!r} must be a finite number other"
+            " than 0 (no number of pairs separates a difference of 0)"
+        )
+    if not 0 < power < 1:
+        raise SprtError(f"pairs_to_separate: power = {power!r} must be in (0, 1)")
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(power)
+    return max(2, math.ceil((z * sd / abs(difference)) ** 2))
