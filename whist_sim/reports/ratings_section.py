@@ -1,0 +1,308 @@
+"""The report section "Ratings (finishing order)": Plackett-Luce ratings for tables of 3+ seats.
+
+Why a section of its own: the generic "Ratings" section fits Bradley-Terry to
+every pair of seats of a hand, which at three to seven seats misreads the
+game. At Knock-out tables the net only tells the winner from the rest, so
+most seat pairs are drawn duels between two losers, and a several-fold
+difference in games won shrinks to a gap of a few dozen Elo points; in Solo
+Whist it can rank two entrants in the opposite order to the standings. This
+section rates entrants from each hand's or game's finishing order with
+Plackett-Luce (``inference.plackett_luce``), whose gap reads directly as a
+chance to finish first at a table; for Knock-out Whist it sets that predicted
+first-place share beside the share of games actually won, so a reader can see
+whether the model fits.
+
+Built for Solo, Minnesota and Knock-out Whist runs; other games get no
+section (German Whist has two seats, where the generic Bradley-Terry already
+is Plackett-Luce).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from whist_sim.inference.plackett_luce import plackett_luce, predicted_win_share
+from whist_sim.reports import finishing
+from whist_sim.reports.document import Section, Table, column, fmt, interval, table_of
+from whist_sim.store import RunFolder
+
+TITLE = "Ratings (finishing order)"
+
+BOOTSTRAP = 200
+"""Bootstrap resamples for the rating intervals (as the generic ratings section)."""
+BOOTSTRAP_SEED = 0
+
+GAPS = (50, 100, 200, 400)
+"""Rating gaps the reading table translates into chances."""
+
+ORDERS: dict[str, Callable[[RunFolder], pl.LazyFrame]] = {
+    "solo_whist": lambda folder: finishing.solo_whist_orders(folder.scan("seats")),
+    "minnesota_whist": lambda folder: finishing.minnesota_whist_orders(folder.scan("matches")),
+    "knockout_whist": lambda folder: finishing.knockout_whist_orders(folder.scan("seats")),
+}
+"""Game -> its finishing orders, for the games this section covers."""
+
+UNIT_TEXT = {
+    "solo_whist": (
+        "The unit is a hand: its four seats ranked by `net`, the units won or paid. A"
+        " contract splits the table into the declarer side and the defenders, and the seats"
+        " of a side win or pay alike, so they tie: when a solo is made the declarer is first"
+        " and the three defenders tie for second; when it fails the defenders tie for first."
+        " In Prop and Cop two seats tie with two. A throw-in (everyone passed) ties all four."
+    ),
+    "minnesota_whist": (
+        "The unit is a game to the target score (the `matches` table), not a hand: the"
+        " winning partnership's two seats tie for first and the other two tie for second (a"
+        " drawn game ties all four). Partners always tie, so with each entrant partnered with"
+        " itself a rating is a partnership's strength, and the chance that partnership A beats"
+        " partnership B is gamma_A / (gamma_A + gamma_B), exactly as in Bradley-Terry. With"
+        " mixed partnerships the structural tie between partners also pulls their two ratings"
+        " together."
+    ),
+    "knockout_whist": (
+        "The unit is a game: its seats ranked by `placing` (1 for the winner, then by the"
+        " round a player went out in; players out in the same round tie). A forfeited game"
+        " has no placings: the forfeiter is ranked last and the others tie for first, as the"
+        " game scores it."
+    ),
+}
+"""What a finishing order is, game by game."""
+
+KNOCKOUT_TEXT = (
+    "Two ratings: `who wins` is fitted to the first place of each game only (a top-1"
+    " Plackett-Luce, the model of who wins a table), `every place` to the whole order. Only"
+    " first place wins a game of Knock-out Whist, and the lower places carry a much weaker"
+    " signal: the first rounds knock players out largely by the luck of a few cards, while"
+    " the last rounds, which decide the winner, reward play. One strength per strategy cannot"
+    " fit both, so the every-place rating lands between the two and shows a smaller gap than"
+    " the games won. Read `who wins` for the game's result; a strategy whose `every place`"
+    " rating is relatively higher is better at surviving than at winning."
+)
+"""Why Knock-out Whist shows two ratings."""
+
+UNIT_NAMES = {"solo_whist": "hands", "minnesota_whist": "games", "knockout_whist": "games"}
+
+MODEL_TEXT = (
+    "Plackett-Luce ratings from each {unit}'s finishing order: every entrant has a strength,"
+    " and the places are filled from the top, each by one of the seats not yet placed with"
+    " probability proportional to its strength, so a seat's chance to finish first at a table"
+    " is its strength over the sum of the table's strengths. An entrant holding several seats"
+    " (A B A B) has the same strength in each. Tied seats are each counted as chosen from the"
+    " same set (Breslow's treatment): a tie of k seats weighs as k choices, so frequent ties"
+    " pull the ratings towards each other. One virtual level two-seat game between every two"
+    " entrants keeps the fit finite. Ratings are on the Elo scale and average 0; intervals are"
+    " 95% percentile-bootstrap intervals from {bootstrap} resamples of deal indices (seed"
+    " {seed}), so every line-up and seating of a deal's cards is resampled together."
+    " `{units}`: the {unit}s an entrant played in."
+)
+
+
+def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
+    """The "Ratings (finishing order)" section of a Solo, Minnesota or Knock-out Whist run.
+
+    ``out`` is the report folder; this section draws no figure (the ratings'
+    intervals are in the table), so it is unused but kept for the builder
+    signature every section shares. Returns no section for other games.
+    """
+    game = str(folder.meta()["game"])
+    if game not in ORDERS:
+        return []
+    orders = ORDERS[game](folder).collect()
+    ratings = plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
+    units = UNIT_NAMES[game]
+    sizes = sorted(set(orders["players"].to_list()))
+    paragraphs = [
+        MODEL_TEXT.format(unit=units.rstrip("s"), units=units, bootstrap=BOOTSTRAP,
+                          seed=BOOTSTRAP_SEED),
+        UNIT_TEXT[game],
+        *([] if game == "minnesota_whist" else [_ties_text(orders, units)]),  # always tied
+        *_sweep_text(ratings),
+    ]
+    if game != "knockout_whist":
+        paragraphs.append(_reading_text(ratings, game, sizes))
+        return [Section(TITLE, paragraphs, [
+            table_of(ratings, [
+                ("strategy", column("strategy")),
+                ("rating [95% CI]", interval("rating", 0)),
+                (units, column("units")),
+            ], "Plackett-Luce ratings (Elo scale)"),
+            _gap_table(game, sizes),
+        ])]
+
+    winners = plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED, top=1)
+    seats = folder.scan("seats")
+    observed, lineups = pl.collect_all(
+        [finishing.observed_win_share(seats), finishing.lineup_games(seats)])
+    shares = predicted_vs_observed(winners, observed, lineups).join(
+        predicted_vs_observed(ratings, observed, lineups).select(
+            "strategy", "players", pl.col("predicted").alias("predicted_every_place")),
+        on=["strategy", "players"], how="left")
+    both = winners.join(ratings.select("strategy", pl.col("rating", "rating_lo", "rating_hi")
+                                       .name.prefix("every_place_")), on="strategy", how="left")
+    paragraphs += [
+        KNOCKOUT_TEXT,
+        _reading_text(winners, game, sizes),
+        "Does the model fit? `predicted` is each strategy's chance per seat to win the game,"
+        " from the ratings: at every line-up of the run its strength over the sum of the"
+        " table's, averaged over line-ups weighted by the seats it held there (as the observed"
+        " share counts them). `observed` is the share of its player-games it won, with a 95%"
+        " interval over deal indices; `fair share` is 1 / table size. Forfeited games are left"
+        " out of both. The first prediction should match the observed share (it is fitted to"
+        " who won, with one strength per strategy for every line-up and table size); the"
+        " second shows how far the every-place fit falls short of the games actually won.",
+    ]
+    return [Section(TITLE, paragraphs, [
+        table_of(both, [
+            ("strategy", column("strategy")),
+            ("rating: who wins [95% CI]", interval("rating", 0)),
+            ("rating: every place [95% CI]", interval("every_place_rating", 0)),
+            (units, column("units")),
+        ], "Plackett-Luce ratings (Elo scale)"),
+        _gap_table(game, sizes),
+        table_of(shares, [
+            ("strategy", column("strategy")),
+            ("table", column("players")),
+            ("player-games", column("games")),
+            ("predicted (who wins)", column("predicted")),
+            ("predicted (every place)", column("predicted_every_place")),
+            ("observed [95% CI]", interval("win_share")),
+            ("fair share", column("fair_share")),
+        ], "Knock-out Whist: predicted first-place share against games won, per seat"),
+    ])]
+
+
+def leading_ratings(folder: RunFolder) -> pl.DataFrame | None:
+    """The ratings this section leads with (Knock-out Whist: `who wins`; else every place),
+    for the verdict's check of the ranking; None for games without the section."""
+    game = str(folder.meta()["game"])
+    if game not in ORDERS:
+        return None
+    orders = ORDERS[game](folder).collect()
+    top = 1 if game == "knockout_whist" else None
+    return plackett_luce(orders, bootstrap=0, seed=BOOTSTRAP_SEED, top=top)
+
+
+def predicted_vs_observed(ratings: pl.DataFrame, observed: pl.DataFrame,
+                          lineups: pl.DataFrame) -> pl.DataFrame:
+    """Per strategy and table size: predicted first-place share per seat beside the observed one.
+
+    ``ratings`` from ``plackett_luce``, ``observed`` from
+    ``finishing.observed_win_share``, ``lineups`` from ``finishing.lineup_games``.
+    The prediction at a line-up is the strategy's share of first places
+    (``predicted_win_share``, over its seats); per seat and pooled over the
+    line-ups of a table size it is ``sum(games * share) / sum(games * seats)``,
+    the same weighting as the observed wins / player-games. Adds ``predicted``
+    to the ``observed`` columns.
+    """
+    rows: list[dict[str, Any]] = []
+    for row in lineups.iter_rows(named=True):
+        shares = predicted_win_share(ratings, row["lineup"])
+        for name, share in shares.items():
+            rows.append({"strategy": name, "players": row["players"],
+                         "expected": row["games"] * share,
+                         "seats": row["games"] * row["lineup"].count(name)})
+    schema = {"strategy": pl.String, "players": pl.Int64, "expected": pl.Float64,
+              "seats": pl.Int64}
+    predicted = (
+        pl.DataFrame(rows, schema=schema)
+        .group_by("strategy", "players")
+        .agg((pl.col("expected").sum() / pl.col("seats").sum()).alias("predicted"))
+    )
+    return observed.join(predicted, on=["strategy", "players"], how="left").sort(
+        "players", "strategy")
+
+
+def _ties_text(orders: pl.DataFrame, units: str) -> str:
+    """How many finishing orders had a tie, a tie for first, or every seat level."""
+    per_unit = orders.group_by("unit").agg(
+        (pl.col("place") == pl.col("place").min()).sum().alias("first"),
+        pl.len().alias("seats"),
+        pl.col("place").n_unique().alias("places"),
+    )
+    total = max(per_unit.height, 1)
+
+    def count(condition: pl.Expr) -> str:
+        n = per_unit.filter(condition).height
+        return f"{n} ({fmt(100 * n / total, 1)}%)"
+
+    return (
+        f"Of {per_unit.height} {units}, {count(pl.col('places') < pl.col('seats'))} had a tie"
+        f" somewhere in the order, {count(pl.col('first') > 1)} several seats tied for first,"
+        f" and {count(pl.col('places') == 1)} every seat level. Level orders favour nobody;"
+        " under the tie treatment they act like drawn games and shrink the gaps a little."
+    )
+
+
+def _sweep_text(ratings: pl.DataFrame) -> list[str]:
+    """A warning when some interval has no width: every resample gave the same orders' result."""
+    flat = ratings.filter(pl.col("rating_hi") - pl.col("rating_lo") < 0.5)
+    if flat.height == 0:
+        return []
+    names = flat["strategy"].to_list()
+    return [
+        f"The {'interval' if len(names) == 1 else 'intervals'} of {', '.join(names)}"
+        f" {'has' if len(names) == 1 else 'have'} no width: every resample of deal indices"
+        " gave the same result, which happens after a clean sweep (one entrant"
+        " ahead in every order it shared with another). The gap is then set by the prior's one"
+        " virtual level game alone: read it as \"at least this much\", not as a measurement."
+    ]
+
+
+def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int]) -> str:
+    """The gap between the best and worst entrant, in chances a reader can picture."""
+    if ratings.height < 2:
+        return "With a single entrant there is nothing to compare."
+    best, worst = ratings.row(0, named=True), ratings.row(-1, named=True)
+    gap = best["rating"] - worst["rating"]
+    two = _ahead(gap)
+    if game == "minnesota_whist":
+        return (
+            f"Reading a gap: {best['strategy']} is rated {fmt(gap, 0)} points above"
+            f" {worst['strategy']}, so a partnership of two {best['strategy']} seats beats one"
+            f" of two {worst['strategy']} seats with probability {fmt(100 * two, 1)}%."
+        )
+    n = 4 if 4 in sizes or not sizes else sizes[0]
+    table = [best["strategy"]] + [worst["strategy"]] * (n - 1)
+    first = predicted_win_share(ratings, table)[best["strategy"]]
+    return (
+        f"Reading a gap: {best['strategy']} is rated {fmt(gap, 0)} points above"
+        f" {worst['strategy']}. In a two-seat order it would finish ahead with probability"
+        f" {fmt(100 * two, 1)}%; at a table of {n} with one {best['strategy']} seat and"
+        f" {n - 1} {worst['strategy']} seats, the {best['strategy']} seat finishes first with"
+        f" probability {fmt(100 * first, 1)}% (an even table: {fmt(100 / n, 1)}%)."
+    )
+
+
+def _ahead(gap: float) -> float:
+    """Chance of finishing ahead in a two-seat order, ``gap`` points above the other seat."""
+    return 1.0 / (1.0 + 10.0 ** (-gap / 400.0))
+
+
+def _first(gap: float, seats: int) -> float:
+    """Chance of finishing first with one seat ``gap`` points above ``seats - 1`` equal seats."""
+    strength = 10.0 ** (gap / 400.0)
+    return strength / (strength + seats - 1)
+
+
+def _gap_table(game: str, sizes: list[int]) -> Table:
+    """Rating gaps as chances: ahead in a two-seat order, and first at the run's table sizes."""
+    if game == "minnesota_whist":
+        return Table(
+            ["gap", "wins the game"],
+            [[str(gap), f"{fmt(100 * _ahead(gap), 1)}%"] for gap in GAPS],
+            "Reading a gap: the chance that a partnership (one entrant in both seats) beats a"
+            " partnership rated `gap` lower",
+        )
+    shown = [n for n in sizes if n > 2] or [4]
+    return Table(
+        ["gap", "ahead of one seat", *[f"first at {n} seats" for n in shown]],
+        [[str(gap), f"{fmt(100 * _ahead(gap), 1)}%",
+          *[f"{fmt(100 * _first(gap, n), 1)}%" for n in shown]] for gap in GAPS],
+        "Reading a gap: the chance to finish ahead of one seat rated `gap` lower, and to"
+        " finish first at a table where every other seat is rated `gap` lower (an even table:"
+        " 1 / seats)",
+    )
