@@ -106,3 +106,39 @@ def test_solo_whist_deals_replay_exactly_auction_and_all(tmp_path):
         assert list(outcome.net) == recorded["net"].to_list()
     text = CliRunner().invoke(app, ["replay", str(run), keys[0]]).output
     assert "calls" in text and "Seat 3" in text
+
+
+OTHER_GAMES = {
+    "knockout at 4 seats": '[tournament]\ngame = "knockout_whist"\nplayers = 4\n',
+    "minnesota, hands after the first": '[tournament]\ngame = "minnesota_whist"\n'
+                                        '[variant]\ntarget = 5\n',
+}
+
+
+@pytest.mark.parametrize("head", OTHER_GAMES.values(), ids=OTHER_GAMES.keys())
+def test_every_game_replays_exactly(tmp_path, head):
+    tournament, _, variant = head.partition("[variant]")
+    body = (tournament + "deals = 2\nseed = 3\n" + (f"[variant]{variant}" if variant else "")
+            + '\n[[strategies]]\nuse = "heuristic"\n\n[[strategies]]\nuse = "random"\n')
+    run = make_run_without_ray(tmp_path, body)
+    _assert_replays(run)
+
+
+def test_deals_played_from_a_deal_set_replay_from_their_cards(tmp_path):
+    from whist_sim.deal_sets import export_deal_set
+
+    source = make_run_without_ray(tmp_path / "a", quick_config(deals=3))
+    deal_set = export_deal_set(source, tmp_path / "set.parquet")
+    body = quick_config(deals=3, seed=77).replace(
+        "deals = 3", f'deals_file = "{deal_set}"')
+    _assert_replays(make_run_without_ray(tmp_path / "b", body))
+
+
+def _assert_replays(run: Path) -> None:
+    folder = RunFolder.open(run)
+    seats = folder.scan("seats").collect()
+    keys = folder.scan("deals").select("deal_key").collect()["deal_key"].to_list()
+    for key in keys:
+        outcome = replay_deal(run, key).state.outcome()
+        recorded = seats.filter(pl.col("deal_key") == key).sort("seat")
+        assert list(outcome.net) == recorded["net"].to_list(), key

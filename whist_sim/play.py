@@ -4,12 +4,16 @@ The loop hands a strategy ``state.view(seat)`` (never the state) and the seat's
 seeded generator. A strategy that raises, returns an illegal action or exceeds
 its time budget forfeits the deal (``on_error="forfeit"``) or stops everything
 (``on_error="abort"``, raising ``StrategyFailure``).
+
+A deal is normally shuffled from its seed; a match may instead take some of its
+hands from a ``DealSource`` (a fixed deal set, see ``whist_sim.deal_sets``), which
+hands over the built deal and the seed for everything the cards leave to chance.
 """
 
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +34,13 @@ class StrategyFailure(WhistSimError, RuntimeError):
 
     def __reduce__(self):  # so Ray can carry it from a worker back to the driver
         return (type(self), (self.seat, self.message))
+
+
+DealSource = Callable[[int, int, Mapping[str, Any]], tuple[DealState, int] | None]
+"""Where a match's hands come from when not from their seeds: called with (hand number,
+dealer the match gives that hand, the match's ``deal_context()``), it returns the deal,
+built and not yet played, and the seed of the strategies' generators for it (recorded as
+the hand's seed), or None to deal that hand from its seed as usual."""
 
 
 @dataclass
@@ -59,9 +70,14 @@ def play_deal(
     time_limit: float | None = None,
     on_error: str = "forfeit",
     context: dict[str, Any] | None = None,
+    dealt: DealState | None = None,
 ) -> PlayedDeal:
-    """Play one deal of ``game`` with ``strategies[seat]`` in each seat."""
-    state = game.new_deal(seed, dealer, **(context or {}))
+    """Play one deal of ``game`` with ``strategies[seat]`` in each seat.
+
+    ``dealt``: a deal already built (``game.deal_from_record``) to play instead of
+    shuffling ``seed``; ``seed`` still seeds each seat's generator and is recorded.
+    """
+    state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     rngs = [strategy_rng(seat_seed(seed, seat)) for seat in range(game.players)]
     choosers = [strategy.choose for strategy in strategies]
     seat = state.to_act
@@ -105,19 +121,33 @@ def play_match(
     *,
     time_limit: float | None = None,
     on_error: str = "forfeit",
+    deal_source: DealSource | None = None,
 ) -> tuple[list[PlayedDeal], dict[str, tuple]]:
-    """Play deals until the game's match rules say the match is decided."""
+    """Play deals until the game's match rules say the match is decided.
+
+    Hand ``h`` is shuffled from ``hand_seed(match_seed, h)``, unless ``deal_source``
+    gives that hand (then its deal and seed are played; see ``DealSource``). The
+    source is asked once per hand, never per decision.
+    """
     match = game.new_match()
     played: list[PlayedDeal] = []
     while (dealer := match.next_dealer()) is not None:
+        hand = len(played)
+        context = match.deal_context()
+        given = None if deal_source is None else deal_source(hand, dealer, context)
+        if given is None:
+            seed, dealt = hand_seed(match_seed, hand), None
+        else:
+            dealt, seed = given
         deal = play_deal(
             game,
             strategies,
-            hand_seed(match_seed, len(played)),
+            seed,
             dealer,
             time_limit=time_limit,
             on_error=on_error,
-            context=match.deal_context(),
+            context=context,
+            dealt=dealt,
         )
         match.record(deal.outcome)
         played.append(deal)

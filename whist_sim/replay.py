@@ -3,6 +3,8 @@
 The deal is rebuilt from its seed, checked against the recorded hands, and the
 chosen actions of the log are applied again: a replay that diverges from the
 record (another engine version, a corrupt file) is reported, not papered over.
+A run played from a deal set (``tournament.deals_file``) dealt its cards from the
+file, not the seed, so its deals are rebuilt from the recorded cards instead.
 """
 
 from __future__ import annotations
@@ -43,8 +45,12 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
     actions = (
         folder.scan("actions").filter(pl.col("deal_key") == deal_key).sort("step").collect()
     )
-    game = make_game(record["game"], json.loads(record["variant"]))
-    state = game.new_deal(record["seed"], record["dealer"])
+    game = make_game(record["game"], json.loads(record["variant"]), len(record["hands"]))
+    context = {"score": tuple(record["score_before"])} if record.get("score_before") else {}
+    if _from_deal_set(folder):
+        state = game.deal_from_record(record, record["dealer"], record["seed"], **context)
+    else:
+        state = game.new_deal(record["seed"], record["dealer"], **context)
     if state.deal_record()["hands"] != record["hands"]:
         raise RunFolderError(
             f"deal {deal_key}: seed {record['seed']} no longer deals the recorded hands"
@@ -61,6 +67,12 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
     ] and record["status"] == "ok":
         raise RunFolderError(f"deal {deal_key}: the replay diverges from the recorded log")
     return Replay(deal_key, record, state, render(record, state, game))
+
+
+def _from_deal_set(folder: RunFolder) -> bool:
+    config = folder.meta().get("config")
+    tournament = config.get("tournament") if isinstance(config, dict) else None
+    return isinstance(tournament, dict) and bool(tournament.get("deals_file"))
 
 
 def render(record: dict, state: DealState, game) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from whist_sim.cards import NUM_CARDS, card_str, parse_card, parse_card_list
+from whist_sim.cards import NUM_CARDS, CardError, card_str, parse_card, parse_card_list
 
 
 class WhistSimError(Exception):
@@ -30,6 +30,16 @@ class WhistSimError(Exception):
 
 class VariantError(WhistSimError, ValueError):
     """A variant key or value the game does not have."""
+
+
+class DealError(VariantError):
+    """Cards that are not a legal deal of the game: a card twice, a wrong count, bad notation.
+
+    A kind of VariantError, which hand-built layouts (``deal_from_layout``) have always
+    raised, so code that catches that keeps working. The message names the problem and
+    what is allowed but not where the cards came from: the caller (a deal set, a layout)
+    knows the file and row, and adds them.
+    """
 
 
 class RuleError(WhistSimError, ValueError):
@@ -187,6 +197,8 @@ class Game(ABC):
     """A game's rules under one variant: creates deals and plans matches."""
 
     name: ClassVar[str]
+    title: ClassVar[str]
+    """The game's name in prose ("German Whist"), for messages."""
     version: ClassVar[int]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -210,8 +222,47 @@ class Game(ABC):
         """The deal that ``seed`` shuffles, dealt by ``dealer``."""
 
     @abstractmethod
+    def deal_from_record(
+        self, record: Mapping[str, Any], dealer: int, seed: int, **context: Any
+    ) -> DealState:
+        """The deal whose cards ``record`` gives, dealt by ``dealer``: how a fixed deal set
+        (or a recorded deal) is played instead of a shuffle.
+
+        ``record`` holds what ``deal_record()`` writes: ``hands`` (one string of cards
+        in notation per seat), and ``stock`` and ``upcard`` where the game has them. Its
+        ``dealer`` entry is not read: the match decides who deals (the caller checks the
+        two agree). ``seed`` seeds whatever the cards leave to chance (Knock-out Whist's
+        later rounds and cuts) and is recorded as the deal's seed, so a deal built from
+        the record of a seeded deal, with that deal's seed, plays exactly like it and
+        gives the same ``deal_record()``. ``context`` is what the match passes to
+        ``new_deal`` (Minnesota Whist: the game score). Raises DealError naming the
+        problem: a card that does not parse, a card dealt twice, a wrong count for a
+        seat, a turned card or stock the game does not allow.
+        """
+
+    @abstractmethod
+    def hand_dealer(self, hand: int) -> int | None:
+        """The seat that deals hand ``hand`` (0, 1, ...) of a match under this variant, or
+        None if no match under this variant ever has that hand.
+
+        In every game the dealer of a hand depends only on its number (the match's
+        ``next_dealer`` follows the same rule), so a fixed deal set can check its
+        dealers before anything is played.
+        """
+
+    @abstractmethod
     def new_match(self) -> MatchState:
         """The bookkeeping of a match (several deals) under this variant."""
+
+    def checked_dealer(self, dealer: Any) -> int:
+        """``dealer`` if it is a seat of this table, else a VariantError naming the seats."""
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not (
+            0 <= dealer < self.players
+        ):
+            raise VariantError(
+                f"{self.name} dealer must be a seat 0..{self.players - 1}, not {dealer!r}"
+            )
+        return dealer
 
     def action_str(self, action: int) -> str:
         if 0 <= action < NUM_CARDS:
@@ -273,11 +324,85 @@ def deck_from_hands(game: str, hands: Sequence[str], dealer: int) -> list[int]:
     size = len(seat_cards[0])
     if any(len(cards) != size for cards in seat_cards):
         raise VariantError(f"a {game} layout deals the same number of cards to every seat")
-    deck = [
-        seat_cards[(dealer + offset) % players][i]
-        for i in range(size)
-        for offset in range(1, players + 1)
-    ]
+    deck = deck_from_seat_cards(seat_cards, dealer)
     if len(set(deck)) != len(deck):
         raise VariantError(f"a {game} layout must use each of the {len(deck)} cards exactly once")
     return deck
+
+
+def deck_from_seat_cards(seat_cards: Sequence[Sequence[int]], dealer: int) -> list[int]:
+    """The deck that deals ``seat_cards`` (the same number of card numbers per seat) one
+    card at a time from the dealer's left; the dealer's last card is the deck's last."""
+    players = len(seat_cards)
+    return [
+        seat_cards[(dealer + offset) % players][i]
+        for i in range(len(seat_cards[0]))
+        for offset in range(1, players + 1)
+    ]
+
+
+# -- reading a deal's cards from a record (deal sets, recorded deals) ----------------------
+
+def record_seat_cards(title: str, record: Mapping[str, Any], seats: int, size: int
+                      ) -> list[list[int]]:
+    """Each seat's cards from ``record["hands"]`` (a string of notation per seat), in the
+    order written, checked: one string per seat and ``size`` cards in each.
+
+    Whether a card appears twice is ``check_each_card_once``'s question, asked once
+    every zone of the deal (hands, stock, upcard) is read.
+    """
+    hands = record.get("hands")
+    if isinstance(hands, str) or not isinstance(hands, Sequence):
+        raise DealError(
+            f"hands must be a list of {seats} strings of cards, one per seat, not {hands!r}"
+        )
+    if len(hands) != seats:
+        raise DealError(f"hands lists {len(hands)} seats; this {title} table has {seats}")
+    seat_cards = []
+    for seat, text in enumerate(hands):
+        cards = record_card_list(f"seat {seat}", text)
+        if len(cards) != size:
+            raise DealError(f"seat {seat} holds {len(cards)} cards; a {title} hand is {size}")
+        seat_cards.append(cards)
+    return seat_cards
+
+
+def record_card_list(where: str, text: Any) -> list[int]:
+    """Cards in notation (space-separated, order kept), or a DealError naming ``where``."""
+    if not isinstance(text, str):
+        raise DealError(
+            f"{where} must be a string of cards in notation (e.g. 'AS KH TD'), not {text!r}"
+        )
+    try:
+        return parse_card_list(text)
+    except CardError as exc:
+        raise DealError(f"{where}: {exc}") from None
+
+
+def record_card(where: str, text: Any) -> int:
+    """One card in notation (``upcard``), or a DealError naming ``where``."""
+    cards = record_card_list(where, text)
+    if len(cards) != 1:
+        raise DealError(f"{where} must be one card (e.g. 'QH'), not {text!r}")
+    return cards[0]
+
+
+def check_each_card_once(zones: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Raise DealError naming the first card that two zones (or one zone twice) hold.
+
+    ``zones`` are (name, cards) pairs, e.g. ("seat 2", [...]), ("the stock", [...]).
+    """
+    seen: dict[int, str] = {}
+    for where, cards in zones:
+        for card in cards:
+            first = seen.get(card)
+            if first is not None:
+                place = f"twice in {where}" if first == where else f"in {first} and in {where}"
+                raise DealError(f"{card_str(card)} is dealt twice: {place}")
+            seen[card] = where
+
+
+def check_absent(title: str, record: Mapping[str, Any], key: str, meaning: str) -> None:
+    """A record field the game does not have must be empty (null): refuse it otherwise."""
+    if record.get(key) is not None:
+        raise DealError(f"{title} has no {meaning}; {key} must be null, not {record[key]!r}")

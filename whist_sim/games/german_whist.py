@@ -25,11 +25,13 @@ opponent's, so every hand is zero-sum in ``net``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, iter_cards, parse_card_list
 from whist_sim.games.base import (
+    DealError,
     DealOutcome,
     DealState,
     Game,
@@ -40,6 +42,11 @@ from whist_sim.games.base import (
     VariantError,
     as_action,
     check_choice,
+    check_each_card_once,
+    deck_from_seat_cards,
+    record_card,
+    record_card_list,
+    record_seat_cards,
 )
 from whist_sim.rng import shuffled_deck
 from whist_sim.tricks import NO_TRUMP, beats, cards_played, revoke_message
@@ -492,6 +499,11 @@ def _outcome(
     return DealOutcome(tricks, score, net, result, facts=facts)
 
 
+def dealer_of_hand(hand: int) -> int:
+    """Seat 0 deals the first hand of a match, and the deal alternates."""
+    return hand % 2
+
+
 class GermanWhistMatch(MatchState):
     """Single hands or best-of-N, the dealer alternating from seat 0."""
 
@@ -504,7 +516,7 @@ class GermanWhistMatch(MatchState):
     def next_dealer(self) -> int | None:
         if self._decided():
             return None
-        return self.hands_played % 2
+        return dealer_of_hand(self.hands_played)
 
     def _decided(self) -> bool:
         played, (a, b) = self.hands_played, self.hands_won
@@ -538,6 +550,7 @@ class GermanWhist(Game):
     """German Whist under one variant."""
 
     name = "german_whist"
+    title = "German Whist"
     version = 1
     min_players = 2
     max_players = 2
@@ -563,14 +576,50 @@ class GermanWhist(Game):
         stock_cards = parse_card_list(stock)
         if [len(c) for c in seat_cards] != [13, 13] or len(stock_cards) != 26:
             raise VariantError("a German Whist layout is 13 cards per seat and 26 stock cards")
-        deck: list[int] = []
-        non_dealer = 1 - dealer
-        for i in range(13):
-            deck += [seat_cards[non_dealer][i], seat_cards[dealer][i]]
-        deck += stock_cards
+        deck = deck_from_seat_cards(seat_cards, dealer) + stock_cards
         if len(set(deck)) != 52:
             raise VariantError("a German Whist layout must use each of the 52 cards exactly once")
         return GermanWhistDeal(self, -1, dealer, deck)
+
+    def deal_from_record(
+        self, record: Mapping[str, Any], dealer: int, seed: int
+    ) -> GermanWhistDeal:
+        """The hand whose cards ``record`` gives (see ``Game.deal_from_record``).
+
+        ``hands``: 13 cards per seat; ``stock``: the 26 others, top first; ``upcard``
+        may be left out (null): it is the stock's top card, and when given it must be.
+        The hand plays exactly like a shuffle that dealt these cards: play reads only
+        the hands (as sets) and the stock order.
+        """
+        dealer = self.checked_dealer(dealer)
+        seat_cards = record_seat_cards(self.title, record, 2, 13)
+        stock = record.get("stock")
+        if stock is None:
+            raise DealError("German Whist needs the stock: its 26 cards, top first")
+        stock_cards = record_card_list("the stock", stock)
+        if len(stock_cards) != 26:
+            raise DealError(
+                f"the stock holds {len(stock_cards)} cards; a German Whist stock is 26"
+            )
+        check_each_card_once(
+            [("seat 0", seat_cards[0]), ("seat 1", seat_cards[1]), ("the stock", stock_cards)]
+        )
+        if record.get("upcard") is not None:
+            upcard = record_card("the upcard", record["upcard"])
+            if upcard != stock_cards[0]:
+                raise DealError(
+                    f"the upcard {card_str(upcard)} is not the top stock card"
+                    f" {card_str(stock_cards[0])}; German Whist turns the stock's first card"
+                )
+        return GermanWhistDeal(self, seed, dealer, deck_from_seat_cards(seat_cards, dealer)
+                               + stock_cards)
+
+    def hand_dealer(self, hand: int) -> int | None:
+        """Single hands: only hand 0 (seat 0 deals). Best-of-N has no last hand (hands
+        level after N go on until they differ); the deal alternates from seat 0."""
+        if hand < 0 or (self.variant.best_of == 1 and hand > 0):
+            return None
+        return dealer_of_hand(hand)
 
     def new_match(self) -> GermanWhistMatch:
         return GermanWhistMatch(self.variant.best_of or 1)

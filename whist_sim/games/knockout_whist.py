@@ -36,11 +36,13 @@ Readings where RULES.md is silent, following the common published rules:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit, suit_lengths
 from whist_sim.games.base import (
+    DealError,
     DealOutcome,
     DealState,
     Game,
@@ -49,8 +51,12 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    check_absent,
     check_choice,
+    check_each_card_once,
     describe_action,
+    record_card,
+    record_seat_cards,
 )
 from whist_sim.rng import SplitMix64, derive_seed, shuffled_deck
 from whist_sim.tricks import cards_played, revoke_message, winning_index
@@ -136,7 +142,16 @@ class KnockoutWhistDeal(DealState):
 
     unit_name = "game"
 
-    def __init__(self, game: KnockoutWhist, seed: int, dealer: int) -> None:
+    def __init__(
+        self,
+        game: KnockoutWhist,
+        seed: int,
+        dealer: int,
+        first_round: tuple[tuple[int, ...], int] | None = None,
+    ) -> None:
+        """``first_round``: round 1's hands (a mask per seat) and turned card, when the
+        cards are given (a deal set) instead of shuffled from the seed; later rounds and
+        cuts come from the seed either way."""
         self.game = game
         self.variant: KnockoutWhistVariant = game.variant
         self.players = game.players
@@ -161,28 +176,27 @@ class KnockoutWhistDeal(DealState):
         self.first_hands: tuple[int, ...] = ()
         self.upcard = -1
         self._outcome: DealOutcome | None = None
-        self._start_round(chooser=-1)
+        self._start_round(chooser=-1, dealt=first_round)
 
     # -- rounds --------------------------------------------------------------------
-    def _start_round(self, chooser: int) -> None:
-        """Deal the next round; round 1 turns a card for trump, later the chooser names it."""
+    def _start_round(
+        self, chooser: int, dealt: tuple[tuple[int, ...], int] | None = None
+    ) -> None:
+        """Deal the next round (or take ``dealt``: hands and the card after them); round 1
+        turns that card for trump, later the chooser names it."""
         self.round += 1
         self.cards_dealt = ROUNDS + 1 - self.round
-        deck = shuffled_deck(derive_seed(self.seed, "round", self.round))
         order = [(self.dealer + k) % self.players for k in range(1, self.players + 1)]
         dealt_in = [s for s in order if self.status[s] in (IN, DOG)]
-        hands = [0] * self.players
-        position = 0
-        for k in range(self.cards_dealt):
-            for seat in dealt_in:
-                if self.status[seat] == IN or k == 0:
-                    hands[seat] |= 1 << deck[position]
-                    position += 1
+        if dealt is None:
+            hands, next_card = self._deal(dealt_in)
+        else:
+            hands, next_card = list(dealt[0]), dealt[1]
         self.hands = hands
         self.round_start_hands = tuple(hands)
         if self.round == 1:
             self.first_hands = tuple(hands)
-            self.upcard = deck[position]
+            self.upcard = next_card
         self.dealt_in = dealt_in
         self.round_tricks = [0] * self.players
         self.tricks: tuple[TrickRecord, ...] = ()
@@ -198,6 +212,19 @@ class KnockoutWhistDeal(DealState):
             self.phase = TRUMP
             self.to_act = chooser
             self.legal = sum(1 << (NAME_TRUMP + suit) for suit in range(4))
+
+    def _deal(self, dealt_in: list[int]) -> tuple[list[int], int]:
+        """This round's hands from a fresh shuffle, one card at a time from the dealer's
+        left (a dog gets one card, in the first pass), and the next card of the pack."""
+        deck = shuffled_deck(derive_seed(self.seed, "round", self.round))
+        hands = [0] * self.players
+        position = 0
+        for k in range(self.cards_dealt):
+            for seat in dealt_in:
+                if self.status[seat] == IN or k == 0:
+                    hands[seat] |= 1 << deck[position]
+                    position += 1
+        return hands, deck[position]
 
     def _start_trick(self, leader: int) -> None:
         self.phase = PLAY
@@ -552,6 +579,7 @@ class KnockoutWhist(Game):
     """Knock-out Whist for 2..7 players under one variant."""
 
     name = "knockout_whist"
+    title = "Knock-out Whist"
     version = 1
     min_players = 2
     max_players = 7
@@ -565,6 +593,37 @@ class KnockoutWhist(Game):
                 f"knockout_whist dealer must be a seat 0..{self.players - 1}, not {dealer!r}"
             )
         return KnockoutWhistDeal(self, seed, dealer)
+
+    def deal_from_record(
+        self, record: Mapping[str, Any], dealer: int, seed: int
+    ) -> KnockoutWhistDeal:
+        """The game whose round-1 cards ``record`` gives (see ``Game.deal_from_record``).
+
+        ``hands``: seven cards for each seat of this table (a record holds one table
+        size); ``upcard``: the card turned for trump in round 1, in no hand. Round 1
+        needs nothing else of its pack, so the rest of the deck is not recorded; rounds
+        2-7 are shuffled, and ties cut, from ``seed`` exactly as in a seeded game, so
+        the record of a seeded game with that game's seed replays it exactly.
+        ``stock`` must be null.
+        """
+        dealer = self.checked_dealer(dealer)
+        seat_cards = record_seat_cards(self.title, record, self.players, ROUNDS)
+        check_absent(self.title, record, "stock", "stock")
+        if record.get("upcard") is None:
+            raise DealError(
+                "Knock-out Whist needs the upcard: the card turned for trump in round 1"
+            )
+        upcard = record_card("the upcard", record["upcard"])
+        check_each_card_once(
+            [*((f"seat {seat}", cards) for seat, cards in enumerate(seat_cards)),
+             ("the upcard", [upcard])]
+        )
+        hands = tuple(sum(1 << card for card in cards) for cards in seat_cards)
+        return KnockoutWhistDeal(self, seed, dealer, first_round=(hands, upcard))
+
+    def hand_dealer(self, hand: int) -> int | None:
+        """A game is one deal (hand 0), dealt first by seat 0 (``SingleGame``)."""
+        return 0 if hand == 0 else None
 
     def new_match(self) -> SingleGame:
         return SingleGame()

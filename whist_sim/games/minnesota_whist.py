@@ -25,6 +25,7 @@ Readings where RULES.md is silent, following the common published rules:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -38,9 +39,13 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    check_absent,
     check_choice,
+    check_each_card_once,
     deck_from_hands,
+    deck_from_seat_cards,
     describe_action,
+    record_seat_cards,
 )
 from whist_sim.rng import shuffled_deck
 from whist_sim.tricks import cards_played, revoke_message
@@ -382,6 +387,11 @@ def _shown(action: int) -> str:
     return describe_action(action_name, action)
 
 
+def dealer_of_hand(hand: int) -> int:
+    """Seat 0 deals the first deal of a game, and the deal rotates to the left."""
+    return hand % PLAYERS
+
+
 class MinnesotaWhistGame(MatchState):
     """A game to ``target`` points: deals until a side reaches it, the deal rotating."""
 
@@ -394,7 +404,7 @@ class MinnesotaWhistGame(MatchState):
     def next_dealer(self) -> int | None:
         if max(self.score) >= self.target:
             return None
-        return self.deals % PLAYERS
+        return dealer_of_hand(self.deals)
 
     def deal_context(self) -> dict[str, Any]:
         """The game score so far, which every seat sees during the next deal."""
@@ -421,6 +431,7 @@ class MinnesotaWhist(Game):
     """Minnesota Whist under one variant."""
 
     name = "minnesota_whist"
+    title = "Minnesota Whist"
     version = 1
     min_players = 4
     max_players = 4
@@ -446,6 +457,24 @@ class MinnesotaWhist(Game):
             raise VariantError("a Minnesota Whist layout is 13 cards for each of the four seats")
         deck = deck_from_hands(self.name, hands, dealer)
         return MinnesotaWhistDeal(self, -1, dealer, deck)
+
+    def deal_from_record(
+        self, record: Mapping[str, Any], dealer: int, seed: int, score: tuple[int, int] = (0, 0)
+    ) -> MinnesotaWhistDeal:
+        """The deal whose cards ``record`` gives (see ``Game.deal_from_record``): 13 cards
+        per seat in ``hands``; nothing is turned and there is no stock, so ``upcard`` and
+        ``stock`` must be null. ``score`` is the game score so far, as for ``new_deal``."""
+        dealer = self.checked_dealer(dealer)
+        seat_cards = record_seat_cards(self.title, record, PLAYERS, 13)
+        check_absent(self.title, record, "stock", "stock")
+        check_absent(self.title, record, "upcard", "turned card")
+        check_each_card_once([(f"seat {seat}", cards) for seat, cards in enumerate(seat_cards)])
+        deck = deck_from_seat_cards(seat_cards, dealer)
+        return MinnesotaWhistDeal(self, seed, dealer, deck, score=score)
+
+    def hand_dealer(self, hand: int) -> int | None:
+        """A game to ``target`` has no last deal; the deal rotates from seat 0."""
+        return dealer_of_hand(hand) if hand >= 0 else None
 
     def new_match(self) -> MinnesotaWhistGame:
         return MinnesotaWhistGame(self.variant.target)

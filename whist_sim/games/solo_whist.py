@@ -31,11 +31,13 @@ Readings where RULES.md is silent, following the common published rules:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit
 from whist_sim.games.base import (
+    DealError,
     DealOutcome,
     DealState,
     Game,
@@ -44,9 +46,14 @@ from whist_sim.games.base import (
     TrickRecord,
     Variant,
     VariantError,
+    check_absent,
     check_choice,
+    check_each_card_once,
     deck_from_hands,
+    deck_from_seat_cards,
     describe_action,
+    record_card,
+    record_seat_cards,
 )
 from whist_sim.rng import shuffled_deck
 from whist_sim.tricks import NO_TRUMP, cards_played, revoke_message, winning_index
@@ -652,6 +659,11 @@ def _shown(action: int) -> str:
     return describe_action(action_name, action)
 
 
+def dealer_of_hand(hand: int) -> int:
+    """Seat 0 deals the first hand of a session, and the deal rotates to the left."""
+    return hand % PLAYERS
+
+
 class SoloWhistSession(MatchState):
     """A session: ``session_hands`` hands (or first to ``target``), the deal rotating."""
 
@@ -667,7 +679,7 @@ class SoloWhistSession(MatchState):
         target = self.variant.target
         if target is not None and max(self.balance) >= target:
             return None
-        return self.hands_played % PLAYERS
+        return dealer_of_hand(self.hands_played)
 
     def record(self, outcome: DealOutcome) -> None:
         self.hands_played += 1
@@ -694,6 +706,7 @@ class SoloWhist(Game):
     """Solo Whist under one variant."""
 
     name = "solo_whist"
+    title = "Solo Whist"
     version = 1
     min_players = 4
     max_players = 4
@@ -713,6 +726,45 @@ class SoloWhist(Game):
             raise VariantError("a Solo Whist layout is 13 cards for each of the four seats")
         deck = deck_from_hands(self.name, hands, dealer)
         return SoloWhistDeal(self, -1, dealer, deck)
+
+    def deal_from_record(
+        self, record: Mapping[str, Any], dealer: int, seed: int
+    ) -> SoloWhistDeal:
+        """The hand whose cards ``record`` gives (see ``Game.deal_from_record``).
+
+        ``hands``: 13 cards per seat; ``upcard``: the dealer's turned card, which must
+        be one of the dealer's 13. With ``upcard = false`` nothing is turned, but a
+        record that names an upcard (say, a deal set exported under ``upcard = true``)
+        is still checked and then ignored, so one set of deals serves both variants;
+        with ``upcard = true`` the upcard is required. ``stock`` must be null.
+        """
+        dealer = self.checked_dealer(dealer)
+        seat_cards = record_seat_cards(self.title, record, PLAYERS, 13)
+        check_absent(self.title, record, "stock", "stock")
+        check_each_card_once([(f"seat {seat}", cards) for seat, cards in enumerate(seat_cards)])
+        if record.get("upcard") is not None:
+            upcard = record_card("the upcard", record["upcard"])
+            held = seat_cards[dealer]
+            if upcard not in held:
+                raise DealError(
+                    f"the upcard {card_str(upcard)} is not in the dealer's (seat {dealer})"
+                    " hand; Solo Whist turns the dealer's last card"
+                )
+            held.remove(upcard)
+            held.append(upcard)  # the deck's last card is the dealer's last, turned
+        elif self.variant.upcard:
+            raise DealError(
+                "Solo Whist with upcard = true needs the upcard: the dealer's turned card,"
+                " one of the dealer's 13"
+            )
+        return SoloWhistDeal(self, seed, dealer, deck_from_seat_cards(seat_cards, dealer))
+
+    def hand_dealer(self, hand: int) -> int | None:
+        """Hands 0..session_hands - 1 (a ``target`` may end a session sooner); the deal
+        rotates from seat 0."""
+        if not 0 <= hand < self.variant.session_hands:
+            return None
+        return dealer_of_hand(hand)
 
     def new_match(self) -> SoloWhistSession:
         return SoloWhistSession(self.variant)
