@@ -40,9 +40,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, ray_session(None, args.workers) as slots:
-        run_tournament(validate_config(config(50)), Path(tmp) / "warm-up", progress=False)
+        run_tournament(validate_config(config(50)), Path(tmp) / "warm-up", progress=False,
+                       workers=args.workers)
         summary = run_tournament(
-            validate_config(config(args.deals)), Path(tmp) / "measured", progress=False
+            validate_config(config(args.deals)), Path(tmp) / "measured", progress=False,
+            workers=args.workers,
         )
         plan_size = summary.path / "run.json"
         per_task = __import__("json").loads(plan_size.read_text())["plan"]["deals_per_task"]
@@ -50,7 +52,8 @@ def main() -> None:
     cfg = validate_config(config(args.deals, args.deals))
     seats = lineups(cfg.labels(), 2)
     started = time.perf_counter()
-    play_task(_spec(cfg, Plan(len(seats), args.deals, args.deals), seats, 0))
+    played = list(range(len(seats)))
+    play_task(_spec(cfg, Plan(len(seats), args.deals, args.deals), seats, played, 0))
     sequential = time.perf_counter() - started
 
     print(f"deals played            {summary.deals} ({args.deals} seeds x 2 seatings)")

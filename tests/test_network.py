@@ -107,7 +107,7 @@ def test_an_embedded_run_listens_on_loopback_only(tmp_path):
         pytest.skip("no C compiler here to build the bind shim")  # documented fallback
     config = write_config(tmp_path, quick_config(deals=30, per_task=1))
     command = [str(Path(sys.executable).with_name("whist-sim")), "run", str(config),
-               "--out", str(tmp_path / "run"), "--no-progress"]
+               "--out", str(tmp_path / "run"), "--no-progress", "--workers", "2"]
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", HOST_VARIABLE)}
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)

@@ -64,18 +64,10 @@ def assert_same_rows(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> 
 def make_run_without_ray(folder: Path, body: str, per_task: int = 10) -> Path:
     """A complete run folder played in this process (no Ray): fast fixtures for readers."""
     from whist_sim.tournament.config import validate_config
-    from whist_sim.tournament.runner import _run_meta, _spec
-    from whist_sim.tournament.schedule import Plan
-    from whist_sim.tournament.worker import play_task
+    from whist_sim.tournament.runner import run_tournament
 
-    config = validate_config(tomllib.loads(body))
-    game = config.game()
-    seats = config.lineups()
-    plan = Plan(len(seats), config.tournament.deals, per_task, game.duplicate_rotations)
-    run = folder / "run"
-    store = RunFolder.create(run, {**_run_meta(config, game, seats, plan), "status": "complete"})
-    for task in range(plan.tasks):
-        result = play_task(_spec(config, plan, seats, task))
-        store.commit_task(task, result.tables)
-    store.compact()
-    return run
+    raw = tomllib.loads(body)
+    raw["tournament"]["deals_per_task"] = per_task
+    summary = run_tournament(validate_config(raw), folder / "run", workers=0, progress=False)
+    assert summary.status == "complete", summary
+    return summary.path

@@ -35,7 +35,11 @@ ConfigArg = Annotated[
 ]
 OutOpt = Annotated[Path | None, typer.Option(help="run folder (default results/<config>-<time>)")]
 ResumeOpt = Annotated[Path | None, typer.Option(help="continue the stopped run in this folder")]
-WorkersOpt = Annotated[int | None, typer.Option(help="parallel tasks (default: all CPUs)")]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(help="Ray workers (default: all CPUs; small runs of built-ins play in"
+                      " process); 0 plays in this process, without Ray"),
+]
 AddressOpt = Annotated[
     str | None,
     typer.Option(envvar="RAY_ADDRESS", help="join this Ray cluster instead of starting one"),
@@ -77,15 +81,66 @@ def run(
     except WhistSimError as exc:
         _fail(exc)
         return
+    _finish(summary, report)
+
+
+def _finish(summary, report: bool) -> None:
+    """The closing lines of a run: what was played, the standings, the verdict."""
+    where = "in process" if summary.where == "in process" else f"on {summary.workers} Ray workers"
     typer.echo(
-        f"{summary.status}: {summary.deals} deals in {summary.wall_seconds:.1f} s on"
-        f" {summary.workers} workers -> {summary.path}"
+        f"{summary.status}: {summary.deals:,} hands in {summary.wall_seconds:.1f} s {where}"
+        f" -> {summary.path}"
     )
+    for line in summary.standings:
+        typer.echo(f"  {line}")
+    verdict = summary.verdict_text()
+    if verdict:
+        typer.echo(f"verdict: {verdict}")
     if summary.status != "complete":
         typer.echo(f"continue with: whist-sim run --resume {summary.path}")
         raise typer.Exit(1)
     if report:
         _report(summary.path, None)
+
+
+@app.command()
+def duel(
+    a: Annotated[str, typer.Argument(help="strategy A, e.g. pimc or 'pimc(worlds=40)'")],
+    b: Annotated[str, typer.Argument(help="strategy B, the one A is measured against")],
+    game: Annotated[str, typer.Option(help="german_whist, solo_whist, minnesota_whist or"
+                                           " knockout_whist")],
+    variant: Annotated[list[str] | None, typer.Option(
+        help="a rule setting key=value; repeat for more (--variant count=all)")] = None,
+    sprt: Annotated[str | None, typer.Option(
+        help="stop when a sequential test decides: 'elo0=0 elo1=10 alpha=0.05 beta=0.05'"
+             " (Solo, Minnesota: also net0/net1 in points per hand; batch=N pairs per look)"
+    )] = None,
+    max_deals: Annotated[int | None, typer.Option(
+        help="deal indices to play at most (default 20,000 with --sprt, else 1,000)")] = None,
+    players: Annotated[int | None, typer.Option(help="table size (Knock-out Whist)")] = None,
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    time_limit: Annotated[float, typer.Option(help="seconds per decision")] = 10.0,
+    out: OutOpt = None,
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    report: ReportOpt = False,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+) -> None:
+    """Is A stronger than B? Play duplicate pairs until a test decides, and say so."""
+    from whist_sim.tournament.duel import duel_config, parse_settings, run_duel
+
+    try:
+        sprt_table = None if sprt is None else parse_settings(
+            sprt.replace(",", " ").split(), "--sprt")
+        config = duel_config(a, b, game, variant=parse_settings(variant or []), sprt=sprt_table,
+                             max_deals=max_deals, players=players, seed=seed,
+                             time_limit=time_limit)
+        folder = out or Path("results") / f"duel-{time.strftime('%Y%m%d-%H%M%S')}"
+        summary = run_duel(config, folder, workers=workers, address=address, progress=progress)
+    except WhistSimError as exc:
+        _fail(exc)
+        return
+    _finish(summary, report)
 
 
 @app.command("report")
@@ -122,6 +177,29 @@ def replay(
         _fail(exc)
 
 
+deals_app = typer.Typer(help="Deal sets: fixed deals to play instead of seeded ones.",
+                        no_args_is_help=True)
+app.add_typer(deals_app, name="deals")
+
+
+@deals_app.command("export")
+def deals_export(
+    run: Annotated[Path, typer.Argument(help="run folder")],
+    out: Annotated[Path, typer.Option(help="the deal set to write (Parquet)")],
+    players: Annotated[int | None, typer.Option(
+        help="Knock-out Whist runs at several table sizes: the size to export")] = None,
+) -> None:
+    """Write a run's deals as a deal set, for tournament.deals_file."""
+    from whist_sim.deal_sets import export_deal_set
+
+    try:
+        path = export_deal_set(run, out, players=players)
+    except WhistSimError as exc:
+        _fail(exc)
+        return
+    typer.echo(f"deal set: {path}")
+
+
 @app.command()
 def strategies() -> None:
     """List the registered strategies and the games they play."""
@@ -148,6 +226,12 @@ def check(
     typer.echo(str(report))
 
 
+def _in_process_asked(argv: list[str]) -> bool:
+    """``--workers 0``: no Ray will start, so the driver needs no bind shim."""
+    pairs = zip(argv, [*argv[1:], ""], strict=True)
+    return any(a == "--workers=0" or (a == "--workers" and b == "0") for a, b in pairs)
+
+
 def main() -> None:
     """The ``whist-sim`` console script.
 
@@ -159,7 +243,12 @@ def main() -> None:
     from whist_sim.tournament.loopback import HOST_VARIABLE, loopback_environment
 
     argv = sys.argv[1:]
-    embedded = argv[:1] == ["run"] and "--address" not in argv and not os.environ.get("RAY_ADDRESS")
+    embedded = (
+        argv[:1] in (["run"], ["duel"])
+        and "--address" not in argv
+        and not os.environ.get("RAY_ADDRESS")
+        and not _in_process_asked(argv)
+    )
     if embedded and HOST_VARIABLE not in os.environ:
         extra = loopback_environment(EMBEDDED_HOST)
         if extra:

@@ -51,6 +51,21 @@ def available_strategies() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+BUILT_IN_DISTRIBUTION = "whist-sim"
+
+
+def is_built_in(spec: str) -> bool:
+    """Whether ``spec`` names a strategy shipped with whist_sim (an entry point of this
+    distribution), as opposed to a plug-in: only built-ins may play in the run's own
+    process without being asked to (``runner.choose_in_process``)."""
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == spec:
+            dist = getattr(ep, "dist", None)
+            name = getattr(dist, "name", "") or ""
+            return name.replace("_", "-").lower() == BUILT_IN_DISTRIBUTION
+    return False
+
+
 def resolve_strategy(spec: str) -> type:
     """The strategy class named by an entry-point name or a ``"package.module:Class"``."""
     if ":" in spec:

@@ -58,3 +58,14 @@ class Hangs(RandomStrategy):
         while True:
             with contextlib.suppress(Exception):  # a strategy this bad must still be stopped
                 time.sleep(0.01)
+
+
+class ExitsTheProcess(RandomStrategy):
+    """Ends its whole process on its first decision, as a crashing native library would."""
+
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        import os
+
+        os._exit(3)

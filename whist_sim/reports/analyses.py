@@ -86,15 +86,15 @@ def over_pairs(
     )
 
 
-def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Per strategy: hands, win rate, draw rate, mean net points per hand, each with a 95% CI.
+def pair_outcomes(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Each strategy's outcome in each duplicate pair: the unit the standings average.
 
-    Columns: strategy, hands, pairs, win_rate(_lo/_hi), draw_rate(_lo/_hi),
-    net(_lo/_hi), forfeits. First every duplicate pair is reduced to the
-    strategy's mean over its seats and hands in that pair; the means and
-    t-intervals are over those pairs. Sorted best mean net first.
+    Columns: pairing, deal, strategy, hands (its seat-hands in the pair), win,
+    draw, net (its means over them), forfeits (a count). The live standings of a
+    run in progress add these up task by task, so they agree with
+    :func:`standings` when the run ends.
     """
-    per_pair = (
+    return (
         _outcome_flags(seats)
         .group_by([*PAIR, "strategy"])
         .agg(
@@ -105,8 +105,18 @@ def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("forfeit").sum().alias("forfeits"),
         )
     )
+
+
+def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: hands, win rate, draw rate, mean net points per hand, each with a 95% CI.
+
+    Columns: strategy, hands, pairs, win_rate(_lo/_hi), draw_rate(_lo/_hi),
+    net(_lo/_hi), forfeits. First every duplicate pair is reduced to the
+    strategy's mean over its seats and hands in that pair (:func:`pair_outcomes`);
+    the means and t-intervals are over those pairs. Sorted best mean net first.
+    """
     return over_pairs(
-        per_pair,
+        pair_outcomes(seats),
         ["strategy"],
         {"win": "win_rate", "draw": "draw_rate", "net": "net"},
         sums=("forfeits",),

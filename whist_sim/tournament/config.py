@@ -13,17 +13,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
+from whist_sim.deal_sets import DealSet, DealSetError, load_deal_set
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, WhistSimError
+from whist_sim.inference import PairModel, SprtError, SprtSettings, model_for
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import StrategyError, build_strategy, strategy_class, strategy_version
 from whist_sim.tournament.schedule import lineups, partnership_lineups
+from whist_sim.tournament.schedule import seatings as seatings_of
 
 
 class ConfigError(WhistSimError, ValueError):
     """A config that cannot run; the message names the file, the key and what is allowed."""
+
+
+MAX_DEALS = 10**9
+"""A sanity cap on ``deals``: far beyond any run, small enough to plan."""
 
 
 class StrategyEntry(BaseModel):
@@ -56,7 +63,14 @@ class TournamentSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: str
-    deals: int = Field(gt=0, description="deal seeds per line-up; each is played in every rotation")
+    deals: int | None = Field(
+        None, gt=0, le=MAX_DEALS,
+        description="deal indices per line-up; each is played in every rotation"
+        " (default with deals_file: every deal of the file)",
+    )
+    deals_file: str | None = Field(
+        None, description="a deal set (Parquet) to play instead of seeded deals"
+    )
     seed: int = Field(0, ge=0, lt=2**63)
     players: int | list[int] | None = Field(
         None, description="table size (Knock-out Whist: 2..7, or a list of sizes)"
@@ -66,6 +80,12 @@ class TournamentSection(BaseModel):
     on_error: Literal["forfeit", "abort"] = "forfeit"
     partnerships: list[tuple[str, str]] | None = Field(
         None, description="partnership games: pairs of strategy labels (default: each with itself)"
+    )
+    format: Literal["round_robin", "gauntlet"] = Field(
+        "round_robin", description="round_robin: every line-up; gauntlet: those with a candidate"
+    )
+    candidates: list[str] | None = Field(
+        None, description="gauntlet: labels of the entrants under test; the rest are baselines"
     )
 
     @field_validator("game")
@@ -83,14 +103,45 @@ class TournamentSection(BaseModel):
         return value
 
 
+class SprtSection(BaseModel):
+    """``[sprt]``: play two entrants in batches until a sequential test decides.
+
+    The hypotheses and error rates are checked by ``whist_sim.inference.SprtSettings``;
+    ``batch`` is how many duplicate pairs are played between two looks at the test.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    elo0: float | None = None
+    elo1: float | None = None
+    net0: float | None = None
+    net1: float | None = None
+    alpha: float = 0.05
+    beta: float = 0.05
+    batch: int = Field(20, gt=0, le=100_000, description="duplicate pairs between two looks")
+
+    def settings(self, where: str = "sprt") -> SprtSettings:
+        values = self.model_dump(exclude={"batch"}, exclude_none=True)
+        try:
+            return SprtSettings.from_mapping(values, where)
+        except SprtError as exc:
+            raise ConfigError(str(exc)) from None
+
+
 class TournamentConfig(BaseModel):
-    """A whole config file: ``[tournament]``, ``[variant]`` and ``[[strategies]]``."""
+    """A whole config file: ``[tournament]``, ``[variant]``, ``[[strategies]]``, ``[sprt]``."""
 
     model_config = ConfigDict(extra="forbid")
 
     tournament: TournamentSection
     variant: dict[str, Any] = Field(default_factory=dict)
     strategies: list[StrategyEntry] = Field(min_length=2)
+    sprt: SprtSection | None = None
+    _deal_set: DealSet | None = PrivateAttr(None)
+
+    def deal_set(self) -> DealSet | None:
+        """The validated deal set of ``tournament.deals_file`` (None without one)."""
+        return self._deal_set
 
     def table_sizes(self) -> list[int | None]:
         players = self.tournament.players
@@ -112,11 +163,27 @@ class TournamentConfig(BaseModel):
         return [tuple(p) for p in given] if given else [(n, n) for n in self.labels()]
 
     def lineups(self) -> list[tuple[str, ...]]:
-        """Who sits where: combinations of entrants at each table size, or partnerships."""
+        """Who sits where in the round robin: combinations of entrants at each table size,
+        or partnerships. A gauntlet plays some of them (:meth:`played_pairings`)."""
         games = self.games()
         if games[0].partnerships:
             return partnership_lineups(self.partnership_pairs())
         return [lineup for game in games for lineup in lineups(self.labels(), game.players)]
+
+    def played_pairings(self) -> list[int]:
+        """Round-robin numbers of the line-ups this tournament plays.
+
+        A round robin plays them all; a gauntlet only those with a candidate in a
+        seat, the other seats filled from the baselines exactly as in the round
+        robin, and under the same numbers, so its rows are the round robin's rows
+        of those line-ups and a new strategy is measured without replaying every
+        baseline pairing.
+        """
+        every = self.lineups()
+        if self.tournament.format == "round_robin":
+            return list(range(len(every)))
+        candidates = set(self.tournament.candidates or ())
+        return [i for i, lineup in enumerate(every) if candidates & set(lineup)]
 
     def strategy_versions(self) -> dict[str, str]:
         game = self.tournament.game
@@ -135,6 +202,10 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
     for dotted, value in (overrides or {}).items():
         section, _, key = dotted.partition(".")
         raw.setdefault(section, {})[key] = value
+    tournament = raw.get("tournament")
+    if isinstance(tournament, dict) and isinstance(tournament.get("deals_file"), str):
+        # a deal set named in a config file is found beside that file, wherever one runs it
+        tournament["deals_file"] = str(path.parent / Path(tournament["deals_file"]).expanduser())
     return validate_config(raw, str(path))
 
 
@@ -164,6 +235,9 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
         except StrategyError as exc:
             raise ConfigError(f"{source}: strategies[{i}] ({entry.name}): {exc}") from None
     _check_partnerships(config, game, source)
+    _load_deals(config, games, source)
+    _check_format(config, source)
+    _check_sprt(config, game, source)
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
@@ -190,6 +264,90 @@ def _check_partnerships(config: TournamentConfig, game: Game, source: str) -> No
         raise ConfigError(
             f"{source}: tournament.partnerships: a round robin needs at least two partnerships"
         )
+
+
+def _load_deals(config: TournamentConfig, games: list[Game], source: str) -> None:
+    """Read and check the deal set, if any, and settle how many deal indices are played."""
+    section = config.tournament
+    if section.deals_file is None:
+        if section.deals is None:
+            raise ConfigError(f"{source}: missing key 'tournament.deals' (or give deals_file)")
+        return
+    if len(games) > 1:
+        raise ConfigError(
+            f"{source}: tournament.deals_file holds deals for one table size;"
+            f" tournament.players = {section.players!r} lists several"
+        )
+    try:
+        deal_set = load_deal_set(section.deals_file, games[0])
+    except DealSetError as exc:
+        raise ConfigError(f"{source}: tournament.deals_file: {exc}") from None
+    if section.deals is None:
+        section.deals = deal_set.deals
+    elif section.deals > deal_set.deals:
+        raise ConfigError(
+            f"{source}: tournament.deals = {section.deals}, but {section.deals_file} holds"
+            f" {deal_set.deals} deals (0..{deal_set.deals - 1}); allowed: 1..{deal_set.deals},"
+            " or leave deals out to play them all"
+        )
+    config._deal_set = deal_set
+
+
+def _check_format(config: TournamentConfig, source: str) -> None:
+    section = config.tournament
+    labels = config.labels()
+    if section.format == "round_robin":
+        if section.candidates is not None:
+            raise ConfigError(
+                f"{source}: tournament.candidates applies only to format = \"gauntlet\""
+                " (allowed formats: round_robin, gauntlet)"
+            )
+        return
+    if not section.candidates:
+        raise ConfigError(
+            f"{source}: tournament.format = \"gauntlet\" needs tournament.candidates, a list of"
+            f" one or more strategy labels: {', '.join(labels)}"
+        )
+    for label in section.candidates:
+        if label not in labels:
+            raise ConfigError(
+                f"{source}: tournament.candidates: {label!r} is not an entrant;"
+                f" strategy labels: {', '.join(labels)}"
+            )
+    if set(labels) <= set(section.candidates):
+        raise ConfigError(
+            f"{source}: tournament.candidates names every entrant; a gauntlet needs at least"
+            " one baseline (or use format = \"round_robin\")"
+        )
+
+
+def _check_sprt(config: TournamentConfig, game: Game, source: str) -> None:
+    if config.sprt is None:
+        return
+    settings = config.sprt.settings(f"{source}: sprt")
+    if len(config.strategies) != 2:
+        raise ConfigError(
+            f"{source}: [sprt] compares two entrants, A (the first) and B (the second);"
+            f" this config has {len(config.strategies)}"
+        )
+    if config.tournament.format != "round_robin":
+        raise ConfigError(f"{source}: [sprt] plays one line-up; leave tournament.format out")
+    if len(config.table_sizes()) != 1:
+        raise ConfigError(f"{source}: [sprt] plays one table size; give tournament.players once")
+    try:
+        settings.check_model(duel_model(config, game), f"{source}: sprt")
+    except SprtError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:
+    """The statistical model of a duel's pairs: which games, how many seats A holds."""
+    game = game or config.game()
+    first = config.labels()[0]
+    played = [config.lineups()[p] for p in config.played_pairings()]
+    seats = [lineup.count(first) for lineup in played]
+    seatings = [len(seatings_of(lineup, game.duplicate_rotations)) for lineup in played]
+    return model_for(game.name, game.players, seats, seatings)
 
 
 def _describe_validation(exc: ValidationError, source: str) -> str:

@@ -1,31 +1,41 @@
-"""Run a tournament on Ray: plan tasks, ship them, commit results as they arrive.
+"""Run a tournament: plan tasks, play them in process or on Ray, commit results as they arrive.
 
-Ray starts embedded by default (bound to a loopback address, so nothing on the
-network can reach it) or joins an existing cluster given ``address`` or
-``RAY_ADDRESS``. Finished tasks come back as Arrow tables and are committed
-atomically by the driver in completion order (``ray.wait``); compaction keeps
-the folder to a handful of files. Re-running the missing tasks of a folder
-(``resume_tournament``) gives the same rows as an uninterrupted run.
+Where tasks play (``choose_in_process``): ``workers = 0`` plays them in this
+process; ``workers`` or ``address`` (or ``RAY_ADDRESS``) use Ray, embedded on
+loopback or a cluster; by default a small run of built-in strategies plays in
+process, since an embedded Ray takes seconds to start, and everything else goes
+to Ray (docs/cluster.md says why plug-ins always do).
+
+Finished tasks come back as Arrow tables and are committed atomically by the
+driver, in completion order, or in plan order for a sequential test (see
+``sequential``); compaction keeps the folder to a handful of files. While the
+run plays, the console shows live standings every few seconds. Re-running the
+missing tasks of a folder (``resume_tournament``) gives the same rows as an
+uninterrupted run.
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import ray
 from tqdm import tqdm
 
 import whist_sim
+from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, now_iso
-from whist_sim.tournament.cluster import ray_session
+from whist_sim.strategy import is_built_in
 from whist_sim.tournament.config import TournamentConfig, validate_config
+from whist_sim.tournament.executors import Executor, open_executor, ray_running
+from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.schedule import Plan
+from whist_sim.tournament.sequential import DuelTracker
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
 TARGET_TASK_SECONDS = 2.0
@@ -37,6 +47,16 @@ MIN_TASKS_PER_SLOT = 4
 COMPACT_EVERY = 64
 """Fold task units into a batch after this many commits."""
 
+IN_PROCESS_SECONDS = 10.0
+"""A run of built-in strategies whose play is estimated below this many seconds on one core
+plays in process by default: an embedded Ray takes about as long to start as it would save."""
+
+SAMPLE_SECONDS = 1.0
+"""Stop timing sample items after this long (slow strategies need only one or two)."""
+
+LIVE_SECONDS = 5.0
+"""Print the live standings this often."""
+
 
 @dataclass
 class RunSummary:
@@ -45,16 +65,30 @@ class RunSummary:
     path: Path
     status: str
     deals: int
+    """Hands played in this session (every hand of every match and seating)."""
     tasks_run: int
     wall_seconds: float
     task_seconds: float
     workers: int
+    where: str = "ray"
+    """"in process" or "ray"."""
+    standings: list[str] = field(default_factory=list)
+    """The final standings as console lines (the whole run, earlier sessions included)."""
+    verdict: Any = None
+    """A two-entrant run's verdict (``whist_sim.inference.Verdict``), else None."""
+    labels: tuple[str, ...] = ()
 
     @property
     def overhead(self) -> float:
         """Share of worker time not spent playing: Ray scheduling, transfer, idle tails."""
         budget = self.wall_seconds * self.workers
         return max(0.0, 1.0 - self.task_seconds / budget) if budget > 0 else 0.0
+
+    def verdict_text(self) -> str | None:
+        """The verdict in plain words, or None for runs of more than two entrants."""
+        if self.verdict is None or len(self.labels) != 2:
+            return None
+        return self.verdict.text(*self.labels)
 
 
 def run_tournament(
@@ -65,25 +99,61 @@ def run_tournament(
     address: str | None = None,
     progress: bool = True,
 ) -> RunSummary:
-    """Start a new run of ``config`` in folder ``out`` and play it to the end."""
+    """Start a new run of ``config`` in folder ``out`` and play it to the end.
+
+    ``workers = 0`` plays in this process; a number of workers or an ``address``
+    plays on Ray; ``None`` decides by the run's size (see ``choose_in_process``).
+    """
     game = config.game()
     seats = config.lineups()
+    played = config.played_pairings()
     if Path(out).exists() and any(Path(out).iterdir()):
         raise RunFolderError(
             f"{out} already exists and is not empty; choose another --out or"
             f" continue it with --resume {out}"
         )
-    with ray_session(address, workers) as slots:
+    per_item: float | None = None
+    if workers is None or config.tournament.deals_per_task == "auto":
+        per_item = _seconds_per_item(config, seats, played)
+    estimate = None if per_item is None else per_item * len(played) * config.tournament.deals
+    in_process = choose_in_process(config, workers, address, estimate)
+    with open_executor(in_process, address, workers) as executor:
         per_task = config.tournament.deals_per_task
         if per_task == "auto":
-            per_task = _auto_task_size(config, seats, slots)
-        plan = Plan(len(seats), config.tournament.deals, per_task, game.duplicate_rotations)
-        folder = RunFolder.create(Path(out), _run_meta(config, game, seats, plan))
-        return _execute(folder, slots, progress)
+            per_task = _auto_task_size(config, len(played), executor.slots, per_item or 0.0)
+        if config.sprt is not None:
+            per_task = _within_batches(per_task, config.sprt.batch * len(played))
+        plan = Plan(len(played), config.tournament.deals, per_task, game.duplicate_rotations)
+        folder = RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan))
+        return _execute(folder, executor, progress)
+
+
+def choose_in_process(
+    config: TournamentConfig, workers: int | None, address: str | None,
+    play_seconds: float | None,
+) -> bool:
+    """Whether the run plays in this process rather than on Ray.
+
+    - ``workers = 0``: in process, always (the caller asked for it).
+    - a number of workers, an address, ``RAY_ADDRESS``, or a Ray already running
+      in this process (a notebook, a test session): Ray.
+    - otherwise in process only if every entrant is a built-in strategy and the
+      play (``play_seconds`` on one core) is estimated below ``IN_PROCESS_SECONDS``.
+      A plug-in always goes to Ray: in process, a strategy that exits or crashes
+      would take the run with it.
+    """
+    if workers == 0:
+        return True
+    if workers is not None or address or os.environ.get("RAY_ADDRESS") or ray_running():
+        return False
+    if not all(is_built_in(entry.use) for entry in config.strategies):
+        return False
+    return play_seconds is not None and play_seconds <= IN_PROCESS_SECONDS
 
 
 def _run_meta(
-    config: TournamentConfig, game: Any, seats: list[tuple[str, ...]], plan: Plan
+    config: TournamentConfig, game: Any, seats: list[tuple[str, ...]], played: list[int],
+    plan: Plan,
 ) -> dict[str, Any]:
     """run.json: everything needed to understand, reproduce and resume the run."""
     return {
@@ -93,7 +163,10 @@ def _run_meta(
         "variant": game.variant.as_dict(),
         "players": [g.players for g in config.games()],
         "root_seed": config.tournament.seed,
-        "lineups": [list(lineup) for lineup in seats],
+        **({"deals_file_sha256": file_digest(config.tournament.deals_file)}
+           if config.tournament.deals_file else {}),
+        "lineups": [list(seats[p]) for p in played],
+        "pairing_ids": played,
         "plan": {"pairings": plan.pairings, "deals": plan.deals,
                  "deals_per_task": plan.deals_per_task, "tasks": plan.tasks},
         "strategies": {
@@ -102,12 +175,21 @@ def _run_meta(
         },
         "whist_sim_version": whist_sim.__version__,
         "python": platform.python_version(),
-        "ray_version": ray.__version__,
+        "ray_version": _ray_version(),
         "started": now_iso(),
         "ended": None,
         "status": "running",
         "schema_version": 1,
     }
+
+
+def _ray_version() -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version("ray")
+    except Exception:
+        return None
 
 
 def resume_tournament(
@@ -117,15 +199,29 @@ def resume_tournament(
     address: str | None = None,
     progress: bool = True,
 ) -> RunSummary:
-    """Play the tasks a stopped run is missing; the result equals an uninterrupted run."""
+    """Play the tasks a stopped run is missing; the result equals an uninterrupted run.
+
+    Where it plays follows ``run_tournament``'s rule, the missing tasks' estimate
+    taken from the time the run's tasks took so far.
+    """
     folder = RunFolder.open(run, repair=True)
-    load_plan(folder)  # a corrupt run.json fails before Ray starts
-    with ray_session(address, workers) as slots:
-        return _execute(folder, slots, progress)
+    config, plan, _, _ = load_plan(folder)  # a corrupt run.json fails before Ray starts
+    done = len(folder.completed_tasks())
+    totals = folder.meta().get("totals")
+    estimate = None
+    if totals and done:
+        estimate = totals.get("task_seconds", 0.0) / done * (plan.tasks - done)
+    in_process = choose_in_process(config, workers, address, estimate)
+    with open_executor(in_process, address, workers) as executor:
+        return _execute(folder, executor, progress)
 
 
-def load_plan(folder: RunFolder) -> tuple[TournamentConfig, Plan, list[tuple[str, ...]]]:
+def load_plan(
+    folder: RunFolder,
+) -> tuple[TournamentConfig, Plan, list[tuple[str, ...]], list[int]]:
+    """The config, plan, played line-ups and their pairing numbers recorded in run.json."""
     meta = folder.meta()
+    _check_deal_set_unchanged(folder, meta)
     try:
         config = validate_config(meta["config"], str(folder.path / "run.json"))
         rotations = config.game().duplicate_rotations
@@ -134,88 +230,208 @@ def load_plan(folder: RunFolder) -> tuple[TournamentConfig, Plan, list[tuple[str
             rotations,
         )
         seats = [tuple(lineup) for lineup in meta["lineups"]]
+        played = list(meta.get("pairing_ids") or range(len(seats)))
     except (KeyError, TypeError) as exc:
         raise RunFolderError(f"{folder.path}/run.json: corrupt (missing {exc})") from None
-    return config, plan, seats
+    return config, plan, seats, played
 
 
-def _execute(folder: RunFolder, slots: int, progress: bool) -> RunSummary:
-    config, plan, seats = load_plan(folder)
+def _check_deal_set_unchanged(folder: RunFolder, meta: dict[str, Any]) -> None:
+    """A run played from a deal set resumes only on the very same file."""
+    recorded = meta.get("deals_file_sha256")
+    tournament = (meta.get("config") or {}).get("tournament") or {}
+    deals_file = tournament.get("deals_file") if isinstance(tournament, dict) else None
+    if not recorded or not deals_file:
+        return
+    try:
+        same = file_digest(deals_file) == recorded
+    except OSError as exc:
+        raise RunFolderError(f"{deals_file}: the run's deal set cannot be read ({exc})") from None
+    if not same:
+        raise RunFolderError(
+            f"{deals_file}: the deal set changed since the run started (its SHA-256 no longer"
+            f" matches run.json); restore the file to continue {folder.path}"
+        )
+
+
+class _Console:
+    """The progress bar and, every ``LIVE_SECONDS``, the live standings (stderr)."""
+
+    def __init__(self, folder: RunFolder, total: int, done: int, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar = tqdm(total=total, initial=done, unit="game", desc=folder.path.name,
+                        disable=not enabled, smoothing=0.1, file=sys.stderr)
+        self._shown = time.perf_counter()
+
+    def update(self, games: int, standings: LiveStandings, tracker: DuelTracker | None,
+               force: bool = False) -> None:
+        self.bar.update(games)
+        now = time.perf_counter()
+        if not self.enabled or not (force or now - self._shown >= LIVE_SECONDS):
+            return
+        self._shown = now
+        lines = standings.lines()
+        if tracker is not None and tracker.progress_line():
+            lines.append(tracker.progress_line())
+        self.bar.write("\n".join(lines), file=sys.stderr)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummary:
+    config, plan, seats, played = load_plan(folder)
     done = folder.completed_tasks()
-    pending = [t for t in range(plan.tasks) if t not in done]
-    specs = {t: _spec(config, plan, seats, t) for t in pending}
+    labels = tuple(config.labels())
+    standings, tracker = _trackers(folder, config, plan, done)
+    pending = [] if tracker and tracker.finished else [
+        t for t in range(plan.tasks) if t not in done]
     games_of = {t: plan.task_games(t, seats) for t in range(plan.tasks)}
+    console = _Console(folder, sum(games_of.values()),
+                       sum(games_of[t] for t in done if t in games_of), progress)
     started = time.perf_counter()
     task_seconds = 0.0
-    deals = 0
-    folder.update_meta(status="running", ended=None)
-    bar = tqdm(
-        total=sum(games_of.values()),
-        initial=sum(games_of[t] for t in range(plan.tasks) if t not in specs),
-        unit="deal",
-        desc=folder.path.name,
-        disable=not progress,
-        smoothing=0.1,
-        file=sys.stderr,
-    )
-    status = "complete"
+    hands = 0
     committed = 0
+    in_order = config.sprt is not None
+    waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
     nodes: set[str] = set(folder.meta().get("nodes", []))
+    folder.update_meta(status="running", ended=None)
+    status = "complete"
+
+    def commit(result: TaskResult) -> None:
+        nonlocal committed, task_seconds, hands
+        folder.commit_task(result.task, result.tables)
+        committed += 1
+        task_seconds += result.seconds
+        hands += result.deals
+        nodes.add(result.node)
+        standings.add_rows(result.tables["seats"])
+        standings.add_decisions(result.decisions)
+        if tracker is not None:
+            tracker.add_rows(pl_lazy(result.tables["seats"]), pl_lazy(result.tables["matches"]))
+        if committed % COMPACT_EVERY == 0:
+            folder.compact()
+
+    queue = list(pending)
+    next_in_order = queue[0] if queue else plan.tasks
+    submitted = 0
     try:
-        # SPREAD: tasks go to every node from the start instead of filling the node
-        # whose workers happen to be warm first
-        remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(play_task)
-        queue = list(pending)
-        in_flight: dict[Any, int] = {}
-        while queue or in_flight:
-            while queue and len(in_flight) < 2 * slots:
-                task = queue.pop(0)
-                in_flight[remote.remote(specs[task])] = task
-            ready, _ = ray.wait(list(in_flight), num_returns=1)
-            for ref in ready:
-                in_flight.pop(ref)
-                result: TaskResult = ray.get(ref)
-                folder.commit_task(result.task, result.tables)
-                committed += 1
-                task_seconds += result.seconds
-                deals += result.deals
-                nodes.add(result.node)
-                bar.update(games_of[result.task])
-                if committed % COMPACT_EVERY == 0:
-                    folder.compact()
+        while queue or submitted:
+            while queue and submitted < 2 * executor.slots:
+                executor.submit(_spec(config, plan, seats, played, queue.pop(0)))
+                submitted += 1
+            result = executor.next_result()
+            submitted -= 1
+            if not in_order:
+                commit(result)
+                console.update(games_of[result.task], standings, tracker)
+                continue
+            waiting[result.task] = result
+            while next_in_order in waiting:
+                ready = waiting.pop(next_in_order)
+                commit(ready)
+                next_in_order += 1
+                assert tracker is not None
+                complete_deals = min(plan.deals, next_in_order * plan.deals_per_task
+                                     // plan.pairings)
+                if tracker.look(complete_deals):
+                    break
+                console.update(games_of[ready.task], standings, tracker)
+            if tracker is not None and tracker.decided:
+                executor.cancel()  # the test has decided: the rest of the plan is not needed
+                queue.clear()
+                waiting.clear()
+                submitted = 0
     except KeyboardInterrupt:
         status = "interrupted"
-    except ray.exceptions.RayTaskError as exc:
-        cause = exc.cause if isinstance(getattr(exc, "cause", None), Exception) else exc
-        status = "aborted" if isinstance(cause, StrategyFailure) else "failed"
-        folder.update_meta(status=status, ended=now_iso(), error=str(cause))
-        if isinstance(cause, StrategyFailure):
-            raise cause from None  # on_error = "abort": one clear line, not a traceback
+    except StrategyFailure as exc:
+        folder.update_meta(status="aborted", ended=now_iso(), error=str(exc))
+        console.close()
         raise
     except Exception as exc:  # a worker or node lost: finished tasks stay committed
         folder.update_meta(status="failed", ended=now_iso(), error=f"{type(exc).__name__}: {exc}")
+        console.close()
         raise
-    finally:
-        bar.close()
     wall = time.perf_counter() - started
     if status == "complete":
         folder.compact(min_units=2)
+        if tracker is not None:
+            tracker.look(_complete_deals(folder, plan, tracker))
+    console.update(0, standings, tracker, force=True)
+    console.close()
     meta = folder.meta()
     totals = meta.get("totals", {"wall_seconds": 0.0, "task_seconds": 0.0})
     totals = {
         "wall_seconds": totals["wall_seconds"] + wall,
         "task_seconds": totals["task_seconds"] + task_seconds,
     }
+    extra: dict[str, Any] = {}
+    if tracker is not None and tracker.verdict is not None:
+        extra["verdict"] = tracker.record()
     folder.update_meta(
         status=status, ended=now_iso() if status == "complete" else None, totals=totals,
-        workers=slots,
-        nodes=sorted(nodes),
+        workers=executor.slots, where=executor.where, nodes=sorted(nodes),
+        decisions=_add_decisions(meta.get("decisions"), standings.decision_totals()),
+        **extra,
     )
-    return RunSummary(folder.path, status, deals, committed, wall, task_seconds, slots)
+    return RunSummary(
+        folder.path, status, hands, committed, wall, task_seconds, executor.slots,
+        executor.where, standings.lines(), tracker.verdict if tracker else None, labels,
+    )
+
+
+def pl_lazy(table: Any) -> Any:
+    """An Arrow table as a Polars LazyFrame (no copy)."""
+    import polars as pl
+
+    return pl.from_arrow(table).lazy()
+
+
+def _trackers(
+    folder: RunFolder, config: TournamentConfig, plan: Plan, done: set[int]
+) -> tuple[LiveStandings, DuelTracker | None]:
+    """Live standings and, for two entrants at one table size, the verdict's tracker,
+    both started from the rows a resumed run already holds."""
+    game = config.game()
+    sizes = config.table_sizes()
+    fair = 1.0 / game.players if game.name == "knockout_whist" and len(sizes) == 1 else None
+    standings = LiveStandings(config.labels(), hands_word="hands" if game.players == 2
+                              else "seat-hands", fair_share=fair)
+    tracker = DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1 else None
+    if done:
+        standings.add_rows(folder.scan("seats"))
+        if tracker is not None:
+            tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
+            tracker.look(_complete_deals(folder, plan, tracker, done))
+    return standings, tracker
+
+
+def _complete_deals(
+    folder: RunFolder, plan: Plan, tracker: DuelTracker, done: set[int] | None = None
+) -> int:
+    """Deal indices whose every task is committed, counted from deal 0."""
+    done = folder.completed_tasks() if done is None else done
+    prefix = 0
+    while prefix in done:
+        prefix += 1
+    return min(plan.deals, prefix * plan.deals_per_task // plan.pairings)
+
+
+def _add_decisions(
+    before: dict[str, list[float]] | None, now: dict[str, list[float]]
+) -> dict[str, list[float]]:
+    """Decision counts and seconds per entrant, added up over the run's sessions."""
+    total = {label: list(value) for label, value in (before or {}).items()}
+    for label, (count, seconds) in now.items():
+        old = total.setdefault(label, [0, 0.0])
+        total[label] = [old[0] + count, old[1] + seconds]
+    return total
 
 
 def _spec(
-    config: TournamentConfig, plan: Plan, seats: list[tuple[str, ...]], task: int
+    config: TournamentConfig, plan: Plan, seats: list[tuple[str, ...]], played: list[int],
+    task: int,
 ) -> TaskSpec:
     return TaskSpec(
         task=task,
@@ -228,22 +444,56 @@ def _spec(
         strategies={e.name: (e.use, dict(e.params)) for e in config.strategies},
         time_limit=config.tournament.time_limit,
         on_error=config.tournament.on_error,
+        deal_set=_task_deals(config, plan, task),
+        pairing_ids=tuple(played),
     )
 
 
-def _auto_task_size(config: TournamentConfig, seats: list[tuple[str, ...]], slots: int) -> int:
-    """Items per task so a task lasts about TARGET_TASK_SECONDS, measured on a sample.
+def _task_deals(config: TournamentConfig, plan: Plan, task: int) -> DealSet | None:
+    """The deal set's rows for the deals of ``task`` only: all a worker needs of it."""
+    deal_set = config.deal_set()
+    if deal_set is None:
+        return None
+    return deal_set.only({deal for _, deal in plan.task_items(task)})
 
-    Plays a few items of the real plan in the driver (deterministic, then
-    discarded) and scales, keeping at least MIN_TASKS_PER_SLOT tasks per worker
-    so the load balances and progress moves. The size is stored in run.json, so
-    a resume cuts the same tasks.
+
+def _seconds_per_item(
+    config: TournamentConfig, seats: list[tuple[str, ...]], played: list[int]
+) -> float:
+    """Seconds one (line-up, deal) item takes to play, all its seatings, on one core.
+
+    Plays the first items of the real plan in this process (deterministic, then
+    discarded), deal 0 of every line-up first, and stops after SAMPLE_SECONDS.
     """
-    items = len(seats) * config.tournament.deals
-    sample = Plan(len(seats), config.tournament.deals, max(1, min(items, 2 * len(seats))))
-    # (a sample task plays every seating of its items, as the real tasks will)
-    result = play_task(_spec(config, sample, seats, 0))
-    per_item = max(result.seconds, 1e-6) / len(sample.task_items(0))
-    size = int(TARGET_TASK_SECONDS / per_item)
+    lineups = [seats[p] for p in played]
+    items = min(len(played) * config.tournament.deals, 2 * len(played))
+    plan = Plan(len(played), config.tournament.deals, 1)
+    started = time.perf_counter()
+    sampled = 0
+    for task in range(items):
+        play_task(_spec(config, plan, lineups, played, task))
+        sampled += 1
+        if time.perf_counter() - started > SAMPLE_SECONDS:
+            break
+    return max(time.perf_counter() - started, 1e-6) / sampled
+
+
+def _auto_task_size(config: TournamentConfig, pairings: int, slots: int, per_item: float) -> int:
+    """Items per task so a task lasts about TARGET_TASK_SECONDS, from the sample's timing.
+
+    Keeps at least MIN_TASKS_PER_SLOT tasks per worker so the load balances and
+    progress moves. The size is stored in run.json, so a resume cuts the same tasks.
+    """
+    items = pairings * config.tournament.deals
+    size = int(TARGET_TASK_SECONDS / max(per_item, 1e-6))
     balanced = -(-items // (MIN_TASKS_PER_SLOT * slots))
     return max(1, min(size, balanced))
+
+
+def _within_batches(per_task: int, batch_items: int) -> int:
+    """The largest task size at most ``per_task`` that divides a batch, so no task straddles
+    two looks of a sequential test."""
+    size = max(1, min(per_task, batch_items))
+    while batch_items % size:
+        size -= 1
+    return size

@@ -7,13 +7,16 @@ and notebooks call it directly.
 from __future__ import annotations
 
 import json
+import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
 
 from whist_sim.cards import card_str
+from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
 from whist_sim.play import PlayedDeal, play_match
 from whist_sim.store import tables_for, to_arrow
@@ -35,6 +38,12 @@ class TaskSpec:
     strategies: dict[str, tuple[str, dict[str, Any]]]  # label -> (use, params)
     time_limit: float | None
     on_error: str
+    deal_set: DealSet | None = None
+    """The deals of ``tournament.deals_file`` this task plays (None: seeded deals)."""
+    pairing_ids: tuple[int, ...] | None = None
+    """The number each line-up has in the results (``pairing``); None: its index in
+    ``lineups``. A gauntlet plays some line-ups of the round robin under their
+    round-robin numbers, so its rows equal the round robin's."""
 
 
 @dataclass
@@ -45,6 +54,32 @@ class TaskResult:
     seconds: float
     node: str = "local"
     """Address of the Ray node that played the task ("local" outside Ray)."""
+    decisions: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """Per entrant: decisions taken and the seconds they took, for the live standings."""
+
+
+class _Stopwatch:
+    """A strategy's ``choose`` with its decisions counted and timed, for the live standings.
+
+    Only ``choose`` is exposed: the play loop needs nothing else of a strategy.
+    """
+
+    __slots__ = ("choose", "decisions", "seconds")
+
+    def __init__(self, choose: Callable[[Any, Any], int]) -> None:
+        self.decisions = 0
+        self.seconds = 0.0
+        clock = time.perf_counter
+
+        def timed(view: Any, rng: Any) -> int:
+            started = clock()
+            try:
+                return choose(view, rng)
+            finally:
+                self.seconds += clock() - started
+                self.decisions += 1
+
+        self.choose = timed
 
 
 def play_task(spec: TaskSpec) -> TaskResult:
@@ -54,9 +89,10 @@ def play_task(spec: TaskSpec) -> TaskResult:
     games = {g.players: g for g in (make_game(spec.game, spec.variant, n) for n in sizes)}
     game = next(iter(games.values()))
     built = {
-        label: build_strategy(use, params, game.name)
+        label: _Stopwatch(build_strategy(use, params, game.name).choose)
         for label, (use, params) in spec.strategies.items()
     }
+    numbers = spec.pairing_ids or range(len(spec.lineups))
     variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
     tables = tables_for(game.name)
     rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables}
@@ -73,10 +109,13 @@ def play_task(spec: TaskSpec) -> TaskResult:
                 seed,
                 time_limit=spec.time_limit,
                 on_error=spec.on_error,
+                deal_source=None if spec.deal_set is None
+                else spec.deal_set.source(game, deal, seed),
             )
-            base = {"pairing": pairing, "deal": deal, "rotation": rotation}
+            base = {"pairing": numbers[pairing], "deal": deal, "rotation": rotation}
             for hand, result in enumerate(played):
-                key = {**base, "hand": hand, "deal_key": f"{pairing}-{deal}-{rotation}-{hand}"}
+                key = {**base, "hand": hand,
+                       "deal_key": f"{numbers[pairing]}-{deal}-{rotation}-{hand}"}
                 _add_deal_rows(rows, game, key, seated, variant_json, result)
                 for table, extra in _extra_rows(result.state, seated).items():
                     rows[table].extend({**key, **row} for row in extra)
@@ -95,13 +134,14 @@ def play_task(spec: TaskSpec) -> TaskResult:
             deals_played += len(played)
     arrow = {table: to_arrow(table, game.name, rows[table]) for table in tables}
     seconds = time.perf_counter() - started
-    return TaskResult(spec.task, arrow, deals_played, seconds, _node_address())
+    decisions = {label: (watch.decisions, watch.seconds) for label, watch in built.items()}
+    return TaskResult(spec.task, arrow, deals_played, seconds, _node_address(), decisions)
 
 
 def _node_address() -> str:
-    import ray  # only to label where the task ran; play_task itself needs no Ray
-
-    return ray.util.get_node_ip_address() if ray.is_initialized() else "local"
+    """Where the task ran: the Ray node's address, or "local" outside Ray (never imports Ray)."""
+    ray = sys.modules.get("ray")
+    return ray.util.get_node_ip_address() if ray is not None and ray.is_initialized() else "local"
 
 
 def _add_deal_rows(

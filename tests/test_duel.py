@@ -1,0 +1,212 @@
+"""Duels: A against B in batches of duplicate pairs until a sequential test decides.
+
+The stop must not depend on how the work was cut: the same rows and the same
+verdict for any number of workers, any task size, and a resume in the middle.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.tournament_helpers import assert_same_rows, run_rows, write_config
+from whist_sim.tournament import executors
+from whist_sim.tournament.config import ConfigError, load_config
+from whist_sim.tournament.duel import duel_config, parse_entrant, parse_settings, run_duel
+from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SPRT_FAST = {"elo0": 0, "elo1": 150, "alpha": 0.05, "beta": 0.05, "batch": 10}
+"""Hypotheses far apart, so heuristic against random decides within a few batches."""
+
+
+def _duel(tmp_path, name: str, *, per_task=4, workers=0, **kwargs):
+    options = {"sprt": SPRT_FAST, "max_deals": 400, "seed": 7, **kwargs}
+    config = duel_config("heuristic", "random", "german_whist", deals_per_task=per_task,
+                         **options)
+    return run_duel(config, tmp_path / name, workers=workers, progress=False)
+
+
+def test_sequential_duel_stops_at_a_batch_with_a_recorded_verdict(tmp_path):
+    summary = _duel(tmp_path, "duel")
+    assert summary.verdict.decision == "H1"
+    rows = run_rows(summary.path)
+    deals = rows["deals"]["deal"].unique().sort().to_list()
+    assert deals == list(range(len(deals)))  # a prefix of the plan...
+    assert len(deals) % SPRT_FAST["batch"] == 0 and len(deals) < 400  # ...ending at a batch
+    assert summary.verdict.estimate.pairs == len(deals)
+    meta = json.loads((summary.path / "run.json").read_text())
+    assert meta["status"] == "complete"
+    assert meta["verdict"]["decision"] == "H1"
+    assert meta["verdict"]["deals_read"] == len(deals)
+    assert "heuristic is stronger than random" in summary.verdict_text()
+    assert "SPRT accepted H1" in summary.verdict_text()
+
+
+def test_sequential_duel_same_rows_for_any_task_size_and_workers(tmp_path, ray_cluster):
+    one = _duel(tmp_path, "one", per_task=1)
+    five = _duel(tmp_path, "five", per_task=5)
+    on_ray = _duel(tmp_path, "ray", per_task="auto", workers=2)
+    rows = run_rows(one.path)
+    assert_same_rows(rows, run_rows(five.path))
+    assert_same_rows(rows, run_rows(on_ray.path))
+    assert one.verdict.llr == five.verdict.llr == on_ray.verdict.llr
+
+
+def test_resumed_duel_equals_the_uninterrupted_one(tmp_path, monkeypatch):
+    reference = _duel(tmp_path, "reference", per_task=2)
+    calls = {"n": 0}
+    real = executors.InProcessExecutor.next_result
+
+    def interrupted(self):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(self)
+
+    monkeypatch.setattr(executors.InProcessExecutor, "next_result", interrupted)
+    stopped = _duel(tmp_path, "stopped", per_task=2)
+    assert stopped.status == "interrupted"
+    monkeypatch.setattr(executors.InProcessExecutor, "next_result", real)
+    resumed = resume_tournament(stopped.path, workers=0, progress=False)
+    assert resumed.status == "complete"
+    assert_same_rows(run_rows(resumed.path), run_rows(reference.path))
+    assert resumed.verdict.llr == reference.verdict.llr
+    # resuming a decided duel plays nothing more
+    again = resume_tournament(stopped.path, workers=0, progress=False)
+    assert again.tasks_run == 0 and again.verdict.decision == "H1"
+
+
+def test_duel_without_sprt_plays_every_deal_and_gives_a_fixed_sample_verdict(tmp_path):
+    config = duel_config("heuristic", "heuristic", "german_whist", max_deals=30, seed=1)
+    summary = run_duel(config, tmp_path / "self", workers=0, progress=False)
+    assert config.labels() == ["heuristic (A)", "heuristic (B)"]
+    assert summary.verdict.sequential is False
+    assert summary.verdict.estimate.pairs == 30
+    assert summary.verdict.decision in ("H0", "inconclusive")
+    assert "fixed-sample" in summary.verdict_text()
+
+
+def test_config_with_sprt_section_is_the_duel(tmp_path):
+    body = """
+[tournament]
+game = "german_whist"
+deals = 400
+seed = 7
+deals_per_task = 4
+
+[sprt]
+elo0 = 0
+elo1 = 150
+batch = 10
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+"""
+    config = load_config(write_config(tmp_path, body))
+    from_file = run_tournament(config, tmp_path / "file", workers=0, progress=False)
+    duel = _duel(tmp_path, "duel")
+    assert_same_rows(run_rows(from_file.path), run_rows(duel.path))
+    assert from_file.verdict.decision == duel.verdict.decision
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "variant"),
+    [
+        ("solo_whist", None, {}),
+        ("minnesota_whist", None, {"target": 5}),
+        ("knockout_whist", 3, {}),
+        ("knockout_whist", 4, {}),
+    ],
+)
+def test_every_game_duels(tmp_path, game, players, variant):
+    config = duel_config("heuristic", "random", game, variant=variant, players=players,
+                         max_deals=20, seed=2, sprt={"elo0": 0, "elo1": 200, "batch": 10})
+    summary = run_duel(config, tmp_path / game, workers=0, progress=False)
+    assert summary.verdict.decision in ("H1", "H0", "inconclusive")
+    assert summary.verdict.estimate.pairs in (10, 20)
+    rows = run_rows(summary.path)
+    assert rows["deals"]["deal"].max() < summary.verdict.estimate.pairs
+    assert summary.verdict.estimate.mean_unit in ("share", "points per hand")
+
+
+def test_entrants_and_settings_parse_like_config_values():
+    assert parse_entrant("pimc(worlds=40, exact=true)") == {
+        "use": "pimc", "params": {"worlds": 40, "exact": True}}
+    assert parse_entrant("pkg.mod:Bot") == {"use": "pkg.mod:Bot", "params": {}}
+    assert parse_settings(["count=all", "open_stock=3"]) == {"count": "all", "open_stock": 3}
+    with pytest.raises(ConfigError, match="not key=value"):
+        parse_entrant("pimc(40)")
+    with pytest.raises(ConfigError, match="key=value"):
+        parse_settings(["count"])
+
+
+@pytest.mark.parametrize(
+    ("sprt", "fragments"),
+    [
+        ("elo0=10 elo1=5", ["elo0", "elo1"]),
+        ("elo0=0 elo1=10 alpha=0.7", ["alpha", "0.5"]),
+        ("elo0=0 elo1=10 beta=0", ["beta", "0.5"]),
+        ("elo0=0 elo1=10 gamma=1", ["gamma", "elo0", "alpha"]),
+        ("net0=0 net1=1", ["net0", "solo_whist"]),
+    ],
+)
+def test_bad_sprt_is_one_line_before_any_work(tmp_path, sprt, fragments):
+    out = tmp_path / "never"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "duel", "heuristic", "random", "--game",
+         "german_whist", "--sprt", sprt, "--workers", "0", "--out", str(out), "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+    assert not out.exists()
+
+
+def test_sprt_needs_exactly_two_entrants(tmp_path):
+    body = """
+[tournament]
+game = "german_whist"
+deals = 10
+
+[sprt]
+elo1 = 10
+elo0 = 0
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "solver"
+"""
+    with pytest.raises(ConfigError, match="two entrants"):
+        load_config(write_config(tmp_path, body))
+
+
+def test_cli_duel_prints_standings_and_verdict(tmp_path):
+    out = tmp_path / "cli"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "duel", "heuristic", "random", "--game",
+         "german_whist", "--sprt", "elo0=0 elo1=150 batch=10", "--max-deals", "400",
+         "--workers", "0", "--out", str(out), "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "verdict: heuristic is stronger than random" in result.stdout
+    assert "win rate [95% CI]" in result.stdout
+    assert pl.read_parquet(next((out / "data").glob("*/deals.parquet"))).height > 0

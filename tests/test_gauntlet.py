@@ -1,0 +1,112 @@
+"""Gauntlets: only the line-ups with a candidate, and the round robin's rows for them."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from tests.tournament_helpers import run_rows, write_config
+from whist_sim.tournament.config import ConfigError, load_config
+from whist_sim.tournament.runner import run_tournament
+
+GERMAN = """
+[tournament]
+game = "german_whist"
+deals = 6
+seed = 3
+deals_per_task = 4
+{extra}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "heuristic"
+label = "bold"
+params = {{ contest_margin = -0.5 }}
+"""
+
+SOLO = """
+[tournament]
+game = "solo_whist"
+deals = 3
+seed = 9
+deals_per_task = 2
+{extra}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+label = "r2"
+
+[[strategies]]
+use = "heuristic"
+label = "h2"
+
+[[strategies]]
+use = "heuristic"
+label = "bold"
+params = {{ aggression = 1 }}
+"""
+
+
+def _play(tmp_path, name: str, body: str):
+    config = load_config(write_config(tmp_path, body, f"{name}.toml"))
+    summary = run_tournament(config, tmp_path / name, workers=0, progress=False)
+    return config, run_rows(summary.path)
+
+
+def _with_candidate(rows: dict[str, pl.DataFrame], pairings: list[int]):
+    return {t: df.filter(pl.col("pairing").is_in(pairings)) for t, df in rows.items()}
+
+
+@pytest.mark.parametrize("template", [GERMAN, SOLO], ids=["german 2 seats", "solo 4 seats"])
+def test_gauntlet_rows_equal_the_round_robin_rows_of_its_line_ups(tmp_path, template):
+    full_config, full = _play(tmp_path, "robin", template.format(extra=""))
+    gauntlet = 'format = "gauntlet"\ncandidates = ["bold"]'
+    config, rows = _play(tmp_path, "gauntlet", template.format(extra=gauntlet))
+    lineups = full_config.lineups()
+    with_bold = [i for i, lineup in enumerate(lineups) if "bold" in lineup]
+    assert config.played_pairings() == with_bold
+    assert 0 < len(with_bold) < len(lineups)  # baseline line-ups were not replayed
+    assert sorted(rows["deals"]["pairing"].unique().to_list()) == with_bold
+    expected = _with_candidate(full, with_bold)
+    for table, frame in rows.items():
+        assert frame.equals(expected[table]), table
+
+
+def test_every_gauntlet_line_up_seats_a_candidate(tmp_path):
+    _, rows = _play(tmp_path, "g", SOLO.format(extra='format = "gauntlet"\ncandidates = ["bold"]'))
+    per_hand = rows["seats"].group_by("deal_key").agg(pl.col("strategy").eq("bold").any())
+    assert per_hand["strategy"].all()
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragments"),
+    [
+        ('format = "gauntlet"', ["tournament.candidates", "random, heuristic, bold"]),
+        ('format = "gauntlet"\ncandidates = []', ["tournament.candidates"]),
+        ('format = "gauntlet"\ncandidates = ["pimc"]', ["'pimc' is not an entrant",
+                                                          "random, heuristic, bold"]),
+        ('candidates = ["bold"]', ["only to format = \"gauntlet\"", "round_robin, gauntlet"]),
+        ('format = "gauntlet"\ncandidates = ["random", "heuristic", "bold"]',
+         ["at least one baseline"]),
+        ('format = "knockout"', ["tournament.format", "round_robin", "gauntlet"]),
+    ],
+)
+def test_bad_gauntlet_is_one_line_before_any_work(tmp_path, extra, fragments):
+    path = write_config(tmp_path, GERMAN.format(extra=extra))
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    message = str(error.value)
+    assert str(path) in message and "\n" not in message
+    for fragment in fragments:
+        assert fragment in message

@@ -1,0 +1,119 @@
+"""A fast start: small runs play in the driver's process, with the same rows as on Ray.
+
+The trade-off with crash containment is explicit: a run plays in process on its
+own only when every entrant is a built-in strategy; a plug-in always goes to
+Ray, and a run forced in process (``--workers 0``) dies with a strategy that
+ends the process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
+from whist_sim.tournament import runner
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import choose_in_process, run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config(tmp_path: Path, body: str, name: str = "c.toml"):
+    return load_config(write_config(tmp_path, body, name))
+
+
+def test_in_process_run_has_the_same_rows_as_on_ray(tmp_path, ray_cluster):
+    body = quick_config(deals=10, per_task=3)
+    here = run_tournament(_config(tmp_path, body), tmp_path / "here", workers=0, progress=False)
+    ray = run_tournament(_config(tmp_path, body), tmp_path / "ray", workers=2, progress=False)
+    assert here.where == "in process" and ray.where == "ray"
+    assert_same_rows(run_rows(here.path), run_rows(ray.path))
+    assert json.loads((here.path / "run.json").read_text())["where"] == "in process"
+
+
+def test_in_process_run_needs_no_ray(tmp_path):
+    script = (
+        "import sys\n"
+        "from whist_sim.tournament.config import load_config\n"
+        "from whist_sim.tournament.runner import run_tournament\n"
+        f"config = load_config({str(write_config(tmp_path, quick_config(deals=3)))!r})\n"
+        f"summary = run_tournament(config, {str(tmp_path / 'run')!r}, workers=0, progress=False)\n"
+        "assert summary.status == 'complete', summary\n"
+        "print('ray' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+@pytest.fixture
+def no_ray_yet(monkeypatch):
+    monkeypatch.setattr(runner, "ray_running", lambda: False)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+
+
+def test_small_run_of_built_ins_plays_in_process(tmp_path, no_ray_yet):
+    config = _config(tmp_path, quick_config(deals=10))
+    assert choose_in_process(config, None, None, play_seconds=0.5)
+
+
+def test_long_run_goes_to_ray(tmp_path, no_ray_yet):
+    config = _config(tmp_path, quick_config(deals=10))
+    assert not choose_in_process(config, None, None, runner.IN_PROCESS_SECONDS * 2)
+
+
+def test_plug_in_always_goes_to_ray_unless_asked(tmp_path, no_ray_yet):
+    body = quick_config(deals=2).replace('use = "heuristic"',
+                                         'use = "tests.plugins.faulty:RaisesOnTrick5"')
+    config = _config(tmp_path, body)
+    assert not choose_in_process(config, None, None, play_seconds=0.01)
+    assert choose_in_process(config, 0, None, play_seconds=0.01)
+
+
+def test_workers_address_or_running_ray_choose_ray(tmp_path, no_ray_yet, monkeypatch):
+    config = _config(tmp_path, quick_config(deals=2))
+    assert not choose_in_process(config, 2, None, 0.01)
+    assert not choose_in_process(config, None, "127.0.0.3:6379", 0.01)
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.3:6379")
+    assert not choose_in_process(config, None, None, 0.01)
+    monkeypatch.delenv("RAY_ADDRESS")
+    monkeypatch.setattr(runner, "ray_running", lambda: True)
+    assert not choose_in_process(config, None, None, 0.01)
+
+
+def test_a_strategy_that_ends_the_process_ends_an_in_process_run(tmp_path, no_ray_yet):
+    """The price of a fast start, kept visible: no containment in process."""
+    body = quick_config(deals=2, per_task=1).replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:ExitsTheProcess"')
+    config = write_config(tmp_path, body)
+    out = tmp_path / "dies"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(out),
+         "--workers", "0", "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 3  # the strategy's exit code: the driver died with it
+    assert json.loads((out / "run.json").read_text())["status"] == "running"
+    # ... which is why the default never plays a plug-in in process
+    assert not choose_in_process(_config(tmp_path, body, "again.toml"), None, None, 0.01)
+
+
+def test_cli_run_in_process_prints_standings(tmp_path):
+    config = write_config(tmp_path, quick_config(deals=4))
+    out = tmp_path / "cli"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(out),
+         "--workers", "0", "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "in process" in result.stdout
+    assert "win rate [95% CI]" in result.stdout
+    for label in ("random", "heuristic", "random_b"):
+        assert f"  {label} " in result.stdout

@@ -1,0 +1,127 @@
+"""A duel: "is A stronger than B?" as a two-entrant tournament with a verdict.
+
+``duel_config`` turns the command line's words (two strategies, a game, variant
+settings, an SPRT) into the same ``TournamentConfig`` a file would give, so a
+duel is validated, played, stored, resumed and reported like any run, and a
+config file with a ``[sprt]`` section does exactly what ``whist-sim duel`` does.
+``run_duel`` is the Python twin of the command.
+
+Entrants are written as in results: ``heuristic``, ``pimc(worlds=40)``,
+``mypackage.bots:MyBot(depth=3)``; parameter values are TOML values (numbers,
+``true``, quoted strings; a bare word is taken as a string).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from whist_sim.tournament.config import ConfigError, TournamentConfig, validate_config
+from whist_sim.tournament.runner import RunSummary, run_tournament
+
+SEQUENTIAL_MAX_DEALS = 20_000
+"""Default cap on deal indices (duplicate pairs) for a sequential test."""
+
+FIXED_DEALS = 1_000
+"""Default deal indices for a duel without ``--sprt``."""
+
+_ENTRANT = re.compile(r"^\s*(?P<use>[^()\s]+)\s*(?:\((?P<params>.*)\))?\s*$")
+
+
+def parse_entrant(text: str, where: str = "entrant") -> dict[str, Any]:
+    """``"pimc(worlds=40)"`` -> ``{"use": "pimc", "params": {"worlds": 40}}``."""
+    match = _ENTRANT.match(text)
+    if match is None:
+        raise ConfigError(
+            f"{where}: {text!r} is not a strategy; write a name, optionally with parameters:"
+            " heuristic, pimc(worlds=40), package.module:Class(depth=3)"
+        )
+    params: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ConfigError(
+                f"{where}: {text!r}: parameter {item!r} is not key=value"
+                " (e.g. pimc(worlds=40, seed=1))"
+            )
+        params[key.strip()] = parse_value(value.strip())
+    return {"use": match["use"], "params": params}
+
+
+def parse_value(text: str) -> Any:
+    """A TOML value (``3``, ``0.5``, ``true``, ``"x"``, ``[1, 2]``), else the text itself."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, Any]:
+    """``["count=all", "open_stock=3"]`` -> ``{"count": "all", "open_stock": 3}``."""
+    settings: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{where} {item!r}: write key=value, e.g. {where} count=all")
+        settings[key.strip()] = parse_value(value.strip())
+    return settings
+
+
+def duel_config(
+    a: str,
+    b: str,
+    game: str,
+    *,
+    variant: Mapping[str, Any] | None = None,
+    sprt: Mapping[str, Any] | None = None,
+    max_deals: int | None = None,
+    players: int | None = None,
+    seed: int = 0,
+    time_limit: float | None = 10.0,
+    deals_per_task: int | str = "auto",
+) -> TournamentConfig:
+    """The config of a duel of ``a`` against ``b`` (strategy texts as in :func:`parse_entrant`).
+
+    ``sprt``: the ``[sprt]`` table (elo0, elo1 or net0, net1, alpha, beta, batch),
+    or None for a fixed number of deals. ``max_deals``: the cap on deal indices
+    (default SEQUENTIAL_MAX_DEALS with an SPRT, FIXED_DEALS without).
+    """
+    first, second = parse_entrant(a, "A"), parse_entrant(b, "B")
+    entries = [first, second]
+    if _label(first) == _label(second):  # a self-duel checks that the test stays calibrated
+        first["label"], second["label"] = f"{_label(first)} (A)", f"{_label(second)} (B)"
+    deals = max_deals or (SEQUENTIAL_MAX_DEALS if sprt is not None else FIXED_DEALS)
+    tournament: dict[str, Any] = {
+        "game": game, "deals": deals, "seed": seed, "deals_per_task": deals_per_task,
+        "time_limit": time_limit,
+    }
+    if players is not None:
+        tournament["players"] = players
+    raw: dict[str, Any] = {"tournament": tournament, "variant": dict(variant or {}),
+                           "strategies": entries}
+    if sprt is not None:
+        raw["sprt"] = dict(sprt)
+    return validate_config(raw, "duel")
+
+
+def _label(entry: Mapping[str, Any]) -> str:
+    if not entry["params"]:
+        return entry["use"]
+    shown = ", ".join(f"{k}={v!r}" for k, v in sorted(entry["params"].items()))
+    return f"{entry['use']}({shown})"
+
+
+def run_duel(
+    config: TournamentConfig,
+    out: Path | str,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool = True,
+) -> RunSummary:
+    """Play the duel ``config`` (from :func:`duel_config`) into ``out``; the summary holds
+    the verdict (``summary.verdict`` and ``summary.verdict_text()``)."""
+    return run_tournament(config, out, workers=workers, address=address, progress=progress)

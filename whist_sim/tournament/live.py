@@ -1,0 +1,106 @@
+"""Standings while a run plays: each entrant's score with its interval, forfeits, time used.
+
+The driver feeds every committed task's rows to :class:`LiveStandings`, which
+keeps one outcome per entrant and duplicate pair (``analyses.pair_outcomes``,
+the very reduction the report's Standings table averages), so the last lines
+printed equal the report's standings. A resumed run starts from the rows it
+already holds. Forfeits are counted and shown from the first one on: a strategy
+that fails is never silent.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import polars as pl
+import pyarrow as pa
+
+from whist_sim.reports.analyses import pair_outcomes
+from whist_sim.reports.stats import t_interval
+
+
+@dataclass
+class _Entrant:
+    hands: int = 0
+    forfeits: int = 0
+    wins: list[float] = field(default_factory=list)
+    nets: list[float] = field(default_factory=list)
+    decisions: int = 0
+    seconds: float = 0.0
+
+
+class LiveStandings:
+    """Running standings of one run, fed task by task."""
+
+    def __init__(
+        self, labels: Iterable[str], *, hands_word: str = "hands", fair_share: float | None = None
+    ) -> None:
+        self._entrants = {label: _Entrant() for label in labels}
+        self.hands_word = hands_word
+        """What a row counts: "hands", or "seat-hands" at tables of more than two."""
+        self.fair_share = fair_share
+        """The win rate of an average seat where it is one number (Knock-out Whist: 1/players)."""
+        self.pairs = 0
+
+    def add_rows(self, seats: pa.Table | pl.LazyFrame) -> None:
+        """Account for the seat rows of whole duplicate pairs (one task, or a run so far)."""
+        frame = seats if isinstance(seats, pl.LazyFrame) else pl.from_arrow(seats).lazy()
+        per_pair = pair_outcomes(frame).collect()
+        self.pairs += per_pair.select("pairing", "deal").n_unique() if per_pair.height else 0
+        for label, hands, win, net, forfeits in per_pair.select(
+            "strategy", "hands", "win", "net", "forfeits"
+        ).iter_rows():
+            entrant = self._entrants.setdefault(label, _Entrant())
+            entrant.hands += hands
+            entrant.forfeits += int(forfeits)
+            entrant.wins.append(win)
+            entrant.nets.append(net)
+
+    def add_decisions(self, decisions: Mapping[str, tuple[int, float]]) -> None:
+        """Decisions taken and seconds spent per entrant (from ``TaskResult.decisions``)."""
+        for label, (count, seconds) in decisions.items():
+            entrant = self._entrants.setdefault(label, _Entrant())
+            entrant.decisions += count
+            entrant.seconds += seconds
+
+    def decision_totals(self) -> dict[str, list[float]]:
+        """Per entrant ``[decisions, seconds]``: what run.json keeps across sessions."""
+        return {label: [e.decisions, e.seconds] for label, e in self._entrants.items()}
+
+    def lines(self) -> list[str]:
+        """The standings as aligned console lines, best mean net first."""
+        rows = []
+        for label, entrant in self._entrants.items():
+            win, net = t_interval(entrant.wins), t_interval(entrant.nets)
+            per_decision = (
+                f"{1000 * entrant.seconds / entrant.decisions:.2f}" if entrant.decisions else "—"
+            )
+            rows.append((net.estimate if entrant.nets else -math.inf, [
+                label, f"{entrant.hands:,}", _with_interval(win, 3), _with_interval(net, 2),
+                f"{entrant.forfeits:,}", per_decision, f"{entrant.seconds:.1f}",
+            ]))
+        rows.sort(key=lambda row: (-row[0], row[1][0]))
+        header = ["entrant", self.hands_word, "win rate [95% CI]", "mean net [95% CI]",
+                  "forfeits", "ms/decision", "decision s"]
+        table = [header, *(cells for _, cells in rows)]
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        text = [
+            "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
+            for row in table
+        ]
+        note = f"{self.pairs:,} duplicate pairs so far"
+        if self.fair_share is not None:
+            note += f"; fair share (1 / players) {self.fair_share:.3f}"
+        return [note, *text]
+
+
+def _with_interval(interval, digits: int) -> str:
+    if interval.n == 0:
+        return "—"
+    if math.isnan(interval.lo):
+        return f"{interval.estimate:.{digits}f}"
+    return (f"{interval.estimate:.{digits}f} [{interval.lo:.{digits}f},"
+            f" {interval.hi:.{digits}f}]")

@@ -1,0 +1,111 @@
+"""The verdict of a two-entrant run: a sequential test that can stop it, or a fixed-sample one.
+
+Every run of exactly two entrants, A (the first) and B (the second), ends in a
+verdict. With a ``[sprt]`` section the run is a sequential test: after each batch
+of ``sprt.batch`` deal indices the log-likelihood ratio is updated from every
+duplicate pair so far, and the run stops as soon as it crosses a bound (or at
+``tournament.deals``). Without one, every deal is played and the verdict is that
+of a fixed-sample test at the default hypotheses.
+
+Where the test looks is fixed by the config alone: batch k is deal indices
+``[k * batch, (k + 1) * batch)``, the runner commits tasks in plan order in a
+sequential run (so the rows on disk are always a prefix of the plan), and it
+cuts tasks so that none straddles a batch. The test therefore stops after the
+same batch, with the same rows, whatever the number of workers, the task size
+or a resume in the middle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from whist_sim.inference import SprtSettings, fixed_verdict, sequential_verdict
+from whist_sim.inference.duel_pairs import duel_pair_values
+from whist_sim.tournament.config import TournamentConfig, duel_model
+
+DECIDED = ("H1", "H0")
+"""Decisions that stop a sequential run."""
+
+
+class DuelTracker:
+    """The pair values of a two-entrant run so far, and the test that reads them."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.a, self.b = config.labels()
+        self.game = config.tournament.game
+        self.model = duel_model(config)
+        self.sequential = config.sprt is not None
+        self.settings = config.sprt.settings() if config.sprt else SprtSettings.from_mapping({})
+        self.batch = config.sprt.batch if config.sprt else config.tournament.deals
+        self.deals = config.tournament.deals
+        self._values: dict[int, float] = {}
+        self.looked = 0
+        """Deal indices the test has read: whole batches, in order."""
+        self.verdict: Any = None
+
+    def add_rows(self, seats: pl.LazyFrame, matches: pl.LazyFrame) -> None:
+        """Record the pair values of whole deal indices (one task's rows, or a run's)."""
+        values = duel_pair_values(seats, matches, self.a, self.game).collect()
+        self._values.update(zip(values["deal"].to_list(), values["value"].to_list(),
+                                strict=True))
+
+    def look(self, complete_deals: int) -> bool:
+        """Read every whole batch within the first ``complete_deals`` deal indices; True once
+        the test has decided (a sequential run stops there)."""
+        while not self.decided:
+            end = min(self.looked + self.batch, self.deals)
+            if end <= self.looked or end > complete_deals:
+                break
+            self.looked = end
+            values = [self._values[d] for d in range(end)]
+            finished = end >= self.deals
+            if self.sequential:
+                self.verdict = sequential_verdict(self.model, self.settings, values,
+                                                  finished=finished)
+            elif finished:
+                self.verdict = fixed_verdict(self.model, self.settings, values)
+        return self.decided
+
+    @property
+    def decided(self) -> bool:
+        """A sequential test crossed a bound: no more deals are needed."""
+        return self.sequential and self.verdict is not None and self.verdict.decision in DECIDED
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more will change the verdict: a bound was crossed or every deal was read."""
+        return self.decided or self.looked >= self.deals
+
+    def progress_line(self) -> str | None:
+        """One console line on the test so far (None before the first look)."""
+        if self.verdict is None:
+            return None
+        estimate = self.verdict.estimate
+        line = (f"{self.a} vs {self.b}: {estimate.pairs:,} pairs, Elo-like"
+                f" {_signed(estimate.elo)} [{_signed(estimate.elo_lo)}, {_signed(estimate.elo_hi)}]"
+                f" ({self.model.scale}), LOS {100 * estimate.los:.1f}%")
+        if self.sequential:
+            line += (f", LLR {self.verdict.llr:.2f} (bounds {self.verdict.lower:.2f},"
+                     f" {self.verdict.upper:.2f})")
+        return line
+
+    def record(self) -> dict[str, Any]:
+        """The verdict for run.json."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "sequential": self.sequential,
+            "batch": self.batch,
+            "deals_read": self.looked,
+            **(self.verdict.as_dict() if self.verdict is not None else {}),
+        }
+
+
+def _signed(value: float) -> str:
+    if value != value:
+        return "—"
+    if value in (float("inf"), float("-inf")):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
