@@ -35,7 +35,9 @@ from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import interval as _ci
 from whist_sim.reports.document import matrix as _matrix
 from whist_sim.reports.document import table_of as _table
+from whist_sim.reports.ratings_section import leading_ratings, multiplayer_ratings_section
 from whist_sim.reports.stats import bradley_terry
+from whist_sim.reports.verdict_section import verdict_section
 from whist_sim.store import RunFolder
 
 REPORT_DIR = "report"
@@ -184,8 +186,8 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
             analyses.table_sizes(seats),
         ]
     )
-    ratings = bradley_terry(pairwise, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
     two = table["players"][0] == 2
+    ratings = bradley_terry(pairwise, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED) if two else None
     sizes = size_rows["players"].to_list()
     hands = "hands" if two else "seat-hands"
     sections = [
@@ -219,7 +221,8 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("mean net [95% CI]", _ci("net")),
                 ("forfeits", _col("forfeits")),
             ])],
-            [plots.plot_standings(standings, out / "standings.png")],
+            [plots.plot_standings(standings, out / "standings.png",
+                                  _fair_win_rate(game, sizes, standings))],
         ),
         Section(
             "Head to head",
@@ -252,30 +255,8 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
             ],
             [plots.plot_head_to_head(h2h, out / "head_to_head.png")],
         ),
-        Section(
-            "Ratings",
-            [
-                "Bradley-Terry ratings fitted to every hand between two different strategies"
-                " (a draw is half a win each way, a forfeit a loss), with one virtual drawn"
-                " hand between every two entrants to keep the fit finite. On the Elo scale:"
-                " the ratings average 0, and a gap of 400 means odds of 10 to 1 of winning a"
-                " hand. Intervals are 95% percentile-bootstrap intervals from"
-                f" {BOOTSTRAP} resamples of deal indices (seed {BOOTSTRAP_SEED}), so the"
-                " duplicate pairs that share cards are resampled together.",
-                *([] if two else [
-                    "With more than two seats every two seats of a hand held by different"
-                    " strategies are one game of the fit (the comparisons of the head-to-head"
-                    " section, opponents only in a partnership game); `comparisons` counts"
-                    " them.",
-                ]),
-            ],
-            [_table(ratings, [
-                ("strategy", _col("strategy")),
-                ("rating [95% CI]", _ci("rating", 0)),
-                ("hands" if two else "comparisons", _col("hands")),
-            ])],
-            [plots.plot_ratings(ratings, out / "ratings.png")],
-        ),
+        *(_bradley_terry_section(ratings, out) if two
+          else multiplayer_ratings_section(folder, out)),
         Section(
             "Dealer and non-dealer" if two else "Seat position",
             [
@@ -335,6 +316,47 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
         ),
     ]
     return sections
+
+
+def _fair_win_rate(
+    game: str, sizes: list[int], standings: pl.DataFrame
+) -> tuple[float, str] | None:
+    """The win rate of an average seat, for the standings figure's reference line."""
+    if game == "knockout_whist":
+        if len(sizes) != 1:
+            return None  # one fair share per table size: the Knock-out section draws them
+        return 1.0 / sizes[0], f"fair share 1/{sizes[0]}"
+    if sizes == [2] or game in PARTNERSHIP_GAMES:
+        return 0.5, "fair share 1/2"
+    hands = standings["hands"].cast(pl.Float64)
+    average = float((standings["win_rate"] * hands).sum() / hands.sum())
+    return average, "average seat"
+
+
+def _bradley_terry_section(ratings: pl.DataFrame, out: Path) -> list[Section]:
+    """Bradley-Terry ratings of a two-seat game, where every hand is one game of the fit.
+
+    Tables of three to seven seats are rated from their finishing order instead
+    (``ratings_section``): pairing their seats into duels squashes the gaps.
+    """
+    return [Section(
+        "Ratings",
+        [
+            "Bradley-Terry ratings fitted to every hand between two different strategies"
+            " (a draw is half a win each way, a forfeit a loss), with one virtual drawn"
+            " hand between every two entrants to keep the fit finite. On the Elo scale:"
+            " the ratings average 0, and a gap of 400 means odds of 10 to 1 of winning a"
+            " hand. Intervals are 95% percentile-bootstrap intervals from"
+            f" {BOOTSTRAP} resamples of deal indices (seed {BOOTSTRAP_SEED}), so the"
+            " duplicate pairs that share cards are resampled together.",
+        ],
+        [_table(ratings, [
+            ("strategy", _col("strategy")),
+            ("rating [95% CI]", _ci("rating", 0)),
+            ("hands", _col("hands")),
+        ])],
+        [plots.plot_ratings(ratings, out / "ratings.png")],
+    )]
 
 
 def _points_table(points: pl.DataFrame) -> Table:
@@ -987,6 +1009,16 @@ def render_html(title: str, sections: Sequence[Section], out: Path) -> str:
 # -- entry point ------------------------------------------------------------------------------
 
 
+def _ratings_order(folder: RunFolder) -> list[str]:
+    """Entrants best first by the report's ratings: Bradley-Terry at two seats, else the
+    finishing-order ratings the section leads with."""
+    leading = leading_ratings(folder)
+    if leading is None:
+        seats = folder.scan("seats")
+        leading = bradley_terry(analyses.pairwise_results(seats).collect(), bootstrap=0)
+    return leading.sort("rating", descending=True)["strategy"].to_list()
+
+
 def build_report(run: Path | str, out: Path | None = None) -> ReportPaths:
     """Analyse run folder ``run`` and write its report (default ``<run>/report/``).
 
@@ -999,6 +1031,7 @@ def build_report(run: Path | str, out: Path | None = None) -> ReportPaths:
     out.mkdir(parents=True, exist_ok=True)
     sections = [_run_summary(folder, meta), *_generic_sections(folder, out)]
     game = str(meta["game"])
+    sections.insert(0, *verdict_section(folder, out, _ratings_order(folder)))
     builder = GAME_SECTIONS.get(game)
     if builder is not None:
         sections += builder(folder, out)

@@ -49,8 +49,15 @@ def _errors(df: pl.DataFrame, name: str) -> np.ndarray:
     return np.maximum(np.nan_to_num(np.vstack([mid - lo, hi - mid]), nan=0.0), 0.0)
 
 
-def plot_standings(standings: pl.DataFrame, path: Path | str) -> Path:
-    """Two bar charts: mean net points per hand and win rate, with 95% CI error bars."""
+def plot_standings(
+    standings: pl.DataFrame, path: Path | str, fair: tuple[float, str] | None = (0.5, "")
+) -> Path:
+    """Two bar charts: mean net points per hand and win rate, with 95% CI error bars.
+
+    ``fair``: the win rate of an average seat and its label, drawn dotted (0.5 at two
+    seats, 1/players at a Knock-out table); None draws no line (tables of several sizes,
+    where there is no one fair share).
+    """
     names = standings["strategy"].to_list()
     y = np.arange(len(names))
     fig = _figure(10, 0.5 * len(names) + 1.8)
@@ -61,7 +68,11 @@ def plot_standings(standings: pl.DataFrame, path: Path | str) -> Path:
     left.set_xlabel("mean net points per hand (95% CI over duplicate pairs)")
     right.barh(y, standings["win_rate"].to_numpy(), xerr=_errors(standings, "win_rate"),
                capsize=4, color="tab:green")
-    right.axvline(0.5, color="black", linewidth=0.8, linestyle=":")
+    if fair is not None:
+        right.axvline(fair[0], color="black", linewidth=0.8, linestyle=":",
+                      label=fair[1] or None)
+        if fair[1]:
+            right.legend(fontsize=8, loc="lower right")
     right.set_xlim(0, 1)
     right.set_xlabel("win rate (95% CI over duplicate pairs)")
     left.set_yticks(y, names)
@@ -94,8 +105,10 @@ def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
     return _save(fig, path)
 
 
-def plot_ratings(ratings: pl.DataFrame, path: Path | str) -> Path:
-    """Bradley-Terry ratings (Elo scale) as points with 95% interval bars."""
+def plot_ratings(
+    ratings: pl.DataFrame, path: Path | str, title: str = "Bradley-Terry ratings"
+) -> Path:
+    """Ratings (Elo scale) as points with 95% interval bars."""
     names = ratings["strategy"].to_list()
     y = np.arange(len(names))
     fig = _figure(7, 0.5 * len(names) + 1.5)
@@ -106,7 +119,7 @@ def plot_ratings(ratings: pl.DataFrame, path: Path | str) -> Path:
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     ax.set_xlabel("rating (Elo scale, mean 0; 95% bootstrap interval over deals)")
-    ax.set_title("Bradley-Terry ratings")
+    ax.set_title(title)
     return _save(fig, path)
 
 

@@ -28,6 +28,7 @@ import polars as pl
 from whist_sim.inference.plackett_luce import plackett_luce, predicted_win_share
 from whist_sim.reports import finishing
 from whist_sim.reports.document import Section, Table, column, fmt, interval, table_of
+from whist_sim.reports.plots import plot_ratings
 from whist_sim.store import RunFolder
 
 TITLE = "Ratings (finishing order)"
@@ -104,9 +105,8 @@ MODEL_TEXT = (
 def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
     """The "Ratings (finishing order)" section of a Solo, Minnesota or Knock-out Whist run.
 
-    ``out`` is the report folder; this section draws no figure (the ratings'
-    intervals are in the table), so it is unused but kept for the builder
-    signature every section shares. Returns no section for other games.
+    ``out`` is the report folder, where the ratings figure is drawn. Returns no
+    section for other games.
     """
     game = str(folder.meta()["game"])
     if game not in ORDERS:
@@ -131,7 +131,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
                 (units, column("units")),
             ], "Plackett-Luce ratings (Elo scale)"),
             _gap_table(game, sizes),
-        ])]
+        ], [plot_ratings(ratings, out / "ratings.png", "Plackett-Luce ratings (finishing order)")])]
 
     winners = plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED, top=1)
     seats = folder.scan("seats")
@@ -172,7 +172,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
             ("observed [95% CI]", interval("win_share")),
             ("fair share", column("fair_share")),
         ], "Knock-out Whist: predicted first-place share against games won, per seat"),
-    ])]
+    ], [plot_ratings(winners, out / "ratings.png", "Plackett-Luce ratings: who wins")])]
 
 
 def leading_ratings(folder: RunFolder) -> pl.DataFrame | None:

@@ -1,0 +1,132 @@
+"""The report opens with a verdict a non-statistician reads correctly."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.tournament_helpers import make_run_without_ray, quick_config
+from whist_sim.reports.build import build_report
+from whist_sim.reports.verdict_section import TITLE, _disagreement
+from whist_sim.tournament.duel import duel_config, run_duel
+
+GERMAN = """
+[tournament]
+game = "german_whist"
+deals = 40
+seed = 5
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "heuristic"
+label = "heuristic_bold"
+params = { contest_margin = -0.5 }
+"""
+
+
+def _verdict(run: Path) -> str:
+    text = build_report(run).markdown.read_text()
+    first = text.index("\n## ")
+    assert text[first:].startswith(f"\n## {TITLE}\n"), "the verdict is the first section"
+    return text[first:text.index("\n## ", first + 1)]
+
+
+def test_german_verdict_ranks_by_hands_won_and_decides_only_what_is_clear(tmp_path):
+    verdict = _verdict(make_run_without_ray(tmp_path, GERMAN))
+    assert "ranked by the share of hands they win" in verdict
+    assert "heuristic wins" in verdict and "of hands against random" in verdict
+    assert "decided." in verdict
+    # two near-equal heuristics are not separated after 40 deals, and the text says how
+    # many more deals a difference of the size seen would need
+    assert re.search(r"heuristic(_bold)? and heuristic(_bold)? are not separated after 40 deals",
+                     verdict)
+    assert "more deals would separate a difference of that size" in verdict
+    assert "one in twenty would still look decided by chance" in verdict
+
+
+def test_a_duel_report_repeats_the_duels_verdict(tmp_path):
+    config = duel_config("heuristic", "random", "german_whist", max_deals=200, seed=3,
+                         sprt={"elo0": 0, "elo1": 150, "batch": 10})
+    summary = run_duel(config, tmp_path / "duel", workers=0, progress=False)
+    verdict = _verdict(summary.path)
+    assert "This run was a sequential test (an SPRT) of A against B" in verdict
+    assert summary.verdict_text() in verdict
+    recorded = json.loads((summary.path / "run.json").read_text())["verdict"]
+    assert f"LLR {recorded['llr']:.2f}" in verdict
+
+
+def test_two_entrants_without_a_test_get_a_fixed_sample_verdict(tmp_path):
+    verdict = _verdict(make_run_without_ray(tmp_path, quick_config(deals=30).replace(
+        '[[strategies]]\nuse = "random"\nlabel = "random_b"\n', "")))
+    assert "fixed-sample test" in verdict
+
+
+def test_solo_verdict_ranks_by_net_units(tmp_path):
+    body = """
+[tournament]
+game = "solo_whist"
+deals = 30
+seed = 2
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+label = "bold"
+params = { aggression = 1 }
+"""
+    verdict = _verdict(make_run_without_ray(tmp_path, body))
+    assert "Solo Whist is played for stakes" in verdict
+    assert "units per hand" in verdict
+    assert "is ahead of random by" in verdict
+
+
+def test_knockout_verdict_measures_each_entrant_against_the_fair_share(tmp_path):
+    body = """
+[tournament]
+game = "knockout_whist"
+deals = 40
+seed = 4
+players = 4
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+label = "h2"
+"""
+    verdict = _verdict(make_run_without_ray(tmp_path, body))
+    assert "against a fair share of 25.0%" in verdict
+    assert "random wins" in verdict and "below it, decided." in verdict
+
+
+@pytest.mark.parametrize(
+    ("ratings", "expected"),
+    [
+        (["a", "b", "c"], "same order"),
+        (["b", "a", "c"], "a above b by net units per hand, the other way by rating"),
+    ],
+)
+def test_where_ratings_and_the_ranking_disagree_the_report_says_which_to_trust(
+    ratings, expected
+):
+    note = _disagreement(["a", "b", "c"], ratings, "solo_whist")
+    assert expected in note
+    if "other way" in expected:
+        assert "Trust the net units" in note

@@ -1,0 +1,132 @@
+"""Every two entrants compared on the figure that ranks the game, one value per duplicate pair.
+
+The report's verdict (``verdict_section``) turns these into sentences: who is
+ahead, by how much, how sure, and how many more deals would settle a comparison
+that is still open. The unit is the duplicate pair, a (pairing, deal) played
+under every seating, as in the standings.
+
+The figure, game by game (``RANKING``):
+
+- German Whist: the share of hands won head to head (a draw half);
+- Solo Whist: the mean net margin in units per hand (Solo is played for money,
+  and a hand's result says nothing of its stake);
+- Minnesota Whist: the share of games to the target won against the other
+  partnership (a game, not a hand, is what a partnership plays for);
+- Knock-out Whist: the share of games won, against the fair share 1/players:
+  only the winner wins, so each entrant is measured against an average seat
+  (``knockout_shares``) rather than against each opponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from whist_sim.reports.analyses import PAIR, seat_pairs
+
+
+@dataclass(frozen=True)
+class Figure:
+    """How a game ranks its entrants."""
+
+    name: str
+    """What ranks the table, as a heading says it: "share of hands won"."""
+    noun: str
+    """What a share counts, in a sentence: "hands" ("wins 73% of hands against ...")."""
+    unit: str
+    """The unit of the value: "share" or "units per hand"."""
+    null: float
+    """The value of two equal entrants."""
+    why: str
+    """Why this figure ranks the game, for the report."""
+
+
+RANKING = {
+    "german_whist": Figure(
+        "share of hands won", "hands", "share", 0.5,
+        "A German Whist hand is won or lost (the score only says by how much), so entrants"
+        " are ranked by the share of hands they win head to head, a draw counting half; the"
+        " Bradley-Terry ratings are fitted to the same hands.",
+    ),
+    "solo_whist": Figure(
+        "net units per hand", "hands", "units per hand", 0.0,
+        "Solo Whist is played for stakes: a made abundance pays more than a made proposal,"
+        " so entrants are ranked by the mean net units they win per hand (the standings'"
+        " `mean net`), not by how often they finish ahead; the finishing-order ratings count"
+        " the second and ignore the stakes.",
+    ),
+    "minnesota_whist": Figure(
+        "share of games to the target won", "games to the target", "share", 0.5,
+        "A Minnesota Whist partnership plays to win games to the target, so entrants are"
+        " ranked by the share of games they win against the other partnership; points per"
+        " hand (the standings) say how they got there.",
+    ),
+    "knockout_whist": Figure(
+        "share of games won", "games", "share", 0.0,
+        "Only the last player in wins a Knock-out Whist game, so entrants are ranked by the"
+        " share of games they win, against the fair share 1/players of an average seat; the"
+        " `who wins` ratings are fitted to the same first places.",
+    ),
+}
+"""The figure that ranks each game's entrants."""
+
+
+def pairwise_values(game: str, seats: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
+    """Per ordered pair of entrants and duplicate pair in which they met: the row entrant's
+    value against the column entrant (``RANKING``).
+
+    Columns: strategy, opponent, pairing, deal, value. Antisymmetric: value(A, B) =
+    1 - value(B, A) for shares and -value(B, A) for margins. Not defined for
+    Knock-out Whist (see :func:`knockout_shares`).
+    """
+    if game == "german_whist":
+        return _per_pair(seat_pairs(seats), "share")
+    if game == "solo_whist":
+        return _per_pair(seat_pairs(seats), "margin")
+    if game == "minnesota_whist":
+        return _per_pair(_game_pairs(matches), "share")
+    raise ValueError(f"no pairwise comparison for {game}")
+
+
+def _per_pair(pairs: pl.LazyFrame, column: str) -> pl.LazyFrame:
+    return (
+        pairs.group_by(["strategy", "opponent", *PAIR])
+        .agg(pl.col(column).mean().alias("value"))
+        .sort(["strategy", "opponent", *PAIR])
+    )
+
+
+def _game_pairs(matches: pl.LazyFrame) -> pl.LazyFrame:
+    """Every two seats of opposite partnerships in one game to the target, with the row
+    seat's share: 1 for a won game, 1/2 for a drawn one."""
+    game = ["pairing", "deal", "rotation"]
+    score = (pl.when(pl.col("result") == "win").then(1.0)
+             .when(pl.col("result") == "draw").then(0.5).otherwise(0.0))
+    own = matches.select(*game, "seat", "strategy", score.alias("share"))
+    other = matches.select(*game, pl.col("seat").alias("opponent_seat"),
+                           pl.col("strategy").alias("opponent"))
+    return (
+        own.join(other, on=game)
+        .filter((pl.col("seat") % 2 != pl.col("opponent_seat") % 2)
+                & (pl.col("strategy") != pl.col("opponent")))
+        .select(*PAIR, "strategy", "opponent", "share")
+    )
+
+
+def knockout_shares(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per entrant, table size and deal index: its share of the games it sat in that it won
+    (a seat-game counts once), and the fair share 1/players.
+
+    Columns: strategy, players, deal, value (won / seat-games), seat_games, fair.
+    A forfeited game counts as lost by every seat, as the Knock-out section does
+    not count it; the forfeiter's forfeit is in the Forfeits section.
+    """
+    won = (pl.col("result") == "win").cast(pl.Float64)
+    return (
+        seats.with_columns(players=pl.len().over("deal_key").cast(pl.Int64))
+        .group_by(["strategy", "players", "deal"])
+        .agg(won.mean().alias("value"), pl.len().cast(pl.Int64).alias("seat_games"))
+        .with_columns(fair=1.0 / pl.col("players"))
+        .sort(["strategy", "players", "deal"])
+    )

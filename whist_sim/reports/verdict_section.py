@@ -1,0 +1,307 @@
+"""The report's first section: who is best, by how much, how sure, in plain sentences.
+
+A reader who reads nothing else should come away right. So the section says:
+
+- which figure ranks this game's table, and why (``comparisons.RANKING``);
+- for a run of two entrants, the verdict of its test: the sequential test of a
+  duel (``[sprt]``), else a fixed-sample test at the default hypotheses
+  (docs/statistics.md), recomputed from the rows;
+- for more entrants, one sentence per comparison of neighbours in the ranking
+  (and of every two when there are few): the difference with its 95% interval,
+  "decided" when the interval excludes no difference, otherwise how many more
+  deals would separate a difference of the size seen;
+- where the ratings rank two entrants in the opposite order to the ranking
+  figure, which one to trust and why.
+
+Each comparison is a 95% interval on its own: with many comparisons a few may
+look decided by chance, which the section says.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from whist_sim.inference import (
+    SprtSettings,
+    fixed_verdict,
+    model_for,
+    pairs_to_separate,
+    sequential_verdict,
+)
+from whist_sim.inference.duel_pairs import duel_pair_values
+from whist_sim.reports.comparisons import RANKING, knockout_shares, pairwise_values
+from whist_sim.reports.document import Section, Table
+from whist_sim.reports.stats import t_interval
+from whist_sim.store import RunFolder
+
+TITLE = "Verdict"
+
+ALL_PAIRS_UP_TO = 4
+"""With at most this many entrants every two are compared; with more, neighbours only."""
+
+
+def verdict_section(
+    folder: RunFolder, out: Path, ratings_order: list[str] | None = None
+) -> list[Section]:
+    """The verdict of a run: the ranking figure, the comparisons, the trust note.
+
+    ``ratings_order``: the entrants best first by the report's ratings, to say
+    where they and the ranking figure disagree (None: no such note).
+    """
+    meta = folder.meta()
+    game = str(meta["game"])
+    figure = RANKING[game]
+    seats = folder.scan("seats")
+    paragraphs = [figure.why]
+    tables: list[Table] = []
+    labels = sorted(seats.select("strategy").unique().collect()["strategy"].to_list())
+    if len(labels) == 2 and _one_table_size(seats):
+        paragraphs.append(_duel_sentence(folder, meta, game, labels))
+    if game == "knockout_whist":
+        ranked, lines = _knockout(seats)
+    else:
+        ranked, lines = _pairwise(game, figure, seats, folder.scan("matches"), labels)
+    paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
+        f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
+    paragraphs += lines
+    tables.append(Table(["rank", "entrant", f"{figure.name}"],
+                        [[str(i + 1), name, text] for i, (name, text) in enumerate(ranked)],
+                        f"Ranked by {figure.name}"))
+    note = _disagreement([name for name, _ in ranked], ratings_order, game)
+    if note:
+        paragraphs.append(note)
+    return [Section(TITLE, paragraphs, tables)]
+
+
+def _one_table_size(seats: pl.LazyFrame) -> bool:
+    sizes = seats.group_by("deal_key").len().select(pl.col("len").n_unique()).collect().item()
+    return sizes == 1
+
+
+# -- a duel's test ------------------------------------------------------------------------
+
+
+def _duel_sentence(folder: RunFolder, meta: dict[str, Any], game: str, labels: list[str]) -> str:
+    """The test of a two-entrant run, recomputed from its rows and run.json (what the run
+    printed and recorded), A being the first entrant of the config."""
+    config = meta["config"] if isinstance(meta.get("config"), dict) else {}
+    a, b = _entrants_in_order(meta, labels)
+    seats, matches = folder.scan("seats"), folder.scan("matches")
+    values = duel_pair_values(seats, matches, a, game).collect()
+    per_pairing = (
+        folder.scan("deals").group_by("pairing")
+        .agg(pl.col("strategies").filter(pl.col("rotation") == 0).first().alias("lineup"),
+             pl.col("rotation").n_unique().alias("seatings"))
+        .sort("pairing").collect()
+    )
+    lineups = per_pairing["lineup"].to_list()
+    seatings = per_pairing["seatings"].to_list()
+    players = len(lineups[0])
+    model = model_for(game, players, [lineup.count(a) for lineup in lineups], seatings)
+    read = int((meta.get("verdict") or {}).get("deals_read") or values.height)
+    pairs = values.filter(pl.col("deal") < read)["value"].to_list()
+    sprt = config.get("sprt")
+    if isinstance(sprt, dict):
+        settings = SprtSettings.from_mapping(
+            {k: v for k, v in sprt.items() if k != "batch" and v is not None})
+        deals = (config.get("tournament") or {}).get("deals") or read
+        verdict = sequential_verdict(model, settings, pairs, finished=read >= deals)
+        kind = "This run was a sequential test (an SPRT) of A against B"
+    else:
+        verdict = fixed_verdict(model, SprtSettings.from_mapping({}), pairs)
+        kind = ("This run of two entrants ends in a fixed-sample test of A against B at the"
+                " default hypotheses")
+    return (f"{kind} (A = {a}, B = {b}; docs/statistics.md explains the model):"
+            f" {verdict.text(a, b)}")
+
+
+def _entrants_in_order(meta: dict[str, Any], labels: list[str]) -> tuple[str, str]:
+    """(A, B): the config's first and second entrant (run.json's ``strategies`` keeps that
+    order); the labels in alphabetical order if run.json does not say."""
+    recorded = meta.get("strategies")
+    if isinstance(recorded, dict) and set(recorded) == set(labels):
+        a, b = list(recorded)
+        return a, b
+    return labels[0], labels[1]
+
+
+# -- pairwise comparisons -------------------------------------------------------------------
+
+
+def _pairwise(
+    game: str, figure: Any, seats: pl.LazyFrame, matches: pl.LazyFrame, labels: list[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    values = pairwise_values(game, seats, matches).collect()
+    by_pair = {
+        (a, b): group["value"].to_numpy()
+        for (a, b), group in values.group_by(["strategy", "opponent"], maintain_order=True)
+    }
+    deals_per_pair = _deals_per_pair(values)
+    score = {name: _overall(values, name) for name in labels}
+    order = sorted(labels, key=lambda name: (-score[name], name))
+    ranked = [(name, _fmt(score[name], figure.unit)) for name in order]
+    compared = (list(itertools.combinations(order, 2)) if len(order) <= ALL_PAIRS_UP_TO
+                else list(itertools.pairwise(order)))
+    lines = []
+    for a, b in compared:
+        x = by_pair.get((a, b))
+        if x is None or x.size == 0:
+            lines.append(f"{a} and {b} never met.")
+            continue
+        lines.append(_comparison(a, b, x, figure, deals_per_pair.get((a, b), 1.0)))
+    if len(compared) > 1:
+        lines.append(_multiplicity(len(compared)))
+    return ranked, lines
+
+
+def _overall(values: pl.DataFrame, name: str) -> float:
+    """An entrant's mean value over every duplicate pair with every opponent."""
+    mine = values.filter(pl.col("strategy") == name)["value"]
+    return float(mine.mean()) if mine.len() else math.nan
+
+
+def _deals_per_pair(values: pl.DataFrame) -> dict[tuple[str, str], float]:
+    """Duplicate pairs two entrants share per deal index (several line-ups may seat both)."""
+    counts = values.group_by(["strategy", "opponent"]).agg(
+        (pl.len() / pl.col("deal").n_unique()).alias("per_deal"))
+    return {(r["strategy"], r["opponent"]): r["per_deal"] for r in counts.iter_rows(named=True)}
+
+
+def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float) -> str:
+    interval = t_interval(x)
+    deals = round(interval.n / per_deal)
+    leader, other = (a, b) if interval.estimate >= figure.null else (b, a)
+    shown = _difference(interval, figure, leader == a, other)
+    if interval.n >= 2 and not (interval.lo <= figure.null <= interval.hi):
+        return f"{leader} {shown}, over {deals:,} deals: decided."
+    gap = abs(interval.estimate - figure.null)
+    sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
+    if gap == 0 or not math.isfinite(sd) or sd == 0:
+        return (f"{a} and {b} are not separated after {deals:,} deals ({shown});"
+                " no difference has been seen to size a longer run by.")
+    more = max(0, math.ceil((pairs_to_separate(sd, gap) - interval.n) / per_deal))
+    return (f"{a} and {b} are not separated after {deals:,} deals ({leader} {shown}); about"
+            f" {more:,} more deals would separate a difference of that size"
+            f" ({_fmt_gap(gap, figure.unit)}) with 80% probability.")
+
+
+def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
+    """"wins 73.1% of hands against random (95%: 71.9 to 74.3%)", said of the leader."""
+    flip = (lambda v: v) if as_is else (
+        (lambda v: 1.0 - v) if figure.unit == "share" else (lambda v: -v))
+    est = flip(interval.estimate)
+    lo, hi = sorted((flip(interval.lo), flip(interval.hi)))
+    if figure.unit == "share":
+        head = f"wins {100 * est:.1f}% of {figure.noun} against {other}"
+        if math.isnan(lo):
+            return head
+        return f"{head} (95%: {100 * lo:.1f} to {100 * hi:.1f}%)"
+    head = f"is ahead of {other} by {est:.3f} {figure.unit}"
+    if math.isnan(lo):
+        return head
+    return f"{head} (95%: {lo:.3f} to {hi:.3f})"
+
+
+def _multiplicity(count: int) -> str:
+    return (f"Each comparison is a 95% interval on its own: among {count} comparisons of"
+            " entrants that were in truth equal, about one in twenty would still look"
+            " decided by chance.")
+
+
+# -- Knock-out Whist: each entrant against the fair share --------------------------------
+
+
+def _knockout(seats: pl.LazyFrame) -> tuple[list[tuple[str, str]], list[str]]:
+    shares = knockout_shares(seats).collect()
+    rows = []
+    lines = []
+    for (name, players), group in shares.group_by(["strategy", "players"], maintain_order=True):
+        interval = t_interval(group["value"].to_numpy())
+        fair = 1.0 / players
+        rows.append((name, players, interval, fair))
+    rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
+    for name, players, interval, fair in rows:
+        text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
+                f" (95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%, over"
+                f" {interval.n:,} deals), against a fair share of {100 * fair:.1f}%")
+        if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
+            side = "above" if interval.estimate > fair else "below"
+            lines.append(f"{text}: {side} it, decided.")
+        else:
+            x = group_values(shares, name, players)
+            gap = abs(interval.estimate - fair)
+            sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
+            if gap > 0 and math.isfinite(sd) and sd > 0:
+                more = max(0, pairs_to_separate(sd, gap) - interval.n)
+                lines.append(f"{text}: not separated from it; about {more:,} more deals would"
+                             " separate a difference of that size with 80% probability.")
+            else:
+                lines.append(f"{text}: not separated from it.")
+    if len(rows) > 1:
+        lines.append(_multiplicity(len(rows)))
+    best = {}
+    for name, players, interval, _fair in rows:
+        best.setdefault(name, []).append((players, interval.estimate))
+    ranked = sorted(best, key=lambda n: -np.mean([e for _, e in best[n]]))
+    return [(n, ", ".join(f"{100 * e:.1f}% at {p}" for p, e in best[n])) for n in ranked], lines
+
+
+def group_values(shares: pl.DataFrame, name: str, players: int) -> np.ndarray:
+    return shares.filter((pl.col("strategy") == name) & (pl.col("players") == players))[
+        "value"].to_numpy()
+
+
+# -- ratings against the ranking figure -----------------------------------------------------
+
+TRUST = {
+    "german_whist": (
+        "Where they differ, the two are within each other's noise: both count hands won,"
+        " the ratings pooling every opponent at once. Trust neither order there until more"
+        " deals separate them."
+    ),
+    "solo_whist": (
+        "Trust the net units: they are what the game pays. The finishing-order ratings count"
+        " how often an entrant ends a hand ahead, whatever the stake, so an entrant that wins"
+        " many small hands and loses a few large ones rates higher than it earns."
+    ),
+    "minnesota_whist": (
+        "Trust the games won: a game to the target is the result; the ratings fit the same"
+        " games with every opponent pooled, so a difference is within their noise."
+    ),
+    "knockout_whist": (
+        "Trust the games won: the `who wins` ratings fit the same first places with every"
+        " table pooled, so a difference is within their noise."
+    ),
+}
+
+
+def _disagreement(ranked: list[str], ratings: list[str] | None, game: str) -> str | None:
+    if not ratings:
+        return None
+    position = {name: i for i, name in enumerate(ratings)}
+    swapped = [
+        (a, b) for a, b in itertools.combinations(ranked, 2)
+        if a in position and b in position and position[a] > position[b]
+    ]
+    if not swapped:
+        return ("The ratings rank the entrants in the same order as "
+                f"{RANKING[game].name}.")
+    shown = "; ".join(f"{a} above {b}" for a, b in swapped)
+    return (f"The ratings and {RANKING[game].name} disagree ({shown} by {RANKING[game].name},"
+            f" the other way by rating). {TRUST[game]}")
+
+
+def _fmt(value: float, unit: str) -> str:
+    if value != value:
+        return "—"
+    return f"{100 * value:.1f}%" if unit == "share" else f"{value:+.3f} {unit}"
+
+
+def _fmt_gap(value: float, unit: str) -> str:
+    return f"{100 * value:.1f} percentage points" if unit == "share" else f"{value:.3f} {unit}"
