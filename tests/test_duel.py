@@ -78,6 +78,10 @@ def test_resumed_duel_equals_the_uninterrupted_one(tmp_path, monkeypatch):
     assert resumed.status == "complete"
     assert_same_rows(run_rows(resumed.path), run_rows(reference.path))
     assert resumed.verdict.llr == reference.verdict.llr
+    decisions = {name: json.loads((run / "run.json").read_text())["decisions"]
+                 for name, run in (("resumed", resumed.path), ("reference", reference.path))}
+    for label in ("heuristic", "random"):  # the interrupted session's decisions are kept
+        assert decisions["resumed"][label][0] == decisions["reference"][label][0]
     # resuming a decided duel plays nothing more
     again = resume_tournament(stopped.path, workers=0, progress=False)
     assert again.tasks_run == 0 and again.verdict.decision == "H1"

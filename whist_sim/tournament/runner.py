@@ -372,7 +372,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     folder.update_meta(
         status=status, ended=now_iso() if status == "complete" else None, totals=totals,
         workers=executor.slots, where=executor.where, nodes=sorted(nodes),
-        decisions=_add_decisions(meta.get("decisions"), standings.decision_totals()),
+        decisions=standings.decision_totals(),  # earlier sessions' included (_trackers)
         **extra,
     )
     return RunSummary(
@@ -401,6 +401,8 @@ def _trackers(
     tracker = DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1 else None
     if done:
         standings.add_rows(folder.scan("seats"))
+        earlier = folder.meta().get("decisions") or {}
+        standings.add_decisions({label: (int(n), float(t)) for label, (n, t) in earlier.items()})
         if tracker is not None:
             tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
             tracker.look(_complete_deals(folder, plan, tracker, done))
@@ -416,17 +418,6 @@ def _complete_deals(
     while prefix in done:
         prefix += 1
     return min(plan.deals, prefix * plan.deals_per_task // plan.pairings)
-
-
-def _add_decisions(
-    before: dict[str, list[float]] | None, now: dict[str, list[float]]
-) -> dict[str, list[float]]:
-    """Decision counts and seconds per entrant, added up over the run's sessions."""
-    total = {label: list(value) for label, value in (before or {}).items()}
-    for label, (count, seconds) in now.items():
-        old = total.setdefault(label, [0, 0.0])
-        total[label] = [old[0] + count, old[1] + seconds]
-    return total
 
 
 def _spec(
