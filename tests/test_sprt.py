@@ -777,3 +777,15 @@ def test_fixed_verdict_at_fixed_sample_pairs_has_the_asked_error_rates(kind):
     for errors, rate in ((false_h1, settings_.alpha), (false_h0, settings_.beta)):
         assert wilson_lower(errors, runs) <= rate
         assert errors / runs >= rate / 2  # near the asked rate, not far more cautious
+
+
+def test_a_verdict_on_points_warns_when_the_pairs_are_skewed():
+    rng = np.random.default_rng(3)
+    skewed = np.where(rng.random(400) < 0.05, -20.0, 1.0)  # rare large losses
+    points = SprtSettings.from_mapping({"net0": 0, "net1": 0.5})
+    warned = fixed_verdict(net_model(), points, skewed).text("A", "B")
+    assert "Caution: the pair values are skewed" in warned
+    in_elo = fixed_verdict(net_model(), SprtSettings.from_mapping({}), skewed).text("A", "B")
+    assert "Caution" not in in_elo
+    symmetric = rng.normal(0.3, 1.0, 400)
+    assert "Caution" not in fixed_verdict(net_model(), points, symmetric).text("A", "B")

@@ -55,6 +55,9 @@ class Estimate:
     """The mean at Elo 0: the fair share, or 0 points for net margins."""
     mean_unit: str = "share"
     """What ``mean`` is measured in: "share" or "points per hand"."""
+    skewness: float = math.nan
+    """Sample skewness of the pair values (NaN below three pairs or with no spread): the
+    verdict warns when hypotheses in points per hand meet strongly skewed pairs."""
 
     def describe(self) -> str:
         """One clause a reader takes in at a glance, e.g.
@@ -157,6 +160,8 @@ def summarise(
         mean_lo, mean_hi = -math.inf, math.inf
     if value_range is not None:
         mean_lo, mean_hi = max(mean_lo, value_range[0]), min(mean_hi, value_range[1])
+    skewness = (float(stats.skew(x, bias=False)) if pairs >= 3 and sd and sd > 0
+                else math.nan)
     return Estimate(
         pairs=pairs,
         mean=mean,
@@ -170,4 +175,5 @@ def summarise(
         unit=unit,
         fair_mean=fair_mean,
         mean_unit=mean_unit,
+        skewness=skewness,
     )

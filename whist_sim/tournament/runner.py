@@ -263,11 +263,10 @@ class _Console:
                         disable=not enabled, smoothing=0.1, file=sys.stderr)
         self._shown = time.perf_counter()
 
-    def update(self, games: int, standings: LiveStandings, tracker: DuelTracker | None,
-               force: bool = False) -> None:
+    def update(self, games: int, standings: LiveStandings, tracker: DuelTracker | None) -> None:
         self.bar.update(games)
         now = time.perf_counter()
-        if not self.enabled or not (force or now - self._shown >= LIVE_SECONDS):
+        if not self.enabled or now - self._shown < LIVE_SECONDS:
             return
         self._shown = now
         lines = standings.lines()
@@ -358,8 +357,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         folder.compact(min_units=2)
         if tracker is not None:
             tracker.look(_complete_deals(folder, plan, tracker))
-    console.update(0, standings, tracker, force=True)
-    console.close()
+    console.close()  # the caller prints the final standings (summary.standings)
     meta = folder.meta()
     totals = meta.get("totals", {"wall_seconds": 0.0, "task_seconds": 0.0})
     totals = {
@@ -454,19 +452,26 @@ def _seconds_per_item(
     """Seconds one (line-up, deal) item takes to play, all its seatings, on one core.
 
     Plays the first items of the real plan in this process (deterministic, then
-    discarded), deal 0 of every line-up first, and stops after SAMPLE_SECONDS.
+    discarded): one item alone, to learn the order of magnitude, then, if that was
+    quick, one task of as many items as fit in SAMPLE_SECONDS (deal 0 of every
+    line-up first). A task's fixed costs (building the game and strategies,
+    making the Arrow tables) are then shared as in a real task, not counted once
+    per item; timing single items overstated a fast run's play threefold.
     """
     lineups = [seats[p] for p in played]
-    items = min(len(played) * config.tournament.deals, 2 * len(played))
-    plan = Plan(len(played), config.tournament.deals, 1)
-    started = time.perf_counter()
-    sampled = 0
-    for task in range(items):
-        play_task(_spec(config, plan, lineups, played, task))
-        sampled += 1
-        if time.perf_counter() - started > SAMPLE_SECONDS:
-            break
-    return max(time.perf_counter() - started, 1e-6) / sampled
+    items = len(played) * config.tournament.deals
+
+    def timed(size: int) -> float:
+        plan = Plan(len(played), config.tournament.deals, size)
+        started = time.perf_counter()
+        play_task(_spec(config, plan, lineups, played, 0))
+        return time.perf_counter() - started
+
+    first = max(timed(1), 1e-6)
+    if first >= SAMPLE_SECONDS / 4 or items == 1:
+        return first
+    size = min(items, max(2 * len(played), int(SAMPLE_SECONDS / first)))
+    return max(timed(size), 1e-6) / size
 
 
 def _auto_task_size(config: TournamentConfig, pairings: int, slots: int, per_item: float) -> int:
