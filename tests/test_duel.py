@@ -214,3 +214,18 @@ def test_cli_duel_prints_standings_and_verdict(tmp_path):
     assert "verdict: heuristic is stronger than random" in result.stdout
     assert "win rate [95% CI]" in result.stdout
     assert pl.read_parquet(next((out / "data").glob("*/deals.parquet"))).height > 0
+
+
+def test_a_duel_of_two_line_ups_reads_whole_deals_whatever_the_task_size(tmp_path):
+    """At three seats a duel plays A B A and B A B on every deal; a task never splits them."""
+    def play(name: str, per_task: int):
+        config = duel_config("heuristic", "random", "knockout_whist", players=3,
+                             max_deals=40, seed=5, deals_per_task=per_task,
+                             sprt={"elo0": 0, "elo1": 100, "batch": 10})
+        return run_duel(config, tmp_path / name, workers=0, progress=False)
+
+    one, five = play("one", 1), play("five", 5)
+    assert json.loads((five.path / "run.json").read_text())["plan"]["deals_per_task"] == 4
+    assert_same_rows(run_rows(one.path), run_rows(five.path))
+    assert one.verdict.llr == five.verdict.llr
+    assert one.verdict.estimate.pairs == five.verdict.estimate.pairs

@@ -25,33 +25,10 @@ from scipy import stats
 
 from whist_sim.inference.estimate import Estimate, json_safe, signed, t_quantile
 from whist_sim.inference.pair_models import (
-    CategoricalPairModel,
     NetPairModel,
     PairModel,
-    knockout_model,
-    model_for,
-    net_model,
-    pentanomial_model,
 )
 from whist_sim.inference.settings import SprtError, SprtSettings
-
-__all__ = [
-    "CategoricalPairModel",
-    "Estimate",
-    "NetPairModel",
-    "PairModel",
-    "SprtError",
-    "SprtSettings",
-    "Verdict",
-    "fixed_sample_pairs",
-    "fixed_verdict",
-    "knockout_model",
-    "model_for",
-    "net_model",
-    "pairs_to_separate",
-    "pentanomial_model",
-    "sequential_verdict",
-]
 
 Decision = Literal["H1", "H0", "inconclusive", "continue"]
 

@@ -19,7 +19,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from whist_sim.tournament.config import ConfigError, TournamentConfig, validate_config
+from whist_sim.tournament.config import (
+    ConfigError,
+    StrategyEntry,
+    TournamentConfig,
+    validate_config,
+)
 from whist_sim.tournament.runner import RunSummary, run_tournament
 
 SEQUENTIAL_MAX_DEALS = 20_000
@@ -91,8 +96,9 @@ def duel_config(
     """
     first, second = parse_entrant(a, "A"), parse_entrant(b, "B")
     entries = [first, second]
-    if _label(first) == _label(second):  # a self-duel checks that the test stays calibrated
-        first["label"], second["label"] = f"{_label(first)} (A)", f"{_label(second)} (B)"
+    name = StrategyEntry(**first).name
+    if name == StrategyEntry(**second).name:  # a self-duel: is the test calibrated?
+        first["label"], second["label"] = f"{name} (A)", f"{name} (B)"
     deals = max_deals or (SEQUENTIAL_MAX_DEALS if sprt is not None else FIXED_DEALS)
     tournament: dict[str, Any] = {
         "game": game, "deals": deals, "seed": seed, "deals_per_task": deals_per_task,
@@ -105,13 +111,6 @@ def duel_config(
     if sprt is not None:
         raw["sprt"] = dict(sprt)
     return validate_config(raw, "duel")
-
-
-def _label(entry: Mapping[str, Any]) -> str:
-    if not entry["params"]:
-        return entry["use"]
-    shown = ", ".join(f"{k}={v!r}" for k, v in sorted(entry["params"].items()))
-    return f"{entry['use']}({shown})"
 
 
 def run_duel(

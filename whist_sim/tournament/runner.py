@@ -122,7 +122,7 @@ def run_tournament(
         if per_task == "auto":
             per_task = _auto_task_size(config, len(played), executor.slots, per_item or 0.0)
         if config.sprt is not None:
-            per_task = _within_batches(per_task, config.sprt.batch * len(played))
+            per_task = _within_batches(per_task, config.sprt.batch, len(played))
         plan = Plan(len(played), config.tournament.deals, per_task, game.duplicate_rotations)
         folder = RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan))
         return _execute(folder, executor, progress)
@@ -307,8 +307,8 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         nodes.add(result.node)
         standings.add_rows(result.tables["seats"])
         standings.add_decisions(result.decisions)
-        if tracker is not None:
-            tracker.add_rows(pl_lazy(result.tables["seats"]), pl_lazy(result.tables["matches"]))
+        if in_order:  # whole deals, in plan order (_within_batches); read as they come
+            tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
         if committed % COMPACT_EVERY == 0:
             folder.compact()
 
@@ -355,8 +355,9 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     wall = time.perf_counter() - started
     if status == "complete":
         folder.compact(min_units=2)
-        if tracker is not None:
-            tracker.look(_complete_deals(folder, plan, tracker))
+        if tracker is not None and not tracker.finished:  # a fixed-sample verdict: every row
+            tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
+            tracker.look(_complete_deals(folder, plan))
     console.close()  # the caller prints the final standings (summary.standings)
     meta = folder.meta()
     totals = meta.get("totals", {"wall_seconds": 0.0, "task_seconds": 0.0})
@@ -379,7 +380,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     )
 
 
-def pl_lazy(table: Any) -> Any:
+def _lazy(table: Any) -> Any:
     """An Arrow table as a Polars LazyFrame (no copy)."""
     import polars as pl
 
@@ -403,13 +404,11 @@ def _trackers(
         standings.add_decisions({label: (int(n), float(t)) for label, (n, t) in earlier.items()})
         if tracker is not None:
             tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
-            tracker.look(_complete_deals(folder, plan, tracker, done))
+            tracker.look(_complete_deals(folder, plan, done))
     return standings, tracker
 
 
-def _complete_deals(
-    folder: RunFolder, plan: Plan, tracker: DuelTracker, done: set[int] | None = None
-) -> int:
+def _complete_deals(folder: RunFolder, plan: Plan, done: set[int] | None = None) -> int:
     """Deal indices whose every task is committed, counted from deal 0."""
     done = folder.completed_tasks() if done is None else done
     prefix = 0
@@ -486,10 +485,11 @@ def _auto_task_size(config: TournamentConfig, pairings: int, slots: int, per_ite
     return max(1, min(size, balanced))
 
 
-def _within_batches(per_task: int, batch_items: int) -> int:
-    """The largest task size at most ``per_task`` that divides a batch, so no task straddles
-    two looks of a sequential test."""
-    size = max(1, min(per_task, batch_items))
-    while batch_items % size:
-        size -= 1
-    return size
+def _within_batches(per_task: int, batch: int, pairings: int) -> int:
+    """The largest task size at most ``per_task`` that holds whole deal indices (every
+    line-up of a deal) and divides a batch, so no task straddles two looks of a
+    sequential test and every deal's pair value comes from one task."""
+    deals = max(1, min(per_task // pairings, batch))
+    while batch % deals:
+        deals -= 1
+    return deals * pairings

@@ -46,7 +46,12 @@ class DuelTracker:
         self.verdict: Any = None
 
     def add_rows(self, seats: pl.LazyFrame, matches: pl.LazyFrame) -> None:
-        """Record the pair values of whole deal indices (one task's rows, or a run's)."""
+        """Record the pair values of whole deal indices (one task's rows, or a run's).
+
+        Every line-up and seating of a deal must be in the rows given: a sequential
+        run's tasks hold whole deals (``runner._within_batches``), and a fixed-sample
+        verdict reads the finished run at once.
+        """
         values = duel_pair_values(seats, matches, self.a, self.game).collect()
         self._values.update(zip(values["deal"].to_list(), values["value"].to_list(),
                                 strict=True))
