@@ -57,6 +57,12 @@ class _AlarmRang(BaseException):
     strategy cannot swallow it."""
 
 
+def is_alarm(exc: BaseException) -> bool:
+    """Whether ``exc`` is the decision clock's own alarm, which must pass through any
+    wrapper on its way to the clock."""
+    return isinstance(exc, _AlarmRang)
+
+
 def _ring(signum: int, frame: Any) -> None:
     raise _AlarmRang
 

@@ -43,6 +43,13 @@ built and not yet played, and the seed of the strategies' generators for it (rec
 the hand's seed), or None to deal that hand from its seed as usual."""
 
 
+class SeatFailure(Exception):
+    """A seat's strategy failed in a way recorded outside the play loop: its process died,
+    ran out of memory or time under a supervisor, or raised what may not be caught in
+    process (``SystemExit``, ``KeyboardInterrupt``). The message says what happened to
+    which entrant ("(pimc) process died: SIGKILL"); the forfeit names the seat."""
+
+
 @dataclass
 class PlayedDeal:
     """A finished deal: its seed, dealer, final state (for logs and records) and outcome."""
@@ -92,19 +99,24 @@ def play_deal(
                     state.apply(clock.call(seat, choosers[seat], state.view(seat), rngs[seat]))
                     seat = state.to_act
     except Exception as exc:  # any failure of a strategy is the seat's forfeit
-        message = _describe(seat, exc)
+        message = _describe(seat, exc, getattr(strategies[seat], "label", None))
         if on_error == "abort":
             raise StrategyFailure(seat, message) from exc
         return PlayedDeal(seed, dealer, state, state.forfeit(seat, message))
     return PlayedDeal(seed, dealer, state, state.outcome())
 
 
-def _describe(seat: int, exc: BaseException) -> str:
+def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
+    """The forfeit's error text: the seat, the strategy (its label, where the loop knows it)
+    and what went wrong."""
+    named = f" ({label})" if label else ""
     if isinstance(exc, (RuleError, DecisionTimeout)):
-        return f"{type(exc).__name__}: {exc}"
+        return f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
+    if isinstance(exc, SeatFailure):
+        return f"seat {seat} {exc}"
     where = traceback.extract_tb(exc.__traceback__)[-1]
     return (
-        f"seat {seat} strategy raised {type(exc).__name__}: {exc}"
+        f"seat {seat}{named} strategy raised {type(exc).__name__}: {exc}"
         f" (at {where.filename}:{where.lineno})"
     )
 

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from whist_sim.play import StrategyFailure
+from whist_sim.tournament.sandbox import play_task_supervised
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
 
@@ -79,8 +80,10 @@ class RayExecutor:
         self.slots = slots
         self._ray = ray
         # SPREAD: tasks go to every node from the start instead of filling the node
-        # whose workers happen to be warm first
-        self._remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(play_task)
+        # whose workers happen to be warm first. Each worker plays its tasks in a
+        # supervised child (sandbox), so a strategy's crash costs a deal, not the run.
+        remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")
+        self._remote = remote(play_task_supervised)
         self._in_flight: dict[Any, int] = {}
 
     def submit(self, spec: TaskSpec) -> None:

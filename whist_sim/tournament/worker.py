@@ -6,10 +6,11 @@ and notebooks call it directly.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +19,10 @@ import pyarrow as pa
 from whist_sim.cards import card_str
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
-from whist_sim.play import PlayedDeal, play_match
+from whist_sim.play import PlayedDeal, SeatFailure, play_match
 from whist_sim.store import tables_for, to_arrow
 from whist_sim.strategy import build_strategy
+from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
 
@@ -44,6 +46,14 @@ class TaskSpec:
     """The number each line-up has in the results (``pairing``); None: its index in
     ``lineups``. A gauntlet plays some line-ups of the round robin under their
     round-robin numbers, so its rows equal the round robin's."""
+    memory_limit: int | None = None
+    """Bytes a supervised worker's child may hold (``sandbox``); None: the default."""
+    scripts: Mapping[HandKey, CrashScript] = field(default_factory=dict)
+    """Hands a supervisor saw a strategy's process die in: replayed from their actions
+    and forfeited, not played again (``sandbox``)."""
+    benched: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    """Entrants benched (``tournament.bench_after``): label -> (the first plan item it sits
+    out, the reason its forfeits give). From that item on its seats forfeit unplayed."""
 
 
 @dataclass
@@ -56,67 +66,72 @@ class TaskResult:
     """Address of the Ray node that played the task ("local" outside Ray)."""
     decisions: dict[str, tuple[int, float]] = field(default_factory=dict)
     """Per entrant: decisions taken and the seconds they took, for the live standings."""
+    output: dict[str, str] = field(default_factory=dict)
+    """Per entrant that printed anything: what it printed, capped (``entrants.OUTPUT_LIMIT``)."""
+    errors: dict[str, str] = field(default_factory=dict)
+    """The full text of every error too long for the ``error`` column, by its digest (the
+    name of its file in the run's ``logs/errors/``): an error repeated on many deals is
+    carried and stored once."""
 
 
-class _Stopwatch:
-    """A strategy's ``choose`` with its decisions counted and timed, for the live standings.
+ERROR_TEXT_LIMIT = 2000
+"""Characters of an error kept in the ``deals`` table; a longer text is cut there and kept
+whole, once, in the run's ``logs/errors/`` (a 50 MB error must not bloat every report)."""
 
-    Only ``choose`` is exposed: the play loop needs nothing else of a strategy.
+
+def error_digest(text: str) -> str:
+    """The name a long error's full text is kept under."""
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def play_task(
+    spec: TaskSpec, monitor: Monitor | None = None, contain: bool = False
+) -> TaskResult:
+    """Play every (line-up, deal) item of the task under every rotation.
+
+    ``monitor`` and ``contain`` are for a supervised process (``sandbox``): the
+    supervisor watches each decision, and a strategy's ``BaseException`` forfeits
+    its deal instead of ending the process.
     """
-
-    __slots__ = ("choose", "decisions", "seconds")
-
-    def __init__(self, choose: Callable[[Any, Any], int]) -> None:
-        self.decisions = 0
-        self.seconds = 0.0
-        clock = time.perf_counter
-
-        def timed(view: Any, rng: Any) -> int:
-            started = clock()
-            try:
-                return choose(view, rng)
-            finally:
-                self.seconds += clock() - started
-                self.decisions += 1
-
-        self.choose = timed
-
-
-def play_task(spec: TaskSpec) -> TaskResult:
-    """Play every (line-up, deal) item of the task under every rotation."""
     started = time.perf_counter()
     sizes = spec.players if isinstance(spec.players, list) else [spec.players]
     games = {g.players: g for g in (make_game(spec.game, spec.variant, n) for n in sizes)}
     game = next(iter(games.values()))
+    board = Table(monitor, spec.scripts, contain)
     built = {
-        label: _Stopwatch(build_strategy(use, params, game.name).choose)
-        for label, (use, params) in spec.strategies.items()
+        label: Entrant(label, index, build_strategy(use, params, game.name).choose, board)
+        for index, (label, (use, params)) in enumerate(spec.strategies.items())
     }
     numbers = spec.pairing_ids or range(len(spec.lineups))
     variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
     tables = tables_for(game.name)
     rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables}
     deals_played = 0
-    for pairing, deal in spec.plan.task_items(spec.task):
+    errors: dict[str, str] = {}
+    first_item = spec.task * spec.plan.deals_per_task
+    for item, (pairing, deal) in enumerate(spec.plan.task_items(spec.task), first_item):
         lineup = spec.lineups[pairing]
         game = games[len(lineup)]
         seed = match_seed(spec.root_seed, deal)
+        players = {label: _Benched(label, spec.benched[label][1])
+                   if label in spec.benched and item >= spec.benched[label][0] else entrant
+                   for label, entrant in built.items()}
         for rotation in seatings(lineup, game.duplicate_rotations):
             seated = rotate(lineup, rotation)
             played, match = play_match(
                 game,
-                [built[label] for label in seated],
+                [players[label] for label in seated],
                 seed,
                 time_limit=spec.time_limit,
                 on_error=spec.on_error,
-                deal_source=None if spec.deal_set is None
-                else spec.deal_set.source(game, deal, seed),
+                deal_source=board.match(pairing, deal, rotation, None if spec.deal_set is None
+                                        else spec.deal_set.source(game, deal, seed)),
             )
             base = {"pairing": numbers[pairing], "deal": deal, "rotation": rotation}
             for hand, result in enumerate(played):
                 key = {**base, "hand": hand,
                        "deal_key": f"{numbers[pairing]}-{deal}-{rotation}-{hand}"}
-                _add_deal_rows(rows, game, key, seated, variant_json, result)
+                _add_deal_rows(rows, game, key, seated, variant_json, result, errors)
                 for table, extra in _extra_rows(result.state, seated).items():
                     rows[table].extend({**key, **row} for row in extra)
             for seat, label in enumerate(seated):
@@ -134,8 +149,24 @@ def play_task(spec: TaskSpec) -> TaskResult:
             deals_played += len(played)
     arrow = {table: to_arrow(table, game.name, rows[table]) for table in tables}
     seconds = time.perf_counter() - started
-    decisions = {label: (watch.decisions, watch.seconds) for label, watch in built.items()}
-    return TaskResult(spec.task, arrow, deals_played, seconds, _node_address(), decisions)
+    decisions = {label: (e.decisions, e.seconds) for label, e in built.items()}
+    output = {label: e.output.text() for label, e in built.items() if e.output.kept}
+    return TaskResult(spec.task, arrow, deals_played, seconds, _node_address(), decisions,
+                      output, errors)
+
+
+class _Benched:
+    """An entrant sitting out: each of its seats forfeits at its first decision."""
+
+    __slots__ = ("choose", "label")
+
+    def __init__(self, label: str, reason: str) -> None:
+        self.label = label
+
+        def refuse(view: Any, rng: Any) -> int:
+            raise SeatFailure(f"({label}) {reason}")
+
+        self.choose = refuse
 
 
 def _node_address() -> str:
@@ -151,8 +182,15 @@ def _add_deal_rows(
     seated: tuple[str, ...],
     variant_json: str,
     played: PlayedDeal,
+    errors: dict[str, str],
 ) -> None:
     state, outcome = played.state, played.outcome
+    error = outcome.error
+    if error is not None and len(error) > ERROR_TEXT_LIMIT:
+        digest = error_digest(error)
+        errors.setdefault(digest, error)
+        error = (f"{error[:ERROR_TEXT_LIMIT]} [... {len(error) - ERROR_TEXT_LIMIT:,} more"
+                 f" characters: the whole text is in the run's logs/errors/{digest}.txt]")
     rows["deals"].append(
         {
             **key,
@@ -164,7 +202,7 @@ def _add_deal_rows(
             "strategies": list(seated),
             "status": "forfeit" if outcome.forfeit_seat is not None else "ok",
             "forfeit_seat": outcome.forfeit_seat,
-            "error": outcome.error,
+            "error": error,
             **outcome.facts,
         }
     )

@@ -1,0 +1,125 @@
+"""Strategies that attack the process they run in, to test that a tournament survives them.
+
+Each plays like ``random`` except on the deals where it holds the ace of spades at its
+first decision (about half of them), where it does its damage; so a test can check that
+exactly those deals are forfeited and every other deal and pairing completes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from random import Random
+from typing import Any
+
+from strategies.random_play import RandomStrategy
+from whist_sim.cards import parse_card
+
+GAMES = frozenset({"german_whist"})
+ACE_OF_SPADES = parse_card("AS")
+
+
+def triggered(view: Any) -> bool:
+    """The first decision of a deal (leading or following) in which this seat holds the ace
+    of spades: about a quarter of the hands it plays."""
+    first = not view.tricks and len(view.trick) == (0 if view.leader == view.seat else 1)
+    return bool(first and view.hand >> ACE_OF_SPADES & 1)
+
+
+class _Hostile(RandomStrategy):
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if triggered(view):
+            self.attack()
+        return super().choose(view, rng)
+
+    def attack(self) -> None:
+        raise NotImplementedError
+
+
+class RaisesOnTrigger(_Hostile):
+    """The harmless twin: an ordinary exception on the same deals (the reference)."""
+
+    def attack(self) -> None:
+        raise ValueError("the twin's ordinary failure")
+
+
+class ExitsTheProcess(_Hostile):
+    def attack(self) -> None:
+        os._exit(1)
+
+
+class CallsSysExit(_Hostile):
+    def attack(self) -> None:
+        sys.exit(3)
+
+
+class RaisesKeyboardInterrupt(_Hostile):
+    def attack(self) -> None:
+        raise KeyboardInterrupt
+
+
+class _Escape(BaseException):
+    pass
+
+
+class RaisesBaseException(_Hostile):
+    def attack(self) -> None:
+        raise _Escape("not an Exception")
+
+
+class KillsItsProcess(_Hostile):
+    def attack(self) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class EatsMemory(_Hostile):
+    """Allocates 64 MiB blocks, touched so they are resident, until something stops it."""
+
+    def attack(self) -> None:
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 << 20))
+
+
+class SwitchesOffTheAlarm(_Hostile):
+    """Cancels the decision timer, then never returns."""
+
+    def attack(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            time.sleep(0.01)
+
+
+class SwallowsEverything(_Hostile):
+    """Busy-loops, catching every exception the alarm or anything else raises."""
+
+    def attack(self) -> None:
+        while True:
+            with contextlib.suppress(BaseException):
+                while True:
+                    pass
+
+
+class PrintsALot(RandomStrategy):
+    """Prints 8 MB at every decision, through Python and below it."""
+
+    games = GAMES
+    block = "x" * (8 << 20)
+
+    def choose(self, view: Any, rng: Random) -> int:
+        print(self.block)
+        os.write(2, b"y" * (1 << 20))
+        return super().choose(view, rng)
+
+
+class HugeError(_Hostile):
+    """Raises an error whose text is 50 MB long."""
+
+    def attack(self) -> None:
+        raise ValueError("z" * (50 << 20))

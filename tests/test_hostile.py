@@ -1,0 +1,119 @@
+"""A tournament survives its strategies: crashes, hangs, memory hogs and floods cost a deal.
+
+Every hostile strategy (tests/plugins/hostile.py) attacks on the same deals: those where
+it holds the ace of spades at its first decision. The reference is its harmless twin,
+which raises an ordinary exception there; every hostile run must forfeit exactly the
+twin's deals, with a cause naming the seat and the strategy, play every other deal as
+the twin's run does, and end ``complete``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.tournament_helpers import run_rows, write_config
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import run_tournament
+
+CONFIG = """
+[tournament]
+game = "german_whist"
+deals = 8
+seed = 21
+deals_per_task = 4
+time_limit = {time_limit}
+memory_limit = "600 MiB"
+output_limit = "64 KiB"
+
+[[strategies]]
+use = "tests.plugins.hostile:{name}"
+label = "bad"
+
+[[strategies]]
+use = "random"
+"""
+
+CAUSES = {
+    "ExitsTheProcess": "seat {seat} (bad) process exited with code 1",
+    "CallsSysExit": "seat {seat} (bad) raised SystemExit: 3",
+    "RaisesKeyboardInterrupt": "seat {seat} (bad) raised KeyboardInterrupt",
+    "RaisesBaseException": "seat {seat} (bad) raised _Escape: not an Exception",
+    "KillsItsProcess": "seat {seat} (bad) process died: SIGKILL",
+    "EatsMemory": "seat {seat} (bad) memory limit 600 MiB exceeded",
+    "SwitchesOffTheAlarm": "seat {seat} (bad) took more than its time limit of 0.3 s",
+    "SwallowsEverything": "seat {seat} (bad) took more than its time limit of 0.3 s",
+}
+
+
+HANGS = ("SwitchesOffTheAlarm", "SwallowsEverything")
+"""Strategies that never return: a short time limit keeps the test short."""
+
+
+def _body(name: str) -> str:
+    return CONFIG.format(name=name, time_limit=0.3 if name in HANGS else 5.0)
+
+
+def _run(tmp_path: Path, name: str, workers: int = 2) -> Path:
+    config = load_config(write_config(tmp_path, _body(name), f"{name}.toml"))
+    summary = run_tournament(config, tmp_path / name, workers=workers, progress=False)
+    assert summary.status == "complete"
+    return summary.path
+
+
+@pytest.fixture(scope="module")
+def twin(tmp_path_factory, ray_cluster):
+    """The harmless twin's rows: the deals every hostile run must forfeit, and the rest."""
+    rows = run_rows(_run(tmp_path_factory.mktemp("twin"), "RaisesOnTrigger"))
+    forfeited = rows["deals"].filter(pl.col("status") == "forfeit")
+    assert 0 < forfeited.height < rows["deals"].height
+    return rows
+
+
+@pytest.mark.parametrize("name", list(CAUSES))
+def test_a_hostile_strategy_forfeits_its_deals_and_the_run_completes(tmp_path, twin, name):
+    rows = run_rows(_run(tmp_path, name))
+    deals = rows["deals"]
+    expected = twin["deals"]
+    assert deals["deal_key"].to_list() == expected["deal_key"].to_list()
+    assert deals["status"].to_list() == expected["status"].to_list()
+    for row in deals.filter(pl.col("status") == "forfeit").iter_rows(named=True):
+        assert CAUSES[name].format(seat=row["forfeit_seat"]) in row["error"], row["error"]
+    # every deal it did not attack is played exactly as the twin played it
+    same = ["deal_key", "tricks", "net", "result"]
+    assert rows["seats"].select(same).equals(twin["seats"].select(same))
+    ok = pl.col("status") == "ok"
+    assert rows["actions"].join(deals.filter(ok).select("deal_key"), on="deal_key").equals(
+        twin["actions"].join(expected.filter(ok).select("deal_key"), on="deal_key"))
+
+
+def test_a_flood_of_output_is_capped_and_kept_in_the_run_folder(tmp_path, ray_cluster):
+    run = _run(tmp_path, "PrintsALot")
+    output = run / "logs" / "output"
+    kept = {path.name: path.stat().st_size for path in output.iterdir()}
+    assert set(kept) == {"bad.log", "(process).log"}
+    assert all(size <= 64 << 10 for size in kept.values())
+    assert "output limit of 65,536 bytes reached" in (output / "bad.log").read_text()
+
+
+def test_a_huge_error_is_cut_in_the_tables_and_kept_whole_once(tmp_path, ray_cluster):
+    run = _run(tmp_path, "HugeError")
+    forfeits = run_rows(run)["deals"].filter(pl.col("status") == "forfeit")
+    errors = forfeits["error"]
+    assert errors.len() > 0 and errors.str.len_chars().max() < 3000
+    files = {path.name: path for path in (run / "logs" / "errors").iterdir()}
+    # one file per distinct text (the text names the seat), however many deals it ended
+    assert len(files) == forfeits["forfeit_seat"].n_unique() < errors.len()
+    assert all(path.stat().st_size > 50 << 20 for path in files.values())
+    assert all(any(name in error for name in files) for error in errors)
+
+
+def test_in_process_runs_are_not_contained_and_say_so(tmp_path):
+    """The trade-off of a fast start: without a supervisor, SystemExit ends the run."""
+    config = load_config(write_config(tmp_path, _body("CallsSysExit")))
+    with pytest.raises(SystemExit):
+        run_tournament(config, tmp_path / "here", workers=0, progress=False)
+    assert json.loads((tmp_path / "here" / "run.json").read_text())["status"] != "complete"

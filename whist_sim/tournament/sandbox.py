@@ -1,0 +1,310 @@
+"""A task played under supervision: a strategy that crashes, hangs or eats memory costs a deal.
+
+Each Ray worker plays its tasks in a child process (``sandbox_child``) and
+watches it from outside, where the strategies cannot reach:
+
+- the child writes a heartbeat to a small shared file: which hand it is in,
+  which entrant is deciding since when, and the actions the hand has seen;
+- the supervisor polls it every ``POLL_SECONDS`` and ends the child (SIGKILL)
+  when a decision overruns its time limit by more than the grace, whatever the
+  strategy did to signals or exceptions, or when the child's memory passes the
+  limit;
+- when the child dies, by the supervisor's hand or its own (``os._exit``, a
+  signal, the kernel's OOM killer), the heartbeat says in which hand and in whose
+  decision: the supervisor records a ``CrashScript`` for that hand (its actions
+  so far, and the cause: "process died: SIGKILL", "memory limit 2 GiB exceeded")
+  and plays the task again in a new child, which replays the hands before it as
+  before, replays that hand from its actions and forfeits it by the seat that
+  died, and plays on. Every other deal of the task, and every other task,
+  completes; the run ends ``complete``.
+
+What the child prints at the level of file descriptors (C code, ``os.write``)
+is read by a thread and capped (``PROCESS_OUTPUT_LIMIT``); what a strategy prints
+through Python goes to its entrant's capped buffer (``entrants``). So neither the
+run folder nor Ray's logs grow with a strategy's output.
+
+The child is started once per worker and reused; only a death costs a new one.
+It ignores Ctrl-C (the driver handles it) and dies with its supervisor
+(``PR_SET_PDEATHSIG`` on Linux).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from whist_sim.play import StrategyFailure
+from whist_sim.tournament.entrants import CrashScript
+from whist_sim.tournament.worker import TaskResult, TaskSpec
+
+POLL_SECONDS = 0.02
+"""How often the supervisor reads the heartbeat and the child's memory."""
+
+GRACE_SECONDS = 1.0
+"""Time beyond a decision's limit before the supervisor ends it. The child's own alarm
+stops an ordinary overrun at the limit exactly; the supervisor is the backstop for a
+strategy that switched the alarm off or swallows it."""
+
+DEFAULT_MEMORY_LIMIT = 2 << 30
+"""Bytes of resident memory a worker's child may use (``tournament.memory_limit``)."""
+
+PROCESS_OUTPUT_LIMIT = 1 << 20
+"""Bytes of a child's descriptor-level output kept per task."""
+
+MAX_ACTIONS = 4096
+"""Actions one hand may record in the heartbeat (a Knock-out game has under 400)."""
+
+DECIDING, ENTRANT, STARTED, LINEUP, DEAL, ROTATION, HAND, ACTIONS = range(8)
+"""Slots of the heartbeat (64-bit integers); the actions follow from slot HEADER."""
+HEADER = 8
+SLOTS = HEADER + MAX_ACTIONS
+
+CHILD_MODULE = "whist_sim.tournament.sandbox_child"
+
+
+class Heartbeat:
+    """The shared file the child writes and the supervisor reads (``entrants.Monitor``)."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = open(path, "r+b")  # noqa: SIM115 - open as long as the mapping
+        self._map = mmap.mmap(self._file.fileno(), SLOTS * 8)
+        self.slots = memoryview(self._map).cast("q")
+
+    @classmethod
+    def create(cls, folder: Path) -> Heartbeat:
+        path = folder / "heartbeat"
+        path.write_bytes(bytes(SLOTS * 8))
+        return cls(path)
+
+    # -- the child's side (entrants.Monitor) --------------------------------------
+    def match_started(self, lineup: int, deal: int, rotation: int) -> None:
+        slots = self.slots
+        slots[LINEUP], slots[DEAL], slots[ROTATION], slots[HAND] = lineup, deal, rotation, -1
+
+    def hand_started(self, hand: int) -> None:
+        self.slots[HAND] = hand
+        self.slots[ACTIONS] = 0
+
+    def deciding(self, entrant: int) -> None:
+        slots = self.slots
+        slots[ENTRANT] = entrant
+        slots[STARTED] = time.monotonic_ns()
+        slots[DECIDING] = 1
+
+    def decided(self, action: int) -> None:
+        slots = self.slots
+        slots[DECIDING] = 0
+        count = slots[ACTIONS]
+        if count < MAX_ACTIONS:
+            slots[HEADER + count] = action
+            slots[ACTIONS] = count + 1
+
+    # -- the supervisor's side ----------------------------------------------------
+    def reset(self) -> None:
+        self.slots[DECIDING] = 0
+        self.slots[HAND] = -1
+        self.slots[ACTIONS] = 0
+
+    def deciding_since(self) -> float | None:
+        """Seconds the current decision has run, or None between decisions."""
+        if not self.slots[DECIDING]:
+            return None
+        return (time.monotonic_ns() - self.slots[STARTED]) / 1e9
+
+    def where(self) -> tuple[tuple[int, int, int, int], int, tuple[int, ...]] | None:
+        """(hand key, deciding entrant, the hand's actions), or None outside a decision."""
+        slots = self.slots
+        if not slots[DECIDING] or slots[HAND] < 0:
+            return None
+        key = (slots[LINEUP], slots[DEAL], slots[ROTATION], slots[HAND])
+        actions = tuple(slots[HEADER:HEADER + min(slots[ACTIONS], MAX_ACTIONS)])
+        return key, slots[ENTRANT], actions
+
+    def close(self) -> None:
+        self.slots.release()
+        self._map.close()
+        self._file.close()
+
+
+@dataclass
+class _Death:
+    """How the child died, in the words of a forfeit."""
+
+    cause: str
+
+
+class Supervisor:
+    """One child process playing tasks, watched from outside (one per Ray worker)."""
+
+    def __init__(self) -> None:
+        self._folder = Path(tempfile.mkdtemp(prefix="whist-sim-sandbox-"))
+        self.heartbeat = Heartbeat.create(self._folder)
+        self._child: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._output = bytearray()
+        self._output_dropped = 0
+        self._lock = threading.Lock()
+
+    # -- the child ------------------------------------------------------------------
+    def _start(self) -> None:
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        output_r, output_w = os.pipe()
+        self._child = subprocess.Popen(
+            [sys.executable, "-m", CHILD_MODULE, str(self._folder / "heartbeat"),
+             str(to_child_r), str(from_child_w)],
+            pass_fds=(to_child_r, from_child_w),
+            stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
+        )
+        for fd in (to_child_r, from_child_w, output_w):
+            os.close(fd)
+        self._to_child = Connection(to_child_w, readable=False)
+        self._conn = Connection(from_child_r, writable=False)
+        threading.Thread(target=self._read_output, args=(output_r,), daemon=True).start()
+
+    def _read_output(self, fd: int) -> None:
+        """Keep the first PROCESS_OUTPUT_LIMIT bytes of the child's output, drop the rest."""
+        with os.fdopen(fd, "rb", buffering=0) as stream:
+            while chunk := stream.read(1 << 16):
+                with self._lock:
+                    room = PROCESS_OUTPUT_LIMIT - len(self._output)
+                    self._output += chunk[:max(room, 0)]
+                    self._output_dropped += max(0, len(chunk) - max(room, 0))
+
+    def _stop(self) -> None:
+        if self._child is not None and self._child.poll() is None:
+            self._child.kill()
+        if self._child is not None:
+            self._child.wait()
+        for conn in (self._conn, getattr(self, "_to_child", None)):
+            if conn is not None:
+                conn.close()
+        self._child = None
+        self._conn = None
+
+    def close(self) -> None:
+        self._stop()
+        self.heartbeat.close()
+        for path in self._folder.iterdir():
+            path.unlink()
+        self._folder.rmdir()
+
+    # -- a task -----------------------------------------------------------------------
+    def play(self, spec: TaskSpec) -> TaskResult:
+        """Play ``spec`` in the child; every strategy death becomes that hand's forfeit."""
+        memory_limit = spec.memory_limit or DEFAULT_MEMORY_LIMIT
+        scripts = dict(spec.scripts)
+        died_outside: str | None = None
+        while True:
+            if self._child is None or self._child.poll() is not None:
+                self._stop()
+                self._start()
+            self.heartbeat.reset()
+            assert self._to_child is not None
+            self._to_child.send_bytes(pickle.dumps(replace(spec, scripts=scripts)))
+            outcome = self._wait(spec, memory_limit)
+            if isinstance(outcome, TaskResult):
+                return self._with_process_output(outcome)
+            where = self.heartbeat.where()
+            self._stop()
+            if where is None:
+                if died_outside == outcome.cause:  # twice, outside any strategy: not theirs
+                    raise RuntimeError(
+                        f"task {spec.task}: its process died outside any strategy decision"
+                        f" ({outcome.cause}), twice"
+                    )
+                died_outside = outcome.cause
+                continue
+            key, entrant, actions = where
+            if key in scripts:
+                raise RuntimeError(f"task {spec.task}: its process died again replaying hand"
+                                   f" {key} ({outcome.cause})")
+            label = list(spec.strategies)[entrant]
+            scripts[key] = CrashScript(actions, f"({label}) {outcome.cause}")
+
+    def _wait(self, spec: TaskSpec, memory_limit: int) -> TaskResult | _Death:
+        assert self._child is not None and self._conn is not None
+        limit = spec.time_limit
+        while True:
+            if self._conn.poll(POLL_SECONDS):
+                try:
+                    kind, payload = pickle.loads(self._conn.recv_bytes())
+                except (EOFError, OSError):
+                    return _Death(self._death_cause())
+                if kind == "result":
+                    return payload
+                if kind == "abort":
+                    raise StrategyFailure(*payload)
+                raise RuntimeError(f"task {spec.task} failed in its process:\n{payload}")
+            if self._child.poll() is not None:
+                return _Death(self._death_cause())
+            running = self.heartbeat.deciding_since()
+            if limit is not None and running is not None and running > limit + GRACE_SECONDS:
+                self._child.kill()
+                return _Death(
+                    f"took more than its time limit of {limit:g} s to decide; the supervisor"
+                    f" ended it after {running:.1f} s (signals and exceptions could not stop it)"
+                )
+            used = _resident_bytes(self._child.pid)
+            if used > memory_limit:
+                self._child.kill()
+                return _Death(f"memory limit {_size(memory_limit)} exceeded"
+                              f" ({_size(used)} in use)")
+
+    def _death_cause(self) -> str:
+        assert self._child is not None
+        code = self._child.wait()
+        if code < 0:
+            return f"process died: {signal.Signals(-code).name}"
+        return f"process exited with code {code}"
+
+    def _with_process_output(self, result: TaskResult) -> TaskResult:
+        with self._lock:
+            text = bytes(self._output).decode("utf-8", "replace")
+            if self._output_dropped:
+                text += f"\n[{self._output_dropped:,} more bytes dropped: output is capped]\n"
+            self._output.clear()
+            self._output_dropped = 0
+        if text:
+            result.output[PROCESS_OUTPUT] = text
+        return result
+
+
+PROCESS_OUTPUT = "(process)"
+"""The ``TaskResult.output`` key of what the child printed below Python (no entrant known)."""
+
+_supervisor: Supervisor | None = None
+
+
+def play_task_supervised(spec: TaskSpec) -> TaskResult:
+    """``play_task`` in this worker's supervised child: what the Ray executor ships."""
+    global _supervisor
+    if _supervisor is None:
+        _supervisor = Supervisor()
+    return _supervisor.play(spec)
+
+
+def _resident_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _size(count: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count:g} {unit}" if unit == "bytes" else f"{count:.3g} {unit}"
+        count /= 1024
+    raise AssertionError("unreachable")

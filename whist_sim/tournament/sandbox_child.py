@@ -1,0 +1,58 @@
+"""The supervised child of ``sandbox``: plays the tasks it is sent, one after another.
+
+Started as ``python -m whist_sim.tournament.sandbox_child HEARTBEAT IN_FD OUT_FD``.
+It reads pickled ``TaskSpec`` objects from IN_FD, plays each with ``play_task``
+(reporting to the heartbeat, strategies' ``BaseException`` contained), and writes
+back ``("result", TaskResult)``, ``("abort", (seat, message))`` when a strategy
+failed under ``on_error = "abort"``, or ``("error", traceback)`` for anything else.
+
+It ignores Ctrl-C (the driver handles it) and asks the kernel to kill it when its
+supervisor dies, so no orphan plays on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import pickle
+import signal
+import sys
+import traceback
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # a libc without prctl
+            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    from whist_sim.play import StrategyFailure
+    from whist_sim.tournament.sandbox import Heartbeat
+    from whist_sim.tournament.worker import play_task
+
+    heartbeat = Heartbeat(Path(argv[0]))
+    inbox = Connection(int(argv[1]), writable=False)
+    outbox = Connection(int(argv[2]), readable=False)
+    while True:
+        try:
+            spec = pickle.loads(inbox.recv_bytes())
+        except EOFError:
+            return 0
+        try:
+            reply = ("result", play_task(spec, monitor=heartbeat, contain=True))
+        except StrategyFailure as exc:
+            reply = ("abort", (exc.seat, exc.message))
+        except Exception:  # an engine or plug-in-loading error: the task fails, loudly
+            reply = ("error", traceback.format_exc())
+        outbox.send_bytes(pickle.dumps(reply))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
