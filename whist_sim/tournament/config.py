@@ -8,6 +8,7 @@ file, the key and the allowed values, instead of inside a Ray worker.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +32,48 @@ class ConfigError(WhistSimError, ValueError):
 
 MAX_DEALS = 10**9
 """A sanity cap on ``deals``: far beyond any run, small enough to plan."""
+
+
+SIZE_UNITS = {"b": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+              "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+"""Units a size may be written in: "600 MiB", "2 GiB", "4MB"; a bare number is bytes."""
+
+MEMORY_LIMITS = (256 << 20, 1 << 40)
+"""tournament.memory_limit: 256 MiB (a worker's process with its imports) to 1 TiB."""
+
+OUTPUT_LIMITS = (0, 1 << 30)
+"""tournament.output_limit: 0 (keep nothing) to 1 GiB per entrant."""
+
+
+def parse_size(value: str | int) -> int:
+    """Bytes of a size written as a number of bytes or with a unit ("600 MiB")."""
+    if isinstance(value, bool):
+        raise ValueError("must be a size such as \"2 GiB\" or a number of bytes")
+    if isinstance(value, int):
+        return value
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*", value)
+    unit = match[2].lower() if match else ""
+    if match is None or (unit and unit not in SIZE_UNITS):
+        raise ValueError(
+            "must be a size such as \"2 GiB\" or a number of bytes (units: B, KiB, MiB, GiB,"
+            " TiB, KB, MB, GB, TB)"
+        )
+    return int(float(match[1]) * SIZE_UNITS[unit or "b"])
+
+
+def _checked_size(value: str | int, bounds: tuple[int, int]) -> int:
+    size = parse_size(value)
+    low, high = bounds
+    if not low <= size <= high:
+        raise ValueError(f"must be between {_shown(low)} and {_shown(high)}")
+    return size
+
+
+def _shown(size: int) -> str:
+    for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} bytes"
 
 
 class StrategyEntry(BaseModel):
@@ -81,6 +124,15 @@ class TournamentSection(BaseModel):
     partnerships: list[tuple[str, str]] | None = Field(
         None, description="partnership games: pairs of strategy labels (default: each with itself)"
     )
+    memory_limit: str | int = Field(
+        "2 GiB", description="resident memory a worker's supervised process may use"
+    )
+    output_limit: str | int = Field(
+        "4 MiB", description="printed output kept per entrant for the whole run"
+    )
+    bench_after: int | None = Field(
+        None, ge=1, le=10**9, description="forfeits after which an entrant sits out the run"
+    )
     format: Literal["round_robin", "gauntlet"] = Field(
         "round_robin", description="round_robin: every line-up; gauntlet: those with a candidate"
     )
@@ -94,6 +146,26 @@ class TournamentSection(BaseModel):
         if value not in GAMES:
             raise ValueError(f"unknown game {value!r}; allowed values: {', '.join(sorted(GAMES))}")
         return value
+
+    @field_validator("memory_limit")
+    @classmethod
+    def _memory_size(cls, value: str | int) -> str | int:
+        _checked_size(value, MEMORY_LIMITS)
+        return value
+
+    @field_validator("output_limit")
+    @classmethod
+    def _output_size(cls, value: str | int) -> str | int:
+        _checked_size(value, OUTPUT_LIMITS)
+        return value
+
+    @property
+    def memory_limit_bytes(self) -> int:
+        return parse_size(self.memory_limit)
+
+    @property
+    def output_limit_bytes(self) -> int:
+        return parse_size(self.output_limit)
 
     @field_validator("deals_per_task")
     @classmethod

@@ -34,6 +34,7 @@ from whist_sim.strategy import is_built_in
 from whist_sim.tournament.config import TournamentConfig, validate_config
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
+from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.schedule import Plan
 from whist_sim.tournament.sequential import DuelTracker
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
@@ -298,6 +299,8 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     folder.update_meta(status="running", ended=None)
     status = "complete"
 
+    logs = RunLogs(folder.path, config.tournament.output_limit_bytes)
+
     def commit(result: TaskResult) -> None:
         nonlocal committed, task_seconds, hands
         folder.commit_task(result.task, result.tables)
@@ -307,6 +310,8 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         nodes.add(result.node)
         standings.add_rows(result.tables["seats"])
         standings.add_decisions(result.decisions)
+        logs.add_output(result.output)
+        logs.add_errors(result.errors)
         if in_order:  # whole deals, in plan order (_within_batches); read as they come
             tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
         if committed % COMPACT_EVERY == 0:
@@ -434,6 +439,7 @@ def _spec(
         on_error=config.tournament.on_error,
         deal_set=_task_deals(config, plan, task),
         pairing_ids=tuple(played),
+        memory_limit=config.tournament.memory_limit_bytes,
     )
 
 
