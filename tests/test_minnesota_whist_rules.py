@@ -668,11 +668,11 @@ def test_a_failing_strategy_forfeits_and_its_side_loses_by_the_target():
         ({"scoring": None}, "scoring", "'default', 'pagat'"),
         ({"bid": "cards_open"}, "bid", "'cards', 'spoken'"),
         ({"bid": "Spoken"}, "bid", "'cards', 'spoken'"),
-        ({"target": 0}, "target", "whole numbers >= 1"),
-        ({"target": -13}, "target", "whole numbers >= 1"),
-        ({"target": "13"}, "target", "whole numbers >= 1"),
-        ({"target": 7.5}, "target", "whole numbers >= 1"),
-        ({"target": True}, "target", "whole numbers >= 1"),
+        ({"target": 0}, "target", "whole numbers 1..1,000"),
+        ({"target": -13}, "target", "whole numbers 1..1,000"),
+        ({"target": "13"}, "target", "whole numbers 1..1,000"),
+        ({"target": 7.5}, "target", "whole numbers 1..1,000"),
+        ({"target": True}, "target", "whole numbers 1..1,000"),
     ],
 )
 def test_bad_variant_values_name_key_and_allowed_values(settings, key, allowed):

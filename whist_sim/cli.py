@@ -3,10 +3,14 @@
 Each command parses its arguments, calls the Python function of the same job
 (``run_tournament``, ``resume_tournament``, ``build_report``, ``replay_deal``,
 ``check_strategy``) and turns whist_sim's errors into one red line and exit code 2.
+So do file-system errors (a full disk, a read-only one, a file where a folder
+should be): they name the path, and a run stopped by one keeps every task it
+committed, to be continued with ``--resume``.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import time
@@ -25,9 +29,66 @@ app = typer.Typer(
 )
 
 
-def _fail(exc: Exception) -> None:
+def _fail(exc: Exception | str) -> None:
     typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
     raise typer.Exit(2)
+
+
+MAX_WORKERS = 100_000
+"""``--workers``: 0 (in process) to far more CPUs than any cluster has; the runner keeps
+two tasks per worker in flight, so an absurd count would submit the whole plan at once."""
+
+_OS_REASONS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENOTDIR: "a file stands where a folder is needed",
+    errno.EISDIR: "is a folder, not a file",
+}
+
+
+def _os_error_line(exc: OSError, run: Path | None = None) -> str:
+    """One line for a file-system error: the path, what went wrong, and, if a run folder
+    was already written, that its committed tasks are kept and how to continue it."""
+    path = exc.filename if exc.filename is not None else (run or "")
+    reason = _OS_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+    line = f"{path}: {reason}" if path != "" else reason
+    if run is not None and (run / "run.json").is_file():
+        line += (f"; every task committed so far is kept in {run}: fix that and continue"
+                 f" with: whist-sim run --resume {run}")
+    return line
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an ``--out`` that cannot become a run folder before any work starts: a file,
+    or a place where nothing may be written (a read-only disk, a folder without write
+    permission); otherwise the run would sample and start Ray first."""
+    if out.exists() and not out.is_dir():
+        _fail(f"--out {out}: is a file, not a folder; choose another --out")
+    existing = out
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        _fail(f"--out {out}: {existing} is a file, so no folder can be made under it")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        _fail(f"--out {out}: cannot write in {existing} (a read-only file system, or no"
+              " permission); choose another --out")
+
+
+def _check_run_options(workers: int | None, address: str | None) -> None:
+    """``--workers`` in range and ``--address`` well formed, before the config is read."""
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        _fail(f"--workers {workers}: allowed values: whole numbers 0..{MAX_WORKERS:,}"
+              " (0 plays in this process, without Ray)")
+    if address:
+        from whist_sim.tournament.cluster import parse_address
+
+        try:
+            parse_address(address)  # the option or its environment variable, RAY_ADDRESS
+        except WhistSimError as exc:
+            _fail(exc)
 
 
 ConfigArg = Annotated[
@@ -63,6 +124,8 @@ def run(
     from whist_sim.tournament.config import load_config
     from whist_sim.tournament.runner import resume_tournament, run_tournament
 
+    _check_run_options(workers, address)
+    folder = resume
     try:
         if resume is not None:
             if config is not None:
@@ -76,10 +139,14 @@ def run(
             overrides = {key: value for key, value in given.items() if value is not None}
             loaded = load_config(config, overrides)
             folder = out or Path("results") / f"{config.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+            _check_out(folder)
             summary = run_tournament(loaded, folder, workers=workers, address=address,
                                      progress=progress)
     except WhistSimError as exc:
         _fail(exc)
+        return
+    except OSError as exc:
+        _fail(_os_error_line(exc, folder))
         return
     _finish(summary, report)
 
@@ -129,16 +196,21 @@ def duel(
     """Is A stronger than B? Play duplicate pairs until a test decides, and say so."""
     from whist_sim.tournament.duel import duel_config, parse_settings, run_duel
 
+    _check_run_options(workers, address)
+    folder = out or Path("results") / f"duel-{time.strftime('%Y%m%d-%H%M%S')}"
     try:
         sprt_table = None if sprt is None else parse_settings(
             sprt.replace(",", " ").split(), "--sprt")
         config = duel_config(a, b, game, variant=parse_settings(variant or []), sprt=sprt_table,
                              max_deals=max_deals, players=players, seed=seed,
                              time_limit=time_limit)
-        folder = out or Path("results") / f"duel-{time.strftime('%Y%m%d-%H%M%S')}"
+        _check_out(folder)
         summary = run_duel(config, folder, workers=workers, address=address, progress=progress)
     except WhistSimError as exc:
         _fail(exc)
+        return
+    except OSError as exc:
+        _fail(_os_error_line(exc, folder))
         return
     _finish(summary, report)
 
@@ -160,6 +232,9 @@ def _report(run: Path, out: Path | None) -> None:
     except WhistSimError as exc:
         _fail(exc)
         return
+    except OSError as exc:
+        _fail(_os_error_line(exc))
+        return
     typer.echo(f"report: {paths.markdown}\n        {paths.html}")
 
 
@@ -175,6 +250,8 @@ def replay(
         typer.echo(replay_deal(run, deal).text)
     except WhistSimError as exc:
         _fail(exc)
+    except OSError as exc:
+        _fail(_os_error_line(exc))
 
 
 deals_app = typer.Typer(help="Deal sets: fixed deals to play instead of seeded ones.",
@@ -197,6 +274,9 @@ def deals_export(
     except WhistSimError as exc:
         _fail(exc)
         return
+    except OSError as exc:
+        _fail(_os_error_line(exc))
+        return
     typer.echo(f"deal set: {path}")
 
 
@@ -206,7 +286,11 @@ def strategies() -> None:
     from whist_sim.strategy import available_strategies, resolve_strategy
 
     for name, target in sorted(available_strategies().items()):
-        games = ", ".join(sorted(getattr(resolve_strategy(name), "games", ())))
+        try:
+            games = ", ".join(sorted(getattr(resolve_strategy(name), "games", ())))
+        except WhistSimError as exc:  # a name two distributions register, a broken plug-in
+            typer.echo(f"{name:12s} {target}  [cannot be used: {exc}]")
+            continue
         typer.echo(f"{name:12s} {target}  [{games}]")
 
 

@@ -9,14 +9,31 @@ their choices: everything a seat may know is in the view.
 Built-in strategies register exactly as a third-party plug-in does: an entry
 point in the ``whist_sim.strategies`` group (see pyproject.toml), or a
 ``"package.module:Class"`` reference in a config.
+
+A name registered by two distributions (a plug-in that calls itself ``heuristic``)
+is refused wherever it is used, naming both: picking one would silently replace a
+built-in, or a plug-in, by whichever the installer listed first. The full
+``module:Class`` of either always works. ``strategy_source`` says where a strategy
+was loaded from (distribution, module, file and its SHA-256), for ``run.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
+import re
+import sys
 from collections.abc import Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import (
+    Distribution,
+    EntryPoint,
+    PackageNotFoundError,
+    distribution,
+    entry_points,
+    packages_distributions,
+)
+from pathlib import Path
 from random import Random
 from typing import Any, ClassVar
 
@@ -47,47 +64,121 @@ class Strategy:
 
 
 def available_strategies() -> dict[str, str]:
-    """Registered entry-point names and the ``module:Class`` each points to."""
+    """Registered entry-point names and the ``module:Class`` each points to (a name two
+    distributions register shows one of them; using it is refused, see ``registered``)."""
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 BUILT_IN_DISTRIBUTION = "whist-sim"
 
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def _distribution_name(ep: EntryPoint) -> str:
+    """The normalised name of the distribution that registers ``ep`` ("" if unknown)."""
+    name = getattr(getattr(ep, "dist", None), "name", "") or ""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _described(ep: EntryPoint) -> str:
+    """``whist-sim 0.1.0 (strategies.heuristic:Heuristic)``, for messages."""
+    dist = getattr(ep, "dist", None)
+    version = getattr(dist, "version", None)
+    name = _distribution_name(ep) or "an unnamed distribution"
+    return f"{name}{f' {version}' if version else ''} ({ep.value})"
+
+
+def registered(name: str) -> EntryPoint | None:
+    """The entry point registered under ``name``, None if there is none; a StrategyError
+    naming both distributions if two register it.
+
+    The same distribution seen twice (an editable install and its build folder both
+    on the path) is one registration, not a collision.
+    """
+    found: dict[tuple[str, str], EntryPoint] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            found.setdefault((_distribution_name(ep), ep.value), ep)
+    if len(found) <= 1:
+        return next(iter(found.values()), None)
+    candidates = sorted(found.values(), key=lambda ep: _distribution_name(ep)
+                        != BUILT_IN_DISTRIBUTION)  # the built-in first
+    shown = " and by ".join(_described(ep) for ep in candidates)
+    spelled = " or ".join(f'use = "{ep.value}"' for ep in candidates)
+    others = [_distribution_name(ep) for ep in candidates
+              if _distribution_name(ep) != BUILT_IN_DISTRIBUTION]
+    built_in = len(others) < len(candidates)
+    raise StrategyError(
+        f"strategy {name!r} is registered by {shown}; "
+        + ("a plug-in may not replace a built-in strategy, and " if built_in else "")
+        + f"whist_sim will not guess which you mean: write it as module:Class ({spelled}),"
+        f" and have {' and '.join(others)} register another entry-point name"
+    )
+
 
 def is_built_in(spec: str) -> bool:
     """Whether ``spec`` names a strategy shipped with whist_sim (an entry point of this
-    distribution), as opposed to a plug-in: only built-ins may play in the run's own
-    process without being asked to (``runner.choose_in_process``)."""
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == spec:
-            dist = getattr(ep, "dist", None)
-            name = getattr(dist, "name", "") or ""
-            return name.replace("_", "-").lower() == BUILT_IN_DISTRIBUTION
-    return False
+    distribution, registered by no other), as opposed to a plug-in: only built-ins may
+    play in the run's own process without being asked to (``runner.choose_in_process``)."""
+    try:
+        ep = registered(spec)
+    except StrategyError:
+        return False
+    return ep is not None and _distribution_name(ep) == BUILT_IN_DISTRIBUTION
 
 
 def resolve_strategy(spec: str) -> type:
     """The strategy class named by an entry-point name or a ``"package.module:Class"``."""
+    if not isinstance(spec, str) or not spec:
+        raise StrategyError(f"strategy {spec!r}: write an entry-point name or package.module:Class")
     if ":" in spec:
         module_name, _, attr = spec.partition(":")
+        if not _DOTTED_NAME.fullmatch(module_name) or not attr.isidentifier():
+            raise StrategyError(
+                f"strategy {spec!r} is not package.module:Class (a dotted module name, a"
+                " colon, a class name), e.g. mypackage.bots:MyBot"
+            )
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
             raise StrategyError(
                 f"strategy {spec!r}: cannot import {module_name!r} ({exc})"
             ) from None
+        except Exception as exc:  # the plug-in's own code failed while being imported
+            raise StrategyError(
+                f"strategy {spec!r}: importing {module_name!r} raised"
+                f" {type(exc).__name__}: {exc}"
+            ) from None
         try:
-            return getattr(module, attr)
+            found = getattr(module, attr)
         except AttributeError:
             raise StrategyError(f"strategy {spec!r}: {module_name} has no {attr!r}") from None
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == spec:
-            return ep.load()
+        return _checked_class(spec, found)
+    ep = registered(spec)
+    if ep is not None:
+        try:
+            return _checked_class(spec, ep.load())
+        except StrategyError:
+            raise
+        except Exception as exc:
+            raise StrategyError(
+                f"strategy {spec!r}: loading {_described(ep)} raised {type(exc).__name__}: {exc}"
+            ) from None
     known = ", ".join(sorted(available_strategies())) or "(none installed)"
     raise StrategyError(
         f"unknown strategy {spec!r}; registered strategies: {known},"
         " or give 'package.module:Class'"
     )
+
+
+def _checked_class(spec: str, found: Any) -> type:
+    """``found`` if it can be a strategy's class (something to construct), else a StrategyError."""
+    if not callable(found):
+        raise StrategyError(
+            f"strategy {spec!r} is {type(found).__name__} {found!r}, not a class; a strategy"
+            " is a class with choose(self, view, rng) -> action"
+        )
+    return found
 
 
 def strategy_version(cls: type) -> str:
@@ -128,14 +219,105 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str) -> An
             f"strategy {spec!r}: unknown parameter {unknown[0]!r}; allowed parameters: {shown}"
         )
     try:
-        return cls(**params)
+        strategy = cls(**params)
     except (TypeError, ValueError) as exc:
         raise StrategyError(f"strategy {spec!r}: {exc}") from None
+    _check_choose(spec, strategy)
+    return strategy
+
+
+def _check_choose(spec: str, strategy: Any) -> None:
+    """Refuse a strategy without a ``choose`` that can be called as ``choose(view, rng)``.
+
+    Checked when the config is validated, before any work: otherwise the first
+    decision of every deal fails, after Ray has started, and each deal is forfeited.
+    """
+    name = type(strategy).__name__
+    choose = getattr(strategy, "choose", None)
+    if not callable(choose) or getattr(type(strategy), "choose", None) is Strategy.choose:
+        raise StrategyError(
+            f"strategy {spec!r}: {name} has no choose method of its own; a strategy's class"
+            " defines choose(self, view, rng) -> action (docs/writing-a-strategy.md)"
+        )
+    try:
+        signature = inspect.signature(choose)
+    except (TypeError, ValueError):
+        return  # a callable whose parameters cannot be read (C code): trusted as it is
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        raise StrategyError(
+            f"strategy {spec!r}: {name}.choose{signature} cannot be called as"
+            " choose(view, rng); a strategy's class defines choose(self, view, rng) -> action"
+        ) from None
+
+
+def strategy_source(spec: str, game: str) -> dict[str, Any]:
+    """Where the class that plays ``game`` for ``spec`` was loaded from, for run.json.
+
+    ``distribution`` and ``distribution_version``: the installed distribution that
+    registers the entry point, or that installed the module of a ``module:Class``
+    (None for a module imported from a path, e.g. the working directory); ``module``,
+    ``class`` (``module:Class``), the module's ``file`` and its ``sha256``, so a result
+    can be traced to the very code that produced it even when a version was not bumped.
+    For a strategy with a class per game (``for_game``) it is the class that plays.
+    """
+    cls = strategy_class(spec, game)
+    module = sys.modules.get(cls.__module__)
+    file = _source_file(module)
+    dist: Distribution | None = None
+    if ":" not in spec:
+        ep = registered(spec)
+        dist = getattr(ep, "dist", None)
+    elif file is not None:
+        dist = _installed_by(cls.__module__, file)
+    return {
+        "distribution": getattr(dist, "name", None),
+        "distribution_version": getattr(dist, "version", None),
+        "module": cls.__module__,
+        "class": f"{cls.__module__}:{cls.__qualname__}",
+        "file": None if file is None else str(file),
+        "sha256": None if file is None else hashlib.sha256(file.read_bytes()).hexdigest(),
+    }
+
+
+def _source_file(module: Any) -> Path | None:
+    """The module's source file (its .py; else whatever file it was loaded from)."""
+    if module is None:
+        return None
+    try:
+        found = inspect.getsourcefile(module) or getattr(module, "__file__", None)
+    except TypeError:  # a built-in module has no file
+        return None
+    path = Path(found).resolve() if found else None
+    return path if path is not None and path.is_file() else None
+
+
+def _installed_by(module_name: str, file: Path) -> Distribution | None:
+    """The installed distribution whose files include ``file``, if any."""
+    top = module_name.partition(".")[0]
+    for name in packages_distributions().get(top, []):
+        try:
+            dist = distribution(name)
+        except PackageNotFoundError:
+            continue
+        root = Path(str(dist.locate_file(""))).resolve()
+        listed = {str(f).replace("\\", "/") for f in dist.files or ()}
+        try:
+            if file.relative_to(root).as_posix() in listed:
+                return dist
+        except ValueError:  # the file is not under this distribution's folder
+            continue
+    return None
 
 
 def _parameter_names(cls: type) -> list[str] | None:
-    """Keyword parameters of the constructor, or None if it takes ``**kwargs``."""
-    signature = inspect.signature(cls)
+    """Keyword parameters of the constructor, or None if it takes ``**kwargs``
+    (or if they cannot be read: then the constructor itself says what it refuses)."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return None
     names = []
     for name, param in signature.parameters.items():
         if param.kind is inspect.Parameter.VAR_KEYWORD:

@@ -15,6 +15,7 @@ the notation used in logs and Parquet.
 from __future__ import annotations
 
 import dataclasses
+import math
 import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -188,8 +189,56 @@ class Variant:
 
 
 def check_choice(where: str, key: str, value: Any, allowed: tuple[Any, ...]) -> None:
-    if value not in allowed:
+    """Refuse ``value`` unless it is one of ``allowed``, of the same type too.
+
+    The type matters because ``1 in (True, False)`` and ``1.0 in (1, 2)`` are true in
+    Python: a config's ``upcard = 1`` would pass as ``true`` and be recorded as 1.
+    """
+    if not any(type(value) is type(a) and value == a for a in allowed):
         shown = ", ".join(repr(a) for a in allowed)
+        raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
+
+
+def as_toml(value: Any) -> str:
+    """A value as a config file spells it, for messages: true rather than True."""
+    return ("true" if value else "false") if isinstance(value, bool) else repr(value)
+
+
+def is_whole(value: Any) -> bool:
+    """An int that is not a bool (TOML's ``true`` is a Python int too)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_finite_number(value: Any) -> bool:
+    """An int or float, not a bool, neither nan nor infinite (TOML allows ``nan`` and ``inf``,
+    which would poison every sum they enter)."""
+    return (
+        isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    )
+
+
+def check_whole(where: str, key: str, value: Any, low: int, high: int, off: bool = False) -> None:
+    """Refuse ``value`` unless it is a whole number in ``low..high`` (or None when ``off``
+    is allowed: the key left out turns the rule off)."""
+    if off and value is None:
+        return
+    if not is_whole(value) or not low <= value <= high:
+        shown = f"whole numbers {low:,}..{high:,}" + (", or leave it out (off)" if off else "")
+        raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
+
+
+def shown_number(value: float) -> str:
+    """A bound as people write it: 1,000,000 and 0.001, not 1e+06."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+def check_positive(where: str, key: str, value: Any, high: float, off: bool = False) -> None:
+    """Refuse ``value`` unless it is a finite number > 0 and <= ``high`` (None when ``off``)."""
+    if off and value is None:
+        return
+    if not is_finite_number(value) or not 0 < value <= high:
+        shown = f"a number > 0 and <= {shown_number(high)}" + (
+            ", or leave it out (off)" if off else "")
         raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
 
 

@@ -15,7 +15,7 @@ Readings where RULES.md is silent, following the common published rules:
   race to 9 on stage-2 tricks), the player with more counted units wins and scores
   1 point; equal units are a draw. ``race_to`` must be reachable: at most 13
   (stage2), 26 (all) or 39 (weighted).
-- ``match = "best_of_N"`` allows any odd N >= 3.
+- ``match = "best_of_N"`` allows any odd N from 3 to 99 (``MAX_BEST_OF``).
 - A forfeited hand (a strategy failed) is lost by the forfeiting seat with the
   largest score the variant allows (7, 13, 19.5, or 1 under ``race_to``).
 
@@ -25,6 +25,7 @@ opponent's, so every hand is zero-sum in ``net``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -43,7 +44,9 @@ from whist_sim.games.base import (
     as_action,
     check_choice,
     check_each_card_once,
+    check_whole,
     deck_from_seat_cards,
+    is_whole,
     record_card,
     record_card_list,
     record_seat_cards,
@@ -56,6 +59,9 @@ TAKE = "take"
 DRAW = "draw"
 COUNTS = ("stage2", "all", "weighted")
 MAX_UNITS = {"stage2": 13, "all": 26, "weighted": 39}
+MAX_BEST_OF = 99
+"""The longest match: best of 99 hands, far beyond any published variant, keeps one
+(line-up, deal) item of a tournament a bounded amount of work."""
 
 
 @dataclass(frozen=True)
@@ -76,18 +82,15 @@ class GermanWhistVariant(Variant):
     def validate(self, where: str = "variant") -> None:
         check_choice(where, "count", self.count, COUNTS)
         check_choice(where, "trumps", self.trumps, ("upcard", "none"))
-        if self.match != "single" and self.best_of is None:
+        if self.best_of is None:
             raise VariantError(
                 f"{where}.match = {self.match!r} is not allowed; allowed values: 'single',"
-                " 'best_of_3', 'best_of_5', ... (any odd number)"
+                f" 'best_of_3', 'best_of_5', ... 'best_of_{MAX_BEST_OF}' (odd numbers)"
             )
-        if _not_whole(self.open_stock) or not 1 <= self.open_stock <= 26:
-            raise VariantError(
-                f"{where}.open_stock = {self.open_stock!r} is not allowed; allowed values:"
-                " whole numbers 1..26"
-            )
+        check_whole(where, "open_stock", self.open_stock, 1, 26)
         top = MAX_UNITS[self.count]
-        if self.race_to is not None and (_not_whole(self.race_to) or not 1 <= self.race_to <= top):
+        race_to = self.race_to
+        if race_to is not None and (not is_whole(race_to) or not 1 <= race_to <= top):
             raise VariantError(
                 f"{where}.race_to = {self.race_to!r} is not allowed; allowed values: whole"
                 f" numbers 1..{top} for count = {self.count!r}, or leave it out (off)"
@@ -95,18 +98,16 @@ class GermanWhistVariant(Variant):
 
     @property
     def best_of(self) -> int | None:
+        """Hands in a match (1 for "single"), or None if ``match`` is not an allowed value."""
         if self.match == "single":
             return 1
-        prefix = "best_of_"
-        if self.match.startswith(prefix) and self.match[len(prefix):].isdigit():
-            n = int(self.match[len(prefix):])
-            if n >= 3 and n % 2 == 1:
-                return n
-        return None
-
-
-def _not_whole(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, int)
+        # digits without a leading zero: "best_of_03" would be a second name for best_of_3
+        found = re.fullmatch(r"best_of_([1-9][0-9]{0,5})", self.match) if isinstance(
+            self.match, str) else None
+        if found is None:
+            return None
+        n = int(found[1])
+        return n if 3 <= n <= MAX_BEST_OF and n % 2 == 1 else None
 
 
 class GermanWhistView(NamedTuple):

@@ -42,6 +42,7 @@ from whist_sim.games.base import (
     check_absent,
     check_choice,
     check_each_card_once,
+    check_whole,
     deck_from_hands,
     deck_from_seat_cards,
     describe_action,
@@ -66,6 +67,11 @@ def side_of(seat: int) -> int:
     return seat % 2
 
 
+MAX_TARGET = 1_000
+"""A game is one (line-up, deal) item of a tournament, played whole by one task, so its
+length is capped: a game to 1,000 is some hundreds of deals, against 13 by the rules."""
+
+
 @dataclass(frozen=True)
 class MinnesotaWhistVariant(Variant):
     """The RULES.md variant keys of Minnesota Whist, with their defaults."""
@@ -81,11 +87,7 @@ class MinnesotaWhistVariant(Variant):
     def validate(self, where: str = "variant") -> None:
         check_choice(where, "scoring", self.scoring, ("default", "pagat"))
         check_choice(where, "bid", self.bid, ("cards", "spoken"))
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise VariantError(
-                f"{where}.target = {self.target!r} is not allowed; allowed values: whole"
-                " numbers >= 1"
-            )
+        check_whole(where, "target", self.target, 1, MAX_TARGET)
 
 
 class MinnesotaWhistView(NamedTuple):

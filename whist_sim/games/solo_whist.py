@@ -30,7 +30,6 @@ Readings where RULES.md is silent, following the common published rules:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -49,6 +48,8 @@ from whist_sim.games.base import (
     check_absent,
     check_choice,
     check_each_card_once,
+    check_positive,
+    check_whole,
     deck_from_hands,
     deck_from_seat_cards,
     describe_action,
@@ -124,6 +125,22 @@ CONTRACT_BY_NAME = {c.name: c for c in CONTRACTS}
 LEVEL_OF_BID = {c.bid: level for level, c in enumerate(CONTRACTS)}
 
 
+MAX_STAKE = 1_000_000
+"""``stake`` is a number > 0 and <= 1,000,000: a hand moves fewer than 100 units (at
+most 8 per defender, plus 1 per trick over or short, three defenders), so a session
+of ``MAX_SESSION_HANDS`` stays below 10**11 x the stake's unit, exact in a float and
+an Arrow int64. A stake of 1e300 made every balance infinite, and a large whole one
+overflowed Arrow's int64."""
+
+MAX_SESSION_HANDS = 1_000
+"""A session is one (line-up, deal) item of a tournament, played whole by one task and
+timed whole when tasks are sized, so its length is capped: 1,000 hands (a few seconds
+and some tens of MB of rows per seating with the built-in strategies)."""
+
+MAX_TARGET = 1_000_000_000
+"""A ``target`` beyond any reachable balance only leaves sessions to ``session_hands``."""
+
+
 @dataclass(frozen=True)
 class SoloWhistVariant(Variant):
     """The RULES.md variant keys of Solo Whist, with their defaults."""
@@ -151,34 +168,19 @@ class SoloWhistVariant(Variant):
             check_choice(where, key, getattr(self, key), (True, False))
         if self.play_out is not None:
             check_choice(where, "play_out", self.play_out, (True, False))
-        if _not_number(self.stake) or self.stake <= 0:
-            raise VariantError(
-                f"{where}.stake = {self.stake!r} is not allowed; allowed values: a number"
-                " > 0 (finite)"
-            )
+        check_positive(where, "stake", self.stake, MAX_STAKE)
         if self.overtricks and self.play_out is False:
             raise VariantError(
                 f"{where}: overtricks = true needs every trick played; set play_out = true"
                 " or leave play_out out (overtricks implies it)"
             )
-        if isinstance(self.session_hands, bool) or not isinstance(self.session_hands, int) or (
-            self.session_hands < 1
-        ):
+        check_whole(where, "session_hands", self.session_hands, 1, MAX_SESSION_HANDS)
+        check_positive(where, "target", self.target, MAX_TARGET, off=True)
+        if self.target is not None and self.session_hands == 1:
             raise VariantError(
-                f"{where}.session_hands = {self.session_hands!r} is not allowed; allowed values:"
-                " whole numbers >= 1"
+                f"{where}: target = {self.target!r} ends a session early, so session_hands"
+                " must cap it above 1 (e.g. session_hands = 200)"
             )
-        if self.target is not None:
-            if _not_number(self.target) or self.target <= 0:
-                raise VariantError(
-                    f"{where}.target = {self.target!r} is not allowed; allowed values: a number"
-                    " > 0 (finite), or leave it out (off)"
-                )
-            if self.session_hands == 1:
-                raise VariantError(
-                    f"{where}: target = {self.target!r} ends a session early, so session_hands"
-                    " must cap it above 1 (e.g. session_hands = 200)"
-                )
 
     @property
     def plays_out(self) -> bool:
@@ -196,13 +198,6 @@ class SoloWhistVariant(Variant):
         if not self.upcard:
             calls.remove(ROYAL_ABUNDANCE)
         return tuple(calls)
-
-
-def _not_number(value: Any) -> bool:
-    """Not a finite real number (TOML allows nan and inf, which would poison every sum)."""
-    return (
-        isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
-    )
 
 
 Auction = tuple[int, tuple[int, ...], bool]

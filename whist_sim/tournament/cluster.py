@@ -7,20 +7,159 @@ processes open their gRPC ports on every interface whatever address they
 advertise (Ray offers no bind setting), so the embedded Ray is started with a
 small bind shim preloaded (``loopback.py``) that keeps those ports on 127.0.0.2.
 docs/cluster.md says how to run on a real cluster.
+
+Joining a cluster, the address is checked before Ray is asked: it must be
+``HOST:PORT`` (``parse_address``), and something at that port must answer as a
+Ray head's GCS does, a gRPC (HTTP/2) server (``probe_gcs``). Without these checks
+a typo or a stopped cluster left ``ray.init`` retrying for minutes with nothing
+but Ray's C++ warnings on the console.
+
+Ray is imported only when a session starts, so checking an address (the command
+line does it before reading the config) costs nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
+import re
+import socket
 from collections.abc import Iterator
 
-import ray
-
+from whist_sim.games.base import WhistSimError
 from whist_sim.tournament.loopback import processes_bound_to
 
 EMBEDDED_HOST = "127.0.0.2"
 """Ray rewrites 127.0.0.1 to the host's address; another loopback address is kept."""
+
+ACCEPTED_ADDRESSES = (
+    "HOST:PORT of the cluster's head node, the GCS port given to `ray start --head --port`"
+    " (6379 by default): e.g. 10.0.0.5:6379, head.example.org:6379 or [fd00::5]:6379"
+)
+"""What ``--address`` and ``RAY_ADDRESS`` accept, for messages."""
+
+PROBE_SECONDS = 5.0
+"""How long the head's GCS port has to accept a connection, and then to answer."""
+
+JOIN_ATTEMPTS = "1"
+"""Ray's attempts at reaching the GCS when joining (``RAY_gcs_server_port_wait_time_s``;
+Ray's default is 20, about a second apart, each waiting for the GCS). The probe has
+already found it listening, so one attempt is enough and a wrong port fails in
+seconds rather than minutes. A ``RAY_gcs_server_port_wait_time_s`` that is set wins."""
+
+_WAIT_VARIABLE = "RAY_gcs_server_port_wait_time_s"
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""The HTTP/2 client preface and an empty SETTINGS frame: a gRPC server answers with a
+SETTINGS frame of its own (frame type 4, the fourth byte of its 9-byte header)."""
+
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
+)
+
+
+class ClusterError(WhistSimError):
+    """A Ray address that is malformed, or where no Ray cluster answers."""
+
+
+def parse_address(address: str, where: str = "--address") -> tuple[str, int]:
+    """(host, port) of a ``HOST:PORT`` address, or a ClusterError naming ``where``, the
+    address and the accepted forms.
+
+    Ray's other forms are refused: ``ray://`` (the Ray client, which this runner does
+    not use: tasks and their Arrow results go through the driver's own Ray session),
+    and ``auto``/``local`` (which find or start a cluster on this machine, where an
+    embedded run, without ``--address``, does the same with loopback-only ports).
+    """
+    text = address.strip()
+    if "://" in text:
+        scheme = text.split("://", 1)[0]
+        raise ClusterError(
+            f"{where} {address!r}: {scheme}:// addresses (the Ray client) are not supported;"
+            f" accepted: {ACCEPTED_ADDRESSES}"
+        )
+    bracketed = re.fullmatch(r"\[([^\]]+)\]:([0-9]{1,5})", text)
+    plain = re.fullmatch(r"([^:\[\]\s/]+):([0-9]{1,5})", text)
+    found = bracketed or plain
+    if found is None:
+        raise ClusterError(f"{where} {address!r} is not an address; accepted: {ACCEPTED_ADDRESSES}")
+    host, port = found[1], int(found[2])
+    if not _valid_host(host, ipv6=bracketed is not None):
+        raise ClusterError(
+            f"{where} {address!r}: {host!r} is not a host name or IP address;"
+            f" accepted: {ACCEPTED_ADDRESSES}"
+        )
+    if not 1 <= port <= 65535:
+        raise ClusterError(
+            f"{where} {address!r}: port {port} is out of range (1..65535);"
+            f" accepted: {ACCEPTED_ADDRESSES}"
+        )
+    return host, port
+
+
+def _valid_host(host: str, ipv6: bool) -> bool:
+    if ipv6:
+        try:
+            return ipaddress.ip_address(host).version == 6
+        except ValueError:
+            return False
+    if re.fullmatch(r"[0-9.]+", host):  # looks numeric: must be a whole IPv4 address
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return False
+        return True
+    return _HOST_NAME.fullmatch(host) is not None
+
+
+def probe_gcs(address: str, where: str = "--address", timeout: float = PROBE_SECONDS) -> None:
+    """Raise ClusterError unless something at ``address`` accepts a connection within
+    ``timeout`` seconds and answers as a gRPC server (a Ray head's GCS) does.
+
+    With Ray's TLS on (``RAY_USE_TLS``) the port speaks TLS first, so only the
+    connection is checked.
+    """
+    host, port = parse_address(address, where)
+    tls = os.environ.get("RAY_USE_TLS", "").lower() in ("1", "true")
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            if tls:
+                return
+            conn.settimeout(timeout)
+            conn.sendall(_HTTP2_PREFACE)
+            answer = _read_up_to(conn, 9)
+    except socket.gaierror as exc:
+        raise ClusterError(f"{where} {address}: cannot resolve {host!r} ({exc.strerror})") from None
+    except ConnectionRefusedError:
+        raise ClusterError(
+            f"{where} {address}: no Ray cluster there (connection refused: nothing listens on"
+            f" port {port}); start one with `ray start --head --port={port}` or check the"
+            " address"
+        ) from None
+    except TimeoutError:
+        raise ClusterError(
+            f"{where} {address}: no answer within {timeout:g} s; is the head node up, and"
+            " is the port open to this machine?"
+        ) from None
+    except OSError as exc:
+        raise ClusterError(f"{where} {address}: cannot connect ({exc.strerror or exc})") from None
+    if len(answer) < 9 or answer[3] != 4:
+        raise ClusterError(
+            f"{where} {address}: something listens there but it is not a Ray cluster's GCS"
+            " (no gRPC answer); give the port of `ray start --head --port` (6379 by default)"
+        )
+
+
+def _read_up_to(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 @contextlib.contextmanager
@@ -30,11 +169,16 @@ def ray_session(address: str | None, workers: int | None) -> Iterator[int]:
     If Ray is already initialised in this process (a notebook, a test session),
     that Ray is used and left running.
     """
+    import ray
+
+    where = "--address" if address else "RAY_ADDRESS"
     address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        parse_address(address, where)
     started_here = False
     if not ray.is_initialized():
         if address:
-            ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+            _join(address, where)
         else:
             # Ray's processes inherit the environment when ray.init starts them (and the
             # raylet passes it on to every worker), so the bind shim covers them all.
@@ -54,6 +198,24 @@ def ray_session(address: str | None, workers: int | None) -> Iterator[int]:
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _join(address: str, where: str) -> None:
+    """``ray.init`` on an existing cluster, once the probe has found its GCS answering;
+    Ray's own failures (authentication, versions) become one line too."""
+    import ray
+
+    probe_gcs(address, where)
+    previous = os.environ.get(_WAIT_VARIABLE)
+    os.environ.setdefault(_WAIT_VARIABLE, JOIN_ATTEMPTS)
+    try:
+        ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+    except Exception as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ClusterError(f"{where} {address}: cannot join the Ray cluster ({first})") from None
+    finally:
+        if previous is None:
+            os.environ.pop(_WAIT_VARIABLE, None)
 
 
 def _python_path() -> str:

@@ -8,6 +8,7 @@ file, the key and the allowed values, instead of inside a Ray worker.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -18,10 +19,23 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from whist_sim.deal_sets import DealSet, DealSetError, load_deal_set
 from whist_sim.games import GAMES, make_game
-from whist_sim.games.base import Game, WhistSimError
+from whist_sim.games.base import (
+    Game,
+    WhistSimError,
+    as_toml,
+    is_finite_number,
+    is_whole,
+    shown_number,
+)
 from whist_sim.inference import PairModel, SprtError, SprtSettings, model_for
 from whist_sim.play import ON_ERROR
-from whist_sim.strategy import StrategyError, build_strategy, strategy_class, strategy_version
+from whist_sim.strategy import (
+    StrategyError,
+    build_strategy,
+    strategy_class,
+    strategy_source,
+    strategy_version,
+)
 from whist_sim.tournament.schedule import lineups, partnership_lineups
 from whist_sim.tournament.schedule import seatings as seatings_of
 
@@ -32,6 +46,23 @@ class ConfigError(WhistSimError, ValueError):
 
 MAX_DEALS = 10**9
 """A sanity cap on ``deals``: far beyond any run, small enough to plan."""
+
+MAX_SEED = 2**63 - 1
+"""Seeds are 63-bit, as every seed ``derive_seed`` makes from them is, and fit run.json's
+and Parquet's signed 64-bit integers."""
+
+MAX_DEALS_PER_TASK = 10_000
+"""A task's rows are held in memory until it is committed, about 0.1 MB per German
+Whist item and more for bigger tables, so a task holds at most 10,000 items."""
+
+TIME_LIMITS = (0.001, 3600.0)
+"""tournament.time_limit, seconds per decision: from 1 ms (the decision alarm's timer
+rounds anything much shorter to zero, which switches it off) to an hour, already far
+beyond any strategy worth timing. 1e20 or inf overflowed the timer, and every deal was
+forfeited with the blame on the strategies."""
+
+MAX_BATCH = 100_000
+"""sprt.batch: duplicate pairs between two looks at the sequential test."""
 
 
 SIZE_UNITS = {"b": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
@@ -47,7 +78,7 @@ OUTPUT_LIMITS = (0, 1 << 30)
 
 def parse_size(value: str | int) -> int:
     """Bytes of a size written as a number of bytes or with a unit ("600 MiB")."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | str):
         raise ValueError("must be a size such as \"2 GiB\" or a number of bytes")
     if isinstance(value, int):
         return value
@@ -58,14 +89,18 @@ def parse_size(value: str | int) -> int:
             "must be a size such as \"2 GiB\" or a number of bytes (units: B, KiB, MiB, GiB,"
             " TiB, KB, MB, GB, TB)"
         )
-    return int(float(match[1]) * SIZE_UNITS[unit or "b"])
+    size = float(match[1]) * SIZE_UNITS[unit or "b"]
+    if not math.isfinite(size):  # 400 digits: int(inf) would raise OverflowError, no one line
+        raise ValueError("must be a size such as \"2 GiB\", not hundreds of digits long")
+    return int(size)
 
 
 def _checked_size(value: str | int, bounds: tuple[int, int]) -> int:
     size = parse_size(value)
     low, high = bounds
     if not low <= size <= high:
-        raise ValueError(f"must be between {_shown(low)} and {_shown(high)}")
+        raise ValueError(
+            f"out of range; allowed values: sizes from {_shown(low)} to {_shown(high)}")
     return size
 
 
@@ -74,6 +109,41 @@ def _shown(size: int) -> str:
         if size >= scale and size % scale == 0:
             return f"{size // scale} {unit}"
     return f"{size} bytes"
+
+
+def whole_in(value: Any, low: int, high: int, more: str = "") -> int:
+    """``value`` if it is a whole number in ``low..high``; else a ValueError that says what
+    is wrong and what is allowed (``more``: other allowed values, e.g. ", or 'auto'").
+
+    Used as a pydantic "before" validator, so a value of the wrong type (a list, a
+    string, ``true``) gets the same one line as one out of range, instead of being
+    coerced ("12" to 12, true to 1) or reported once per member of a union type.
+    """
+    if not is_whole(value) or not low <= value <= high:
+        problem = "out of range" if is_whole(value) else f"not a whole number ({_kind(value)})"
+        raise ValueError(f"{problem}; allowed values: whole numbers {low:,}..{high:,}{more}")
+    return value
+
+
+def number_in(value: Any, low: float, high: float, more: str = "") -> float:
+    """``value`` if it is a finite number in ``low..high``; else a ValueError as ``whole_in``'s."""
+    if not is_finite_number(value) or not low <= value <= high:
+        problem = "out of range" if is_finite_number(value) else (
+            f"not a finite number ({_kind(value)})")
+        raise ValueError(
+            f"{problem}; allowed values: numbers {shown_number(low)}..{shown_number(high)}{more}"
+        )
+    return value
+
+
+def _kind(value: Any) -> str:
+    """What a TOML value is, for a message: "a string", "a list", "true", "inf"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if value != value else "infinite"
+    names = {str: "a string", list: "a list", dict: "a table", float: "a decimal number"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
 
 class StrategyEntry(BaseModel):
@@ -107,19 +177,19 @@ class TournamentSection(BaseModel):
 
     game: str
     deals: int | None = Field(
-        None, gt=0, le=MAX_DEALS,
+        None,
         description="deal indices per line-up; each is played in every rotation"
         " (default with deals_file: every deal of the file)",
     )
     deals_file: str | None = Field(
         None, description="a deal set (Parquet) to play instead of seeded deals"
     )
-    seed: int = Field(0, ge=0, lt=2**63)
+    seed: int = 0
     players: int | list[int] | None = Field(
         None, description="table size (Knock-out Whist: 2..7, or a list of sizes)"
     )
     deals_per_task: int | Literal["auto"] = "auto"
-    time_limit: float | None = Field(10.0, gt=0, description="seconds per decision; none = off")
+    time_limit: float | None = Field(10.0, description="seconds per decision; none = off")
     on_error: Literal["forfeit", "abort"] = "forfeit"
     partnerships: list[tuple[str, str]] | None = Field(
         None, description="partnership games: pairs of strategy labels (default: each with itself)"
@@ -131,7 +201,7 @@ class TournamentSection(BaseModel):
         "4 MiB", description="printed output kept per entrant for the whole run"
     )
     bench_after: int | None = Field(
-        None, ge=1, le=10**9, description="forfeits after which an entrant sits out the run"
+        None, description="forfeits after which an entrant sits out the run"
     )
     format: Literal["round_robin", "gauntlet"] = Field(
         "round_robin", description="round_robin: every line-up; gauntlet: those with a candidate"
@@ -147,15 +217,15 @@ class TournamentSection(BaseModel):
             raise ValueError(f"unknown game {value!r}; allowed values: {', '.join(sorted(GAMES))}")
         return value
 
-    @field_validator("memory_limit")
+    @field_validator("memory_limit", mode="before")
     @classmethod
-    def _memory_size(cls, value: str | int) -> str | int:
+    def _memory_size(cls, value: Any) -> Any:
         _checked_size(value, MEMORY_LIMITS)
         return value
 
-    @field_validator("output_limit")
+    @field_validator("output_limit", mode="before")
     @classmethod
-    def _output_size(cls, value: str | int) -> str | int:
+    def _output_size(cls, value: Any) -> Any:
         _checked_size(value, OUTPUT_LIMITS)
         return value
 
@@ -167,12 +237,50 @@ class TournamentSection(BaseModel):
     def output_limit_bytes(self) -> int:
         return parse_size(self.output_limit)
 
-    @field_validator("deals_per_task")
+    @field_validator("deals", mode="before")
     @classmethod
-    def _positive_task(cls, value: int | str) -> int | str:
-        if isinstance(value, int) and value <= 0:
-            raise ValueError("must be a positive whole number or 'auto'")
+    def _deals_in_range(cls, value: Any) -> Any:
+        return None if value is None else whole_in(value, 1, MAX_DEALS)
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _seed_in_range(cls, value: Any) -> Any:
+        return whole_in(value, 0, MAX_SEED)
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _players_are_sizes(cls, value: Any) -> Any:
+        """Whole numbers here; the game's own range is checked with the game
+        (``_check_players``), which knows it."""
+        if value is None:
+            return value
+        sizes = value if isinstance(value, list) else [value]
+        if not sizes or not all(is_whole(n) for n in sizes):
+            raise ValueError(
+                "allowed values: a table size (a whole number) or a list of distinct sizes,"
+                " e.g. 4 or [4, 7]"
+            )
         return value
+
+    @field_validator("deals_per_task", mode="before")
+    @classmethod
+    def _task_size_in_range(cls, value: Any) -> Any:
+        if value == "auto":
+            return value
+        return whole_in(value, 1, MAX_DEALS_PER_TASK, more=", or 'auto'")
+
+    @field_validator("time_limit", mode="before")
+    @classmethod
+    def _time_limit_in_range(cls, value: Any) -> Any:
+        if value is None:  # Python callers only: TOML has no null, so a file cannot switch it off
+            return value
+        return number_in(value, *TIME_LIMITS, more=" (seconds per decision; default 10)")
+
+    @field_validator("bench_after", mode="before")
+    @classmethod
+    def _bench_after_in_range(cls, value: Any) -> Any:
+        return None if value is None else whole_in(
+            value, 1, MAX_DEALS, more=", or leave it out (never)")
 
 
 class SprtSection(BaseModel):
@@ -190,7 +298,12 @@ class SprtSection(BaseModel):
     net1: float | None = None
     alpha: float = 0.05
     beta: float = 0.05
-    batch: int = Field(20, gt=0, le=100_000, description="duplicate pairs between two looks")
+    batch: int = Field(20, description="duplicate pairs between two looks")
+
+    @field_validator("batch", mode="before")
+    @classmethod
+    def _batch_in_range(cls, value: Any) -> Any:
+        return whole_in(value, 1, MAX_BATCH)
 
     def settings(self, where: str = "sprt") -> SprtSettings:
         values = self.model_dump(exclude={"batch"}, exclude_none=True)
@@ -261,19 +374,22 @@ class TournamentConfig(BaseModel):
         game = self.tournament.game
         return {e.name: strategy_version(strategy_class(e.use, game)) for e in self.strategies}
 
+    def strategy_sources(self) -> dict[str, dict[str, Any]]:
+        """Where each entrant's code was loaded from (``strategy.strategy_source``), for
+        run.json: distribution and version, module, file and its SHA-256."""
+        game = self.tournament.game
+        return {e.name: strategy_source(e.use, game) for e in self.strategies}
+
 
 def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
     """Read, validate and dry-build a config (game, variant, every strategy)."""
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    raw = _read_toml(path)
     for dotted, value in (overrides or {}).items():
         section, _, key = dotted.partition(".")
-        raw.setdefault(section, {})[key] = value
+        table = raw.setdefault(section, {})
+        if isinstance(table, dict):  # otherwise validation names the section that is not a table
+            table[key] = value
     tournament = raw.get("tournament")
     if isinstance(tournament, dict) and isinstance(tournament.get("deals_file"), str):
         # a deal set named in a config file is found beside that file, wherever one runs it
@@ -281,14 +397,32 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
     return validate_config(raw, str(path))
 
 
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML table of the file at ``path``, or a ConfigError naming the path and the
+    problem: missing, a folder, unreadable, not UTF-8 text, not TOML."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder; give a config file (TOML)") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start});"
+            " a config is a TOML file, which is UTF-8"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+
+
 def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> TournamentConfig:
     try:
         config = TournamentConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_describe_validation(exc, source)) from None
-    sizes = config.table_sizes()
-    if len(set(sizes)) != len(sizes) or (len(sizes) == 0):
-        raise ConfigError(f"{source}: tournament.players = {sizes!r}: list each table size once")
+    _check_players(config, source)
     try:
         games = config.games(where=f"{source}: variant")
         game = games[0]
@@ -313,6 +447,25 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
+
+
+def _check_players(config: TournamentConfig, source: str) -> None:
+    """Each table size once, and within the game's range, named with the key."""
+    players = config.tournament.players
+    sizes = config.table_sizes()
+    if len(set(sizes)) != len(sizes):
+        raise ConfigError(f"{source}: tournament.players = {players!r}: list each table size once")
+    game = GAMES[config.tournament.game]
+    low, high = game.min_players, game.max_players
+    for size in sizes:
+        if size is not None and not low <= size <= high:
+            allowed = f"{low}" if low == high else (
+                f"whole numbers {low}..{high}, or a list of distinct sizes")
+            raise ConfigError(
+                f"{source}: tournament.players = {players!r}: {game.name} is played by"
+                f" {low}..{high} players, not {size}; allowed values: {allowed}"
+                f"{' (or leave it out)' if low == high else ''}"
+            )
 
 
 def _check_partnerships(config: TournamentConfig, game: Game, source: str) -> None:
@@ -423,10 +576,21 @@ def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:
 
 
 def _describe_validation(exc: ValidationError, source: str) -> str:
-    """One line per problem, naming the dotted key and what is allowed."""
+    """One line per problem, naming the dotted key and what is allowed.
+
+    A value that fits no member of a union type (``memory_limit``: a string or a
+    number) gets one line for its key, not one per member.
+    """
     lines = []
+    reported: set[str] = set()
     for error in exc.errors():
-        key = ".".join(str(part) for part in error["loc"])
+        loc = error["loc"]
+        if error["type"] not in ("extra_forbidden", "missing"):  # those name a key themselves
+            loc = _key_path(loc)
+        key = ".".join(str(part) for part in loc)
+        if key in reported:
+            continue
+        reported.add(key)
         if error["type"] == "extra_forbidden":
             parent = error["loc"][:-1]
             allowed = _allowed_keys(parent)
@@ -435,8 +599,32 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
             lines.append(f"{source}: missing key {key!r}")
         else:
             message = error["msg"].removeprefix("Value error, ")
-            lines.append(f"{source}: {key} = {error.get('input')!r}: {message}")
+            lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: {message}")
     return "\n".join(lines)
+
+
+def _key_path(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The config key of an error's location: pydantic appends the union member it tried
+    (``tournament.memory_limit.str``), which is no key of the file."""
+    model: type[BaseModel] | None = TournamentConfig
+    path: list[Any] = []
+    for part in loc:
+        if isinstance(part, int):
+            path.append(part)
+            continue
+        if model is None or str(part) not in model.model_fields:
+            break
+        path.append(part)
+        model = _model_of(model.model_fields[str(part)].annotation)
+    return tuple(path) or loc
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The config section model a field holds (itself, or in a list or optional), if any."""
+    for candidate in (annotation, *getattr(annotation, "__args__", ())):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return None
 
 
 def _allowed_keys(parent: tuple[Any, ...]) -> str:

@@ -11,11 +11,16 @@
 - Work is cut into tasks of consecutive (deal, line-up) items with all their
   rotations; a row depends only on (line-up, deal, rotation), so results are
   identical for any task size, worker count or order.
+- Nothing here is a list over the plan: a task's items, the seated games of a
+  set of tasks (``SeatedGames``) and the tasks still to play (``TaskQueue``) are
+  computed from the plan's numbers as they are needed, so a plan of a billion
+  deals costs the driver no more memory than one of a thousand.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 
 from whist_sim.rng import derive_seed
@@ -94,10 +99,73 @@ class Plan:
 
     def task_games(self, task: int, lineups: list[tuple[str, ...]]) -> int:
         """How many seated games (item x seating) the task plays: the progress unit."""
-        return sum(len(seatings(lineups[p], self.rotations)) for p, _ in self.task_items(task))
+        return SeatedGames(self, lineups)[task]
 
     def task_items(self, task: int) -> list[tuple[int, int]]:
         """(pairing, deal) items of ``task``, deal-major so early tasks cover every line-up."""
         start = task * self.deals_per_task
         stop = min(start + self.deals_per_task, self.items)
         return [(i % self.pairings, i // self.pairings) for i in range(start, stop)]
+
+
+class SeatedGames:
+    """Seated games (item x seating) of a plan's tasks, by arithmetic, not by a table.
+
+    Items run deal-major (``Plan.task_items``), so the items before item ``i`` are
+    ``i // pairings`` whole rounds of every line-up plus the first ``i % pairings``
+    line-ups: a prefix sum over the line-ups' seating counts gives the games of any
+    run of items, and of any task, in constant time.
+    """
+
+    def __init__(self, plan: Plan, lineups: list[tuple[str, ...]]) -> None:
+        self.plan = plan
+        counts = [len(seatings(lineup, plan.rotations)) for lineup in lineups[:plan.pairings]]
+        self._before = list(itertools.accumulate(counts, initial=0))
+        """Seated games of line-ups 0..p-1 of one deal, for each p."""
+
+    def _games_before(self, item: int) -> int:
+        rounds, extra = divmod(item, self.plan.pairings)
+        return rounds * self._before[-1] + self._before[extra]
+
+    def __getitem__(self, task: int) -> int:
+        start = task * self.plan.deals_per_task
+        stop = min(start + self.plan.deals_per_task, self.plan.items)
+        return self._games_before(stop) - self._games_before(start) if start < stop else 0
+
+    def total(self) -> int:
+        """Every seated game of the plan."""
+        return self._games_before(self.plan.items)
+
+    def of_tasks(self, tasks: Iterable[int]) -> int:
+        """The seated games of ``tasks`` (those of the plan; others count nothing)."""
+        return sum(self[t] for t in tasks if 0 <= t < self.plan.tasks)
+
+
+class TaskQueue:
+    """The tasks still to play, in plan order, made one at a time as they are taken.
+
+    A list of every pending task was the driver's largest object: 10**8 ints for a
+    plan of 10**9 deals. ``done`` is asked about each task as the queue reaches it.
+    """
+
+    def __init__(self, tasks: int, done: Container[int] = (), start: int = 0) -> None:
+        self._pending: Iterator[int] = (t for t in range(start, tasks) if t not in done)
+        self._next: int | None = next(self._pending, None)
+
+    def __bool__(self) -> bool:
+        return self._next is not None
+
+    def first(self) -> int | None:
+        """The task ``take`` would return, without taking it (None when empty)."""
+        return self._next
+
+    def take(self) -> int:
+        """The next task to play; IndexError if none is left."""
+        if self._next is None:
+            raise IndexError("no task left to play")
+        task, self._next = self._next, next(self._pending, None)
+        return task
+
+    def clear(self) -> None:
+        """Drop every task not taken yet (a sequential test has decided)."""
+        self._pending, self._next = iter(()), None

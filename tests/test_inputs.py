@@ -1,0 +1,677 @@
+"""Inputs that pass validation must not do damage: every value has a range, plans are
+lazy, addresses and paths fail in one line, strategies are what they claim to be.
+
+Each rule is one test (parametrised over the values that break it); every refusal
+is a single line naming the file, the key and the allowed values. No test here
+starts Ray or opens a connection outside 127.0.0.0/8.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
+from whist_sim.cli import app
+from whist_sim.store import RunFolder
+from whist_sim.strategy import is_built_in, strategy_source
+from whist_sim.tournament import runner as runner_module
+from whist_sim.tournament.cluster import ClusterError, parse_address, probe_gcs
+from whist_sim.tournament.config import (
+    MAX_DEALS_PER_TASK,
+    ConfigError,
+    load_config,
+    validate_config,
+)
+from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue, lineups, seatings
+
+ROOT = Path(__file__).resolve().parents[1]
+cli = CliRunner()
+
+BASE = """
+[tournament]
+game = "{game}"
+deals = 4
+deals_per_task = 2
+{tournament}
+
+[variant]
+{variant}
+
+{sprt}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+"""
+
+
+def _config_text(game: str = "german_whist", tournament: str = "", variant: str = "",
+                 sprt: str = "") -> str:
+    return BASE.format(game=game, tournament=tournament, variant=variant, sprt=sprt)
+
+
+def _refusal(tmp_path: Path, body: str) -> str:
+    """The one-line ConfigError that loading ``body`` from a file gives."""
+    path = write_config(tmp_path, body)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert "\n" not in message, message
+    assert str(path) in message, message
+    return message
+
+
+def _assert_names(message: str, *fragments: str) -> None:
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+# -- every config value has a range ---------------------------------------------------------
+
+DEALS = "whole numbers 1..1,000,000,000"
+SEEDS = "whole numbers 0..9,223,372,036,854,775,807"
+SECONDS = "numbers 0.001..3,600"
+TASK_SIZES = "whole numbers 1..10,000, or 'auto'"
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "allowed"),
+    [
+        ("seed = -1", "tournament.seed = -1", SEEDS),
+        ("seed = 2.0", "tournament.seed = 2.0", SEEDS),
+        ("time_limit = 1e20", "tournament.time_limit = 1e+20", SECONDS),
+        ("time_limit = inf", "tournament.time_limit = inf", SECONDS),
+        ("time_limit = nan", "tournament.time_limit = nan", SECONDS),
+        ("time_limit = 0", "tournament.time_limit = 0", SECONDS),
+        ("time_limit = 3601", "tournament.time_limit = 3601", SECONDS),
+        ('time_limit = "5"', "tournament.time_limit = '5'", SECONDS),
+        ("bench_after = true", "tournament.bench_after = true", DEALS),
+        ("players = 3", "tournament.players = 3", "allowed values: 2"),
+        ('players = "2"', "tournament.players = '2'", "a table size (a whole number)"),
+        ("players = []", "tournament.players = []", "a list of distinct sizes"),
+        ("memory_limit = [1]", "tournament.memory_limit = [1]", 'a size such as "2 GiB"'),
+        ('memory_limit = "1 KiB"', "tournament.memory_limit = '1 KiB'",
+         "sizes from 256 MiB to 1 TiB"),
+        ('output_limit = "2 GiB"', "tournament.output_limit = '2 GiB'",
+         "sizes from 0 bytes to 1 GiB"),
+        (f'output_limit = "{"9" * 400} TiB"', "tournament.output_limit = '999",
+         'a size such as "2 GiB"'),
+    ],
+)
+def test_tournament_keys_are_refused_out_of_range_naming_file_key_and_range(
+    tmp_path, line, key, allowed
+):
+    _assert_names(_refusal(tmp_path, _config_text(tournament=line)), key, allowed)
+
+
+def _config_without(key: str, line: str) -> str:
+    """The base config with its own ``key`` line replaced by ``line``."""
+    base = _config_text()
+    own = next(text for text in base.splitlines() if text.startswith(f"{key} = "))
+    return base.replace(own, line, 1)
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [("deals = 0", "tournament.deals = 0"),
+     ("deals = 1_000_000_001", "tournament.deals = 1000000001"),
+     ('deals = "12"', "tournament.deals = '12'"),
+     ("deals = 1.5", "tournament.deals = 1.5"), ("deals = true", "tournament.deals = true")],
+)
+def test_deals_out_of_range_is_one_line(tmp_path, line, key):
+    message = _refusal(tmp_path, _config_without("deals", line))
+    _assert_names(message, key, DEALS)
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [("deals_per_task = 0", "tournament.deals_per_task = 0"),
+     ("deals_per_task = 10_001", "tournament.deals_per_task = 10001"),
+     ('deals_per_task = "big"', "tournament.deals_per_task = 'big'")],
+)
+def test_task_size_out_of_range_is_one_line(tmp_path, line, key):
+    _assert_names(_refusal(tmp_path, _config_without("deals_per_task", line)), key, TASK_SIZES)
+
+
+@pytest.mark.parametrize("players", ["8", "1", "[4, 9]"])
+def test_table_sizes_outside_the_game_are_refused_with_the_range(tmp_path, players):
+    body = _config_text(game="knockout_whist", tournament=f"players = {players}")
+    _assert_names(_refusal(tmp_path, body), f"tournament.players = {players}",
+                  "knockout_whist is played by 2..7 players", "allowed values: whole numbers 2..7")
+
+
+@pytest.mark.parametrize("batch", ["0", "100_001", "2.5", '"20"'])
+def test_sprt_batch_is_bounded(tmp_path, batch):
+    body = _config_text(sprt=f"[sprt]\nbatch = {batch}")
+    _assert_names(_refusal(tmp_path, body), "sprt.batch = ", "whole numbers 1..100,000")
+
+
+@pytest.mark.parametrize(
+    ("game", "setting", "key", "allowed"),
+    [
+        # German Whist
+        ("german_whist", "open_stock = 0", "variant.open_stock = 0", "whole numbers 1..26"),
+        ("german_whist", "open_stock = 3.0", "variant.open_stock = 3.0", "whole numbers 1..26"),
+        ("german_whist", 'open_stock = "3"', "variant.open_stock = '3'", "whole numbers 1..26"),
+        ("german_whist", "race_to = 14", "variant.race_to = 14", "whole numbers 1..13"),
+        ("german_whist", 'count = "all"\nrace_to = 27', "variant.race_to = 27", "1..26"),
+        ("german_whist", "race_to = true", "variant.race_to = True", "whole numbers 1..13"),
+        ("german_whist", 'match = ["single"]', "variant.match = ['single']", "'best_of_99'"),
+        ("german_whist", "match = 3", "variant.match = 3", "'best_of_99'"),
+        ("german_whist", 'match = "best_of_4"', "variant.match = 'best_of_4'", "'best_of_99'"),
+        ("german_whist", 'match = "best_of_101"', "variant.match = 'best_of_101'",
+         "odd numbers"),
+        ("german_whist", 'match = "best_of_03"', "variant.match = 'best_of_03'", "'best_of_3'"),
+        ("german_whist", 'count = ["all"]', "variant.count = ['all']", "'stage2', 'all'"),
+        ("german_whist", "trumps = true", "variant.trumps = True", "'upcard', 'none'"),
+        # Solo Whist
+        ("solo_whist", "stake = 1e300", "variant.stake = 1e+300", "a number > 0 and <= 1,000,000"),
+        ("solo_whist", "stake = 9223372036854775807", "variant.stake = 9223372036854775807",
+         "a number > 0 and <= 1,000,000"),
+        ("solo_whist", "stake = inf", "variant.stake = inf", "a number > 0 and <= 1,000,000"),
+        ("solo_whist", "stake = 0", "variant.stake = 0", "a number > 0 and <= 1,000,000"),
+        ("solo_whist", 'stake = "1"', "variant.stake = '1'", "a number > 0 and <= 1,000,000"),
+        ("solo_whist", "session_hands = 1_000_000_000", "variant.session_hands = 1000000000",
+         "whole numbers 1..1,000"),
+        ("solo_whist", "session_hands = 0", "variant.session_hands = 0", "whole numbers 1..1,000"),
+        ("solo_whist", "session_hands = 2.5", "variant.session_hands = 2.5",
+         "whole numbers 1..1,000"),
+        ("solo_whist", "session_hands = 20\ntarget = inf", "variant.target = inf",
+         "a number > 0 and <= 1,000,000,000, or leave it out (off)"),
+        ("solo_whist", "session_hands = 20\ntarget = 1e10", "variant.target = 10000000000.0",
+         "a number > 0 and <= 1,000,000,000"),
+        ("solo_whist", "upcard = 1", "variant.upcard = 1", "True, False"),
+        ("solo_whist", 'play_out = "yes"', "variant.play_out = 'yes'", "True, False"),
+        ("solo_whist", "payments = 1", "variant.payments = 1", "'default', 'classic'"),
+        # Minnesota Whist
+        ("minnesota_whist", "target = 0", "variant.target = 0", "whole numbers 1..1,000"),
+        ("minnesota_whist", "target = 1001", "variant.target = 1001", "whole numbers 1..1,000"),
+        ("minnesota_whist", "target = 13.0", "variant.target = 13.0", "whole numbers 1..1,000"),
+        ("minnesota_whist", 'target = "13"', "variant.target = '13'", "whole numbers 1..1,000"),
+        ("minnesota_whist", 'scoring = ["pagat"]', "variant.scoring = ['pagat']", "'pagat'"),
+        ("minnesota_whist", "bid = 1", "variant.bid = 1", "'cards', 'spoken'"),
+        # Knock-out Whist
+        ("knockout_whist", "tie_break = 1", "variant.tie_break = 1", "'cut', 'nearest_left'"),
+        ("knockout_whist", "dogs_life = true", "variant.dogs_life = True",
+         "'off', 'first_round', 'first_knockout'"),
+    ],
+)
+def test_variant_keys_are_refused_out_of_range_naming_file_key_and_range(
+    tmp_path, game, setting, key, allowed
+):
+    players = "players = 4" if game == "knockout_whist" else ""
+    body = _config_text(game=game, tournament=players, variant=setting)
+    _assert_names(_refusal(tmp_path, body), key, "is not allowed; allowed values:", allowed)
+
+
+@pytest.mark.parametrize(
+    ("game", "setting"),
+    [("german_whist", 'match = "best_of_99"'), ("german_whist", "open_stock = 26"),
+     ("solo_whist", "stake = 1_000_000\nsession_hands = 1000\ntarget = 1e9"),
+     ("solo_whist", "stake = 0.5"), ("minnesota_whist", "target = 1000")],
+)
+def test_the_bounds_themselves_are_allowed(tmp_path, game, setting):
+    config = load_config(write_config(tmp_path, _config_text(game=game, variant=setting)))
+    assert config.game().variant is not None
+
+
+def test_the_largest_stake_and_session_fit_arrow(tmp_path):
+    """The Arrow traceback of a huge stake cannot come back: the largest allowed stake,
+    a whole number, over a session of hands, writes its rows."""
+    from tests.tournament_helpers import make_run_without_ray
+
+    body = _config_text(game="solo_whist", variant="stake = 1_000_000\nsession_hands = 3")
+    run = make_run_without_ray(tmp_path, body, per_task=2)
+    totals = RunFolder.open(run).scan("matches").collect()["points"]
+    assert totals.abs().max() < 2**53
+
+
+# -- plans are lazy -------------------------------------------------------------------------
+
+
+def test_seated_games_of_a_task_are_counted_without_listing_the_plan():
+    seats = lineups(["a", "b", "c"], 4) + lineups(["a", "b"], 4) + [("a", "b", "c", "d")]
+    plan = Plan(len(seats), deals=23, deals_per_task=7)
+    counted = SeatedGames(plan, seats)
+    by_items = [sum(len(seatings(seats[p])) for p, _ in plan.task_items(t))
+                for t in range(plan.tasks)]
+    assert [counted[t] for t in range(plan.tasks)] == by_items
+    assert counted.total() == sum(by_items)
+    assert counted.of_tasks({1, 3, 10**9}) == by_items[1] + by_items[3]
+
+
+def test_task_queue_takes_pending_tasks_in_order_without_a_list():
+    queue = TaskQueue(10**12, done={0, 2})  # a list of these would not fit in memory
+    assert queue.first() == 1
+    assert [queue.take() for _ in range(3)] == [1, 3, 4]
+    queue.clear()
+    assert not queue and queue.first() is None
+
+
+def test_auto_task_size_is_bounded_and_arithmetic(tmp_path):
+    config = load_config(write_config(tmp_path, _config_text().replace(
+        "deals = 4", "deals = 1_000_000_000")))
+    started = time.perf_counter()
+    size = runner_module._auto_task_size(config, 3, 8, per_item=1e-9)
+    assert time.perf_counter() - started < 0.1
+    assert 1 <= size <= MAX_DEALS_PER_TASK
+
+
+BILLION = """
+[tournament]
+game = "german_whist"
+deals = 1_000_000_000
+deals_per_task = 5
+seed = 3
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+label = "random_b"
+"""
+
+COUNTING_RUN = """
+import sys
+from whist_sim.store import RunFolder
+
+commit = RunFolder.commit_task
+
+def counted(self, task, tables):
+    commit(self, task, tables)
+    print("committed", task, flush=True)
+
+RunFolder.commit_task = counted
+sys.argv = ["whist-sim", "run", {config!r}, "--workers", "0", "--out", {out!r}, "--no-progress"]
+from whist_sim.cli import main
+main()
+"""
+
+MAX_DRIVER_KB = 400 * 1024
+
+
+def _peak_rss_kb(pid: int) -> int:
+    """The process's peak resident memory so far (``VmHWM``, kB).
+
+    Not ``ru_maxrss`` of the reaped child: Linux carries a process's peak across
+    ``execve``, and a child spawned (vfork) from this test process starts with the
+    test process's own peak, hundreds of MB late in a test session.
+    """
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmHWM in /proc/{pid}/status")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_billion_deals_plan_and_start_in_small_memory(tmp_path):
+    """The driver of a 10**9-deal run validates, plans, and commits tasks in process with
+    its peak memory far below what a list of its 6 * 10**8 tasks would take (the old
+    driver passed 1.5 GB within 5 s and was killed at 3 GB)."""
+    config = write_config(tmp_path, BILLION)
+    script = COUNTING_RUN.format(config=str(config), out=str(tmp_path / "run"))
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
+    committed = 0
+    timer = threading.Timer(120, child.kill)  # a hang fails the test, not the suite
+    timer.start()
+    try:
+        for line in child.stdout:
+            committed += line.startswith("committed")
+            if committed == 3:
+                break
+        peak_kb = _peak_rss_kb(child.pid) if committed == 3 else 0
+    finally:
+        timer.cancel()
+        child.kill()
+        child.wait()
+        child.stdout.close()
+    seconds = time.perf_counter() - started
+    assert committed == 3, "the run did not commit three tasks in 120 s"
+    assert peak_kb < MAX_DRIVER_KB, f"peak RSS {peak_kb / 1024:.0f} MB"
+    assert seconds < 60
+    plan = json.loads((tmp_path / "run" / "run.json").read_text())["plan"]
+    assert plan["tasks"] == 3 * 10**9 // 5
+
+
+# -- --address ------------------------------------------------------------------------------
+
+ACCEPTED = "accepted: HOST:PORT"
+
+
+@pytest.mark.parametrize(
+    "address", ["notanaddress", "ray://127.0.0.9:10001", "127.0.0.9:0", "127.0.0.9:70000",
+                "127.0.0.9:port", "127.0.0.9", "auto", "1.2.3:6379", "[nothex]:6379"],
+)
+def test_a_malformed_address_is_refused_in_one_line_with_the_accepted_forms(tmp_path, address):
+    config = write_config(tmp_path, quick_config(deals=2))
+    started = time.perf_counter()
+    result = cli.invoke(app, ["run", str(config), "--address", address, "--out",
+                              str(tmp_path / "out"), "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output, result.output
+    _assert_names(result.output, address, ACCEPTED)
+    assert time.perf_counter() - started < 5
+    assert not (tmp_path / "out").exists()
+
+
+def test_well_formed_addresses_parse():
+    assert parse_address("127.0.0.9:6379") == ("127.0.0.9", 6379)
+    assert parse_address("head.example.org:6379") == ("head.example.org", 6379)
+    assert parse_address("[::1]:6380") == ("::1", 6380)
+
+
+def _free_port(host: str = "127.0.0.9") -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def test_an_address_where_nothing_listens_fails_fast_in_one_line(tmp_path):
+    """A fresh process (no Ray yet, as on the command line): it refuses in seconds,
+    where Ray alone retried for minutes."""
+    config = write_config(tmp_path, quick_config(deals=2))
+    address = f"127.0.0.9:{_free_port()}"
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--address", address,
+         "--out", str(tmp_path / "out"), "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "RAY_ADDRESS": ""},
+    )
+    assert time.perf_counter() - started < 30
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
+    _assert_names(result.stderr, address, "no Ray cluster there")
+
+
+class _Listener:
+    """A TCP server on 127.0.0.9 that accepts and answers each connection with ``reply``
+    (nothing: it stays silent)."""
+
+    def __init__(self, reply: bytes = b"") -> None:
+        self.socket = socket.create_server(("127.0.0.9", 0))
+        self.address = f"127.0.0.9:{self.socket.getsockname()[1]}"
+        self.reply = reply
+        self.held: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.socket.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            if self.reply:
+                conn.sendall(self.reply)
+
+    def close(self) -> None:
+        self.socket.close()
+        for conn in self.held:
+            conn.close()
+
+
+@pytest.mark.parametrize(
+    ("reply", "fragment"),
+    [(b"", "no answer within 0.5 s"),
+     (b"HTTP/1.1 400 Bad Request\r\n\r\n", "not a Ray cluster's GCS")],
+)
+def test_an_address_where_something_else_listens_is_refused(reply, fragment):
+    listener = _Listener(reply)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match=fragment) as caught:
+            probe_gcs(listener.address, timeout=0.5)
+        assert time.perf_counter() - started < 5
+        assert listener.address in str(caught.value)
+    finally:
+        listener.close()
+
+
+def test_a_grpc_server_passes_the_probe():
+    """What Ray's GCS answers first: an HTTP/2 SETTINGS frame (type 4)."""
+    listener = _Listener(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+    try:
+        probe_gcs(listener.address, timeout=2)
+    finally:
+        listener.close()
+
+
+def test_workers_out_of_range_is_one_line(tmp_path):
+    config = write_config(tmp_path, quick_config(deals=2))
+    result = cli.invoke(app, ["run", str(config), "--workers", "-1"])
+    assert result.exit_code == 2
+    _assert_names(result.output, "--workers -1", "whole numbers 0..100,000")
+
+
+# -- file-system errors ---------------------------------------------------------------------
+
+
+def test_a_config_path_that_is_a_folder(tmp_path):
+    with pytest.raises(ConfigError, match="is a folder; give a config file"):
+        load_config(tmp_path)
+
+
+def test_a_config_that_is_not_utf8(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('[tournament]\ngame = "german_whist" # caf\xe9\n'.encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xe9"):
+        load_config(path)
+
+
+def test_an_unreadable_config(tmp_path, monkeypatch):
+    """Simulated: as root, permission bits do not stop a read."""
+    path = write_config(tmp_path, quick_config())
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_text", refuse)
+    with pytest.raises(ConfigError, match=r"cannot read the config \(Permission denied\)") as err:
+        load_config(path)
+    assert str(path) in str(err.value)
+
+
+def test_a_deals_file_that_is_a_folder(tmp_path):
+    (tmp_path / "deals").mkdir()
+    body = _config_text(tournament='deals_file = "deals"').replace("deals = 4\n", "", 1)
+    _assert_names(_refusal(tmp_path, body), "tournament.deals_file", "is a folder")
+
+
+def _cli_run(config: Path, out: Path) -> object:
+    return cli.invoke(app, ["run", str(config), "--workers", "0", "--out", str(out),
+                            "--no-progress"])
+
+
+def _assert_one_line(result, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output, result.output
+    _assert_names(result.output, *fragments)
+
+
+def test_an_out_that_is_a_file(tmp_path):
+    config = write_config(tmp_path, quick_config(deals=2))
+    (tmp_path / "taken").write_text("")
+    _assert_one_line(_cli_run(config, tmp_path / "taken"), str(tmp_path / "taken"),
+                     "is a file, not a folder")
+    _assert_one_line(_cli_run(config, tmp_path / "taken" / "run"), "is a file")
+
+
+def test_an_out_where_nothing_may_be_written(tmp_path, monkeypatch):
+    config = write_config(tmp_path, quick_config(deals=2))
+    real_access = os.access  # the config stays readable; the folder --out goes in does not
+    monkeypatch.setattr(os, "access",
+                        lambda path, mode: Path(path) != tmp_path and real_access(path, mode))
+    _assert_one_line(_cli_run(config, tmp_path / "out"), str(tmp_path / "out"),
+                     "read-only file system, or no permission")
+
+
+def test_an_out_on_a_read_only_file_system(tmp_path, monkeypatch):
+    """Simulated: creating the run folder fails as on a read-only mount."""
+    config = write_config(tmp_path, quick_config(deals=2))
+    out = tmp_path / "out"
+
+    def read_only(cls, path, meta):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(RunFolder, "create", classmethod(read_only))
+    _assert_one_line(_cli_run(config, out), str(out), "the file system is read-only")
+
+
+def test_no_space_left_mid_run_keeps_every_committed_task(tmp_path, monkeypatch):
+    """Simulated: the third commit finds the disk full. The command fails in one line
+    naming the run and how to continue; the two tasks committed stay; the resumed run
+    equals an uninterrupted one."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    commit = RunFolder.commit_task
+    commits = []
+
+    def full_disk(self, task, tables):
+        if len(commits) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "data"))
+        commit(self, task, tables)
+        commits.append(task)
+
+    monkeypatch.setattr(RunFolder, "commit_task", full_disk)
+    _assert_one_line(_cli_run(config, out), "no space left on the device",
+                     f"whist-sim run --resume {out}")
+    monkeypatch.setattr(RunFolder, "commit_task", commit)
+    assert RunFolder.open(out).completed_tasks() == set(commits)
+    resumed = cli.invoke(app, ["run", "--resume", str(out), "--workers", "0", "--no-progress"])
+    assert resumed.exit_code == 0, resumed.output
+    clean = _cli_run(config, tmp_path / "clean")
+    assert clean.exit_code == 0, clean.output
+    assert_same_rows(run_rows(out), run_rows(tmp_path / "clean"))
+
+
+# -- strategies -----------------------------------------------------------------------------
+
+
+def _plugin(tmp_path: Path, monkeypatch, module: str, source: str) -> str:
+    folder = tmp_path / "plugins"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{module}.py").write_text(textwrap.dedent(source))
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    return module
+
+
+IMPOSTOR = """
+from strategies.random_play import RandomStrategy
+
+
+class Impostor(RandomStrategy):
+    version = "666"
+"""
+
+
+@pytest.fixture
+def impostor(tmp_path, monkeypatch):
+    """An installed distribution ``fakeplug`` whose entry point is named ``heuristic``."""
+    module = _plugin(tmp_path, monkeypatch, "fakeplug_impostor", IMPOSTOR)
+    info = tmp_path / "plugins" / "fakeplug-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplug\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        f"[whist_sim.strategies]\nheuristic = {module}:Impostor\n")
+    return f"{module}:Impostor"
+
+
+def test_a_plugin_may_not_take_a_built_in_name(tmp_path, impostor):
+    message = _refusal(tmp_path, _config_text())
+    _assert_names(message, "strategies[1]", "'heuristic' is registered by whist-sim",
+                  "fakeplug 1.0", "may not replace a built-in", f'use = "{impostor}"',
+                  'use = "strategies.heuristic:Heuristic"')
+    assert not is_built_in("heuristic")  # and never plays in process on its own
+
+
+def test_the_plugin_and_the_built_in_both_work_by_full_name(tmp_path, impostor):
+    body = _config_text().replace('use = "heuristic"', f'use = "{impostor}"').replace(
+        'use = "random"', 'use = "strategies.heuristic:Heuristic"')
+    config = load_config(write_config(tmp_path, body))
+    assert config.strategy_versions()[impostor] == "666"
+    sources = config.strategy_sources()
+    assert sources["strategies.heuristic:Heuristic"]["distribution"] == "whist-sim"
+    assert sources[impostor]["class"] == impostor
+
+
+@pytest.mark.parametrize(
+    ("source", "fragment"),
+    [
+        ("class NoChoose:\n    games = frozenset({'german_whist'})\n",
+         "has no choose method of its own"),
+        ("from whist_sim.strategy import Strategy\n"
+         "class Inherits(Strategy):\n    games = frozenset({'german_whist'})\n",
+         "has no choose method of its own"),
+        ("class NoChoose:\n    games = frozenset({'german_whist'})\n    choose = 5\n",
+         "has no choose method of its own"),
+        ("class NoChoose:\n    games = frozenset({'german_whist'})\n"
+         "    def choose(self, view):\n        return 0\n",
+         "cannot be called as choose(view, rng)"),
+    ],
+)
+def test_a_class_without_a_usable_choose_is_refused_at_validation(
+    tmp_path, monkeypatch, source, fragment
+):
+    module = _plugin(tmp_path, monkeypatch, f"nochoose_{abs(hash(source))}", source)
+    name = source.split("class ", 1)[1].split("(", 1)[0].split(":", 1)[0]
+    body = _config_text().replace('use = "heuristic"', f'use = "{module}:{name}"')
+    _assert_names(_refusal(tmp_path, body), "strategies[1]", fragment)
+
+
+@pytest.mark.parametrize(
+    ("spec", "source", "fragment"),
+    [("broken_import_mod:X", "raise RuntimeError('plug-in bug')",
+      "raised RuntimeError: plug-in bug"),
+     ("not_a_class_mod:X", "X = 5", "not a class"),
+     ("not_a_class_mod:", "X = 5", "is not package.module:Class"),
+     (":X", "X = 5", "is not package.module:Class")],
+)
+def test_a_broken_module_class_reference_is_one_line(tmp_path, monkeypatch, spec, source,
+                                                     fragment):
+    module = spec.split(":")[0] or "unused_mod"
+    _plugin(tmp_path, monkeypatch, module, source)
+    body = _config_text().replace('use = "heuristic"', f'use = "{spec}"')
+    _assert_names(_refusal(tmp_path, body), "strategies[1]", fragment)
+
+
+def test_run_json_records_where_each_strategy_was_loaded_from(tmp_path, monkeypatch):
+    module = _plugin(tmp_path, monkeypatch, "local_bot", IMPOSTOR)
+    body = quick_config(deals=2, per_task=2).replace(
+        'use = "random"\nlabel = "random_b"', f'use = "{module}:Impostor"\nlabel = "local"')
+    config = validate_config(__import__("tomllib").loads(body))
+    summary = runner_module.run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    recorded = json.loads((summary.path / "run.json").read_text())["strategies"]
+    built_in = recorded["heuristic"]["source"]
+    assert built_in["distribution"] == "whist-sim" and built_in["distribution_version"]
+    assert built_in["module"] == "strategies.german_heuristic"
+    assert built_in["sha256"] == hashlib.sha256(Path(built_in["file"]).read_bytes()).hexdigest()
+    local = recorded["local"]["source"]
+    assert local["distribution"] is None and local["distribution_version"] is None
+    assert local["class"] == f"{module}:Impostor"
+    assert local["file"] == str((tmp_path / "plugins" / f"{module}.py").resolve())
+    assert local["sha256"] == hashlib.sha256(Path(local["file"]).read_bytes()).hexdigest()
+    assert strategy_source("random", "german_whist")["module"] == "strategies.random_play"
+
