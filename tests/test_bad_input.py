@@ -50,7 +50,8 @@ def _assert_clean_error(result, *fragments: str) -> None:
          ["german_whist is played by 2..2 players, not 3"]),
         (('game = "german_whist"', 'game = "bridge"'),
          ["tournament.game = 'bridge'", "allowed values: german_whist"]),
-        (("deals = 12", "deals = 0"), ["tournament.deals = 0", "greater than 0"]),
+        (("deals = 12", "deals = 0"),
+         ["tournament.deals = 0", "allowed values: whole numbers 1..1,000,000,000"]),
     ],
 )
 def test_bad_config_fails_before_any_work_naming_file_key_and_allowed(tmp_path, change, fragments):
@@ -101,7 +102,7 @@ def test_corrupt_run_json_is_one_line(tmp_path, good_run, command):
 @pytest.mark.parametrize("command", ["report", "replay", "resume"])
 def test_corrupt_parquet_file_is_named_with_the_way_out(tmp_path, good_run, command):
     run = _copy(good_run, tmp_path)
-    victim = next((run / "data").glob("*/seats.parquet"))
+    victim = next((run / "data" / "seats").glob("*.parquet"))
     victim.write_bytes(victim.read_bytes()[:100])
     args = {"report": ["report", str(run)], "replay": ["replay", str(run), "0-0-0-0"],
             "resume": ["run", "--resume", str(run)]}[command]

@@ -213,7 +213,7 @@ def test_cli_duel_prints_standings_and_verdict(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "verdict: heuristic is stronger than random" in result.stdout
     assert "win rate [95% CI]" in result.stdout
-    assert pl.read_parquet(next((out / "data").glob("*/deals.parquet"))).height > 0
+    assert pl.read_parquet(next((out / "data" / "deals").glob("*.parquet"))).height > 0
 
 
 def test_a_duel_of_two_line_ups_reads_whole_deals_whatever_the_task_size(tmp_path):

@@ -94,7 +94,7 @@ def test_run_json_records_config_seed_versions_times_and_status(tmp_path, ray_cl
 def test_long_run_is_compacted_to_a_handful_of_files(tmp_path, ray_cluster):
     summary = _run(tmp_path, "compact", quick_config(deals=40, per_task=1), workers=2)
     assert summary.tasks_run == 120
-    units = list((summary.path / "data").iterdir())
+    units = list((summary.path / "data" / "deals").iterdir())
     assert len(units) <= 3, units
     assert run_rows(summary.path)["deals"].height == 240
 
@@ -169,7 +169,7 @@ def _start_cli_run(config: Path, out: Path) -> subprocess.Popen:
 def _wait_for_units(out: Path, count: int, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        data = out / "data"
+        data = out / "data" / "deals"
         units = [p for p in data.iterdir() if p.name.startswith("task-")] if data.is_dir() else []
         if len(units) >= count:
             return

@@ -5,6 +5,15 @@ chosen actions of the log are applied again: a replay that diverges from the
 record (another engine version, a corrupt file) is reported, not papered over.
 A run played from a deal set (``tournament.deals_file``) dealt its cards from the
 file, not the seed, so its deals are rebuilt from the recorded cards instead.
+
+The action log is the record the rest follows from: the outcome the replay
+reaches is checked against the deal's ``seats`` rows (tricks, score, net,
+result) and its ``tricks`` rows (leader, cards, winner), and any disagreement
+raises RunFolderError naming the deal and the seat or trick. Raising rather than
+printing the replay with a note: a seats row that contradicts its own action log
+means the run's tables cannot all be trusted (an edited file, or a strategy that
+tampered with the outcome in the process that recorded it), and a replay shown
+as if nothing were wrong is how a forged winner goes unnoticed.
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -66,7 +76,59 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
         for r in actions.iter_rows(named=True)
     ] and record["status"] == "ok":
         raise RunFolderError(f"deal {deal_key}: the replay diverges from the recorded log")
+    seats = folder.scan("seats").filter(pl.col("deal_key") == deal_key).collect()
+    tricks = folder.scan("tricks").filter(pl.col("deal_key") == deal_key).collect()
+    notes = disagreements(state, list(seats.iter_rows(named=True)),
+                          list(tricks.iter_rows(named=True)))
+    if notes:
+        others = len(notes) - 1
+        more = f" (and {others} more disagreement{'s' * (others > 1)})" if others else ""
+        raise RunFolderError(
+            f"deal {deal_key} of {folder.path}: the record disagrees with its own action log:"
+            f" {notes[0]}{more}; the seats or tricks table was altered after play, or a"
+            " strategy tampered with the outcome where it was recorded"
+        )
     return Replay(deal_key, record, state, render(record, state, game))
+
+
+def disagreements(
+    state: DealState, seats: list[dict[str, Any]], tricks: list[dict[str, Any]]
+) -> list[str]:
+    """Where the recorded ``seats`` and ``tricks`` rows of a deal differ from its replay
+    (``state``, the deal replayed to its end): one note per seat or trick, empty if none."""
+    outcome = state.outcome()
+    notes: list[str] = []
+    by_seat = {row["seat"]: row for row in seats}
+    for seat in range(len(outcome.tricks)):
+        replayed = (outcome.tricks[seat], outcome.score[seat], outcome.net[seat],
+                    outcome.result[seat])
+        row = by_seat.pop(seat, None)
+        if row is None:
+            notes.append(f"seat {seat} has no seats row")
+            continue
+        recorded = (row["tricks"], row["score"], row["net"], row["result"])
+        if recorded != replayed:
+            notes.append(f"seat {seat} ({row['strategy']}) is recorded with"
+                         f" {_outcome(*recorded)}, the replay gives {_outcome(*replayed)}")
+    notes += [f"a seats row names seat {seat}, which the deal does not have" for seat in by_seat]
+    played = state.completed_tricks()
+    recorded_tricks = sorted(tricks, key=lambda row: row["trick"])
+    if len(recorded_tricks) != len(played):
+        notes.append(f"{len(recorded_tricks)} tricks are recorded, the replay plays {len(played)}")
+    for row, trick in zip(recorded_tricks, played, strict=False):
+        cards = [card_str(c) for c in trick.cards]
+        if (row["trick"], row["leader"], list(row["cards"]), row["winner"]) != (
+                trick.number, trick.leader, cards, trick.winner):
+            notes.append(
+                f"trick {row['trick']} is recorded as led by seat {row['leader']}"
+                f" ({' '.join(row['cards'])}) and won by seat {row['winner']}, the replay"
+                f" has trick {trick.number} led by seat {trick.leader} ({' '.join(cards)})"
+                f" and won by seat {trick.winner}")
+    return notes
+
+
+def _outcome(tricks: int, score: float, net: float, result: str) -> str:
+    return f"tricks {tricks}, score {score:g}, net {net:+g}, {result}"
 
 
 def _from_deal_set(folder: RunFolder) -> bool:

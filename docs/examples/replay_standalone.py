@@ -19,7 +19,7 @@ RANKS = "23456789TJQKA"
 
 
 def load(run: str, table: str, deal_key: str) -> list[dict]:
-    files = glob.glob(f"{run}/data/*/{table}.parquet")
+    files = glob.glob(f"{run}/data/{table}/*.parquet")
     data = ds.dataset(files, format="parquet").to_table(filter=pc.field("deal_key") == deal_key)
     return data.to_pylist()
 

@@ -29,13 +29,19 @@ from tqdm import tqdm
 import whist_sim
 from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import StrategyFailure
-from whist_sim.store import RunFolder, RunFolderError, now_iso
+from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.strategy import is_built_in
-from whist_sim.tournament.config import TournamentConfig, validate_config
+from whist_sim.tournament.bench import Bench
+from whist_sim.tournament.config import (
+    MAX_DEALS,
+    MAX_DEALS_PER_TASK,
+    TournamentConfig,
+    validate_config,
+)
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.run_logs import RunLogs
-from whist_sim.tournament.schedule import Plan
+from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue
 from whist_sim.tournament.sequential import DuelTracker
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
@@ -125,8 +131,8 @@ def run_tournament(
         if config.sprt is not None:
             per_task = _within_batches(per_task, config.sprt.batch, len(played))
         plan = Plan(len(played), config.tournament.deals, per_task, game.duplicate_rotations)
-        folder = RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan))
-        return _execute(folder, executor, progress)
+        with RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan)) as folder:
+            return _execute(folder, executor, progress)
 
 
 def choose_in_process(
@@ -170,9 +176,10 @@ def _run_meta(
         "pairing_ids": played,
         "plan": {"pairings": plan.pairings, "deals": plan.deals,
                  "deals_per_task": plan.deals_per_task, "tasks": plan.tasks},
-        "strategies": {
-            e.name: {"use": e.use, "params": e.params, "version": v}
-            for e, v in zip(config.strategies, config.strategy_versions().values(), strict=True)
+        "strategies": {  # "source": where each was loaded from (strategy.strategy_source)
+            e.name: {"use": e.use, "params": e.params, "version": v, "source": source}
+            for e, v, source in zip(config.strategies, config.strategy_versions().values(),
+                                    config.strategy_sources().values(), strict=True)
         },
         "whist_sim_version": whist_sim.__version__,
         "python": platform.python_version(),
@@ -205,16 +212,18 @@ def resume_tournament(
     Where it plays follows ``run_tournament``'s rule, the missing tasks' estimate
     taken from the time the run's tasks took so far.
     """
-    folder = RunFolder.open(run, repair=True)
-    config, plan, _, _ = load_plan(folder)  # a corrupt run.json fails before Ray starts
-    done = len(folder.completed_tasks())
-    totals = folder.meta().get("totals")
-    estimate = None
-    if totals and done:
-        estimate = totals.get("task_seconds", 0.0) / done * (plan.tasks - done)
-    in_process = choose_in_process(config, workers, address, estimate)
-    with open_executor(in_process, address, workers) as executor:
-        return _execute(folder, executor, progress)
+    with RunFolder.open(run, repair=True) as folder:  # one writer: refused while another runs
+        for note in folder.repairs:  # units found missing are played again: say so
+            print(f"note: {note}", file=sys.stderr)
+        config, plan, _, _ = load_plan(folder)  # a corrupt run.json fails before Ray starts
+        done = len(folder.completed_tasks())
+        totals = folder.meta().get("totals")
+        estimate = None
+        if totals and done:
+            estimate = totals.get("task_seconds", 0.0) / done * (plan.tasks - done)
+        in_process = choose_in_process(config, workers, address, estimate)
+        with open_executor(in_process, address, workers) as executor:
+            return _execute(folder, executor, progress)
 
 
 def load_plan(
@@ -234,6 +243,14 @@ def load_plan(
         played = list(meta.get("pairing_ids") or range(len(seats)))
     except (KeyError, TypeError) as exc:
         raise RunFolderError(f"{folder.path}/run.json: corrupt (missing {exc})") from None
+    sizes = (plan.pairings, plan.deals, plan.deals_per_task)
+    if not all(isinstance(n, int) and n >= 1 for n in sizes) or not (
+        plan.pairings == len(seats) == len(played) and plan.deals <= MAX_DEALS
+    ):  # a plan that does not fit its line-ups would divide by zero or play other deals
+        raise RunFolderError(
+            f"{folder.path}/run.json: corrupt (plan {meta['plan']!r} does not fit its"
+            f" {len(seats)} line-ups)"
+        )
     return config, plan, seats, played
 
 
@@ -284,19 +301,22 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     done = folder.completed_tasks()
     labels = tuple(config.labels())
     standings, tracker = _trackers(folder, config, plan, done)
-    pending = [] if tracker and tracker.finished else [
-        t for t in range(plan.tasks) if t not in done]
-    games_of = {t: plan.task_games(t, seats) for t in range(plan.tasks)}
-    console = _Console(folder, sum(games_of.values()),
-                       sum(games_of[t] for t in done if t in games_of), progress)
+    # lazily, from the plan's numbers: no list or table over every task (10**8 of them
+    # for 10**9 deals), so the driver's memory does not grow with the plan
+    queue = TaskQueue(0 if tracker and tracker.finished else plan.tasks, done)
+    games_of = SeatedGames(plan, seats)
+    console = _Console(folder, games_of.total(), games_of.of_tasks(done), progress)
     started = time.perf_counter()
     task_seconds = 0.0
     hands = 0
     committed = 0
-    in_order = config.sprt is not None
+    bench = _bench(folder, config, plan, played, done)
+    # a sequential test, and benching, read the rows in plan order: commit them so
+    in_order = config.sprt is not None or bench.after is not None
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
     nodes: set[str] = set(folder.meta().get("nodes", []))
     folder.update_meta(status="running", ended=None)
+    clock = SessionClock(folder, also=lambda: {"decisions": standings.decision_totals()})
     status = "complete"
 
     logs = RunLogs(folder.path, config.tournament.output_limit_bytes)
@@ -310,20 +330,21 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         nodes.add(result.node)
         standings.add_rows(result.tables["seats"])
         standings.add_decisions(result.decisions)
+        clock.add_task(result.seconds)  # totals on disk as the session goes: a kill keeps them
         logs.add_output(result.output)
         logs.add_errors(result.errors)
-        if in_order:  # whole deals, in plan order (_within_batches); read as they come
+        if config.sprt is not None:  # whole deals, in plan order (_within_batches)
             tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
         if committed % COMPACT_EVERY == 0:
             folder.compact()
 
-    queue = list(pending)
-    next_in_order = queue[0] if queue else plan.tasks
+    next_in_order = queue.first() if queue else plan.tasks
     submitted = 0
     try:
         while queue or submitted:
             while queue and submitted < 2 * executor.slots:
-                executor.submit(_spec(config, plan, seats, played, queue.pop(0)))
+                executor.submit(_spec(config, plan, seats, played, queue.take(),
+                                      bench.for_tasks()))
                 submitted += 1
             result = executor.next_result()
             submitted -= 1
@@ -334,13 +355,25 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
             waiting[result.task] = result
             while next_in_order in waiting:
                 ready = waiting.pop(next_in_order)
+                last_item = min(plan.items, (ready.task + 1) * plan.deals_per_task) - 1
+                found = bench.scan(ready.tables["seats"], last_item)
+                if found:  # play again, benched, every task from the first point on
+                    replay = min(found.values()) // plan.deals_per_task
+                    if replay > ready.task:
+                        commit(ready)
+                    executor.cancel()
+                    waiting.clear()
+                    submitted = 0
+                    next_in_order = replay
+                    queue = TaskQueue(plan.tasks, start=replay)
+                    break
                 commit(ready)
                 next_in_order += 1
-                assert tracker is not None
-                complete_deals = min(plan.deals, next_in_order * plan.deals_per_task
-                                     // plan.pairings)
-                if tracker.look(complete_deals):
-                    break
+                if tracker is not None and config.sprt is not None:
+                    complete_deals = min(plan.deals, next_in_order * plan.deals_per_task
+                                         // plan.pairings)
+                    if tracker.look(complete_deals):
+                        break
                 console.update(games_of[ready.task], standings, tracker)
             if tracker is not None and tracker.decided:
                 executor.cancel()  # the test has decided: the rest of the plan is not needed
@@ -364,17 +397,15 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
             tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
             tracker.look(_complete_deals(folder, plan))
     console.close()  # the caller prints the final standings (summary.standings)
-    meta = folder.meta()
-    totals = meta.get("totals", {"wall_seconds": 0.0, "task_seconds": 0.0})
-    totals = {
-        "wall_seconds": totals["wall_seconds"] + wall,
-        "task_seconds": totals["task_seconds"] + task_seconds,
-    }
+    totals = clock.totals()  # earlier sessions', killed ones included, plus this one
     extra: dict[str, Any] = {}
     if tracker is not None and tracker.verdict is not None:
         extra["verdict"] = tracker.record()
+    if bench.benched:
+        extra["benched"] = bench.record()
     folder.update_meta(
         status=status, ended=now_iso() if status == "complete" else None, totals=totals,
+        error=None,  # an earlier session's abort or failure is not this session's end
         workers=executor.slots, where=executor.where, nodes=sorted(nodes),
         decisions=standings.decision_totals(),  # earlier sessions' included (_trackers)
         **extra,
@@ -390,6 +421,20 @@ def _lazy(table: Any) -> Any:
     import polars as pl
 
     return pl.from_arrow(table).lazy()
+
+
+def _bench(
+    folder: RunFolder, config: TournamentConfig, plan: Plan, played: list[int], done: set[int]
+) -> Bench:
+    """The benching of a run, its counts replayed from the rows a resumed run holds (in
+    plan order, the committed tasks being a prefix of the plan)."""
+    bench = Bench(config.tournament.bench_after, list(played))
+    if bench.after is not None and done:
+        prefix = 0
+        while prefix in done:
+            prefix += 1
+        bench.scan(folder.scan("seats"), prefix * plan.deals_per_task - 1)
+    return bench
 
 
 def _trackers(
@@ -424,7 +469,7 @@ def _complete_deals(folder: RunFolder, plan: Plan, done: set[int] | None = None)
 
 def _spec(
     config: TournamentConfig, plan: Plan, seats: list[tuple[str, ...]], played: list[int],
-    task: int,
+    task: int, benched: dict[str, tuple[int, str]] | None = None,
 ) -> TaskSpec:
     return TaskSpec(
         task=task,
@@ -440,6 +485,7 @@ def _spec(
         deal_set=_task_deals(config, plan, task),
         pairing_ids=tuple(played),
         memory_limit=config.tournament.memory_limit_bytes,
+        benched=benched or {},
     )
 
 
@@ -488,7 +534,7 @@ def _auto_task_size(config: TournamentConfig, pairings: int, slots: int, per_ite
     items = pairings * config.tournament.deals
     size = int(TARGET_TASK_SECONDS / max(per_item, 1e-6))
     balanced = -(-items // (MIN_TASKS_PER_SLOT * slots))
-    return max(1, min(size, balanced))
+    return max(1, min(size, balanced, MAX_DEALS_PER_TASK))  # a task's rows sit in memory
 
 
 def _within_batches(per_task: int, batch: int, pairings: int) -> int:

@@ -1,0 +1,152 @@
+"""The manifest catches what a footer cannot: a unit removed from a complete run is reported
+as incomplete, naming its tasks, and played again by --resume; bytes changed inside a
+Parquet file are named by the checksum, with the way out, in report, replay and resume."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from tests.store_helpers import assert_documented_reads_equal, assert_tidy
+from tests.tournament_helpers import assert_same_rows, quick_config, run_rows
+from whist_sim.cli import app
+from whist_sim.store import RunFolder, RunFolderError
+from whist_sim.tournament import runner
+from whist_sim.tournament.config import validate_config
+from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+COMMANDS = {
+    "report": lambda run: ["report", str(run)],
+    "replay": lambda run: ["replay", str(run), "0-0-0-0"],
+    "resume": lambda run: ["run", "--resume", str(run), "--no-progress"],
+}
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A complete run of 12 tasks in four batches of three."""
+    import tomllib
+
+    monkeypatch.setattr(runner, "COMPACT_EVERY", 3)
+    config = validate_config(tomllib.loads(quick_config(deals=12, per_task=3)))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    assert sorted(p.name for p in (summary.path / ".units").iterdir()) == [
+        f"batch-0000{n}" for n in range(1, 5)]
+    return summary.path
+
+
+def _one_line_error(args: list[str]) -> str:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["report", "replay"])
+def test_a_complete_run_missing_a_unit_is_reported_incomplete_naming_its_tasks(
+    run: Path, command: str
+):
+    shutil.rmtree(run / ".units" / "batch-00002")  # how a user discards a unit
+    line = _one_line_error(COMMANDS[command](run))
+    assert "incomplete: unit batch-00002 holding tasks 3-5 is missing" in line, line
+    assert f"run whist-sim run --resume {run} to play their deals again" in line
+    assert json.loads((run / "run.json").read_text())["status"] == "complete"  # it says so
+
+
+def test_resume_says_a_unit_is_missing_and_plays_its_tasks_again(
+    run: Path, capsys: pytest.CaptureFixture[str]
+):
+    reference = run_rows(run)
+    shutil.rmtree(run / ".units" / "batch-00002")
+    resumed = resume_tournament(run, workers=0, progress=False)
+    said = capsys.readouterr().err
+    assert "incomplete: unit batch-00002 holding tasks 3-5 was missing" in said, said
+    assert "playing their deals again" in said
+    assert resumed.status == "complete" and resumed.tasks_run == 3
+    assert_same_rows(run_rows(run), reference)
+    assert_documented_reads_equal(run, reference)
+    assert_tidy(run)
+
+
+def test_data_that_lost_a_units_files_is_rebuilt_without_playing_anything(run: Path):
+    reference = run_rows(run)
+    for table in RunFolder.open(run).tables():
+        (run / "data" / table / "batch-00002.parquet").unlink()
+    with pytest.raises(RunFolderError) as caught:
+        RunFolder.open(run)
+    assert f"{run}/data/deals/batch-00002.parquet: is missing, though the unit's file is" \
+           " intact" in str(caught.value)
+    assert f"run whist-sim run --resume {run} to rebuild data/" in str(caught.value)
+    resumed = resume_tournament(run, workers=0, progress=False)
+    assert resumed.tasks_run == 0
+    assert_documented_reads_equal(run, reference)
+    assert_tidy(run)
+
+
+def _corrupt_inside(file: Path) -> None:
+    """Change bytes in the middle of ``file``, in place (its footer still reads)."""
+    with open(file, "r+b") as data:
+        size = data.seek(0, 2)
+        data.seek(size // 3)
+        chunk = data.read(32)
+        data.seek(size // 3)
+        data.write(bytes(b ^ 0xFF for b in chunk))
+    pq.read_metadata(file)  # the footer is intact: only the checksum can tell
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_corrupt_bytes_inside_a_parquet_file_are_named_by_the_checksum(run: Path, command):
+    victim = run / "data" / "actions" / "batch-00001.parquet"
+    _corrupt_inside(victim)
+    line = _one_line_error(COMMANDS[command](run))
+    assert line.startswith(f"error: {victim}: corrupt: its SHA-256 differs"), line
+    assert "unit batch-00001 (tasks 0-2)" in line
+    assert (f"remove {run}/.units/batch-00001 and run whist-sim run --resume {run} to play"
+            " its deals again") in line
+
+
+def test_the_way_out_of_a_corrupt_unit_plays_its_deals_again(run: Path):
+    reference = run_rows(run)
+    _corrupt_inside(run / "data" / "actions" / "batch-00001.parquet")
+    shutil.rmtree(run / ".units" / "batch-00001")
+    resumed = resume_tournament(run, workers=0, progress=False)
+    assert resumed.tasks_run == 3
+    assert_same_rows(run_rows(run), reference)
+    assert_tidy(run)
+
+
+def test_a_quick_open_checks_footers_and_row_counts_without_hashing(run: Path):
+    _corrupt_inside(run / "data" / "actions" / "batch-00001.parquet")
+    RunFolder.open(run, verify=False)  # bytes are not read: the footer and counts agree
+    with pytest.raises(RunFolderError, match="SHA-256"):
+        RunFolder.open(run, verify=False).verify()
+
+
+LOSSES = {
+    "manifest removed": lambda run: (run / "data" / "_manifest.json").unlink(),
+    "manifest garbled": lambda run: (run / "data" / "_manifest.json").write_text("{ not json"),
+    "snapshots removed": lambda run: shutil.rmtree(run / ".snapshots"),
+}
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+def test_a_lost_manifest_is_named_and_rebuilt_by_resume_from_the_units_records(
+    run: Path, loss: str, capsys: pytest.CaptureFixture[str]
+):
+    reference = run_rows(run)
+    LOSSES[loss](run)
+    line = _one_line_error(COMMANDS["report"](run))
+    assert f"run whist-sim run --resume {run} to rebuild" in line, line
+    resumed = resume_tournament(run, workers=0, progress=False)
+    assert "rebuilt from the units' own records (4 units, tasks 0-11)" in capsys.readouterr().err
+    assert resumed.tasks_run == 0
+    assert_same_rows(run_rows(run), reference)
+    assert_tidy(run)

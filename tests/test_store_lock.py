@@ -1,0 +1,81 @@
+"""One writer per run folder: a second is refused in one line naming the holder, before it
+changes anything; readers are never blocked; a killed writer's lock frees itself."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.store_helpers import ROOT
+from tests.tournament_helpers import make_run_without_ray, quick_config
+from whist_sim.cli import app
+from whist_sim.store import RunFolder, RunFolderError
+from whist_sim.tournament.runner import resume_tournament
+
+HOLDER = """
+import sys, time
+from whist_sim.store import RunFolder
+folder = RunFolder.open(sys.argv[1], repair=True)
+print("holding", flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    return make_run_without_ray(tmp_path, quick_config(deals=4, per_task=2))
+
+
+def _state(run: Path) -> dict[str, str]:
+    """Every file of the folder (the lock file aside) and a digest of its bytes."""
+    return {str(p.relative_to(run)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(run.rglob("*")) if p.is_file() and p.name != ".writer.lock"}
+
+
+def test_a_second_writer_is_refused_in_one_line_naming_the_holder(run: Path, tmp_path: Path):
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    holder = subprocess.Popen([sys.executable, str(script), str(run)], cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding", holder.stderr.read()
+        before = _state(run)
+
+        result = CliRunner().invoke(app, ["run", "--resume", str(run), "--no-progress"])
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1, lines
+        assert f"process {holder.pid} (" in lines[0] and "holder.py" in lines[0], lines[0]
+        assert "one writer at a time" in lines[0]
+        assert _state(run) == before  # refused before changing anything
+
+        # readers take no lock and are never blocked
+        assert RunFolder.open(run).scan("deals").collect().height == 24
+        shown = CliRunner().invoke(app, ["replay", str(run), "0-0-0-0"])
+        assert shown.exit_code == 0, shown.output
+    finally:
+        holder.kill()  # SIGKILL: the holder gets no chance to let go
+        holder.wait()
+
+    # the kernel released the dead holder's lock: the next writer needs no clean-up
+    resumed = resume_tournament(run, workers=0, progress=False)
+    assert resumed.status == "complete" and resumed.tasks_run == 0
+
+
+def test_two_writers_in_one_process_are_refused_too(run: Path):
+    with RunFolder.open(run, repair=True), pytest.raises(
+            RunFolderError, match=f"process {os.getpid()} "):
+        RunFolder.open(run, repair=True)
+    RunFolder.open(run, repair=True).close()  # released on close
+
+
+def test_a_new_run_refuses_a_folder_being_written(run: Path):
+    with RunFolder.open(run, repair=True), pytest.raises(RunFolderError, match="not empty"):
+        RunFolder.create(run, RunFolder.open(run).meta())

@@ -1,0 +1,67 @@
+"""The run folder and its Parquet tables: what every writer and reader of results shares.
+
+A run folder::
+
+    run.json                 config, seeds, versions, times, status, totals
+    data -> .snapshots/N     what readers read: data/<table>/<unit>.parquet, one folder
+                             per table, exactly the committed units; data/_manifest.json
+                             lists them with row counts and SHA-256 of every file
+    .units/<unit>/           each unit's files, written once, never changed, and its own
+                             record (_unit.json), from which a lost manifest is rebuilt
+    .snapshots/N/            the snapshot data/ shows (older ones are removed)
+    .staging/                work in progress, never read
+    .writer.lock             held (flock) by the one process writing the run
+
+A unit is one finished task (``task-00000042``) or a compaction of many
+(``batch-00003``). Each commit and each compaction builds a new snapshot aside
+and swaps the ``data`` link to it in one rename, so a reader, whatever tool it
+uses and whenever it reads, killed writer or live one, sees whole committed units
+only. See docs/results.md.
+
+Modules: ``schema`` (tables and columns), ``folder`` (RunFolder), ``manifest``
+(what each unit holds, checksums), ``snapshots`` (data/ and its swaps),
+``integrity`` (checking a snapshot, the way out of each problem), ``lock`` (one
+writer), ``legacy`` (the first layout), ``totals`` (run.json totals as a session
+goes), ``crash_points`` (where tests kill the writer).
+"""
+
+from whist_sim.store.errors import RunFolderError
+from whist_sim.store.folder import RUN_FILE, RunFolder, now_iso
+from whist_sim.store.manifest import MANIFEST_FILE, FileRecord, Manifest, UnitRecord
+from whist_sim.store.schema import (
+    GAME_COLUMNS,
+    GAME_TABLES,
+    KEY_COLUMNS,
+    MATCH_KEY,
+    SCHEMA_VERSION,
+    SCHEMAS,
+    TABLES,
+    table_schema,
+    tables_for,
+    to_arrow,
+)
+from whist_sim.store.snapshots import DATA_DIR
+from whist_sim.store.totals import SessionClock
+
+__all__ = [
+    "DATA_DIR",
+    "GAME_COLUMNS",
+    "GAME_TABLES",
+    "KEY_COLUMNS",
+    "MANIFEST_FILE",
+    "MATCH_KEY",
+    "RUN_FILE",
+    "SCHEMAS",
+    "SCHEMA_VERSION",
+    "TABLES",
+    "FileRecord",
+    "Manifest",
+    "RunFolder",
+    "RunFolderError",
+    "SessionClock",
+    "UnitRecord",
+    "now_iso",
+    "table_schema",
+    "tables_for",
+    "to_arrow",
+]

@@ -1,0 +1,440 @@
+"""RunFolder: creating, opening, checking, committing to and reading a run folder.
+
+Readers open a folder as it is and never change it, so they can read a run that
+is still being written. One writer at a time (``create``, or ``open`` with
+``repair``) holds the folder's lock; on opening it finishes or undoes what a
+killed writer left, then commits units and compacts them. Every change a reader
+can see is one atomic rename of ``data`` (snapshots.py); everything before it
+happens out of sight, everything after it only removes what no snapshot shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from whist_sim.store import legacy
+from whist_sim.store.crash_points import crash_point
+from whist_sim.store.errors import RunFolderError
+from whist_sim.store.integrity import (
+    DAMAGED,
+    MISSING,
+    VIEW_DAMAGED,
+    check_view,
+    explain,
+    repaired,
+)
+from whist_sim.store.lock import LOCK_FILE, WriterLock
+from whist_sim.store.manifest import (
+    MANIFEST_FILE,
+    UNIT_FILE,
+    Manifest,
+    UnitRecord,
+    describe_tasks,
+    read_table_checked,
+    rebuild,
+    write_table_file,
+)
+from whist_sim.store.schema import tables_for
+from whist_sim.store.snapshots import (
+    DATA_DIR,
+    SNAPSHOTS_DIR,
+    STAGING_DIR,
+    UNITS_DIR,
+    View,
+    build_snapshot,
+    clear_staging,
+    read_view,
+    recover,
+    remove_snapshots,
+    remove_units,
+    show,
+    snapshot_numbers,
+    unit_file,
+)
+
+RUN_FILE = "run.json"
+
+RETIRED_KEEP_SECONDS = 60.0
+"""How long the task units a compaction folded into a batch stay on disk: a reader that
+opened the run before the compaction still reads them. The writer's last act removes
+them all (a reader spanning the very end of a run may then have to read again)."""
+
+READ_ATTEMPTS = 20
+"""Times a reader reads ``data/`` again when a writer swapped it while it was being read."""
+
+
+class RunFolder:
+    """A run folder on disk: ``run.json``, the units of Parquet tables, and ``data/``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._lock: WriterLock | None = None
+        self._manifest: Manifest | None = None
+        """The snapshot this object reads (None: a first-layout folder, read in place)."""
+        self._tables: tuple[str, ...] | None = None
+        self._retired: list[tuple[float, list[str]]] = []
+        self.repairs: list[str] = []
+        """What ``open(repair=True)`` found and mended beyond a killed writer's leftovers
+        (units gone, so their tasks are played again; a ``data/`` rebuilt; a conversion),
+        one line each, for the writer to tell its user."""
+
+    # -- creating and opening --------------------------------------------------------
+    @classmethod
+    def create(cls, path: Path | str, meta: Mapping[str, Any]) -> RunFolder:
+        """Start a new run folder at ``path`` (missing or empty), holding its writer's lock."""
+        path = Path(path)
+        refusal = RunFolderError(
+            f"{path} already exists and is not empty; choose another --out or"
+            f" continue it with --resume {path}"
+        )
+        if path.exists() and not path.is_dir():
+            raise RunFolderError(f"{path}: is a file; a run folder is a folder")
+        if _has_content(path):
+            raise refusal
+        if "game" not in meta:
+            raise RunFolderError(f"{path}: the run's metadata names no game")
+        path.mkdir(parents=True, exist_ok=True)
+        folder = cls(path)
+        folder._lock = WriterLock.acquire(path, now_iso())
+        if _has_content(path):  # another process created it meanwhile
+            folder.close()
+            raise refusal
+        for name in (UNITS_DIR, SNAPSHOTS_DIR, STAGING_DIR):
+            (path / name).mkdir()
+        folder._tables = tables_for(str(meta["game"]))
+        folder._manifest = Manifest(0)
+        build_snapshot(path, folder._manifest, folder._tables, "create")
+        show(path, 0)
+        folder.write_meta(dict(meta))  # last: run.json is what makes a folder a run
+        return folder
+
+    @classmethod
+    def open(cls, path: Path | str, *, repair: bool = False, verify: bool = True) -> RunFolder:
+        """Open an existing run for reading, or with ``repair`` for writing more to it.
+
+        Opening checks the folder: every unit file against the manifest (row counts
+        from the Parquet footers, and with ``verify``, the default, the SHA-256 of
+        every byte), and that ``data/`` shows exactly those files; a problem is
+        named, with the way out, in a RunFolderError. A reader takes the snapshot
+        ``data/`` shows as it opens and reads that one, whatever a writer commits later.
+
+        ``repair`` takes the writer's lock (refused, in one line naming the holder,
+        while another process has it) and then finishes or undoes what a killed writer
+        left: half-made files, a snapshot not yet shown, units no snapshot shows. It
+        rebuilds a ``data/`` that lost or gained files, converts a first-layout folder,
+        and drops units whose files are gone, so their tasks are played again. It never
+        deletes a file whose bytes are wrong: that is for the user to remove.
+        """
+        path = Path(path)
+        if not path.is_dir():
+            raise RunFolderError(f"{path}: no such run folder")
+        folder = cls(path)
+        folder._tables = folder.tables()  # validates run.json
+        if not repair:
+            folder._read(checksum=verify)
+            return folder
+        folder._lock = WriterLock.acquire(path, now_iso())
+        try:
+            folder._repair()
+        except BaseException:
+            folder.close()
+            raise
+        return folder
+
+    def close(self) -> None:
+        """Let go of the folder: remove the units compaction retired, release the lock."""
+        if self._lock is None:
+            return
+        remove_units(self.path, [u for _, units in self._retired for u in units])
+        self._retired.clear()
+        self._lock.release()
+        self._lock = None
+
+    def __enter__(self) -> RunFolder:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    # -- run.json ----------------------------------------------------------------------
+    def meta(self) -> dict[str, Any]:
+        file = self.path / RUN_FILE
+        try:
+            meta = json.loads(file.read_text())
+        except FileNotFoundError:
+            raise RunFolderError(f"{self.path}: not a run folder (no {RUN_FILE})") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RunFolderError(f"{file}: corrupt ({exc})") from None
+        if not isinstance(meta, dict):
+            raise RunFolderError(f"{file}: corrupt (not a JSON object)")
+        for key in ("config", "root_seed", "status", "game"):
+            if key not in meta:
+                raise RunFolderError(f"{file}: corrupt (no {key!r} key)")
+        return meta
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        """Replace run.json atomically."""
+        tmp = self.path / f".{RUN_FILE}.tmp"
+        tmp.write_text(json.dumps(meta, indent=2, sort_keys=True, default=str) + "\n")
+        os.replace(tmp, self.path / RUN_FILE)
+
+    def update_meta(self, **changes: Any) -> dict[str, Any]:
+        meta = self.meta()
+        meta.update(changes)
+        self.write_meta(meta)
+        return meta
+
+    # -- reading -----------------------------------------------------------------------
+    @property
+    def data(self) -> Path:
+        """The folder other tools read: ``data/<table>/*.parquet``."""
+        return self.path / DATA_DIR
+
+    def tables(self) -> tuple[str, ...]:
+        """The run's tables (its game's: they never change, so read once)."""
+        if self._tables is None:
+            self._tables = tables_for(self.meta()["game"])
+        return self._tables
+
+    def parquet_files(self, table: str) -> list[Path]:
+        """The files of ``table`` in the snapshot this object opened (or last committed)."""
+        if table not in self.tables():
+            raise RunFolderError(
+                f"{self.path}: no table {table!r}; tables: {', '.join(self.tables())}"
+            )
+        if self._manifest is None:
+            return [unit / f"{table}.parquet" for unit in legacy.units(self.path)]
+        return [unit_file(self.path, unit, table) for unit in self._manifest.units]
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        """A lazy frame over every committed unit of ``table``, as of opening."""
+        files = self.parquet_files(table)
+        if not files:
+            raise RunFolderError(f"{self.path}: the run has no results yet")
+        return pl.scan_parquet([str(f) for f in files])
+
+    def completed_tasks(self) -> set[int]:
+        if self._manifest is None:
+            return {t for unit in legacy.units(self.path) for t in legacy.tasks_of(unit)}
+        return self._manifest.tasks()
+
+    def verify(self) -> None:
+        """Check every byte of the run against its manifest, as it is on disk now."""
+        if self._lock is None:
+            self._read(checksum=True)
+            return
+        view = self._view()
+        problems = check_view(self.path, view, self.tables(), checksum=True)
+        if problems:
+            raise RunFolderError(explain(self.path, view, problems))
+
+    def _read(self, checksum: bool) -> None:
+        """Take the snapshot ``data/`` shows and check it; read again if a writer swapped it
+        meanwhile (a snapshot is removed once it is no longer shown)."""
+        tables = self.tables()
+        if legacy.is_legacy(self.path):
+            legacy.check(self.path, tables)
+            self._manifest = None
+            return
+        if not os.path.lexists(self.data):
+            raise RunFolderError(f"{self.path}: not a run folder (no {DATA_DIR}/ inside)")
+        for _ in range(READ_ATTEMPTS):
+            shown = _target(self.data)
+            try:
+                view = read_view(self.path, tables)
+                problems = check_view(self.path, view, tables, checksum=checksum)
+            except FileNotFoundError as exc:
+                if _target(self.data) != shown:
+                    continue
+                raise RunFolderError(
+                    f"{self.data / MANIFEST_FILE}: missing ({exc.filename or exc} is gone); run"
+                    f" whist-sim run --resume {self.path} to rebuild it from the records each"
+                    " unit keeps") from None
+            if problems and _target(self.data) != shown:
+                continue
+            if problems:
+                raise RunFolderError(explain(self.path, view, problems))
+            self._manifest = view.manifest
+            return
+        raise RunFolderError(f"{self.path}: data/ changed {READ_ATTEMPTS} times while being"
+                             " read; try again")
+
+    # -- writing -----------------------------------------------------------------------
+    def commit_task(self, task: int, tables: Mapping[str, pa.Table]) -> None:
+        """Write one finished task's tables as a unit and show it, atomically."""
+        manifest = self._writable()
+        if task in manifest.tasks():
+            raise RunFolderError(f"{self.path}: task {task} is already committed")
+        unit = f"task-{task:08d}"
+        record = self._write_unit(unit, tables, [task], "commit")
+        self._publish(manifest.next({unit: record}), "commit")
+        crash_point("commit:done")
+
+    def compact(self, min_units: int = 2, max_rows: int = 5_000_000) -> int:
+        """Merge task units into batches so a long run is a handful of files.
+
+        Returns how many task units were merged. The batches and the removal of the
+        tasks they hold are shown in one swap of ``data``; the tasks' files stay on
+        disk ``RETIRED_KEEP_SECONDS`` for readers that opened the run before it.
+        """
+        manifest = self._writable()
+        tasks = [u for u in manifest.units if u.startswith("task-")]
+        if len(tasks) < min_units:
+            return 0
+        groups: list[list[str]] = []
+        group: list[str] = []
+        rows = 0
+        for unit in tasks:
+            group.append(unit)
+            rows += manifest.units[unit].files["actions"].rows
+            if rows >= max_rows:
+                groups.append(group)
+                group, rows = [], 0
+        if len(group) >= min_units:
+            groups.append(group)
+        if not groups:
+            return 0
+        number = self._next_batch()
+        batches: dict[str, UnitRecord] = {}
+        for offset, group in enumerate(groups):
+            merged = {
+                table: pa.concat_tables(
+                    read_table_checked(unit_file(self.path, unit, table),
+                                       manifest.units[unit].files[table])
+                    for unit in group)
+                for table in self.tables()
+            }
+            held = [t for unit in group for t in manifest.units[unit].tasks]
+            batches[f"batch-{number + offset:05d}"] = self._write_unit(
+                f"batch-{number + offset:05d}", merged, held, "compact")
+        folded = [unit for group in groups for unit in group]
+        self._publish(manifest.next(batches, drop=folded), "compact")
+        self._retired.append((time.monotonic(), folded))
+        crash_point("compact:done")
+        return len(folded)
+
+    def _writable(self) -> Manifest:
+        if self._lock is None or self._manifest is None:
+            raise RunFolderError(
+                f"{self.path}: opened for reading; RunFolder.open(..., repair=True) writes")
+        return self._manifest
+
+    def _write_unit(self, unit: str, tables: Mapping[str, pa.Table], tasks: Iterable[int],
+                    op: str) -> UnitRecord:
+        """Write a unit's files aside, then rename the unit into ``.units/`` whole."""
+        expected = self.tables()
+        if set(tables) != set(expected):
+            raise RunFolderError(
+                f"{self.path}: unit {unit} has tables {sorted(tables)}, a run of"
+                f" {self.meta()['game']} has {sorted(expected)}")
+        stage = self.path / STAGING_DIR / unit
+        stage.mkdir()
+        files = {}
+        for index, table in enumerate(expected):
+            files[table] = write_table_file(stage / f"{table}.parquet", tables[table])
+            if index == 0:
+                crash_point(f"{op}:staging")
+        record = UnitRecord(tuple(sorted(tasks)), files)
+        (stage / UNIT_FILE).write_text(record.json)
+        crash_point(f"{op}:staged")
+        os.rename(stage, self.path / UNITS_DIR / unit)
+        crash_point(f"{op}:unit")
+        return record
+
+    def _publish(self, manifest: Manifest, op: str) -> None:
+        """Show ``manifest`` as the new snapshot, then remove what nothing shows any more."""
+        build_snapshot(self.path, manifest, self.tables(), op)
+        show(self.path, manifest.snapshot)
+        crash_point(f"{op}:swapped")
+        remove_snapshots(self.path, keep=manifest.snapshot)
+        self._manifest = manifest
+        cutoff = time.monotonic() - RETIRED_KEEP_SECONDS
+        for entry in [e for e in self._retired if e[0] < cutoff]:
+            remove_units(self.path, entry[1])
+            self._retired.remove(entry)
+
+    def _next_batch(self) -> int:
+        """Batch numbers are never reused: a retired unit may still be read by its name."""
+        names = os.listdir(self.path / UNITS_DIR)
+        return 1 + max((int(n[6:]) for n in names if n.startswith("batch-")), default=0)
+
+    # -- repair ------------------------------------------------------------------------
+    def _repair(self) -> None:
+        """Bring the folder to a shown, checked snapshot, as ``open(repair=True)`` promises."""
+        tables = self.tables()
+        if not os.path.lexists(self.data) and not (self.path / UNITS_DIR).is_dir():
+            raise RunFolderError(f"{self.path}: not a run folder (no {DATA_DIR}/ inside)")
+        for name in (UNITS_DIR, SNAPSHOTS_DIR):
+            (self.path / name).mkdir(exist_ok=True)
+        recover(self.path)
+        clear_staging(self.path)
+        if legacy.is_legacy(self.path):
+            first = legacy.convert(self.path, tables)
+            build_snapshot(self.path, first, tables, "convert")
+            show(self.path, first.snapshot)
+            self.repairs.append(f"{self.path}: converted to the current layout (data/<table>/)")
+        try:
+            view = read_view(self.path, tables)
+        except FileNotFoundError:  # the manifest data/ shows is lost
+            self._rebuild_manifest("missing")
+            view = self._view()
+        except RunFolderError:
+            self._rebuild_manifest("corrupt")
+            view = self._view()
+        self._manifest = view.manifest
+        problems = check_view(self.path, view, tables, checksum=True)
+        if any(p.kind in (DAMAGED, VIEW_DAMAGED) for p in problems):
+            raise RunFolderError(explain(self.path, view, problems))
+        if problems or not self.data.is_symlink():
+            self.repairs += repaired(self.path, view, problems)
+            gone = {p.unit for p in problems if p.kind == MISSING}
+            self._publish(view.manifest.next(drop=[u for u in gone if u]), "repair")
+        kept = set(self._manifest.units)
+        remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR) if u not in kept])
+        remove_snapshots(self.path, keep=self._manifest.snapshot)
+
+    def _rebuild_manifest(self, why: str) -> None:
+        """Show a snapshot of every unit whose own record reads, when the manifest is lost."""
+        number = max(snapshot_numbers(self.path), default=0) + 1
+        manifest = rebuild(self.path / UNITS_DIR, number)
+        build_snapshot(self.path, manifest, self.tables(), "rebuild")
+        show(self.path, number)
+        self.repairs.append(
+            f"{self.data / MANIFEST_FILE}: {why}; rebuilt from the units' own records"
+            f" ({len(manifest.units)} unit{'s' * (len(manifest.units) != 1)},"
+            f" {describe_tasks(manifest.tasks())})")
+
+    def _view(self) -> View:
+        """What ``data/`` shows, for the writer (it holds the lock: nothing moves)."""
+        try:
+            return read_view(self.path, self.tables())
+        except FileNotFoundError as exc:
+            raise RunFolderError(
+                f"{self.data}: {exc.filename or exc} is missing; the snapshot data/ shows"
+                " is gone") from None
+
+
+def _has_content(path: Path) -> bool:
+    """Whether ``path`` holds anything but a writer's lock file."""
+    return path.is_dir() and any(p.name != LOCK_FILE for p in path.iterdir())
+
+
+def _target(link: Path) -> str | None:
+    try:
+        return os.readlink(link)
+    except OSError:
+        return None
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
