@@ -90,8 +90,18 @@ def test_a_hostile_strategy_forfeits_its_deals_and_the_run_completes(tmp_path, t
         twin["actions"].join(expected.filter(ok).select("deal_key"), on="deal_key"))
 
 
+def _ray_log_bytes() -> int:
+    import ray
+
+    logs = Path(ray._private.worker.global_worker.node.get_logs_dir_path())
+    return sum(path.stat().st_size for path in logs.rglob("*") if path.is_file())
+
+
 def test_a_flood_of_output_is_capped_and_kept_in_the_run_folder(tmp_path, ray_cluster):
+    before = _ray_log_bytes()
     run = _run(tmp_path, "PrintsALot")
+    # about 9 MB printed per decision, over a hundred decisions: Ray's logs barely grow
+    assert _ray_log_bytes() - before < 1 << 20
     output = run / "logs" / "output"
     kept = {path.name: path.stat().st_size for path in output.iterdir()}
     assert set(kept) == {"bad.log", "(process).log"}

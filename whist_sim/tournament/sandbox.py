@@ -45,7 +45,7 @@ from pathlib import Path
 
 from whist_sim.play import StrategyFailure
 from whist_sim.tournament.entrants import CrashScript
-from whist_sim.tournament.worker import TaskResult, TaskSpec
+from whist_sim.tournament.worker import TaskResult, TaskSpec, node_address
 
 POLL_SECONDS = 0.02
 """How often the supervisor reads the heartbeat and the child's memory."""
@@ -212,7 +212,13 @@ class Supervisor:
             self.heartbeat.reset()
             assert self._to_child is not None
             self._to_child.send_bytes(pickle.dumps(replace(spec, scripts=scripts)))
-            outcome = self._wait(spec, memory_limit)
+            try:
+                outcome = self._wait(spec, memory_limit)
+            except BaseException:
+                # interrupted (Ray cancelled the task, Ctrl-C): the child is still playing
+                # this spec, and its reply must never be taken for the next task's
+                self._stop()
+                raise
             if isinstance(outcome, TaskResult):
                 return self._with_process_output(outcome)
             where = self.heartbeat.where()
@@ -242,6 +248,9 @@ class Supervisor:
                 except (EOFError, OSError):
                     return _Death(self._death_cause())
                 if kind == "result":
+                    if payload.task != spec.task:  # never another task's rows
+                        raise RuntimeError(f"task {spec.task}: its process replied for task"
+                                           f" {payload.task}")
                     return payload
                 if kind == "abort":
                     raise StrategyFailure(*payload)
@@ -291,7 +300,9 @@ def play_task_supervised(spec: TaskSpec) -> TaskResult:
     global _supervisor
     if _supervisor is None:
         _supervisor = Supervisor()
-    return _supervisor.play(spec)
+    result = _supervisor.play(spec)
+    result.node = node_address()  # the child knows nothing of Ray; this worker does
+    return result
 
 
 def _resident_bytes(pid: int) -> int:

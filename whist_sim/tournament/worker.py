@@ -151,7 +151,7 @@ def play_task(
     seconds = time.perf_counter() - started
     decisions = {label: (e.decisions, e.seconds) for label, e in built.items()}
     output = {label: e.output.text() for label, e in built.items() if e.output.kept}
-    return TaskResult(spec.task, arrow, deals_played, seconds, _node_address(), decisions,
+    return TaskResult(spec.task, arrow, deals_played, seconds, node_address(), decisions,
                       output, errors)
 
 
@@ -169,7 +169,7 @@ class _Benched:
         self.choose = refuse
 
 
-def _node_address() -> str:
+def node_address() -> str:
     """Where the task ran: the Ray node's address, or "local" outside Ray (never imports Ray)."""
     ray = sys.modules.get("ray")
     return ray.util.get_node_ip_address() if ray is not None and ray.is_initialized() else "local"

@@ -1,0 +1,97 @@
+"""Benching: after bench_after forfeits, in plan order, an entrant sits out the run."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+from tests.tournament_helpers import assert_same_rows, run_rows, write_config
+from whist_sim.tournament.config import ConfigError, load_config
+from whist_sim.tournament.runner import run_tournament
+
+CONFIG = """
+[tournament]
+game = "german_whist"
+deals = 12
+seed = 8
+deals_per_task = {per_task}
+bench_after = 3
+
+[[strategies]]
+use = "tests.plugins.hostile:RaisesOnTrigger"
+label = "flaky"
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+"""
+
+
+def _play(tmp_path, name: str, per_task: int, workers: int = 0):
+    config = load_config(write_config(tmp_path, CONFIG.format(per_task=per_task),
+                                      f"{name}.toml"))
+    return run_tournament(config, tmp_path / name, workers=workers, progress=False)
+
+
+def test_an_entrant_is_benched_after_its_nth_forfeit_in_plan_order(tmp_path):
+    summary = _play(tmp_path, "bench", per_task=4)
+    deals = run_rows(summary.path)["deals"].sort("deal", "pairing", "rotation")
+    mine = deals.filter(pl.col("strategies").list.contains("flaky"))
+    errors = mine.filter(pl.col("status") == "forfeit")["error"].to_list()
+    played = [e for e in errors if "benched" not in e]
+    benched = [e for e in errors if "benched after 3 forfeits" in e]
+    assert len(played) == 3  # its own three failures, then it sits out
+    assert benched and all("(flaky)" in e for e in benched)
+    first_benched = mine.with_row_index().filter(
+        pl.col("error").str.contains("benched").fill_null(False))["index"].min()
+    assert (mine[:first_benched]["error"].str.contains("benched").fill_null(False)).sum() == 0
+    assert (mine[first_benched:]["status"] == "forfeit").all()
+    meta = json.loads((summary.path / "run.json").read_text())
+    assert meta["benched"]["flaky"]["forfeits"] == 3
+    # the entrants it never met play on untouched
+    others = deals.filter(~pl.col("strategies").list.contains("flaky"))
+    assert (others["status"] == "ok").all()
+
+
+def test_benching_gives_the_same_rows_for_any_task_size_and_workers(tmp_path, ray_cluster):
+    one = _play(tmp_path, "one", per_task=1)
+    five = _play(tmp_path, "five", per_task=5)
+    on_ray = _play(tmp_path, "ray", per_task=3, workers=2)
+    rows = run_rows(one.path)
+    assert_same_rows(rows, run_rows(five.path))
+    assert_same_rows(rows, run_rows(on_ray.path))
+
+
+def test_bench_after_must_be_a_positive_whole_number(tmp_path):
+    body = CONFIG.format(per_task=2).replace("bench_after = 3", "bench_after = 0")
+    with pytest.raises(ConfigError, match="bench_after"):
+        load_config(write_config(tmp_path, body))
+
+
+def test_a_resumed_run_benches_from_the_same_item(tmp_path, monkeypatch):
+    from whist_sim.tournament import executors
+    from whist_sim.tournament.runner import resume_tournament
+
+    reference = _play(tmp_path, "reference", per_task=2)
+    real = executors.InProcessExecutor.next_result
+    calls = {"n": 0}
+
+    def interrupted(self):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(self)
+
+    monkeypatch.setattr(executors.InProcessExecutor, "next_result", interrupted)
+    stopped = _play(tmp_path, "stopped", per_task=2)
+    assert stopped.status == "interrupted"
+    monkeypatch.setattr(executors.InProcessExecutor, "next_result", real)
+    resumed = resume_tournament(stopped.path, workers=0, progress=False)
+    assert resumed.status == "complete"
+    assert_same_rows(run_rows(resumed.path), run_rows(reference.path))
+    meta = json.loads((resumed.path / "run.json").read_text())
+    assert meta["benched"] == json.loads((reference.path / "run.json").read_text())["benched"]
