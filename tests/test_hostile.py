@@ -127,3 +127,22 @@ def test_in_process_runs_are_not_contained_and_say_so(tmp_path):
     with pytest.raises(SystemExit):
         run_tournament(config, tmp_path / "here", workers=0, progress=False)
     assert json.loads((tmp_path / "here" / "run.json").read_text())["status"] != "complete"
+
+
+def test_the_cli_survives_a_crashing_plug_in_with_every_default(tmp_path):
+    """deals_per_task = "auto" times a sample before Ray starts: a plug-in that ends its
+    process must not end the command there either."""
+    import subprocess
+    import sys
+
+    body = _body("ExitsTheProcess").replace("deals_per_task = 4\n", "")
+    config = write_config(tmp_path, body, "cli.toml")
+    out = tmp_path / "cli"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(out),
+         "--no-progress"],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "complete:" in result.stdout
+    assert json.loads((out / "run.json").read_text())["status"] == "complete"

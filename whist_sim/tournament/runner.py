@@ -41,6 +41,7 @@ from whist_sim.tournament.config import (
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.run_logs import RunLogs
+from whist_sim.tournament.sandbox import Supervisor
 from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue
 from whist_sim.tournament.sequential import DuelTracker
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
@@ -511,18 +512,28 @@ def _seconds_per_item(
     """
     lineups = [seats[p] for p in played]
     items = len(played) * config.tournament.deals
+    # a plug-in may crash its process: sample it under a supervisor, as a Ray worker would
+    trusted = all(is_built_in(entry.use) for entry in config.strategies)
+    supervisor = None if trusted else Supervisor()
+    play = play_task if supervisor is None else supervisor.play
 
     def timed(size: int) -> float:
         plan = Plan(len(played), config.tournament.deals, size)
         started = time.perf_counter()
-        play_task(_spec(config, plan, lineups, played, 0))
+        play(_spec(config, plan, lineups, played, 0))
         return time.perf_counter() - started
 
-    first = max(timed(1), 1e-6)
-    if first >= SAMPLE_SECONDS / 4 or items == 1:
-        return first
-    size = min(items, max(2 * len(played), int(SAMPLE_SECONDS / first)))
-    return max(timed(size), 1e-6) / size
+    try:
+        if supervisor is not None:
+            timed(1)  # the child's start-up is not play
+        first = max(timed(1), 1e-6)
+        if first >= SAMPLE_SECONDS / 4 or items == 1:
+            return first
+        size = min(items, max(2 * len(played), int(SAMPLE_SECONDS / first)))
+        return max(timed(size), 1e-6) / size
+    finally:
+        if supervisor is not None:
+            supervisor.close()
 
 
 def _auto_task_size(config: TournamentConfig, pairings: int, slots: int, per_item: float) -> int:
