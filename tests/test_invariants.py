@@ -1573,7 +1573,9 @@ def test_match_plays_until_decided_with_dealer_alternating(case):
         for played, deal in enumerate(deals):
             lead = sorted(wins, reverse=True)
             caught_up = played >= best_of and lead[0] != lead[1]
-            out_of_reach = lead[0] - lead[1] > best_of - played
+            # before the N-th hand a lead the remaining hands cannot catch ends the match;
+            # after it, hands level (draws, under count = "all") go on until they differ
+            out_of_reach = played < best_of and lead[0] - lead[1] > best_of - played
             assert played == 0 or not (caught_up or out_of_reach), (played, wins)
             assert deal.dealer == played % case.players
             for seat in range(case.players):

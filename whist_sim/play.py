@@ -60,12 +60,21 @@ class PlayedDeal:
     outcome: DealOutcome
 
 
-def seat_seed(deal_seed: int, seat: int) -> int:
-    """Seed of the generator the strategy in ``seat`` gets for this deal.
+SEAT_SEEDING = 2
+"""How a seat's generator seed derives from its deal's seed, as run.json records it.
 
-    A SplitMix64 step rather than a hash: it runs for every seat of every deal.
-    """
-    return splitmix64(deal_seed ^ (0xA5A5_0000 + seat))
+2 (runs started by this version on): one-way, a BLAKE2b hash (``derive_seed``), so
+the generator a strategy holds, whose state an isolated strategy or a bot is sent
+(docs/protocol.md, "Randomness"), says nothing of the deal's seed and so nothing of
+the other hands. 1: a SplitMix64 step, cheaper but invertible; runs started before
+version 2 resume with it, so their rows stay what they were."""
+
+
+def seat_seed(deal_seed: int, seat: int, seeding: int = SEAT_SEEDING) -> int:
+    """Seed of the generator the strategy in ``seat`` gets for this deal (see SEAT_SEEDING)."""
+    if seeding == 1:
+        return splitmix64(deal_seed ^ (0xA5A5_0000 + seat))
+    return derive_seed(deal_seed, "seat", seat)
 
 
 def play_deal(
@@ -78,14 +87,16 @@ def play_deal(
     on_error: str = "forfeit",
     context: dict[str, Any] | None = None,
     dealt: DealState | None = None,
+    seat_seeding: int = SEAT_SEEDING,
 ) -> PlayedDeal:
     """Play one deal of ``game`` with ``strategies[seat]`` in each seat.
 
     ``dealt``: a deal already built (``game.deal_from_record``) to play instead of
     shuffling ``seed``; ``seed`` still seeds each seat's generator and is recorded.
+    ``seat_seeding``: how those generators are seeded (``SEAT_SEEDING``).
     """
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
-    rngs = [strategy_rng(seat_seed(seed, seat)) for seat in range(game.players)]
+    rngs = [strategy_rng(seat_seed(seed, seat, seat_seeding)) for seat in range(game.players)]
     choosers = [strategy.choose for strategy in strategies]
     seat = state.to_act
     try:
@@ -134,6 +145,7 @@ def play_match(
     time_limit: float | None = None,
     on_error: str = "forfeit",
     deal_source: DealSource | None = None,
+    seat_seeding: int = SEAT_SEEDING,
 ) -> tuple[list[PlayedDeal], dict[str, tuple]]:
     """Play deals until the game's match rules say the match is decided.
 
@@ -160,6 +172,7 @@ def play_match(
             on_error=on_error,
             context=context,
             dealt=dealt,
+            seat_seeding=seat_seeding,
         )
         match.record(deal.outcome)
         played.append(deal)

@@ -28,7 +28,7 @@ from tqdm import tqdm
 
 import whist_sim
 from whist_sim.deal_sets import DealSet, file_digest
-from whist_sim.play import StrategyFailure
+from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.strategy import is_built_in
 from whist_sim.tournament.bench import Bench
@@ -171,6 +171,7 @@ def _run_meta(
         "variant": game.variant.as_dict(),
         "players": [g.players for g in config.games()],
         "root_seed": config.tournament.seed,
+        "seat_seeding": SEAT_SEEDING,
         **({"deals_file_sha256": file_digest(config.tournament.deals_file)}
            if config.tournament.deals_file else {}),
         "lineups": [list(seats[p]) for p in played],
@@ -312,6 +313,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     hands = 0
     committed = 0
     bench = _bench(folder, config, plan, played, done)
+    seeding = int(folder.meta().get("seat_seeding", 1))  # runs before it was recorded: 1
     # a sequential test, and benching, read the rows in plan order: commit them so
     in_order = config.sprt is not None or bench.after is not None
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
@@ -345,7 +347,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         while queue or submitted:
             while queue and submitted < 2 * executor.slots:
                 executor.submit(_spec(config, plan, seats, played, queue.take(),
-                                      bench.for_tasks()))
+                                      bench.for_tasks(), seeding))
                 submitted += 1
             result = executor.next_result()
             submitted -= 1
@@ -471,6 +473,7 @@ def _complete_deals(folder: RunFolder, plan: Plan, done: set[int] | None = None)
 def _spec(
     config: TournamentConfig, plan: Plan, seats: list[tuple[str, ...]], played: list[int],
     task: int, benched: dict[str, tuple[int, str]] | None = None,
+    seat_seeding: int = SEAT_SEEDING,
 ) -> TaskSpec:
     return TaskSpec(
         task=task,
@@ -487,6 +490,7 @@ def _spec(
         pairing_ids=tuple(played),
         memory_limit=config.tournament.memory_limit_bytes,
         benched=benched or {},
+        seat_seeding=seat_seeding,
     )
 
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 from whist_sim.cards import card_str
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
-from whist_sim.play import PlayedDeal, SeatFailure, play_match
+from whist_sim.play import SEAT_SEEDING, PlayedDeal, SeatFailure, play_match
 from whist_sim.store import tables_for, to_arrow
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
@@ -51,6 +51,8 @@ class TaskSpec:
     scripts: Mapping[HandKey, CrashScript] = field(default_factory=dict)
     """Hands a supervisor saw a strategy's process die in: replayed from their actions
     and forfeited, not played again (``sandbox``)."""
+    seat_seeding: int = SEAT_SEEDING
+    """How seats' generators are seeded (``play.SEAT_SEEDING``; run.json keeps a run's)."""
     benched: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     """Entrants benched (``tournament.bench_after``): label -> (the first plan item it sits
     out, the reason its forfeits give). From that item on its seats forfeit unplayed."""
@@ -126,6 +128,7 @@ def play_task(
                 on_error=spec.on_error,
                 deal_source=board.match(pairing, deal, rotation, None if spec.deal_set is None
                                         else spec.deal_set.source(game, deal, seed)),
+                seat_seeding=spec.seat_seeding,
             )
             base = {"pairing": numbers[pairing], "deal": deal, "rotation": rotation}
             for hand, result in enumerate(played):
