@@ -1,0 +1,373 @@
+"""A bot that misbehaves gets an error naming the entrant, its command, what it did and what
+was expected; a crash or a timeout costs that deal only, and the next deal restarts it.
+
+The misbehaving bot is one small Python script (no whist_sim import, so it starts in a
+few milliseconds), told how to misbehave by its arguments.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from whist_sim.games import make_game
+from whist_sim.play import StrategyFailure, play_deal
+from whist_sim.protocol import (
+    BotCrashed,
+    BotError,
+    BotHandshakeError,
+    BotReplyError,
+    BotStartError,
+    BotTimeout,
+    BotUnsupportedGame,
+    ProcessStrategy,
+)
+from whist_sim.strategy import build_strategy
+
+BAD_BOT = r'''
+import json, os, sys, time
+
+mode = sys.argv[1]
+at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+marker = sys.argv[3] if len(sys.argv) > 3 else None
+GAMES = ["german_whist", "solo_whist", "minnesota_whist", "knockout_whist"]
+HELLO = {"type": "hello", "name": "bad_bot", "version": "1", "protocol": "1.0", "games": GAMES}
+CARDS = [r + s for s in "SHDC" for r in "23456789TJQKA"]
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def first_time():
+    """True the first time any process of this test asks (a marker file remembers)."""
+    if marker is None:
+        return True
+    if os.path.exists(marker):
+        return False
+    open(marker, "w").close()
+    return True
+
+
+decisions = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        if mode == "silent":
+            time.sleep(60)
+        elif mode == "hello_not_json":
+            print("hi there, I am a bot", flush=True)
+        elif mode == "major_2":
+            send({**HELLO, "protocol": "2.0"})
+        elif mode == "german_only":
+            send({**HELLO, "games": ["german_whist"]})
+        elif mode == "exits_at_hello":
+            print("cannot start: the weights file is missing", file=sys.stderr, flush=True)
+            sys.exit(4)
+        else:
+            send(HELLO)
+    elif kind == "decide":
+        decisions += 1
+        legal, hand = message["legal"], message["hand"]
+        action = legal[0]
+        if mode == "not_legal" and decisions >= at:  # the first chance: a held card not legal
+            action = next((c for c in hand if c not in legal), action)
+        if decisions == at:
+            if mode == "not_json":
+                print("QS please", flush=True)
+                continue
+            if mode == "not_held":
+                action = next(c for c in CARDS if c not in hand)
+            if mode == "crash" or (mode == "crash_once" and first_time()):
+                print("Traceback: IndexError in my_search()", file=sys.stderr, flush=True)
+                os._exit(3)
+            if mode == "hang" or (mode == "hang_once" and first_time()):
+                time.sleep(60)
+            if mode == "closes_stdout":
+                os.close(1)
+                time.sleep(60)
+        if mode == "chatty":
+            send({"type": "log", "text": f"thinking about decision {decisions}"})
+            send({"type": "a_message_of_protocol_1_9", "extra": [1, 2]})
+            print("x" * 300, file=sys.stderr, flush=True)
+        send({"type": "action", "action": action, "decision": message["decision"]})
+    elif kind == "quit":
+        break
+if mode == "stubborn":  # ignores quit and the end of its input
+    time.sleep(60)
+'''
+
+
+@pytest.fixture
+def bad_bot(tmp_path: Path):
+    """The command of the misbehaving bot in a given mode."""
+    script = tmp_path / "bad_bot.py"
+    script.write_text(BAD_BOT)
+
+    def command(mode: str, at: int = 1, marker: bool = False) -> list[str]:
+        parts = [sys.executable, str(script), mode, str(at)]
+        return [*parts, str(tmp_path / f"{mode}.marker")] if marker else parts
+
+    return command
+
+
+def first_decision(name: str = "german_whist", seed: int = 5):
+    state = make_game(name).new_deal(seed, 0)
+    return state.view(state.to_act)
+
+
+def failure_in_play(bot: ProcessStrategy, name: str = "german_whist", seed: int = 5) -> BotError:
+    """The BotError that ends a deal with ``bot`` in seat 0 and ``random`` elsewhere."""
+    game = make_game(name)
+    others = build_strategy("random", {}, name)
+    with pytest.raises(StrategyFailure) as caught:
+        play_deal(game, [bot, *[others] * (game.players - 1)], seed, on_error="abort")
+    error = caught.value.__cause__
+    assert isinstance(error, BotError), caught.value
+    return error
+
+
+def assert_names(error: BotError, entrant: str, command: list[str], message: str,
+                 expected: str) -> None:
+    text = str(error)
+    assert error.entrant == entrant and f"({entrant})" in text
+    assert error.command == tuple(command) and shlex.join(command) in text
+    assert message in error.message and message in text
+    assert expected in error.expected and f"expected {error.expected}" in text
+
+
+# -- starting ------------------------------------------------------------------------------
+
+
+def test_a_command_that_does_not_exist_is_named(tmp_path):
+    command = [str(tmp_path / "no_such_bot")]
+    bot = ProcessStrategy(command, label="ghost")
+    with pytest.raises(BotStartError) as caught:
+        bot.start()
+    assert_names(caught.value, "ghost", command, "was not found", "an executable program")
+    started = time.perf_counter()
+    with pytest.raises(BotStartError):  # the next deal fails at once, without trying again
+        bot.choose(first_decision(), random.Random(1))
+    assert time.perf_counter() - started < 0.05
+
+
+def test_a_command_that_is_not_executable_is_named(tmp_path):
+    script = tmp_path / "bot.sh"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o644)
+    with pytest.raises(BotStartError) as caught:
+        ProcessStrategy([str(script)], label="noexec").start()
+    assert_names(caught.value, "noexec", [str(script)], "is not executable",
+                 "execute permission")
+
+
+def test_a_missing_working_folder_is_named(tmp_path):
+    with pytest.raises(BotStartError) as caught:
+        ProcessStrategy(["true"], label="lost", cwd=tmp_path / "gone").start()
+    assert "working folder" in caught.value.message and "gone" in caught.value.message
+
+
+def test_a_command_that_is_not_a_list_of_strings_is_refused():
+    with pytest.raises(ValueError, match="list of"):
+        ProcessStrategy("python bot.py")  # type: ignore[arg-type]
+
+
+# -- the handshake -------------------------------------------------------------------------
+
+
+def test_a_bot_that_never_says_hello_times_out_at_the_handshake(bad_bot):
+    command = bad_bot("silent")
+    bot = ProcessStrategy(command, label="mute", handshake_timeout=0.5)
+    started = time.perf_counter()
+    with pytest.raises(BotHandshakeError) as caught:
+        bot.start()
+    assert time.perf_counter() - started < 3
+    assert_names(caught.value, "mute", command, "did not complete the handshake within 0.5 s",
+                 "a hello reply within 0.5 s")
+
+
+def test_a_hello_that_is_not_json_fails_the_handshake(bad_bot):
+    command = bad_bot("hello_not_json")
+    with pytest.raises(BotHandshakeError) as caught:
+        ProcessStrategy(command, label="banner").start()
+    assert_names(caught.value, "banner", command,
+                 "replied 'hi there, I am a bot' to hello: not JSON", "one JSON object per line")
+
+
+def test_another_major_version_is_refused_at_the_handshake(bad_bot):
+    command = bad_bot("major_2")
+    with pytest.raises(BotHandshakeError) as caught:
+        ProcessStrategy(command, label="future").start()
+    assert_names(caught.value, "future", command, "protocol 2.0, a different MAJOR version",
+                 "protocol 1.x")
+
+
+def test_a_bot_that_exits_at_the_handshake_shows_its_stderr(bad_bot):
+    command = bad_bot("exits_at_hello")
+    with pytest.raises(BotHandshakeError) as caught:
+        ProcessStrategy(command, label="quitter").start()
+    assert_names(caught.value, "quitter", command, "exited with code 4", "hello reply")
+    assert "cannot start: the weights file is missing" in caught.value.stderr_tail
+    assert "weights file is missing" in str(caught.value)
+
+
+def test_a_bot_entered_for_a_game_it_does_not_list_is_refused_at_the_handshake(bad_bot):
+    command = bad_bot("german_only")
+    with pytest.raises(BotUnsupportedGame) as caught:
+        ProcessStrategy(command, label="narrow", game="solo_whist").start()
+    assert_names(caught.value, "narrow", command, "it plays german_whist, not solo_whist",
+                 "solo_whist among the games of its hello")
+
+
+def test_a_bot_asked_to_deal_in_a_game_it_does_not_list_is_refused_then_too(bad_bot):
+    command = bad_bot("german_only")
+    bot = ProcessStrategy(command, label="narrow")
+    with pytest.raises(BotUnsupportedGame, match="not solo_whist"):
+        bot.choose(first_decision("solo_whist"), random.Random(1))
+    assert bot.choose(first_decision("german_whist"), random.Random(1)) >= 0
+    bot.close()
+
+
+# -- replies -------------------------------------------------------------------------------
+
+
+def test_a_reply_that_is_not_json_names_it(bad_bot):
+    command = bad_bot("not_json", at=3)
+    with ProcessStrategy(command, label="x") as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotReplyError)
+    assert_names(error, "x", command, "replied 'QS please' to decide: not JSON",
+                 'such as {"type": "action", "action": "QS"}')
+
+
+def test_an_action_naming_a_card_not_held_names_it_and_the_legal_actions(bad_bot):
+    command = bad_bot("not_held", at=2)
+    with ProcessStrategy(command, label="x") as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotReplyError)
+    assert_names(error, "x", command, "names a card not held: ", "one of the legal actions: ")
+
+
+def test_an_action_held_but_not_legal_names_it(bad_bot):
+    command = bad_bot("not_legal", at=2)
+    with ProcessStrategy(command, label="x") as bot:
+        error = failure_in_play(bot)
+    assert_names(error, "x", command, "which is not legal now (phase play)",
+                 "one of the legal actions: ")
+
+
+def test_log_lines_and_unknown_message_types_are_kept_or_ignored(bad_bot, tmp_path):
+    log = tmp_path / "logs" / "chatty.stderr"
+    bot = ProcessStrategy(bad_bot("chatty"), label="chatty", stderr_path=log)
+    played = play_deal(make_game("german_whist"), [bot, bot], 7, on_error="abort")
+    bot.close()
+    assert played.outcome.forfeit_seat is None
+    assert any("thinking about decision 1" in line for line in bot.logs)
+    text = log.read_text()
+    assert "[seat 0] " in text and "[seat 1] " in text and "x" * 300 in text
+
+
+def test_stderr_is_capped_in_its_file(bad_bot, tmp_path):
+    log = tmp_path / "chatty.stderr"
+    bot = ProcessStrategy(bad_bot("chatty"), label="chatty", stderr_path=log, stderr_limit=3000)
+    play_deal(make_game("german_whist"), [bot, bot], 7, on_error="abort")
+    bot.close()
+    text = log.read_text()
+    assert len(text) < 3100 and "[capped at 3,000 characters]" in text
+
+
+# -- crashes and timeouts ------------------------------------------------------------------
+
+
+def test_a_crash_mid_deal_names_the_exit_and_shows_the_stderr_tail(bad_bot):
+    command = bad_bot("crash", at=4)
+    with ProcessStrategy(command, label="fragile") as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotCrashed)
+    assert_names(error, "fragile", command, "exited with code 3 while the engine waited",
+                 "an action reply")
+    assert error.stderr_tail == ("Traceback: IndexError in my_search()",)
+    assert "last lines of the bot's stderr:\n  Traceback: IndexError" in str(error)
+
+
+def test_a_bot_that_closes_its_stdout_is_reported(bad_bot):
+    command = bad_bot("closes_stdout", at=2)
+    with ProcessStrategy(command, label="mute") as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotCrashed)
+    assert "closed its pipes" in error.message
+
+
+def test_a_bot_that_overruns_its_time_is_ended_and_named(bad_bot):
+    command = bad_bot("hang", at=3)
+    with ProcessStrategy(command, label="slow", time_limit=0.3) as bot:
+        started = time.perf_counter()
+        error = failure_in_play(bot)
+        assert time.perf_counter() - started < 5
+        assert not bot._seats  # the process was ended: it is out of step with the deal
+    assert isinstance(error, BotTimeout)
+    assert_names(error, "slow", command, "did not reply to decide 2 within 0.3 s",
+                 "an action within the time limit of 0.3 s per decision")
+
+
+def test_the_play_loop_records_a_bot_failure_as_the_seats_forfeit(bad_bot):
+    bot = ProcessStrategy(bad_bot("crash", at=2), label="fragile")
+    played = play_deal(make_game("german_whist"),
+                       [build_strategy("random", {}, "german_whist"), bot], 3)
+    bot.close()
+    assert played.outcome.forfeit_seat == 1
+    assert played.outcome.error.startswith("seat 1 (fragile) exited with code 3")
+
+
+@pytest.mark.parametrize(("mode", "cause"), [("crash_once", "(flaky) exited with code 3"),
+                                           ("hang_once", "(flaky) did not reply to decide 2")])
+def test_the_next_deal_restarts_a_bot_that_crashed_or_hung(bad_bot, mode, cause):
+    bot = ProcessStrategy(bad_bot(mode, at=3, marker=True), label="flaky", time_limit=0.5)
+    game = make_game("german_whist")
+    others = build_strategy("random", {}, "german_whist")
+    first = play_deal(game, [bot, others], 11)
+    assert first.outcome.forfeit_seat == 0 and cause in first.outcome.error
+    assert 0 not in bot._seats  # its process ended with the failure
+    second = play_deal(game, [bot, others], 12)
+    assert second.outcome.forfeit_seat is None
+    assert bot._seats[0].process.alive  # a new process played the next deal
+    bot.close()
+
+
+def test_a_bot_error_survives_pickling(bad_bot):
+    command = bad_bot("crash", at=2)
+    with ProcessStrategy(command, label="fragile") as bot:
+        error = failure_in_play(bot)
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is type(error) and str(again) == str(error)
+
+
+def test_close_ends_every_bot_process(bad_bot):
+    bot = ProcessStrategy(bad_bot("fine"), label="fine")
+    play_deal(make_game("solo_whist"), [bot] * 4, 2, on_error="abort")
+    processes = [seat.process.popen for seat in bot._seats.values()]
+    assert len(processes) == 4  # one process per seat
+    bot.close()
+    assert all(p.poll() is not None for p in processes)
+    for process in processes:
+        with pytest.raises(ProcessLookupError):
+            os.kill(process.pid, 0)
+
+
+def test_a_bot_that_ignores_quit_is_ended_after_the_quit_timeout(bad_bot):
+    bot = ProcessStrategy(bad_bot("stubborn"), label="stubborn", quit_timeout=0.3)
+    play_deal(make_game("solo_whist"), [bot] * 4, 2, on_error="abort")
+    processes = [seat.process.popen for seat in bot._seats.values()]
+    started = time.perf_counter()
+    bot.close()
+    assert time.perf_counter() - started < 1.5  # one wait for all four, not one each
+    assert all(p.poll() is not None for p in processes)

@@ -1,0 +1,296 @@
+"""One bot process and its three pipes: lines out and in under a deadline, stderr kept.
+
+Nothing here ever blocks without a deadline: stdin is non-blocking and written when
+``poll`` says it has room (a bot that stops reading cannot stall the engine), stdout
+is read with ``os.read`` after ``poll`` and split into lines here (a buffered
+``readline`` could wait forever for a newline). A thread drains stderr all the time
+(a bot writing to a full stderr pipe would otherwise hang on it), appending it to a
+capped log file and keeping the last lines for error messages.
+
+The process gets a session (process group) of its own: killing it kills whatever it
+started (a shell script's children too), and Ctrl-C at the terminal reaches the
+engine only, which then ends its bots.
+
+Problems are raised as the small exceptions below; ``ProcessStrategy`` words them as
+``BotError``s naming the entrant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+MAX_LINE = 8 << 20
+"""Bytes of one line from a bot: a decide reply is tens of bytes, so 8 MiB is only a
+guard against a bot that writes without end and no newline."""
+READ_CHUNK = 1 << 16
+
+
+class CannotStart(Exception):
+    """The command cannot be started; the message says why (missing, not executable)."""
+
+
+class PipeTimeout(Exception):
+    """The deadline passed before a whole line came (or before a line could be written)."""
+
+
+class PipeClosed(Exception):
+    """The bot closed its end: it exited, or closed stdout or stdin."""
+
+
+class LineTooLong(Exception):
+    """The bot wrote more than ``MAX_LINE`` bytes without a newline."""
+
+
+class LineLog:
+    """A capped file of lines tagged by seat: the bots' stderr, or a transcript of the
+    protocol (``>`` engine to bot, ``<`` bot to engine).
+
+    Several seat processes of one entrant share the file; a lock keeps their lines whole.
+    """
+
+    def __init__(self, path: str | Path | None, limit: int) -> None:
+        self.path = None if path is None else Path(path)
+        self.limit = limit
+        self.written = 0
+        self.dropped = 0
+        self._lock = threading.Lock()
+        self._file: TextIO | None = None
+
+    def write(self, tag: str, line: str) -> None:
+        if self.path is None:
+            return
+        text = f"[{tag}] {line}\n"
+        with self._lock:
+            if self._file is None:  # opened at the first line (again after a close)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = self.path.open("a", encoding="utf-8", errors="replace")
+            if self.written + len(text) > self.limit:
+                if not self.dropped:
+                    self._file.write(f"[capped at {self.limit:,} characters]\n")
+                    self._file.flush()
+                self.dropped += len(text)
+                return
+            self.written += len(text)
+            self._file.write(text)
+            self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+class BotProcess:
+    """A running bot: ``send`` a line, ``read_line`` a line, ``kill``; ``tail`` of stderr."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        cwd: str | Path | None,
+        env: Mapping[str, str] | None,
+        log: LineLog,
+        tag: str,
+        tail_lines: int,
+        transcript: LineLog | None = None,
+    ) -> None:
+        self.command = tuple(command)
+        self.log = log
+        self.transcript = transcript
+        self.tag = tag
+        self.tail: deque[str] = deque(maxlen=tail_lines)
+        self._buffer = bytearray()
+        self._check_startable(cwd)
+        try:
+            self.popen = subprocess.Popen(
+                list(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=None if env is None else dict(env),
+                bufsize=0,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise CannotStart(f"the command {command[0]!r} was not found") from None
+        except PermissionError:
+            raise CannotStart(f"the command {command[0]!r} is not executable") from None
+        except OSError as exc:
+            raise CannotStart(f"the command {command[0]!r} cannot be started: {exc}") from None
+        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self._stdin = self.popen.stdin.fileno()
+        self._stdout = self.popen.stdout.fileno()
+        os.set_blocking(self._stdin, False)
+        self._can_write = select.poll()
+        self._can_write.register(self._stdin, select.POLLOUT)
+        self._can_read = select.poll()
+        self._can_read.register(self._stdout, select.POLLIN)
+        self._drain = threading.Thread(
+            target=self._drain_stderr, name=f"bot stderr {tag}", daemon=True
+        )
+        self._drain.start()
+
+    def _check_startable(self, cwd: str | Path | None) -> None:
+        """Name the problem before ``Popen`` does: its error for a missing cwd names the
+        program, not the folder."""
+        if not self.command:
+            raise CannotStart("the command is empty")
+        if cwd is not None and not Path(cwd).is_dir():
+            raise CannotStart(f"the working folder {str(cwd)!r} does not exist")
+
+    # -- lines ---------------------------------------------------------------------------
+    def send(self, data: bytes, deadline: float | None) -> None:
+        """Write ``data`` whole before ``deadline`` (``time.monotonic``), else PipeTimeout."""
+        if self.transcript is not None:
+            self.transcript.write(self.tag, "> " + data.decode("utf-8", "replace").rstrip("\n"))
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self._stdin, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ValueError, OSError):
+                raise PipeClosed from None
+            view = view[written:]
+            if view and not _ready(self._can_write, deadline):
+                raise PipeTimeout
+
+    def read_line(self, deadline: float | None) -> bytes:
+        """The next line from stdout (without its newline) before ``deadline``."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end]).rstrip(b"\r")
+                del self._buffer[: end + 1]
+                if self.transcript is not None:
+                    self.transcript.write(self.tag, "< " + line.decode("utf-8", "replace"))
+                return line
+            if len(self._buffer) > MAX_LINE:
+                raise LineTooLong
+            if not _ready(self._can_read, deadline):
+                raise PipeTimeout
+            chunk = os.read(self._stdout, READ_CHUNK)
+            if not chunk:
+                raise PipeClosed
+            self._buffer += chunk
+
+    # -- stderr ----------------------------------------------------------------------------
+    def _drain_stderr(self) -> None:
+        stream = self.popen.stderr
+        assert stream is not None
+        pending = b""
+        while True:
+            try:
+                chunk = os.read(stream.fileno(), READ_CHUNK)
+            except (OSError, ValueError):
+                break
+            if not chunk:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                self._keep(raw)
+            if len(pending) > MAX_LINE:  # a line without end: keep its start
+                self._keep(pending[:4096] + b" [...]")
+                pending = b""
+        if pending:
+            self._keep(pending)
+
+    def _keep(self, raw: bytes) -> None:
+        line = raw.rstrip(b"\r").decode("utf-8", "replace")
+        self.tail.append(line if len(line) <= 1000 else f"{line[:1000]} [...]")
+        self.log.write(self.tag, line)
+
+    def stderr_tail(self, settle: float = 0.5) -> list[str]:
+        """The last lines of stderr; once the process has exited, after the drain has read
+        all of it (up to ``settle`` seconds)."""
+        if self.popen.poll() is not None:
+            self._drain.join(settle)
+        return list(self.tail)
+
+    # -- life -------------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def exit_status(self, wait: float = 0.5) -> str:
+        """How the process ended ("exited with code 3", "was killed by SIGSEGV"), waiting
+        up to ``wait`` seconds for it to end; "is still running" if it has not."""
+        try:
+            code = self.popen.wait(wait)
+        except subprocess.TimeoutExpired:
+            return "is still running"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"was killed by {name}"
+        return f"exited with code {code}"
+
+    def kill(self) -> None:
+        """End the process and everything in its session, now; close the pipes."""
+        if self.popen.poll() is None:
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.popen.kill()
+        self._reap()
+
+    def ask_to_quit(self, line: bytes) -> None:
+        """Send ``line`` (``quit``) and close stdin: the end of input says it a second way."""
+        try:
+            self.send(line, time.monotonic() + 0.1)
+            self.popen.stdin.close()  # type: ignore[union-attr]
+        except (PipeClosed, PipeTimeout, OSError):
+            pass
+
+    def end_by(self, deadline: float) -> None:
+        """Wait for the process to exit until ``deadline``, then kill it."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(max(0.0, deadline - time.monotonic()))
+        self.kill()
+
+    def _reap(self) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL is not refused
+            self.popen.wait(5)
+        for stream in (self.popen.stdin, self.popen.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        self._drain.join(0.5)
+        if not self._drain.is_alive() and self.popen.stderr is not None:
+            self.popen.stderr.close()
+
+
+def _ready(poller: select.poll, deadline: float | None) -> bool:
+    """Wait until the pipe ``poller`` watches is ready (or has hung up: the next read or
+    write then says so), or until ``deadline``: False if the deadline came first.
+
+    ``poll`` rather than ``select``: a worker running many bots may hold descriptors
+    above ``select``'s limit of 1024.
+    """
+    while True:
+        if deadline is None:
+            timeout_ms = None
+        else:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            timeout_ms = max(1, int(left * 1000 + 0.999))
+        if poller.poll(timeout_ms):
+            return True

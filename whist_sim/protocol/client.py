@@ -1,0 +1,197 @@
+"""The bot's side for Python: put any whist_sim strategy behind the protocol unchanged.
+
+``run_bot(factory, name, version)`` reads the engine's lines from stdin and answers on
+stdout until ``quit`` or the end of stdin. Each ``decide`` is decoded back into the
+game's own ``...View`` NamedTuple (``views.decode_view``), so the strategy's
+``choose(view, rng)`` gets exactly the object it would get in process, and ``rng`` is
+one generator per deal rebuilt from the ``deal`` message (``seeding.rng_from_deal``):
+with the engine's ``exact_rng`` it is the very stream the seat would draw in process,
+so the same strategy makes the same choices either way.
+
+Protocol lines go out through a copy of the real stdout; everything else the process
+prints goes to stderr, at the file descriptor level: a strategy that prints cannot
+corrupt the protocol. A strategy that raises is reported with an
+``error`` line (the engine forfeits the deal) and the bot carries on with the next.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import redirect_stdout
+from typing import Any, BinaryIO
+
+from whist_sim.games import GAMES
+from whist_sim.protocol.errors import ProtocolError
+from whist_sim.protocol.messages import (
+    PROTOCOL_VERSION,
+    action_message,
+    bot_hello_message,
+    encode_line,
+    error_message,
+    parse_version,
+    read_message,
+)
+from whist_sim.protocol.notation import notation_of
+from whist_sim.protocol.seeding import rng_from_deal
+from whist_sim.protocol.views import decode_view
+from whist_sim.strategy import build_strategy, resolve_strategy, strategy_version
+
+StrategyFactory = Callable[[str, Mapping[str, Any]], Any]
+"""``(game, params) -> strategy``: builds the strategy that plays ``game``."""
+
+
+def registry_factory(spec: str) -> StrategyFactory:
+    """A factory for the strategy ``spec`` names (an entry-point name or ``module:Class``),
+    built exactly as a config builds it (``whist_sim.strategy.build_strategy``)."""
+
+    def build(game: str, params: Mapping[str, Any]) -> Any:
+        return build_strategy(spec, params, game)
+
+    build.games = frozenset(getattr(resolve_strategy(spec), "games", GAMES))  # type: ignore[attr-defined]
+    return build
+
+
+class _Bot:
+    """Where a bot stands: its strategies (one per game, built on first need) and its deal."""
+
+    def __init__(self, factory: StrategyFactory, name: str, version: str,
+                 games: Iterable[str], variants: Mapping[str, Any] | None,
+                 out: BinaryIO) -> None:
+        self.factory = factory
+        self.name = name
+        self.version = version
+        self.games = frozenset(games)
+        self.variants = variants
+        self.out = out
+        self.params: Mapping[str, Any] = {}
+        self.strategies: dict[str, Any] = {}
+        self.game: str | None = None
+        self.rng: Any = None
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.out.write(encode_line(message))
+        self.out.flush()
+
+    def strategy(self, game: str) -> Any:
+        found = self.strategies.get(game)
+        if found is None:
+            found = self.strategies[game] = self.factory(game, self.params)
+        return found
+
+    def on_hello(self, message: Mapping[str, Any]) -> bool:
+        major = parse_version(message.get("protocol"), "hello.protocol")[0]
+        if major != parse_version(PROTOCOL_VERSION)[0]:
+            self.send(error_message(
+                f"{self.name} speaks protocol {PROTOCOL_VERSION}, not {message.get('protocol')}"
+            ))
+            return False
+        params = message.get("params") or {}
+        if not isinstance(params, dict):
+            raise ProtocolError(f"hello has params {params!r}", "an object")
+        self.params = params
+        game = message.get("game")
+        if isinstance(game, str) and game in self.games:
+            try:  # refuse bad params now, in the handshake, not at the first decision
+                self.strategy(game)
+            except Exception as exc:
+                self.send(error_message(f"cannot build the strategy for {game}: {exc}"))
+                return False
+        self.send(bot_hello_message(self.name, self.version, self.games, self.variants))
+        return True
+
+    def on_deal(self, message: Mapping[str, Any]) -> None:
+        game = message.get("game")
+        if game not in self.games:
+            raise ProtocolError(f"deal is for game {game!r}", f"one of {sorted(self.games)}")
+        self.game = game
+        self.rng = rng_from_deal(message)
+
+    def on_decide(self, message: Mapping[str, Any]) -> None:
+        if self.game is None:
+            raise ProtocolError("decide came before any deal", "a deal message first")
+        view = decode_view(self.game, message)
+        try:
+            with redirect_stdout(sys.stderr):
+                action = self.strategy(self.game).choose(view, self.rng)
+            text = notation_of(self.game).action_name(action)
+        except Exception as exc:
+            traceback.print_exc(file=sys.stderr)
+            self.send(error_message(f"strategy raised {type(exc).__name__}: {exc}"))
+            return
+        self.send(action_message(text, message.get("decision")))
+
+
+def run_bot(
+    strategy_factory: StrategyFactory,
+    name: str,
+    version: str,
+    *,
+    games: Iterable[str] | None = None,
+    variants: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> int:
+    """Serve the protocol until ``quit`` or the end of input; the exit status to return.
+
+    ``games``: the games the bot says it plays (default: the factory's ``games``
+    attribute, as ``registry_factory`` sets, else every game). ``variants``: per game,
+    per variant key, the values it plays (docs/protocol.md).
+    """
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else _protocol_stdout()
+    claimed = games if games is not None else getattr(strategy_factory, "games", GAMES)
+    bot = _Bot(strategy_factory, name, version, claimed, variants, sink)
+    handlers = {"deal": bot.on_deal, "decide": bot.on_decide}
+    for line in source:
+        if not line.strip():
+            continue
+        try:
+            message = read_message(line, "engine")
+            kind = message["type"]
+            if kind == "quit":
+                return 0
+            if kind == "hello":
+                if not bot.on_hello(message):
+                    return 1
+                continue
+            handler = handlers.get(kind)
+            if handler is not None:  # result, and types of a later MINOR: nothing to do
+                handler(message)
+        except ProtocolError as exc:
+            print(f"{name}: {exc}", file=sys.stderr)
+            bot.send(error_message(str(exc)))
+            return 2
+    return 0
+
+
+def _protocol_stdout() -> BinaryIO:
+    """The process's stdout for protocol lines only; file descriptor 1 itself now leads to
+    stderr, so nothing else the process prints (a strategy's ``print``, a C extension's
+    ``printf``) can land between two protocol lines."""
+    sys.stdout.flush()
+    protocol = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    return protocol
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m whist_sim.protocol SPEC``: any registered strategy as a bot.
+
+    How an engine runs an installed Python strategy isolated in a process of its own
+    without a bot script: the bot's name is ``SPEC`` and its version the strategy's.
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m whist_sim.protocol",
+        description="Serve a whist_sim strategy over the bot protocol on stdin/stdout.",
+    )
+    parser.add_argument("strategy", help='an entry-point name ("heuristic") or module:Class')
+    parser.add_argument("--name", help="the bot's name in its hello (default: the strategy)")
+    parser.add_argument("--version", help="the bot's version (default: the strategy's)")
+    args = parser.parse_args(argv)
+    factory = registry_factory(args.strategy)
+    version = args.version or strategy_version(resolve_strategy(args.strategy))
+    return run_bot(factory, args.name or args.strategy, version)

@@ -1,0 +1,498 @@
+"""The engine's side of the protocol: a strategy object whose decisions a bot process makes.
+
+``ProcessStrategy(command)`` is used like any strategy: ``play_deal`` calls
+``choose(view, rng)`` and gets an action int. Behind it, each seat it is asked to play
+has its own bot process (an entrant seated twice in a four-seat line-up runs two):
+one process plays one seat of one deal at a time, as one player at a real table, so
+a bot keeps no bookkeeping of several seats, and two seats of one entrant share no
+memory the engine has not sent them both.
+
+Per seat, the process is started at the seat's first decision (or by ``start()``),
+greets (``hello``), and then hears a ``deal`` at its first decision of each new deal,
+a ``decide`` per decision, and a ``result`` when the engine calls ``end_deal``. A new
+deal is recognised by the generator ``play_deal`` hands the seat: one per seat per
+deal, never reused, so nothing in the play loop has to announce a deal; an engine
+that does (``begin_deal``) adds the match state to the ``deal`` message.
+
+Every message is built from ``view`` alone (``state.view(seat)``): no hidden card can
+be sent because none is at hand.
+
+Any failure in an exchange (a reply that is not JSON, an illegal action, a timeout,
+a crash, the play loop's own alarm) ends the seat's process: after it the bot and the
+engine may disagree about where the deal stands, and a fresh process at the next deal
+is cheaper than any attempt to resynchronise. The failure is raised as a ``BotError``
+naming the entrant, the command, what happened and what was expected; the play loop
+records it as the seat's forfeit. A command that cannot be started at all fails the
+same way on every later deal, at once, without trying again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+import weakref
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from whist_sim.games.base import DealOutcome
+from whist_sim.protocol.bot_process import (
+    MAX_LINE,
+    BotProcess,
+    CannotStart,
+    LineLog,
+    LineTooLong,
+    PipeClosed,
+    PipeTimeout,
+)
+from whist_sim.protocol.errors import (
+    BotCrashed,
+    BotError,
+    BotHandshakeError,
+    BotReplyError,
+    BotStartError,
+    BotTimeout,
+    BotUnsupportedGame,
+    ProtocolError,
+)
+from whist_sim.protocol.messages import (
+    ACTION_EXAMPLE,
+    HELLO_EXAMPLE,
+    BotHello,
+    deal_message,
+    decide_message,
+    encode_line,
+    hello_message,
+    quit_message,
+    read_action,
+    read_bot_hello,
+    read_message,
+    result_message,
+    unsupported,
+)
+from whist_sim.protocol.seeding import seat_randomness
+from whist_sim.protocol.views import game_of
+
+LOG_TEXT = 2000
+"""Characters of a bot's ``log`` or ``error`` text kept."""
+SPARE = -1
+"""Where the process ``start()`` makes waits for the first seat that needs one."""
+
+SEND_SECONDS = 5.0
+"""How long a line without a reply (``deal``, ``result``) may take to write: a bot
+that reads nothing for this long while the engine has something to say is hung."""
+
+
+@dataclass
+class _Seat:
+    """One seat's bot process and where it stands."""
+
+    process: BotProcess
+    hello: BotHello
+    rng: Any = None
+    """The generator of the seat's current deal: a different one marks a new deal."""
+    decisions: int = 0
+    """Decisions of the current deal answered so far."""
+    in_deal: bool = False
+    """A ``deal`` was sent and its ``result`` not yet."""
+
+
+class ProcessStrategy:
+    """A strategy played by an external bot process over the protocol (docs/protocol.md).
+
+    - ``command``: the program and its arguments (no shell); ``cwd``, ``env``: where and
+      with what environment it runs (None: the engine's).
+    - ``label``: the entrant's name in errors (default: the bot's own name once it has
+      said it, else the program's file name).
+    - ``params``: sent in ``hello`` as the bot's parameters.
+    - ``game``, ``variant`` (a dict of variant keys): what the engine will ask, checked
+      against the bot's ``hello`` at the handshake (each deal's view is checked too).
+    - ``time_limit``: seconds per decision, from sending ``decide`` to the whole
+      ``action`` line; always finite, so the engine never waits on a bot without end.
+    - ``handshake_timeout``: seconds from starting the process to its ``hello`` reply.
+    - ``stderr_path``: a file the bots' stderr is appended to, lines tagged by seat,
+      capped at ``stderr_limit`` characters; ``stderr_lines``: lines kept for errors.
+    - ``exact_rng``: send the seat generator's exact state, so that a Python client
+      reproduces in-process play (``seeding``; docs/protocol.md, "Randomness").
+    - ``transcript_path``: a file every line sent (``>``) and received (``<``) is
+      appended to, tagged by seat: for debugging a bot (docs/protocol.md's transcripts
+      were recorded so).
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        label: str | None = None,
+        cwd: str | Path | None = None,
+        env: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | None = None,
+        game: str | None = None,
+        variant: Mapping[str, Any] | None = None,
+        time_limit: float = 10.0,
+        handshake_timeout: float = 10.0,
+        stderr_path: str | Path | None = None,
+        stderr_lines: int = 40,
+        stderr_limit: int = 1 << 20,
+        exact_rng: bool = True,
+        quit_timeout: float = 1.0,
+        kept_logs: int = 200,
+        transcript_path: str | Path | None = None,
+    ) -> None:
+        if isinstance(command, str) or not command or not all(
+            isinstance(part, str) for part in command
+        ):
+            raise ValueError(
+                f"command = {command!r} is not allowed; allowed values: a non-empty list of"
+                ' strings, the program then its arguments, e.g. ["./bot", "--fast"]'
+            )
+        for name, seconds in (("time_limit", time_limit),
+                              ("handshake_timeout", handshake_timeout)):
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not (
+                0 < seconds < float("inf")
+            ):
+                raise ValueError(f"{name} = {seconds!r} is not allowed; allowed values:"
+                                 " a number of seconds > 0")
+        self.command = tuple(command)
+        self.label = label
+        self.cwd = cwd
+        self.env = env
+        self.params = dict(params or {})
+        self.game = game
+        self.variant = None if variant is None else dict(variant)
+        self.time_limit = time_limit
+        self.handshake_timeout = handshake_timeout
+        self.stderr_lines = stderr_lines
+        self.exact_rng = exact_rng
+        self.quit_timeout = quit_timeout
+        self.logs: deque[str] = deque(maxlen=kept_logs)
+        """The last ``log`` lines the bots sent, tagged by seat."""
+        self.hello: BotHello | None = None
+        """The last ``hello`` reply (None before the first process started)."""
+        self.exchanges = 0
+        """Decisions the bots answered."""
+        self.exchange_seconds = 0.0
+        """Seconds they took, from writing ``decide`` to reading the whole ``action``."""
+        self._log = LineLog(stderr_path, stderr_limit)
+        self._transcript = None if transcript_path is None else LineLog(transcript_path, 1 << 30)
+        self._seats: dict[int, _Seat] = {}
+        """Seat number (or ``SPARE``) -> its process."""
+        self._cannot_start: BotStartError | None = None
+        self._announced: tuple[int | None, Mapping[str, Any] | None] = (None, None)
+        self._finalizer = weakref.finalize(self, _end_all, self._seats,
+                                           [self._log, self._transcript])
+
+    # -- what the registry and the config check read -----------------------------------
+    @property
+    def entrant(self) -> str:
+        """The name errors give: the label, else the bot's own name, else the program's."""
+        if self.label:
+            return self.label
+        if self.hello is not None:
+            return self.hello.name
+        return os.path.basename(self.command[0])
+
+    @property
+    def games(self) -> frozenset[str]:
+        """The games the bot says it plays (empty before its first ``hello``)."""
+        return frozenset() if self.hello is None else self.hello.games
+
+    @property
+    def version(self) -> str:
+        """The bot's version by its ``hello`` ("" before it)."""
+        return "" if self.hello is None else self.hello.version
+
+    # -- the engine's calls ---------------------------------------------------------------
+    def start(self) -> BotHello:
+        """Start a process and complete the handshake now (the next seat to play takes it):
+        how a config check learns, before any deal, that the bot runs and plays the game."""
+        spare = self._seats.get(SPARE)
+        if spare is None:
+            spare = self._seats[SPARE] = self._open(tag="new")
+        return spare.hello
+
+    def begin_deal(
+        self, *, hand: int | None = None, match: Mapping[str, Any] | None = None
+    ) -> None:
+        """Announce the next deal: its number in the match and the match state
+        (``match_info.match_summary``), sent in each seat's ``deal`` message. Optional;
+        forgotten at ``end_deal``."""
+        self._announced = (hand, match)
+
+    def choose(self, view: Any, rng: Any) -> int:
+        """The bot's action for ``view``: a ``deal`` first if this is the seat's first
+        decision of a deal, then ``decide`` and its ``action`` reply."""
+        seat_number = view.seat
+        seat = self._seats.get(seat_number)
+        new_deal = seat is None or seat.rng is not rng
+        if seat is not None and not new_deal and not seat.process.alive:
+            self._fail(seat_number, BotCrashed, f"{seat.process.exit_status()} during a deal",
+                       "a process that answers every decide of the deal", tail=True)
+        if seat is None or not seat.process.alive:
+            seat = self._seat(seat_number)
+        waiting = "deal"
+        try:
+            if new_deal:
+                self._send_deal(seat, view, rng)
+            waiting = "decide"
+            return self._decide(seat, view)
+        except (PipeClosed, PipeTimeout, LineTooLong, ProtocolError) as exc:
+            error = self._error_from(seat, exc, waiting)  # before the kill: how it ended
+            self._drop(seat_number)
+            raise error from None
+        except BaseException:  # the play loop's alarm too: the bot is out of step now
+            self._drop(seat_number)
+            raise
+
+    def end_deal(self, outcome: DealOutcome) -> None:
+        """Tell every seat that played the deal how it ended (``result``). A bot that has
+        died meanwhile is dropped quietly: the deal is over, and its next deal restarts it."""
+        for number, seat in list(self._seats.items()):
+            if number == SPARE or not seat.in_deal:
+                continue
+            seat.in_deal = False
+            try:
+                seat.process.send(encode_line(result_message(number, outcome)),
+                                  time.monotonic() + SEND_SECONDS)
+            except (PipeClosed, PipeTimeout):
+                self._log.write(f"seat {number}", "[engine] the bot did not take its result")
+                self._drop(number)
+        self._announced = (None, None)
+
+    def close(self) -> None:
+        """Say ``quit`` to every bot, give them ``quit_timeout`` seconds, then end them."""
+        seats = list(self._seats.values())
+        self._seats.clear()
+        line = encode_line(quit_message())
+        for seat in seats:
+            seat.process.ask_to_quit(line)
+        deadline = time.monotonic() + self.quit_timeout  # one wait for all, not one each
+        for seat in seats:
+            seat.process.end_by(deadline)
+        self._log.close()
+        if self._transcript is not None:
+            self._transcript.close()
+
+    def __enter__(self) -> ProcessStrategy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def pids(self) -> list[int]:
+        """Process ids of the running bots (each leads a process group of its own): what a
+        supervisor ends if the engine's process dies without closing them."""
+        return [seat.process.popen.pid for seat in self._seats.values() if seat.process.alive]
+
+    def source(self) -> dict[str, Any]:
+        """Where the bot came from, for run.json: the command, its folder, the bot's own
+        name, version and protocol (after a handshake), and the SHA-256 of every argument
+        that names a file (the program, a script), so a result traces to the code."""
+        files = {}
+        for part in self.command:
+            path = Path(self.cwd or ".") / part  # an absolute part stays itself
+            if not path.is_file() and part == self.command[0]:  # a program found on PATH
+                path = Path(shutil.which(part) or path)
+            if path.is_file():
+                files[part] = hashlib.sha256(path.read_bytes()).hexdigest()
+        hello = self.hello
+        return {
+            "command": list(self.command),
+            "cwd": None if self.cwd is None else str(self.cwd),
+            "name": None if hello is None else hello.name,
+            "version": None if hello is None else hello.version,
+            "protocol": None if hello is None else f"{hello.protocol[0]}.{hello.protocol[1]}",
+            "sha256": files,
+        }
+
+    def stderr_tail(self, seat: int) -> list[str]:
+        """The last stderr lines of the process playing ``seat`` (empty if none runs)."""
+        found = self._seats.get(seat)
+        return [] if found is None else found.process.stderr_tail()
+
+    # -- processes ----------------------------------------------------------------------------
+    def _seat(self, number: int) -> _Seat:
+        """A process for seat ``number``: the spare one ``start`` made, or a new one."""
+        self._drop(number)  # a process that died between deals: reaped before its successor
+        seat = self._seats.pop(SPARE, None)
+        if seat is None or not seat.process.alive:
+            if seat is not None:
+                seat.process.kill()
+            seat = self._open(tag=f"seat {number}")
+        seat.process.tag = f"seat {number}"
+        self._seats[number] = seat
+        return seat
+
+    def _open(self, tag: str) -> _Seat:
+        """Start the command and complete the handshake, or raise the BotError that says why."""
+        if self._cannot_start is not None:
+            raise self._cannot_start
+        try:
+            process = BotProcess(self.command, cwd=self.cwd, env=self.env, log=self._log,
+                                 tag=tag, tail_lines=self.stderr_lines,
+                                 transcript=self._transcript)
+        except CannotStart as exc:
+            self._cannot_start = BotStartError(
+                self.entrant, self.command, str(exc),
+                "an executable program: check the command's path, its execute permission"
+                " and the working folder",
+            )
+            raise self._cannot_start from None
+        try:
+            hello = self._handshake(process)
+        except BaseException:
+            process.kill()
+            raise
+        return _Seat(process, hello)
+
+    def _handshake(self, process: BotProcess) -> BotHello:
+        deadline = time.monotonic() + self.handshake_timeout
+        expected = f"a hello reply within {self.handshake_timeout:g} s, such as {HELLO_EXAMPLE}"
+        try:
+            process.send(encode_line(hello_message(self.params, self.game)), deadline)
+            while True:
+                line = process.read_line(deadline)
+                if not line.strip():
+                    continue
+                message = read_message(line, "bot", "hello")
+                kind = message["type"]
+                if kind == "hello":
+                    hello = read_bot_hello(message)
+                    break
+                self._other_message(process, message, "hello")
+        except PipeTimeout:
+            raise BotHandshakeError(
+                self.entrant, self.command,
+                f"did not complete the handshake within {self.handshake_timeout:g} s",
+                expected, process.stderr_tail(0),
+            ) from None
+        except (PipeClosed, LineTooLong) as exc:
+            raise self._pipe_error(BotHandshakeError, process, exc, "hello", expected) from None
+        except ProtocolError as exc:
+            raise BotHandshakeError(self.entrant, self.command, exc.problem, exc.expected,
+                                    process.stderr_tail(0)) from None
+        self.hello = hello
+        if self.game is not None:
+            why = unsupported(hello, self.game, self.variant)
+            if why is not None:
+                raise BotUnsupportedGame(
+                    self.entrant, self.command, f"cannot play what it is entered for: {why}",
+                    f"{self.game} among the games of its hello (and the variant's values"
+                    " among its variants)",
+                )
+        return hello
+
+    def _drop(self, number: int) -> None:
+        seat = self._seats.pop(number, None)
+        if seat is not None:
+            seat.process.kill()
+
+    # -- one deal, one decision -----------------------------------------------------------------
+    def _send_deal(self, seat: _Seat, view: Any, rng: Any) -> None:
+        game = game_of(view)
+        why = unsupported(seat.hello, game, view.variant.as_dict())
+        if why is not None:
+            raise BotUnsupportedGame(
+                self.entrant, self.command, f"was asked to play a deal it cannot: {why}",
+                f"{game} among the games of its hello",
+            )
+        hand, match = self._announced
+        if match is None and game == "minnesota_whist":
+            match = {"hand": hand, "score": list(view.score)}  # the score is in every view
+        seed, python_rng = seat_randomness(rng, self.exact_rng)
+        message = deal_message(view, seed=seed, hand=hand, match=match, python_rng=python_rng)
+        seat.process.send(encode_line(message), time.monotonic() + SEND_SECONDS)
+        seat.rng = rng
+        seat.decisions = 0
+        seat.in_deal = True
+
+    def _decide(self, seat: _Seat, view: Any) -> int:
+        limit = self.time_limit
+        line = encode_line(decide_message(view, seat.decisions, int(limit * 1000)))
+        started = time.monotonic()
+        deadline = started + limit
+        process = seat.process
+        process.send(line, deadline)
+        while True:
+            reply = process.read_line(deadline)
+            if not reply.strip():  # a stray newline is no answer, and no error either
+                continue
+            message = read_message(reply, "bot", "decide")
+            if message["type"] == "action":
+                break
+            self._other_message(process, message, "decide")
+        action = read_action(message, view, seat.decisions)
+        self.exchange_seconds += time.monotonic() - started
+        self.exchanges += 1
+        seat.decisions += 1
+        return action
+
+    def _other_message(self, process: BotProcess, message: Mapping[str, Any], waiting: str
+                       ) -> None:
+        """A line that is not the reply awaited: a ``log`` is kept, an ``error`` raised,
+        anything else ignored (a newer MINOR version may send it)."""
+        kind = message["type"]
+        if kind == "log":
+            text = str(message.get("text", ""))[:LOG_TEXT]
+            self.logs.append(f"[{process.tag}] {text}")
+            self._log.write(process.tag, f"[log] {text}")
+        elif kind == "error":
+            text = str(message.get("message", ""))[:LOG_TEXT]
+            raise ProtocolError(f"reported an error in reply to {waiting}: {text}",
+                                ACTION_EXAMPLE if waiting == "decide" else HELLO_EXAMPLE)
+
+    # -- errors ----------------------------------------------------------------------------------
+    def _error_from(self, seat: _Seat, exc: BaseException, waiting: str) -> BotError:
+        """The BotError that words a failed exchange with ``seat``'s process."""
+        process = seat.process
+        expected = f"an action reply, such as {ACTION_EXAMPLE}"
+        if isinstance(exc, PipeTimeout) and waiting == "deal":
+            return BotTimeout(
+                self.entrant, self.command,
+                f"did not read the deal message within {SEND_SECONDS:g} s; the engine ended it",
+                "a bot that reads its stdin", process.stderr_tail(0),
+            )
+        if isinstance(exc, PipeTimeout):
+            return BotTimeout(
+                self.entrant, self.command,
+                f"did not reply to decide {seat.decisions} within {self.time_limit:g} s;"
+                " the engine ended it",
+                f"an action within the time limit of {self.time_limit:g} s per decision",
+                process.stderr_tail(0),
+            )
+        if isinstance(exc, ProtocolError):
+            return BotReplyError(self.entrant, self.command, exc.problem, exc.expected)
+        return self._pipe_error(BotCrashed, process, exc, waiting, expected)
+
+    def _pipe_error(self, kind: type[BotError], process: BotProcess, exc: BaseException,
+                    waiting: str, expected: str) -> BotError:
+        if isinstance(exc, LineTooLong):
+            return kind(self.entrant, self.command,
+                        f"wrote a line of more than {MAX_LINE:,} bytes", expected)
+        status = process.exit_status()
+        what = "closed its pipes" if status == "is still running" else status
+        when = ("while the engine was sending it the deal" if waiting == "deal"
+                else f"while the engine waited for its reply to {waiting}")
+        return kind(self.entrant, self.command, f"{what} {when}", expected,
+                    process.stderr_tail())
+
+    def _fail(self, number: int, kind: type[BotError], message: str, expected: str,
+              tail: bool = False) -> None:
+        seat = self._seats.get(number)
+        lines = seat.process.stderr_tail() if tail and seat is not None else []
+        self._drop(number)
+        raise kind(self.entrant, self.command, message, expected, lines)
+
+
+def _end_all(seats: dict[int, _Seat], logs: list[LineLog | None]) -> None:
+    """At garbage collection or exit: no bot outlives the strategy that started it."""
+    for seat in list(seats.values()):
+        seat.process.kill()
+    seats.clear()
+    for log in logs:
+        if log is not None:
+            log.close()
