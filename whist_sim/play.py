@@ -132,6 +132,18 @@ def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
     )
 
 
+def _listening(strategies: Sequence[Any], method: str) -> list[Callable[..., Any]]:
+    """The bound ``method`` of each strategy that has one, once per strategy object (an
+    entrant seated twice hears once). Bots behind the protocol listen: ``begin_deal``
+    (the hand's number and the match state) and ``end_deal`` (how it ended)."""
+    found: dict[int, Callable[..., Any]] = {}
+    for strategy in strategies:
+        bound = getattr(strategy, method, None)
+        if callable(bound):
+            found.setdefault(id(strategy), bound)
+    return list(found.values())
+
+
 def hand_seed(match_seed: int, hand: int) -> int:
     """Seed of hand ``hand`` of a match: the same for every pairing that plays it."""
     return derive_seed(match_seed, "hand", hand)
@@ -151,12 +163,16 @@ def play_match(
 
     Hand ``h`` is shuffled from ``hand_seed(match_seed, h)``, unless ``deal_source``
     gives that hand (then its deal and seed are played; see ``DealSource``). The
-    source is asked once per hand, never per decision.
+    source is asked once per hand, never per decision. A strategy with ``begin_deal``
+    or ``end_deal`` hears of each hand before it and of its outcome after.
     """
     match = game.new_match()
     played: list[PlayedDeal] = []
+    begin, end = _listening(strategies, "begin_deal"), _listening(strategies, "end_deal")
     while (dealer := match.next_dealer()) is not None:
         hand = len(played)
+        for begin_deal in begin:
+            begin_deal(hand=hand, match=match)
         context = match.deal_context()
         given = None if deal_source is None else deal_source(hand, dealer, context)
         if given is None:
@@ -174,6 +190,8 @@ def play_match(
             dealt=dealt,
             seat_seeding=seat_seeding,
         )
+        for end_deal in end:
+            end_deal(deal.outcome)
         match.record(deal.outcome)
         played.append(deal)
     return played, match.result()

@@ -18,10 +18,12 @@ Problems are raised as the small exceptions below; ``ProcessStrategy`` words the
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -122,6 +124,7 @@ class BotProcess:
                 env=None if env is None else dict(env),
                 bufsize=0,
                 start_new_session=True,
+                preexec_fn=_die_with_engine if sys.platform.startswith("linux") else None,
             )
         except FileNotFoundError:
             raise CannotStart(f"the command {command[0]!r} was not found") from None
@@ -294,3 +297,10 @@ def _ready(poller: select.poll, deadline: float | None) -> bool:
             timeout_ms = max(1, int(left * 1000 + 0.999))
         if poller.poll(timeout_ms):
             return True
+
+
+def _die_with_engine() -> None:  # pragma: no cover - runs in the bot's process, before exec
+    """Ask the kernel to end the bot when the engine's process dies (a supervised child
+    killed for memory or time leaves no bot behind)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

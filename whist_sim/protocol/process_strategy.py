@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from whist_sim.games.base import DealOutcome
+from whist_sim.games.base import DealOutcome, MatchState
 from whist_sim.protocol.bot_process import (
     MAX_LINE,
     BotProcess,
@@ -59,6 +59,7 @@ from whist_sim.protocol.errors import (
     BotUnsupportedGame,
     ProtocolError,
 )
+from whist_sim.protocol.match_info import match_summary
 from whist_sim.protocol.messages import (
     ACTION_EXAMPLE,
     HELLO_EXAMPLE,
@@ -215,12 +216,12 @@ class ProcessStrategy:
             spare = self._seats[SPARE] = self._open(tag="new")
         return spare.hello
 
-    def begin_deal(
-        self, *, hand: int | None = None, match: Mapping[str, Any] | None = None
-    ) -> None:
-        """Announce the next deal: its number in the match and the match state
-        (``match_info.match_summary``), sent in each seat's ``deal`` message. Optional;
-        forgotten at ``end_deal``."""
+    def begin_deal(self, *, hand: int | None = None, match: Any = None) -> None:
+        """Announce the next deal: its number in the match and the match state (a
+        ``MatchState``, as ``play_match`` passes it, or its ``match_info.match_summary``),
+        sent in each seat's ``deal`` message. Optional; forgotten at ``end_deal``."""
+        if isinstance(match, MatchState):
+            match = match_summary(match)
         self._announced = (hand, match)
 
     def choose(self, view: Any, rng: Any) -> int:

@@ -30,22 +30,21 @@ import pyarrow as pa
 class Bench:
     """Forfeits per entrant in plan order, and the items from which entrants are benched."""
 
-    after: int | None
-    """Forfeits that bench an entrant (None: never)."""
+    after: dict[str, int]
+    """Per entrant, the forfeits that bench it (an entrant not named is never benched)."""
     pairing_ids: list[int]
     """Round-robin number of each played line-up, in plan order (rows carry these)."""
     forfeits: dict[str, int] = field(default_factory=dict)
     benched: dict[str, int] = field(default_factory=dict)
     """Label -> the first item it sits out."""
 
-    @property
-    def reason(self) -> str:
-        return (f"benched after {self.after} forfeits (tournament.bench_after = {self.after});"
-                " its seats forfeit unplayed")
+    def reason(self, label: str) -> str:
+        count = self.after[label]
+        return f"benched after {count} forfeits; its seats forfeit unplayed"
 
     def for_tasks(self) -> dict[str, tuple[int, str]]:
         """What a ``TaskSpec`` carries: label -> (first item benched, the forfeits' reason)."""
-        return {label: (item, self.reason) for label, item in self.benched.items()}
+        return {label: (item, self.reason(label)) for label, item in self.benched.items()}
 
     def scan(self, seats: pa.Table | pl.DataFrame | pl.LazyFrame, last_item: int) -> dict[str, int]:
         """Count the forfeits of the next rows in plan order, up to item ``last_item``;
@@ -55,7 +54,7 @@ class Bench:
         it with the entrant benched: the counts are then left as they were, to be
         counted again from the replayed rows.
         """
-        if self.after is None:
+        if not self.after:
             return {}
         frame = (seats if isinstance(seats, pl.LazyFrame)
                  else (seats if isinstance(seats, pl.DataFrame) else pl.from_arrow(seats)).lazy())
@@ -74,10 +73,10 @@ class Bench:
         counts = dict(self.forfeits)
         found: dict[str, int] = {}
         for item, label, count in per_item.select("item", "strategy", "len").iter_rows():
-            if label in self.benched or label in found:
+            if label in self.benched or label in found or label not in self.after:
                 continue
             counts[label] = counts.get(label, 0) + count
-            if counts[label] >= self.after:
+            if counts[label] >= self.after[label]:
                 found[label] = item + 1
         if not any(point <= last_item for point in found.values()):
             self.forfeits = counts
@@ -86,5 +85,5 @@ class Bench:
 
     def record(self) -> dict[str, dict[str, int]]:
         """For run.json: each benched entrant's first item sat out and the forfeits that did it."""
-        return {label: {"from_item": item, "forfeits": self.after or 0}
+        return {label: {"from_item": item, "forfeits": self.after[label]}
                 for label, item in self.benched.items()}

@@ -9,7 +9,9 @@ file, the key and the allowed values, instead of inside a Ray worker.
 from __future__ import annotations
 
 import math
+import os
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -146,30 +148,59 @@ def _kind(value: Any) -> str:
     return names.get(type(value), f"a {type(value).__name__}")
 
 
+PROCESS = "process"
+"""``use`` of an entrant that is a bot program (``command``) rather than a Python class."""
+
+
 class StrategyEntry(BaseModel):
     """One entrant: a label for results, the strategy to use, and its parameters."""
 
     model_config = ConfigDict(extra="forbid")
 
-    use: str = Field(description="entry-point name (e.g. 'heuristic') or 'package.module:Class'")
+    use: str = Field(description="entry-point name (e.g. 'heuristic'), 'package.module:Class',"
+                                 " or 'process' for a bot program")
     label: str | None = Field(
         None, description="name in results and reports; defaults to `use` and its parameters"
     )
     params: dict[str, Any] = Field(default_factory=dict)
+    command: list[str] | None = Field(
+        None, description="use = 'process': the bot program and its arguments (no shell)"
+    )
+    cwd: str | None = Field(None, description="use = 'process': the folder it runs in")
+    env: dict[str, str] | None = Field(
+        None, description="use = 'process': its environment (default: the engine's)"
+    )
+    isolate: bool | None = Field(
+        None, description="play in a process of its own behind the bot protocol"
+                          " (always for use = 'process')"
+    )
 
     @property
     def name(self) -> str:
-        """The label, else ``use`` with its parameters: ``pimc(worlds=40)``.
+        """The label, else ``use`` with its parameters: ``pimc(worlds=40)``; a bot program
+        without a label is named after its program file.
 
         So two budgets of one strategy are two entries in results and reports
         without anyone having to name them.
         """
         if self.label:
             return self.label
+        base = Path(self.command[0]).stem if self.use == PROCESS and self.command else self.use
         if not self.params:
-            return self.use
+            return base
         shown = ", ".join(f"{key}={value!r}" for key, value in sorted(self.params.items()))
-        return f"{self.use}({shown})"
+        return f"{base}({shown})"
+
+    @property
+    def isolated(self) -> bool:
+        """Plays in a process of its own, behind the bot protocol (docs/protocol.md)."""
+        return self.use == PROCESS or bool(self.isolate)
+
+    def bot_command(self) -> list[str]:
+        """The program an isolated entrant runs: its own, or whist_sim serving the strategy."""
+        if self.use == PROCESS:
+            return list(self.command or [])
+        return [sys.executable, "-m", "whist_sim.protocol", self.use]
 
 
 class TournamentSection(BaseModel):
@@ -323,6 +354,14 @@ class TournamentConfig(BaseModel):
     strategies: list[StrategyEntry] = Field(min_length=2)
     sprt: SprtSection | None = None
     _deal_set: DealSet | None = PrivateAttr(None)
+    _bots: dict[str, dict[str, Any]] = PrivateAttr(default_factory=dict)
+    _warnings: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What validation found that does not stop the run: a bot that failed its
+        handshake plays on, forfeiting its deals, until benched (docs/protocol.md)."""
+        return list(self._warnings)
 
     def deal_set(self) -> DealSet | None:
         """The validated deal set of ``tournament.deals_file`` (None without one)."""
@@ -371,14 +410,22 @@ class TournamentConfig(BaseModel):
         return [i for i, lineup in enumerate(every) if candidates & set(lineup)]
 
     def strategy_versions(self) -> dict[str, str]:
+        """Each entrant's version: its class's, or what an isolated one said in its hello."""
         game = self.tournament.game
-        return {e.name: strategy_version(strategy_class(e.use, game)) for e in self.strategies}
+        return {
+            e.name: str(self._bots.get(e.name, {}).get("version") or "unknown") if e.isolated
+            else strategy_version(strategy_class(e.use, game))
+            for e in self.strategies
+        }
 
     def strategy_sources(self) -> dict[str, dict[str, Any]]:
         """Where each entrant's code was loaded from (``strategy.strategy_source``), for
-        run.json: distribution and version, module, file and its SHA-256."""
+        run.json: distribution and version, module, file and its SHA-256; for an
+        isolated entrant, its command, the files it names with their SHA-256, and its
+        hello (``ProcessStrategy.source``)."""
         game = self.tournament.game
-        return {e.name: strategy_source(e.use, game) for e in self.strategies}
+        return {e.name: self._bots.get(e.name, {}) if e.isolated else strategy_source(e.use, game)
+                for e in self.strategies}
 
 
 def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
@@ -436,10 +483,15 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
             " a distinct `label`"
         )
     for i, entry in enumerate(config.strategies):
+        where = f"{source}: strategies[{i}] ({entry.name})"
+        _check_process_keys(entry, where)
+        if entry.isolated:  # its code runs in its own process only, never in the driver
+            config._bots[entry.name] = _greet(config, entry, game, where)
+            continue
         try:
             build_strategy(entry.use, entry.params, game.name)
         except StrategyError as exc:
-            raise ConfigError(f"{source}: strategies[{i}] ({entry.name}): {exc}") from None
+            raise ConfigError(f"{where}: {exc}") from None
     _check_partnerships(config, game, source)
     _load_deals(config, games, source)
     _check_format(config, source)
@@ -447,6 +499,61 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
+
+
+HANDSHAKE_SECONDS = 10.0
+"""How long validation waits for an isolated entrant's hello."""
+
+
+def _check_process_keys(entry: StrategyEntry, where: str) -> None:
+    """``command`` goes with ``use = "process"``, and a process is always isolated."""
+    if entry.use == PROCESS:
+        command = entry.command
+        if not command or not all(isinstance(part, str) and part for part in command):
+            raise ConfigError(
+                f"{where}: use = \"process\" needs command, a non-empty list of strings: the"
+                ' program and its arguments, e.g. command = ["./bot", "--fast"]'
+            )
+        if entry.isolate is False:
+            raise ConfigError(f"{where}: isolate = false is not allowed for use = \"process\":"
+                              " a bot program always runs in a process of its own")
+        return
+    if entry.command is not None:
+        raise ConfigError(f"{where}: command applies only to use = \"process\"; to run a Python"
+                          " strategy in a process of its own, set isolate = true")
+    given = [key for key in ("cwd", "env") if getattr(entry, key) is not None]
+    if given and not entry.isolated:
+        raise ConfigError(f"{where}: {' and '.join(given)} apply only to an entrant in a process"
+                          " of its own: use = \"process\", or isolate = true")
+
+
+def _greet(
+    config: TournamentConfig, entry: StrategyEntry, game: Game, where: str
+) -> dict[str, Any]:
+    """Start the entrant's process and complete the handshake: its source and hello for
+    run.json. A bot that fails is a warning, not an error: the run goes on, the bot
+    forfeits its deals with the reason, and it is benched (docs/protocol.md)."""
+    from whist_sim.protocol import BotError, ProcessStrategy
+
+    bot = ProcessStrategy(
+        entry.bot_command(), label=entry.name, cwd=entry.cwd, env=bot_environment(entry),
+        params=entry.params, game=game.name, variant=game.variant.as_dict(),
+        handshake_timeout=HANDSHAKE_SECONDS,
+    )
+    try:
+        bot.start()
+    except BotError as exc:
+        config._warnings.append(f"{where}: {exc}; it will forfeit its deals and be benched")
+    finally:
+        bot.close()
+    return bot.source()
+
+
+def bot_environment(entry: StrategyEntry) -> dict[str, str] | None:
+    """An isolated entrant's environment: the engine's, with the entry's ``env`` on top."""
+    if entry.env is None:
+        return None
+    return {**os.environ, **entry.env}
 
 
 def _check_players(config: TournamentConfig, source: str) -> None:

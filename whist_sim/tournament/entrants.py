@@ -134,16 +134,19 @@ class Table:
 
 
 class Entrant:
-    """One entrant of a task, as the play loop calls it (only ``choose`` is needed)."""
+    """One entrant of a task, as the play loop calls it: ``choose``, and for a strategy
+    that listens (a bot behind the protocol) ``begin_deal`` and ``end_deal``."""
 
-    __slots__ = ("choose", "decisions", "label", "output", "seconds")
+    __slots__ = ("begin_deal", "choose", "decisions", "end_deal", "label", "output", "seconds")
 
-    def __init__(self, label: str, index: int, choose: Callable[[Any, Any], int],
-                 table: Table) -> None:
+    def __init__(self, label: str, index: int, strategy: Any, table: Table) -> None:
         self.label = label
         self.decisions = 0
         self.seconds = 0.0
         self.output = CappedOutput()
+        self.begin_deal = getattr(strategy, "begin_deal", None)
+        self.end_deal = getattr(strategy, "end_deal", None)
+        choose: Callable[[Any, Any], int] = strategy.choose
         clock = time.perf_counter
         monitor = table.monitor
         output = self.output

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from whist_sim.play import StrategyFailure
+from whist_sim.tournament.bots import close_bots
 from whist_sim.tournament.sandbox import play_task_supervised
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
@@ -113,7 +114,10 @@ class RayExecutor:
 def open_executor(in_process: bool, address: str | None, workers: int | None) -> Iterator[Executor]:
     """The executor for a run: in this process, or Ray (joined or embedded) for the run's length."""
     if in_process:
-        yield InProcessExecutor()
+        try:
+            yield InProcessExecutor()
+        finally:
+            close_bots()  # the bots this process started for isolated entrants
         return
     from whist_sim.tournament.cluster import ray_session
 

@@ -32,10 +32,12 @@ from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.strategy import is_built_in
 from whist_sim.tournament.bench import Bench
+from whist_sim.tournament.bots import BotEntry
 from whist_sim.tournament.config import (
     MAX_DEALS,
     MAX_DEALS_PER_TASK,
     TournamentConfig,
+    bot_environment,
     validate_config,
 )
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
@@ -315,7 +317,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     bench = _bench(folder, config, plan, played, done)
     seeding = int(folder.meta().get("seat_seeding", 1))  # runs before it was recorded: 1
     # a sequential test, and benching, read the rows in plan order: commit them so
-    in_order = config.sprt is not None or bench.after is not None
+    in_order = config.sprt is not None or bool(bench.after)
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
     nodes: set[str] = set(folder.meta().get("nodes", []))
     folder.update_meta(status="running", ended=None)
@@ -426,13 +428,26 @@ def _lazy(table: Any) -> Any:
     return pl.from_arrow(table).lazy()
 
 
+BOT_BENCH_AFTER = 10
+"""Forfeits that bench an isolated entrant (a bot) when tournament.bench_after is not set:
+a bot that cannot start, or keeps crashing, stops costing a process start per deal."""
+
+
+def bench_thresholds(config: TournamentConfig) -> dict[str, int]:
+    """Per entrant, the forfeits that bench it: ``tournament.bench_after`` for all, or else
+    BOT_BENCH_AFTER for isolated entrants only."""
+    after = config.tournament.bench_after
+    return {e.name: after if after is not None else BOT_BENCH_AFTER
+            for e in config.strategies if after is not None or e.isolated}
+
+
 def _bench(
     folder: RunFolder, config: TournamentConfig, plan: Plan, played: list[int], done: set[int]
 ) -> Bench:
     """The benching of a run, its counts replayed from the rows a resumed run holds (in
     plan order, the committed tasks being a prefix of the plan)."""
-    bench = Bench(config.tournament.bench_after, list(played))
-    if bench.after is not None and done:
+    bench = Bench(bench_thresholds(config), list(played))
+    if bench.after and done:
         prefix = 0
         while prefix in done:
             prefix += 1
@@ -491,6 +506,8 @@ def _spec(
         memory_limit=config.tournament.memory_limit_bytes,
         benched=benched or {},
         seat_seeding=seat_seeding,
+        bots={e.name: BotEntry(tuple(e.bot_command()), e.cwd, bot_environment(e), dict(e.params))
+              for e in config.strategies if e.isolated},
     )
 
 

@@ -22,6 +22,7 @@ from whist_sim.games import make_game
 from whist_sim.play import SEAT_SEEDING, PlayedDeal, SeatFailure, play_match
 from whist_sim.store import tables_for, to_arrow
 from whist_sim.strategy import build_strategy
+from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
@@ -53,6 +54,8 @@ class TaskSpec:
     and forfeited, not played again (``sandbox``)."""
     seat_seeding: int = SEAT_SEEDING
     """How seats' generators are seeded (``play.SEAT_SEEDING``; run.json keeps a run's)."""
+    bots: Mapping[str, BotEntry] = field(default_factory=dict)
+    """Entrants that play in processes of their own, behind the bot protocol."""
     benched: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     """Entrants benched (``tournament.bench_after``): label -> (the first plan item it sits
     out, the reason its forfeits give). From that item on its seats forfeit unplayed."""
@@ -101,7 +104,8 @@ def play_task(
     game = next(iter(games.values()))
     board = Table(monitor, spec.scripts, contain)
     built = {
-        label: Entrant(label, index, build_strategy(use, params, game.name).choose, board)
+        label: Entrant(label, index, spec.bots[label].strategy(label, game, spec)
+                       if label in spec.bots else build_strategy(use, params, game.name), board)
         for index, (label, (use, params)) in enumerate(spec.strategies.items())
     }
     numbers = spec.pairing_ids or range(len(spec.lineups))
@@ -154,6 +158,7 @@ def play_task(
     seconds = time.perf_counter() - started
     decisions = {label: (e.decisions, e.seconds) for label, e in built.items()}
     output = {label: e.output.text() for label, e in built.items() if e.output.kept}
+    output.update(bot_stderr(spec.bots))
     return TaskResult(spec.task, arrow, deals_played, seconds, node_address(), decisions,
                       output, errors)
 

@@ -1,0 +1,147 @@
+"""Bots as entrants: use = "process" and isolate = true in a tournament.
+
+The same strategy gives the same rows in process, isolated, and as an external program
+that mirrors it (the Python client wrapping heuristic and random); bots in C and
+JavaScript play every game; a bot that cannot start forfeits its deals with one clear
+line and is benched, while the other pairings play on.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.tournament_helpers import assert_same_rows, run_rows, write_config
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = ROOT / "examples" / "bots"
+
+GERMAN = """
+[tournament]
+game = "{game}"
+deals = {deals}
+seed = 17
+deals_per_task = 4
+{players}
+
+[[strategies]]
+{first}
+label = "h"
+
+[[strategies]]
+{second}
+label = "r"
+
+[[strategies]]
+use = "heuristic"
+label = "baseline"
+"""
+
+
+def _play(tmp_path: Path, name: str, first: str, second: str, game: str = "german_whist",
+          deals: int = 6, players: str = "", workers: int | None = 0):
+    body = GERMAN.format(game=game, deals=deals, first=first, second=second, players=players)
+    config = load_config(write_config(tmp_path, body, f"{name}.toml"))
+    summary = run_tournament(config, tmp_path / name, workers=workers, progress=False)
+    assert summary.status == "complete"
+    return config, summary
+
+
+IN_PROCESS = ('use = "heuristic"', 'use = "random"')
+ISOLATED = ('use = "heuristic"\nisolate = true', 'use = "random"\nisolate = true')
+EXTERNAL = (f'use = "process"\ncommand = ["{sys.executable}", "{BOTS}/python_heuristic_bot.py"]',
+            f'use = "process"\ncommand = ["{sys.executable}", "{BOTS}/python_random_bot.py"]')
+
+
+@pytest.mark.parametrize("game", ["german_whist", "solo_whist"])
+def test_in_process_isolated_and_external_give_the_same_rows(tmp_path, game):
+    _, here = _play(tmp_path, "here", *IN_PROCESS, game=game)
+    _, isolated = _play(tmp_path, "isolated", *ISOLATED, game=game)
+    _, external = _play(tmp_path, "external", *EXTERNAL, game=game)
+    rows = run_rows(here.path)
+    assert (rows["deals"]["status"] == "ok").all()
+    assert_same_rows(rows, run_rows(isolated.path))
+    assert_same_rows(rows, run_rows(external.path))
+
+
+@pytest.fixture(scope="module")
+def c_bot(tmp_path_factory) -> Path:
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    assert compiler, "the C reference bot needs a C compiler (gcc is in CI)"
+    binary = tmp_path_factory.mktemp("cbot") / "simple_bot"
+    subprocess.run([compiler, "-O2", "-std=c99", "-o", str(binary),
+                    str(BOTS / "c" / "simple_bot.c")], check=True, capture_output=True)
+    return binary
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("german_whist", ""), ("solo_whist", ""), ("minnesota_whist", ""),
+     ("knockout_whist", "players = 4")],
+)
+def test_c_and_javascript_bots_play_every_game_on_ray(tmp_path, c_bot, game, players,
+                                                      ray_cluster):
+    assert shutil.which("node"), "the JavaScript reference bot needs node (it is in CI)"
+    first = f'use = "process"\ncommand = ["{c_bot}"]'
+    second = f'use = "process"\ncommand = ["node", "{BOTS}/js/simple_bot.js"]'
+    _, summary = _play(tmp_path, game, first, second, game=game, deals=3, players=players,
+                       workers=2)
+    deals = run_rows(summary.path)["deals"]
+    assert (deals["status"] == "ok").all(), deals.filter(pl.col("status") != "ok")["error"]
+    meta = json.loads((summary.path / "run.json").read_text())
+    assert meta["strategies"]["h"]["source"]["command"] == [str(c_bot)]
+    assert meta["strategies"]["h"]["source"]["sha256"][str(c_bot)]
+
+
+def test_a_bot_that_cannot_start_forfeits_with_one_line_and_is_benched(tmp_path):
+    missing = 'use = "process"\ncommand = ["./no-such-bot"]'
+    config, summary = _play(tmp_path, "missing", missing, 'use = "random"', deals=8)
+    assert len(config.warnings) == 1
+    assert "strategies[0] (h)" in config.warnings[0] and "no-such-bot" in config.warnings[0]
+    deals = run_rows(summary.path)["deals"]
+    with_bot = deals.filter(pl.col("strategies").list.contains("h"))
+    errors = with_bot["error"].to_list()
+    assert all(error is not None for error in errors)
+    assert "(h)" in errors[0] and "no-such-bot" in errors[0]  # the entrant and the command
+    assert any("benched after 10 forfeits" in error for error in errors)
+    others = deals.filter(~pl.col("strategies").list.contains("h"))
+    assert (others["status"] == "ok").all()  # the other pairing plays on
+    meta = json.loads((summary.path / "run.json").read_text())
+    assert meta["benched"]["h"]["forfeits"] == 10
+
+
+def test_a_bots_stderr_is_kept_in_the_run_folder(tmp_path):
+    script = tmp_path / "chatty.py"
+    script.write_text(
+        "import sys\n"
+        "from whist_sim.protocol.client import registry_factory, run_bot\n"
+        "print('chatty bot starting', file=sys.stderr)\n"
+        "sys.exit(run_bot(registry_factory('random'), name='chatty', version='1'))\n"
+    )
+    chatty = f'use = "process"\ncommand = ["{sys.executable}", "{script}"]'
+    _, summary = _play(tmp_path, "chatty", chatty, 'use = "random"', deals=2)
+    log = summary.path / "logs" / "output" / "h (stderr).log"
+    assert "chatty bot starting" in log.read_text()
+
+
+def test_process_keys_are_checked_before_any_work(tmp_path):
+    from whist_sim.tournament.config import ConfigError
+
+    for first, fragment in [
+        ('use = "process"', "needs command"),
+        ('use = "process"\ncommand = ["x"]\nisolate = false', "isolate = false"),
+        ('use = "heuristic"\ncommand = ["x"]', "command applies only"),
+        ('use = "heuristic"\ncwd = "/tmp"', "cwd apply only"),
+    ]:
+        body = GERMAN.format(game="german_whist", deals=2, first=first,
+                             second='use = "random"', players="")
+        with pytest.raises(ConfigError, match=fragment):
+            load_config(write_config(tmp_path, body, "bad.toml"))
