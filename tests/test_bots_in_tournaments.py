@@ -145,3 +145,18 @@ def test_process_keys_are_checked_before_any_work(tmp_path):
                              second='use = "random"', players="")
         with pytest.raises(ConfigError, match=fragment):
             load_config(write_config(tmp_path, body, "bad.toml"))
+
+
+@pytest.mark.parametrize("how", ["c bot", "isolated heuristic", "missing bot"])
+def test_check_accepts_the_same_entries(c_bot, how):
+    from whist_sim.checking import StrategyCheckError, check_entrant
+
+    if how == "missing bot":
+        with pytest.raises(StrategyCheckError, match="no-such-bot"):
+            check_entrant("process", command="./no-such-bot", deals=1)
+        return
+    report = (check_entrant("process", command=str(c_bot), deals=1) if how == "c bot"
+              else check_entrant("heuristic", isolate=True, deals=1))
+    assert set(report.games) == {"german_whist", "solo_whist", "minnesota_whist",
+                                 "knockout_whist"}
+    assert report.decisions > 0

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+import shlex
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -125,6 +127,33 @@ def check_strategy(
     return CheckReport(name, tuple(checked), variants, played, decisions[0])
 
 
+def check_entrant(
+    spec: str, *, deals: int = 20, command: str | None = None, isolate: bool = False
+) -> CheckReport:
+    """``check_strategy`` for a config entry: a strategy in process (``spec``), the same in a
+    process of its own (``isolate``), or a bot program (``spec = "process"`` with its
+    ``command`` line). A bot is started and greeted first; it is ended afterwards."""
+    if spec != "process":
+        if command is not None:
+            raise StrategyCheckError("--command goes with the strategy process (a bot program)")
+        if not isolate:
+            return check_strategy(spec, deals=deals)
+        argv = [sys.executable, "-m", "whist_sim.protocol", spec]
+    else:
+        if not command:
+            raise StrategyCheckError("process needs --command, the bot's command line, e.g."
+                                     " --command './simple_bot --fast'")
+        argv = shlex.split(command)
+    from whist_sim.protocol import BotError, ProcessStrategy
+
+    with ProcessStrategy(argv, label=spec if spec != "process" else None) as bot:
+        try:
+            bot.start()
+        except BotError as exc:
+            raise StrategyCheckError(str(exc)) from None
+        return check_strategy(bot, deals=deals)
+
+
 def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
     """A name for messages and the games the strategy says it plays."""
     if isinstance(strategy_or_spec, str):
@@ -137,7 +166,8 @@ def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
             f"{strategy_or_spec!r} is not a strategy: it has no choose(view, rng) method"
         )
     cls = type(strategy_or_spec)
-    return cls.__name__, frozenset(getattr(strategy_or_spec, "games", ()))
+    name = getattr(strategy_or_spec, "entrant", None) or cls.__name__  # a bot says its own
+    return name, frozenset(getattr(strategy_or_spec, "games", ()))
 
 
 def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | None) -> list[str]:

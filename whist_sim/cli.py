@@ -296,18 +296,27 @@ def strategies() -> None:
 
 @app.command()
 def check(
-    strategy: Annotated[str, typer.Argument(help="entry-point name or package.module:Class")],
+    strategy: Annotated[str, typer.Argument(
+        help="entry-point name, package.module:Class, or process (a bot: give --command)")],
     deals: Annotated[int, typer.Option(help="deals per game and variant")] = 20,
+    command: Annotated[str | None, typer.Option(
+        help="process: the bot's command line, e.g. './simple_bot --fast'")] = None,
+    isolate: Annotated[bool, typer.Option(
+        "--isolate/--in-process", help="check the strategy in a process of its own, behind"
+        " the bot protocol, as isolate = true plays it")] = False,
 ) -> None:
-    """Check a strategy plug-in against every game it claims to support."""
-    from whist_sim.checking import check_strategy
+    """Check a strategy plug-in or a bot against every game it claims to support."""
+    from whist_sim.checking import check_entrant
 
     try:
-        report = check_strategy(strategy, deals=deals)
+        report = check_entrant(strategy, deals=deals, command=command, isolate=isolate)
     except WhistSimError as exc:
         _fail(exc)
         return
     typer.echo(str(report))
+    typer.echo(f"passed: {report.strategy} plays {', '.join(report.games)} by the rules:"
+               f" {report.deals:,} deals under {report.variants} variant settings, each played"
+               f" twice with the same result, {report.decisions:,} decisions")
 
 
 def _in_process_asked(argv: list[str]) -> bool:
