@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -115,7 +116,8 @@ def _first_layout(run: Path, to: Path, plan: Plan, units: dict[str, set[int]]) -
         unit = to / "data" / name
         unit.mkdir(parents=True)
         for table, frame in rows_for_tasks(rows, plan, tasks).items():
-            schema = pq.read_schema(next((run / "data" / table).glob("*.parquet")))
+            full = pq.read_schema(next((run / "data" / table).glob("*.parquet")))
+            schema = pa.schema([full.field(name) for name in frame.columns])  # as written then
             pq.write_table(frame.to_arrow().cast(schema), unit / f"{table}.parquet")
         if name.startswith("batch-"):
             (unit / "tasks.json").write_text(json.dumps(sorted(tasks)))

@@ -133,7 +133,7 @@ def test_decision_over_time_budget_forfeits(tmp_path, ray_cluster):
     rows = run_rows(_run(tmp_path, "slow", body, workers=2).path)
     slow = rows["deals"].filter(pl.col("strategies").list.contains("slow"))
     assert (slow["status"] == "forfeit").all()
-    assert slow["error"].str.contains("budget is 0.05 s").all()
+    assert slow["error"].str.contains("budget of 0.05 s per decision, and was stopped").all()
 
 
 def test_strategy_that_never_returns_is_stopped_in_the_ray_worker(tmp_path, ray_cluster):

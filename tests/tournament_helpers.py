@@ -48,10 +48,17 @@ label = "random_b"
 """
 
 
+MEASURED = {"actions": ["seconds"]}
+"""Columns that measure the machine, not the play (time per decision): the one thing two
+runs of the same plan may differ in. Left out of ``run_rows``."""
+
+
 def run_rows(run: Path) -> dict[str, pl.DataFrame]:
-    """Every table of a run, sorted by its key: equal dicts mean equal results."""
+    """Every table of a run, sorted by its key, without the measured columns: equal dicts
+    mean equal results."""
     folder = RunFolder.open(run)
-    return {t: folder.scan(t).collect().sort(SORT_KEYS.get(t, KEYS)) for t in folder.tables()}
+    return {t: folder.scan(t).collect().sort(SORT_KEYS.get(t, KEYS)).drop(MEASURED.get(t, []))
+            for t in folder.tables()}
 
 
 def assert_same_rows(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:

@@ -12,12 +12,14 @@ hands over the built deal and the seed for everything the cards leave to chance.
 
 from __future__ import annotations
 
+import math
+import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from whist_sim.budget import DecisionTimeout, decision_clock
+from whist_sim.budget import ChessClock, DecisionTimeout, TimeControl, decision_clock
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.rng import derive_seed, splitmix64, strategy_rng
 
@@ -88,33 +90,66 @@ def play_deal(
     context: dict[str, Any] | None = None,
     dealt: DealState | None = None,
     seat_seeding: int = SEAT_SEEDING,
+    time_control: TimeControl | None = None,
+    chess_clock: ChessClock | None = None,
 ) -> PlayedDeal:
     """Play one deal of ``game`` with ``strategies[seat]`` in each seat.
 
     ``dealt``: a deal already built (``game.deal_from_record``) to play instead of
     shuffling ``seed``; ``seed`` still seeds each seat's generator and is recorded.
     ``seat_seeding``: how those generators are seeded (``SEAT_SEEDING``).
+    ``time_control``: chess clocks on top of ``time_limit``; a match's clocks
+    (``per = "match"``) come in ``chess_clock``, a deal's are made here.
     """
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     rngs = [strategy_rng(seat_seed(seed, seat, seat_seeding)) for seat in range(game.players)]
     choosers = [strategy.choose for strategy in strategies]
+    if chess_clock is None and time_control is not None:
+        chess_clock = ChessClock(time_control, game.players)
     seat = state.to_act
     try:
-        if time_limit is None:
+        if time_limit is None and chess_clock is None:
             while seat >= 0:
                 state.apply(choosers[seat](state.view(seat), rngs[seat]))
                 seat = state.to_act
-        else:
+        elif chess_clock is None:
             with decision_clock(time_limit) as clock:
                 while seat >= 0:
                     state.apply(clock.call(seat, choosers[seat], state.view(seat), rngs[seat]))
                     seat = state.to_act
+        else:
+            seat = -1  # the loop below keeps its own; the seat at fault is then state.to_act
+            _play_on_the_clock(state, choosers, rngs, time_limit, chess_clock)
     except Exception as exc:  # any failure of a strategy is the seat's forfeit
+        seat = seat if seat >= 0 else state.to_act
         message = _describe(seat, exc, getattr(strategies[seat], "label", None))
         if on_error == "abort":
             raise StrategyFailure(seat, message) from exc
         return PlayedDeal(seed, dealer, state, state.forfeit(seat, message))
     return PlayedDeal(seed, dealer, state, state.outcome())
+
+
+def _play_on_the_clock(
+    state: DealState, choosers: list[Any], rngs: list[Any], limit: float | None,
+    chess: ChessClock,
+) -> None:
+    """The play loop with chess clocks: each decision within the seat's time left (and the
+    limit per decision), its time taken off the seat's clock, the increment added."""
+    ceiling = math.inf if limit is None else limit
+    seat = state.to_act
+    with decision_clock(ceiling) as clock:
+        while seat >= 0:
+            budget = chess.budget(seat, ceiling)
+            started = time.perf_counter()
+            try:
+                action = clock.call(seat, choosers[seat], state.view(seat), rngs[seat], budget)
+            except DecisionTimeout:
+                if budget < ceiling:  # the seat's clock, not the limit, ran out
+                    raise chess.flag_fell(seat, time.perf_counter() - started) from None
+                raise
+            chess.charge(seat, time.perf_counter() - started)
+            state.apply(action)
+            seat = state.to_act
 
 
 def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
@@ -158,6 +193,7 @@ def play_match(
     on_error: str = "forfeit",
     deal_source: DealSource | None = None,
     seat_seeding: int = SEAT_SEEDING,
+    time_control: TimeControl | None = None,
 ) -> tuple[list[PlayedDeal], dict[str, tuple]]:
     """Play deals until the game's match rules say the match is decided.
 
@@ -169,6 +205,8 @@ def play_match(
     match = game.new_match()
     played: list[PlayedDeal] = []
     begin, end = _listening(strategies, "begin_deal"), _listening(strategies, "end_deal")
+    match_clock = (ChessClock(time_control, game.players)
+                   if time_control is not None and time_control.per == "match" else None)
     while (dealer := match.next_dealer()) is not None:
         hand = len(played)
         for begin_deal in begin:
@@ -189,6 +227,8 @@ def play_match(
             context=context,
             dealt=dealt,
             seat_seeding=seat_seeding,
+            time_control=time_control,
+            chess_clock=match_clock,
         )
         for end_deal in end:
             end_deal(deal.outcome)

@@ -69,3 +69,16 @@ class ExitsTheProcess(RandomStrategy):
         import os
 
         os._exit(3)
+
+
+class SteadilySlow(RandomStrategy):
+    """Takes ``seconds`` over every decision: what a chess clock is for."""
+
+    games = GAMES
+
+    def __init__(self, seconds: float = 0.1) -> None:
+        self.seconds = seconds
+
+    def choose(self, view: Any, rng: Random) -> int:
+        time.sleep(self.seconds)
+        return super().choose(view, rng)

@@ -333,3 +333,44 @@ def forfeits(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         .select("strategy", "hands", "forfeits", "forfeit_rate", "first_error", "first_deal_key")
         .sort(["forfeits", "strategy"], descending=[True, False])
     )
+
+
+TIME_FORFEIT = r"DecisionTimeout|TimeForfeit|lost on time|time limit of"
+"""What the error of a deal forfeited on time contains: the decision alarm, a chess clock,
+or the supervisor ending a decision."""
+
+
+def decision_times(actions: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: how long its decisions took, and the deals it forfeited on time.
+
+    Columns: strategy, decisions (timed), median, p95, max (seconds), time_forfeits.
+    Time is the ``actions.seconds`` of each chosen action, measured around the
+    strategy's call: a measurement of the machine as much as of the strategy.
+    """
+    seated = deals.select("deal_key", "strategies", "status", "forfeit_seat", "error")
+    timed = (
+        actions.filter(pl.col("chosen") & pl.col("seconds").is_not_null())
+        .select("deal_key", "seat", "seconds")
+        .join(seated.select("deal_key", "strategies"), on="deal_key")
+        .select(pl.col("strategies").list.get(pl.col("seat").cast(pl.Int64)).alias("strategy"),
+                "seconds")
+        .group_by("strategy")
+        .agg(
+            pl.len().cast(pl.Int64).alias("decisions"),
+            pl.col("seconds").median().alias("median"),
+            pl.col("seconds").quantile(0.95, "nearest").alias("p95"),
+            pl.col("seconds").max().alias("max"),
+        )
+    )
+    on_time = (
+        seated.filter((pl.col("status") == "forfeit")
+                      & pl.col("error").str.contains(TIME_FORFEIT).fill_null(False))
+        .select(pl.col("strategies").list.get(pl.col("forfeit_seat").cast(pl.Int64))
+                .alias("strategy"))
+        .group_by("strategy").agg(pl.len().cast(pl.Int64).alias("time_forfeits"))
+    )
+    return (
+        timed.join(on_time, on="strategy", how="full", coalesce=True)
+        .with_columns(pl.col("decisions", "time_forfeits").fill_null(0))
+        .sort("strategy")
+    )

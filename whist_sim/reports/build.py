@@ -315,7 +315,40 @@ def _generic_sections(folder: RunFolder, out: Path) -> list[Section]:
             ])],
         ),
     ]
+    sections += _decision_time_section(folder)
     return sections
+
+
+def _decision_time_section(folder: RunFolder) -> list[Section]:
+    """How long each strategy's decisions took, and its forfeits on time (runs that record
+    ``actions.seconds``; older runs have no such column and get no section)."""
+    actions = folder.scan("actions")
+    if "seconds" not in actions.collect_schema().names():
+        return []
+    times = analyses.decision_times(actions, folder.scan("deals")).collect()
+
+    def ms(name: str) -> Callable[[dict], str]:
+        return lambda row: fmt(None if row[name] is None else 1000 * row[name], 3)
+
+    return [Section(
+        "Time per decision",
+        [
+            "How long each strategy took per decision, in milliseconds, measured around its"
+            " call (for a bot, the round trip through the protocol). These are measurements"
+            " of this machine under this run's load, not results: two runs of the same plan"
+            " give the same rows except these times. `forfeits on time`: deals lost to the"
+            " decision limit, a chess clock, or the supervisor ending a decision that would"
+            " not stop.",
+        ],
+        [_table(times, [
+            ("strategy", _col("strategy")),
+            ("decisions", _col("decisions")),
+            ("median ms", ms("median")),
+            ("95th percentile ms", ms("p95")),
+            ("max ms", ms("max")),
+            ("forfeits on time", _col("time_forfeits")),
+        ])],
+    )]
 
 
 def _fair_win_rate(

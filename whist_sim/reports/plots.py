@@ -159,7 +159,8 @@ def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
         ax.set_title("trump prize" if trump else "non-trump prize")
         ax.set_ylim(-0.02, 1.02)
     axes[0].set_ylabel("contest rate (when it could win)")
-    axes[1].legend(fontsize=8)
+    if names:  # a run whose every hand was forfeited has no decision to draw
+        axes[1].legend(fontsize=8)
     fig.suptitle("Contesting the face-up card")
     return _save(fig, path)
 

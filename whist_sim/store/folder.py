@@ -43,7 +43,7 @@ from whist_sim.store.manifest import (
     rebuild,
     write_table_file,
 )
-from whist_sim.store.schema import tables_for
+from whist_sim.store.schema import table_schema, tables_for
 from whist_sim.store.snapshots import (
     DATA_DIR,
     SNAPSHOTS_DIR,
@@ -221,7 +221,12 @@ class RunFolder:
         files = self.parquet_files(table)
         if not files:
             raise RunFolderError(f"{self.path}: the run has no results yet")
-        return pl.scan_parquet([str(f) for f in files])
+        # units written by an older version may lack a column added since (actions.seconds):
+        # read with today's schema, such a column null there
+        schema = pl.Schema(pl.from_arrow(table_schema(table, self.meta()["game"]).empty_table())
+                           .schema)
+        return pl.scan_parquet([str(f) for f in files], schema=schema, missing_columns="insert",
+                               extra_columns="ignore")
 
     def completed_tasks(self) -> set[int]:
         if self._manifest is None:
@@ -307,11 +312,13 @@ class RunFolder:
         number = self._next_batch()
         batches: dict[str, UnitRecord] = {}
         for offset, group in enumerate(groups):
-            merged = {
+            game = self.meta()["game"]
+            merged = {  # units of an older version may lack a newer column: filled with nulls
                 table: pa.concat_tables(
-                    read_table_checked(unit_file(self.path, unit, table),
-                                       manifest.units[unit].files[table])
-                    for unit in group)
+                    [read_table_checked(unit_file(self.path, unit, table),
+                                        manifest.units[unit].files[table])
+                     for unit in group], promote_options="default",
+                ).select(table_schema(table, game).names).cast(table_schema(table, game))
                 for table in self.tables()
             }
             held = [t for unit in group for t in manifest.units[unit].tasks]
@@ -379,7 +386,7 @@ class RunFolder:
         recover(self.path)
         clear_staging(self.path)
         if legacy.is_legacy(self.path):
-            first = legacy.convert(self.path, tables)
+            first = legacy.convert(self.path, tables, self.meta()["game"])
             build_snapshot(self.path, first, tables, "convert")
             show(self.path, first.snapshot)
             self.repairs.append(f"{self.path}: converted to the current layout (data/<table>/)")

@@ -28,6 +28,7 @@ from whist_sim.store.manifest import (
     Manifest,
     UnitRecord,
 )
+from whist_sim.store.schema import table_schema
 from whist_sim.store.snapshots import DATA_DIR, STAGING_DIR, UNITS_DIR
 
 
@@ -71,9 +72,14 @@ def check(run: Path, tables: Iterable[str]) -> None:
                 ) from None
 
 
-def convert(run: Path, tables: tuple[str, ...]) -> Manifest:
+def convert(run: Path, tables: tuple[str, ...], game: str) -> Manifest:
     """Move a first-layout run's units into ``.units/`` and return their manifest (the
-    caller shows it as the first snapshot). Only the writer, holding the lock, calls this."""
+    caller shows it as the first snapshot). Only the writer, holding the lock, calls this.
+
+    A file that lacks a column added since it was written (``actions.seconds``) is
+    rewritten with the column null, so every unit of the run has today's schema and a
+    plain ``data/<table>/*.parquet`` read of any tool sees one schema; the others are
+    hard-linked."""
     check(run, tables)
     staging = run / STAGING_DIR / "convert"
     shutil.rmtree(staging, ignore_errors=True)
@@ -85,7 +91,8 @@ def convert(run: Path, tables: tuple[str, ...]) -> Manifest:
         stage.mkdir()
         files = {}
         for table in tables:
-            os.link(unit / f"{table}.parquet", stage / f"{table}.parquet")
+            _carry(unit / f"{table}.parquet", stage / f"{table}.parquet",
+                   table_schema(table, game))
             files[table] = _record(stage / f"{table}.parquet")
         records[unit.name] = UnitRecord(tuple(sorted(tasks_of(unit))), files)
         (stage / UNIT_FILE).write_text(records[unit.name].json)
@@ -94,6 +101,18 @@ def convert(run: Path, tables: tuple[str, ...]) -> Manifest:
         os.rename(stage, target)
     staging.rmdir()
     return Manifest(1, dict(sorted(records.items())))
+
+
+def _carry(source: Path, target: Path, schema: pa.Schema) -> None:
+    """``source`` into the new layout as ``target``: linked, or rewritten to ``schema``."""
+    if set(schema.names) <= set(pq.read_schema(source).names):
+        os.link(source, target)
+        return
+    table = pq.read_table(source)
+    for field in schema:
+        if field.name not in table.column_names:
+            table = table.append_column(field, pa.nulls(table.num_rows, field.type))
+    pq.write_table(table.select(schema.names).cast(schema), target, compression="zstd")
 
 
 def _record(file: Path) -> FileRecord:

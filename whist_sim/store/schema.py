@@ -81,6 +81,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             "phase": pa.string(),
             "action": pa.string(),
             "chosen": pa.bool_(),
+            "seconds": pa.float64(),
         }
     ),
     "tricks": pa.schema(

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
+from whist_sim.budget import TimeControl
 from whist_sim.deal_sets import DealSet, DealSetError, load_deal_set
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import (
@@ -203,6 +204,41 @@ class StrategyEntry(BaseModel):
         return [sys.executable, "-m", "whist_sim.protocol", self.use]
 
 
+CLOCK_BASES = (0.001, 86_400.0)
+"""tournament.clock.base: seconds on each seat's clock, 1 ms to a day."""
+
+CLOCK_INCREMENTS = (0.0, 3600.0)
+"""tournament.clock.increment: seconds added after each decision, 0 to an hour."""
+
+
+class ClockSection(BaseModel):
+    """``tournament.clock``: chess clocks per deal or per match, besides the decision limit.
+
+    Each seat starts with ``base`` seconds; a decision may take at most what is left
+    (and ``time_limit``); its time is taken off and ``increment`` added; a seat whose
+    clock runs out loses the deal on time. ``per = "match"`` keeps the clocks over
+    every hand of a match (a Solo session, a Minnesota game, a best-of-N)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base: float
+    increment: float = 0.0
+    per: Literal["deal", "match"] = "deal"
+
+    @field_validator("base", mode="before")
+    @classmethod
+    def _base_in_range(cls, value: Any) -> Any:
+        return number_in(value, *CLOCK_BASES, more=" (seconds on each seat's clock)")
+
+    @field_validator("increment", mode="before")
+    @classmethod
+    def _increment_in_range(cls, value: Any) -> Any:
+        return number_in(value, *CLOCK_INCREMENTS, more=" (seconds added per decision)")
+
+    def control(self) -> TimeControl:
+        return TimeControl(float(self.base), float(self.increment), self.per)
+
+
 class TournamentSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -221,6 +257,9 @@ class TournamentSection(BaseModel):
     )
     deals_per_task: int | Literal["auto"] = "auto"
     time_limit: float | None = Field(10.0, description="seconds per decision; none = off")
+    clock: ClockSection | None = Field(
+        None, description="chess clocks: base + increment seconds, per deal or match"
+    )
     on_error: Literal["forfeit", "abort"] = "forfeit"
     partnerships: list[tuple[str, str]] | None = Field(
         None, description="partnership games: pairs of strategy labels (default: each with itself)"

@@ -105,16 +105,21 @@ class Table:
     _match: tuple[int, int, int] = (0, 0, 0)
     _script: Iterator[int] | None = None
     _failure: str = ""
+    hand_times: list[list[float | None]] = field(default_factory=list)
+    """Per hand of the current match, the seconds each decision took, in order (None for
+    an action replayed from a script): the ``actions`` table's ``seconds``."""
 
     def match(self, lineup: int, deal: int, rotation: int, source: DealSource | None) -> DealSource:
         """The deal source for one match: announces each hand, and arms its script if any."""
         self._match = (lineup, deal, rotation)
+        self.hand_times = []
         if self.monitor is not None:
             self.monitor.match_started(lineup, deal, rotation)
 
         def hand(
             number: int, dealer: int, context: Mapping[str, Any]
         ) -> tuple[DealState, int] | None:
+            self.hand_times.append([])
             script = self.scripts.get((*self._match, number))
             self._script = iter(script.actions) if script is not None else None
             self._failure = script.message if script is not None else ""
@@ -128,6 +133,7 @@ class Table:
         """The next recorded action of a scripted hand; its failure once they run out."""
         assert self._script is not None
         for action in self._script:
+            self.hand_times[-1].append(None)  # replayed: its time was not measured here
             return action
         self._script = None
         raise SeatFailure(self._failure)
@@ -168,9 +174,12 @@ class Entrant:
                     raise
                 raise SeatFailure(f"({label}) raised {type(exc).__name__}: {exc}") from None
             finally:
-                self.seconds += clock() - started
+                spent = clock() - started
+                self.seconds += spent
                 self.decisions += 1
                 sys.stdout, sys.stderr = printing
+                if table.hand_times:
+                    table.hand_times[-1].append(spent)
             if monitor is not None:
                 monitor.decided(action)
             return action

@@ -500,6 +500,7 @@ def _spec(
         lineups=seats,
         strategies={e.name: (e.use, dict(e.params)) for e in config.strategies},
         time_limit=config.tournament.time_limit,
+        time_control=None if config.tournament.clock is None else config.tournament.clock.control(),
         on_error=config.tournament.on_error,
         deal_set=_task_deals(config, plan, task),
         pairing_ids=tuple(played),

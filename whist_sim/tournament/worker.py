@@ -16,6 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from whist_sim.budget import TimeControl
 from whist_sim.cards import card_str
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
@@ -52,6 +53,8 @@ class TaskSpec:
     scripts: Mapping[HandKey, CrashScript] = field(default_factory=dict)
     """Hands a supervisor saw a strategy's process die in: replayed from their actions
     and forfeited, not played again (``sandbox``)."""
+    time_control: TimeControl | None = None
+    """Chess clocks on top of ``time_limit`` (``tournament.clock``)."""
     seat_seeding: int = SEAT_SEEDING
     """How seats' generators are seeded (``play.SEAT_SEEDING``; run.json keeps a run's)."""
     bots: Mapping[str, BotEntry] = field(default_factory=dict)
@@ -133,12 +136,14 @@ def play_task(
                 deal_source=board.match(pairing, deal, rotation, None if spec.deal_set is None
                                         else spec.deal_set.source(game, deal, seed)),
                 seat_seeding=spec.seat_seeding,
+                time_control=spec.time_control,
             )
             base = {"pairing": numbers[pairing], "deal": deal, "rotation": rotation}
             for hand, result in enumerate(played):
                 key = {**base, "hand": hand,
                        "deal_key": f"{numbers[pairing]}-{deal}-{rotation}-{hand}"}
-                _add_deal_rows(rows, game, key, seated, variant_json, result, errors)
+                times = board.hand_times[hand] if hand < len(board.hand_times) else []
+                _add_deal_rows(rows, game, key, seated, variant_json, result, errors, times)
                 for table, extra in _extra_rows(result.state, seated).items():
                     rows[table].extend({**key, **row} for row in extra)
             for seat, label in enumerate(seated):
@@ -191,6 +196,7 @@ def _add_deal_rows(
     variant_json: str,
     played: PlayedDeal,
     errors: dict[str, str],
+    times: list[float | None],
 ) -> None:
     state, outcome = played.state, played.outcome
     error = outcome.error
@@ -228,10 +234,12 @@ def _add_deal_rows(
                 **(outcome.seat_facts[seat] if outcome.seat_facts else {}),
             }
         )
+    decision_times = iter(times)  # one per chosen action, in order
     for step, (seat, phase, action, chosen) in enumerate(state.log):
         rows["actions"].append(
             {**key, "step": step, "seat": seat, "phase": phase,
-             "action": game.action_str(action), "chosen": chosen}
+             "action": game.action_str(action), "chosen": chosen,
+             "seconds": next(decision_times, None) if chosen else None}
         )
     extras = state.trick_facts() if hasattr(state, "trick_facts") else []
     for i, record in enumerate(state.completed_tricks()):
