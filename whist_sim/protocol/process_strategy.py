@@ -178,6 +178,8 @@ class ProcessStrategy:
         """Decisions the bots answered."""
         self.exchange_seconds = 0.0
         """Seconds they took, from writing ``decide`` to reading the whole ``action``."""
+        self.exchange_log: list[float] | None = None
+        """Set to a list to have each exchange's seconds appended (benchmarks)."""
         self._log = LineLog(stderr_path, stderr_limit)
         self._transcript = None if transcript_path is None else LineLog(transcript_path, 1 << 30)
         self._seats: dict[int, _Seat] = {}
@@ -427,7 +429,10 @@ class ProcessStrategy:
                 break
             self._other_message(process, message, "decide")
         action = read_action(message, view, seat.decisions)
-        self.exchange_seconds += time.monotonic() - started
+        spent = time.monotonic() - started
+        self.exchange_seconds += spent
+        if self.exchange_log is not None:
+            self.exchange_log.append(spent)
         self.exchanges += 1
         seat.decisions += 1
         return action
