@@ -94,6 +94,10 @@ def test_an_isolated_cheater_plays_exactly_as_its_honest_twin(isolated, label):
 
 
 def test_in_the_engines_process_the_same_code_does_cheat(tmp_path, monkeypatch):
+    from whist_sim.games import german_whist
+
+    # the patcher rewrites the engine of the process it runs in, this one: undo it after
+    monkeypatch.setattr(german_whist, "_outcome", german_whist._outcome)
     log = tmp_path / "cheats.log"
     monkeypatch.setenv("WHIST_SIM_CHEAT_LOG", str(log))
     config = load_config(write_config(tmp_path, _body(6, False, "")))
