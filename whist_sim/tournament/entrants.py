@@ -23,6 +23,7 @@ must stop the run.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
 import time
@@ -63,6 +64,20 @@ class Monitor(Protocol):
     def deciding(self, entrant: int) -> None: ...
 
     def decided(self, action: int) -> None: ...
+
+
+class _Router(io.TextIOBase):
+    """sys.stdout and sys.stderr during a task: text goes to the entrant deciding."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        target = self.table.speaking
+        return (target if target is not None else self.table.stray).write(text)
 
 
 class CappedOutput(io.TextIOBase):
@@ -108,6 +123,25 @@ class Table:
     hand_times: list[list[float | None]] = field(default_factory=list)
     """Per hand of the current match, the seconds each decision took, in order (None for
     an action replayed from a script): the ``actions`` table's ``seconds``."""
+    times: list[float | None] = field(default_factory=list)
+    """The current hand's list in ``hand_times`` (what a decision appends to)."""
+    speaking: CappedOutput | None = None
+    """The output buffer of the entrant deciding now, where ``printing`` sends its text."""
+    stray: CappedOutput = field(default_factory=CappedOutput)
+    """What was printed outside any decision (a strategy's constructor, say)."""
+
+    @contextlib.contextmanager
+    def printing(self) -> Iterator[None]:
+        """For the task's length, Python's stdout and stderr go to the entrant deciding:
+        installed once, so a decision only names its entrant (one attribute), where
+        swapping the streams around every decision cost a fifth of random play."""
+        router = _Router(self)
+        saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = router
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = saved
 
     def match(self, lineup: int, deal: int, rotation: int, source: DealSource | None) -> DealSource:
         """The deal source for one match: announces each hand, and arms its script if any."""
@@ -119,7 +153,8 @@ class Table:
         def hand(
             number: int, dealer: int, context: Mapping[str, Any]
         ) -> tuple[DealState, int] | None:
-            self.hand_times.append([])
+            self.times = []
+            self.hand_times.append(self.times)
             script = self.scripts.get((*self._match, number))
             self._script = iter(script.actions) if script is not None else None
             self._failure = script.message if script is not None else ""
@@ -133,7 +168,7 @@ class Table:
         """The next recorded action of a scripted hand; its failure once they run out."""
         assert self._script is not None
         for action in self._script:
-            self.hand_times[-1].append(None)  # replayed: its time was not measured here
+            self.times.append(None)  # replayed: its time was not measured here
             return action
         self._script = None
         raise SeatFailure(self._failure)
@@ -143,11 +178,10 @@ class Entrant:
     """One entrant of a task, as the play loop calls it: ``choose``, and for a strategy
     that listens (a bot behind the protocol) ``begin_deal`` and ``end_deal``."""
 
-    __slots__ = ("begin_deal", "choose", "decisions", "end_deal", "label", "output", "seconds")
+    __slots__ = ("begin_deal", "choose", "end_deal", "label", "output", "seconds")
 
     def __init__(self, label: str, index: int, strategy: Any, table: Table) -> None:
         self.label = label
-        self.decisions = 0
         self.seconds = 0.0
         self.output = CappedOutput()
         self.begin_deal = getattr(strategy, "begin_deal", None)
@@ -162,24 +196,19 @@ class Entrant:
                 return table.scripted()
             if monitor is not None:
                 monitor.deciding(index)
-            printing = sys.stdout, sys.stderr
-            sys.stdout = sys.stderr = output
+            table.speaking = output
             started = clock()
             try:
                 action = choose(view, rng)
-            except Exception:
-                raise
             except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from the strategy
-                if not table.contain or is_alarm(exc):
+                if isinstance(exc, Exception) or not table.contain or is_alarm(exc):
                     raise
                 raise SeatFailure(f"({label}) raised {type(exc).__name__}: {exc}") from None
             finally:
                 spent = clock() - started
+                table.speaking = None
+                table.times.append(spent)
                 self.seconds += spent
-                self.decisions += 1
-                sys.stdout, sys.stderr = printing
-                if table.hand_times:
-                    table.hand_times[-1].append(spent)
             if monitor is not None:
                 monitor.decided(action)
             return action

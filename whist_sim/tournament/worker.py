@@ -115,8 +115,29 @@ def play_task(
     variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
     tables = tables_for(game.name)
     rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables}
-    deals_played = 0
     errors: dict[str, str] = {}
+    decisions = dict.fromkeys(built, 0)
+    with board.printing():
+        deals_played = _play_items(spec, games, board, built, numbers, variant_json, rows,
+                                   errors, decisions)
+    arrow = {table: to_arrow(table, game.name, rows[table]) for table in tables}
+    seconds = time.perf_counter() - started
+    timed = {label: (decisions[label], e.seconds) for label, e in built.items()}
+    output = {label: e.output.text() for label, e in built.items() if e.output.kept}
+    if board.stray.kept:
+        output[OUTSIDE_DECISIONS] = board.stray.text()
+    output.update(bot_stderr(spec.bots))
+    return TaskResult(spec.task, arrow, deals_played, seconds, node_address(), timed,
+                      output, errors)
+
+
+def _play_items(
+    spec: TaskSpec, games: Mapping[int, Any], board: Table, built: Mapping[str, Entrant],
+    numbers: Any, variant_json: str, rows: dict[str, list[dict[str, Any]]],
+    errors: dict[str, str], decisions: dict[str, int],
+) -> int:
+    """Play the task's items, every seating, and add their rows; the hands played."""
+    deals_played = 0
     first_item = spec.task * spec.plan.deals_per_task
     for item, (pairing, deal) in enumerate(spec.plan.task_items(spec.task), first_item):
         lineup = spec.lineups[pairing]
@@ -143,7 +164,8 @@ def play_task(
                 key = {**base, "hand": hand,
                        "deal_key": f"{numbers[pairing]}-{deal}-{rotation}-{hand}"}
                 times = board.hand_times[hand] if hand < len(board.hand_times) else []
-                _add_deal_rows(rows, game, key, seated, variant_json, result, errors, times)
+                _add_deal_rows(rows, game, key, seated, variant_json, result, errors, times,
+                               decisions)
                 for table, extra in _extra_rows(result.state, seated).items():
                     rows[table].extend({**key, **row} for row in extra)
             for seat, label in enumerate(seated):
@@ -159,13 +181,11 @@ def play_task(
                     }
                 )
             deals_played += len(played)
-    arrow = {table: to_arrow(table, game.name, rows[table]) for table in tables}
-    seconds = time.perf_counter() - started
-    decisions = {label: (e.decisions, e.seconds) for label, e in built.items()}
-    output = {label: e.output.text() for label, e in built.items() if e.output.kept}
-    output.update(bot_stderr(spec.bots))
-    return TaskResult(spec.task, arrow, deals_played, seconds, node_address(), decisions,
-                      output, errors)
+    return deals_played
+
+
+OUTSIDE_DECISIONS = "(outside decisions)"
+"""The ``TaskResult.output`` key of what strategies printed outside any decision."""
 
 
 class _Benched:
@@ -197,6 +217,7 @@ def _add_deal_rows(
     played: PlayedDeal,
     errors: dict[str, str],
     times: list[float | None],
+    decisions: dict[str, int],
 ) -> None:
     state, outcome = played.state, played.outcome
     error = outcome.error
@@ -236,6 +257,8 @@ def _add_deal_rows(
         )
     decision_times = iter(times)  # one per chosen action, in order
     for step, (seat, phase, action, chosen) in enumerate(state.log):
+        if chosen:
+            decisions[seated[seat]] += 1
         rows["actions"].append(
             {**key, "step": step, "seat": seat, "phase": phase,
              "action": game.action_str(action), "chosen": chosen,
