@@ -435,11 +435,55 @@ class GermanWhistDeal(DealState):
     def trick_facts(self) -> list[dict[str, Any]]:
         """Per completed trick, what was at stake: for analysis, computed after the hand.
 
-        Replays the chosen actions on a fresh copy of the deal rather than recording
-        on the hot path. ``faceup`` is the face-up row when the trick was led, ``taken``
-        the card its winner took (None in stage 2), and ``follower_could_win`` whether
-        the second player held a card that beat the lead, so that ducking was a choice.
+        ``faceup`` is the face-up row when the trick was led, ``taken`` the card its
+        winner took (None in stage 2), and ``follower_could_win`` whether the second
+        player held a card that beat the lead, so that ducking was a choice.
+
+        Read off the log with the hands as bitmasks, not by replaying the deal
+        through the engine (which took as long as playing it): a play leaves its
+        hand, a take and a draw join theirs, the face-up row refills from the stock.
         """
+        hands = list(self.initial_hands)
+        stock = self.stock
+        open_stock = self.variant.open_stock
+        faceup = list(stock[:open_stock])
+        next_stock = open_stock
+        trump = self.trump
+        facts: list[dict[str, Any]] = []
+        lead = -1
+        for seat, phase, card, _ in self.log:
+            if phase == PLAY:
+                hand = hands[seat]
+                if lead < 0:
+                    lead = card
+                    row = cards_str(faceup) if faceup else None
+                    facts.append({"stage": 1 if len(facts) < 13 else 2, "faceup": row,
+                                  "taken": None})
+                else:
+                    suit = lead // 13
+                    higher = hand & SUIT_MASKS[suit] & ~((2 << lead) - 1)
+                    trumps = hand & SUIT_MASKS[trump] if 0 <= trump != suit else 0
+                    facts[-1]["follower_could_win"] = bool(higher or trumps)
+                    lead = -1
+                hands[seat] = hand & ~(1 << card)
+            elif phase == TAKE:
+                facts[-1]["taken"] = card_str(card)
+                hands[seat] |= 1 << card
+                faceup.remove(card)
+            else:  # DRAW: the next face-down card, or once none is left the earliest face-up
+                hands[seat] |= 1 << card
+                if next_stock < len(stock):
+                    next_stock += 1
+                else:
+                    faceup.remove(card)
+                while len(faceup) < open_stock and next_stock < len(stock):
+                    faceup.append(stock[next_stock])
+                    next_stock += 1
+        return facts
+
+    def trick_facts_by_replay(self) -> list[dict[str, Any]]:
+        """``trick_facts`` by replaying the deal through the engine: the slow, obvious
+        reading, kept as the reference the fast one is tested against."""
         replay = GermanWhistDeal(self.game, self.seed, self.dealer, list(self.deck))
         facts: list[dict[str, Any]] = []
         for seat, phase, card, chosen in self.log:

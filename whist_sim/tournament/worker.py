@@ -17,14 +17,13 @@ from typing import Any
 import pyarrow as pa
 
 from whist_sim.budget import TimeControl
-from whist_sim.cards import card_str
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
-from whist_sim.play import SEAT_SEEDING, PlayedDeal, SeatFailure, play_match
-from whist_sim.store import tables_for, to_arrow
+from whist_sim.play import SEAT_SEEDING, SeatFailure, play_match
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
+from whist_sim.tournament.recording import TaskRecorder
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
 
@@ -113,14 +112,13 @@ def play_task(
     }
     numbers = spec.pairing_ids or range(len(spec.lineups))
     variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
-    tables = tables_for(game.name)
-    rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables}
+    recorder = TaskRecorder(game, variant_json)
     errors: dict[str, str] = {}
     decisions = dict.fromkeys(built, 0)
     with board.printing():
-        deals_played = _play_items(spec, games, board, built, numbers, variant_json, rows,
-                                   errors, decisions)
-    arrow = {table: to_arrow(table, game.name, rows[table]) for table in tables}
+        deals_played = _play_items(spec, games, board, built, numbers, recorder, errors,
+                                   decisions)
+    arrow = recorder.tables()
     seconds = time.perf_counter() - started
     timed = {label: (decisions[label], e.seconds) for label, e in built.items()}
     output = {label: e.output.text() for label, e in built.items() if e.output.kept}
@@ -133,8 +131,7 @@ def play_task(
 
 def _play_items(
     spec: TaskSpec, games: Mapping[int, Any], board: Table, built: Mapping[str, Entrant],
-    numbers: Any, variant_json: str, rows: dict[str, list[dict[str, Any]]],
-    errors: dict[str, str], decisions: dict[str, int],
+    numbers: Any, recorder: TaskRecorder, errors: dict[str, str], decisions: dict[str, int],
 ) -> int:
     """Play the task's items, every seating, and add their rows; the hands played."""
     deals_played = 0
@@ -159,29 +156,26 @@ def _play_items(
                 seat_seeding=spec.seat_seeding,
                 time_control=spec.time_control,
             )
-            base = {"pairing": numbers[pairing], "deal": deal, "rotation": rotation}
             for hand, result in enumerate(played):
-                key = {**base, "hand": hand,
-                       "deal_key": f"{numbers[pairing]}-{deal}-{rotation}-{hand}"}
                 times = board.hand_times[hand] if hand < len(board.hand_times) else []
-                _add_deal_rows(rows, game, key, seated, variant_json, result, errors, times,
-                               decisions)
-                for table, extra in _extra_rows(result.state, seated).items():
-                    rows[table].extend({**key, **row} for row in extra)
-            for seat, label in enumerate(seated):
-                rows["matches"].append(
-                    {
-                        **base,
-                        "seat": seat,
-                        "strategy": label,
-                        "hands_played": len(played),
-                        "hands_won": match["match_hands_won"][seat],
-                        "points": match["match_points"][seat],
-                        "result": match["match_result"][seat],
-                    }
-                )
+                for (seat, _, _, chosen) in result.state.log:
+                    if chosen:
+                        decisions[seated[seat]] += 1
+                recorder.add_hand((numbers[pairing], deal, rotation, hand), seated, result,
+                                  _cut_error(result.outcome.error, errors), times)
+            recorder.add_match((numbers[pairing], deal, rotation), seated, len(played), match)
             deals_played += len(played)
     return deals_played
+
+
+def _cut_error(error: str | None, errors: dict[str, str]) -> str | None:
+    """The ``deals.error`` text: whole, or cut with the whole kept once in ``errors``."""
+    if error is None or len(error) <= ERROR_TEXT_LIMIT:
+        return error
+    digest = error_digest(error)
+    errors.setdefault(digest, error)
+    return (f"{error[:ERROR_TEXT_LIMIT]} [... {len(error) - ERROR_TEXT_LIMIT:,} more"
+            f" characters: the whole text is in the run's logs/errors/{digest}.txt]")
 
 
 OUTSIDE_DECISIONS = "(outside decisions)"
@@ -206,80 +200,3 @@ def node_address() -> str:
     """Where the task ran: the Ray node's address, or "local" outside Ray (never imports Ray)."""
     ray = sys.modules.get("ray")
     return ray.util.get_node_ip_address() if ray is not None and ray.is_initialized() else "local"
-
-
-def _add_deal_rows(
-    rows: dict[str, list[dict[str, Any]]],
-    game: Any,
-    key: dict[str, Any],
-    seated: tuple[str, ...],
-    variant_json: str,
-    played: PlayedDeal,
-    errors: dict[str, str],
-    times: list[float | None],
-    decisions: dict[str, int],
-) -> None:
-    state, outcome = played.state, played.outcome
-    error = outcome.error
-    if error is not None and len(error) > ERROR_TEXT_LIMIT:
-        digest = error_digest(error)
-        errors.setdefault(digest, error)
-        error = (f"{error[:ERROR_TEXT_LIMIT]} [... {len(error) - ERROR_TEXT_LIMIT:,} more"
-                 f" characters: the whole text is in the run's logs/errors/{digest}.txt]")
-    rows["deals"].append(
-        {
-            **key,
-            "game": game.name,
-            "game_version": game.version,
-            "variant": variant_json,
-            "seed": played.seed,
-            **state.deal_record(),
-            "strategies": list(seated),
-            "status": "forfeit" if outcome.forfeit_seat is not None else "ok",
-            "forfeit_seat": outcome.forfeit_seat,
-            "error": error,
-            **outcome.facts,
-        }
-    )
-    for seat, label in enumerate(seated):
-        rows["seats"].append(
-            {
-                **key,
-                "seat": seat,
-                "strategy": label,
-                "is_dealer": seat == played.dealer,
-                "tricks": outcome.tricks[seat],
-                "score": outcome.score[seat],
-                "net": outcome.net[seat],
-                "result": outcome.result[seat],
-                **(outcome.seat_facts[seat] if outcome.seat_facts else {}),
-            }
-        )
-    decision_times = iter(times)  # one per chosen action, in order
-    for step, (seat, phase, action, chosen) in enumerate(state.log):
-        if chosen:
-            decisions[seated[seat]] += 1
-        rows["actions"].append(
-            {**key, "step": step, "seat": seat, "phase": phase,
-             "action": game.action_str(action), "chosen": chosen,
-             "seconds": next(decision_times, None) if chosen else None}
-        )
-    extras = state.trick_facts() if hasattr(state, "trick_facts") else []
-    for i, record in enumerate(state.completed_tricks()):
-        rows["tricks"].append(
-            {
-                **key,
-                "trick": record.number,
-                "leader": record.leader,
-                "cards": [card_str(c) for c in record.cards],
-                "winner": record.winner,
-                **(extras[i] if i < len(extras) else {}),
-            }
-        )
-
-
-def _extra_rows(state: Any, seated: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
-    """Rows of the game's own tables (Solo Whist: contracts, bids), if it has any."""
-    if not hasattr(state, "extra_rows"):
-        return {}
-    return state.extra_rows(seated)
