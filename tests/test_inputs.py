@@ -675,3 +675,15 @@ def test_run_json_records_where_each_strategy_was_loaded_from(tmp_path, monkeypa
     assert local["sha256"] == hashlib.sha256(Path(local["file"]).read_bytes()).hexdigest()
     assert strategy_source("random", "german_whist")["module"] == "strategies.random_play"
 
+
+
+def test_overrides_take_plain_tournament_keys_and_name_the_forms_otherwise(tmp_path):
+    from tests.tournament_helpers import quick_config
+    from whist_sim.tournament.config import ConfigError, load_config
+
+    path = tmp_path / "c.toml"
+    path.write_text(quick_config(deals=12))
+    assert load_config(path, {"deals": 5}).tournament.deals == 5
+    assert load_config(path, {"tournament.deals": 6}).tournament.deals == 6
+    with pytest.raises(ConfigError, match=r"override 'count'.*section\.key.*variant\.count"):
+        load_config(path, {"count": "all"})

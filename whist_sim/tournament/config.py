@@ -468,11 +468,16 @@ class TournamentConfig(BaseModel):
 
 
 def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
-    """Read, validate and dry-build a config (game, variant, every strategy)."""
+    """Read, validate and dry-build a config (game, variant, every strategy).
+
+    ``overrides`` replace values of the file: ``{"tournament.deals": 50,
+    "variant.count": "all"}`` (section.key), or a plain ``tournament`` key such as
+    ``{"deals": 50}``.
+    """
     path = Path(path)
     raw = _read_toml(path)
     for dotted, value in (overrides or {}).items():
-        section, _, key = dotted.partition(".")
+        section, _, key = _override_key(dotted, path)
         table = raw.setdefault(section, {})
         if isinstance(table, dict):  # otherwise validation names the section that is not a table
             table[key] = value
@@ -481,6 +486,24 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
         # a deal set named in a config file is found beside that file, wherever one runs it
         tournament["deals_file"] = str(path.parent / Path(tournament["deals_file"]).expanduser())
     return validate_config(raw, str(path))
+
+
+OVERRIDE_SECTIONS = ("tournament", "variant", "sprt")
+"""Sections an override may name (``section.key``); strategies are a list, not a table."""
+
+
+def _override_key(key: str, path: Path) -> tuple[str, str, str]:
+    """``("tournament", ".", "deals")`` for ``"tournament.deals"`` or a plain ``"deals"``."""
+    section, dot, name = key.partition(".")
+    if dot and section in OVERRIDE_SECTIONS and name:
+        return section, dot, name
+    if not dot and key in TournamentSection.model_fields:
+        return "tournament", ".", key
+    raise ConfigError(
+        f"{path}: override {key!r}: write section.key, the section one of"
+        f" {', '.join(OVERRIDE_SECTIONS)} (e.g. \"tournament.deals\", \"variant.count\"),"
+        f" or a plain tournament key: {', '.join(TournamentSection.model_fields)}"
+    )
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
