@@ -106,7 +106,14 @@ def evaluate(
 
     ``fit_calls``: draw worlds with the model's ``sample_world`` where it has one (Solo
     Whist: worlds in which the other seats' hands fit their calls), else uniformly.
+
+    ``solve`` values the small endings exactly: ``whist_sim.solver.solve`` or its
+    compiled twin ``solve_fast``. None is allowed only with ``exact_cards = 0``
+    (roll-outs only). A bad argument raises a ValueError (TypeError for a ``solve``
+    that cannot be called) naming it and the values allowed.
     """
+    _check_arguments(worlds, exact_cards, solve, candidates, confidence, min_make,
+                     budget_candidates)
     model = model_for(view)
     actions = list(candidates) if candidates is not None else candidate_actions(view, model)
     if incumbent is not None and incumbent not in actions:
@@ -196,6 +203,51 @@ def _standard_error(values: list[float]) -> float:
     n = len(values)
     mean = sum(values) / n
     return math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n)
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_arguments(worlds: Any, exact_cards: Any, solve: Any, candidates: Any,
+                     confidence: Any, min_make: Any, budget_candidates: Any) -> None:
+    """``evaluate``'s arguments, checked before any world is drawn: a wrong one fails
+    here with its name and the values allowed, not deep inside a roll-out."""
+    if not _is_whole(worlds) or worlds < 1:
+        raise ValueError(f"evaluate: worlds = {worlds!r} is not allowed; allowed values: whole"
+                         " numbers >= 1 (sampled worlds per candidate action)")
+    if not _is_whole(exact_cards) or exact_cards < 0:
+        raise ValueError(f"evaluate: exact_cards = {exact_cards!r} is not allowed; allowed"
+                         " values: whole numbers >= 0 (0: never solve exactly, roll-outs only)")
+    if solve is None and exact_cards > 0:
+        raise ValueError(
+            f"evaluate: solve = None needs exact_cards = 0 (roll-outs only), not {exact_cards};"
+            " to solve endings of up to that many cards pass solve=whist_sim.solver.solve"
+            " (or whist_sim.solver.solve_fast, compiled)")
+    if solve is not None and not callable(solve):
+        raise TypeError(
+            f"evaluate: solve = {solve!r} is not allowed; allowed values:"
+            " whist_sim.solver.solve, whist_sim.solver.solve_fast (or a function with their"
+            " signature), or None with exact_cards = 0")
+    if candidates is not None and (isinstance(candidates, (str, bytes))
+                                   or not all(_is_whole(a) for a in candidates)
+                                   or len(candidates) == 0):
+        raise ValueError(f"evaluate: candidates = {candidates!r} is not allowed; allowed"
+                         " values: None (every legal action) or a non-empty list of actions")
+    if not _is_number(confidence) or confidence < 0:
+        raise ValueError(f"evaluate: confidence = {confidence!r} is not allowed; allowed"
+                         " values: numbers >= 0 (standard errors)")
+    if not _is_number(min_make) or not 0 <= min_make <= 1:
+        raise ValueError(f"evaluate: min_make = {min_make!r} is not allowed; allowed values:"
+                         " numbers from 0 to 1")
+    if budget_candidates is not None and (not _is_whole(budget_candidates)
+                                          or budget_candidates < 1):
+        raise ValueError(f"evaluate: budget_candidates = {budget_candidates!r} is not allowed;"
+                         " allowed values: None (no cap) or whole numbers >= 1")
 
 
 def _clearly_better(per_world: list[dict[int, float]], action: int, incumbent: int | None,

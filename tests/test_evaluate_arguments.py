@@ -1,0 +1,59 @@
+"""``whist_sim.search.pimc.evaluate`` checks its arguments before any world is drawn:
+a bad one raises an error naming the argument, the value and the values allowed."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from tests.test_search_strategies import views_with_choices
+from whist_sim.search.pimc import evaluate
+from whist_sim.solver import solve
+
+
+@pytest.fixture(scope="module")
+def view():
+    return next(iter(views_with_choices("german_whist", seed=41)))
+
+
+GOOD = {"worlds": 2, "exact_cards": 0, "solve": None}
+
+
+@pytest.mark.parametrize(("changes", "error", "words"), [
+    ({"exact_cards": 6}, ValueError,
+     "solve = None needs exact_cards = 0 (roll-outs only), not 6; to solve endings of up to"
+     " that many cards pass solve=whist_sim.solver.solve"),
+    ({"exact_cards": 6, "solve": "solve"}, TypeError,
+     "solve = 'solve' is not allowed; allowed values: whist_sim.solver.solve,"
+     " whist_sim.solver.solve_fast"),
+    ({"worlds": 0}, ValueError, "worlds = 0 is not allowed; allowed values: whole numbers >= 1"),
+    ({"worlds": 2.5}, ValueError, "worlds = 2.5 is not allowed"),
+    ({"worlds": True}, ValueError, "worlds = True is not allowed"),
+    ({"exact_cards": -1}, ValueError,
+     "exact_cards = -1 is not allowed; allowed values: whole numbers >= 0"),
+    ({"candidates": []}, ValueError,
+     "candidates = [] is not allowed; allowed values: None (every legal action) or a"
+     " non-empty list of actions"),
+    ({"candidates": "AS"}, ValueError, "candidates = 'AS' is not allowed"),
+    ({"confidence": -1.0}, ValueError,
+     "confidence = -1.0 is not allowed; allowed values: numbers >= 0"),
+    ({"confidence": float("nan")}, ValueError, "confidence = nan is not allowed"),
+    ({"min_make": 1.5}, ValueError,
+     "min_make = 1.5 is not allowed; allowed values: numbers from 0 to 1"),
+    ({"budget_candidates": 0}, ValueError,
+     "budget_candidates = 0 is not allowed; allowed values: None (no cap) or whole numbers >= 1"),
+])
+def test_a_bad_argument_is_named_with_the_values_allowed(view, changes, error, words):
+    with pytest.raises(error) as caught:
+        evaluate(view, Random(1), **{**GOOD, **changes})
+    assert str(caught.value).startswith("evaluate: ")
+    assert words in str(caught.value)
+
+
+def test_good_arguments_still_evaluate(view):
+    rolled = evaluate(view, Random(1), **GOOD)
+    solved = evaluate(view, Random(1), worlds=2, exact_cards=26, solve=solve,
+                      budget_candidates=2, min_make=1, confidence=0)
+    for result in (rolled, solved):
+        assert view.legal >> result.action & 1
