@@ -1,0 +1,272 @@
+"""The PettingZoo AEC environment over any whist_sim game: one deal per episode.
+
+An episode is one deal as the engine plays it (a hand of German or Solo Whist, a
+deal of Minnesota Whist, a whole game of Knock-out Whist, whose rounds depend on each
+other). Matches, sessions and games to a target are a tournament's business, not an
+episode's: their bookkeeping (``Game.new_match``) is left out.
+
+Agents are ``player_0`` ... ``player_{n-1}``, one per seat. ``reset(seed)`` draws the
+deal's seed and its dealer from the environment's generator (``options`` may fix
+them: ``{"deal_seed": s, "dealer": d}``, how ``benchmarks/env_steps.py`` plays the
+same deals as ``play_deal``). Rewards are 0 after every step but the last, which
+gives every seat the deal's result as the rules score it (``reward = "net"``, the
+default: the zero-sum form standings add up; ``"score"``: the rules' own score).
+
+Why no per-step work beyond the engine's: ``step`` applies the action and reads
+whose turn it is; observations are encoded only when ``observe`` (or ``last``) asks,
+from ``state.view(seat)``, never from the state.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import logger, spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from whist_sim.cards import SUITS, card_str
+from whist_sim.env.encoders import ACTIONS, encoder_for, layout_for
+from whist_sim.games import make_game
+from whist_sim.games.base import Game, WhistSimError, describe_action
+
+REWARDS = ("net", "score")
+RENDER_MODES = ("human", "ansi")
+
+
+class EnvError(WhistSimError, ValueError):
+    """A call the environment cannot serve: a step after the end, bad options."""
+
+
+class IllegalActionError(EnvError):
+    """An action outside the acting seat's action mask. Names the seat, the action and
+    the allowed ones; the deal is left as it was (PettingZoo's own classic games raise
+    too; wrap the environment in ``pettingzoo.utils.TerminateIllegalWrapper`` to end the
+    episode with a penalty instead)."""
+
+    def __init__(self, agent: str, action: Any, allowed: list[str], message: str) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.action = action
+        self.allowed = allowed
+
+
+class UnknownAgentError(WhistSimError, KeyError):
+    """An agent name that is not at the table (a KeyError, as a dict lookup would raise)."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; this one reads as a sentence
+        return str(self.args[0])
+
+
+class WhistEnv(AECEnv):
+    """One whist_sim game under one variant as a PettingZoo AEC environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "whist_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, game: str | Game, variant: dict[str, Any] | None = None,
+                 players: int | None = None, render_mode: str | None = None,
+                 reward: str = "net") -> None:
+        super().__init__()
+        if isinstance(game, Game):
+            if variant is not None or players is not None:
+                raise EnvError("give variant and players to make_game, or a game name here")
+            self.game = game
+        else:
+            self.game = make_game(game, variant, players)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise EnvError(f"render_mode = {render_mode!r} is not allowed; allowed values:"
+                           f" {', '.join(RENDER_MODES)} (or None)")
+        if reward not in REWARDS:
+            raise EnvError(f"reward = {reward!r} is not allowed; allowed values:"
+                           f" {', '.join(REWARDS)}")
+        self.metadata = {**self.metadata, "name": f"{self.game.name}_v0"}
+        self.render_mode = render_mode
+        self.reward_kind = reward
+        n = self.game.players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.layout = layout = layout_for(self.game)
+        self.num_actions = ACTIONS[self.game.name]
+        low, high = layout.bounds()
+        self._observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(low, high, (layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        }) for agent in self.possible_agents}
+        self._action_spaces = {agent: spaces.Discrete(self.num_actions)
+                               for agent in self.possible_agents}
+        self._encoders = [encoder_for(self.game) for _ in range(n)]
+        self._np_random, _ = seeding.np_random(None)
+        self.state_: Any = None
+        self.agents = []
+
+    # -- spaces ------------------------------------------------------------------------
+    def _known(self, agent: Any) -> int:
+        seat = self.agent_seat.get(agent)
+        if seat is None:
+            raise UnknownAgentError(
+                f"{agent!r} is not at this {self.game.name} table; agents:"
+                f" {', '.join(self.possible_agents)}"
+            )
+        return seat
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        self._known(agent)
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        self._known(agent)
+        return self._action_spaces[agent]
+
+    # -- the episode -------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal. ``options``: ``deal_seed`` and ``dealer`` fix the deal instead of
+        drawing them from the generator; other keys are ignored (PettingZoo's api_test
+        passes one of its own)."""
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        options = options or {}
+        deal_seed = options.get("deal_seed")
+        if deal_seed is None:
+            deal_seed = int(self._np_random.integers(0, 2**63))
+        dealer = options.get("dealer")
+        if dealer is None:
+            dealer = int(self._np_random.integers(self.game.players))
+        dealer = self.game.checked_dealer(dealer)
+        if isinstance(deal_seed, bool) or not isinstance(deal_seed, int | np.integer):
+            raise EnvError(f"options deal_seed = {deal_seed!r} is not a whole number")
+        self.state_ = self.game.new_deal(int(deal_seed), dealer)
+        self.deal_seed = int(deal_seed)
+        for encoder in self._encoders:
+            encoder.reset()
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[self.state_.to_act]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._known(agent)
+        if self.state_ is None:
+            raise EnvError("observe() before reset(): call reset() first")
+        observation, mask = self._encoders[seat].encode(self.state_.view(seat))
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        if not self.agents:
+            raise EnvError(
+                f"step({action!r}) with no agent left: the"
+                f" {self.state_.unit_name if self.state_ else 'deal'} is over and every agent"
+                " has stepped out (or reset() was never called); call reset() for a new one"
+            )
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise EnvError(
+                    f"{agent} (seat {self.agent_seat[agent]}): the {self.state_.unit_name} is"
+                    f" over, so the only valid action is None, not {action!r} (PettingZoo:"
+                    " each agent steps out with None once terminated)"
+                )
+            self._was_dead_step(action)
+            return
+        state = self.state_
+        seat = state.to_act
+        if action.__class__ is not int:
+            action = self._as_action(agent, action)
+        if not (0 <= action < self.num_actions and state.legal >> action & 1):
+            self._refuse(agent, seat, action)
+        self._cumulative_rewards[agent] = 0.0
+        state.apply(action)
+        seat = state.to_act
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        else:
+            self._end()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end(self) -> None:
+        outcome = self.state_.outcome()
+        values = outcome.net if self.reward_kind == "net" else outcome.score
+        for agent, seat in self.agent_seat.items():
+            self.rewards[agent] = float(values[seat])
+            self.terminations[agent] = True
+            self.infos[agent] = {"result": outcome.result[seat], "tricks": outcome.tricks[seat]}
+        self._accumulate_rewards()
+        # the agents step out in seat order from seat 0 (each steps with None)
+        self.agent_selection = self.possible_agents[0]
+
+    def _as_action(self, agent: str, action: Any) -> int:
+        """Python and NumPy integers (0-d arrays too); anything else is refused."""
+        if action is not None and not isinstance(action, bool | np.bool_):
+            try:
+                return operator.index(action)
+            except TypeError:
+                pass
+        return self._refuse(agent, self.state_.to_act, action)
+
+    def _refuse(self, agent: str, seat: int, action: Any) -> Any:
+        state = self.state_
+        legal = state.legal
+        allowed = [describe_action(self.game.action_str, a) for a in range(self.num_actions)
+                   if legal >> a & 1]
+        numbers = [a for a in range(self.num_actions) if legal >> a & 1]
+        if isinstance(action, int) and 0 <= action < self.num_actions:
+            shown = f"{action} ({describe_action(self.game.action_str, action)})"
+        else:
+            shown = repr(action)
+        raise IllegalActionError(
+            agent, action, allowed,
+            f"{agent} (seat {seat}) may not take action {shown} in phase {state.phase!r}: it"
+            f" is outside the action mask; allowed: "
+            + ", ".join(f"{n} ({a})" for n, a in zip(numbers, allowed, strict=True))
+        )
+
+    # -- rendering ---------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or"
+                        " 'human' to the environment")
+            return None
+        text = self.text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def text(self) -> str:
+        """The deal as one seat at the table would describe it: trump, the trick in
+        progress (who played what), the last completed trick, who acts."""
+        state = self.state_
+        if state is None:
+            return f"{self.game.title}: no deal yet (call reset())"
+        view = state.view(max(state.to_act, 0))
+        trump = getattr(view, "trump", -1)
+        lines = [f"{self.game.title}, {getattr(view, 'phase', '')};"
+                 f" trump {SUITS[trump] if trump >= 0 else 'none'}"]
+        seats = getattr(view, "trick_seats", None)
+        if seats is None:
+            leader = view.leader
+            seats = [(leader + i) % self.game.players for i in range(len(view.trick))]
+        played = ", ".join(f"seat {s}: {card_str(c)}" for s, c in zip(seats, view.trick,
+                                                                      strict=True))
+        lines.append(f"trick {len(view.tricks) + 1}: {played or '(no card yet)'}")
+        if view.tricks:
+            last = view.tricks[-1]
+            lines.append(f"last trick: {' '.join(card_str(c) for c in last.cards)},"
+                         f" won by seat {last.winner}")
+        if state.to_act >= 0:
+            lines.append(f"seat {state.to_act} to act")
+        else:
+            outcome = state.outcome()
+            lines.append("over: " + ", ".join(
+                f"seat {s} {r} {n:+g}" for s, (r, n) in enumerate(zip(outcome.result,
+                                                                      outcome.net, strict=True))))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass

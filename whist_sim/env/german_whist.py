@@ -1,0 +1,138 @@
+"""German Whist's observation tensor: layout and encoder, from a ``GermanWhistView`` only.
+
+Seats are relative to the observer (itself, then the opponent), so one policy plays
+either seat. Every field of the view is recoverable from the tensor (with the rules):
+the trick history through who played each card and its trick number, the face-up row
+through its turning order; the variant is fixed per environment and not encoded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from whist_sim.cards import FULL_DECK, NUM_CARDS
+from whist_sim.env.history import PlayHistory
+from whist_sim.env.layout import (
+    Layout,
+    card_values,
+    cards,
+    flags,
+    numbers,
+    onehot,
+    relative_seats,
+    seat_cards,
+    unpack_bits,
+)
+from whist_sim.games.german_whist import GermanWhist, GermanWhistView
+
+ACTIONS = 52
+"""Cards 0..51: play a card, or in the "take" phase take that face-up card."""
+
+SUITS_OR_NONE = ("S", "H", "D", "C", "none")
+PHASES = {"play": 0, "take": 1}
+
+
+def german_whist_layout(game: GermanWhist) -> Layout:
+    seats = relative_seats(2)
+    return Layout("german_whist", (
+        cards("hand", "own hand"),
+        seat_cards("played", seats,
+                   "cards each seat played this hand, the trick in progress included"),
+        cards("trick", "cards in the trick in progress"),
+        cards("upcard", "the first face-up stock card, which fixed trump"),
+        seat_cards("taken", seats, "face-up stock cards each seat took (public)"),
+        cards("drawn", "face-down stock cards this seat drew (only it saw them)"),
+        cards("opponent_known", "derived: face-up cards the opponent took and still holds"),
+        cards("unseen", "derived: cards this seat never saw (opponent's others, face-down stock)"),
+        onehot("trump", SUITS_OR_NONE, "trump suit (none under trumps = \"none\")"),
+        onehot("phase", tuple(PHASES), "what the seat to act does; none once the hand is over"),
+        onehot("stage", ("1", "2"), "stage 1 while the stock lasts, then 2"),
+        onehot("dealer", seats, "who dealt"),
+        onehot("leader", seats, "who led the trick in progress (or leads next)"),
+        onehot("seat", ("0", "1"), "this seat's number at the table"),
+        flags("to_act", ("to_act",), "1 when this seat acts now (its action mask is not empty)"),
+        card_values("trick_number", 26,
+                    "each card played: the number (1..26) of its trick, current trick included"),
+        card_values("faceup", game.variant.open_stock,
+                    "face-up stock cards: place in turning order, 1 = turned earliest"),
+        numbers("facedown_left", ("facedown_left",), 26, "stock cards still face down"),
+        numbers("stage1_tricks", seats, 13, "tricks won in stage 1"),
+        numbers("stage2_tricks", seats, 13, "tricks won in stage 2"),
+    ), ACTIONS)
+
+
+class GermanWhistEncoder:
+    """Tensors for one seat's views; keeps that seat's trick history between calls."""
+
+    def __init__(self, game: GermanWhist) -> None:
+        self.layout = layout = german_whist_layout(game)
+        self.history = PlayHistory(2, 26)
+        self.open_stock = game.variant.open_stock
+        o = layout.offsets
+        self._offsets = (
+            o["hand"], o["played"], o["trick"], o["upcard"], o["taken"], o["drawn"],
+            o["opponent_known"], o["unseen"], o["trump"], o["phase"], o["stage"], o["dealer"],
+            o["leader"], o["seat"], o["to_act"], layout.binary_size, o["trick_number"],
+            o["faceup"], o["facedown_left"],
+        )
+
+    def reset(self) -> None:
+        self.history.reset()
+
+    def encode(self, view: GermanWhistView) -> tuple[np.ndarray, np.ndarray]:
+        """The observation vector and the action mask (int8) of ``view``."""
+        (o_hand, o_played, o_trick, o_upcard, o_taken, o_drawn, o_known, o_unseen, o_trump,
+         o_phase, o_stage, o_dealer, o_leader, o_seat, o_to_act, binary, o_numbers, o_faceup,
+         o_counts) = self._offsets
+        seat = view.seat
+        other = 1 - seat
+        history = self.history
+        history.sync(view.tricks)
+        mine, theirs = history.played[seat], history.played[other]
+        trick = view.trick
+        trick_mask = 0
+        if trick:
+            player = view.leader
+            for card in trick:
+                if player == seat:
+                    mine |= 1 << card
+                else:
+                    theirs |= 1 << card
+                trick_mask |= 1 << card
+                player = 1 - player
+        taken = view.taken_faceup
+        faceup = view.faceup
+        faceup_mask = 0
+        for card in faceup:
+            faceup_mask |= 1 << card
+        played = mine | theirs
+        hand = view.hand
+        legal = view.legal
+        trump = view.trump
+        phase = PHASES.get(view.phase)
+        bits = (
+            hand << o_hand | mine << o_played | theirs << (o_played + NUM_CARDS)
+            | trick_mask << o_trick | 1 << (o_upcard + view.upcard)
+            | taken[seat] << o_taken | taken[other] << (o_taken + NUM_CARDS)
+            | view.drawn << o_drawn | (taken[other] & ~played) << o_known
+            | (FULL_DECK & ~(hand | played | taken[other] | faceup_mask)) << o_unseen
+            | 1 << (o_trump + (trump if trump >= 0 else 4))
+            | (0 if phase is None else 1 << (o_phase + phase))
+            | 1 << (o_stage + view.stage - 1)
+            | 1 << (o_dealer + (view.dealer != seat)) | 1 << (o_leader + (view.leader != seat))
+            | 1 << (o_seat + seat) | (legal != 0) << o_to_act | legal << binary
+        )
+        raw = unpack_bits(bits, self.layout)
+        obs = np.zeros(self.layout.size, np.float32)
+        obs[:binary] = raw[:binary]
+        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
+        if trick:
+            number = (len(view.tricks) + 1) / 26
+            for card in trick:
+                obs[o_numbers + card] = number
+        for place, card in enumerate(faceup, 1):
+            obs[o_faceup + card] = place / self.open_stock
+        won1, won2 = view.stage1_tricks, view.stage2_tricks
+        obs[o_counts:] = (view.facedown_left / 26, won1[seat] / 13, won1[other] / 13,
+                          won2[seat] / 13, won2[other] / 13)
+        return obs, raw[binary:].view(np.int8)

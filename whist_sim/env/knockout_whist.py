@@ -1,0 +1,128 @@
+"""Knock-out Whist's observation tensor: layout and encoder, from a ``KnockoutWhistView``.
+
+The table size is fixed per environment (2..7 players), so the layout has one plane
+or entry per seat, relative to the observer (itself, then around the table to its
+left). The pack is reshuffled every round: card planes and trick numbers cover the
+current round only, as the view does. Every field of the view is recoverable from
+the tensor with the rules: who played each card and in which trick (a knocking dog
+is the seat that held a card and did not play to the trick), the round's leaders
+and winners, who is in, on a dog's life or out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from whist_sim.cards import NUM_CARDS
+from whist_sim.env.history import PlayHistory
+from whist_sim.env.layout import (
+    Layout,
+    card_values,
+    cards,
+    flags,
+    numbers,
+    onehot,
+    relative_seats,
+    seat_cards,
+    unpack_bits,
+)
+from whist_sim.games.knockout_whist import DOG, IN, ROUNDS, KnockoutWhist, KnockoutWhistView
+
+ACTIONS = 57
+"""Cards 0..51, knock = 52 (a dog passes a trick), trump names 53..56 (S H D C)."""
+
+PHASES = {"play": 0, "trump": 1}
+SUITS_OR_NONE = ("S", "H", "D", "C", "none")
+
+
+def knockout_whist_layout(game: KnockoutWhist) -> Layout:
+    players = game.players
+    seats = relative_seats(players)
+    return Layout(f"knockout_whist_{players}p", (
+        cards("hand", "own hand"),
+        seat_cards("played", seats,
+                   "cards each seat played this round, the trick in progress included"),
+        cards("trick", "cards in the trick in progress"),
+        cards("upcard", "the card turned for trump in round 1 (empty in later rounds)"),
+        flags("full", seats, "the seat is in as a full player"),
+        flags("dog", seats, "the seat is on a dog's life this round (neither: out)"),
+        flags("dog_used", seats, "the seat has had its dog's life"),
+        onehot("trump", SUITS_OR_NONE, "trump suit of the round (none while being chosen)"),
+        onehot("phase", tuple(PHASES), "what the seat to act does; none once the game is over"),
+        onehot("round", tuple(str(r) for r in range(1, ROUNDS + 1)),
+               "the round (round r deals 8 - r cards)"),
+        onehot("dealer", seats, "who dealt this round"),
+        onehot("leader", seats, "who led the trick in progress (or leads next)"),
+        onehot("seat", tuple(str(s) for s in range(players)), "this seat's number at the table"),
+        flags("to_act", ("to_act",), "1 when this seat acts now (its action mask is not empty)"),
+        card_values("trick_number", ROUNDS,
+                    "each card played this round: the number (1..7) of its trick,"
+                    " current trick included"),
+        numbers("round_tricks", seats, ROUNDS, "tricks each seat has taken this round"),
+    ), ACTIONS)
+
+
+class KnockoutWhistEncoder:
+    """Tensors for one seat's views; keeps that seat's trick history between calls."""
+
+    def __init__(self, game: KnockoutWhist) -> None:
+        self.layout = layout = knockout_whist_layout(game)
+        self.players = game.players
+        self.history = PlayHistory(game.players, ROUNDS)
+        self.o = layout.offsets
+
+    def reset(self) -> None:
+        self.history.reset()
+
+    def encode(self, view: KnockoutWhistView) -> tuple[np.ndarray, np.ndarray]:
+        """The observation vector and the action mask (int8) of ``view``."""
+        o = self.o
+        layout = self.layout
+        n = self.players
+        seat = view.seat
+        history = self.history
+        history.sync(view.tricks, view.trick_players)
+        played = list(history.played)
+        trick_mask = 0
+        for who, card in zip(view.trick_seats, view.trick, strict=True):
+            played[who] |= 1 << card
+            trick_mask |= 1 << card
+        bits = view.hand << o["hand"] | trick_mask << o["trick"]
+        base = o["played"]
+        o_in, o_dog, o_used = o["full"], o["dog"], o["dog_used"]
+        status, used = view.status, view.dog_used
+        for rel in range(n):
+            who = (seat + rel) % n
+            bits |= played[who] << (base + rel * NUM_CARDS)
+            if status[who] == IN:
+                bits |= 1 << (o_in + rel)
+            elif status[who] == DOG:
+                bits |= 1 << (o_dog + rel)
+            if used[who]:
+                bits |= 1 << (o_used + rel)
+        if view.upcard >= 0:
+            bits |= 1 << (o["upcard"] + view.upcard)
+        bits |= 1 << (o["trump"] + (view.trump if view.trump >= 0 else 4))
+        phase = PHASES.get(view.phase)
+        if phase is not None:
+            bits |= 1 << (o["phase"] + phase)
+        bits |= 1 << (o["round"] + view.round - 1)
+        bits |= 1 << (o["dealer"] + (view.dealer - seat) % n)
+        bits |= 1 << (o["leader"] + (view.leader - seat) % n)
+        bits |= 1 << (o["seat"] + seat) | (view.legal != 0) << o["to_act"]
+        binary = layout.binary_size
+        bits |= view.legal << binary
+        raw = unpack_bits(bits, layout)
+        obs = np.zeros(layout.size, np.float32)
+        obs[:binary] = raw[:binary]
+        o_numbers = o["trick_number"]
+        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
+        if view.trick:
+            number = (len(view.tricks) + 1) / ROUNDS
+            for card in view.trick:
+                obs[o_numbers + card] = number
+        won = view.round_tricks
+        o_won = o["round_tricks"]
+        for rel in range(n):
+            obs[o_won + rel] = won[(seat + rel) % n] / ROUNDS
+        return obs, raw[binary:].view(np.int8)

@@ -1,0 +1,133 @@
+"""Minnesota Whist's observation tensor: layout and encoder, from a ``MinnesotaWhistView``.
+
+Seats are relative to the observer (itself, left, partner, right); sides too (own
+side first). Every field of the view is recoverable from the tensor with the rules:
+the turned cards in turning order (it runs from the dealer's left), the spoken calls
+(also in turn from the dealer's left), the trick history through who played each
+card and its trick number. The game score before the deal is squashed into (-1, 1)
+(it may go below zero under ``scoring = "pagat"``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from whist_sim.cards import NUM_CARDS
+from whist_sim.env.history import PlayHistory
+from whist_sim.env.layout import (
+    Layout,
+    card_values,
+    cards,
+    flags,
+    numbers,
+    onehot,
+    relative_seats,
+    seat_cards,
+    squash,
+    squashed,
+    unpack_bits,
+)
+from whist_sim.games.minnesota_whist import GRAND, MinnesotaWhist, MinnesotaWhistView
+
+PLAYERS = 4
+ACTIONS = 54
+"""Cards 0..51 (laid in the bidding, then played); spoken bidding: pass = 52, grand = 53."""
+
+PHASES = {"lay": 0, "bid": 1, "play": 2}
+SIDES = ("own_side", "other_side")
+
+
+def minnesota_whist_layout(game: MinnesotaWhist) -> Layout:
+    seats = relative_seats(PLAYERS)
+    return Layout("minnesota_whist", (
+        cards("hand", "own hand"),
+        seat_cards("played", seats,
+                   "cards each seat played this deal, the trick in progress included"),
+        cards("trick", "cards in the trick in progress"),
+        cards("laid", "the card this seat laid face down (bid = \"cards\")"),
+        seat_cards("turned", seats, "laid cards turned face up, by whose they were"),
+        flags("called_pass", seats, "the seat said pass (bid = \"spoken\")"),
+        flags("called_grand", seats, "the seat said grand (bid = \"spoken\")"),
+        onehot("laid_count", ("0", "1", "2", "3", "4"), "how many players have laid a card"),
+        onehot("grander", (*seats, "none"), "the seat that granded"),
+        flags("grand", ("grand",), "1 in a grand (play high), 0 in a null hand or before play"),
+        onehot("phase", tuple(PHASES), "what the seat to act does; none once the deal is over"),
+        onehot("dealer", seats, "who dealt"),
+        onehot("leader", seats, "who led the trick in progress (or leads next)"),
+        onehot("seat", ("0", "1", "2", "3"), "this seat's number at the table"),
+        flags("to_act", ("to_act",), "1 when this seat acts now (its action mask is not empty)"),
+        card_values("trick_number", 13,
+                    "each card played: the number (1..13) of its trick, current trick included"),
+        numbers("side_tricks", SIDES, 13, "tricks each side has won this deal"),
+        squashed("score", SIDES, game.variant.target,
+                 "the game score of each side before this deal, v / (|v| + target)"),
+    ), ACTIONS)
+
+
+class MinnesotaWhistEncoder:
+    """Tensors for one seat's views; keeps that seat's trick history between calls."""
+
+    def __init__(self, game: MinnesotaWhist) -> None:
+        self.layout = layout = minnesota_whist_layout(game)
+        self.history = PlayHistory(PLAYERS, 13)
+        self.target = game.variant.target
+        self.o = layout.offsets
+
+    def reset(self) -> None:
+        self.history.reset()
+
+    def encode(self, view: MinnesotaWhistView) -> tuple[np.ndarray, np.ndarray]:
+        """The observation vector and the action mask (int8) of ``view``."""
+        o = self.o
+        layout = self.layout
+        seat = view.seat
+        history = self.history
+        history.sync(view.tricks)
+        played = list(history.played)
+        trick = view.trick
+        trick_mask = 0
+        player = view.leader
+        for card in trick:
+            played[player] |= 1 << card
+            trick_mask |= 1 << card
+            player = (player + 1) % PLAYERS
+        bits = view.hand << o["hand"] | trick_mask << o["trick"]
+        base, turned_base = o["played"], o["turned"]
+        for rel in range(PLAYERS):
+            bits |= played[(seat + rel) % PLAYERS] << (base + rel * NUM_CARDS)
+        if view.laid >= 0:
+            bits |= 1 << (o["laid"] + view.laid)
+        for who, card in view.turned:
+            bits |= 1 << (turned_base + (who - seat) % PLAYERS * NUM_CARDS + card)
+        for who, call in view.calls:
+            name = "called_grand" if call == GRAND else "called_pass"
+            bits |= 1 << (o[name] + (who - seat) % PLAYERS)
+        bits |= 1 << (o["laid_count"] + view.laid_count)
+        grander = view.grander
+        bits |= 1 << (o["grander"] + ((grander - seat) % PLAYERS if grander >= 0 else PLAYERS))
+        bits |= view.grand << o["grand"]
+        phase = PHASES.get(view.phase)
+        if phase is not None:
+            bits |= 1 << (o["phase"] + phase)
+        bits |= 1 << (o["dealer"] + (view.dealer - seat) % PLAYERS)
+        bits |= 1 << (o["leader"] + (view.leader - seat) % PLAYERS)
+        bits |= 1 << (o["seat"] + seat) | (view.legal != 0) << o["to_act"]
+        binary = layout.binary_size
+        bits |= view.legal << binary
+        raw = unpack_bits(bits, layout)
+        obs = np.zeros(layout.size, np.float32)
+        obs[:binary] = raw[:binary]
+        o_numbers = o["trick_number"]
+        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
+        if trick:
+            number = (len(view.tricks) + 1) / 13
+            for card in trick:
+                obs[o_numbers + card] = number
+        side = seat % 2
+        tricks, score = view.side_tricks, view.score
+        o_tricks, o_score = o["side_tricks"], o["score"]
+        obs[o_tricks] = tricks[side] / 13
+        obs[o_tricks + 1] = tricks[1 - side] / 13
+        obs[o_score] = squash(score[side], self.target)
+        obs[o_score + 1] = squash(score[1 - side], self.target)
+        return obs, raw[binary:].view(np.int8)
