@@ -80,3 +80,10 @@ def game_of_view(view: Any) -> Game:
         )
     players = getattr(view, "players", None)
     return make_game(name, view.variant.as_dict(), players)
+
+
+def legal_mask(game: Game, legal: int) -> np.ndarray:
+    """A legal-action bitmask as a 0/1 ``int8`` array of the game's action-space size."""
+    size = ACTIONS[game.name]
+    bits = np.frombuffer(legal.to_bytes((size + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(bits, count=size, bitorder="little").view(np.int8)

@@ -163,10 +163,26 @@ class DealState(ABC):
     def over(self) -> bool:
         return self.to_act < 0
 
+    # -- OpenSpiel-style tensors, delegated to whist_sim.env (imported late: the games do
+    # not depend on the environment package, which depends on them) --------------------
+    def information_state_tensor(self, seat: int) -> Any:
+        """``seat``'s observation vector (float32), built from ``view(seat)`` only; its
+        layout is ``whist_sim.env.layout_for(game)`` (docs/environment.md)."""
+        from whist_sim.env.encoders import encoder_for
+
+        return encoder_for(self.game).encode(self.view(seat))[0]  # type: ignore[attr-defined]
+
+    def legal_actions_mask(self) -> Any:
+        """The legal actions of the seat to act as a 0/1 int8 array over the game's
+        action space (all zeros once the deal is over)."""
+        from whist_sim.env.encoders import legal_mask
+
+        return legal_mask(self.game, self.legal)  # type: ignore[attr-defined]
+
 
 @dataclass(frozen=True)
 class Variant:
-    """Base of each game's variant: a frozen dataclass whose fields are the RULES.md keys."""
+    """Base of each game's variant: a frozen dataclass whose fields are the docs/rules/ keys."""
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], where: str = "variant") -> Variant:
