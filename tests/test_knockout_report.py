@@ -41,6 +41,7 @@ from whist_sim.games.knockout_whist import NAME_TRUMP
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports.build import build_report
+from whist_sim.reports.knockout_whist_section import knockout_whist_sections
 from whist_sim.store import RunFolder, tables_for
 
 GAME = "knockout_whist"
@@ -411,7 +412,7 @@ def test_build_report_on_a_real_knockout_run(tmp_path: Path):
     text, page = paths.markdown.read_text(), paths.html.read_text()
     for heading in ("Knock-out Whist: survival", "Knock-out Whist: wins by table size and seat",
                     "Knock-out Whist: dog's life", "Knock-out Whist: trump choice"):
-        assert f"## {heading}" in text and f"<h2>{html.escape(heading)}</h2>" in page
+        assert f"## {heading}" in text and f"<h2>{heading}</h2>" in html.unescape(page)
 
     folder = RunFolder.open(run)
     seats = pl.read_parquet([str(p) for p in folder.parquet_files("seats")])
@@ -441,4 +442,4 @@ def test_build_report_on_a_real_knockout_run(tmp_path: Path):
 
 
 def test_build_registers_the_knockout_sections():
-    assert build.GAME_SECTIONS[GAME] is build.knockout_whist_sections
+    assert build.GAME_SECTIONS[GAME] is knockout_whist_sections

@@ -37,6 +37,7 @@ from whist_sim.cards import SUIT_MASKS
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports.build import build_report
+from whist_sim.reports.minnesota_whist_section import minnesota_whist_sections
 from whist_sim.store import RunFolder, tables_for, to_arrow
 from whist_sim.tournament.schedule import rotate
 
@@ -77,7 +78,7 @@ def bidding(dealer: int, laid: list[str]) -> tuple[int | None, list[int]]:
 
 
 def points(grander: int | None, tricks: list[int]) -> list[int]:
-    """Default scoring, as RULES.md section 3 states it."""
+    """Default scoring, as docs/rules/minnesota-whist.md states it."""
     scored = [0, 0]
     if grander is None:
         fewer = 0 if tricks[0] < tricks[1] else 1
@@ -369,11 +370,11 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert ab[2] == "6" and ab[3] == "2 · 0.333 [0.000, 1.000]"
     assert ab[4] == "1 · 0.500" and ab[7:] == ["4", "0.500 [0.500, 0.500]"]
     assert rows[("strategy", "C")][2] == "12"
-    curve = {(r[0], r[1]): r for r in table_rows(
-        text, "Minnesota Whist: when to grand", "Grand against pass by high-card points")}
+    curve = {r[0]: r for r in table_rows(
+        text, "Minnesota Whist: when to grand",
+        "Grand against pass by high-card points: all strategies")}
     # band 12-13: grand B2 with 13 in D1 (+2, points 2); pass C2 with 13 in D3 (+6)
-    assert curve[("all strategies", "12–13")][2:] == ["1 · 2.00 · 2.00", "1 · 6.00 · 6.00",
-                                                       "-4.00"]
+    assert curve["12–13"][1:] == ["1 · 2.00 · 2.00", "1 · 6.00 · 6.00", "-4.00"]
     assert "only seats of opposite partnerships are compared" in text
 
 
@@ -481,4 +482,4 @@ def test_build_report_on_a_real_minnesota_run(tmp_path: Path):
 
 
 def test_build_registers_the_minnesota_sections():
-    assert build.GAME_SECTIONS[GAME] is build.minnesota_whist_sections
+    assert build.GAME_SECTIONS[GAME] is minnesota_whist_sections

@@ -23,6 +23,8 @@ from scipy import stats as sps
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import german_whist as gw
 from whist_sim.reports.build import build_report
+from whist_sim.reports.document import Section, Table
+from whist_sim.reports.render import render_markdown
 from whist_sim.reports.stats import (
     ELO_PER_LOGIT,
     bradley_terry,
@@ -429,8 +431,8 @@ def test_build_report_writes_where_asked_and_without_a_game_section(
     assert paths.folder == tmp_path / "elsewhere"
     assert "No game-specific analyses for german_whist yet." in paths.markdown.read_text()
 
-    def section(folder: RunFolder, out: Path) -> list[build.Section]:
-        return [build.Section("A plugged-in section", ["Plugged in."])]
+    def section(folder: RunFolder, out: Path) -> list[Section]:
+        return [Section("A plugged-in section", ["Plugged in."])]
 
     monkeypatch.setitem(build.GAME_SECTIONS, "german_whist", section)
     text = build_report(hand_built_run.path).markdown.read_text()
@@ -443,6 +445,6 @@ def test_build_report_on_a_missing_folder_raises_run_folder_error(tmp_path: Path
 
 
 def test_markdown_cells_escape_pipes_and_newlines():
-    table = build.Table(["a"], [["x | y\nz"]])
-    text = build.render_markdown("T", [build.Section("S", [], [table])], Path("."))
+    table = Table(["a"], [["x | y\nz"]])
+    text = render_markdown("T", [Section("S", [], [table])], Path("."))
     assert re.search(r"\| x \\\| y z \|", text)

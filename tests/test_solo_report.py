@@ -38,6 +38,7 @@ from whist_sim.games.solo_whist import BIDS, COP, PASS, PROP, SOLO, sure_tricks
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.build import build_report
+from whist_sim.reports.solo_whist_section import solo_whist_sections
 from whist_sim.reports.stats import ratio_interval, wilson_interval
 from whist_sim.store import RunFolder, tables_for
 from whist_sim.tournament.schedule import rotate
@@ -565,4 +566,26 @@ def test_build_report_on_a_real_solo_run(tmp_path: Path):
 
 
 def test_build_registers_the_solo_sections():
-    assert build.GAME_SECTIONS["solo_whist"] is build.solo_whist_sections
+    assert build.GAME_SECTIONS["solo_whist"] is solo_whist_sections
+
+
+def test_the_vocabulary_names_the_games_contracts_in_auction_order():
+    # the reports sort and classify contracts by whist_sim.vocabulary, never the game module
+    from whist_sim.games.solo_whist import CONTRACTS
+    from whist_sim.vocabulary import SOLO_CALL_CONTRACT, SOLO_CONTRACTS, SOLO_MISERES
+
+    assert SOLO_CONTRACTS == tuple(c.name for c in CONTRACTS)
+    assert SOLO_MISERES == {c.name for c in CONTRACTS if c.misere}
+    assert set(SOLO_CALL_CONTRACT.values()) == set(SOLO_CONTRACTS)
+
+
+def test_no_report_module_imports_the_games_or_the_strategies():
+    import ast
+
+    reports = Path(__file__).parents[1] / "whist_sim" / "reports"
+    for module in reports.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert not name.startswith(("whist_sim.games", "strategies")), (module, name)

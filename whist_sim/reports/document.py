@@ -1,8 +1,9 @@
 """The pieces a report is made of: sections, display tables and number formatting.
 
-Every section builder (the generic ones in ``build``, each game's, the verdict)
-returns :class:`Section` objects; ``build`` renders them to Markdown and HTML.
-Kept apart from ``build`` so a section module needs nothing but this one.
+Every section builder (the generic ones, each game's, the verdict) returns
+:class:`Section` objects; ``page`` lays them out and ``render`` writes them as
+Markdown and HTML. Kept apart from both so a section module needs nothing but
+this one.
 """
 
 from __future__ import annotations
@@ -17,11 +18,37 @@ import polars as pl
 
 @dataclass
 class Table:
-    """A finished table for display: header and rows of already formatted text."""
+    """A finished table for display: header and rows of already formatted text.
+
+    Every table is also written whole, as CSV, beside the report (``tables/<name>.csv``)
+    and linked from the page, which shows at most ``page.MAX_ROWS`` of its rows. A
+    table that condenses a longer one for the page (a grid of make rates, say) names
+    that one as ``details``: it is written as CSV and linked, never shown.
+    """
 
     header: list[str]
     rows: list[list[str]]
     caption: str = ""
+    name: str = ""
+    """File name of its CSV, without ``.csv``; made from the section title and caption when
+    empty. Explicit names keep the files stable from run to run (docs/reading-a-report.md
+    lists them)."""
+    details: Table | None = None
+    """The whole table this one condenses for the page: CSV only, linked under this one."""
+
+    def __post_init__(self) -> None:
+        # a blank header cell reads as a stray empty row at the top of the table (it did in
+        # the Settings table), and a Markdown table cannot go without a header row
+        blank = [i for i, cell in enumerate(self.header) if not str(cell).strip()]
+        if blank:
+            raise ValueError(
+                f"table {self.caption or self.name or self.header!r}: header cell"
+                f" {blank[0] + 1} of {len(self.header)} is empty; name every column")
+        wrong = [i for i, row in enumerate(self.rows) if len(row) != len(self.header)]
+        if wrong:
+            raise ValueError(
+                f"table {self.caption or self.name or self.header!r}: row {wrong[0] + 1} has"
+                f" {len(self.rows[wrong[0]])} cells for {len(self.header)} columns")
 
 
 @dataclass
@@ -60,10 +87,10 @@ def fmt_ci(row: dict[str, Any], name: str, digits: int = 3) -> str:
 
 
 def table_of(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]],
-           caption: str = "") -> Table:
+             caption: str = "", name: str = "") -> Table:
     """A ``Table`` from a DataFrame: one (title, cell function) per column."""
     rows = [[cell(row) for _, cell in columns] for row in df.iter_rows(named=True)]
-    return Table([title for title, _ in columns], rows, caption)
+    return Table([title for title, _ in columns], rows, caption, name)
 
 
 def column(name: str, digits: int = 3) -> Callable[[dict], str]:
@@ -76,9 +103,14 @@ def interval(name: str, digits: int = 3) -> Callable[[dict], str]:
     return lambda row: fmt_ci(row, name, digits)
 
 
-def matrix(df: pl.DataFrame, value: Callable[[dict], str], caption: str) -> Table:
+def matrix(df: pl.DataFrame, value: Callable[[dict], str], caption: str, name: str = "") -> Table:
     """Row strategy x column opponent, cells from ``value``; "—" on the diagonal."""
     names = sorted(set(df["strategy"].to_list()) | set(df["opponent"].to_list()))
     cells = {(r["strategy"], r["opponent"]): value(r) for r in df.iter_rows(named=True)}
     rows = [[a] + [cells.get((a, b), "—") for b in names] for a in names]
-    return Table(["strategy \\ opponent", *names], rows, caption)
+    return Table(["strategy \\ opponent", *names], rows, caption, name)
+
+
+def count_interval(count: str, rate: str, digits: int = 3) -> Callable[[dict], str]:
+    """Cell function: ``count`` then the rate with its interval, ``12 · 0.250 [0.100, 0.400]``."""
+    return lambda row: f"{fmt(row[count])} · {fmt_ci(row, rate, digits)}"

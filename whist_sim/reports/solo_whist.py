@@ -42,14 +42,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from whist_sim.games.solo_whist import CONTRACTS
 from whist_sim.reports.analyses import PAIR, over_pairs
 from whist_sim.reports.stats import ratio_aggs, with_ratio_interval, with_wilson_interval
+from whist_sim.vocabulary import SOLO_CALL_CONTRACT, SOLO_CONTRACTS, SOLO_MISERES
 
-CONTRACT_NAMES = tuple(c.name for c in CONTRACTS)
-"""Contracts lowest first, as the auction ranks them."""
+CONTRACT_NAMES = SOLO_CONTRACTS
+"""Contracts lowest first, as the auction ranks them (``whist_sim.vocabulary``: the reports
+read the run's rows, never the game module)."""
 
-MISERES = tuple(c.name for c in CONTRACTS if c.misere)
+MISERES = tuple(name for name in CONTRACT_NAMES if name in SOLO_MISERES)
 
 ALL = "all"
 """The ``contract`` of rows pooled over every contract."""
@@ -58,8 +59,7 @@ CONTRACT_LEVEL = {**{name: level for level, name in enumerate(CONTRACT_NAMES)},
                   ALL: len(CONTRACT_NAMES)}
 """Contract -> 0 (Prop and Cop) .. 6 (Abundance Declared), ``all`` last: for sorting."""
 
-CALL_CONTRACT = {"prop": "prop_and_cop", "cop": "prop_and_cop",
-                 **{name: name for name in CONTRACT_NAMES if name != "prop_and_cop"}}
+CALL_CONTRACT = SOLO_CALL_CONTRACT
 """Auction call -> the contract it bids for (a pass bids for nothing)."""
 
 DECLARER_SIDE = ("declarer", "partner")

@@ -1,0 +1,44 @@
+"""The report section "Time per decision": how long strategies took, and forfeits on time.
+
+Runs that do not record ``actions.seconds`` (older runs) get no such section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from whist_sim.reports import analyses
+from whist_sim.reports.document import Section, column, fmt, table_of
+from whist_sim.reports.run_facts import RunFacts
+from whist_sim.store import RunFolder
+
+
+def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
+    actions = folder.scan("actions")
+    if "seconds" not in actions.collect_schema().names():
+        return []
+    times = analyses.decision_times(actions, folder.scan("deals")).collect()
+
+    def ms(name: str) -> Callable[[dict], str]:
+        return lambda row: fmt(None if row[name] is None else 1000 * row[name], 3)
+
+    return [Section(
+        "Time per decision",
+        [
+            "How long each strategy took per decision, in milliseconds, measured around its"
+            " call (for a bot, the round trip through the protocol). These are measurements"
+            " of this machine under this run's load, not results: two runs of the same plan"
+            " give the same rows except these times. `forfeits on time`: deals lost to the"
+            " decision limit, a chess clock, or the supervisor ending a decision that would"
+            " not stop.",
+        ],
+        [table_of(times, [
+            ("strategy", column("strategy")),
+            ("decisions", column("decisions")),
+            ("median ms", ms("median")),
+            ("95th percentile ms", ms("p95")),
+            ("max ms", ms("max")),
+            ("forfeits on time", column("time_forfeits")),
+        ], name="time_per_decision")],
+    )]

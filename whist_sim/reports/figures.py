@@ -1,0 +1,139 @@
+"""What every report figure shares: its canvas and size, legends, and scales that stay readable.
+
+Figures are read in a browser window about 1,200 px wide, in a column of
+1,120 px. So every figure is drawn at most :data:`WIDTH` inches wide, which at
+:data:`DPI` is 1,100 px: it shows at its own size, never shrunk, and a legend
+in :data:`LEGEND_SIZE` points stays legible. A figure with more panels grows
+taller (more rows of panels), never wider.
+
+Two rules keep one value from flattening the rest:
+
+- :func:`focus` sets a panel's limits from its estimates, and lets an
+  interval that would stretch the axis far beyond them run off the edge
+  (a hand seen twice has an interval as wide as the whole scale);
+- :func:`far_apart` tells when one series' values dwarf the others' (random
+  bidding loses a thousand units where a heuristic wins ten), so that the
+  figure gives each series a panel and scale of its own, and says so.
+
+Figures are drawn on the Agg canvas directly (``Figure`` + ``FigureCanvasAgg``)
+rather than through ``pyplot``: no display is needed, and importing this module
+does not switch the backend of a notebook or program that uses it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+DPI = 110
+WIDTH = 10.0
+"""Inches: 1,100 px at :data:`DPI`, the width of the report's column less a margin."""
+LEGEND_SIZE = 9
+"""Points: 14 px at :data:`DPI`."""
+APART = 5.0
+"""One series' largest value more than this many times every other's: scales of their own."""
+OWN_SCALES = "each panel has its own scale"
+
+
+def new_figure(height: float, width: float = WIDTH) -> Figure:
+    """A figure at most :data:`WIDTH` wide, laid out by matplotlib's constrained layout (which
+    keeps titles, labels and an outside legend from overlapping)."""
+    fig = Figure(figsize=(min(width, WIDTH), height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save(fig: Figure, path: Path | str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI)
+    return path
+
+
+def errors(df: pl.DataFrame, name: str) -> np.ndarray:
+    """Error-bar lengths below and above ``name`` from ``name_lo``/``name_hi`` (0 if unknown)."""
+    mid = df[name].to_numpy().astype(float)
+    lo = df[f"{name}_lo"].fill_null(np.nan).to_numpy().astype(float)
+    hi = df[f"{name}_hi"].fill_null(np.nan).to_numpy().astype(float)
+    # clipped at 0: a bound equal to the estimate can land a rounding error past it
+    return np.maximum(np.nan_to_num(np.vstack([mid - lo, hi - mid]), nan=0.0), 0.0)
+
+
+def grid(fig: Figure, count: int, columns: int, **shared: bool) -> list[Axes]:
+    """``count`` panels in rows of at most ``columns``; unused cells of the last row hidden."""
+    columns = max(1, min(columns, count))
+    rows = max(1, math.ceil(count / columns))
+    axes = list(np.atleast_1d(fig.subplots(rows, columns, squeeze=False, **shared)).ravel())
+    for ax in axes[count:]:
+        ax.set_visible(False)
+    return axes[:count]
+
+
+def shared_legend(fig: Figure, axes: Iterable[Axes], columns: int = 6) -> None:
+    """One legend for the whole figure, above its panels: every label once, in the order
+    first drawn. Panels are too small to carry a legend each that can be read."""
+    handles: dict[str, Artist] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    if handles:
+        fig.legend(list(handles.values()), list(handles), loc="outside upper center",
+                   ncols=min(columns, len(handles)), fontsize=LEGEND_SIZE, frameon=False)
+
+
+def footnote(fig: Figure, text: str) -> None:
+    """A line of small print under the panels (what a reader must know to read the scale)."""
+    fig.supxlabel(text, fontsize=LEGEND_SIZE, color="#444", style="italic")
+
+
+def focus(ax: Axes, estimates: Sequence[float] | np.ndarray, lows: Sequence[float] | np.ndarray,
+          highs: Sequence[float] | np.ndarray, axis: str = "y", keep: float | None = 0.0,
+          ) -> bool:
+    """Limits that show every estimate, and every interval only as far as it does not stretch
+    the axis more than the estimates' own spread on either side; True if one was cut.
+
+    ``keep``: a reference value (0) kept in view when it lies within that reach.
+    """
+    points = np.asarray(estimates, dtype=float)
+    points = points[np.isfinite(points)]
+    if points.size == 0:
+        return False
+    low, high = float(points.min()), float(points.max())
+    spread = max(high - low, 0.1 * max(abs(low), abs(high)), 1e-6)
+    reach = (low - spread, high + spread)
+    bounds = np.concatenate([np.asarray(lows, dtype=float), np.asarray(highs, dtype=float)])
+    bounds = bounds[np.isfinite(bounds)]
+    if keep is not None and reach[0] <= keep <= reach[1]:
+        bounds = np.append(bounds, keep)
+    widest_low = min(low, float(bounds.min())) if bounds.size else low
+    widest_high = max(high, float(bounds.max())) if bounds.size else high
+    shown_low, shown_high = max(reach[0], widest_low), min(reach[1], widest_high)
+    margin = 0.06 * max(shown_high - shown_low, 1e-6)
+    (ax.set_ylim if axis == "y" else ax.set_xlim)(shown_low - margin, shown_high + margin)
+    return widest_low < reach[0] or widest_high > reach[1]
+
+
+def far_apart(sizes: Sequence[float]) -> bool:
+    """Whether the largest of ``sizes`` (each series' largest absolute value, or its spread)
+    is more than :data:`APART` times every other one, so that on a shared scale the other
+    series would be flat lines."""
+    finite = sorted((abs(s) for s in sizes if s is not None and math.isfinite(s)), reverse=True)
+    if len(finite) < 2:
+        return False
+    return finite[0] > APART * max(finite[1], 1e-9)
+
+
+def colours(names: Sequence[str]) -> dict[str, str]:
+    """One colour per strategy, the same in every panel of a figure."""
+    return {name: f"C{i % 10}" for i, name in enumerate(names)}
+
+
+CUT_NOTE = "intervals that run off a panel are cut at its edge"

@@ -1,0 +1,29 @@
+"""The report section "Forfeits": hands lost to an error, an illegal move or the clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from whist_sim.reports import analyses
+from whist_sim.reports.document import Section, column, fmt, table_of
+from whist_sim.reports.run_facts import RunFacts
+from whist_sim.store import RunFolder
+
+
+def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
+    failed = analyses.forfeits(folder.scan("seats"), folder.scan("deals")).collect()
+    none = " No strategy forfeited." if failed["forfeits"].sum() == 0 else ""
+    return [Section(
+        "Forfeits",
+        ["Hands a strategy forfeited because it raised an error, made an illegal move"
+         " or exceeded its time budget, with the first error in play order. Forfeits"
+         " count as losses everywhere else in this report." + none],
+        [table_of(failed, [
+            ("strategy", column("strategy")),
+            (facts.hands, column("hands")),
+            ("forfeits", column("forfeits")),
+            ("rate", column("forfeit_rate", 4)),
+            ("first error", lambda r: fmt(r["first_error"])),
+            ("first hand (deal_key)", lambda r: fmt(r["first_deal_key"])),
+        ], name="forfeits")],
+    )]

@@ -1,0 +1,101 @@
+"""The German Whist sections of a report: contesting the face-up card, tricks by stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from whist_sim.cards import RANKS
+from whist_sim.reports import german_whist as gw
+from whist_sim.reports import plots
+from whist_sim.reports.document import Section, Table, fmt
+from whist_sim.reports.document import column as _col
+from whist_sim.reports.document import interval as _ci
+from whist_sim.reports.document import table_of as _table
+from whist_sim.store import RunFolder
+
+
+def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The German Whist section: contesting the face-up card, and tricks by stage."""
+    seats, deals, tricks = folder.scan("seats"), folder.scan("deals"), folder.scan("tricks")
+    decisions = gw.contest_decisions(tricks, deals, seats)
+    by_rank, by_type, stages = pl.collect_all(
+        [gw.contest_by_rank(decisions), gw.contest_by_suit_type(decisions),
+         gw.tricks_by_stage(seats, deals)]
+    )
+    def suit_type(row: dict[str, Any]) -> str:
+        return "trump" if row["trump_prize"] else "non-trump"
+
+    return [
+        Section(
+            "German Whist: contesting the face-up card",
+            [
+                "In stage 1 the trick's winner takes the face-up stock card. When the"
+                " follower (the seat that did not lead) held a card that beat the lead, it"
+                " chose: contest (win the trick and take the face-up card) or duck (lose on"
+                " purpose and draw the unseen card). These tables count only such choices,"
+                " in hands that were not forfeited."
+                " The prize is the card the winner took; trump means its suit was trump.",
+                "`net` and `stage-2 tricks` are the follower's results in that hand, averaged"
+                " over decisions when it contested and when it ducked; the gain is the"
+                " difference. This is an ASSOCIATION, not an effect: hands in which a"
+                " strategy contested differ in other ways from those in which it ducked"
+                " (for a start, it had a winner to spare). No intervals are given because"
+                " the decisions of one hand are not independent; counts are shown instead.",
+            ],
+            [
+                _table(by_type, [
+                    ("strategy", _col("strategy")),
+                    ("prize", suit_type),
+                    ("decisions", _col("decisions")),
+                    ("contest rate", _col("contest_rate")),
+                    ("stage-2 tricks contested / ducked",
+                     lambda r: f"{fmt(r['stage2_contested'], 2)} / {fmt(r['stage2_ducked'], 2)}"),
+                    ("net contested / ducked",
+                     lambda r: f"{fmt(r['net_contested'], 2)} / {fmt(r['net_ducked'], 2)}"),
+                    ("net gain", _col("net_gain", 2)),
+                ], "By suit type"),
+                _rank_table(by_rank, "contest_rate", 2,
+                            "Contest rate by rank of the prize (decisions in brackets)"),
+                _rank_table(by_rank, "net_gain", 1,
+                            "Net gain (mean net contested minus ducked) by rank of the prize"),
+            ],
+            [plots.plot_contest_by_rank(by_rank, out / "contest_by_rank.png")],
+        ),
+        Section(
+            "German Whist: tricks by stage",
+            [
+                "Mean tricks per hand won in stage 1 (while the stock lasts) and in stage 2"
+                " (the last 13, which the classic count scores), with 95% t-intervals over"
+                " duplicate pairs.",
+            ],
+            [_table(stages, [
+                ("strategy", _col("strategy")),
+                ("hands", _col("hands")),
+                ("stage-1 tricks [95% CI]", _ci("stage1", 2)),
+                ("stage-2 tricks [95% CI]", _ci("stage2", 2)),
+            ])],
+        ),
+    ]
+
+
+def _rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str) -> Table:
+    cells = {
+        (r["strategy"], r["trump_prize"], r["rank"]): r for r in by_rank.iter_rows(named=True)
+    }
+    keys = sorted({(r["strategy"], r["trump_prize"]) for r in by_rank.iter_rows(named=True)})
+    rows = []
+    for name, trump in keys:
+        row = [name, "trump" if trump else "non-trump"]
+        for rank in RANKS:
+            cell = cells.get((name, trump, rank))
+            if cell is None:
+                row.append("—")
+            elif value == "contest_rate":
+                row.append(f"{fmt(cell[value], digits)} ({cell['decisions']})")
+            else:
+                row.append(fmt(cell[value], digits))
+        rows.append(row)
+    return Table(["strategy", "prize", *RANKS], rows, caption)

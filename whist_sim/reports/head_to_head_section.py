@@ -1,0 +1,44 @@
+"""The report section "Head to head": each strategy against each other one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from whist_sim.reports import analyses, plots
+from whist_sim.reports.document import Section, interval, matrix
+from whist_sim.reports.run_facts import RunFacts
+from whist_sim.store import RunFolder
+
+
+def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
+    h2h = analyses.head_to_head(folder.scan("seats"), facts.sides).collect()
+    paragraphs = [
+        "Row strategy against column strategy, over the duplicate pairs in which the"
+        " two met. The win share counts a draw as half a win (the higher net in the"
+        " hand wins); brackets are 95% t-intervals over pairs. The second table is"
+        " the row strategy's mean net points per hand against that opponent.",
+    ]
+    if not facts.two:
+        paragraphs.append(
+            "With more than two seats a hand is not one duel, so head to head is"
+            " defined seat by seat: in each hand every seat of the row strategy is"
+            " compared with every seat of the column strategy. The win share is the"
+            " share of those comparisons in which the row strategy's net was higher"
+            " (equal nets, e.g. two defenders of one contract, count half); the"
+            " margin is half the difference of the two nets, averaged over the"
+            " comparisons (in a two-player game exactly the row strategy's net). Both"
+            " are antisymmetric: share(A, B) = 1 − share(B, A).")
+    if facts.sides:
+        paragraphs.append(
+            "In this partnership game only seats of opposite partnerships are"
+            " compared: partners share every net, so a strategy partnered with"
+            " another one is never compared with its partner.")
+    margin = ("Mean net points per hand of the row strategy [95% CI]" if facts.two else
+              "Mean net margin per comparison, half the difference of the two nets [95% CI]")
+    return [Section(
+        "Head to head", paragraphs,
+        [matrix(h2h, interval("share"), "Win share of the row strategy [95% CI]",
+                "head_to_head_share"),
+         matrix(h2h, interval("net", 2), margin, "head_to_head_net")],
+        [plots.plot_head_to_head(h2h, out / "head_to_head.png")],
+    )]

@@ -1,0 +1,188 @@
+"""The Knock-out Whist sections of a report: survival, wins by table size and seat, dog's
+life, trump choice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+from whist_sim.reports import knockout_whist as kw
+from whist_sim.reports import plots
+from whist_sim.reports.document import Section, Table, fmt_ci
+from whist_sim.reports.document import column as _col
+from whist_sim.reports.document import count_interval as _count_ci
+from whist_sim.reports.document import interval as _ci
+from whist_sim.reports.document import table_of as _table
+from whist_sim.store import RunFolder
+
+
+def _shown_tables(df: pl.DataFrame) -> pl.DataFrame:
+    """Rows to show: every table size, and the pooled "all" rows only when there are several."""
+    if df.filter(pl.col("table") != kw.ALL).select("table").n_unique() > 1:
+        return df
+    return df.filter(pl.col("table") != kw.ALL)
+
+
+def _survival_table(survival: pl.DataFrame) -> Table:
+    cells = {(r["strategy"], r["table"], r["round"]): r for r in survival.iter_rows(named=True)}
+    keys = survival.select("strategy", "table", "players").unique(maintain_order=True)
+    rows = []
+    for name, table, players in keys.iter_rows():
+        row = [name, table, str(players)]
+        for number in range(1, kw.ROUNDS + 1):
+            cell = cells.get((name, table, number))
+            row.append("—" if cell is None else fmt_ci(cell, "survival", 2))
+        rows.append(row)
+    return Table(["strategy", "table", "players", *[f"after {r}" for r in range(1, 8)]], rows,
+                 "Share still in after each round [95% CI]")
+
+
+def _elimination_table(eliminated: pl.DataFrame) -> Table:
+    shares = {(r["strategy"], r["table"], r["outcome"]): r["share"]
+              for r in eliminated.iter_rows(named=True)}
+    outcomes = [f"round {r}" for r in range(1, 8)] + ["won"]
+    keys = eliminated.select("strategy", "table", "players").unique(maintain_order=True)
+    rows = [
+        [name, table, str(players)]
+        + [f"{100 * shares.get((name, table, o), 0.0):.1f}%" for o in outcomes]
+        for name, table, players in keys.iter_rows()
+    ]
+    return Table(["strategy", "table", "players", *[f"out in {r}" for r in range(1, 8)], "won"],
+                 rows, "Round of elimination (share of the strategy's players)")
+
+
+def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The Knock-out Whist sections: survival by round, wins by table size and seat, dog's
+    life, and trump choice."""
+    rounds = folder.scan("rounds")
+    games = kw.player_games(folder.scan("seats"), folder.scan("deals"))
+    survival, eliminated, results, by_seat, dogs, trumps = pl.collect_all(
+        [kw.survival(games), kw.elimination_rounds(games), kw.table_results(games, rounds),
+         kw.win_rate_by_seat(games), kw.dogs_life(games),
+         kw.trump_choice(rounds, folder.scan("deals"))]
+    )
+    survival, eliminated, results, dogs = (
+        _shown_tables(df) for df in (survival, eliminated, results, dogs))
+    several = results.filter(pl.col("table") == kw.ALL).height > 0
+
+    def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
+               name: str) -> list[Path]:
+        return [draw(df, out / f"{name}.png")] if df.height else []
+
+    intervals = (
+        "Intervals are 95% t-intervals over deal indices: every line-up and seating of a"
+        " deal index is played from the same seed, so only different deal indices count as"
+        " independent. Rates and means are pooled ratios (every player-game weighs the"
+        " same) with a cluster standard error. Forfeited games are left out."
+    )
+    tables_note = (
+        " `table` is the table size; `all` pools every size of the run." if several else ""
+    )
+    return [
+        Section(
+            "Knock-out Whist: survival",
+            [
+                "A game is one row of the `deals` table; a player-game one seat of it, so"
+                " `players` counts the seats a strategy held (several per game in a line-up"
+                " such as A B A B A B A)." + tables_note,
+                "Survival: the share of a strategy's players still in after each round. A"
+                " player on a dog's life is still in; one whose dog failed goes out in the"
+                " dog's round. The winner is never out, also after rounds its game did not"
+                " need, so each curve ends, after round 7, at the strategy's win rate." " "
+                + intervals,
+                "The elimination table is the same story as a distribution: the share of"
+                " the strategy's players going out in each round (for good, after any dog's"
+                " life), and winning. It is descriptive, without intervals.",
+            ],
+            [_survival_table(survival), _elimination_table(eliminated)],
+            figure(survival, plots.plot_survival, "knockout_survival")
+            + figure(eliminated, plots.plot_elimination_rounds, "knockout_elimination"),
+        ),
+        Section(
+            "Knock-out Whist: wins by table size and seat",
+            [
+                "`win rate`: share of player-games won; `fair share` is what an average"
+                " player wins, 1 / table size. `first-round knock-outs`: took no trick in"
+                " round 1, whether or not a dog's life then kept it in; `out in round 1`:"
+                " knocked out for good there (no dog's life). `placing`: mean final place,"
+                " 1 for the winner, the others by the round they went out in, then tricks"
+                " in that round." + tables_note,
+                "By seat: the win rate at each seat counted from the first dealer (`dealer`,"
+                " then 1 = its left, who leads round 1), for each table size. " + intervals,
+            ],
+            [
+                _table(results, [
+                    ("strategy", _col("strategy")),
+                    ("table", _col("table")),
+                    ("players", _col("players")),
+                    ("win rate [95% CI]", _ci("win_rate")),
+                    ("fair share", _col("fair_share")),
+                    ("first-round knock-outs [95% CI]", _ci("first_round_rate")),
+                    ("out in round 1 [95% CI]", _ci("first_round_out_rate")),
+                    ("placing [95% CI]", _ci("placing", 2)),
+                ], "By table size"),
+                _table(by_seat, [
+                    ("strategy", _col("strategy")),
+                    ("table", _col("players")),
+                    ("seat", lambda r: "dealer" if r["position"] == 0 else str(r["position"])),
+                    ("player-games", _col("games")),
+                    ("win rate [95% CI]", _ci("win_rate")),
+                    ("fair share", _col("fair_share")),
+                ], "By seat from the first dealer"),
+            ],
+            figure(results, plots.plot_win_rate_by_table, "knockout_win_by_table")
+            + figure(by_seat, plots.plot_win_rate_by_seat, "knockout_win_by_seat"),
+        ),
+        Section(
+            "Knock-out Whist: dog's life",
+            [
+                "With `dogs_life` on, a knocked-out player may get one more round with a"
+                " single card; if it wins a trick it is back in. `granted`: player-games in"
+                " which the strategy got a dog's life, and their share of its player-games;"
+                " `revived`: the dogs that won their trick, as a share of those granted;"
+                " then how the revived players finished: the share of them that won the"
+                " game and their mean placing (1 = winner). A dash means nothing to"
+                " measure (dog's life off, or no dog revived)." + tables_note,
+                intervals,
+            ],
+            [_table(dogs, [
+                ("strategy", _col("strategy")),
+                ("table", _col("table")),
+                ("players", _col("players")),
+                ("granted · rate [95% CI]", _count_ci("granted", "granted_rate")),
+                ("revived · per dog [95% CI]", _count_ci("revived", "revival_rate")),
+                ("revived: won · rate [95% CI]", _count_ci("revived_wins", "revived_win_rate")),
+                ("revived: placing [95% CI]", _ci("revived_placing", 2)),
+            ])],
+        ),
+        Section(
+            "Knock-out Whist: trump choice",
+            [
+                "From round 2 on, the player who took most tricks names trump, looking at"
+                " its new hand, and leads. For each choice: the number of cards of the suit"
+                " it named (`trump length`) against its longest suit (`longest suit`), and"
+                " whether it named a longest suit. Rows split the choices into a longest"
+                " suit and a shorter one, then `all`.",
+                "How the chooser's round went: `round win` is its share of the round's top"
+                " trick count (1 when it took most tricks alone, 1/k when k players tied"
+                " for most, else 0; over the players of a round these add up to 1), and"
+                " `fair share` the round win of an average player, 1 / players dealt in"
+                " (dogs included). `survived`: it took a trick, so it stayed in. Comparing"
+                " the `longest` and `shorter` rows is an association: a strategy that names"
+                " a shorter suit may do so with a different kind of hand. " + intervals,
+            ],
+            [_table(trumps, [
+                ("strategy", _col("strategy")),
+                ("choice", _col("choice")),
+                ("choices", _col("choices")),
+                ("named a longest suit [95% CI]", _ci("longest_rate")),
+                ("trump length [95% CI]", _ci("trump_length", 2)),
+                ("longest suit [95% CI]", _ci("longest_suit", 2)),
+                ("round win [95% CI]", _ci("round_win")),
+                ("fair share", _col("fair_share")),
+                ("survived [95% CI]", _ci("survived")),
+            ])],
+        ),
+    ]

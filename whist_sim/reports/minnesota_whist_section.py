@@ -1,0 +1,122 @@
+"""The Minnesota Whist sections of a report: granding and games, and when to grand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from whist_sim.reports import minnesota_whist as mw
+from whist_sim.reports import plots
+from whist_sim.reports.document import Section, fmt, fmt_ci
+from whist_sim.reports.document import column as _col
+from whist_sim.reports.document import count_interval as _count_ci
+from whist_sim.reports.document import interval as _ci
+from whist_sim.reports.document import table_of as _table
+from whist_sim.store import RunFolder
+
+HCP_BAND = 2
+"""Width of the high-card-point bands of the Minnesota grand-value curves."""
+
+
+def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The Minnesota Whist sections: granding and games per partnership and strategy, and the
+    value of granding by hand strength."""
+    rows = mw.seat_deals(folder.scan("seats"), folder.scan("deals"))
+    values = mw.grand_value_by_hcp(rows, HCP_BAND)
+    summary, curves, side_by_side, threshold = pl.collect_all(
+        [mw.summary(rows, folder.scan("matches")), values, mw.grand_vs_pass(values),
+         mw.grand_threshold(values)]
+    )
+
+    def band(row: dict[str, Any]) -> str:
+        lo, hi = row["hcp"], row["hcp_hi"]
+        return str(lo) if lo == hi else f"{lo}–{hi}"
+
+    def choice(prefix: str) -> Callable[[dict], str]:
+        def cell(row: dict[str, Any]) -> str:
+            if row[f"{prefix}_seats"] is None:
+                return "—"
+            return (f"{row[f'{prefix}_seats']} · {fmt_ci(row, f'{prefix}_net', 2)}"
+                    f" · {fmt(row[f'{prefix}_points'], 2)}")
+        return cell
+
+    return [
+        Section(
+            "Minnesota Whist: granding and games",
+            [
+                "One row per partnership (`A+B`: the strategies of its two seats, partners"
+                " opposite) and per strategy. A partnership counts once per deal; a strategy"
+                " once per seat it held, so a strategy partnered with itself counts each deal"
+                " twice (with the same result, which leaves the rates unchanged).",
+                "`grand rate`: share of deals in which its side granded (a seat of the side"
+                " turned the first black card, or said grand). `success`: of those grands,"
+                " the share in which the side took 7 tricks or more. `points per grand hand`"
+                " and `per null hand`: the side's own points in the deal (0 when the other"
+                " side scored), averaged over grand hands (whoever granded) and over null"
+                " hands. `game win rate`: share of games to `target` won; a game is a row"
+                " group of the `matches` table (one line-up, deal index and rotation).",
+                "Intervals are 95% t-intervals over duplicate sets: a line-up and deal index"
+                " played in both rotations, the partnerships swapping seats on the same"
+                " cards. Rates and means are pooled ratios (every deal weighs the same)"
+                " with a cluster standard error. Forfeited deals are left out of the deal"
+                " columns; the games keep them.",
+            ],
+            [_table(summary, [
+                ("kind", _col("kind")),
+                ("name", _col("name")),
+                ("deals", _col("deals")),
+                ("grands · rate [95% CI]", _count_ci("grands", "grand_rate")),
+                ("made 7+ · success [95% CI]", _count_ci("successes", "grand_success")),
+                ("points per grand hand [95% CI]", _ci("grand_points", 2)),
+                ("points per null hand [95% CI]", _ci("null_points", 2)),
+                ("games", _col("games")),
+                ("game win rate [95% CI]", _ci("game_win_rate")),
+            ], name="minnesota_granding_and_games")],
+        ),
+        Section(
+            "Minnesota Whist: when to grand",
+            [
+                "The value of granding by hand strength. For every seat that made a bidding"
+                " choice: `grand` if it granded, `pass` if it declined (laid a red card, or"
+                " said pass). Seats whose wish is unknown, because an earlier seat granded"
+                " before their card was turned or their turn came, are left out. Strength is"
+                " the seat's high-card points, counted from `deals.hands` (A=4 K=3 Q=2 J=1,"
+                f" 40 in the pack), in bands of {HCP_BAND}.",
+                "Each cell reads `seats · mean net [95% CI] · mean points`: `net` is the"
+                " seat's side's points minus the other side's in that deal, `points` the"
+                " side's own points. Net is the figure to decide by: a failed grand scores"
+                " 0 for the granders but 2 per trick over six for the other side. Intervals"
+                " are 95% t-intervals over duplicate sets (pooled ratio, cluster standard"
+                " error). One table per strategy; `all strategies` pools every seat.",
+                "Read where the `grand` curve rises above the `pass` curve: seats with that"
+                " many points did better granding. The threshold table gives the lowest"
+                " band from which the grand net is above the pass net in that band and every"
+                " higher band where both occurred (a point estimate: check it against the"
+                " bands of the figure). This is an association: each strategy's own choices"
+                " decide which hands land in each curve, and a passing seat's deal may be"
+                " granded by another seat.",
+            ],
+            [
+                _table(threshold, [
+                    ("strategy", _col("strategy")),
+                    ("grand from (HCP)", _col("threshold")),
+                    ("bands compared", _col("bands")),
+                    ("grands", _col("grands")),
+                    ("passes", _col("passes")),
+                ], "Estimated grand threshold", "minnesota_grand_threshold"),
+                *(_table(side_by_side.filter(pl.col("strategy") == name), [
+                    ("HCP", band),
+                    ("grand: seats · net [95% CI] · points", choice("grand")),
+                    ("pass: seats · net [95% CI] · points", choice("pass")),
+                    ("net gain of granding", _col("gain", 2)),
+                ], f"Grand against pass by high-card points: {name}",
+                    f"minnesota_grand_vs_pass_{name}")
+                  for name in side_by_side["strategy"].unique(maintain_order=True)),
+            ],
+            [plots.plot_grand_value_by_hcp(curves, out / "minnesota_grand_value.png")]
+            if curves.height else [],
+        ),
+    ]

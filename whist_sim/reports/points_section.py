@@ -1,0 +1,68 @@
+"""The report section "Points per hand": how the net score of a hand is spread.
+
+The whole distribution (one row per strategy and net score) can be long and, laid
+out one column per score, far too wide: Minnesota Whist nets run from -26 to 26.
+So the page shows one row per strategy (the shares lost, drawn and won, and the
+quartiles of the net), the figure shows the distribution, and the whole
+distribution is its CSV.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from whist_sim.reports import analyses, plots
+from whist_sim.reports.document import Section, Table, fmt
+from whist_sim.reports.run_facts import RunFacts
+from whist_sim.store import RunFolder
+
+
+def points_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
+    points = analyses.points_distribution(folder.scan("seats")).collect()
+    return [Section(
+        "Points per hand",
+        [f"How the net score of a hand is spread, per strategy, over its {facts.hands}:"
+         " the shares below, at and above zero, and the net at the lowest, the quartiles"
+         " and the highest hand. The figure shows every score; the CSV under the table"
+         " holds the share of each score."],
+        [summary_table(points, facts.hands)],
+        [plots.plot_points_distribution(points, out / "points.png")],
+    )]
+
+
+def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
+    """One row per strategy from ``analyses.points_distribution``; the whole distribution as
+    its ``details``."""
+    rows = []
+    for (name,), part in sorted(points.group_by("strategy", maintain_order=True),
+                                key=lambda item: str(item[0][0])):
+        part = part.sort("net")
+        nets = part["net"].to_list()
+        shares = part["share"].to_list()
+        cumulative = part["share"].cum_sum().to_list()
+
+        def quantile(q: float, nets: list[float] = nets, cumulative: list[float] = cumulative,
+                     ) -> str:
+            return f"{next(n for n, c in zip(nets, cumulative, strict=True) if c >= q - 1e-9):g}"
+
+        def share(keep: pl.Expr, part: pl.DataFrame = part) -> str:
+            return f"{100 * float(part.filter(keep)['share'].sum()):.1f}%"
+
+        top = max(range(len(nets)), key=lambda i: shares[i])
+        rows.append([
+            str(name), fmt(int(part["hands"].sum())),
+            share(pl.col("net") < 0), share(pl.col("net") == 0), share(pl.col("net") > 0),
+            f"{nets[0]:g}", quantile(0.25), quantile(0.5), quantile(0.75), f"{nets[-1]:g}",
+            f"{nets[top]:g} ({100 * shares[top]:.1f}%)",
+        ])
+    details = Table(
+        ["strategy", "net", hands_word, "share"],
+        [[str(r["strategy"]), f"{r['net']:g}", str(r["hands"]), f"{r['share']:.4f}"]
+         for r in points.sort("strategy", "net").iter_rows(named=True)],
+        "Share of hands at each net score", "points_per_hand_distribution")
+    return Table(
+        ["strategy", hands_word, "net < 0", "net = 0", "net > 0", "lowest", "25%", "median",
+         "75%", "highest", "most frequent (share)"],
+        rows, "Net score per hand", "points_per_hand", details)

@@ -1,0 +1,111 @@
+"""Write a laid-out report as Markdown and HTML, from Jinja2 templates, and its tables as CSV.
+
+Why templates: the page's markup and style sit in ``templates/`` where they can
+be read and changed as HTML and CSS, apart from the analyses; Jinja2 escapes
+every cell and heading of the HTML by default, so a strategy label such as
+``<b>`` prints as text. The Markdown comes from a template of its own (no
+escaping there; its table cells are made safe by :func:`markdown_cell`).
+
+What goes on the page (anchors, the 25-row cap, CSV links, figure sizes) is
+decided in ``page``; the templates only print it.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from whist_sim.reports.document import Section
+from whist_sim.reports.page import Page, PageTable, layout
+
+_CODE = re.compile(r"`([^`]+)`")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
+
+
+def markdown_cell(text: str) -> str:
+    """A table cell on one line, its pipes escaped so they do not split the cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def markdown_rule(header: Sequence[str]) -> str:
+    """The line under a Markdown table's header: ``|---|---|``."""
+    return "|" + "|".join("---" for _ in header) + "|"
+
+
+def inline_html(text: str) -> Markup:
+    """Prose as HTML: escaped, then `code` spans and *emphasis* as the Markdown reads them."""
+    escaped = str(escape(text))
+    return Markup(_EMPHASIS.sub(r"<em>\1</em>", _CODE.sub(r"<code>\1</code>", escaped)))
+
+
+def table_links(table: PageTable) -> list[tuple[str, str]]:
+    """The line under a table: (text, CSV path) pairs, the file named after the text."""
+    if table.cut:
+        links = [(f"first {len(table.rows)} of {table.total} rows shown; all {table.total}"
+                  " rows:", table.csv)]
+    else:
+        links = [("CSV:", table.csv)]
+    if table.details_csv:
+        links.append((f"the whole table behind it, all {table.details_total} rows:",
+                      table.details_csv))
+    return links
+
+
+@cache
+def environment() -> Environment:
+    """The templates of ``whist_sim/reports/templates``; HTML ones escape by default."""
+    env = Environment(
+        loader=PackageLoader("whist_sim.reports", "templates"),
+        autoescape=select_autoescape(enabled_extensions=("html.jinja",),
+                                     default_for_string=False, default=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=StrictUndefined,
+    )
+    env.filters.update(md_cell=markdown_cell, md_rule=markdown_rule, inline=inline_html,
+                       links=table_links, basename=lambda path: PurePosixPath(path).name)
+    return env
+
+
+def markdown(page: Page) -> str:
+    text = environment().get_template("report.md.jinja").render(page=page)
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def html(page: Page) -> str:
+    return environment().get_template("report.html.jinja").render(page=page)
+
+
+def render_markdown(title: str, sections: Sequence[Section], out: Path) -> str:
+    """The report as Markdown; figure and CSV links are relative to ``out``."""
+    return markdown(layout(title, list(sections), out))
+
+
+def render_html(title: str, sections: Sequence[Section], out: Path) -> str:
+    """The report as one HTML page (inline CSS); links are relative to ``out``."""
+    return html(layout(title, list(sections), out))
+
+
+def write_tables(page: Page, out: Path) -> list[Path]:
+    """Every table of ``page`` whole, as CSV (header first) under ``out``; the paths written.
+
+    The CSV holds the cells as the page prints them ("0.512 [0.498, 0.526]"), so what
+    the page cuts short continues row for row in the file.
+    """
+    written = []
+    for relative, table in page.files.items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(table.header)
+            writer.writerows(table.rows)
+        written.append(path)
+    return written

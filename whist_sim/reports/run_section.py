@@ -1,0 +1,94 @@
+"""The report section "Run": what was played, as ``run.json`` and the results record it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import polars as pl
+
+from whist_sim.reports.document import Section, Table
+from whist_sim.store import RunFolder
+
+TITLE = "Run"
+
+
+def run_section(folder: RunFolder, meta: dict[str, Any]) -> Section:
+    """Settings (one setting per row, named in the header so no row is blank) and entrants."""
+    facts = (
+        folder.scan("deals")
+        .select(
+            pl.len().alias("hands"),
+            pl.col("deal").n_unique().alias("deal_indices"),
+            pl.col("pairing").n_unique().alias("pairings"),
+            pl.col("variant").unique().sort().str.join(" / ").alias("variant"),
+            pl.col("game_version").unique().sort().cast(pl.String).str.join(", ").alias("version"),
+            (pl.col("status") == "forfeit").sum().alias("forfeited"),
+        )
+        .collect()
+        .row(0, named=True)
+    )
+    config = meta["config"] if isinstance(meta["config"], dict) else {}
+    tournament = config.get("tournament") if isinstance(config.get("tournament"), dict) else {}
+    rows = [
+        ["run folder", str(folder.path)],
+        ["game", f"{meta['game']} (rules version {facts['version']})"],
+        ["variant", variant_text(facts["variant"])],
+        ["status", str(meta["status"])],
+        ["root seed", str(meta["root_seed"])],
+        ["deals per line-up (config)", str(tournament.get("deals", "—"))],
+        ["line-ups played", str(facts["pairings"])],
+        ["deal indices played", str(facts["deal_indices"])],
+        ["hands played", str(facts["hands"])],
+        ["forfeited hands", str(facts["forfeited"])],
+    ]
+    for key in ("created", "started", "finished", "git_commit", "whist_sim_version"):
+        if key in meta:
+            rows.append([key.replace("_", " "), str(meta[key])])
+    return Section(
+        TITLE,
+        ["What was played: the run's settings as `run.json` records them, and what the"
+         " tables hold (the variant is read from the results, with every default filled in)."],
+        [Table(["setting", "value"], rows, "Settings", "run_settings"),
+         Table(["label", "strategy", "params", "version"], strategy_rows(meta), "Entrants",
+               "run_entrants")],
+    )
+
+
+def variant_text(variant: str | None) -> str:
+    """The variant's JSON as ``key = value`` pairs; "defaults" when it sets nothing."""
+    if not variant:
+        return "—"
+    try:
+        parsed = json.loads(variant)
+    except json.JSONDecodeError:
+        return variant
+    return ", ".join(
+        f"{k} = {'off' if v is None else v}" for k, v in parsed.items()
+    ) or "defaults"
+
+
+def strategy_rows(meta: dict[str, Any]) -> list[list[str]]:
+    """Entrants from ``run.json``: its ``strategies`` map (label -> use, params, version).
+
+    Runs that lack the map (older run folders) fall back on the config's entries.
+    """
+    entries: dict[str, dict[str, Any]] = {}
+    config = meta.get("config")
+    recorded = meta.get("strategies")
+    if isinstance(config, dict) and not isinstance(recorded, dict):
+        for entry in config.get("strategies") or []:
+            if isinstance(entry, dict) and "use" in entry:
+                label = entry.get("label") or entry["use"]
+                entries[label] = {"use": entry["use"], "params": entry.get("params") or {}}
+    if isinstance(recorded, dict):
+        for label, info in recorded.items():
+            if isinstance(info, dict):
+                entries.setdefault(label, {}).update(info)
+            else:
+                entries.setdefault(label, {})["version"] = info
+    return [
+        [label, str(info.get("use", "—")),
+         json.dumps(info.get("params", {}), sort_keys=True), str(info.get("version", "—"))]
+        for label, info in entries.items()
+    ]

@@ -1,0 +1,229 @@
+"""The Solo Whist sections of a report: bidding and contracts, defence, make rate by hand
+strength, auction outcomes, sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+from whist_sim.reports import plots
+from whist_sim.reports import solo_whist as sw
+from whist_sim.reports.document import Section, Table, fmt, fmt_ci
+from whist_sim.reports.document import column as _col
+from whist_sim.reports.document import count_interval as _count_ci
+from whist_sim.reports.document import interval as _ci
+from whist_sim.reports.document import table_of as _table
+from whist_sim.reports.stats import wilson_interval
+from whist_sim.store import RunFolder
+
+
+def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
+    """The Solo Whist sections: bidding profitability, defence, make rate by hand strength,
+    auction outcomes and session results."""
+    seats, deals, contracts = folder.scan("seats"), folder.scan("deals"), folder.scan("contracts")
+    outcomes = sw.seat_outcomes(seats, contracts, deals)
+    bidding, defence, strength, mix, throw_ins, sessions = pl.collect_all(
+        [
+            sw.bidding(folder.scan("bids"), outcomes),
+            sw.defence(outcomes),
+            sw.make_rate_by_strength(outcomes),
+            sw.contract_mix(outcomes),
+            sw.throw_ins(contracts, deals),
+            sw.session_results(folder.scan("matches")),
+        ]
+    )
+
+    def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
+               name: str) -> list[Path]:
+        return [draw(df, out / f"{name}.png")] if df.height else []
+
+    return [
+        Section(
+            "Solo Whist: bidding and contracts",
+            [
+                "For each strategy and contract: how often it bid the contract, won the"
+                " auction with it, and made it, and what it earned on the declarer side."
+                " Calls `prop` and `cop` both count as bids for Prop and Cop. A contract is"
+                " *won* by every seat of the declarer side (the Cop partner too), and"
+                " `won`, `made` and units count declarer-side seats: a Prop and Cop partner"
+                " gets ±2 units at the default stake, a soloist ±9. The `all` row pools"
+                " every contract (its bids are the auctions in which the strategy made any"
+                " bid). Forfeited hands are left out of every Solo Whist section but the"
+                " sessions.",
+                "Intervals (95%): the bid rate is over the strategy's seat-hands (its"
+                " auctions), won/bid over its bids and the make rate over the contracts it"
+                " won, all Wilson intervals treating those as independent. Units per"
+                " contract played and per 100 seat-hands are pooled ratios (total units"
+                " over contracts, or over seat-hands) with t-intervals over duplicate sets"
+                " (a line-up and deal index under every seating), whose units cannot be"
+                " taken as independent: a cluster standard error. `units per 100"
+                " seat-hands` adds up over contracts: the `all` row is what declaring"
+                " earned the strategy per 100 hands it was dealt.",
+            ],
+            [_table(bidding, [
+                ("strategy", _col("strategy")),
+                ("contract", _col("contract")),
+                ("seat-hands", _col("seat_hands")),
+                ("bids · rate [95% CI]", _count_ci("bids", "bid_rate")),
+                ("won · per bid [95% CI]", _count_ci("won", "won_rate")),
+                ("made · make rate [95% CI]", _count_ci("made", "make_rate")),
+                ("units per contract [95% CI]", _ci("units_per_contract", 2)),
+                ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
+            ])],
+            figure(bidding, plots.plot_units_per_contract, "solo_units"),
+        ),
+        Section(
+            "Solo Whist: defence",
+            [
+                "Units a strategy lost defending against contracts that were made, and won"
+                " against contracts that failed. Only contracts declared by another"
+                " strategy count: where the declarer side holds a seat of the same strategy"
+                " (line-up A B A B), what one of its seats loses the other wins. `units`"
+                " is won minus lost. Units per contract defended and per 100 seat-hands"
+                " are pooled ratios with 95% t-intervals over duplicate sets (cluster"
+                " standard error). Declaring (the `all` row above) plus defending plus"
+                " defending against its own strategy make up the strategy's whole net.",
+            ],
+            [_table(defence, [
+                ("strategy", _col("strategy")),
+                ("contract", _col("contract")),
+                ("defended", _col("defended")),
+                ("made against", _col("made_against")),
+                ("units lost", _col("units_lost", 1)),
+                ("defeated", _col("defeated")),
+                ("units won", _col("units_won", 1)),
+                ("units per defence [95% CI]", _ci("units_per_defence", 2)),
+                ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
+            ])],
+        ),
+        Section(
+            "Solo Whist: make rate by hand strength",
+            [
+                "How often a contract was made, against the declarer's hand strength when"
+                " the auction ended. For contracts that must take tricks the measure is"
+                " `sure_tricks`: the declarer's tricks that need no help, under the"
+                " contract's trump (each suit's unbroken top sequence, plus trumps beyond"
+                " the fourth). For Misère and Spread Misère it is `high_cards`: the aces,"
+                " kings and queens held, which are the danger there (fewer is better);"
+                " sure tricks under no trump would be 0 for almost every misère hand. Prop"
+                " and Cop is placed by the proposer's hand alone. Each contract counts"
+                " once, under its declarer's strategy.",
+                "Intervals are 95% Wilson intervals over contracts. Read the curve as where"
+                " a contract starts to pay: without `overtricks` every contract pays the"
+                " same whether made or failed (a Solo 3 units per defender), so against"
+                " a score of 0 it gains when its make rate is above 1/2, the dotted line."
+                " The strength at which the Solo curve, band included, clears 1/2 is"
+                " where that strategy should bid Solo. The curve shows only what the"
+                " strategy's own bidding produced: hands it never bid on are not in it.",
+                "The table gives one row per contract and declaring strategy: its make rate"
+                " over every strength, and `pays from`, the weakest hand from which the make"
+                " rate was above 1/2 at that strength and at every stronger one seen (a"
+                " point estimate: check it against the bands of the figure). The rates at"
+                " each strength are in the CSV of the whole table linked under it.",
+            ],
+            [make_rate_summary(strength)],
+            figure(strength, plots.plot_make_rate_by_strength, "solo_make_rate"),
+        ),
+        Section(
+            "Solo Whist: auction outcomes",
+            [
+                "Throw-ins: hands in which everyone passed, or a Prop found no Cop, per"
+                " line-up (its strategies in seat order, first seating) and over all. The"
+                " interval is a 95% t-interval over duplicate sets (pooled ratio, cluster"
+                " standard error): every seating of a set is dealt the same cards, so its"
+                " hands are not independent. A zero-width interval means every set had the"
+                " same rate (e.g. no throw-in at all), not certainty.",
+                "Contract mix: of the contracts each strategy won in the auction"
+                " (declarer-side seats), the share of each kind, with 95% Wilson intervals"
+                " over those contracts, and how many of each it won per 100 seat-hands.",
+            ],
+            [
+                _table(throw_ins, [
+                    ("line-up", _col("lineup")),
+                    ("hands", _col("hands")),
+                    ("throw-ins", _col("throw_ins")),
+                    ("throw-in rate [95% CI]", _ci("throw_in_rate")),
+                    ("duplicate sets", _col("sets")),
+                ], "Throw-ins"),
+                _table(mix, [
+                    ("strategy", _col("strategy")),
+                    ("contract", _col("contract")),
+                    ("won", _col("won")),
+                    ("share [95% CI]", _ci("share")),
+                    ("per 100 seat-hands", _col("per_100", 2)),
+                ], "Contract mix"),
+            ],
+            figure(mix, plots.plot_contract_mix, "solo_contract_mix"),
+        ),
+        Section(
+            "Solo Whist: sessions",
+            [
+                "A session is `session_hands` hands with the deal rotating (or first to"
+                " `target` units); its winner is the seat with the highest balance, and"
+                " seats tied for top draw. One row of the `matches` table is a"
+                " session-seat; `sessions` counts them (a strategy with two seats of a"
+                " line-up has two per session). Mean balance, win rate and draw rate are"
+                " means over duplicate sets of the strategy's mean in each set, with 95%"
+                " t-intervals over sets. With four seats an even share is a win rate of"
+                " 1/4 per seat. Forfeit penalties stay in the balances. The quantiles"
+                " describe the spread of single sessions and carry no interval.",
+            ],
+            [_table(sessions, [
+                ("strategy", _col("strategy")),
+                ("sessions", _col("sessions")),
+                ("sets", _col("pairs")),
+                ("mean balance [95% CI]", _ci("balance", 2)),
+                ("win rate [95% CI]", _ci("win_rate")),
+                ("draw rate [95% CI]", _ci("draw_rate")),
+                ("min", _col("balance_min", 1)),
+                ("5%", _col("balance_p05", 1)),
+                ("25%", _col("balance_q1", 1)),
+                ("median", _col("balance_median", 1)),
+                ("75%", _col("balance_q3", 1)),
+                ("95%", _col("balance_p95", 1)),
+                ("max", _col("balance_max", 1)),
+            ])],
+            figure(sessions, plots.plot_session_balances, "solo_sessions"),
+        ),
+    ]
+
+
+def make_rate_summary(strength: pl.DataFrame) -> Table:
+    """One row per contract and declaring strategy, from ``solo_whist.make_rate_by_strength``;
+    the rate at every strength (a row per strength: 130 rows in a run of three entrants) is
+    its ``details``, a CSV only."""
+    rows = []
+    for (_, contract, measure, name), part in strength.group_by(
+            "level", "contract", "measure", "strategy", maintain_order=True):
+        part = part.sort("strength")
+        contracts, made = int(part["contracts"].sum()), int(part["made"].sum())
+        rate = wilson_interval(made, contracts)
+        # stronger is more sure tricks, or fewer high cards for a misère
+        stronger_first = part.reverse() if measure == "sure_tricks" else part
+        pays_from = None
+        for row in stronger_first.iter_rows(named=True):
+            if row["make_rate"] <= 0.5:
+                break
+            pays_from = row["strength"]
+        rows.append([
+            str(contract), str(name), str(measure),
+            f"{part['strength'].min()}–{part['strength'].max()}", fmt(contracts), fmt(made),
+            fmt_ci({"r": rate.estimate, "r_lo": rate.lo, "r_hi": rate.hi}, "r"),
+            "—" if pays_from is None else
+            (f"{pays_from}+" if measure == "sure_tricks" else f"{pays_from} or fewer" if pays_from else "0"),
+        ])
+    details = _table(strength, [
+        ("contract", _col("contract")),
+        ("measure", _col("measure")),
+        ("strategy", _col("strategy")),
+        ("strength", _col("strength")),
+        ("contracts", _col("contracts")),
+        ("made", _col("made")),
+        ("make rate [95% CI]", _ci("make_rate")),
+    ], "Make rate at each strength", "solo_whist_make_rate_by_strength")
+    return Table(["contract", "strategy", "measure", "strengths seen", "contracts", "made",
+                  "make rate [95% CI]", "pays from"], rows,
+                 "Make rate by contract and declaring strategy", "solo_whist_make_rate",
+                 details)

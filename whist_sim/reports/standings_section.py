@@ -1,0 +1,73 @@
+"""The report section "Standings": one row per strategy, best mean net first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from whist_sim.reports import analyses, plots
+from whist_sim.reports.document import Section, column, interval, table_of
+from whist_sim.reports.run_facts import RunFacts
+from whist_sim.store import RunFolder
+
+WHAT_WINS = {
+    "solo_whist": "In Solo Whist a hand is won by the declarer side when the contract is"
+    " made and by each defender when it fails; a throw-in is a draw for all.",
+    "minnesota_whist": "In Minnesota Whist a hand is one deal of a game to `target`: both"
+    " seats of the side that scored in it win it, and `net` is the side's points minus the"
+    " other side's (the game results are in the Minnesota section).",
+    "knockout_whist": "In Knock-out Whist a hand is a whole game: only its winner wins,"
+    " `net` is +(players − 1) for the winner and −1 for every other seat, so an even"
+    " win rate is 1/players.",
+}
+"""Per game, what winning a hand means, for the prose of multi-seat games."""
+
+
+def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
+    standings = analyses.standings(folder.scan("seats")).collect()
+    hands = facts.hands
+    paragraphs = [
+        "One row per strategy, best mean net first. `hands` is every hand it played;"
+        " `pairs` the duplicate pairs (a line-up and deal index played in every seat"
+        " rotation, so both sides held the same cards). Each pair is first reduced to"
+        " the strategy's mean over its hands in it; the figures are means over pairs,"
+        " and the brackets are 95% t-intervals over pairs.",
+        "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
+        " strategy raised, played illegally or ran out of time) is a loss by the"
+        " largest score the variant allows. `net` is points won minus points lost"
+        " per hand, zero-sum across the table.",
+    ]
+    if not facts.two:
+        paragraphs.append(
+            f"With {facts.sizes_text()} a duplicate pair is the line-up and deal"
+            " index under every distinct seating (a duplicate set), and `seat-hands`"
+            " counts one per seat the strategy held in a hand: a strategy holding two"
+            " seats of a line-up (A B A B) counts each hand twice. "
+            + WHAT_WINS.get(facts.game, "A hand is won by every seat on the side that won it."))
+    table = table_of(standings, [
+        ("strategy", column("strategy")),
+        (hands, column("hands")),
+        ("pairs", column("pairs")),
+        ("win rate [95% CI]", interval("win_rate")),
+        ("draw rate [95% CI]", interval("draw_rate")),
+        ("mean net [95% CI]", interval("net")),
+        ("forfeits", column("forfeits")),
+    ], name="standings")
+    figure = plots.plot_standings(standings, out / "standings.png",
+                                  fair_win_rate(facts, standings))
+    return [Section("Standings", paragraphs, [table], [figure])]
+
+
+def fair_win_rate(facts: RunFacts, standings: pl.DataFrame) -> tuple[float, str] | None:
+    """The win rate of an average seat, for the standings figure's reference line."""
+    sizes = list(facts.sizes)
+    if facts.game == "knockout_whist":
+        if len(sizes) != 1:
+            return None  # one fair share per table size: the Knock-out section draws them
+        return 1.0 / sizes[0], f"fair share 1/{sizes[0]}"
+    if sizes == [2] or facts.sides:
+        return 0.5, "fair share 1/2"
+    hands = standings["hands"].cast(pl.Float64)
+    average = float((standings["win_rate"] * hands).sum() / hands.sum())
+    return average, "average seat"
