@@ -152,6 +152,10 @@ def _kind(value: Any) -> str:
 PROCESS = "process"
 """``use`` of an entrant that is a bot program (``command``) rather than a Python class."""
 
+POLICY = "policy"
+"""``use`` of an entrant that is a trained policy: a function (``callable``) from the
+observation dict of ``whist_sim.env`` to an action, played by ``strategies.policy``."""
+
 
 class StrategyEntry(BaseModel):
     """One entrant: a label for results, the strategy to use, and its parameters."""
@@ -174,6 +178,10 @@ class StrategyEntry(BaseModel):
     isolate: bool | None = Field(
         None, description="play in a process of its own behind the bot protocol"
                           " (always for use = 'process')"
+    )
+    callable: str | None = Field(
+        None, description="use = 'policy': the policy, 'package.module:function' (a function"
+                          " from the observation dict to an action)"
     )
 
     @property
@@ -537,6 +545,8 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
         game = games[0]
     except WhistSimError as exc:
         raise ConfigError(f"{source}: {exc}" if source not in str(exc) else str(exc)) from None
+    for i, entry in enumerate(config.strategies):  # before labels: callable names the entrant
+        _check_policy_keys(entry, f"{source}: strategies[{i}] ({entry.name})")
     labels = config.labels()
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
@@ -587,6 +597,29 @@ def _check_process_keys(entry: StrategyEntry, where: str) -> None:
     if given and not entry.isolated:
         raise ConfigError(f"{where}: {' and '.join(given)} apply only to an entrant in a process"
                           " of its own: use = \"process\", or isolate = true")
+
+
+def _check_policy_keys(entry: StrategyEntry, where: str) -> None:
+    """``callable`` goes with ``use = "policy"`` and is handed to it as its parameter, so
+    every place that builds an entrant from (use, params) builds the same policy; whether
+    the function imports is checked when the strategy is built, right after."""
+    if entry.use != POLICY:
+        if entry.callable is not None:
+            raise ConfigError(f"{where}: callable applies only to use = \"policy\" (a trained"
+                              " policy); this entry has use = " + repr(entry.use))
+        return
+    in_params = entry.params.get("callable")
+    if entry.callable is not None and in_params is not None and in_params != entry.callable:
+        raise ConfigError(f"{where}: callable is given twice, as callable = {entry.callable!r}"
+                          f" and in params as {in_params!r}; keep one")
+    reference = entry.callable if entry.callable is not None else in_params
+    if not isinstance(reference, str) or not reference:
+        raise ConfigError(
+            f"{where}: use = \"policy\" needs callable = \"package.module:function\", the"
+            " policy function (from the observation dict to an action), e.g."
+            ' callable = "my_package.policies:act"; got ' + repr(reference)
+        )
+    entry.params["callable"] = reference
 
 
 def _greet(

@@ -1,0 +1,150 @@
+"""A trained policy plays in tournaments: use = "policy" with callable = "module:function".
+
+The policies here are tiny NumPy linear scorers over the observation (fixed random
+weights, nothing trained): what is tested is the way in, not strength. A policy that
+cannot be imported is refused when the config is read, naming the file and the key;
+one that returns a masked action forfeits its deal with the reason.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from strategies.policy import PolicyStrategy
+from tests.tournament_helpers import write_config
+from whist_sim.checking import check_strategy
+from whist_sim.store import RunFolder
+from whist_sim.tournament.config import ConfigError, load_config
+from whist_sim.tournament.runner import run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = "tests.test_policy"
+
+
+@functools.cache
+def _weights(size: int, actions: int) -> np.ndarray:
+    return np.random.default_rng(7).normal(size=(actions, size)).astype(np.float32)
+
+
+def linear_policy(observation: dict[str, np.ndarray]) -> int:
+    """A linear scorer: one weight row per action, the best legal action by score."""
+    x, mask = observation["observation"], observation["action_mask"]
+    scores = _weights(len(x), len(mask)) @ x
+    return int(np.argmax(np.where(mask == 1, scores, -np.inf)))
+
+
+def masked_policy(observation: dict[str, np.ndarray]) -> int:
+    """Always an action the mask forbids."""
+    return int(np.flatnonzero(observation["action_mask"] == 0)[0])
+
+
+def broken_import() -> None:
+    """Referenced under a module name that does not exist."""
+
+
+class LinearPolicyStrategy(PolicyStrategy):
+    """``linear_policy`` as a class, for ``whist-sim check``, which takes a strategy by
+    module:Class (the policy code path is the same)."""
+
+    def __init__(self) -> None:
+        super().__init__(callable=f"{HERE}:linear_policy")
+
+
+CONFIG = """
+[tournament]
+game = "{game}"
+deals = {deals}
+seed = 5
+deals_per_task = 4
+{extra}
+
+[[strategies]]
+use = "policy"
+callable = "{callable}"
+
+[[strategies]]
+use = "random"
+"""
+
+
+def _run(tmp_path: Path, game: str, callable_: str, deals: int = 4, extra: str = "") -> Path:
+    body = CONFIG.format(game=game, deals=deals, callable=callable_, extra=extra)
+    config = load_config(write_config(tmp_path, body, f"{game}.toml"))
+    summary = run_tournament(config, tmp_path / f"run-{game}", workers=0, progress=False)
+    assert summary.status == "complete", summary
+    return summary.path
+
+
+@pytest.mark.parametrize("game,extra", [
+    ("german_whist", ""), ("solo_whist", ""), ("minnesota_whist", ""),
+    ("knockout_whist", "players = 3"),
+])
+def test_a_linear_policy_plays_a_tournament_by_the_rules(tmp_path, game, extra):
+    run = _run(tmp_path, game, f"{HERE}:linear_policy", extra=extra)
+    seats = RunFolder.open(run).scan("seats").collect()
+    ours = seats.filter(pl.col("strategy").str.starts_with("policy"))
+    assert ours.height > 0
+    assert ours.filter(pl.col("result") == "forfeit").height == 0
+    assert ours["strategy"][0] == f"policy(callable='{HERE}:linear_policy')"
+
+
+def test_a_masked_action_forfeits_the_deal_with_the_reason(tmp_path):
+    run = _run(tmp_path, "german_whist", f"{HERE}:masked_policy", deals=2)
+    deals = RunFolder.open(run).scan("deals").collect()
+    errors = deals.filter(pl.col("error").is_not_null())["error"].to_list()
+    assert errors and len(errors) == deals.height
+    assert all("action mask does not allow" in e and "allowed:" in e for e in errors), errors[0]
+
+
+@pytest.mark.parametrize("entry,fragment", [
+    ('use = "policy"', 'needs callable = "package.module:function"'),
+    ('use = "policy"\ncallable = "no_such_module_xyz:act"',
+     "callable = 'no_such_module_xyz:act': cannot import module 'no_such_module_xyz'"),
+    (f'use = "policy"\ncallable = "{HERE}:nothing_here"', "has no 'nothing_here'"),
+    (f'use = "policy"\ncallable = "{HERE}:HERE"', "not a function"),
+    (f'use = "policy"\ncallable = "{HERE}:broken_import"', "cannot be called with one argument"),
+    ('use = "policy"\ncallable = "not a reference"', "is not package.module:function"),
+    (f'use = "random"\ncallable = "{HERE}:linear_policy"', "callable applies only to use"),
+])
+def test_a_policy_that_cannot_be_used_is_refused_naming_file_and_key(tmp_path, entry, fragment):
+    body = f'[tournament]\ngame = "german_whist"\ndeals = 2\n\n[[strategies]]\n{entry}\n' \
+           '\n[[strategies]]\nuse = "random"\n'
+    path = write_config(tmp_path, body, "bad.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert fragment in message
+    assert str(path) in message and "strategies[0]" in message
+
+
+def test_two_policies_are_two_entrants(tmp_path):
+    second = f'\n[[strategies]]\nuse = "policy"\ncallable = "{HERE}:masked_policy"\n'
+    body = CONFIG.format(game="german_whist", deals=2, callable=f"{HERE}:linear_policy",
+                         extra="") + second
+    config = load_config(write_config(tmp_path, body))
+    assert len(set(config.labels())) == 3
+
+
+def test_the_policy_passes_check_strategy():
+    report = check_strategy(f"{HERE}:LinearPolicyStrategy", deals=2)
+    assert set(report.games) == {"german_whist", "solo_whist", "minnesota_whist",
+                                 "knockout_whist"}
+    assert report.decisions > 0
+
+
+@pytest.mark.slow
+def test_the_policy_passes_whist_sim_check():
+    done = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "check", f"{HERE}:LinearPolicyStrategy",
+         "--deals", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "passed:" in done.stdout
