@@ -56,6 +56,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from strategies.heuristic_memo import TrickMemo
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, lowest
 from whist_sim.games.minnesota_whist import BLACK, GRAND, PASS
 from whist_sim.strategy import Strategy
@@ -115,26 +116,17 @@ class _Table:
 
     __slots__ = ("last_led", "may_hold", "out")
 
-    def __init__(self, view: Any) -> None:
-        played = 0
-        void = [0, 0, 0, 0]
-        last_led = [-1, -1, -1, -1]
-        for record in view.tricks:
-            cards = record.cards
-            lead = cards[0] // 13
-            leader = record.leader
-            last_led[leader] = lead
-            for i, card in enumerate(cards):
-                played |= 1 << card
-                if card // 13 != lead:
-                    void[(leader + i) % 4] |= 1 << lead
+    def __init__(self, view: Any, memo: TrickMemo | None = None) -> None:
+        played, voids, last_led = (memo or TrickMemo(_fold_trick, _NO_TRICKS))(view.tricks)
         trick = view.trick
         if trick:
+            void = list(voids)
             lead = trick[0] // 13
             for i, card in enumerate(trick):
                 played |= 1 << card
                 if card // 13 != lead:
                     void[(view.leader + i) % 4] |= 1 << lead
+            voids = void
         out = FULL_DECK & ~view.hand & ~played
         known = [0, 0, 0, 0]
         for seat, card in view.turned:
@@ -144,8 +136,29 @@ class _Table:
         self.last_led = last_led
         self.out = out
         self.may_hold = [
-            known[s] | (out & ~all_known & ~SUIT_OF_MASK[void[s]]) for s in range(4)
+            known[s] | (out & ~all_known & ~SUIT_OF_MASK[voids[s]]) for s in range(4)
         ]
+
+
+_NO_TRICKS = (0, (0, 0, 0, 0), (-1, -1, -1, -1))
+"""The summary of no trick: nothing played, no void, no suit led."""
+
+
+def _fold_trick(summary: tuple, record: Any) -> tuple:
+    """``summary`` (cards played, each seat's voids as a 4-bit set of suits, the suit each
+    seat last led) with the completed trick ``record`` added (``_Table`` reads it)."""
+    played, voids, last_led = summary
+    cards = record.cards
+    lead = cards[0] // 13
+    leader = record.leader
+    last = list(last_led)
+    last[leader] = lead
+    void = list(voids)
+    for i, card in enumerate(cards):
+        played |= 1 << card
+        if card // 13 != lead:
+            void[(leader + i) % 4] |= 1 << lead
+    return played, tuple(void), tuple(last)
 
 
 class MinnesotaHeuristic(Strategy):
@@ -175,6 +188,7 @@ class MinnesotaHeuristic(Strategy):
         self.grand_threshold = float(grand_threshold)
         self.length_points = float(length_points)
         self.bid_adjust = float(bid_adjust)
+        self._tricks = TrickMemo(_fold_trick, _NO_TRICKS)
 
     # -- the decision --------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -183,7 +197,7 @@ class MinnesotaHeuristic(Strategy):
             return legal.bit_length() - 1
         phase = view.phase
         if phase == "play":
-            table = _Table(view)
+            table = _Table(view, self._tricks)
             if view.grand or self._null_lost(view):
                 return self._play_high(view, table)
             return self._play_low(view, table)

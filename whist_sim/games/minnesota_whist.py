@@ -1,4 +1,4 @@
-"""Minnesota Whist (4 players, 2 partnerships), exactly as ../shared/RULES.md section 3 says.
+"""Minnesota Whist (4 players, 2 partnerships), as docs/rules/minnesota-whist.md describes.
 
 Partners sit opposite (seats 0 and 2 against 1 and 3); there are never trumps.
 The deal rotates left; 13 cards each, one at a time from the dealer's left.
@@ -7,13 +7,13 @@ passes); from the dealer's left the cards are turned one by one until the first
 black card: that player has granded and the hand is a grand (play high);
 four red cards make a null hand (play low). The turned cards are public and go
 back into their owners' hands. A grand is led by the grander's right-hand
-neighbour, a null hand by the dealer's left. A game is a sequence of deals
-until a side reaches ``target`` points (13).
+neighbour, a null hand by the dealer's left. A game (whist_sim's match) is a
+sequence of hands until a side reaches ``target`` points (13).
 
 Actions: cards 0..51 (laid in the bidding phase "lay", then played); with
 ``bid = "spoken"``, ``pass`` = 52 and ``grand`` = 53.
 
-Readings where RULES.md is silent, following the common published rules:
+Readings where the published rules are silent (also in docs/rules/minnesota-whist.md):
 - Cards are laid in turn from the dealer's left; each player lays without seeing
   the others' cards (a laid card is private to its owner until turned).
 - Scoring by ``scoring = "pagat"``: in a null hand the side with more tricks
@@ -52,6 +52,7 @@ from whist_sim.rng import shuffled_deck
 from whist_sim.tricks import cards_played, revoke_message
 
 PLAYERS = 4
+_new_tuple = tuple.__new__
 LAY = "lay"
 BID = "bid"
 PLAY = "play"
@@ -74,7 +75,7 @@ length is capped: a game to 1,000 is some hundreds of deals, against 13 by the r
 
 @dataclass(frozen=True)
 class MinnesotaWhistVariant(Variant):
-    """The RULES.md variant keys of Minnesota Whist, with their defaults."""
+    """The variant keys (docs/rules/) of Minnesota Whist, with their defaults."""
 
     scoring: str = "default"
     """"default" (granders 7+: tricks - 6; others 7+: 2 x (tricks - 6); null: 7 - tricks
@@ -155,6 +156,7 @@ class MinnesotaWhistDeal(DealState):
         self.initial_hands = tuple(hands)
         self.hands = hands
         self.laid = [-1, -1, -1, -1]
+        self.laid_count = 0
         self.turned: tuple[tuple[int, int], ...] = ()
         self.calls: tuple[tuple[int, int], ...] = ()
         self.grander = -1
@@ -164,6 +166,7 @@ class MinnesotaWhistDeal(DealState):
         self.trick: tuple[int, ...] = ()
         self.tricks: tuple[TrickRecord, ...] = ()
         self.side_tricks = [0, 0]
+        self.side_view = (0, 0)  # side_tricks as the views show it, kept with it
         self.leader = (dealer + 1) % PLAYERS
         self.to_act = self.leader
         if variant.bid == "cards":
@@ -175,14 +178,16 @@ class MinnesotaWhistDeal(DealState):
         self._outcome: DealOutcome | None = None
 
     def view(self, seat: int) -> MinnesotaWhistView:
-        return MinnesotaWhistView(
+        # tuple.__new__ skips the NamedTuple constructor's Python frame: this runs
+        # for every decision of every simulated deal.
+        return _new_tuple(MinnesotaWhistView, (
             seat,
             self.phase,
             self.legal if seat == self.to_act else 0,
             self.hands[seat],
             self.dealer,
             self.laid[seat],
-            sum(card >= 0 for card in self.laid),
+            self.laid_count,
             self.turned,
             self.calls,
             self.grander,
@@ -190,14 +195,15 @@ class MinnesotaWhistDeal(DealState):
             self.leader,
             self.trick,
             self.tricks,
-            (self.side_tricks[0], self.side_tricks[1]),
+            self.side_view,
             self.score_before,
             self.variant,
-        )
+        ))
 
     # -- bidding -------------------------------------------------------------------
     def _lay(self, seat: int, card: int) -> None:
         self.laid[seat] = card
+        self.laid_count += 1
         self.log.append((seat, LAY, card, True))
         nxt = (seat + 1) % PLAYERS
         if self.laid[nxt] < 0:
@@ -240,7 +246,9 @@ class MinnesotaWhistDeal(DealState):
 
     # -- applying actions ----------------------------------------------------------
     def apply(self, action: int) -> None:
-        seat, action = self.checked_action(action)
+        seat = self.to_act
+        if action.__class__ is not int or seat < 0 or action < 0 or not self.legal >> action & 1:
+            seat, action = self.checked_action(action)  # converts, or says what is wrong
         if self.phase == PLAY:
             self._play(seat, action)
         elif self.phase == LAY:
@@ -279,12 +287,19 @@ class MinnesotaWhistDeal(DealState):
             self.to_act = nxt
             self.legal = hand & SUIT_MASKS[trick[0] // 13] or hand
             return
-        lead_suit = trick[0] // 13
-        best = max(range(PLAYERS), key=lambda i: trick[i] if trick[i] // 13 == lead_suit else -1)
-        winner = (self.leader + best) % PLAYERS
-        self.tricks = (*self.tricks, TrickRecord(len(self.tricks) + 1, self.leader, trick, winner))
+        best = trick[0]
+        lead_suit, best_i = best // 13, 0
+        for i in (1, 2, 3):  # the highest card of the suit led wins (no trumps)
+            card = trick[i]
+            if card > best and card // 13 == lead_suit:
+                best, best_i = card, i
+        winner = (self.leader + best_i) % PLAYERS
+        self.tricks = (*self.tricks, _new_tuple(
+            TrickRecord, (len(self.tricks) + 1, self.leader, trick, winner)))
         self.trick = ()
-        self.side_tricks[side_of(winner)] += 1
+        side_tricks = self.side_tricks
+        side_tricks[side_of(winner)] += 1
+        self.side_view = (side_tricks[0], side_tricks[1])
         if len(self.tricks) == 13:
             self._finish()
             return

@@ -1,0 +1,145 @@
+"""Engine and heuristic speed: this checkout beside an earlier commit, in the same run.
+
+Measures, per core (one process at a time):
+
+- heuristic against heuristic through ``tournament.worker.play_task`` (everything a
+  worker does: play, rows, Arrow tables) for each game: German Whist, Solo Whist and
+  Minnesota Whist in hands per second, Knock-out Whist at 4 players in games per second;
+- random against random German Whist through ``play.play_deal`` (the bare play loop).
+
+Time is the process's CPU time (``time.process_time``), not the wall clock: on a
+shared machine a process waiting for a core is not charged, so hands per CPU-second
+is the figure per core. Each figure is printed beside the same measurement of the
+code at ``--old`` (default c43568d, the commit before the engine and heuristics were
+made faster): that commit's ``whist_sim`` and ``strategies`` are extracted with
+``git archive`` into a temporary folder and imported from there by a child process,
+so the old code path stays callable. Old and new children alternate, ``--repeats``
+times each, and the best run of each is kept: read the ratio new/old more than the
+rates. Targets (issue 20): German 4,000, Solo 3,000, Minnesota 2,500 hands/s,
+Knock-out 1,000 games/s, random German 15,000 hands/s through play_deal.
+
+Usage: python benchmarks/engine_speed.py [--hands 400] [--repeats 3] [--old c43568d]
+       [--cases german_heuristic solo_heuristic ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OLD_COMMIT = "c43568d"
+
+CASES = {
+    # name: (game, players, strategy, loop, target, unit)
+    "german_heuristic": ("german_whist", None, "heuristic", "play_task", 4000, "hands"),
+    "solo_heuristic": ("solo_whist", None, "heuristic", "play_task", 3000, "hands"),
+    "minnesota_heuristic": ("minnesota_whist", None, "heuristic", "play_task", 2500, "hands"),
+    "knockout_heuristic": ("knockout_whist", 4, "heuristic", "play_task", 1000, "games"),
+    "german_random": ("german_whist", None, "random", "play_deal", 15000, "hands"),
+}
+
+
+# -- the child: one measurement, with whatever whist_sim is importable ---------------------
+
+def measure_play_task(game: str, players: int | None, strategy: str, deals: int) -> tuple:
+    from whist_sim.games import make_game
+    from whist_sim.tournament.schedule import Plan
+    from whist_sim.tournament.worker import TaskSpec, play_task
+
+    built = make_game(game, {}, players)
+    lineup = tuple("a" if seat % 2 == 0 else "b" for seat in range(built.players))
+    spec = TaskSpec(
+        task=0, game=game, variant={}, players=players, root_seed=7,
+        plan=Plan(1, deals, deals, built.duplicate_rotations),
+        lineups=[lineup], strategies={"a": (strategy, {}), "b": (strategy, {})},
+        time_limit=None, on_error="forfeit",
+    )
+    started = time.process_time()
+    result = play_task(spec)
+    return time.process_time() - started, result.deals
+
+
+def measure_play_deal(game: str, players: int | None, strategy: str, deals: int) -> tuple:
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+    from whist_sim.strategy import build_strategy
+
+    built = make_game(game, {}, players)
+    seats = [build_strategy(strategy, {}, game) for _ in range(built.players)]
+    started = time.process_time()
+    for seed in range(deals):
+        play_deal(built, seats, seed, seed % built.players)
+    return time.process_time() - started, deals
+
+
+def child(case: str, deals: int) -> None:
+    game, players, strategy, loop, _, _ = CASES[case]
+    measure = measure_play_task if loop == "play_task" else measure_play_deal
+    measure(game, players, strategy, max(2, deals // 20))  # warm up: imports, caches
+    seconds, hands = measure(game, players, strategy, deals)
+    print(json.dumps({"seconds": seconds, "hands": hands}))
+
+
+# -- the parent: alternate old and new children ---------------------------------------------
+
+def extract(commit: str, into: Path) -> None:
+    """``whist_sim`` and ``strategies`` of ``commit`` into ``into``."""
+    archive = subprocess.run(
+        ["git", "archive", commit, "whist_sim", "strategies"], cwd=ROOT, check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+
+
+def run_child(case: str, deals: int, path: Path | None) -> float:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(path) if path else str(ROOT)
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", case, "--hands", str(deals)],
+        cwd=path or ROOT, env=env, check=True, capture_output=True, text=True,
+    ).stdout
+    found = json.loads(out.strip().splitlines()[-1])
+    return found["hands"] / found["seconds"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=400, help="hands (games) per run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each side, best kept")
+    parser.add_argument("--old", default=OLD_COMMIT, help="the commit to compare with")
+    parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--child", choices=list(CASES), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.hands)
+        return
+    print(f"per core, best of {args.repeats} alternating runs; old = {args.old}, new = this"
+          " checkout (measured on a shared machine: read the ratios)")
+    print(f"{'case':20s} {'loop':10s} {'old':>9s} {'new':>9s} {'new/old':>8s} {'target':>8s}")
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = Path(tmp)
+        extract(args.old, old_tree)
+        for case in args.cases:
+            _, _, _, loop, target, unit = CASES[case]
+            deals = args.hands * (4 if CASES[case][2] == "random" else 1)
+            best = {"old": 0.0, "new": 0.0}
+            for _ in range(args.repeats):
+                best["old"] = max(best["old"], run_child(case, deals, old_tree))
+                best["new"] = max(best["new"], run_child(case, deals, None))
+            met = "met" if best["new"] >= target else "not met"
+            print(f"{case:20s} {loop:10s} {best['old']:9,.0f} {best['new']:9,.0f}"
+                  f" {best['new'] / best['old']:8.2f} {target:8,} {unit}/s {met}")
+
+
+if __name__ == "__main__":
+    main()

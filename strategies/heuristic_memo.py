@@ -1,0 +1,63 @@
+"""``TrickMemo``: what the heuristics read off the completed tricks, folded once per trick.
+
+Each heuristic summarises the public tricks of its view (cards played, suits a seat
+has shown out of, the suit a seat last led) at every decision. Recomputing that from
+every trick of the deal made it the largest part of a decision; the tricks only grow
+by one record per trick, and every seat sees the same ones, so a ``TrickMemo`` keeps
+the summary of the last tricks tuple it was given and folds in only the records added
+since.
+
+The memo is a cache, not a memory of play: it returns exactly what folding every
+record from the start returns. A tricks tuple that is not the one remembered, nor
+that one with records added (compared by value, ``tricks[:n] == remembered``), is
+folded from the start, so views of other deals (search roll-outs, tests building
+views by hand) get their own summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class TrickMemo:
+    """``memo(tricks)`` is ``step`` folded over ``tricks`` from ``start``, incrementally.
+
+    ``step(summary, record) -> summary`` must be pure and its summaries immutable
+    (tuples, ints), since a summary is shared by every later call.
+    """
+
+    __slots__ = ("_start", "_step", "_summary", "_tricks")
+
+    def __init__(self, step: Callable[[Any, Any], Any], start: Any) -> None:
+        self._step = step
+        self._start = start
+        self._tricks: tuple = ()
+        self._summary = start
+
+    def __call__(self, tricks: tuple) -> Any:
+        known = self._tricks
+        if tricks is known:
+            return self._summary
+        if tricks.__class__ is not tuple:  # a list may change under the memo: not kept
+            summary = self._start
+            for record in tricks:
+                summary = self._step(summary, record)
+            return summary
+        n = len(known)
+        if len(tricks) >= n and tricks[:n] == known:
+            summary, added = self._summary, tricks[n:]
+        else:
+            summary, added = self._start, tricks
+        step = self._step
+        for record in added:
+            summary = step(summary, record)
+        self._tricks, self._summary = tricks, summary
+        return summary
+
+    def __getstate__(self) -> tuple:  # pickled empty: a copy starts afresh
+        return (self._step, self._start)
+
+    def __setstate__(self, state: tuple) -> None:
+        self._step, self._start = state
+        self._tricks, self._summary = (), self._start
