@@ -1,6 +1,6 @@
 """``heuristic`` for Solo Whist: a hand-evaluating bidder and a card-counting card player.
 
-The bidder follows the rules' advice (RULES.md section 2 and the usual published
+The bidder follows the rules' advice (docs/rules/solo-whist.md and the usual published
 guides): it estimates the tricks its hand takes with each suit as trumps
 (``estimate_tricks``), the tricks it takes whatever the split (``sure_tricks``) and
 the chance that a misère costs it a trick (``misere_risk``); the first and the last

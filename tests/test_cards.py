@@ -1,7 +1,7 @@
 """Cards, notation and masks (whist_sim.cards); seeds and shuffles (whist_sim.rng).
 
 The golden values pin the shuffle: a deal is a pure function of its seed forever
-(RULES.md), so any change to SplitMix64, the factorial decoding or the seed
+(docs/rules/README.md), so any change to SplitMix64, the factorial decoding or the seed
 derivation must fail here before it silently changes every recorded deal.
 """
 

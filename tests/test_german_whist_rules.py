@@ -1,4 +1,4 @@
-"""German Whist, one test per rule of RULES.md section 1, on hand-built deals.
+"""German Whist, one test per rule of docs/rules/german-whist.md, on hand-built deals.
 
 Two kinds of layout are used (``GermanWhist.deal_from_layout``):
 
@@ -383,7 +383,7 @@ def test_count_stage2_7_6_is_the_smallest_win():
 
 
 def test_count_all_scores_tricks_minus_13():
-    state = split_deal(3, count="all")  # 16 tricks = +3, as RULES.md's example
+    state = split_deal(3, count="all")  # 16 tricks = +3, as in docs/rules/german-whist.md
     play_out(state)
     outcome = state.outcome()
     assert outcome.tricks == (10, 16)
@@ -779,7 +779,7 @@ def test_dealer_alternates_in_match():
 
 
 def decided(wins: list[int], played: int, best_of: int) -> bool:
-    """RULES.md: over when the leader cannot be caught, or when level no more after N."""
+    """Over when the leader cannot be caught, or when level no more after N."""
     if played >= best_of:
         return wins[0] != wins[1]
     return abs(wins[0] - wins[1]) > best_of - played

@@ -39,7 +39,7 @@ one winner, +(n-1) / -1, placings                      --      --    --     yes
 views show round, dealer, trump, status, hands         --      --    --     yes
 =====================================================  ======  ====  =====  =========
 
-[1] A player on a dog's life is not bound to follow suit (RULES.md section 4).
+[1] A player on a dog's life is not bound to follow suit (docs/rules/knockout-whist.md).
 
 The game-specific invariants are in their own sections below, parametrised over
 that game's cases only.
@@ -162,7 +162,7 @@ def cases(selection: list[Case] = CASES):
     return pytest.mark.parametrize("case", selection, ids=[c.id for c in selection])
 
 
-# -- German Whist, re-derived from RULES.md section 1 ---------------------------------
+# -- German Whist, re-derived from docs/rules/german-whist.md ------------------------
 
 
 @dataclass
@@ -204,7 +204,7 @@ class Replay:
 
 
 class GermanChecks:
-    """German Whist's rules, written again from RULES.md without the engine's code."""
+    """German Whist's rules, written again from docs/rules/ without the engine's code."""
 
     @staticmethod
     def zones(state: Any) -> dict[str, list[int]]:
@@ -300,7 +300,7 @@ class GermanChecks:
 
     @staticmethod
     def expected_result(variant: Any, stage1: list[int], stage2: list[int]):
-        """(result per seat, score per seat) from the trick counts, as RULES.md scores."""
+        """(result per seat, score per seat) from the trick counts, as docs/rules/ scores."""
         units = [GermanChecks.units(variant, stage1[s], stage2[s]) for s in (0, 1)]
         if variant.race_to is not None:
             reached = [s for s in (0, 1) if units[s] >= variant.race_to]
@@ -375,7 +375,7 @@ class GermanChecks:
     min_plays_per_deal = 20
 
 
-# -- Solo Whist, re-derived from RULES.md section 2 ------------------------------------
+# -- Solo Whist, re-derived from docs/rules/solo-whist.md ----------------------------
 
 SOLO_LADDER = (
     "prop", "solo", "misere", "abundance", "royal_abundance", "spread_misere",
@@ -402,8 +402,8 @@ def contract_of(bid: str) -> str:
 
 @dataclass
 class SoloAuction:
-    """The auction as RULES.md runs it: from eldest, clockwise among those who have not
-    passed, each call a pass, a higher bid or a Cop of a standing Prop; over when every
+    """The auction as docs/rules/solo-whist.md runs it: from eldest, clockwise among those
+    who have not passed, each call a pass, a higher bid or a Cop of a standing Prop; over when every
     player but the holder(s) of the highest bid has passed."""
 
     variant: Any
@@ -561,7 +561,7 @@ class VariedBidder:
 
 
 class SoloChecks:
-    """Solo Whist's rules, written again from RULES.md without the engine's code."""
+    """Solo Whist's rules, written again from docs/rules/ without the engine's code."""
 
     make_strategy = VariedBidder
     action_space = (*range(65), 65, -1)
@@ -725,7 +725,7 @@ def live_replay(state: Any, make: Any) -> Any:
     return replay
 
 
-# -- Minnesota Whist, re-derived from RULES.md section 3 -----------------------------------
+# -- Minnesota Whist, re-derived from docs/rules/minnesota-whist.md ------------------
 
 MN_PASS, MN_GRAND = 52, 53
 """Spoken bids, numbered as the game module's docstring says."""
@@ -739,7 +739,7 @@ def side(seat: int) -> int:
 
 
 def minnesota_points(scoring: str, grander: int, side_tricks: list[int]) -> tuple[int, int]:
-    """Points of side 0 and side 1 for a hand, as RULES.md section 3 scores it."""
+    """Points of side 0 and side 1 for a hand, as docs/rules/minnesota-whist.md scores it."""
     points = [0, 0]
     more = 0 if side_tricks[0] > side_tricks[1] else 1  # 13 tricks: never equal
     if scoring == "pagat":
@@ -875,7 +875,7 @@ class MinnesotaReplay:
 
 
 class MinnesotaChecks:
-    """Minnesota Whist's rules, written again from RULES.md without the engine's code."""
+    """Minnesota Whist's rules, written again from docs/rules/ without the engine's code."""
 
     make_strategy = RandomStrategy
     action_space = (*range(54), 54, -1)
@@ -934,7 +934,7 @@ class MinnesotaChecks:
         return False  # one side always scores a non-zero number of points
 
 
-# -- Knock-out Whist, re-derived from RULES.md section 4 -----------------------------------
+# -- Knock-out Whist, re-derived from docs/rules/knockout-whist.md ------------------
 
 KO_KNOCK, KO_NAME_TRUMP = 52, 53
 """A dog's knock, and naming trump (53 + suit), numbered as the game module says."""
@@ -944,7 +944,7 @@ FULL, DOG, OUT = "in", "dog", "out"
 
 
 def knockout_pack(seed: int, round_number: int) -> list[int]:
-    """The fresh pack of a round (the game module's reading: RULES.md is silent)."""
+    """The fresh pack of a round (a reading: the published rules are silent)."""
     return shuffled_deck(derive_seed(seed, "round", round_number))
 
 
@@ -1214,7 +1214,7 @@ class KnockoutReplay:
 
 
 class KnockoutChecks:
-    """Knock-out Whist's rules, written again from RULES.md without the engine's code."""
+    """Knock-out Whist's rules, written again from docs/rules/ without the engine's code."""
 
     make_strategy = RandomStrategy
     action_space = (*range(57), 57, -1)
@@ -1551,7 +1551,8 @@ def test_stage1_winner_takes_faceup_card_and_loser_the_next_stock_card(case):
 
 
 def test_count_all_produces_draws_under_random_play():
-    # RULES.md: about one hand in nine; 300 hands make "none at all" astronomically rare
+    # docs/rules/german-whist.md: about one hand in nine; 300 hands make "none at all"
+    # astronomically rare
     game = make_game("german_whist", {"count": "all"})
     strategies = [RandomStrategy(), RandomStrategy()]
     draws = sum(
@@ -1820,7 +1821,7 @@ def test_knockout_rounds_deal_seven_six_down_to_one_card_and_a_dog_one(case):
 
 
 def test_knockout_rounds_table_records_the_single_card_a_dog_was_dealt():
-    """RULES.md: "Record for every player and round: cards dealt"; a dog is dealt one."""
+    """Every player and round records its cards dealt; a dog is dealt one."""
     wrong = []
     for case in KNOCKOUT_CASES:
         if case.variant.get("dogs_life", "off") == "off":

@@ -1,4 +1,4 @@
-"""Knock-out Whist, one test per rule of RULES.md section 4, on stacked packs.
+"""Knock-out Whist, one test per rule of docs/rules/knockout-whist.md, on stacked packs.
 
 The engine deals every round from ``shuffled_deck(derive_seed(seed, "round", r))``.
 ``Rig`` monkeypatches that function so chosen rounds get a pack we stacked; the real

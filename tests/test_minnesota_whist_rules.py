@@ -1,4 +1,4 @@
-"""Minnesota Whist, one test per rule of RULES.md section 3, on hand-built deals.
+"""Minnesota Whist, one test per rule of docs/rules/minnesota-whist.md, on hand-built deals.
 
 One family of layouts (``MinnesotaWhist.deal_from_layout``) makes every trick's
 winner known in advance. ``split_hands(k, leader)``, for ``k`` in 1..12, with L the

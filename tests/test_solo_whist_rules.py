@@ -1,4 +1,4 @@
-"""Solo Whist, one test per rule of RULES.md section 2, on hand-built deals.
+"""Solo Whist, one test per rule of docs/rules/solo-whist.md, on hand-built deals.
 
 Two layouts (``SoloWhist.deal_from_layout``; the dealer's LAST listed card is the
 upcard) make every trick's winner known in advance:
@@ -737,7 +737,7 @@ def test_stake_multiplies_every_payment():
 
 
 def test_every_deal_is_zero_sum_at_a_decimal_stake():
-    # RULES.md: "Every deal is zero-sum", at any stake (a session adds these up)
+    # docs/rules/solo-whist.md: "Every hand is zero-sum", at any stake (a session adds these up)
     state = layout(stake=0.1, payments="classic")
     call(state, "pass pass pass solo")  # 1 unit from each defender
     play_highest(state)

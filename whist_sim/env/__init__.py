@@ -26,7 +26,7 @@ __all__ = [
 def env(game: str, variant: dict[str, Any] | None = None, players: int | None = None,
         render_mode: str | None = None, reward: str = "net") -> WhistEnv:
     """The environment of ``game`` (a ``whist_sim.games.GAMES`` name) under ``variant``
-    (the RULES.md keys a config's [variant] table takes)."""
+    (the keys a config's [variant] table takes, docs/rules/)."""
     return WhistEnv(game, variant, players, render_mode, reward)
 
 

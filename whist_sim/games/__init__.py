@@ -21,7 +21,7 @@ GAMES: dict[str, type[Game]] = {
 
 def make_game(name: str, variant: Mapping[str, Any] | None = None, players: int | None = None,
               where: str = "variant") -> Game:
-    """The game ``name`` under the variant settings given (RULES.md keys), validated."""
+    """The game ``name`` under the variant settings given (docs/rules/ keys), validated."""
     try:
         game_type = GAMES[name]
     except KeyError:

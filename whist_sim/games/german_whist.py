@@ -1,4 +1,4 @@
-"""German Whist (2 players), exactly as ../shared/RULES.md section 1 specifies.
+"""German Whist (2 players), as docs/rules/german-whist.md describes.
 
 Rules in short: 13 cards each dealt one at a time from the non-dealer; the other
 26 form the stock whose top card is turned face up and gives trump. Stage 1: after
@@ -7,7 +7,7 @@ and a new card is turned. Stage 2: the last 13 tricks with no drawing. Scoring b
 ``count`` (stage2, all, weighted); ``match``, ``open_stock``, ``race_to``,
 ``trumps`` are the other variants.
 
-Readings where RULES.md is silent, following the common published rules:
+Readings where the published rules are silent (also in docs/rules/german-whist.md):
 - Seat 0 deals the first hand of a match; the deal alternates each hand.
 - ``open_stock = k``: when only one face-up card is left to take, the winner takes
   it without a decision (logged as a forced "take").
@@ -66,7 +66,7 @@ MAX_BEST_OF = 99
 
 @dataclass(frozen=True)
 class GermanWhistVariant(Variant):
-    """The RULES.md variant keys of German Whist, with their defaults."""
+    """The variant keys (docs/rules/) of German Whist, with their defaults."""
 
     count: str = "stage2"
     """Tricks that count: "stage2" (classic), "all", or "weighted" (stage-1 1, stage-2 2)."""

@@ -1,4 +1,4 @@
-"""Knock-out Whist (2-7 players), exactly as ../shared/RULES.md section 4 specifies.
+"""Knock-out Whist (2-7 players), as docs/rules/knockout-whist.md describes.
 
 Round 1 deals seven cards each and turns the next card for trump; the dealer's
 left leads. After each round every player who took no trick is knocked out; the
@@ -7,14 +7,15 @@ deal 7, 6, ... 1 cards; the deal passes to the left among the players dealt in.
 The game ends when one player remains, or after the one-card round, whose single
 trick's winner wins. ``dogs_life`` gives a knocked-out player one more card.
 
-A whole game (all its rounds) is one deal in whist_sim's terms: the rounds
-depend on each other (who is in, who chooses trump), so they are played and
-recorded together; the ``rounds`` table has one row per player per round.
+A whole game (all its rounds) is one hand and one match in whist_sim's terms
+(docs/glossary.md): the rounds depend on each other (who is in, who chooses
+trump), so they are played and recorded together; the ``rounds`` table has one
+row per player per round.
 
 Actions: cards 0..51; ``knock`` = 52 (a dog passes a trick); ``trump:S`` ...
 ``trump:C`` = 53..56 (the round leader names trump).
 
-Readings where RULES.md is silent, following the common published rules:
+Readings where the published rules are silent (also in docs/rules/knockout-whist.md):
 - Every round is dealt from a freshly shuffled pack (its seed derives from the
   game's seed and the round number), one card at a time from the dealer's left;
   a dog gets its single card in the first pass.
@@ -74,7 +75,7 @@ IN, DOG, OUT = "in", "dog", "out"
 
 @dataclass(frozen=True)
 class KnockoutWhistVariant(Variant):
-    """The RULES.md variant keys of Knock-out Whist, with their defaults."""
+    """The variant keys (docs/rules/) of Knock-out Whist, with their defaults."""
 
     tie_break: str = "cut"
     """Ties for most tricks: "cut" (a draw from the seed) or "nearest_left" (of the dealer)."""

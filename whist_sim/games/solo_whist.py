@@ -1,4 +1,4 @@
-"""Solo Whist (4 players), exactly as ../shared/RULES.md section 2 specifies.
+"""Solo Whist (4 players), as docs/rules/solo-whist.md describes.
 
 The deal rotates clockwise; 13 cards each, one at a time from the dealer's left,
 and the dealer's last card is turned face up (the upcard: its suit is the
@@ -12,18 +12,18 @@ from 52 (see ``BIDS`` and ``NAME_TRUMP``), written ``pass``, ``prop``, ``cop``,
 ``solo``, ``misere``, ``abundance``, ``royal_abundance``, ``spread_misere``,
 ``abundance_declared`` and ``trump:S`` in logs.
 
-Readings where RULES.md is silent, following the common published rules:
+Readings where the published rules are silent (also in docs/rules/solo-whist.md):
 - The holder of an overcalled bid may bid again, higher, on their next turn;
   only a pass is final (a player who passed is never asked again, so cannot bid).
 - A player may Cop only a Prop made by an earlier player in the auction and only
-  while it stands uncopped and unovercalled (RULES.md: "while no higher bid").
+  while it stands uncopped and unovercalled (the published rule: "while no higher bid").
 - ``upcard = false``: Prop and Cop and Solo trumps are named by the proposer or
   soloist when the auction ends; Abundance may then name any suit.
 - ``session_hands`` (a session of N hands, dealer rotating; default 1, single
   hands) and ``target`` (first to +target units ends the session; then
   ``session_hands`` caps its length and must be above 1) are the session keys.
 - A forfeiting seat (its strategy failed) pays each other player the Abundance
-  Declared amount at the deal's stake, so a deal stays zero-sum.
+  Declared amount at the hand's stake, so a hand stays zero-sum.
 - Overtricks apply to Prop and Cop, Solo, Abundance and Royal Abundance only;
   misères and Abundance Declared have no trick to spare.
 """
@@ -87,7 +87,7 @@ BID_NAMES = {action: name for name, action in BIDS.items()}
 
 @dataclass(frozen=True)
 class Contract:
-    """One row of the contract table in RULES.md."""
+    """One row of the contract table (docs/rules/solo-whist.md)."""
 
     name: str
     bid: int
@@ -143,7 +143,7 @@ MAX_TARGET = 1_000_000_000
 
 @dataclass(frozen=True)
 class SoloWhistVariant(Variant):
-    """The RULES.md variant keys of Solo Whist, with their defaults."""
+    """The variant keys (docs/rules/) of Solo Whist, with their defaults."""
 
     payments: str = "default"
     """"default" ladder 1/3/3/5/5/6/8 units, or "classic" 1/1/2/3/3/4/6."""

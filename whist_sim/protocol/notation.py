@@ -313,7 +313,7 @@ def named(names: tuple[str, ...]) -> Field:
 
 
 def variant_field(variant_type: type) -> Field:
-    """The game's variant dataclass as a JSON object of its RULES.md keys."""
+    """The game's variant dataclass as a JSON object of its variant keys (docs/rules/)."""
 
     def decode(value: Any, notation: Notation, where: str) -> Any:
         if value.__class__ is not dict:
