@@ -92,6 +92,16 @@ class CheckReport:
     decisions: int
     """Decisions the strategy made, over both plays of every deal."""
 
+    @property
+    def verdict(self) -> str:
+        """The one line ``whist-sim check`` prints: what passed, over how much play."""
+        return (f"passed: {self.strategy} plays {', '.join(self.games)} by the rules:"
+                f" {self.deals:,} matches under {self.variants} variant settings (every seat),"
+                f" each played twice with the same actions, {self.decisions:,} decisions")
+
+    def __str__(self) -> str:
+        return self.verdict
+
 
 def check_strategy(
     strategy_or_spec: Any,
@@ -135,13 +145,13 @@ def check_entrant(
     ``command`` line). A bot is started and greeted first; it is ended afterwards."""
     if spec != "process":
         if command is not None:
-            raise StrategyCheckError("--command goes with the strategy process (a bot program)")
+            raise WhistSimError("--command goes with the strategy process (a bot program)")
         if not isolate:
             return check_strategy(spec, deals=deals)
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
     else:
         if not command:
-            raise StrategyCheckError("process needs --command, the bot's command line, e.g."
+            raise WhistSimError("process needs --command, the bot's command line, e.g."
                                      " --command './simple_bot --fast'")
         argv = shlex.split(command)
     from whist_sim.protocol import BotError, ProcessStrategy

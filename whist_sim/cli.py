@@ -155,7 +155,8 @@ def _finish(summary, report: bool) -> None:
     """The closing lines of a run: what was played, the standings, the verdict."""
     where = "in process" if summary.where == "in process" else f"on {summary.workers} Ray workers"
     typer.echo(
-        f"{summary.status}: {summary.deals:,} hands in {summary.wall_seconds:.1f} s {where}"
+        f"{summary.status}: {summary.matches:,} matches ({summary.hands:,} hands) in"
+        f" {summary.wall_seconds:.1f} s {where}"
         f" -> {summary.path}"
     )
     for line in summary.standings:
@@ -306,17 +307,18 @@ def check(
         " the bot protocol, as isolate = true plays it")] = False,
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
-    from whist_sim.checking import check_entrant
+    from whist_sim.checking import StrategyCheckError, check_entrant
 
     try:
         report = check_entrant(strategy, deals=deals, command=command, isolate=isolate)
+    except StrategyCheckError as exc:  # it ran and broke a rule: the verdict, then why
+        typer.secho(f"failed: {strategy} does not pass the check: {exc}", fg=typer.colors.RED,
+                    err=True)
+        raise typer.Exit(1) from None
     except WhistSimError as exc:
         _fail(exc)
         return
-    typer.echo(str(report))
-    typer.echo(f"passed: {report.strategy} plays {', '.join(report.games)} by the rules:"
-               f" {report.deals:,} deals under {report.variants} variant settings, each played"
-               f" twice with the same result, {report.decisions:,} decisions")
+    typer.echo(report.verdict)
 
 
 def _in_process_asked(argv: list[str]) -> bool:

@@ -74,8 +74,8 @@ class RunSummary:
 
     path: Path
     status: str
-    deals: int
-    """Hands played in this session (every hand of every match and seating)."""
+    hands: int
+    """Hands played in this session (every hand of every match)."""
     tasks_run: int
     wall_seconds: float
     task_seconds: float
@@ -87,6 +87,14 @@ class RunSummary:
     verdict: Any = None
     """A two-entrant run's verdict (``whist_sim.inference.Verdict``), else None."""
     labels: tuple[str, ...] = ()
+    matches: int = 0
+    """Matches played in this session: line-ups x deals x seatings, what the progress
+    bar counts (a Solo Whist session, a Minnesota or Knock-out game is one match)."""
+
+    @property
+    def deals(self) -> int:
+        """Old name of ``hands`` (it counted hands, not deals); kept for callers."""
+        return self.hands
 
     @property
     def overhead(self) -> float:
@@ -281,12 +289,16 @@ class _Console:
 
     def __init__(self, folder: RunFolder, total: int, done: int, enabled: bool) -> None:
         self.enabled = enabled
-        self.bar = tqdm(total=total, initial=done, unit="game", desc=folder.path.name,
+        # counts matches, as the closing line does ("complete: 2,400 matches (48,000 hands)")
+        self.bar = tqdm(total=total, initial=done, unit=" matches", desc=folder.path.name,
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}"
+                                   " matches [{elapsed}<{remaining}, {rate_fmt}]",
                         disable=not enabled, smoothing=0.1, file=sys.stderr)
         self._shown = time.perf_counter()
 
-    def update(self, games: int, standings: LiveStandings, tracker: DuelTracker | None) -> None:
-        self.bar.update(games)
+    def update(self, matches: int, standings: LiveStandings,
+               tracker: DuelTracker | None) -> None:
+        self.bar.update(matches)
         now = time.perf_counter()
         if not self.enabled or now - self._shown < LIVE_SECONDS:
             return
@@ -308,11 +320,12 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     # lazily, from the plan's numbers: no list or table over every task (10**8 of them
     # for 10**9 deals), so the driver's memory does not grow with the plan
     queue = TaskQueue(0 if tracker and tracker.finished else plan.tasks, done)
-    games_of = SeatedGames(plan, seats)
-    console = _Console(folder, games_of.total(), games_of.of_tasks(done), progress)
+    matches_of = SeatedGames(plan, seats)  # a seated game is one match (docs/glossary.md)
+    console = _Console(folder, matches_of.total(), matches_of.of_tasks(done), progress)
     started = time.perf_counter()
     task_seconds = 0.0
     hands = 0
+    matches = 0
     committed = 0
     bench = _bench(folder, config, plan, played, done)
     seeding = int(folder.meta().get("seat_seeding", 1))  # runs before it was recorded: 1
@@ -327,11 +340,12 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     logs = RunLogs(folder.path, config.tournament.output_limit_bytes)
 
     def commit(result: TaskResult) -> None:
-        nonlocal committed, task_seconds, hands
+        nonlocal committed, task_seconds, hands, matches
         folder.commit_task(result.task, result.tables)
         committed += 1
         task_seconds += result.seconds
-        hands += result.deals
+        hands += result.deals  # TaskResult.deals counts hands
+        matches += matches_of[result.task]
         nodes.add(result.node)
         standings.add_rows(result.tables["seats"])
         standings.add_decisions(result.decisions)
@@ -355,7 +369,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
             submitted -= 1
             if not in_order:
                 commit(result)
-                console.update(games_of[result.task], standings, tracker)
+                console.update(matches_of[result.task], standings, tracker)
                 continue
             waiting[result.task] = result
             while next_in_order in waiting:
@@ -379,7 +393,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
                                          // plan.pairings)
                     if tracker.look(complete_deals):
                         break
-                console.update(games_of[ready.task], standings, tracker)
+                console.update(matches_of[ready.task], standings, tracker)
             if tracker is not None and tracker.decided:
                 executor.cancel()  # the test has decided: the rest of the plan is not needed
                 queue.clear()
@@ -418,6 +432,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     return RunSummary(
         folder.path, status, hands, committed, wall, task_seconds, executor.slots,
         executor.where, standings.lines(), tracker.verdict if tracker else None, labels,
+        matches,
     )
 
 

@@ -1,0 +1,92 @@
+"""The Python API as docs/python-api.md lists it: every function named there is importable
+from the module named beside it; config overrides take plain keys or name the forms
+allowed; ``check`` ends in a verdict line and hands Python the report object."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from whist_sim.checking import CheckReport, check_strategy
+from whist_sim.cli import app
+from whist_sim.tournament.config import ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "python-api.md"
+QUICKSTART = ROOT / "configs" / "quickstart.toml"
+
+
+def _listed() -> list[tuple[str, str]]:
+    """(function, module) of every table row of the page: | `name(...)` | `module` | ..."""
+    rows = re.findall(r"^\| `([A-Za-z_][\w.]*)[(`][^|]*\| `([\w.]+)` \|", PAGE.read_text(),
+                      re.MULTILINE)
+    return [(name.split(".")[0], module) for name, module in rows]
+
+
+def test_the_page_lists_the_functions_the_issue_names():
+    names = {name for name, _ in _listed()}
+    for wanted in ("load_config", "run_tournament", "resume_tournament", "run_duel",
+                   "duel_config", "build_report", "replay_deal", "check_strategy", "evaluate"):
+        assert wanted in names, wanted
+
+
+@pytest.mark.parametrize(("name", "module"), _listed())
+def test_every_listed_function_is_in_its_module(name, module):
+    assert callable(getattr(importlib.import_module(module), name))
+
+
+def test_the_readme_names_full_module_paths():
+    """Every Python cell of README's task table is a dotted path from whist_sim."""
+    table = [line for line in (ROOT / "README.md").read_text().splitlines()
+             if line.startswith("| ") and "whist-sim" in line]
+    assert table
+    for line in table:
+        python = line.split("|")[3]
+        for name in re.findall(r"`([^`]+)`", python):
+            assert name.startswith("whist_sim."), (name, line)
+            module, _, attribute = name.rpartition(".")
+            assert hasattr(importlib.import_module(module), attribute), name
+
+
+def test_plain_and_dotted_overrides():
+    plain = load_config(QUICKSTART, {"deals": 50, "seed": 7, "variant.count": "all"})
+    dotted = load_config(QUICKSTART, {"tournament.deals": 50, "tournament.seed": 7,
+                                      "variant.count": "all"})
+    assert plain.tournament.deals == dotted.tournament.deals == 50
+    assert plain.tournament.seed == 7 and plain.variant["count"] == "all"
+
+
+@pytest.mark.parametrize("key", ["bogus", "nosection.deals"])
+def test_an_unknown_override_names_the_forms_allowed(key):
+    with pytest.raises(ConfigError) as caught:
+        load_config(QUICKSTART, {key: 1})
+    message = str(caught.value)
+    assert message.startswith(f"{QUICKSTART}: override '{key}'")
+    assert "section.key" in message and "plain tournament key" in message
+    assert "deals" in message and "variant" in message
+
+
+def test_check_prints_one_verdict_line_and_python_gets_the_report():
+    result = CliRunner().invoke(app, ["check", "random", "--deals", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "CheckReport(" not in result.output
+    report = check_strategy("random", deals=1)
+    assert isinstance(report, CheckReport)
+    assert lines[0] == report.verdict == str(report)
+    assert re.match(r"passed: random plays german_whist, knockout_whist, minnesota_whist,"
+                    r" solo_whist by the rules: \d+ matches under \d+ variant settings",
+                    lines[0])
+
+
+def test_a_failing_check_says_failed_with_the_reason():
+    result = CliRunner().invoke(app, ["check", "tests.test_checking:PlaysAnIllegalCard",
+                                      "--deals", "2"])
+    assert result.exit_code == 1
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith("failed: tests.test_checking:PlaysAnIllegalCard does not pass the"
+                           " check: ")

@@ -1,0 +1,101 @@
+"""One vocabulary (docs/glossary.md): the progress bar counts what the closing line counts
+(matches, with the hands they held), the counts agree with the tables, and the README,
+configs and docs use the glossary's words and point to the rules in the repository."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.tournament_helpers import write_config
+from whist_sim.cli import app
+from whist_sim.store import RunFolder
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+GLOSSARY = ROOT / "docs" / "glossary.md"
+WORDS = ("deal", "hand", "game", "match", "session", "pair", "line-up", "seating")
+
+SOLO = """
+[tournament]
+game = "solo_whist"
+deals = 2
+seed = 5
+
+[variant]
+session_hands = 3
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+"""
+
+
+def _last_bar(err: str) -> tuple[int, int]:
+    counts = re.findall(r"(\d+)/(\d+) matches \[", err)
+    assert counts, err
+    done, total = counts[-1]
+    return int(done), int(total)
+
+
+def test_the_progress_bar_counts_the_matches_the_summary_counts(tmp_path, capsys):
+    summary = run_tournament(load_config(write_config(tmp_path, SOLO)), tmp_path / "run",
+                             workers=0, progress=True)
+    done, total = _last_bar(capsys.readouterr().err)
+    folder = RunFolder.open(tmp_path / "run")
+    matches = folder.scan("matches").select("pairing", "deal", "rotation").unique().collect()
+    hands = folder.scan("deals").collect()
+    # 1 line-up (random heuristic random heuristic) x 2 deals x 2 distinct seatings
+    # = 4 matches (sessions) of 3 hands each
+    assert done == total == summary.matches == matches.height == 4
+    assert summary.hands == hands.height == 4 * 3
+    assert summary.deals == summary.hands  # the old name still answers
+
+
+def test_the_closing_line_names_matches_and_hands(tmp_path):
+    config = write_config(tmp_path, SOLO)
+    result = CliRunner().invoke(app, ["run", str(config), "--workers", "0", "--no-progress",
+                                      "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert re.match(r"complete: 4 matches \(12 hands\) in \d+\.\d s in process -> ", first), first
+
+
+def test_the_glossary_defines_every_word_the_console_uses():
+    text = GLOSSARY.read_text()
+    for word in WORDS:
+        assert re.search(rf"^\*\*{re.escape(word)}\*\*", text, re.MULTILINE) or \
+            f"**{word}**" in text, word
+
+
+def _project_texts() -> list[Path]:
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
+             *sorted((ROOT / "configs").glob("*.toml")),
+             *sorted((ROOT / "whist_sim").rglob("*.py")),
+             *sorted((ROOT / "strategies").rglob("*.py"))]
+    return [p for p in paths if p.is_file()]
+
+
+def test_nothing_points_outside_the_repository_for_the_rules():
+    """The rules are docs/rules/; the shared specification is not part of a clone."""
+    found = [f"{p.relative_to(ROOT)}:{n}"
+             for p in _project_texts()
+             for n, line in enumerate(p.read_text().splitlines(), 1)
+             if "RULES.md" in line or "shared/" in line or "shared specification" in line]
+    assert not found, found
+
+
+@pytest.mark.parametrize("config", sorted((ROOT / "configs").glob("*.toml")),
+                         ids=lambda p: p.name)
+def test_config_comments_use_the_glossary(config):
+    comments = " ".join(line.split("#", 1)[1] for line in config.read_text().splitlines()
+                        if "#" in line)
+    for old in ("deal seeds", "duplicate deals", "per pairing", "games per", "sessions per",
+                "points per deal", "forfeits the deal"):
+        assert old not in comments, (config.name, old)
