@@ -28,6 +28,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from strategies.heuristic_memo import TrickMemo
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, iter_cards, lowest
 from whist_sim.strategy import Strategy
 
@@ -49,6 +50,13 @@ RACE_TRICK_WORTH = 2.4
 
 # Cards of the same suit above each card: ``ABOVE[c] & mask`` are the cards that beat c.
 ABOVE = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))
+
+
+def _fold_played(played: int, record: Any) -> int:
+    """``played`` with the cards of the completed trick ``record`` added."""
+    for card in record.cards:
+        played |= 1 << card
+    return played
 
 
 def played_cards(view: Any) -> int:
@@ -79,6 +87,9 @@ class GermanHeuristic(Strategy):
       derives it from the variant (``STAGE1_TRICK_WORTH``, ``RACE_TRICK_WORTH``).
     - ``endgame_cards``: in stage 2, solve the rest exactly once each hand holds at most
       this many cards (0 turns the search off).
+    - ``compiled``: True (default) runs the hottest steps (the classic stage-1 scoring and
+      the endgame search) compiled with numba (strategies/german_heuristic_compiled.py),
+      False all in the Python below; the decisions are the same.
     """
 
     games = frozenset({"german_whist"})
@@ -92,6 +103,7 @@ class GermanHeuristic(Strategy):
         denial: float = 1.0,
         trick_worth: float | None = None,
         endgame_cards: int = 4,
+        compiled: bool = True,
     ) -> None:
         _check_number("trump_worth", trump_worth, 0.0, 5.0)
         _check_number("contest_margin", contest_margin, -5.0, 5.0)
@@ -108,13 +120,19 @@ class GermanHeuristic(Strategy):
         self.denial = float(denial)
         self.trick_worth = None if trick_worth is None else float(trick_worth)
         self.endgame_cards = endgame_cards
+        if compiled not in (True, False):
+            raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
+        self.compiled = compiled
+        self._tricks = TrickMemo(_fold_played, 0)
 
     # -- the decision --------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
         legal = view.legal
         if not legal & (legal - 1):  # a single legal action: nothing to decide
             return legal.bit_length() - 1
-        played = played_cards(view)
+        played = self._tricks(view.tricks)
+        for card in view.trick:
+            played |= 1 << card
         if view.phase == "take":
             return self._take(view, played)
         if view.stage == 1:
@@ -206,6 +224,11 @@ class GermanHeuristic(Strategy):
         With a stake below zero (a worthless face-up card) that throws the cheapest card
         least likely to win; with a high stake, the cheapest card likely to win.
         """
+        if self.compiled and view.facedown_left and len(view.faceup) == 1:
+            from strategies.german_heuristic_compiled import stage1_choice
+
+            worths = SIDE_WORTH if view.trump >= 0 else NO_TRUMP_WORTH
+            return stage1_choice(self, view, played, worths, RANK_TIE_BREAK, self._trick(view))
         hand = view.hand
         out = FULL_DECK & ~hand & ~played
         trump = view.trump
@@ -255,6 +278,10 @@ class GermanHeuristic(Strategy):
         opp = FULL_DECK & ~hand & ~played
         trump = view.trump
         if hand.bit_count() <= self.endgame_cards:
+            if self.compiled:
+                from strategies.german_heuristic_compiled import solve_choice
+
+                return solve_choice(view, hand, opp, trump)
             return _solve_choice(view, hand, opp, trump)
         if view.trick:
             return self._follow2(hand, view.legal, opp, view.trick[0], trump)

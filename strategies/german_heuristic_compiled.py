@@ -1,0 +1,183 @@
+"""The German heuristic's two hottest steps, compiled with numba: the same decisions.
+
+``GermanHeuristic`` (strategies/german_heuristic.py) is the readable original and
+stays the reference; with ``compiled=True`` (its default) it hands two steps to this
+module, which returns the card the Python code would return:
+
+- a stage-1 play with one face-up stock card and face-down cards left (the classic
+  stock): ``stage1_choice``, the chance-times-stake scoring of ``_stage1`` with
+  ``_stake``, ``_mean_unseen_worth`` and ``_lead_chances``. It is the compiled copy the
+  German roll-outs already use (``whist_sim.search.german_rollout``), term by term in
+  the same order, so every value is the same float and every tie falls the same way;
+- the stage-2 endgame search (``_solve_choice``): ``solve_choice`` searches the same
+  candidate cards at the root in the same order and keeps the first of those winning
+  most tricks; below the root it counts tricks exactly (without the Python search's
+  cut-offs, which only skip cards that cannot be chosen), so the choice is the same.
+
+tests/test_german_heuristic_compiled.py plays deals with both paths and checks them
+decision by decision, and the outcome hash (tests/test_outcome_hash.py) covers the
+compiled default. Importing this module imports numba (about a second); the heuristic
+imports it on its first decision that needs it.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from whist_sim.cards import SUIT_MASKS
+from whist_sim.jit import cached_njit, lowest_bit
+from whist_sim.jit import count_bits as _count
+from whist_sim.jit import highest_bit as _highest
+from whist_sim.search.german_rollout import _choose as _stage1_choose
+
+_compiled = cached_njit(allocates=False)
+_SUIT = np.array(SUIT_MASKS, dtype=np.int64)
+
+
+@_compiled
+def _stage1(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, stake_base,
+            denial, contest_margin, table, tie):
+    return _stage1_choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth,
+                          stake_base, denial, contest_margin, table, tie)
+
+
+@functools.cache
+def _table(worths: tuple[float, ...]) -> np.ndarray:
+    return np.array(worths, dtype=np.float64)
+
+
+def stage1_choice(player: Any, view: Any, played: int, worths: tuple[float, ...],
+                  tie: float, trick_worth: float) -> int:
+    """``player._stage1(view, played)`` for one face-up card and face-down cards left.
+
+    ``worths``: the worth table of the deal's trump rule; ``trick_worth``: what a
+    stage-1 trick is worth now (``player._trick(view)``).
+    """
+    trick = view.trick
+    return _stage1(
+        view.hand, view.legal, trick[0] if trick else -1, played, view.faceup[0],
+        view.taken_faceup[1 - view.seat], view.trump, player.trump_worth, 2.0 * trick_worth,
+        player.denial, player.contest_margin, _table(worths), tie,
+    )
+
+
+@_compiled
+def _beats(card, led, trump):
+    """Does ``card`` played second beat ``led``?"""
+    if card // 13 == led // 13:
+        return card > led
+    return card // 13 == trump
+
+
+@_compiled
+def _represents(card, cards, remaining):
+    """``_distinct``: is ``card`` the one of its run of ``cards`` the search tries?"""
+    below = remaining & _SUIT[card // 13] & ((np.int64(1) << card) - 1)
+    return below == 0 or not (cards >> _highest(below)) & 1
+
+
+@_compiled
+def _lead_value(leader, other, trump):
+    """Most tricks the player to lead with ``leader`` wins against ``other``, both best
+    (``_lead_value`` with ``_after_lead`` inlined: numba compiles self-recursion)."""
+    if leader == 0:
+        return 0
+    n = _count(leader)
+    best = -1
+    leads = leader
+    while leads:
+        card = lowest_bit(leads)
+        leads &= leads - 1
+        if not _represents(card, leader, leader | other):
+            continue
+        rest = leader & ~(np.int64(1) << card)
+        follow = other & _SUIT[card // 13]
+        if follow == 0:
+            follow = other
+        remaining = rest | other | (np.int64(1) << card)
+        worst = n
+        replies = follow
+        while replies:
+            reply = lowest_bit(replies)
+            replies &= replies - 1
+            if not _represents(reply, follow, remaining):
+                continue
+            left = other & ~(np.int64(1) << reply)
+            if _beats(reply, card, trump):
+                tricks = n - 1 - _lead_value(left, rest, trump)
+            else:
+                tricks = 1 + _lead_value(rest, left, trump)
+            if tricks < worst:
+                worst = tricks
+        if worst > best:
+            best = worst
+            if best == n:
+                break
+    return best
+
+
+@_compiled
+def _after_lead(card, rest, opp, trump, n):
+    """Tricks the leader wins out of ``n`` after leading ``card``, the follower best."""
+    follow = opp & _SUIT[card // 13]
+    if follow == 0:
+        follow = opp
+    remaining = rest | opp | (np.int64(1) << card)
+    worst = n
+    replies = follow
+    while replies:
+        reply = lowest_bit(replies)
+        replies &= replies - 1
+        if not _represents(reply, follow, remaining):
+            continue
+        left = opp & ~(np.int64(1) << reply)
+        if _beats(reply, card, trump):
+            tricks = n - 1 - _lead_value(left, rest, trump)
+        else:
+            tricks = 1 + _lead_value(rest, left, trump)
+        if tricks < worst:
+            worst = tricks
+    return worst
+
+
+@_compiled
+def _solve(hand, opp, trump, led, legal):
+    best, best_tricks = -1, -99
+    if led >= 0:
+        remaining = hand | opp | (np.int64(1) << led)
+        left = _count(hand) - 1
+        cards = legal
+        while cards:
+            card = lowest_bit(cards)
+            cards &= cards - 1
+            if not _represents(card, legal, remaining):
+                continue
+            rest = hand & ~(np.int64(1) << card)
+            if _beats(card, led, trump):
+                tricks = 1 + _lead_value(rest, opp, trump)
+            else:
+                tricks = left - _lead_value(opp, rest, trump)
+            if tricks > best_tricks:
+                best, best_tricks = card, tricks
+        return best
+    n = _count(hand)
+    cards = hand
+    while cards:
+        card = lowest_bit(cards)
+        cards &= cards - 1
+        if not _represents(card, hand, hand | opp):
+            continue
+        tricks = _after_lead(card, hand & ~(np.int64(1) << card), opp, trump, n)
+        if tricks > best_tricks:
+            best, best_tricks = card, tricks
+    return best
+
+
+def solve_choice(view: Any, hand: int, opp: int, trump: int) -> int:
+    """``_solve_choice(view, hand, opp, trump)``: the play winning most of the rest."""
+    trick = view.trick
+    return _solve(hand, opp, trump, trick[0] if trick else -1, view.legal)
+
