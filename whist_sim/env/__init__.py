@@ -48,7 +48,8 @@ def minnesota_whist_v0(variant: dict[str, Any] | None = None, render_mode: str |
     return WhistEnv("minnesota_whist", variant, None, render_mode, reward)
 
 
-def knockout_whist_v0(variant: dict[str, Any] | None = None, players: int = 4,
+def knockout_whist_v0(variant: dict[str, Any] | None = None, players: int | None = None,
                       render_mode: str | None = None, reward: str = "net") -> WhistEnv:
-    """Knock-out Whist, 2..7 players: one whole game (every round) per episode."""
+    """Knock-out Whist, 2..7 players (default 2, as ``make_game``): one whole game (every
+    round) per episode."""
     return WhistEnv("knockout_whist", variant, players, render_mode, reward)

@@ -1,0 +1,202 @@
+"""The PettingZoo AEC environments: conformance, spaces, rewards, episode end, bad input.
+
+``pettingzoo.test.api_test`` and ``seed_test`` run over every game under every variant
+setting ``whist-sim check`` plays (each key's non-default values beside the defaults),
+and Knock-out Whist at every table size.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+from pettingzoo.test import api_test, seed_test
+
+import whist_sim.env as wenv
+from whist_sim.checking import CHECK_VARIANTS
+from whist_sim.env import EnvError, IllegalActionError, UnknownAgentError
+from whist_sim.games import make_game
+
+CASES = [(game, variant, None) for game, variants in CHECK_VARIANTS.items()
+         for variant in variants]
+CASES += [("knockout_whist", {}, n) for n in (2, 3, 5, 6, 7)]
+
+FACTORIES = {
+    "german_whist": wenv.german_whist_v0,
+    "solo_whist": wenv.solo_whist_v0,
+    "minnesota_whist": wenv.minnesota_whist_v0,
+    "knockout_whist": wenv.knockout_whist_v0,
+}
+
+
+def case_id(case) -> str:
+    game, variant, players = case
+    shown = ",".join(f"{k}={v}" for k, v in variant.items()) or "default"
+    return f"{game}-{shown}" + (f"-{players}p" if players else "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_pettingzoo_api_test_and_seed_test(case):
+    game, variant, players = case
+
+    def make():
+        return wenv.env(game, variant, players)
+
+    api_test(make(), num_cycles=120)
+    seed_test(make, num_cycles=120)
+
+
+@pytest.mark.parametrize("game", sorted(FACTORIES))
+def test_each_game_has_its_factory_and_the_one_by_name_gives_the_same(game):
+    one, other = FACTORIES[game](), wenv.env(game)
+    assert one.metadata["name"] == f"{game}_v0"
+    for e in (one, other):
+        e.reset(seed=3)
+    assert one.state_.deal_record() == other.state_.deal_record()
+
+
+def test_action_spaces_are_discrete_of_the_stated_size():
+    assert wenv.ACTIONS == {"german_whist": 52, "solo_whist": 65, "minnesota_whist": 54,
+                            "knockout_whist": 57}
+    for game, size in wenv.ACTIONS.items():
+        e = wenv.env(game)
+        for agent in e.possible_agents:
+            space = e.action_space(agent)
+            assert isinstance(space, spaces.Discrete) and space.n == size
+            obs_space = e.observation_space(agent)
+            assert set(obs_space.spaces) == {"observation", "action_mask"}
+            assert obs_space["action_mask"].shape == (size,)
+            assert obs_space["observation"].shape == (e.layout.size,)
+
+
+def play_out(e, rng: random.Random) -> dict[str, float]:
+    """Random legal play to the end; per-step rewards must be zero until the last step."""
+    finals = {}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        assert not truncated
+        if terminated:
+            finals[agent] = reward
+            assert info["result"] in ("win", "loss", "draw")
+            e.step(None)
+            continue
+        assert reward == 0.0
+        assert all(r == 0.0 for r in e.rewards.values())
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(list(legal))))
+    return finals
+
+
+@pytest.mark.parametrize("game", sorted(FACTORIES))
+@pytest.mark.parametrize("reward", ["net", "score"])
+def test_the_reward_is_the_deals_result_at_its_end(game, reward):
+    e = wenv.env(game, reward=reward)
+    rng = random.Random(5)
+    for seed in range(4):
+        e.reset(seed=seed)
+        state = e.state_
+        finals = play_out(e, rng)
+        outcome = state.outcome()
+        expected = outcome.net if reward == "net" else outcome.score
+        assert finals == {f"player_{s}": float(v) for s, v in enumerate(expected)}
+        if reward == "net":
+            assert abs(sum(finals.values())) < 1e-9  # zero-sum
+        assert e.agents == []
+
+
+def test_terminations_all_true_at_the_end_and_truncations_never():
+    e = wenv.solo_whist_v0()
+    e.reset(seed=1)
+    rng = random.Random(1)
+    while not any(e.terminations.values()):
+        assert not any(e.truncations.values())
+        obs = e.observe(e.agent_selection)
+        e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    assert all(e.terminations.values()) and not any(e.truncations.values())
+    for agent in e.possible_agents:
+        assert not e.observe(agent)["action_mask"].any()
+
+
+def test_reset_options_fix_the_deal_as_play_deal_would_deal_it():
+    e = wenv.german_whist_v0()
+    e.reset(options={"deal_seed": 12345, "dealer": 1})
+    assert e.state_.deal_record() == make_game("german_whist").new_deal(12345, 1).deal_record()
+
+
+def test_render_prints_the_trick():
+    e = wenv.german_whist_v0(render_mode="ansi")
+    e.reset(seed=2)
+    lead = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    seat = e.state_.to_act
+    e.step(lead)
+    text = e.render()
+    assert "German Whist" in text and "trump" in text
+    from whist_sim.cards import card_str
+    assert f"seat {seat}: {card_str(lead)}" in text
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+def test_an_action_outside_the_mask_names_the_seat_the_action_and_the_allowed_ones():
+    e = wenv.german_whist_v0()
+    e.reset(seed=4)
+    agent = e.agent_selection
+    seat = e.state_.to_act
+    mask = e.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = e.state_.deal_record(), list(e.state_.log)
+    with pytest.raises(IllegalActionError) as caught:
+        e.step(illegal)
+    message = str(caught.value)
+    assert f"{agent} (seat {seat})" in message and f"action {illegal} (" in message
+    allowed = [int(a) for a in np.flatnonzero(mask)]
+    assert all(f"{a} (" in message for a in allowed)
+    assert caught.value.agent == agent and len(caught.value.allowed) == len(allowed)
+    assert (e.state_.deal_record(), list(e.state_.log)) == before  # nothing applied
+    for bad in (52, -1, 10**6, "AS", 1.5, None, True):
+        with pytest.raises(IllegalActionError, match="outside the action mask"):
+            e.step(bad)
+    e.step(np.int64(allowed[0]))  # NumPy integers are actions
+
+
+def test_a_step_after_the_end_is_refused():
+    e = wenv.german_whist_v0()
+    e.reset(seed=6)
+    play_out(e, random.Random(0))
+    with pytest.raises(EnvError, match=r"no agent left.*reset\(\)"):
+        e.step(0)
+    e.reset(seed=6)
+    rng = random.Random(0)
+    while not any(e.terminations.values()):
+        obs = e.observe(e.agent_selection)
+        e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    with pytest.raises(EnvError, match="only valid action is None"):
+        e.step(0)
+
+
+def test_an_agent_not_at_the_table_is_refused_naming_the_agents():
+    e = wenv.minnesota_whist_v0()
+    e.reset(seed=0)
+    for call in (e.observe, e.action_space, e.observation_space):
+        with pytest.raises(UnknownAgentError) as caught:
+            call("player_4")
+        assert isinstance(caught.value, KeyError)
+        assert "player_4" in str(caught.value) and "player_0, player_1, player_2, player_3" in str(
+            caught.value)
+
+
+def test_bad_settings_are_refused_naming_the_allowed_values():
+    with pytest.raises(EnvError, match="allowed values: net, score"):
+        wenv.env("german_whist", reward="points")
+    with pytest.raises(EnvError, match="allowed values: human, ansi"):
+        wenv.env("german_whist", render_mode="rgb_array")
+    with pytest.raises(Exception, match="allowed values: german_whist"):
+        wenv.env("bridge")
+    with pytest.raises(Exception, match="count"):
+        wenv.german_whist_v0({"count": "most"})
+    e = wenv.german_whist_v0()
+    with pytest.raises(Exception, match=r"dealer must be a seat 0\.\.1"):
+        e.reset(options={"dealer": 2})
