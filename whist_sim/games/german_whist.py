@@ -237,6 +237,27 @@ class GermanWhistDeal(DealState):
     # -- applying actions ----------------------------------------------------------
     def apply(self, action: int) -> None:
         seat = self.to_act
+        if action.__class__ is not int or seat < 0 or action < 0 or not self.legal >> action & 1:
+            action = self._checked(seat, action)
+        if self.phase is not PLAY:
+            self._take(seat, action, chosen=True)
+            return
+        # Playing a card is the hot path of every simulation, so it is inline here.
+        hands = self.hands
+        hands[seat] &= ~(1 << action)
+        self.log.append((seat, PLAY, action, True))
+        if not self.trick:
+            self.trick = (action,)
+            other = 1 - seat
+            self.to_act = other
+            hand = hands[other]
+            self.legal = hand & SUIT_MASKS[action // 13] or hand
+            return
+        self._complete_trick(seat, action)
+
+    def _checked(self, seat: int, action: Any) -> int:
+        """``action`` as an int if the seat to act may take it (a NumPy integer is
+        converted), else the RuleError that says why not."""
         if action.__class__ is not int:
             action = as_action(seat, action, "a card number (an int 0..51)")
         if seat < 0:
@@ -244,21 +265,7 @@ class GermanWhistDeal(DealState):
             raise RuleError(seat, shown, "deal over", f"the hand is over; {shown} cannot be played")
         if not 0 <= action < 52 or not self.legal >> action & 1:
             self._raise_illegal(seat, action)
-        if self.phase is not PLAY:
-            self._take(seat, action, chosen=True)
-            return
-        # Playing a card is the hot path of every simulation, so it is inline here.
-        card = action
-        self.hands[seat] &= ~(1 << card)
-        self.log.append((seat, PLAY, card, True))
-        if not self.trick:
-            self.trick = (card,)
-            other = 1 - seat
-            self.to_act = other
-            hand = self.hands[other]
-            self.legal = hand & SUIT_MASKS[card // 13] or hand
-            return
-        self._complete_trick(seat, card)
+        return action
 
     def _raise_illegal(self, seat: int, action: int) -> None:
         if not 0 <= action < 52:
@@ -289,54 +296,63 @@ class GermanWhistDeal(DealState):
             winner = seat if card > lead else 1 - seat
         else:
             winner = seat if card // 13 == self.trump else 1 - seat
-        self.trick_no += 1
-        record = _new_tuple(TrickRecord, (self.trick_no, self.leader, (lead, card), winner))
-        self.tricks = (*self.tricks, record)
+        trick_no = self.trick_no = self.trick_no + 1
+        self.tricks = (*self.tricks, _new_tuple(
+            TrickRecord, (trick_no, self.leader, (lead, card), winner)))
         self.trick = ()
-        if self.stage == 1:
-            self.won1 = (self.won1[0] + 1, self.won1[1]) if winner == 0 else (
-                self.won1[0], self.won1[1] + 1)
+        stage1 = self.stage == 1
+        if stage1:
+            won = self.won1
+            self.won1 = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
         else:
-            self.won2 = (self.won2[0] + 1, self.won2[1]) if winner == 0 else (
-                self.won2[0], self.won2[1] + 1)
+            won = self.won2
+            self.won2 = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
         if self.race_to is not None and self.units(winner) >= self.race_to:
             self.race_winner = winner
             self._finish()
             return
         self.leader = winner
-        if self.stage == 1:
-            if len(self.faceup) > 1:
-                self.to_act = winner
-                self.phase = TAKE
-                self.legal = sum(1 << c for c in self.faceup)
+        if not stage1:
+            if trick_no == 26:
+                self._finish()
                 return
-            if self.variant.open_stock == 1:
-                self._take_single(winner)
-            else:
-                self._take(winner, self.faceup[0], chosen=False)
+            self.to_act = winner
+            self.legal = self.hands[winner]
             return
-        self._next_lead(winner)
-
-    def _take_single(self, winner: int) -> None:
-        """The classic one-face-up-card stock: ``_take`` without choices, on the hot path."""
-        card = self.faceup[0]
+        faceup = self.faceup
+        if len(faceup) > 1:
+            self.to_act = winner
+            self.phase = TAKE
+            self.legal = sum(1 << c for c in faceup)
+            return
+        if self.variant.open_stock != 1:
+            self._take(winner, faceup[0], chosen=False)
+            return
+        # the classic one-face-up-card stock, inline: the winner takes the face-up card,
+        # the loser draws the next face-down one, and the card after it is turned
+        card = faceup[0]
         loser = 1 - winner
-        drawn = self.stock[self.next_stock]
-        self.hands[winner] |= 1 << card
-        self.hands[loser] |= 1 << drawn
-        self.taken_faceup = _add_card(self.taken_faceup, winner, card)
+        next_stock = self.next_stock
+        drawn = self.stock[next_stock]
+        hands = self.hands
+        hands[winner] |= 1 << card
+        hands[loser] |= 1 << drawn
+        taken = self.taken_faceup
+        self.taken_faceup = (taken[0] | 1 << card, taken[1]) if winner == 0 else (
+            taken[0], taken[1] | 1 << card)
         self.drawn[loser] |= 1 << drawn
-        self.log.append((winner, TAKE, card, False))
-        self.log.append((loser, DRAW, drawn, False))
-        if self.trick_no == 13:
+        log = self.log
+        log.append((winner, TAKE, card, False))
+        log.append((loser, DRAW, drawn, False))
+        if trick_no == 13:
             self.faceup = ()
             self.next_stock = 26
             self.stage = 2
         else:
-            self.faceup = (self.stock[self.next_stock + 1],)
-            self.next_stock += 2
+            self.faceup = (self.stock[next_stock + 1],)
+            self.next_stock = next_stock + 2
         self.to_act = winner
-        self.legal = self.hands[winner]
+        self.legal = hands[winner]
 
     def _take(self, winner: int, card: int, chosen: bool) -> None:
         faceup = list(self.faceup)
