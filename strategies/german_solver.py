@@ -58,4 +58,4 @@ class GermanSolver(Strategy):
         if stage1_left > self.stage1_tricks:
             return heuristic
         return evaluate(view, rng, worlds=self.worlds, exact_cards=13, solve=self._solve,
-                        incumbent=heuristic, confidence=1.0).action
+                        incumbent=heuristic, confidence=1.0, policy=self._heuristic).action

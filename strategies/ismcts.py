@@ -3,8 +3,9 @@
 Each decision runs ``iterations`` iterations of single-observer ISMCTS: a world
 consistent with the seat's view per iteration, a tree over the actions every seat
 takes from here, upper confidence bounds with availability counts, heuristic
-roll-outs. Bidding decisions are searched the same way (the tree then spans the
-rest of the auction).
+roll-outs (this strategy hands its game's ``heuristic`` to the search as the policy of
+the other seats and the roll-outs). Bidding decisions are searched the same way (the
+tree then spans the rest of the auction).
 
 Parameters:
 - ``iterations`` (budget, >= 1): iterations per decision.
@@ -28,6 +29,7 @@ from whist_sim.search.params import (
     solver_function,
     whole_number,
 )
+from whist_sim.search.policy import default_policy_for
 from whist_sim.strategy import Strategy
 
 
@@ -52,5 +54,6 @@ class Ismcts(Strategy):
             return view.legal.bit_length() - 1
         exact_cards = exact_cards_for(view, self.exact_cards, elsewhere=0)
         children = search(view, rng, iterations=self.iterations, exploration=self.exploration,
-                          exact_cards=exact_cards, solve=self._solve)
+                          exact_cards=exact_cards, solve=self._solve,
+                          policy=default_policy_for(view))
         return best_action(children)

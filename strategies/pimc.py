@@ -3,7 +3,8 @@
 Each decision samples ``worlds`` deals consistent with the seat's view and values
 every candidate action in each: by the open-card solver once no hand holds more than
 ``exact_cards`` cards (and the rest of the deal is a two-sided contest), otherwise by
-playing the deal out with the heuristics. The best average is played.
+playing the deal out with the heuristics (this strategy hands its game's ``heuristic``
+to the search as the roll-out policy). The best average is played.
 
 Bidding decisions (Solo Whist calls and Abundance trumps, the Minnesota laid card,
 Knock-out trump) are the same simulation with ``bid_worlds`` worlds: each call is
@@ -47,7 +48,6 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from strategies.heuristic import heuristic_for
 from whist_sim.games import GAMES
 from whist_sim.search.model import BIDDING_PHASES
 from whist_sim.search.params import (
@@ -59,6 +59,7 @@ from whist_sim.search.params import (
     whole_number,
 )
 from whist_sim.search.pimc import evaluate
+from whist_sim.search.policy import default_policy_for
 from whist_sim.strategy import Strategy
 
 BIDDING = ("simulation", "heuristic")
@@ -144,19 +145,19 @@ class Pimc(Strategy):
             budget_candidates = whole_number("budget_candidates", budget_candidates, 1)
         self.budget_candidates = budget_candidates
         self.compiled = flag("compiled", compiled)
-        self._heuristics: dict[type, Any] = {}
         self._solve = solver_function(compiled)
 
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:  # one legal action: nothing to weigh
             return view.legal.bit_length() - 1
         bidding = view.phase in BIDDING_PHASES
+        heuristic = default_policy_for(view)
         if bidding and self.bidding == "heuristic":
-            return heuristic_for(view, self._heuristics).choose(view, rng)
+            return heuristic.choose(view, rng)
         exact_cards = exact_cards_for(view, self.exact_cards, elsewhere=6, by_game=EXACT_CARDS)
         incumbent = None
         if self.incumbent:
-            incumbent = heuristic_for(view, self._heuristics).choose(view, rng)
+            incumbent = heuristic.choose(view, rng)
         return evaluate(
             view,
             rng,
@@ -169,4 +170,5 @@ class Pimc(Strategy):
             fit_calls=self.fit_calls == "always" or (bidding and self.fit_calls == "bidding"),
             budget_candidates=None if bidding else for_game(
                 view, self.budget_candidates, None, BUDGET_CANDIDATES),
+            policy=heuristic,
         ).action

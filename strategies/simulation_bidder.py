@@ -15,10 +15,10 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from strategies.heuristic import heuristic_for
 from whist_sim.search.model import BIDDING_PHASES
 from whist_sim.search.params import whole_number
 from whist_sim.search.pimc import evaluate
+from whist_sim.search.policy import default_policy_for
 from whist_sim.strategy import Strategy
 
 
@@ -30,12 +30,13 @@ class SimulationBidder(Strategy):
 
     def __init__(self, worlds: int = 40) -> None:
         self.worlds = whole_number("worlds", worlds, 1)
-        self._players: dict[type, Any] = {}
 
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:
             return view.legal.bit_length() - 1
+        heuristic = default_policy_for(view)
         if view.phase in BIDDING_PHASES:
-            return evaluate(view, rng, worlds=self.worlds, exact_cards=0, solve=None).action
-        return heuristic_for(view, self._players).choose(view, rng)
+            return evaluate(view, rng, worlds=self.worlds, exact_cards=0, solve=None,
+                            policy=heuristic).action
+        return heuristic.choose(view, rng)
 

@@ -17,6 +17,14 @@ What it mirrors, and where the readable original lives:
   float and every tie falls the same way (the powers go through ``math.pow``, the C
   library's ``pow`` that Python's ``float ** int`` calls too).
 
+The heuristic is a parameter: ``play_stage1`` takes the player it copies, reads its
+parameters (``trump_worth``, ``denial``, ``contest_margin``, ``trick_worth``) from it and
+its tables (``SIDE_WORTH``, ``NO_TRUMP_WORTH``, ``RANK_TIE_BREAK``,
+``STAGE1_TRICK_WORTH``) from the module that defines its class (``stage1_tables``).
+whist_sim does not import the plug-in package ``strategies``: the strategy registry
+says which class is German Whist's ``heuristic``, the only one this copy mirrors; for
+any other player ``play_stage1`` returns None and the roll-out is played in Python.
+
 Covered: ``open_stock = 1`` and no ``race_to`` (every other rule of the variant,
 ``count`` and ``trumps`` included, is a parameter). ``play_stage1`` returns None for
 anything else and the caller plays the roll-out in Python. tests/test_german_rollout.py
@@ -26,22 +34,20 @@ real hands, in both rule sets of ``trumps`` and every ``count``.
 
 from __future__ import annotations
 
+import functools
 import math
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from strategies.german_heuristic import (
-    ABOVE,
-    NO_TRUMP_WORTH,
-    RANK_TIE_BREAK,
-    SIDE_WORTH,
-    STAGE1_TRICK_WORTH,
-    GermanHeuristic,
-)
 from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.games.german_whist import PLAY, GermanWhistDeal
 from whist_sim.jit import cached_njit, lowest_bit
 from whist_sim.jit import count_bits as _count
+from whist_sim.search.policy import default_policy_class
 from whist_sim.tricks import cards_played
 
 _inlined = cached_njit(inline="always")
@@ -49,17 +55,57 @@ _in_place = cached_njit(allocates=False)
 """For the roll-out loop, which only works in the arrays it is given: no reference counts."""
 
 _SUIT = np.array(SUIT_MASKS, dtype=np.int64)
-_ABOVE = np.array(ABOVE, dtype=np.int64)
+_ABOVE = np.array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=np.int64)
 """``_ABOVE[c]``: the cards of c's suit that beat c (the heuristic's ``ABOVE``)."""
 _FULL = np.int64(FULL_DECK)
 
 
+@dataclass(frozen=True)
+class Stage1Tables:
+    """The constants of the German heuristic that its stage-1 play reads, as the compiled
+    copy takes them (``GermanHeuristic`` keeps them in its module)."""
+
+    side_worth: tuple[float, ...]
+    """A side-suit card's worth by how many higher cards of its suit are out."""
+    no_trump_worth: tuple[float, ...]
+    """The same without a trump suit."""
+    rank_tie_break: float
+    """Added per rank, so of two otherwise equal cards the lower is given up."""
+    stage1_trick_worth: Mapping[str, float]
+    """A stage-1 trick's worth by the variant's ``count`` (when ``trick_worth`` is None)."""
+
+
+def stage1_tables(player: Any) -> Stage1Tables | None:
+    """The tables of ``player`` if this compiled copy plays as it does, else None.
+
+    It does for an instance of the class the strategy registry gives for German Whist's
+    ``heuristic`` (not a subclass, which may play otherwise); the tables are that class's
+    module constants, read from the module (already imported: it defines the class).
+    """
+    cls = type(player)
+    if cls is not default_policy_class("german_whist"):
+        return None
+    return _tables_of(cls)
+
+
+@functools.cache
+def _tables_of(cls: type) -> Stage1Tables:
+    module = sys.modules[cls.__module__]
+    return Stage1Tables(
+        side_worth=tuple(module.SIDE_WORTH),
+        no_trump_worth=tuple(module.NO_TRUMP_WORTH),
+        rank_tie_break=float(module.RANK_TIE_BREAK),
+        stage1_trick_worth=dict(module.STAGE1_TRICK_WORTH),
+    )
+
+
 @_inlined
-def _worth(card, out, trump, trump_worth, table):
-    """``GermanHeuristic._worth``: estimated stage-2 tricks of ``card``."""
+def _worth(card, out, trump, trump_worth, table, tie):
+    """``GermanHeuristic._worth``: estimated stage-2 tricks of ``card`` (``tie``: the
+    rank tie-break)."""
     if card // 13 == trump:
-        return trump_worth + (card % 13) * RANK_TIE_BREAK
-    return table[_count(out & _ABOVE[card])] + (card % 13) * RANK_TIE_BREAK
+        return trump_worth + (card % 13) * tie
+    return table[_count(out & _ABOVE[card])] + (card % 13) * tie
 
 
 @_inlined
@@ -110,7 +156,7 @@ def _beats(card, led, trump):
 
 @_inlined
 def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, stake_base,
-            denial, contest_margin, table):
+            denial, contest_margin, table, tie):
     """``GermanHeuristic._stage1``: the card with the best chance times stake less worth.
 
     ``led`` is the card led to this trick, or -1 when the seat leads; ``stake_base`` is
@@ -119,7 +165,7 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
     if legal & (legal - 1) == 0:
         return lowest_bit(legal)
     out = _FULL & ~hand & ~played
-    prize = _worth(faceup, out, trump, trump_worth, table)
+    prize = _worth(faceup, out, trump, trump_worth, table, tie)
     unseen = _FULL & ~(hand | played | taken_by_opp | (np.int64(1) << faceup))
     unknown = _mean_unseen_worth(unseen, out, trump, trump_worth, table)
     stake = (1.0 + denial) * (prize - unknown) + stake_base - contest_margin
@@ -145,7 +191,7 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
             chance = _lead_chance(card, known, unseen, miss, no_trump, trump)
         else:
             chance = 1.0 if _beats(card, led, trump) else 0.0
-        value = chance * stake - _worth(card, out, trump, trump_worth, table)
+        value = chance * stake - _worth(card, out, trump, trump_worth, table, tie)
         if value > best_value:
             best, best_value = card, value
     return best
@@ -153,7 +199,7 @@ def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
 
 @_in_place
 def _play_stage1(hands, stock, next_stock, faceup, led, to_act, won, played, taken, trick_no,
-                 trump, trump_worth, stake_base, denial, contest_margin, table):
+                 trump, trump_worth, stake_base, denial, contest_margin, table, tie):
     """Play stage 1 to its end in place (``hands``, ``won``); return stage 2's leader.
 
     ``led`` is the card on the current trick (-1 if none), ``taken`` each seat's face-up
@@ -166,7 +212,7 @@ def _play_stage1(hands, stock, next_stock, faceup, led, to_act, won, played, tak
         if led >= 0 and hand & _SUIT[led // 13]:
             legal = hand & _SUIT[led // 13]
         card = _choose(hand, legal, led, played, faceup, taken[1 - seat], trump,
-                       trump_worth, stake_base, denial, contest_margin, table)
+                       trump_worth, stake_base, denial, contest_margin, table, tie)
         hands[seat] = hand & ~(np.int64(1) << card)
         played |= np.int64(1) << card
         if led < 0:
@@ -189,37 +235,42 @@ def _play_stage1(hands, stock, next_stock, faceup, led, to_act, won, played, tak
         to_act = winner
 
 
-def play_stage1(state: GermanWhistDeal, heuristic: GermanHeuristic
+def play_stage1(state: GermanWhistDeal, heuristic: Any
                 ) -> tuple[list[int], int, tuple[int, int]] | None:
     """Play ``state`` to the start of stage 2 with ``heuristic`` at both seats.
 
     Returns the hands, the leader and the stage-1 tricks (``won1``) at the start of
     stage 2, as the engine would reach them, or None where the compiled copy does not
-    apply: not a stage-1 card to play, or a variant with an open stock of several cards
-    or a race (``race_to``). ``state`` itself is not changed.
+    apply: not a stage-1 card to play, a variant with an open stock of several cards
+    or a race (``race_to``), or a ``heuristic`` it does not copy (``stage1_tables``).
+    ``state`` itself is not changed.
     """
     variant = state.variant
     if (state.stage != 1 or state.to_act < 0 or state.phase is not PLAY
             or variant.open_stock != 1 or variant.race_to is not None):
         return None
+    tables = stage1_tables(heuristic)
+    if tables is None:
+        return None
     trick_worth = heuristic.trick_worth
     if trick_worth is None:
-        trick_worth = STAGE1_TRICK_WORTH[variant.count]
+        trick_worth = tables.stage1_trick_worth[variant.count]
     hands = np.array(state.hands, dtype=np.int64)
     won = np.array(state.won1, dtype=np.int64)
     taken = np.array(state.taken_faceup, dtype=np.int64)
     stock = np.array(state.stock, dtype=np.int64)
-    table = _TABLES[state.trump >= 0]
+    table = _worth_array(tables.side_worth if state.trump >= 0 else tables.no_trump_worth)
     led = state.trick[0] if state.trick else -1
     leader = _play_stage1(
         hands, stock, state.next_stock, state.faceup[0], led, state.to_act,
         won, cards_played(state.tricks, state.trick), taken, state.trick_no, state.trump,
         heuristic.trump_worth, 2.0 * trick_worth, heuristic.denial, heuristic.contest_margin,
-        table,
+        table, tables.rank_tie_break,
     )
     return [int(hands[0]), int(hands[1])], int(leader), (int(won[0]), int(won[1]))
 
 
-_TABLES = {True: np.array(SIDE_WORTH, dtype=np.float64),
-           False: np.array(NO_TRUMP_WORTH, dtype=np.float64)}
-"""The heuristic's worth tables by "is there a trump suit"."""
+@functools.cache
+def _worth_array(worths: tuple[float, ...]) -> np.ndarray:
+    """One of the heuristic's worth tables as the compiled code reads it."""
+    return np.array(worths, dtype=np.float64)

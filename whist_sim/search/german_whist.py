@@ -56,12 +56,17 @@ Choices, and why:
   thirds of the time. It keeps the value of each stage-2 start it meets (up to
   ``SOLVED_LIMIT`` of them, then it starts afresh): roll-outs from different worlds and
   candidate cards often reach the same start (12% of the solves in that slowest hand).
-- ``rollout_policies``: one ``GermanHeuristic`` with its default parameters for both
-  seats; it keeps no state between calls (it is deterministic and reads only the view).
+- ``rollout_policies``: one roll-out policy for both seats: ``MODEL``'s is the strategy
+  registered as ``heuristic`` (``GermanHeuristic`` with its default parameters, found
+  through the strategy registry: ``whist_sim.search.policy``; this module imports no
+  strategy), ``with_policy`` gives a model with another. It keeps no state between
+  calls (it is deterministic and reads only the view).
 - ``compiled_rollout``: with the compiled solver, a roll-out through stage 1 is one
   numba call (``whist_sim.search.german_rollout``, the same cards as the heuristic's),
   its stage-2 start valued as ``exact_payoffs`` values it. In Python the heuristic's
-  decisions and the engine's moves were about 60% of a hand's time.
+  decisions and the engine's moves were about 60% of a hand's time. Only for the
+  heuristic the compiled copy mirrors (``german_rollout.stage1_tables``); another
+  policy's roll-outs are played in Python.
 """
 
 from __future__ import annotations
@@ -71,7 +76,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from strategies.german_heuristic import GermanHeuristic
 from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.games.base import DealOutcome
 from whist_sim.games.german_whist import (
@@ -84,6 +88,7 @@ from whist_sim.games.german_whist import (
 )
 from whist_sim.sampling import World
 from whist_sim.search.model import game_for
+from whist_sim.search.policy import RolloutPolicy, default_policy
 from whist_sim.solver import solve, solve_fast, takes_at_least, takes_at_least_fast
 from whist_sim.solver.search import representatives
 
@@ -107,14 +112,26 @@ _SOLVED: dict[tuple, float] = {}
 """(hands, leader, trump, trick, tricks won so far, variant, solver) -> seat 0's value of
 the result of best play from there (``exact_payoffs``)."""
 
-_HEURISTIC = GermanHeuristic()
-_POLICIES = [_HEURISTIC, _HEURISTIC]
-
 
 class GermanWhistModel:
     """The ``SearchModel`` of German Whist (see the module docstring for the choices)."""
 
     game = GermanWhist.name
+
+    def __init__(self, policy: RolloutPolicy | None = None) -> None:
+        self._policy = policy
+        self._policies: list[Any] | None = None
+
+    def with_policy(self, policy: RolloutPolicy) -> GermanWhistModel:
+        """This game's model with ``policy`` at both seats of its roll-outs."""
+        return GermanWhistModel(policy)
+
+    @property
+    def policy(self) -> RolloutPolicy:
+        """The roll-out policy: the one given, else the registry's default (on first use)."""
+        if self._policy is None:
+            self._policy = default_policy(self.game)
+        return self._policy
 
     def determinize(self, view: GermanWhistView, world: World, rng: Random) -> GermanWhistDeal:
         """A fresh deal at ``view``'s decision point holding the world's hidden cards."""
@@ -171,8 +188,11 @@ class GermanWhistModel:
         return outcome_payoffs(state.outcome())
 
     def rollout_policies(self, state: GermanWhistDeal) -> list[Any]:
-        """The default ``GermanHeuristic`` for both seats (deterministic, stateless)."""
-        return _POLICIES
+        """The roll-out policy for both seats (deterministic, stateless)."""
+        policies = self._policies
+        if policies is None:
+            policies = self._policies = [self.policy, self.policy]
+        return policies
 
     def exact_values(self, state: GermanWhistDeal, seat: int, max_cards: int,
                      solve: Callable[..., int]) -> dict[int, float] | None:
@@ -217,14 +237,19 @@ class GermanWhistModel:
         stage 2 valued as ``exact_payoffs`` values it: the same payoffs as ``play_out``
         with the leaf of ``exact_payoffs``. The function returns None for a state it
         does not cover (already in stage 2, or a variant ``play_stage1`` leaves to
-        Python); the pure-Python solver keeps the pure-Python roll-outs.
+        Python); the pure-Python solver keeps the pure-Python roll-outs, and so does a
+        roll-out policy the compiled copy does not mirror (``stage1_tables``).
         """
         if solve is not solve_fast or max_cards < 13:
             return None
-        from whist_sim.search.german_rollout import play_stage1
+        from whist_sim.search.german_rollout import play_stage1, stage1_tables
+
+        policy = self.policy
+        if stage1_tables(policy) is None:
+            return None
 
         def rollout(state: GermanWhistDeal) -> tuple[float, float] | None:
-            start = play_stage1(state, _HEURISTIC)
+            start = play_stage1(state, policy)
             if start is None:
                 return None
             hands, leader, won1 = start

@@ -42,6 +42,7 @@ from whist_sim.cards import cards_of
 from whist_sim.sampling import sample_world
 from whist_sim.search.model import model_for, rollout_function
 from whist_sim.search.pimc import candidate_actions
+from whist_sim.search.policy import RolloutPolicy
 
 
 class Node:
@@ -57,13 +58,17 @@ class Node:
 
 
 def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
-           exact_cards: int = 0, solve: Callable[..., int] | None = None) -> dict[int, Node]:
+           exact_cards: int = 0, solve: Callable[..., int] | None = None,
+           policy: RolloutPolicy | None = None) -> dict[int, Node]:
     """Run ``iterations`` iterations from ``view``; the root's children by action.
 
     Roll-outs stop where the model values a state directly (``rollout_function``: the
     solver once no hand holds more than ``exact_cards`` cards, a Knock-out round's end).
+    ``policy`` plays the other seats and the roll-outs (``whist_sim.search.policy``; the
+    ``ismcts`` strategy passes its game's heuristic); None: the strategy registered as
+    ``heuristic``, found through the registry.
     """
-    model = model_for(view)
+    model = model_for(view, policy)
     rollout = rollout_function(model, view, exact_cards, solve)
     me = view.seat
     root = Node()

@@ -68,7 +68,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from strategies.knockout_heuristic import KnockoutHeuristic
 from whist_sim.games.base import TrickRecord
 from whist_sim.games.knockout_whist import (
     DOG,
@@ -83,6 +82,7 @@ from whist_sim.games.knockout_whist import (
 )
 from whist_sim.sampling import World
 from whist_sim.search.model import game_for
+from whist_sim.search.policy import RolloutPolicy, default_policy
 from whist_sim.tricks import winning_index
 
 SURVIVAL = 0.1
@@ -118,9 +118,21 @@ class KnockoutWhistModel:
 
     game = KnockoutWhist.name
 
-    def __init__(self) -> None:
+    def __init__(self, policy: RolloutPolicy | None = None) -> None:
         self._policies: dict[int, list[Any]] = {}
-        self._heuristic = KnockoutHeuristic()
+        self._policy = policy
+
+    def with_policy(self, policy: RolloutPolicy) -> KnockoutWhistModel:
+        """This game's model with ``policy`` at every seat of its roll-outs."""
+        return KnockoutWhistModel(policy)
+
+    @property
+    def policy(self) -> RolloutPolicy:
+        """The roll-out policy: the one given, else the strategy registered as
+        ``heuristic`` (``whist_sim.search.policy``), found on first use."""
+        if self._policy is None:
+            self._policy = default_policy(self.game)
+        return self._policy
 
     # -- determinize ----------------------------------------------------------------
     def determinize(self, view: KnockoutWhistView, world: World, rng: Random
@@ -249,11 +261,12 @@ class KnockoutWhistModel:
         return value
 
     def rollout_policies(self, state: KnockoutWhistDeal) -> list[Any]:
-        """The Knock-out heuristic at every seat: deterministic, keeps no state between calls."""
+        """The roll-out policy (by default the Knock-out heuristic) at every seat:
+        deterministic, keeps no state between calls."""
         n = state.players
         policies = self._policies.get(n)
         if policies is None:
-            policies = self._policies[n] = [self._heuristic] * n
+            policies = self._policies[n] = [self.policy] * n
         return policies
 
     # -- exact values -------------------------------------------------------------------

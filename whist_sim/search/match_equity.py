@@ -10,9 +10,11 @@ the same search plays for the game.
 The model, and why:
 - Equal sides. Each deal changes one side's score; which side is a fair coin and the
   points follow the distribution that the ``heuristic`` playing all four seats
-  produces. Backgammon's match equity tables
-  are built the same way, for equal players: the table is a scale on which to
-  compare outcomes, not a forecast of this pairing's result.
+  produces (the strategy registered under that name, found through the strategy
+  registry: ``whist_sim.search.policy.default_policy``; whist_sim imports no
+  strategy). Backgammon's match equity tables are built the same way, for equal
+  players: the table is a scale on which to compare outcomes, not a forecast of
+  this pairing's result.
 - The distribution is measured, not assumed: ``DISTRIBUTION_DEALS`` heuristic deals
   of the variant at hand (seeds from ``DISTRIBUTION_SEED``, dealer rotating), in
   about a second on first use, kept for the process. It follows any variant
@@ -30,6 +32,8 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from typing import Any
+
+from whist_sim.search.policy import RolloutPolicy, default_policy
 
 DISTRIBUTION_DEALS = 2000
 """Heuristic deals measured for the points distribution (standard error of each
@@ -90,13 +94,15 @@ class MatchEquity:
 
 
 def points_distribution(game: Any, deals: int = DISTRIBUTION_DEALS,
-                        first_seed: int = DISTRIBUTION_SEED) -> dict[int, float]:
+                        first_seed: int = DISTRIBUTION_SEED,
+                        player: RolloutPolicy | None = None) -> dict[int, float]:
     """Share of deals in which the side whose score changed scored each number of
-    points (negative: lost), with the ``heuristic`` in every seat."""
-    from strategies.heuristic import Heuristic  # strategies import search: import late
+    points (negative: lost), with ``player`` in every seat: by default the
+    ``heuristic`` (``default_policy``)."""
     from whist_sim.play import play_deal
 
-    player = Heuristic.for_game(game.name)()
+    if player is None:
+        player = default_policy(game.name)
     counts: Counter[int] = Counter()
     for seed in range(first_seed, first_seed + deals):
         outcome = play_deal(game, [player] * game.players, seed, seed % game.players,

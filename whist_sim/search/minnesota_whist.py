@@ -39,9 +39,11 @@ same. Measured against payoffs of net points alone, on the same 180 match seeds
 (``benchmarks/search_strength.py minnesota --seeds 180``, 40 worlds): games won
 81.67% -> 83.89%, points a deal +1.022 -> +1.059 (docs/strategies.md).
 
-rollout_policies. One ``MinnesotaHeuristic`` with its default parameters for every
-seat: it keeps no state between calls and is deterministic. The same list is
-returned every time.
+rollout_policies. One roll-out policy for every seat: ``MODEL``'s is the strategy
+registered as ``heuristic`` (``MinnesotaHeuristic`` with its default parameters, found
+through the strategy registry: ``whist_sim.search.policy``), ``with_policy`` gives a
+model with another. It keeps no state between calls and is deterministic. The same
+list is returned every time.
 
 exact_values. Card play is always a contest of the two partnerships (sides: seat % 2)
 at no trumps, so the solver applies whenever every hand is small enough: objective
@@ -61,7 +63,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from strategies.minnesota_heuristic import MinnesotaHeuristic
 from whist_sim.cards import SUIT_MASKS
 from whist_sim.games.base import DealState
 from whist_sim.games.minnesota_whist import (
@@ -76,6 +77,7 @@ from whist_sim.games.minnesota_whist import (
 from whist_sim.sampling import World
 from whist_sim.search.match_equity import equity
 from whist_sim.search.model import game_for
+from whist_sim.search.policy import RolloutPolicy, default_policy
 
 SIDES = (0, 1, 0, 1)
 """Solver sides: seats 0 and 2 against 1 and 3."""
@@ -134,10 +136,22 @@ class MinnesotaWhistModel:
 
     game = "minnesota_whist"
 
-    def __init__(self) -> None:
-        self._policy = MinnesotaHeuristic()
-        self._policies = [self._policy] * PLAYERS
+    def __init__(self, policy: RolloutPolicy | None = None) -> None:
+        self._policy = policy
+        self._policies: list[Any] | None = None
         self._laid_cache: dict[tuple, int] = {}
+
+    def with_policy(self, policy: RolloutPolicy) -> MinnesotaWhistModel:
+        """This game's model with ``policy`` in every seat of its roll-outs and laying
+        the unturned cards."""
+        return MinnesotaWhistModel(policy)
+
+    @property
+    def policy(self) -> RolloutPolicy:
+        """The roll-out policy: the one given, else the registry's default (on first use)."""
+        if self._policy is None:
+            self._policy = default_policy(self.game)
+        return self._policy
 
     # -- determinize ---------------------------------------------------------------
     def determinize(self, view: MinnesotaWhistView, world: World, rng: Random) -> DealState:
@@ -193,6 +207,7 @@ class MinnesotaWhistModel:
         state.initial_hands = tuple(initial)
         state.hands = hands
         state.laid = laid
+        state.laid_count = view.laid_count
         state.turned = view.turned
         state.calls = view.calls
         state.grander = view.grander
@@ -202,6 +217,7 @@ class MinnesotaWhistModel:
         state.trick = view.trick
         state.tricks = view.tricks
         state.side_tricks = [view.side_tricks[0], view.side_tricks[1]]
+        state.side_view = view.side_tricks
         state.leader = view.leader
         state.to_act = seat
         state.phase = phase
@@ -225,7 +241,7 @@ class MinnesotaWhistModel:
                 seat, LAY, hand, hand, dealer, -1, order, (), (), -1, False,
                 (dealer + 1) & 3, (), (), (0, 0), view.score, view.variant,
             )
-            card = self._policy.choose(at_lay, rng)
+            card = self.policy.choose(at_lay, rng)
             if len(self._laid_cache) >= _LAID_CACHE_SIZE:
                 self._laid_cache.clear()
             self._laid_cache[key] = card
@@ -258,8 +274,11 @@ class MinnesotaWhistModel:
         return 2 * chance - 1 + NET_TIE_BREAK * (points[0] - points[1])
 
     def rollout_policies(self, state: DealState) -> list[Any]:
-        """The heuristic for every seat (one shared, stateless, deterministic instance)."""
-        return self._policies
+        """The roll-out policy for every seat (one shared, stateless, deterministic instance)."""
+        policies = self._policies
+        if policies is None:
+            policies = self._policies = [self.policy] * PLAYERS
+        return policies
 
     def exact_values(self, state: DealState, seat: int, max_cards: int,
                      solve: Callable[..., int]) -> dict[int, float] | None:

@@ -12,6 +12,11 @@ payoffs as ``play_out``: ``rollout_function``),
 ``declared_made(state, seat)`` (Solo's ``min_make``), and ``sample_world(view, rng)``,
 worlds drawn from ``whist_sim.sampling.sample_world`` but kept only where the other
 seats' bids fit their hands (Solo Whist; ``pimc``'s ``fit_calls``).
+
+A model plays its roll-outs with a roll-out policy (``whist_sim.search.policy``): each
+module's ``MODEL`` with the default one, found in the strategy registry by name;
+``model_for(view, policy)`` gives the same game's model with ``policy`` instead (the
+search strategies pass their heuristic). whist_sim does not import ``strategies``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any, Protocol
 
 from whist_sim.games.base import DealState, Game, Variant
 from whist_sim.sampling import World
+from whist_sim.search.policy import RolloutPolicy
 
 MODELS = {
     "GermanWhistView": "whist_sim.search.german_whist",
@@ -43,6 +49,9 @@ class SearchModel(Protocol):
 
     game: str
     """The game's name (``whist_sim.games.GAMES`` key)."""
+
+    policy: RolloutPolicy
+    """The roll-out policy (``whist_sim.search.policy``)."""
 
     def determinize(self, view: Any, world: World, rng: Random) -> DealState:
         """A fresh state at ``view``'s decision point with the hidden cards of ``world``.
@@ -67,7 +76,12 @@ class SearchModel(Protocol):
         ...
 
     def rollout_policies(self, state: DealState) -> list[Any]:
-        """One fast strategy per seat (the heuristics) that plays ``state`` to its end."""
+        """One fast strategy per seat (the roll-out policy) that plays ``state`` to its end."""
+        ...
+
+    def with_policy(self, policy: RolloutPolicy) -> SearchModel:
+        """A model of the same game whose roll-outs (and whatever else it models with a
+        player: the other seats' bids, an unturned laid card) use ``policy``."""
         ...
 
     def exact_values(self, state: DealState, seat: int, max_cards: int,
@@ -121,14 +135,36 @@ def leaf_evaluator(model: SearchModel, view: Any, max_cards: int,
     return either
 
 
-def model_for(view: Any) -> SearchModel:
-    """The ``SearchModel`` of the game ``view`` belongs to."""
+def model_for(view: Any, policy: RolloutPolicy | None = None) -> SearchModel:
+    """The ``SearchModel`` of the game ``view`` belongs to, rolling out with ``policy``.
+
+    Without ``policy``, or with the default one itself (``default_policy_for(view)``),
+    it is the game module's ``MODEL``. With another, a model bound to it, kept while ``policy``
+    is in use: a strategy passes the same policy at every decision, and the model's
+    memos (Solo's view fields, Minnesota's laid cards) then last across decisions.
+    """
     name = type(view).__name__
     try:
         module = MODELS[name]
     except KeyError:
         raise TypeError(f"no search model for views of type {name}") from None
-    return importlib.import_module(module).MODEL
+    model = importlib.import_module(module).MODEL
+    if policy is None or policy is model.policy:
+        return model
+    key = (name, id(policy))
+    bound = _BOUND.get(key)
+    if bound is None or bound[0] is not policy:
+        if len(_BOUND) >= BOUND_LIMIT:
+            _BOUND.clear()
+        bound = _BOUND[key] = (policy, model.with_policy(policy))
+    return bound[1]
+
+
+BOUND_LIMIT = 64
+"""Models bound to a policy kept at most (then they are built afresh)."""
+_BOUND: dict[tuple[str, int], tuple[Any, SearchModel]] = {}
+"""(view class name, id of the policy) -> (the policy, the model bound to it); holding the
+policy keeps its id from being reused while the entry lasts."""
 
 
 def rollout_function(model: SearchModel, view: Any, max_cards: int,

@@ -33,6 +33,7 @@ from typing import Any
 from whist_sim.cards import FULL_DECK, cards_of
 from whist_sim.sampling import World, sample_world
 from whist_sim.search.model import SearchModel, model_for, rollout_function
+from whist_sim.search.policy import RolloutPolicy
 from whist_sim.solver.search import representatives
 from whist_sim.tricks import cards_played
 
@@ -81,6 +82,7 @@ def evaluate(
     min_make: float = 0.0,
     fit_calls: bool = False,
     budget_candidates: int | None = None,
+    policy: RolloutPolicy | None = None,
 ) -> Evaluation:
     """Value each candidate action for ``view.seat`` over sampled worlds; pick one.
 
@@ -107,6 +109,10 @@ def evaluate(
     ``fit_calls``: draw worlds with the model's ``sample_world`` where it has one (Solo
     Whist: worlds in which the other seats' hands fit their calls), else uniformly.
 
+    ``policy``: the roll-out policy, the strategy that plays every seat of the roll-outs
+    (``whist_sim.search.policy``); the search strategies pass their game's heuristic.
+    None: the strategy registered as ``heuristic``, found through the registry.
+
     ``solve`` values the small endings exactly: ``whist_sim.solver.solve`` or its
     compiled twin ``solve_fast``. None is allowed only with ``exact_cards = 0``
     (roll-outs only). A bad argument raises a ValueError (TypeError for a ``solve``
@@ -114,7 +120,7 @@ def evaluate(
     """
     _check_arguments(worlds, exact_cards, solve, candidates, confidence, min_make,
                      budget_candidates)
-    model = model_for(view)
+    model = model_for(view, policy)
     actions = list(candidates) if candidates is not None else candidate_actions(view, model)
     if incumbent is not None and incumbent not in actions:
         actions.append(incumbent)

@@ -41,13 +41,18 @@ on the development machine, 15-20 µs when the view is new (measured over 1,145
 decision points of 20 deals, CPython 3.11).
 
 Worlds that fit the auction. ``sample_world`` draws worlds from
-``whist_sim.sampling.sample_world`` and keeps the first in which the heuristic bidder,
-holding each other seat's hand as dealt, makes every call that seat made (up to
-``CALL_TRIES`` draws, else the world fitting most calls). Uniform worlds ignore the
+``whist_sim.sampling.sample_world`` and keeps the first in which the roll-out policy's
+bidder (the heuristic's ``call_for``), holding each other seat's hand as dealt, makes
+every call that seat made (up to ``CALL_TRIES`` draws, else the world fitting most
+calls); a policy without ``call_for`` gets uniform worlds. Uniform worlds ignore the
 auction: a proposer gets an average hand, and a seat deciding whether to Cop saw the
 partnership make its eight tricks in 40-80% of the roll-outs where 26 of 27 such
 Cops were made (200 seeds). The opponents the search meets
 may bid otherwise; the roll-outs assume the heuristic anyway.
+
+Roll-out policy. ``MODEL`` plays its roll-outs with the default roll-out policy, the
+strategy registered as ``heuristic`` (``whist_sim.search.policy``), and
+``with_policy`` gives a model with another; this module imports no strategy.
 
 Exact values. In card play the rest of a Solo deal is a contest between the
 declarer's side (the declarer, and the Cop partner in Prop and Cop, wherever the
@@ -67,7 +72,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from strategies.heuristic import Heuristic
 from whist_sim.cards import iter_cards
 from whist_sim.games.base import DealState, TrickRecord
 from whist_sim.games.solo_whist import (
@@ -87,6 +91,7 @@ from whist_sim.games.solo_whist import (
 )
 from whist_sim.sampling import World, sample_world
 from whist_sim.search.model import game_for
+from whist_sim.search.policy import RolloutPolicy, default_policy
 from whist_sim.tricks import winning_index
 
 _NAMED_TRUMP_RULES = ("named_other", "named_any")
@@ -100,14 +105,23 @@ class SoloWhistModel:
 
     game = SoloWhist.name
 
-    def __init__(self) -> None:
+    def __init__(self, policy: RolloutPolicy | None = None) -> None:
         self._last: tuple[SoloWhistView, dict[str, Any], tuple[int, ...], list] | None = None
         self._last_calls: tuple[SoloWhistView, list[tuple[int, int, int, bool]]] | None = None
         self._net_tables: dict[tuple, tuple[tuple[float, ...], ...]] = {}
-        heuristic = Heuristic.for_game(self.game)()
-        # The heuristic keeps no state between calls and ignores the rng, so one
-        # instance can play every seat of every roll-out.
-        self._policies = [heuristic] * PLAYERS
+        self._policy = policy
+        self._policies: list[Any] | None = None
+
+    def with_policy(self, policy: RolloutPolicy) -> SoloWhistModel:
+        """This game's model with ``policy`` in every seat of its roll-outs."""
+        return SoloWhistModel(policy)
+
+    @property
+    def policy(self) -> RolloutPolicy:
+        """The roll-out policy: the one given, else the registry's default (on first use)."""
+        if self._policy is None:
+            self._policy = default_policy(self.game)
+        return self._policy
 
     # -- determinizing -----------------------------------------------------------------
     def determinize(self, view: SoloWhistView, world: World, rng: Random) -> SoloWhistDeal:
@@ -219,10 +233,10 @@ class SoloWhistModel:
         then thinks a Cop partner weak, and an opponent's contract easy to beat.
         """
         calls = self._calls(view)
-        if not calls:
+        call_for = getattr(self.policy, "call_for", None)
+        if not calls or call_for is None:
             return sample_world(view, rng)
         played = self._public_of(view)[1]
-        bidder = self._policies[0]
         upcard = view.upcard
         best, best_misses = None, PLAYERS * 13
         for _ in range(CALL_TRIES):
@@ -230,7 +244,7 @@ class SoloWhistModel:
             hands = world.hands
             misses = 0
             for seat, call, legal, eldest in calls:
-                if bidder.call_for(hands[seat] | played[seat], upcard, legal, eldest) != call:
+                if call_for(hands[seat] | played[seat], upcard, legal, eldest) != call:
                     misses += 1
                     if misses >= best_misses:
                         break  # no better than the best so far: the rest cannot matter
@@ -277,8 +291,12 @@ class SoloWhistModel:
         return bool(facts["made"])
 
     def rollout_policies(self, state: DealState) -> list[Any]:
-        """The Solo heuristic in every seat (one stateless, deterministic instance)."""
-        return self._policies
+        """The roll-out policy in every seat (one stateless, deterministic instance: the
+        heuristic keeps no state between calls and ignores the rng)."""
+        policies = self._policies
+        if policies is None:
+            policies = self._policies = [self.policy] * PLAYERS
+        return policies
 
     def exact_values(self, state: SoloWhistDeal, seat: int, max_cards: int,
                      solve: Callable[..., int]) -> dict[int, float] | None:
