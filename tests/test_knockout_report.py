@@ -352,10 +352,21 @@ def table_rows(text: str, heading: str, caption: str | None = None) -> list[list
     return [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[2:]]
 
 
+def survival_columns(text: str) -> dict[str, list[str]]:
+    """The survival table by column heading (strategy · table · players): its cells after
+    rounds 1 to 7."""
+    section = text.split("## Knock-out Whist: survival\n", 1)[1]
+    header = section.split("| after round |", 1)[1].split("\n", 1)[0]
+    columns = [c.strip() for c in header.strip(" |").split(" | ")]
+    rows = table_rows(text, "Knock-out Whist: survival")
+    return {column: [row[1 + i] for row in rows] for i, column in enumerate(columns)}
+
+
 def test_report_renders_the_hand_built_numbers(run: RunFolder):
     text = build_report(run.path).markdown.read_text()
-    survival = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: survival")}
-    assert survival[("A", "all")][2:5] == ["6", "1.00 [1.00, 1.00]", "0.67 [0.67, 0.67]"]
+    survival = survival_columns(text)
+    assert survival["A · all tables · 6 players"][:2] == ["1.00 [1.00, 1.00]",
+                                                          "0.67 [0.67, 0.67]"]
     wins = {(r[0], r[1]): r for r in table_rows(
         text, "Knock-out Whist: wins by table size and seat", "By table size")}
     assert wins[("A", "all")][3] == "0.333 [0.333, 0.333]"
@@ -421,7 +432,7 @@ def test_build_report_on_a_real_knockout_run(tmp_path: Path):
     seats = seats.join(sizes, on="deal_key")
     wins = {(r[0], r[1]): r for r in table_rows(
         text, "Knock-out Whist: wins by table size and seat", "By table size")}
-    survival = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: survival")}
+    survival = {tuple(k.split(" · ")[:2]): v for k, v in survival_columns(text).items()}
     dogs = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: dog's life")}
     for label in ("long", "random"):
         for size in (3, 5):
@@ -430,7 +441,7 @@ def test_build_report_on_a_real_knockout_run(tmp_path: Path):
             assert wins[(label, str(size))][2] == str(mine.height)
             assert wins[(label, str(size))][3].startswith(f"{won / mine.height:.3f}")
             alive = mine.filter(pl.col("out_round").is_null() | (pl.col("out_round") > 2))
-            assert survival[(label, str(size))][4].startswith(
+            assert survival[(label, f"{size} seats")][1].startswith(
                 f"{alive.height / mine.height:.2f}")
             granted = mine["dog_used"].sum()
             assert dogs[(label, str(size))][3].startswith(f"{granted} · ")

@@ -77,16 +77,20 @@ def grid(fig: Figure, count: int, columns: int, **shared: bool) -> list[Axes]:
     return axes[:count]
 
 
-def shared_legend(fig: Figure, axes: Iterable[Axes], columns: int = 6) -> None:
-    """One legend for the whole figure, above its panels: every label once, in the order
-    first drawn. Panels are too small to carry a legend each that can be read."""
+def shared_legend(fig: Figure, axes: Iterable[Axes], title: str, columns: int = 6) -> None:
+    """One legend for the whole figure, above its panels, under the figure's ``title``: every
+    label once, in the order first drawn. Panels are too small to carry a legend each that
+    can be read. The title is the legend's own (a ``suptitle`` would sit on top of it)."""
     handles: dict[str, Artist] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     if handles:
         fig.legend(list(handles.values()), list(handles), loc="outside upper center",
-                   ncols=min(columns, len(handles)), fontsize=LEGEND_SIZE, frameon=False)
+                   ncols=min(columns, len(handles)), fontsize=LEGEND_SIZE, frameon=False,
+                   title=title, title_fontproperties={"size": "large"})
+    else:
+        fig.suptitle(title)
 
 
 def footnote(fig: Figure, text: str) -> None:
@@ -129,6 +133,21 @@ def far_apart(sizes: Sequence[float]) -> bool:
     if len(finite) < 2:
         return False
     return finite[0] > APART * max(finite[1], 1e-9)
+
+
+def set_apart(sizes: dict[str, float]) -> tuple[list[str], list[str]]:
+    """Names split into those drawn together and those whose size dwarfs theirs: sorted by
+    size, the first step down by more than :data:`APART` times separates the two groups
+    (none when there is no such step). Order within each group is kept from ``sizes``."""
+    finite = {name: abs(size) for name, size in sizes.items()
+              if size is not None and math.isfinite(size)}
+    ranked = sorted(finite.values(), reverse=True)
+    for i in range(len(ranked) - 1):
+        if ranked[i] > APART * max(ranked[i + 1], 1e-9):
+            cut = ranked[i]
+            apart = [name for name in sizes if finite.get(name, 0.0) >= cut]
+            return [name for name in sizes if name not in apart], apart
+    return list(sizes), []
 
 
 def colours(names: Sequence[str]) -> dict[str, str]:

@@ -56,11 +56,13 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("net contested / ducked",
                      lambda r: f"{fmt(r['net_contested'], 2)} / {fmt(r['net_ducked'], 2)}"),
                     ("net gain", _col("net_gain", 2)),
-                ], "By suit type"),
+                ], "By suit type", "german_whist_contest_by_suit_type"),
                 _rank_table(by_rank, "contest_rate", 2,
-                            "Contest rate by rank of the prize (decisions in brackets)"),
+                            "Contest rate by rank of the prize (decisions in brackets), per"
+                            " strategy and prize suit", "german_whist_contest_rate_by_rank"),
                 _rank_table(by_rank, "net_gain", 1,
-                            "Net gain (mean net contested minus ducked) by rank of the prize"),
+                            "Net gain (mean net contested minus ducked) by rank of the prize,"
+                            " per strategy and prize suit", "german_whist_net_gain_by_rank"),
             ],
             [plots.plot_contest_by_rank(by_rank, out / "contest_by_rank.png")],
         ),
@@ -76,21 +78,24 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("hands", _col("hands")),
                 ("stage-1 tricks [95% CI]", _ci("stage1", 2)),
                 ("stage-2 tricks [95% CI]", _ci("stage2", 2)),
-            ])],
+            ], name="german_whist_tricks_by_stage")],
         ),
     ]
 
 
-def _rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str) -> Table:
+def _rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str,
+                name: str) -> Table:
+    """One row per rank of the prize, one column per strategy and prize suit type: thirteen
+    rows and a few columns fit the page where thirteen rank columns did not."""
     cells = {
         (r["strategy"], r["trump_prize"], r["rank"]): r for r in by_rank.iter_rows(named=True)
     }
     keys = sorted({(r["strategy"], r["trump_prize"]) for r in by_rank.iter_rows(named=True)})
     rows = []
-    for name, trump in keys:
-        row = [name, "trump" if trump else "non-trump"]
-        for rank in RANKS:
-            cell = cells.get((name, trump, rank))
+    for rank in RANKS:
+        row = [rank]
+        for strategy, trump in keys:
+            cell = cells.get((strategy, trump, rank))
             if cell is None:
                 row.append("—")
             elif value == "contest_rate":
@@ -98,4 +103,5 @@ def _rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str) ->
             else:
                 row.append(fmt(cell[value], digits))
         rows.append(row)
-    return Table(["strategy", "prize", *RANKS], rows, caption)
+    header = [f"{strategy} · {'trump' if trump else 'non-trump'}" for strategy, trump in keys]
+    return Table(["prize rank", *header], rows, caption, name)

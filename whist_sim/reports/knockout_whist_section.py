@@ -26,17 +26,24 @@ def _shown_tables(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def _survival_table(survival: pl.DataFrame) -> Table:
+    """One row per round, one column per strategy and table size (seven rounds down and a
+    few columns fit the page; seven interval columns across did not)."""
     cells = {(r["strategy"], r["table"], r["round"]): r for r in survival.iter_rows(named=True)}
     keys = survival.select("strategy", "table", "players").unique(maintain_order=True)
+    header = [
+        f"{name} · {'all tables' if table == kw.ALL else f'{table} seats'} · {players} players"
+        for name, table, players in keys.iter_rows()
+    ]
     rows = []
-    for name, table, players in keys.iter_rows():
-        row = [name, table, str(players)]
-        for number in range(1, kw.ROUNDS + 1):
+    for number in range(1, kw.ROUNDS + 1):
+        row = [str(number)]
+        for name, table, _ in keys.iter_rows():
             cell = cells.get((name, table, number))
             row.append("—" if cell is None else fmt_ci(cell, "survival", 2))
         rows.append(row)
-    return Table(["strategy", "table", "players", *[f"after {r}" for r in range(1, 8)]], rows,
-                 "Share still in after each round [95% CI]")
+    return Table(["after round", *header], rows,
+                 "Share still in after each round [95% CI], per strategy and table size",
+                 "knockout_whist_survival")
 
 
 def _elimination_table(eliminated: pl.DataFrame) -> Table:
@@ -50,7 +57,8 @@ def _elimination_table(eliminated: pl.DataFrame) -> Table:
         for name, table, players in keys.iter_rows()
     ]
     return Table(["strategy", "table", "players", *[f"out in {r}" for r in range(1, 8)], "won"],
-                 rows, "Round of elimination (share of the strategy's players)")
+                 rows, "Round of elimination (share of the strategy's players)",
+                 "knockout_whist_elimination")
 
 
 def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
@@ -86,7 +94,8 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [
                 "A game is one row of the `deals` table; a player-game one seat of it, so"
                 " `players` counts the seats a strategy held (several per game in a line-up"
-                " such as A B A B A B A)." + tables_note,
+                " such as A B A B A B A); the survival table names the count in each column's"
+                " heading." + tables_note,
                 "Survival: the share of a strategy's players still in after each round. A"
                 " player on a dog's life is still in; one whose dog failed goes out in the"
                 " dog's round. The winner is never out, also after rounds its game did not"
@@ -122,7 +131,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("first-round knock-outs [95% CI]", _ci("first_round_rate")),
                     ("out in round 1 [95% CI]", _ci("first_round_out_rate")),
                     ("placing [95% CI]", _ci("placing", 2)),
-                ], "By table size"),
+                ], "By table size", "knockout_whist_by_table_size"),
                 _table(by_seat, [
                     ("strategy", _col("strategy")),
                     ("table", _col("players")),
@@ -130,7 +139,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("player-games", _col("games")),
                     ("win rate [95% CI]", _ci("win_rate")),
                     ("fair share", _col("fair_share")),
-                ], "By seat from the first dealer"),
+                ], "By seat from the first dealer", "knockout_whist_by_seat"),
             ],
             figure(results, plots.plot_win_rate_by_table, "knockout_win_by_table")
             + figure(by_seat, plots.plot_win_rate_by_seat, "knockout_win_by_seat"),
@@ -155,7 +164,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("revived · per dog [95% CI]", _count_ci("revived", "revival_rate")),
                 ("revived: won · rate [95% CI]", _count_ci("revived_wins", "revived_win_rate")),
                 ("revived: placing [95% CI]", _ci("revived_placing", 2)),
-            ])],
+            ], name="knockout_whist_dogs_life")],
         ),
         Section(
             "Knock-out Whist: trump choice",
@@ -183,6 +192,6 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("round win [95% CI]", _ci("round_win")),
                 ("fair share", _col("fair_share")),
                 ("survived [95% CI]", _ci("survived")),
-            ])],
+            ], name="knockout_whist_trump_choice")],
         ),
     ]

@@ -72,9 +72,13 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("made 7+ · success [95% CI]", _count_ci("successes", "grand_success")),
                 ("points per grand hand [95% CI]", _ci("grand_points", 2)),
                 ("points per null hand [95% CI]", _ci("null_points", 2)),
+            ], "Granding", "minnesota_granding"),
+             _table(summary, [
+                ("kind", _col("kind")),
+                ("name", _col("name")),
                 ("games", _col("games")),
                 ("game win rate [95% CI]", _ci("game_win_rate")),
-            ], name="minnesota_granding_and_games")],
+            ], "Games", "minnesota_games")],
         ),
         Section(
             "Minnesota Whist: when to grand",

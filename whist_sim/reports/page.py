@@ -50,6 +50,9 @@ class PageTable:
     details_csv: str | None
     """The CSV of the longer table it condenses, if any (relative to the report folder)."""
     details_total: int
+    numeric: list[bool]
+    """Per column: whether it holds numbers (right-aligned so digits line up); the key
+    column and text columns are left-aligned."""
 
     @property
     def cut(self) -> bool:
@@ -107,9 +110,29 @@ def anchor(title: str, taken: set[str] | None = None) -> str:
     return name
 
 
+STEM_LENGTH = 48
+"""Longest file name made from a caption (a whole caption as a name would not fit a line)."""
+
+_NUMBER = re.compile(r"^[-+−]?\.?\d")
+
+
 def file_stem(text: str) -> str:
-    """Words of ``text`` as a file name: lower case, runs of other characters to ``_``."""
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "table"
+    """Words of ``text`` as a file name: lower case, runs of other characters to ``_``, cut
+    after the last whole word within :data:`STEM_LENGTH` characters."""
+    stem = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "table"
+    if len(stem) > STEM_LENGTH:
+        stem = stem[:STEM_LENGTH + 1].rsplit("_", 1)[0]
+    return stem
+
+
+def numeric_columns(header: list[str], rows: list[list[str]]) -> list[bool]:
+    """Columns whose every cell is a number, an interval, a share or a dash (not all dashes);
+    never the first, the key column."""
+    flags = []
+    for i in range(len(header)):
+        cells = [row[i] for row in rows if row[i] not in ("—", "")]
+        flags.append(i > 0 and bool(cells) and all(_NUMBER.match(c) for c in cells))
+    return flags
 
 
 def layout(title: str, sections: list[Section], out: Path) -> Page:
@@ -140,6 +163,7 @@ def layout(title: str, sections: list[Section], out: Path) -> Page:
                 caption=table.caption, header=list(table.header), rows=table.rows[:MAX_ROWS],
                 total=len(table.rows), csv=csv, details_csv=details,
                 details_total=len(table.details.rows) if table.details is not None else 0,
+                numeric=numeric_columns(table.header, table.rows),
             ))
         figures = [_figure(image, section.title, out) for image in section.images]
         laid.append(PageSection(section.title, anchor(section.title, anchors),

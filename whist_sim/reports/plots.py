@@ -5,9 +5,9 @@ game's module (``reports.german_whist``, ``solo_whist``, ``minnesota_whist``,
 ``knockout_whist``) returns it (collected), draws it, and writes ``path``.
 They compute nothing beyond what drawing needs (positions, error-bar lengths).
 
-Figures are drawn on the Agg canvas directly (``Figure`` + ``FigureCanvasAgg``)
-rather than through ``pyplot``: no display is needed, and importing this module
-does not switch the backend of a notebook or program that uses it.
+Every figure is made and saved through ``figures``: at most 1,100 px wide, so
+it shows in a 1,200 px window at its own size with legible legends, and with
+the rules there that keep one series' values from flattening the others.
 """
 
 from __future__ import annotations
@@ -17,36 +17,29 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from whist_sim.cards import RANKS
-
-DPI = 110
+from whist_sim.reports.figures import (
+    APART,
+    CUT_NOTE,
+    LEGEND_SIZE,
+    colours,
+    errors,
+    focus,
+    footnote,
+    grid,
+    new_figure,
+    save,
+    set_apart,
+    shared_legend,
+)
 
 
 def _figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height))
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _save(fig: Figure, path: Path | str) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    return path
-
-
-def _errors(df: pl.DataFrame, name: str) -> np.ndarray:
-    """Error-bar lengths below and above ``name`` from ``name_lo``/``name_hi`` (0 if unknown)."""
-    mid = df[name].to_numpy().astype(float)
-    lo = df[f"{name}_lo"].fill_null(np.nan).to_numpy().astype(float)
-    hi = df[f"{name}_hi"].fill_null(np.nan).to_numpy().astype(float)
-    # clipped at 0: a bound equal to the estimate can land a rounding error past it
-    return np.maximum(np.nan_to_num(np.vstack([mid - lo, hi - mid]), nan=0.0), 0.0)
+    """A figure asked for at ``width`` inches, drawn at most ``figures.WIDTH`` wide."""
+    return new_figure(height, width)
 
 
 def plot_standings(
@@ -62,23 +55,23 @@ def plot_standings(
     y = np.arange(len(names))
     fig = _figure(10, 0.5 * len(names) + 1.8)
     left, right = fig.subplots(1, 2, sharey=True)
-    left.barh(y, standings["net"].to_numpy(), xerr=_errors(standings, "net"), capsize=4,
+    left.barh(y, standings["net"].to_numpy(), xerr=errors(standings, "net"), capsize=4,
               color="tab:blue")
     left.axvline(0, color="black", linewidth=0.8)
     left.set_xlabel("mean net points per hand (95% CI over duplicate pairs)")
-    right.barh(y, standings["win_rate"].to_numpy(), xerr=_errors(standings, "win_rate"),
+    right.barh(y, standings["win_rate"].to_numpy(), xerr=errors(standings, "win_rate"),
                capsize=4, color="tab:green")
     if fair is not None:
         right.axvline(fair[0], color="black", linewidth=0.8, linestyle=":",
                       label=fair[1] or None)
         if fair[1]:
-            right.legend(fontsize=8, loc="lower right")
+            right.legend(fontsize=LEGEND_SIZE, loc="lower right")
     right.set_xlim(0, 1)
     right.set_xlabel("win rate (95% CI over duplicate pairs)")
     left.set_yticks(y, names)
     left.invert_yaxis()
     fig.suptitle("Standings")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
@@ -95,14 +88,17 @@ def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
     for i in range(len(names)):
         for j in range(len(names)):
             text = "—" if np.isnan(grid[i, j]) else f"{grid[i, j]:.2f}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=9)
+            # white on the dark ends of the scale, black in the pale middle
+            dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - 0.5) > 0.3
+            ax.text(j, i, text, ha="center", va="center", fontsize=LEGEND_SIZE + 1,
+                    color="white" if dark else "black")
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
     fig.colorbar(image, ax=ax, label="win share (draw = 1/2)")
     ax.set_title("Head to head")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_ratings(
@@ -113,14 +109,14 @@ def plot_ratings(
     y = np.arange(len(names))
     fig = _figure(7, 0.5 * len(names) + 1.5)
     ax: Axes = fig.subplots()
-    ax.errorbar(ratings["rating"].to_numpy(), y, xerr=_errors(ratings, "rating"), fmt="o",
+    ax.errorbar(ratings["rating"].to_numpy(), y, xerr=errors(ratings, "rating"), fmt="o",
                 capsize=4)
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     ax.set_xlabel("rating (Elo scale, mean 0; 95% bootstrap interval over deals)")
     ax.set_title(title)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_points_distribution(points: pl.DataFrame, path: Path | str) -> Path:
@@ -138,15 +134,15 @@ def plot_points_distribution(points: pl.DataFrame, path: Path | str) -> Path:
     ax.set_xticks(x, [f"{v:g}" for v in values])
     ax.set_xlabel("net points in the hand")
     ax.set_ylabel("share of the strategy's hands")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=LEGEND_SIZE)
     ax.set_title("Points per hand")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
     """Contest rate by face-up rank, a line per strategy; trump and non-trump prizes apart."""
     names = sorted(set(contest["strategy"].to_list()))
-    fig = _figure(11, 4)
+    fig = _figure(10, 4.4)
     axes = fig.subplots(1, 2, sharey=True)
     for ax, trump in zip(axes, (False, True), strict=True):
         part = contest.filter(pl.col("trump_prize") == trump)
@@ -159,10 +155,8 @@ def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
         ax.set_title("trump prize" if trump else "non-trump prize")
         ax.set_ylim(-0.02, 1.02)
     axes[0].set_ylabel("contest rate (when it could win)")
-    if names:  # a run whose every hand was forfeited has no decision to draw
-        axes[1].legend(fontsize=8)
-    fig.suptitle("Contesting the face-up card")
-    return _save(fig, path)
+    shared_legend(fig, axes, "Contesting the face-up card")
+    return save(fig, path)
 
 
 def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
@@ -189,16 +183,16 @@ def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
             positions = np.array([names.index(n) for n in rows["strategy"]])
             positions = positions + (k - (len(roles) - 1) / 2) * width
             ax.bar(positions, rows["win_rate"].to_numpy(), width,
-                   yerr=_errors(rows, "win_rate"), capsize=3, label=role)
+                   yerr=errors(rows, "win_rate"), capsize=3, label=role)
         if len(roles) == 2:
             ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
         ax.set_xticks(x, names, rotation=20)
         ax.set_ylim(0, 1)
         ax.set_ylabel("win rate (95% Wilson interval)")
-        ax.legend(fontsize=8, ncols=2 if len(roles) > 4 else 1)
+        ax.legend(fontsize=LEGEND_SIZE, ncols=2 if len(roles) > 4 else 1)
         title = "Dealer and non-dealer" if len(roles) == 2 else "Win rate by seat position"
         ax.set_title(title if len(sizes) == 1 else f"{title}: {size} seats")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # -- Solo Whist ---------------------------------------------------------------------------
@@ -211,15 +205,14 @@ def _label(name: str) -> str:
 def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
     """Make rate against hand strength, one panel per contract, a line per declaring
     strategy with its 95% Wilson band and error bars (``solo_whist.make_rate_by_strength``).
-    The dotted line at 1/2 is where a contract paying the same made or failed breaks even."""
+    The dotted line at 1/2 is where a contract paying the same made or failed breaks even.
+    One legend above the panels: a legend in each would hide its curves."""
     contracts = rates.select("contract", "level").unique().sort("level")["contract"].to_list()
     names = sorted(set(rates["strategy"].to_list()))
-    columns = min(3, max(len(contracts), 1))
-    rows_n = max(1, -(-len(contracts) // columns))
-    fig = _figure(4.2 * columns, 3.4 * rows_n)
-    axes = np.atleast_1d(fig.subplots(rows_n, columns, squeeze=False)).ravel()
-    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
-    for ax, contract in zip(axes, contracts, strict=False):
+    fig = _figure(10, 2.9 * max(1, -(-len(contracts) // 3)) + 0.8)
+    axes = grid(fig, len(contracts), 3)
+    colour = colours(names)
+    for ax, contract in zip(axes, contracts, strict=True):
         part = rates.filter(pl.col("contract") == contract)
         measure = part["measure"][0]
         for name in names:
@@ -228,53 +221,81 @@ def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
                 continue
             x = line["strength"].to_numpy()
             ax.fill_between(x, line["make_rate_lo"].to_numpy(), line["make_rate_hi"].to_numpy(),
-                            color=colours[name], alpha=0.15, linewidth=0)
+                            color=colour[name], alpha=0.15, linewidth=0)
             # error bars too, so that a strength seen once still shows its interval
-            ax.errorbar(x, line["make_rate"].to_numpy(), yerr=_errors(line, "make_rate"),
-                        marker="o", color=colours[name], capsize=2, elinewidth=0.8, label=name)
+            ax.errorbar(x, line["make_rate"].to_numpy(), yerr=errors(line, "make_rate"),
+                        marker="o", color=colour[name], capsize=2, elinewidth=0.8, label=name)
         ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(_label(contract))
-        ax.set_xlabel("declarer's aces, kings, queens (fewer is better)"
+        ax.set_xlabel("aces, kings, queens held (fewer is better)"
                       if measure == "high_cards" else "declarer's sure tricks")
+    for ax in axes[::3]:
         ax.set_ylabel("make rate (95% Wilson)")
-        ax.legend(fontsize=7)
-    for ax in axes[len(contracts):]:
-        ax.set_visible(False)
-    fig.suptitle("Make rate by hand strength")
-    return _save(fig, path)
+    shared_legend(fig, axes, "Make rate by hand strength")
+    return save(fig, path)
 
 
 def _grouped_bars(ax: Axes, df: pl.DataFrame, value: str, contracts: list[str],
-                  names: list[str]) -> None:
+                  names: list[str], colour: dict[str, str]) -> bool:
+    """Bars per contract, one per strategy; True if an interval was cut at the panel's edge."""
     x = np.arange(len(contracts))
     width = 0.8 / max(len(names), 1)
+    place = {c: i for i, c in enumerate(contracts)}
+    shown = df.filter(pl.col("strategy").is_in(names) & pl.col("contract").is_in(contracts)
+                      & pl.col(value).is_not_null())
     for k, name in enumerate(names):
-        rows = df.filter(pl.col("strategy") == name)
-        place = {c: i for i, c in enumerate(contracts)}
-        rows = rows.filter(pl.col("contract").is_in(contracts) & pl.col(value).is_not_null())
+        rows = shown.filter(pl.col("strategy") == name)
         positions = np.array([place[c] for c in rows["contract"]], dtype=float)
         ax.bar(positions + (k - (len(names) - 1) / 2) * width, rows[value].to_numpy(), width,
-               yerr=_errors(rows, value), capsize=3, label=name)
+               yerr=errors(rows, value), capsize=3, label=name, color=colour[name])
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(x, [_label(c) for c in contracts], rotation=25, ha="right")
+    ax.set_xticks(x, [_label(c) for c in contracts], rotation=30, ha="right")
+    if shown.height == 0:
+        return False
+    return focus(ax, shown[value].to_numpy(), shown[f"{value}_lo"].fill_null(np.nan).to_numpy(),
+                 shown[f"{value}_hi"].fill_null(np.nan).to_numpy())
 
 
 def plot_units_per_contract(bidding: pl.DataFrame, path: Path | str) -> Path:
     """Declarer-side units per contract played and per 100 seat-hands, bars per strategy
-    and contract (``all`` last), with 95% interval error bars (``solo_whist.bidding``)."""
+    and contract (``all`` last), with 95% interval error bars (``solo_whist.bidding``).
+
+    A strategy whose units dwarf the others' (random bidding loses a thousand units per
+    100 seat-hands where a heuristic wins ten) is drawn in panels of its own on the right,
+    each with its own scale, and a note under the figure says so: on one scale the others
+    would be flat lines."""
     contracts = bidding.select("contract", "level").unique().sort("level")["contract"].to_list()
     names = sorted(set(bidding["strategy"].to_list()))
-    fig = _figure(max(8, 1.2 * len(contracts) * max(1, len(names) / 2) + 2), 7)
-    top, bottom = fig.subplots(2, 1)
-    _grouped_bars(top, bidding, "units_per_contract", contracts, names)
-    top.set_ylabel("units per contract played")
-    top.legend(fontsize=8)
-    _grouped_bars(bottom, bidding, "units_per_100", contracts, names)
-    bottom.set_ylabel("units per 100 seat-hands")
-    fig.suptitle("Declarer-side units by contract (95% CI over duplicate sets)")
-    return _save(fig, path)
+    colour = colours(names)
+    sizes = {name: float(bidding.filter(pl.col("strategy") == name)["units_per_100"]
+                         .abs().max() or 0.0) for name in names}
+    together, apart = set_apart(sizes)
+    groups = [group for group in (together, apart) if group]
+    fig = _figure(10, 8)
+    axes = fig.subplots(2, len(groups), squeeze=False,
+                        width_ratios=[len(group) + 2 for group in groups])
+    cut = False
+    for column, group in enumerate(groups):
+        top, bottom = axes[0, column], axes[1, column]
+        cut |= _grouped_bars(top, bidding, "units_per_contract", contracts, group, colour)
+        cut |= _grouped_bars(bottom, bidding, "units_per_100", contracts, group, colour)
+        if apart:
+            top.set_title(", ".join(group) + (" (own scale)" if group is apart else ""))
+    axes[0, 0].set_ylabel("units per contract played")
+    axes[1, 0].set_ylabel("units per 100 seat-hands")
+    shared_legend(fig, axes.ravel(),
+                  "Declarer-side units by contract (95% CI over duplicate sets)")
+    notes = []
+    if apart:
+        notes.append(f"{', '.join(apart)}: panels of {'its' if len(apart) == 1 else 'their'}"
+                     f" own, on another scale (units more than {APART:g} times the others')")
+    if cut:
+        notes.append(CUT_NOTE)
+    if notes:
+        footnote(fig, "; ".join(notes))
+    return save(fig, path)
 
 
 def plot_contract_mix(mix: pl.DataFrame, path: Path | str) -> Path:
@@ -295,9 +316,9 @@ def plot_contract_mix(mix: pl.DataFrame, path: Path | str) -> Path:
     ax.set_xticks(x, names, rotation=20)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of the contracts it won")
-    ax.legend(fontsize=8, bbox_to_anchor=(1.02, 1), loc="upper left")
+    ax.legend(fontsize=LEGEND_SIZE, bbox_to_anchor=(1.02, 1), loc="upper left")
     ax.set_title("Contract mix")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
@@ -315,15 +336,15 @@ def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
     fig = _figure(8, 0.7 * len(names) + 1.8)
     ax: Axes = fig.subplots()
     ax.bxp(stats, positions=y, orientation="horizontal", showfliers=True, widths=0.5)
-    ax.errorbar(sessions["balance"].to_numpy(), y, xerr=_errors(sessions, "balance"), fmt="D",
+    ax.errorbar(sessions["balance"].to_numpy(), y, xerr=errors(sessions, "balance"), fmt="D",
                 color="tab:red", capsize=4, label="mean (95% CI over duplicate sets)")
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     ax.set_xlabel("balance at the end of a session (units)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=LEGEND_SIZE)
     ax.set_title("Session balances")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # -- Minnesota Whist ------------------------------------------------------------------------
@@ -331,18 +352,22 @@ def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
 
 def plot_grand_value_by_hcp(values: pl.DataFrame, path: Path | str) -> Path:
     """Mean result of granding and of passing against the chooser's high-card points: one
-    column of panels per strategy (``minnesota_whist.grand_value_by_hcp``), net points on
-    top and the side's own points below, each curve with its 95% band and error bars."""
+    row of panels per strategy (``minnesota_whist.grand_value_by_hcp``), net points on the
+    left and the side's own points on the right, each curve with its 95% band and error
+    bars. Rows keep every panel 1/2 of the figure wide however many strategies there are;
+    an interval of a band seen a few times, which would stretch its panel far beyond the
+    curves, is cut at the edge (a note says so)."""
     names = list(dict.fromkeys(values["strategy"].to_list()))
-    fig = _figure(max(6, 4.2 * len(names)), 7)
-    axes = fig.subplots(2, max(len(names), 1), squeeze=False, sharex=True)
-    colours = {"grand": "tab:red", "pass": "tab:blue"}
-    for column, name in enumerate(names):
+    fig = _figure(10, 2.7 * max(len(names), 1) + 1.0)
+    axes = fig.subplots(max(len(names), 1), 2, squeeze=False, sharex=True)
+    colour = {"grand": "tab:red", "pass": "tab:blue"}
+    cut = False
+    for row, name in enumerate(names):
         part = values.filter(pl.col("strategy") == name)
-        for row, (measure, label) in enumerate((("net", "net points of the side"),
-                                                ("points", "points the side scored"))):
+        for column, (measure, label) in enumerate((("net", "net points of the side"),
+                                                   ("points", "points the side scored"))):
             ax = axes[row, column]
-            for choice, colour in colours.items():
+            for choice, shade in colour.items():
                 line = part.filter(pl.col("choice") == choice).sort("hcp")
                 if line.height == 0:
                     continue
@@ -350,19 +375,23 @@ def plot_grand_value_by_hcp(values: pl.DataFrame, path: Path | str) -> Path:
                 x = (line["hcp"].to_numpy() + line["hcp_hi"].to_numpy()) / 2
                 lo = line[f"{measure}_lo"].fill_null(np.nan).to_numpy().astype(float)
                 hi = line[f"{measure}_hi"].fill_null(np.nan).to_numpy().astype(float)
-                ax.fill_between(x, lo, hi, color=colour, alpha=0.15, linewidth=0)
-                ax.errorbar(x, line[measure].to_numpy(), yerr=_errors(line, measure),
-                            marker="o", color=colour, capsize=2, elinewidth=0.8, label=choice)
+                ax.fill_between(x, lo, hi, color=shade, alpha=0.15, linewidth=0)
+                ax.errorbar(x, line[measure].to_numpy(), yerr=errors(line, measure),
+                            marker="o", color=shade, capsize=2, elinewidth=0.8, label=choice)
+            if part.height:
+                cut |= focus(ax, part[measure].to_numpy(),
+                             part[f"{measure}_lo"].fill_null(np.nan).to_numpy(),
+                             part[f"{measure}_hi"].fill_null(np.nan).to_numpy())
             ax.axhline(0, color="black", linewidth=0.8, linestyle=":")
-            ax.set_ylabel(f"mean {label} (95% CI)")
-            if row == 0:
-                ax.set_title(name)
-                ax.legend(fontsize=8)
-            else:
-                ax.set_xlabel("chooser's high-card points (A=4 K=3 Q=2 J=1)")
+            ax.set_title(f"{name}: {label}", fontsize="medium")
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.suptitle("Value of granding by hand strength: grand vs pass")
-    return _save(fig, path)
+        axes[row, 0].set_ylabel("mean (95% CI)")
+    for ax in axes[-1]:
+        ax.set_xlabel("chooser's high-card points (A=4 K=3 Q=2 J=1)")
+    shared_legend(fig, axes.ravel(), "Value of granding by hand strength: grand vs pass")
+    if cut:
+        footnote(fig, CUT_NOTE)
+    return save(fig, path)
 
 
 # -- Knock-out Whist ----------------------------------------------------------------------
@@ -404,10 +433,9 @@ def plot_survival(survival: pl.DataFrame, path: Path | str) -> Path:
         ax.set_ylim(0, 1.02)
         ax.set_xlabel("after round")
         ax.set_title(_table_title(table))
-        ax.legend(fontsize=8)
     axes[0].set_ylabel("share still in (95% CI over deal indices)")
-    fig.suptitle("Survival by round")
-    return _save(fig, path)
+    shared_legend(fig, axes, "Survival by round")
+    return save(fig, path)
 
 
 def plot_elimination_rounds(rounds: pl.DataFrame, path: Path | str) -> Path:
@@ -430,10 +458,9 @@ def plot_elimination_rounds(rounds: pl.DataFrame, path: Path | str) -> Path:
         ax.set_xticks(x, ["out in 1", *[str(r) for r in range(2, 8)], "won"])
         ax.set_ylabel("share of its players")
         ax.set_title(_table_title(table))
-        ax.legend(fontsize=8)
     axes[-1].set_xlabel("round of elimination")
-    fig.suptitle("Round of elimination")
-    return _save(fig, path)
+    shared_legend(fig, axes, "Round of elimination")
+    return save(fig, path)
 
 
 def plot_win_rate_by_table(results: pl.DataFrame, path: Path | str) -> Path:
@@ -450,15 +477,15 @@ def plot_win_rate_by_table(results: pl.DataFrame, path: Path | str) -> Path:
         place = {t: i for i, t in enumerate(sizes)}
         positions = np.array([place[t] for t in rows["table"]], dtype=float)
         ax.bar(positions + (k - (len(names) - 1) / 2) * width, rows["win_rate"].to_numpy(),
-               width, yerr=_errors(rows, "win_rate"), capsize=3, label=name)
+               width, yerr=errors(rows, "win_rate"), capsize=3, label=name)
     ax.hlines([1 / int(t) for t in sizes], x - 0.45, x + 0.45, colors="black",
               linestyles=":", zorder=3, label="fair share (1 / players)")
     ax.set_xticks(x, [f"{t} players" for t in sizes])
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% CI over deal indices)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=LEGEND_SIZE)
     ax.set_title("Win rate by table size")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_win_rate_by_seat(by_seat: pl.DataFrame, path: Path | str) -> Path:
@@ -474,14 +501,13 @@ def plot_win_rate_by_seat(by_seat: pl.DataFrame, path: Path | str) -> Path:
             line = part.filter(pl.col("strategy") == name).sort("position")
             # strategies side by side at each seat, so their bars do not overlap
             x = line["position"].to_numpy() + (k - (len(names) - 1) / 2) * 0.08
-            ax.errorbar(x, line["win_rate"].to_numpy(), yerr=_errors(line, "win_rate"),
+            ax.errorbar(x, line["win_rate"].to_numpy(), yerr=errors(line, "win_rate"),
                         marker="o", capsize=3, label=name)
         ax.axhline(1 / size, color="black", linewidth=0.8, linestyle=":")
         ax.set_xticks(range(size), ["dealer", *[str(p) for p in range(1, size)]])
         ax.set_ylim(0, 1)
         ax.set_xlabel("seat from the first dealer")
         ax.set_title(f"{size} players")
-        ax.legend(fontsize=8)
     axes[0].set_ylabel("win rate (95% CI over deal indices)")
-    fig.suptitle("Win rate by seat")
-    return _save(fig, path)
+    shared_legend(fig, axes, "Win rate by seat")
+    return save(fig, path)

@@ -129,7 +129,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
                 ("strategy", column("strategy")),
                 ("rating [95% CI]", interval("rating", 0)),
                 (units, column("units")),
-            ], "Plackett-Luce ratings (Elo scale)"),
+            ], "Plackett-Luce ratings (Elo scale)", "ratings_finishing_order"),
             _gap_table(game, sizes),
         ], [plot_ratings(ratings, out / "ratings.png", "Plackett-Luce ratings (finishing order)")])]
 
@@ -161,7 +161,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
             ("rating: who wins [95% CI]", interval("rating", 0)),
             ("rating: every place [95% CI]", interval("every_place_rating", 0)),
             (units, column("units")),
-        ], "Plackett-Luce ratings (Elo scale)"),
+        ], "Plackett-Luce ratings (Elo scale)", "ratings_finishing_order"),
         _gap_table(game, sizes),
         table_of(shares, [
             ("strategy", column("strategy")),
@@ -171,7 +171,8 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
             ("predicted (every place)", column("predicted_every_place")),
             ("observed [95% CI]", interval("win_share")),
             ("fair share", column("fair_share")),
-        ], "Knock-out Whist: predicted first-place share against games won, per seat"),
+        ], "Knock-out Whist: predicted first-place share against games won, per seat",
+            "ratings_predicted_vs_observed"),
     ], [plot_ratings(winners, out / "ratings.png", "Plackett-Luce ratings: who wins")])]
 
 
@@ -295,7 +296,7 @@ def _gap_table(game: str, sizes: list[int]) -> Table:
             ["gap", "wins the game"],
             [[str(gap), f"{fmt(100 * _ahead(gap), 1)}%"] for gap in GAPS],
             "Reading a gap: the chance that a partnership (one entrant in both seats) beats a"
-            " partnership rated `gap` lower",
+            " partnership rated `gap` lower", "ratings_reading_a_gap",
         )
     shown = [n for n in sizes if n > 2] or [4]
     return Table(
@@ -304,5 +305,5 @@ def _gap_table(game: str, sizes: list[int]) -> Table:
           *[f"{fmt(100 * _first(gap, n), 1)}%" for n in shown]] for gap in GAPS],
         "Reading a gap: the chance to finish ahead of one seat rated `gap` lower, and to"
         " finish first at a table where every other seat is rated `gap` lower (an even table:"
-        " 1 / seats)",
+        " 1 / seats)", "ratings_reading_a_gap",
     )

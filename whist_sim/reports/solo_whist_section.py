@@ -69,9 +69,13 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("bids · rate [95% CI]", _count_ci("bids", "bid_rate")),
                 ("won · per bid [95% CI]", _count_ci("won", "won_rate")),
                 ("made · make rate [95% CI]", _count_ci("made", "make_rate")),
+            ], "Bids, auctions won and contracts made", "solo_whist_bidding"),
+             _table(bidding, [
+                ("strategy", _col("strategy")),
+                ("contract", _col("contract")),
                 ("units per contract [95% CI]", _ci("units_per_contract", 2)),
                 ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
-            ])],
+            ], "Declarer-side units", "solo_whist_declarer_units")],
             figure(bidding, plots.plot_units_per_contract, "solo_units"),
         ),
         Section(
@@ -96,7 +100,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("units won", _col("units_won", 1)),
                 ("units per defence [95% CI]", _ci("units_per_defence", 2)),
                 ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
-            ])],
+            ], name="solo_whist_defence")],
         ),
         Section(
             "Solo Whist: make rate by hand strength",
@@ -146,14 +150,14 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("throw-ins", _col("throw_ins")),
                     ("throw-in rate [95% CI]", _ci("throw_in_rate")),
                     ("duplicate sets", _col("sets")),
-                ], "Throw-ins"),
+                ], "Throw-ins", "solo_whist_throw_ins"),
                 _table(mix, [
                     ("strategy", _col("strategy")),
                     ("contract", _col("contract")),
                     ("won", _col("won")),
                     ("share [95% CI]", _ci("share")),
                     ("per 100 seat-hands", _col("per_100", 2)),
-                ], "Contract mix"),
+                ], "Contract mix", "solo_whist_contract_mix"),
             ],
             figure(mix, plots.plot_contract_mix, "solo_contract_mix"),
         ),
@@ -177,6 +181,9 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("mean balance [95% CI]", _ci("balance", 2)),
                 ("win rate [95% CI]", _ci("win_rate")),
                 ("draw rate [95% CI]", _ci("draw_rate")),
+            ], "Session results", "solo_whist_sessions"),
+             _table(sessions, [
+                ("strategy", _col("strategy")),
                 ("min", _col("balance_min", 1)),
                 ("5%", _col("balance_p05", 1)),
                 ("25%", _col("balance_q1", 1)),
@@ -184,7 +191,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("75%", _col("balance_q3", 1)),
                 ("95%", _col("balance_p95", 1)),
                 ("max", _col("balance_max", 1)),
-            ])],
+            ], "Balance of single sessions: quantiles", "solo_whist_session_balances")],
             figure(sessions, plots.plot_session_balances, "solo_sessions"),
         ),
     ]
@@ -211,8 +218,7 @@ def make_rate_summary(strength: pl.DataFrame) -> Table:
             str(contract), str(name), str(measure),
             f"{part['strength'].min()}–{part['strength'].max()}", fmt(contracts), fmt(made),
             fmt_ci({"r": rate.estimate, "r_lo": rate.lo, "r_hi": rate.hi}, "r"),
-            "—" if pays_from is None else
-            (f"{pays_from}+" if measure == "sure_tricks" else f"{pays_from} or fewer" if pays_from else "0"),
+            _pays_from(pays_from, measure),
         ])
     details = _table(strength, [
         ("contract", _col("contract")),
@@ -227,3 +233,11 @@ def make_rate_summary(strength: pl.DataFrame) -> Table:
                   "make rate [95% CI]", "pays from"], rows,
                  "Make rate by contract and declaring strategy", "solo_whist_make_rate",
                  details)
+
+
+def _pays_from(strength: int | None, measure: str) -> str:
+    if strength is None:
+        return "—"
+    if measure == "sure_tricks":
+        return f"{strength}+"
+    return f"{strength} or fewer" if strength else "0"

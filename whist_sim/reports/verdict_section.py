@@ -72,7 +72,7 @@ def verdict_section(
     paragraphs += lines
     tables.append(Table(["rank", "entrant", f"{figure.name}"],
                         [[str(i + 1), name, text] for i, (name, text) in enumerate(ranked)],
-                        f"Ranked by {figure.name}"))
+                        f"Ranked by {figure.name}", "verdict_ranking"))
     note = _disagreement([name for name, _ in ranked], ratings_order, game)
     if note:
         paragraphs.append(note)
