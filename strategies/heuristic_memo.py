@@ -16,7 +16,7 @@ views by hand) get their own summary.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -24,35 +24,43 @@ class TrickMemo:
     """``memo(tricks)`` is ``step`` folded over ``tricks`` from ``start``, incrementally.
 
     ``step(summary, record) -> summary`` must be pure and its summaries immutable
-    (tuples, ints), since a summary is shared by every later call.
+    (tuples, ints), since a summary is shared by every later call. With ``seats`` (a
+    sequence parallel to ``tricks``, Knock-out Whist's ``trick_players``), the step is
+    ``step(summary, record, seats_of_record)`` and both sequences make the key.
     """
 
-    __slots__ = ("_start", "_step", "_summary", "_tricks")
+    __slots__ = ("_seats", "_start", "_step", "_summary", "_tricks")
 
-    def __init__(self, step: Callable[[Any, Any], Any], start: Any) -> None:
+    def __init__(self, step: Callable[..., Any], start: Any) -> None:
         self._step = step
         self._start = start
         self._tricks: tuple = ()
+        self._seats: tuple = ()
         self._summary = start
 
-    def __call__(self, tricks: tuple) -> Any:
+    def __call__(self, tricks: Sequence, seats: Sequence | None = None) -> Any:
         known = self._tricks
-        if tricks is known:
+        if tricks is known and seats is self._seats:
             return self._summary
-        if tricks.__class__ is not tuple:  # a list may change under the memo: not kept
-            summary = self._start
-            for record in tricks:
-                summary = self._step(summary, record)
-            return summary
+        if tricks.__class__ is not tuple or (seats is not None and seats.__class__ is not tuple):
+            return self._fold(self._start, tricks, seats)  # a list may change: not kept
         n = len(known)
-        if len(tricks) >= n and tricks[:n] == known:
-            summary, added = self._summary, tricks[n:]
+        if len(tricks) >= n and tricks[:n] == known and (
+                seats is None or seats[:n] == self._seats):
+            summary = self._fold(self._summary, tricks[n:], None if seats is None else seats[n:])
         else:
-            summary, added = self._start, tricks
+            summary = self._fold(self._start, tricks, seats)
+        self._tricks, self._seats, self._summary = tricks, seats, summary
+        return summary
+
+    def _fold(self, summary: Any, tricks: Sequence, seats: Sequence | None) -> Any:
         step = self._step
-        for record in added:
-            summary = step(summary, record)
-        self._tricks, self._summary = tricks, summary
+        if seats is None:
+            for record in tricks:
+                summary = step(summary, record)
+        else:
+            for record, players in zip(tricks, seats, strict=True):
+                summary = step(summary, record, players)
         return summary
 
     def __getstate__(self) -> tuple:  # pickled empty: a copy starts afresh
@@ -60,4 +68,4 @@ class TrickMemo:
 
     def __setstate__(self, state: tuple) -> None:
         self._step, self._start = state
-        self._tricks, self._summary = (), self._start
+        self._tricks, self._seats, self._summary = (), (), self._start

@@ -47,6 +47,7 @@ from collections.abc import Iterator
 from random import Random
 from typing import Any
 
+from strategies.heuristic_memo import TrickMemo
 from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.strategy import Strategy
 
@@ -108,6 +109,7 @@ class KnockoutHeuristic(Strategy):
         self.opponent_skill = float(opponent_skill)
         self.dog_patience = float(dog_patience)
         self.keep_sure_margin = float(keep_sure_margin)
+        self._tricks = TrickMemo(_fold_trick, _NO_TRICKS)
 
     # -- the decision --------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -116,7 +118,7 @@ class KnockoutHeuristic(Strategy):
             return legal.bit_length() - 1
         if view.phase == "trump":
             return NAME_TRUMP + longest_suit(view.hand)
-        table = Table(view, self.opponent_skill)
+        table = Table(view, self.opponent_skill, self._tricks)
         if view.is_dog:
             return self._dog(view, table)
         return self._play(view, table)
@@ -181,22 +183,24 @@ class Table:
 
     __slots__ = ("best", "held_share", "later", "led", "opponents", "skill", "trump", "unknown")
 
-    def __init__(self, view: Any, skill: float) -> None:
+    def __init__(self, view: Any, skill: float, memo: TrickMemo | None = None) -> None:
         status = view.status
         dealt = view.cards_dealt
         held = [dealt if s == "in" else 1 if s == "dog" else 0 for s in status]
+        played, shown_out, plays = (memo or TrickMemo(_fold_trick, _NO_TRICKS))(
+            view.tricks, view.trick_players)
         voids = [0] * view.players
-        played = 0
-        tricks = [(record.cards, seats) for record, seats in
-                  zip(view.tricks, view.trick_players, strict=True)]
+        for seat in range(view.players):
+            held[seat] -= plays[seat]
+            if status[seat] == "in":  # a dog need not follow
+                voids[seat] = shown_out[seat]
         if view.trick:
-            tricks.append((view.trick, view.trick_seats))
-        for cards, seats in tricks:
+            cards = view.trick
             led = cards[0] // 13
-            for card, seat in zip(cards, seats, strict=True):
+            for card, seat in zip(cards, view.trick_seats, strict=True):
                 held[seat] -= 1
                 played |= 1 << card
-                if card // 13 != led and status[seat] == "in":  # a dog need not follow
+                if card // 13 != led and status[seat] == "in":
                     voids[seat] |= 1 << led
         unknown = FULL_DECK & ~view.hand & ~played
         if view.upcard >= 0:
@@ -269,6 +273,26 @@ class Table:
                 pick = void_led * ruff_pick
             chance *= 1.0 - (skill * able + (1.0 - skill) * pick)
         return chance
+
+
+_NO_TRICKS = (0, (0,) * 7, (0,) * 7)
+"""``Table``'s summary of no trick (seven seats at most): nothing played, nobody shown out
+of a suit, no card played by anyone."""
+
+
+def _fold_trick(summary: tuple, record: Any, seats: tuple[int, ...]) -> tuple:
+    """``summary`` (cards played; per seat the suits it did not follow, as 4-bit sets,
+    and the cards it played) with the completed trick ``record``, played by ``seats``."""
+    played, shown_out, plays = summary
+    cards = record.cards
+    led = cards[0] // 13
+    out, count = list(shown_out), list(plays)
+    for card, seat in zip(cards, seats, strict=True):
+        count[seat] += 1
+        played |= 1 << card
+        if card // 13 != led:
+            out[seat] |= 1 << led
+    return played, tuple(out), tuple(count)
 
 
 def _trick_winner(cards: tuple[int, ...], trump: int) -> int:

@@ -39,6 +39,7 @@ import math
 from random import Random
 from typing import Any
 
+from strategies.heuristic_memo import TrickMemo
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, iter_cards, lowest
 from whist_sim.games.solo_whist import (
     ABUNDANCE,
@@ -219,22 +220,12 @@ class _Seen:
 
     __slots__ = ("only", "poss", "three", "two", "unseen", "voids")
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: Any, memo: TrickMemo | None = None) -> None:
         me = view.seat
-        played = 0
-        voids = [0, 0, 0, 0]
-        for record in view.tricks:
-            cards = record.cards
-            led = cards[0] // 13
-            leader = record.leader
-            played |= 1 << cards[0]
-            for i in (1, 2, 3):
-                card = cards[i]
-                played |= 1 << card
-                if card // 13 != led:
-                    voids[(leader + i) & 3] |= 1 << led
+        played, voids = (memo or TrickMemo(_fold_trick, _NO_TRICKS))(view.tricks)
         trick = view.trick
         if trick:
+            voids = list(voids)
             led = trick[0] // 13
             for i, card in enumerate(trick):
                 played |= 1 << card
@@ -294,6 +285,27 @@ class _Seen:
         for seat in opponents:
             chance *= 1.0 - self.p_beat(seat, card, led, trump)
         return chance
+
+
+_NO_TRICKS = (0, (0, 0, 0, 0))
+"""``_Seen``'s summary of no trick: nothing played, no void."""
+
+
+def _fold_trick(summary: tuple, record: Any) -> tuple:
+    """``summary`` (cards played, each seat's voids as a 4-bit set of suits) with the
+    completed trick ``record`` added."""
+    played, voids = summary
+    cards = record.cards
+    led = cards[0] // 13
+    leader = record.leader
+    played |= 1 << cards[0]
+    void = list(voids)
+    for i in (1, 2, 3):
+        card = cards[i]
+        played |= 1 << card
+        if card // 13 != led:
+            void[(leader + i) & 3] |= 1 << led
+    return played, tuple(void)
 
 
 def _winner(trick: tuple[int, ...], trump: int) -> int:
@@ -405,6 +417,7 @@ class SoloHeuristic(Strategy):
         self.declared_tricks = float(declared_tricks)
         self.spread_risk = float(spread_risk)
         self.aggression = float(aggression)
+        self._tricks = TrickMemo(_fold_trick, _NO_TRICKS)
 
     # -- the decision --------------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -415,7 +428,7 @@ class SoloHeuristic(Strategy):
             return self._bid(view)
         if view.phase == "trump":
             return self._name_trump(view)
-        seen = _Seen(view)
+        seen = _Seen(view, self._tricks)
         if CONTRACTS[view.contract].misere:
             if view.seat == view.declarer:
                 return _misere_declarer(view, seen)

@@ -60,6 +60,7 @@ from whist_sim.rng import shuffled_deck
 from whist_sim.tricks import NO_TRUMP, cards_played, revoke_message, winning_index
 
 PLAYERS = 4
+_new_tuple = tuple.__new__
 BID = "bid"
 TRUMP = "trump"
 PLAY = "play"
@@ -315,7 +316,9 @@ class SoloWhistDeal(DealState):
     # -- what a seat may see -------------------------------------------------------
     def view(self, seat: int) -> SoloWhistView:
         exposed = self.hands[self.declarer] if self.exposed else 0
-        return SoloWhistView(
+        # tuple.__new__ skips the NamedTuple constructor's Python frame: this runs
+        # for every decision of every simulated deal.
+        return _new_tuple(SoloWhistView, (
             seat,
             self.phase,
             self.legal if seat == self.to_act else 0,
@@ -335,7 +338,7 @@ class SoloWhistDeal(DealState):
             tuple(self.won),  # type: ignore[arg-type]
             exposed,
             self.variant,
-        )
+        ))
 
     # -- the auction ---------------------------------------------------------------
     def _legal_calls(self, seat: int) -> int:
@@ -394,7 +397,9 @@ class SoloWhistDeal(DealState):
 
     # -- applying actions ----------------------------------------------------------
     def apply(self, action: int) -> None:
-        seat, action = self.checked_action(action)
+        seat = self.to_act
+        if action.__class__ is not int or seat < 0 or action < 0 or not self.legal >> action & 1:
+            seat, action = self.checked_action(action)  # converts, or says what is wrong
         if self.phase == PLAY:
             self._play(seat, action)
         elif self.phase == BID:
@@ -474,7 +479,8 @@ class SoloWhistDeal(DealState):
             self.legal = hand & SUIT_MASKS[trick[0] // 13] or hand
             return
         winner = (self.leader + winning_index(trick, self.trump)) % PLAYERS
-        self.tricks = (*self.tricks, TrickRecord(len(self.tricks) + 1, self.leader, trick, winner))
+        self.tricks = (*self.tricks, _new_tuple(
+            TrickRecord, (len(self.tricks) + 1, self.leader, trick, winner)))
         self.trick = ()
         self.won[winner] += 1
         if len(self.tricks) == 1 and CONTRACTS[self.contract].name == "spread_misere":
