@@ -289,9 +289,14 @@ class GermanHeuristic(Strategy):
 
     def _follow2(self, hand: int, legal: int, opp: int, led: int, trump: int) -> int:
         """Win as cheaply as possible; ruff with the lowest trump; else throw the least worth."""
-        winners = [c for c in iter_cards(legal) if _beats(c, led, trump)]
-        if winners:
-            return min(winners, key=lambda c: self._worth(c, opp, trump))
+        best, best_worth = -1, 0.0
+        for card in iter_cards(legal):  # the first winner worth least (as ``min`` picks)
+            if _beats(card, led, trump):
+                worth = self._worth(card, opp, trump)
+                if best < 0 or worth < best_worth:
+                    best, best_worth = card, worth
+        if best >= 0:
+            return best
         return min(iter_cards(legal), key=lambda c: self._discard_key(c, hand, opp, trump))
 
     def _discard_key(self, card: int, hand: int, opp: int, trump: int) -> tuple[float, int]:

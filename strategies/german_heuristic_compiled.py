@@ -22,7 +22,6 @@ imports it on its first decision that needs it.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -44,9 +43,16 @@ def _stage1(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
                           stake_base, denial, contest_margin, table, tie)
 
 
-@functools.cache
+_TABLES: dict[int, tuple[tuple[float, ...], np.ndarray]] = {}
+
+
 def _table(worths: tuple[float, ...]) -> np.ndarray:
-    return np.array(worths, dtype=np.float64)
+    """``worths`` as the compiled code reads it, made once per table (found by identity:
+    the heuristic passes its module's constants, so no tuple is hashed per decision)."""
+    found = _TABLES.get(id(worths))
+    if found is None or found[0] is not worths:
+        found = _TABLES[id(worths)] = (worths, np.array(worths, dtype=np.float64))
+    return found[1]
 
 
 def stage1_choice(player: Any, view: Any, played: int, worths: tuple[float, ...],

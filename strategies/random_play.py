@@ -39,4 +39,13 @@ class RandomStrategy(Strategy):
 
     def choose(self, view: Any, rng: Random) -> int:
         legal = view.legal
-        return nth_set_bit(legal, int(rng.random() * legal.bit_count()))
+        n = int(rng.random() * legal.bit_count())
+        base = 0  # nth_set_bit(legal, n), inline: this runs for every random decision
+        while True:
+            low = legal & 0x1FFF
+            count = _POPCOUNT[low]
+            if n < count:
+                return base + _SET_BITS[low][n]
+            n -= count
+            legal >>= 13
+            base += 13
