@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from whist_sim.cards import FULL_DECK, NUM_CARDS
-from whist_sim.env.history import PlayHistory
+from whist_sim.env.history import PlayHistory, RealValues
 from whist_sim.env.layout import (
     Layout,
     card_values,
@@ -21,7 +21,6 @@ from whist_sim.env.layout import (
     onehot,
     relative_seats,
     seat_cards,
-    unpack_bits,
 )
 from whist_sim.games.german_whist import GermanWhist, GermanWhistView
 
@@ -68,13 +67,16 @@ class GermanWhistEncoder:
         self.layout = layout = german_whist_layout(game)
         self.history = PlayHistory(2, 26)
         self.open_stock = game.variant.open_stock
+        binary = layout.binary_size
+        self.reals = RealValues(layout, self.history)
         o = layout.offsets
         self._offsets = (
             o["hand"], o["played"], o["trick"], o["upcard"], o["taken"], o["drawn"],
             o["opponent_known"], o["unseen"], o["trump"], o["phase"], o["stage"], o["dealer"],
-            o["leader"], o["seat"], o["to_act"], layout.binary_size, o["trick_number"],
-            o["faceup"], o["facedown_left"],
+            o["leader"], o["seat"], o["to_act"], binary, o["faceup"] - binary,
+            o["facedown_left"] - binary,
         )
+        self._bytes = layout.packed_bytes
 
     def reset(self) -> None:
         self.history.reset()
@@ -82,12 +84,14 @@ class GermanWhistEncoder:
     def encode(self, view: GermanWhistView) -> tuple[np.ndarray, np.ndarray]:
         """The observation vector and the action mask (int8) of ``view``."""
         (o_hand, o_played, o_trick, o_upcard, o_taken, o_drawn, o_known, o_unseen, o_trump,
-         o_phase, o_stage, o_dealer, o_leader, o_seat, o_to_act, binary, o_numbers, o_faceup,
+         o_phase, o_stage, o_dealer, o_leader, o_seat, o_to_act, binary, o_faceup,
          o_counts) = self._offsets
         seat = view.seat
         other = 1 - seat
         history = self.history
-        history.sync(view.tricks)
+        tricks = view.tricks
+        if tricks is not history.synced:
+            history.sync(tricks)
         mine, theirs = history.played[seat], history.played[other]
         trick = view.trick
         trick_mask = 0
@@ -122,17 +126,15 @@ class GermanWhistEncoder:
             | 1 << (o_dealer + (view.dealer != seat)) | 1 << (o_leader + (view.leader != seat))
             | 1 << (o_seat + seat) | (legal != 0) << o_to_act | legal << binary
         )
-        raw = unpack_bits(bits, self.layout)
-        obs = np.zeros(self.layout.size, np.float32)
-        obs[:binary] = raw[:binary]
-        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
-        if trick:
-            number = (len(view.tricks) + 1) / 26
-            for card in trick:
-                obs[o_numbers + card] = number
-        for place, card in enumerate(faceup, 1):
-            obs[o_faceup + card] = place / self.open_stock
+        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
+                            bitorder="little")
+        reals = self.reals
+        reals.numbers(trick, (len(tricks) + 1) / 26)
+        reals.card_values(o_faceup, faceup, self.open_stock)
         won1, won2 = view.stage1_tricks, view.stage2_tricks
-        obs[o_counts:] = (view.facedown_left / 26, won1[seat] / 13, won1[other] / 13,
-                          won2[seat] / 13, won2[other] / 13)
-        return obs, raw[binary:].view(np.int8)
+        if reals.stale(o_counts, (view.facedown_left, won1, won2, seat)):
+            reals.buffer[o_counts:o_counts + 5] = (
+                view.facedown_left / 26, won1[seat] / 13, won1[other] / 13,
+                won2[seat] / 13, won2[other] / 13)
+        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
+        return obs, raw[binary:binary + ACTIONS].view(np.int8)

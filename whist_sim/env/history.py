@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 
 from whist_sim.cards import NUM_CARDS
+from whist_sim.env.layout import Layout
 
 
 class PlayHistory:
     """Per absolute seat, the cards it played in the completed tricks; per card, the
     number of its trick (1, 2, ...) divided by ``scale``."""
 
-    __slots__ = ("numbers", "played", "players", "scale", "synced")
+    __slots__ = ("numbers", "played", "players", "scale", "synced", "version")
 
     def __init__(self, players: int, scale: float) -> None:
         self.players = players
@@ -32,11 +33,14 @@ class PlayHistory:
         self.played: list[int] = [0] * players
         self.numbers = np.zeros(NUM_CARDS, np.float32)
         self.synced: tuple[Any, ...] = ()
+        self.version = 0
+        """Counts the changes, so a cache of ``numbers`` knows when to copy them again."""
 
     def reset(self) -> None:
         self.played = [0] * self.players
         self.numbers = np.zeros(NUM_CARDS, np.float32)
         self.synced = ()
+        self.version += 1
 
     def sync(self, tricks: tuple[Any, ...],
              trick_players: Sequence[Sequence[int]] | None = None) -> None:
@@ -61,3 +65,67 @@ class PlayHistory:
                 played[seat] |= 1 << card
                 numbers[card] = value
         self.synced = tricks
+        self.version += 1
+
+
+class RealValues:
+    """The real-valued tail of an observation, kept between calls and rewritten only
+    where the view changed: the trick numbers (copied from a ``PlayHistory`` when it
+    changes, plus the cards of the trick in progress), cards with a value (the face-up
+    stock) and a few counts. ``encode`` concatenates it, copied, after the binary part.
+
+    Writing 52 trick numbers and a handful of counts at every observation cost more
+    than the engine's step; most observations change only the trick in progress.
+    Every cache is keyed by the values it was written from, so views may come in any
+    order (a test compares with a fresh encoder at every step).
+    """
+
+    __slots__ = ("buffer", "cards", "history", "tail", "trick", "version")
+
+    def __init__(self, layout: Layout, history: PlayHistory) -> None:
+        if layout.offsets.get("trick_number") != layout.binary_size:
+            raise ValueError(f"{layout.game} layout: the trick numbers must be the first"
+                             " real-valued segment")
+        self.buffer = np.zeros(layout.size - layout.binary_size, np.float32)
+        """[0:52]: trick numbers; then what the encoder puts there."""
+        self.history = history
+        self.version = -1
+        self.trick: tuple[int, ...] = ()
+        self.cards: dict[int, tuple[int, ...]] = {}
+        self.tail: dict[int, tuple[Any, ...]] = {}
+
+    def numbers(self, trick: tuple[int, ...], value: float) -> None:
+        """Trick numbers: the history's, and ``value`` for the cards of ``trick``."""
+        buffer, history = self.buffer, self.history
+        if history.version != self.version:
+            buffer[:NUM_CARDS] = history.numbers
+            self.version = history.version
+            self.trick = ()
+        if trick != self.trick:
+            numbers = history.numbers
+            for card in self.trick:
+                buffer[card] = numbers[card]
+            for card in trick:
+                buffer[card] = value
+            self.trick = trick
+        return None
+
+    def card_values(self, offset: int, cards: tuple[int, ...], scale: float) -> None:
+        """At ``offset`` (in the tail), card ``cards[i]`` gets (i + 1) / scale, others 0."""
+        old = self.cards.get(offset, ())
+        if cards != old:
+            buffer = self.buffer
+            for card in old:
+                buffer[offset + card] = 0.0
+            for place, card in enumerate(cards, 1):
+                buffer[offset + card] = place / scale
+            self.cards[offset] = cards
+        return None
+
+    def stale(self, offset: int, key: tuple[Any, ...]) -> bool:
+        """Whether the values at ``offset`` were written from another ``key`` (then the
+        caller writes them, and ``key`` is remembered)."""
+        if self.tail.get(offset) == key:
+            return False
+        self.tail[offset] = key
+        return True

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from whist_sim.cards import NUM_CARDS
-from whist_sim.env.history import PlayHistory
+from whist_sim.env.history import PlayHistory, RealValues
 from whist_sim.env.layout import (
     Layout,
     card_values,
@@ -24,7 +24,6 @@ from whist_sim.env.layout import (
     onehot,
     relative_seats,
     seat_cards,
-    unpack_bits,
 )
 from whist_sim.games.knockout_whist import DOG, IN, ROUNDS, KnockoutWhist, KnockoutWhistView
 
@@ -70,6 +69,8 @@ class KnockoutWhistEncoder:
         self.players = game.players
         self.history = PlayHistory(game.players, ROUNDS)
         self.o = layout.offsets
+        self.reals = RealValues(layout, self.history)
+        self._bytes = layout.packed_bytes
 
     def reset(self) -> None:
         self.history.reset()
@@ -81,7 +82,9 @@ class KnockoutWhistEncoder:
         n = self.players
         seat = view.seat
         history = self.history
-        history.sync(view.tricks, view.trick_players)
+        tricks = view.tricks
+        if tricks is not history.synced:
+            history.sync(tricks, view.trick_players)
         played = list(history.played)
         trick_mask = 0
         for who, card in zip(view.trick_seats, view.trick, strict=True):
@@ -112,17 +115,13 @@ class KnockoutWhistEncoder:
         bits |= 1 << (o["seat"] + seat) | (view.legal != 0) << o["to_act"]
         binary = layout.binary_size
         bits |= view.legal << binary
-        raw = unpack_bits(bits, layout)
-        obs = np.zeros(layout.size, np.float32)
-        obs[:binary] = raw[:binary]
-        o_numbers = o["trick_number"]
-        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
-        if view.trick:
-            number = (len(view.tricks) + 1) / ROUNDS
-            for card in view.trick:
-                obs[o_numbers + card] = number
+        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
+                            bitorder="little")
+        reals = self.reals
+        reals.numbers(view.trick, (len(tricks) + 1) / ROUNDS)
         won = view.round_tricks
-        o_won = o["round_tricks"]
-        for rel in range(n):
-            obs[o_won + rel] = won[(seat + rel) % n] / ROUNDS
-        return obs, raw[binary:].view(np.int8)
+        o_won = o["round_tricks"] - binary
+        if reals.stale(o_won, (won, seat)):
+            reals.buffer[o_won:o_won + n] = [won[(seat + rel) % n] / ROUNDS for rel in range(n)]
+        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
+        return obs, raw[binary:binary + ACTIONS].view(np.int8)

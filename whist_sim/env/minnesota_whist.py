@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from whist_sim.cards import NUM_CARDS
-from whist_sim.env.history import PlayHistory
+from whist_sim.env.history import PlayHistory, RealValues
 from whist_sim.env.layout import (
     Layout,
     card_values,
@@ -25,7 +25,6 @@ from whist_sim.env.layout import (
     seat_cards,
     squash,
     squashed,
-    unpack_bits,
 )
 from whist_sim.games.minnesota_whist import GRAND, MinnesotaWhist, MinnesotaWhistView
 
@@ -72,6 +71,8 @@ class MinnesotaWhistEncoder:
         self.history = PlayHistory(PLAYERS, 13)
         self.target = game.variant.target
         self.o = layout.offsets
+        self.reals = RealValues(layout, self.history)
+        self._bytes = layout.packed_bytes
 
     def reset(self) -> None:
         self.history.reset()
@@ -82,7 +83,9 @@ class MinnesotaWhistEncoder:
         layout = self.layout
         seat = view.seat
         history = self.history
-        history.sync(view.tricks)
+        tricks = view.tricks
+        if tricks is not history.synced:
+            history.sync(tricks)
         played = list(history.played)
         trick = view.trick
         trick_mask = 0
@@ -114,20 +117,17 @@ class MinnesotaWhistEncoder:
         bits |= 1 << (o["seat"] + seat) | (view.legal != 0) << o["to_act"]
         binary = layout.binary_size
         bits |= view.legal << binary
-        raw = unpack_bits(bits, layout)
-        obs = np.zeros(layout.size, np.float32)
-        obs[:binary] = raw[:binary]
-        o_numbers = o["trick_number"]
-        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
-        if trick:
-            number = (len(view.tricks) + 1) / 13
-            for card in trick:
-                obs[o_numbers + card] = number
+        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
+                            bitorder="little")
+        reals = self.reals
+        reals.numbers(trick, (len(tricks) + 1) / 13)
         side = seat % 2
-        tricks, score = view.side_tricks, view.score
-        o_tricks, o_score = o["side_tricks"], o["score"]
-        obs[o_tricks] = tricks[side] / 13
-        obs[o_tricks + 1] = tricks[1 - side] / 13
-        obs[o_score] = squash(score[side], self.target)
-        obs[o_score + 1] = squash(score[1 - side], self.target)
-        return obs, raw[binary:].view(np.int8)
+        tricks_won, score = view.side_tricks, view.score
+        o_tricks = o["side_tricks"] - binary
+        if reals.stale(o_tricks, (tricks_won, score, side)):
+            target = self.target
+            reals.buffer[o_tricks:o_tricks + 4] = (
+                tricks_won[side] / 13, tricks_won[1 - side] / 13,
+                squash(score[side], target), squash(score[1 - side], target))
+        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
+        return obs, raw[binary:binary + ACTIONS].view(np.int8)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from whist_sim.cards import NUM_CARDS
-from whist_sim.env.history import PlayHistory
+from whist_sim.env.history import PlayHistory, RealValues
 from whist_sim.env.layout import (
     Layout,
     card_values,
@@ -23,7 +23,6 @@ from whist_sim.env.layout import (
     onehot,
     relative_seats,
     seat_cards,
-    unpack_bits,
 )
 from whist_sim.games.solo_whist import BID_NAMES, CONTRACTS, PASS, SoloWhist, SoloWhistView
 
@@ -79,6 +78,10 @@ class SoloWhistEncoder:
         self.layout = layout = solo_whist_layout(game)
         self.history = PlayHistory(PLAYERS, 13)
         self.o = layout.offsets
+        self.reals = RealValues(layout, self.history)
+        self._bytes = layout.packed_bytes
+        self._auction: tuple[object, int, int] = ((), -1, 0)
+        """(bids, seat) -> their bits: the auction is the same tuple all through the play."""
 
     def reset(self) -> None:
         self.history.reset()
@@ -89,7 +92,9 @@ class SoloWhistEncoder:
         layout = self.layout
         seat = view.seat
         history = self.history
-        history.sync(view.tricks)
+        tricks = view.tricks
+        if tricks is not history.synced:
+            history.sync(tricks)
         played = list(history.played)
         trick = view.trick
         trick_mask = 0
@@ -104,10 +109,16 @@ class SoloWhistEncoder:
             bits |= played[(seat + rel) % PLAYERS] << (base + rel * NUM_CARDS)
         if view.upcard >= 0:
             bits |= 1 << (o["upcard"] + view.upcard)
-        o_seat, o_call = o["call_seat"], o["call"]
-        for k, (who, call) in enumerate(view.bids):
-            bits |= 1 << (o_seat + k * PLAYERS + (who - seat) % PLAYERS)
-            bits |= 1 << (o_call + k * len(CALL_NAMES) + call - PASS)
+        bids = view.bids
+        cached_bids, cached_seat, auction = self._auction
+        if bids is not cached_bids or cached_seat != seat:
+            auction = 0
+            o_seat, o_call = o["call_seat"], o["call"]
+            for k, (who, call) in enumerate(bids):
+                auction |= 1 << (o_seat + k * PLAYERS + (who - seat) % PLAYERS)
+                auction |= 1 << (o_call + k * len(CALL_NAMES) + call - PASS)
+            self._auction = (bids, seat, auction)
+        bits |= auction
         for who, passed in enumerate(view.passed):
             if passed:
                 bits |= 1 << (o["passed"] + (who - seat) % PLAYERS)
@@ -124,17 +135,14 @@ class SoloWhistEncoder:
         bits |= view.upcard_held << o["upcard_held"] | (view.legal != 0) << o["to_act"]
         binary = layout.binary_size
         bits |= view.legal << binary
-        raw = unpack_bits(bits, layout)
-        obs = np.zeros(layout.size, np.float32)
-        obs[:binary] = raw[:binary]
-        o_numbers = o["trick_number"]
-        obs[o_numbers:o_numbers + NUM_CARDS] = history.numbers
-        if trick:
-            number = (len(view.tricks) + 1) / 13
-            for card in trick:
-                obs[o_numbers + card] = number
+        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
+                            bitorder="little")
+        reals = self.reals
+        reals.numbers(trick, (len(tricks) + 1) / 13)
         won = view.tricks_won
-        o_won = o["tricks_won"]
-        for rel in range(PLAYERS):
-            obs[o_won + rel] = won[(seat + rel) % PLAYERS] / 13
-        return obs, raw[binary:].view(np.int8)
+        o_won = o["tricks_won"] - binary
+        if reals.stale(o_won, (won, seat)):
+            reals.buffer[o_won:o_won + PLAYERS] = [won[(seat + rel) % PLAYERS] / 13
+                                                   for rel in range(PLAYERS)]
+        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
+        return obs, raw[binary:binary + ACTIONS].view(np.int8)

@@ -1,0 +1,108 @@
+"""Environment steps per second with random actions, beside ``play_deal`` on the same deals.
+
+For each game, the same deals (seed and dealer) are played two ways in one process,
+interleaved, best of ``--repeats``:
+
+- engine: ``whist_sim.play.play_deal`` with ``RandomStrategy`` in every seat (the
+  loop every tournament runs: a view per decision, the strategy's choice, the rules);
+- env: the PettingZoo AEC loop a learner runs, ``for agent in env.agent_iter():
+  obs, reward, terminated, truncated, info = env.last(); env.step(action)``, the
+  action drawn uniformly from ``obs["action_mask"]``; every step builds the acting
+  seat's observation tensor and mask.
+
+A step is one decision (a card, a call, a trump choice); the agents' final steps
+with ``None`` are not counted. The ratio env/engine says how much of the engine's
+step rate the wrapper keeps; the goal is at least 0.5.
+
+    python benchmarks/env_steps.py
+    python benchmarks/env_steps.py --deals 2000 --repeats 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+from strategies.random_play import RandomStrategy
+from whist_sim.env import WhistEnv
+from whist_sim.games import make_game
+from whist_sim.play import play_deal
+from whist_sim.rng import derive_seed
+
+GAMES = (("german_whist", None), ("solo_whist", None), ("minnesota_whist", None),
+         ("knockout_whist", 4))
+GOAL = 0.5
+
+
+def deals(game_name: str, players: int, count: int) -> list[tuple[int, int]]:
+    """(seed, dealer) pairs, derived once outside the timed loops."""
+    return [(derive_seed(0, "env_steps", game_name, i), i % players) for i in range(count)]
+
+
+def engine_run(game_name: str, players: int | None, plan: list[tuple[int, int]]
+               ) -> tuple[float, int]:
+    """Seconds to play every deal through ``play_deal``, and the decisions taken."""
+    game = make_game(game_name, None, players)
+    strategies = [RandomStrategy()] * game.players
+    steps = 0
+    started = time.perf_counter()
+    for seed, dealer in plan:
+        played = play_deal(game, strategies, seed, dealer)
+        steps += sum(1 for entry in played.state.log if entry[3])
+    return time.perf_counter() - started, steps
+
+
+def env_run(game_name: str, players: int | None, plan: list[tuple[int, int]]
+            ) -> tuple[float, int]:
+    """Seconds to play every deal through the AEC loop, and the decisions taken."""
+    env = WhistEnv(game_name, None, players)
+    rng = random.Random(1)
+    steps = 0
+    started = time.perf_counter()
+    for seed, dealer in plan:
+        env.reset(options={"deal_seed": seed, "dealer": dealer})
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    return time.perf_counter() - started, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=300, help="deals per game and run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs; the best is kept")
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()};"
+          f" {args.deals} deals per game, best of {args.repeats} (a shared, loaded machine:"
+          " compare the ratio, measured in the same run, more than the rates)")
+    print(f"{'game':18s} {'engine steps/s':>15s} {'env steps/s':>12s} {'env/engine':>11s}")
+    worst = float("inf")
+    for game_name, players in GAMES:
+        table = players or make_game(game_name).players
+        plan = deals(game_name, table, args.deals)
+        best_engine = best_env = float("inf")
+        engine_steps = env_steps = 0
+        for _ in range(args.repeats):
+            seconds, engine_steps = engine_run(game_name, players, plan)
+            best_engine = min(best_engine, seconds)
+            seconds, env_steps = env_run(game_name, players, plan)
+            best_env = min(best_env, seconds)
+        engine_rate = engine_steps / best_engine
+        env_rate = env_steps / best_env
+        ratio = env_rate / engine_rate
+        worst = min(worst, ratio)
+        label = game_name + (f" ({players}p)" if players else "")
+        print(f"{label:18s} {engine_rate:15,.0f} {env_rate:12,.0f} {ratio:11.2f}")
+    verdict = "meets" if worst >= GOAL else "misses"
+    print(f"lowest env/engine ratio {worst:.2f}: {verdict} the goal of {GOAL}")
+
+
+if __name__ == "__main__":
+    main()
