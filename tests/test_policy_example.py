@@ -1,0 +1,45 @@
+"""examples/train_german.py: the whole loop stays runnable.
+
+Training for a few hands writes weights of the right shape; the shipped weights load
+back as use = "policy" through examples/train_german.toml and play by the rules. (Its
+strength against random is measured by the duel in docs/environment.md, not here:
+a few deals cannot show it.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from examples import train_german
+from whist_sim.store import RunFolder
+from whist_sim.tournament.config import load_config
+from whist_sim.tournament.runner import run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_training_writes_one_weight_per_feature(tmp_path, capsys):
+    out = tmp_path / "w.npz"
+    train_german.main(["--hands", "3", "--out", str(out)])
+    saved = np.load(out)
+    assert saved["w"].shape == (len(train_german.FEATURES),)
+    assert list(saved["features"]) == list(train_german.FEATURES)
+    assert "trained on 3 self-play hands" in capsys.readouterr().out
+
+
+def test_the_same_seed_trains_the_same_weights():
+    a, _ = train_german.train(0, 4, seed=3, lr=0.05)
+    b, _ = train_german.train(0, 4, seed=3, lr=0.05)
+    assert np.array_equal(a, b) and a.any()
+
+
+def test_the_shipped_policy_plays_the_example_config(tmp_path):
+    config = load_config(ROOT / "examples" / "train_german.toml", {"deals": 4})
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    seats = RunFolder.open(summary.path).scan("seats").collect()
+    trained = seats.filter(pl.col("strategy") == "trained")
+    assert trained.height == 8 and trained.filter(pl.col("result") == "forfeit").height == 0
