@@ -81,7 +81,8 @@ def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
     grid = np.full((len(names), len(names)), np.nan)
     for row, col, share in h2h.select("strategy", "opponent", "share").iter_rows():
         grid[index[row], index[col]] = share
-    size = 1.0 + 0.8 * len(names)
+    # cells shrink past a dozen entrants, so the figure stays within the page's width
+    size = min(1.0 + 0.8 * len(names), 8.0)
     fig = _figure(size + 1.5, size)
     ax: Axes = fig.subplots()
     image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
@@ -90,7 +91,8 @@ def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
             text = "—" if np.isnan(grid[i, j]) else f"{grid[i, j]:.2f}"
             # white on the dark ends of the scale, black in the pale middle
             dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - 0.5) > 0.3
-            ax.text(j, i, text, ha="center", va="center", fontsize=LEGEND_SIZE + 1,
+            ax.text(j, i, text, ha="center", va="center",
+                    fontsize=LEGEND_SIZE + 1 if len(names) <= 12 else 6,
                     color="white" if dark else "black")
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
