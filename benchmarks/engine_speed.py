@@ -18,6 +18,10 @@ times each, and the best run of each is kept: read the ratio new/old more than t
 rates. Targets (issue 20): German 4,000, Solo 3,000, Minnesota 2,500 hands/s,
 Knock-out 1,000 games/s, random German 15,000 hands/s through play_deal.
 
+The heuristics' rows come in pairs: ``play_match`` (bare play: the engine and the
+strategies, what this work changed) and ``play_task`` (the same items recorded, where
+the target applies; the recording is tournament/recording.py's part).
+
 Usage: python benchmarks/engine_speed.py [--hands 400] [--repeats 3] [--old c43568d]
        [--cases german_heuristic solo_heuristic ...]
 """
@@ -34,6 +38,7 @@ import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD_COMMIT = "c43568d"
@@ -46,26 +51,59 @@ CASES = {
     "knockout_heuristic": ("knockout_whist", 4, "heuristic", "play_task", 1000, "games"),
     "german_random": ("german_whist", None, "random", "play_deal", 15000, "hands"),
 }
+"""Each ``play_task`` case is also measured as bare play (``play_match`` over the task's
+items, nothing recorded): the engine and the strategies alone, which this work changes,
+apart from the recording, which tournament/recording.py owns."""
 
 
 # -- the child: one measurement, with whatever whist_sim is importable ---------------------
 
-def measure_play_task(game: str, players: int | None, strategy: str, deals: int) -> tuple:
+def task_spec(game: str, players: int | None, strategy: str, deals: int) -> Any:
     from whist_sim.games import make_game
     from whist_sim.tournament.schedule import Plan
-    from whist_sim.tournament.worker import TaskSpec, play_task
+    from whist_sim.tournament.worker import TaskSpec
 
     built = make_game(game, {}, players)
     lineup = tuple("a" if seat % 2 == 0 else "b" for seat in range(built.players))
-    spec = TaskSpec(
+    return TaskSpec(
         task=0, game=game, variant={}, players=players, root_seed=7,
         plan=Plan(1, deals, deals, built.duplicate_rotations),
         lineups=[lineup], strategies={"a": (strategy, {}), "b": (strategy, {})},
         time_limit=None, on_error="forfeit",
     )
+
+
+def measure_play_task(game: str, players: int | None, strategy: str, deals: int) -> tuple:
+    from whist_sim.tournament.worker import play_task
+
+    spec = task_spec(game, players, strategy, deals)
     started = time.process_time()
     result = play_task(spec)
     return time.process_time() - started, result.deals
+
+
+def measure_play_match(game: str, players: int | None, strategy: str, deals: int) -> tuple:
+    """The task's line-up, deals and seatings through ``play_match``, nothing recorded
+    (as benchmarks/pipeline_throughput.py's bare loop)."""
+    from whist_sim.games import make_game
+    from whist_sim.play import play_match
+    from whist_sim.strategy import build_strategy
+    from whist_sim.tournament.schedule import match_seed, rotate, seatings
+
+    spec = task_spec(game, players, strategy, deals)
+    built = make_game(game, {}, players)
+    entrants = {label: build_strategy(use, params, game)
+                for label, (use, params) in spec.strategies.items()}
+    lineup = spec.lineups[0]
+    hands = 0
+    started = time.process_time()
+    for _, deal in spec.plan.task_items(0):
+        seed = match_seed(spec.root_seed, deal)
+        for rotation in seatings(lineup, built.duplicate_rotations):
+            played, _ = play_match(built, [entrants[label] for label in rotate(lineup, rotation)],
+                                   seed)
+            hands += len(played)
+    return time.process_time() - started, hands
 
 
 def measure_play_deal(game: str, players: int | None, strategy: str, deals: int) -> tuple:
@@ -81,9 +119,10 @@ def measure_play_deal(game: str, players: int | None, strategy: str, deals: int)
     return time.process_time() - started, deals
 
 
-def child(case: str, deals: int) -> None:
-    game, players, strategy, loop, _, _ = CASES[case]
-    measure = measure_play_task if loop == "play_task" else measure_play_deal
+def child(case: str, loop: str, deals: int) -> None:
+    game, players, strategy, _, _, _ = CASES[case]
+    measure = {"play_task": measure_play_task, "play_match": measure_play_match,
+               "play_deal": measure_play_deal}[loop]
     measure(game, players, strategy, max(2, deals // 20))  # warm up: imports, caches
     seconds, hands = measure(game, players, strategy, deals)
     print(json.dumps({"seconds": seconds, "hands": hands}))
@@ -101,11 +140,12 @@ def extract(commit: str, into: Path) -> None:
         tar.extractall(into, filter="data")
 
 
-def run_child(case: str, deals: int, path: Path | None) -> float:
+def run_child(case: str, loop: str, deals: int, path: Path | None) -> float:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(path) if path else str(ROOT)
     out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", case, "--hands", str(deals)],
+        [sys.executable, str(Path(__file__).resolve()), "--child", case, "--loop", loop,
+         "--hands", str(deals)],
         cwd=path or ROOT, env=env, check=True, capture_output=True, text=True,
     ).stdout
     found = json.loads(out.strip().splitlines()[-1])
@@ -119,9 +159,10 @@ def main() -> None:
     parser.add_argument("--old", default=OLD_COMMIT, help="the commit to compare with")
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     parser.add_argument("--child", choices=list(CASES), help=argparse.SUPPRESS)
+    parser.add_argument("--loop", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.hands)
+        child(args.child, args.loop, args.hands)
         return
     print(f"per core, best of {args.repeats} alternating runs; old = {args.old}, new = this"
           " checkout (measured on a shared machine: read the ratios)")
@@ -130,16 +171,18 @@ def main() -> None:
         old_tree = Path(tmp)
         extract(args.old, old_tree)
         for case in args.cases:
-            _, _, _, loop, target, unit = CASES[case]
-            deals = args.hands * (4 if CASES[case][2] == "random" else 1)
-            best = {"old": 0.0, "new": 0.0}
-            for _ in range(args.repeats):
-                best["old"] = max(best["old"], run_child(case, deals, old_tree))
-                best["new"] = max(best["new"], run_child(case, deals, None))
-            met = "met" if best["new"] >= target else "not met"
-            print(f"{case:20s} {loop:10s} {best['old']:9,.0f} {best['new']:9,.0f}"
-                  f" {best['new'] / best['old']:8.2f} {target:8,} {unit}/s {met}")
-
+            _, _, strategy, loop, target, unit = CASES[case]
+            deals = args.hands * (4 if strategy == "random" else 1)
+            loops = [loop] if loop == "play_deal" else ["play_match", loop]
+            for measured in loops:
+                best = {"old": 0.0, "new": 0.0}
+                for _ in range(args.repeats):
+                    best["old"] = max(best["old"], run_child(case, measured, deals, old_tree))
+                    best["new"] = max(best["new"], run_child(case, measured, deals, None))
+                met = ("met" if best["new"] >= target else "not met") if measured == loop else ""
+                shown = f"{target:8,} {unit}/s {met}" if met else ""
+                print(f"{case:20s} {measured:10s} {best['old']:9,.0f} {best['new']:9,.0f}"
+                      f" {best['new'] / best['old']:8.2f} {shown}", flush=True)
 
 if __name__ == "__main__":
     main()
