@@ -44,7 +44,7 @@ def solo_whist_v0(variant: dict[str, Any] | None = None, render_mode: str | None
 
 def minnesota_whist_v0(variant: dict[str, Any] | None = None, render_mode: str | None = None,
                        reward: str = "net") -> WhistEnv:
-    """Minnesota Whist, 4 players in two partnerships: one deal per episode."""
+    """Minnesota Whist, 4 players in two partnerships: one hand per episode."""
     return WhistEnv("minnesota_whist", variant, None, render_mode, reward)
 
 

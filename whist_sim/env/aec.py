@@ -1,15 +1,16 @@
-"""The PettingZoo AEC environment over any whist_sim game: one deal per episode.
+"""The PettingZoo AEC environment over any whist_sim game: one hand per episode.
 
-An episode is one deal as the engine plays it (a hand of German or Solo Whist, a
-deal of Minnesota Whist, a whole game of Knock-out Whist, whose rounds depend on each
-other). Matches, sessions and games to a target are a tournament's business, not an
-episode's: their bookkeeping (``Game.new_match``) is left out.
+An episode is one hand as the engine plays it (a hand of German Whist, one auction
+and its play in Solo Whist, one bidding and 13 tricks in Minnesota Whist, a whole
+Knock-out Whist game, whose rounds depend on each other: docs/glossary.md). Matches,
+sessions and games to a target are a tournament's business, not an episode's: their
+bookkeeping (``Game.new_match``) is left out.
 
 Agents are ``player_0`` ... ``player_{n-1}``, one per seat. ``reset(seed)`` draws the
 deal's seed and its dealer from the environment's generator (``options`` may fix
 them: ``{"deal_seed": s, "dealer": d}``, how ``benchmarks/env_steps.py`` plays the
 same deals as ``play_deal``). Rewards are 0 after every step but the last, which
-gives every seat the deal's result as the rules score it (``reward = "net"``, the
+gives every seat the hand's result as the rules score it (``reward = "net"``, the
 default: the zero-sum form standings add up; ``"score"``: the rules' own score).
 
 Why no per-step work beyond the engine's: ``step`` applies the action and reads
@@ -42,7 +43,7 @@ class EnvError(WhistSimError, ValueError):
 
 class IllegalActionError(EnvError):
     """An action outside the acting seat's action mask. Names the seat, the action and
-    the allowed ones; the deal is left as it was (PettingZoo's own classic games raise
+    the allowed ones; the hand is left as it was (PettingZoo's own classic games raise
     too; wrap the environment in ``pettingzoo.utils.TerminateIllegalWrapper`` to end the
     episode with a penalty instead)."""
 
@@ -122,7 +123,7 @@ class WhistEnv(AECEnv):
 
     # -- the episode -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal. ``options``: ``deal_seed`` and ``dealer`` fix the deal instead of
+        """A new hand. ``options``: ``deal_seed`` and ``dealer`` fix its cards instead of
         drawing them from the generator; other keys are ignored (PettingZoo's api_test
         passes one of its own)."""
         if seed is not None:
@@ -160,14 +161,14 @@ class WhistEnv(AECEnv):
         if not self.agents:
             raise EnvError(
                 f"step({action!r}) with no agent left: the"
-                f" {self.state_.unit_name if self.state_ else 'deal'} is over and every agent"
+                " hand is over and every agent"
                 " has stepped out (or reset() was never called); call reset() for a new one"
             )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise EnvError(
-                    f"{agent} (seat {self.agent_seat[agent]}): the {self.state_.unit_name} is"
+                    f"{agent} (seat {self.agent_seat[agent]}): the hand is"
                     f" over, so the only valid action is None, not {action!r} (PettingZoo:"
                     " each agent steps out with None once terminated)"
                 )
@@ -239,15 +240,19 @@ class WhistEnv(AECEnv):
         return text
 
     def text(self) -> str:
-        """The deal as one seat at the table would describe it: trump, the trick in
+        """The hand as one seat at the table would describe it: trump, the trick in
         progress (who played what), the last completed trick, who acts."""
         state = self.state_
         if state is None:
-            return f"{self.game.title}: no deal yet (call reset())"
+            return f"{self.game.title}: no hand yet (call reset())"
         view = state.view(max(state.to_act, 0))
         trump = getattr(view, "trump", -1)
         lines = [f"{self.game.title}, {getattr(view, 'phase', '')};"
                  f" trump {SUITS[trump] if trump >= 0 else 'none'}"]
+        calls = getattr(view, "bids", None) or getattr(view, "calls", None)
+        if calls:
+            lines.append("calls: " + ", ".join(f"seat {s} {self.game.action_str(c)}"
+                                               for s, c in calls))
         seats = getattr(view, "trick_seats", None)
         if seats is None:
             leader = view.leader

@@ -87,7 +87,7 @@ def relative_seats(players: int) -> tuple[str, ...]:
     if players == 2:
         return ("self", "opponent")
     if players == 4:
-        return ("self", "left", "partner_or_across", "right")
+        return ("self", "left", "across", "right")
     return ("self", *(f"left_{k}" for k in range(1, players)))
 
 
@@ -168,7 +168,9 @@ class Layout:
         for segment in self.segments:
             meaning = segment.doc
             if segment.labels and segment.kind != "seat_cards":
-                meaning += f" [{', '.join(segment.labels)}]"
+                labels = segment.labels
+                shown = labels if len(labels) <= 16 else (*labels[:4], "...", labels[-1])
+                meaning += f" [{', '.join(shown)}]"
             elif segment.kind == "seat_cards":
                 meaning += f" (planes: {', '.join(segment.labels)})"
             if segment.kind in REAL_KINDS:

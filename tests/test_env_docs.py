@@ -1,0 +1,43 @@
+"""docs/environment.md says what the environments do: its layout tables are the layouts'
+own, field by field, and its action-space table states the sizes the spaces have."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from whist_sim.env import ACTIONS
+from whist_sim.env.docs import TABLES, table_key, tables, with_tables
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "environment.md"
+
+
+def test_the_layout_tables_on_the_page_are_the_layouts():
+    text = PAGE.read_text(encoding="utf-8")
+    assert with_tables(text) == text, (
+        "docs/environment.md differs from the layouts: run python -m whist_sim.env.docs")
+
+
+def test_the_page_shows_every_game_and_every_field():
+    text = PAGE.read_text(encoding="utf-8")
+    generated = tables()
+    for game, players in TABLES:
+        table = generated[table_key(game, players)]
+        assert table in text
+        fields = re.findall(r"\| `(\w+)` \|", table)
+        assert len(fields) > 10 and len(set(fields)) == len(fields)
+
+
+def test_the_action_space_sizes_on_the_page_are_the_spaces():
+    text = PAGE.read_text(encoding="utf-8")
+    for game, size in ACTIONS.items():
+        title = game.replace("_whist", "").replace("knockout", "knock-out").title()
+        row = re.search(rf"^\| {title} Whist \| +(\d+) \|", text, re.MULTILINE | re.IGNORECASE)
+        assert row is not None, game
+        assert int(row[1]) == size
+
+
+def test_a_stale_table_is_rewritten():
+    text = PAGE.read_text(encoding="utf-8")
+    stale = text.replace("| own hand |", "| own cards |", 1)
+    assert stale != text and with_tables(stale) == text
