@@ -141,8 +141,16 @@ class KnockoutHeuristic(Strategy):
 
     def _play(self, view: Any, table: Table) -> int:
         """The legal card with the best value (see the module docstring)."""
-        worths = {card: self.worth(table, card) for card in _iter_cards(view.hand)}
+        # ``worth`` of each card held, with its two powers' constant parts taken once
+        base, weight = 1.0 - table.held_share, self.higher_card_weight
+        ruff_escape = self.side_worth ** table.opponents
+        unknown, trump = table.unknown, table.trump
+        worths = {}
+        for card in _iter_cards(view.hand):
+            chance = base ** ((unknown & ABOVE[card]).bit_count() * weight)
+            worths[card] = chance if card // 13 == trump else chance * ruff_escape
         need = view.round_tricks[view.seat] == 0
+        misses = [(card, 1.0 - worth) for card, worth in worths.items()] if need else []
         best, best_value = -1, float("-inf")
         for card in _iter_cards(view.legal):
             win = table.win_chance(card)
@@ -150,9 +158,9 @@ class KnockoutHeuristic(Strategy):
             value = win - worth - (card % 13) * RANK_TIE_BREAK
             if need:
                 miss_later = 1.0
-                for other, other_worth in worths.items():
+                for other, miss in misses:
                     if other != card:
-                        miss_later *= 1.0 - other_worth
+                        miss_later *= miss
                 value += self.survival_weight * (1.0 - (1.0 - win) * miss_later)
             if worth >= SURE and win > 0.0:
                 value -= self.keep_sure_margin

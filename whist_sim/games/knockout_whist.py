@@ -60,7 +60,7 @@ from whist_sim.games.base import (
     record_seat_cards,
 )
 from whist_sim.rng import SplitMix64, derive_seed, shuffled_deck
-from whist_sim.tricks import cards_played, revoke_message, winning_index
+from whist_sim.tricks import cards_played, revoke_message
 
 PLAY = "play"
 TRUMP = "trump"
@@ -334,9 +334,15 @@ class KnockoutWhistDeal(DealState):
 
     def _complete_trick(self) -> None:
         cards, seats = self.trick, self.trick_seats
-        winner = seats[winning_index(cards, self.trump)]
+        trump = self.trump
+        best, best_i = cards[0], 0
+        for i in range(1, len(cards)):  # tricks.winning_index, inline
+            card = cards[i]
+            if (card > best) if card // 13 == best // 13 else card // 13 == trump:
+                best, best_i = card, i
+        winner = seats[best_i]
         number = len(self.all_tricks) + 1
-        record = TrickRecord(number, self.leader, cards, winner)
+        record = _new_tuple(TrickRecord, (number, self.leader, cards, winner))
         self.all_tricks.append(record)
         self.all_trick_rounds.append(self.round)
         self.all_trick_players.append(seats)
