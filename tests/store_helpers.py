@@ -13,7 +13,7 @@ import duckdb
 import pandas as pd
 import polars as pl
 
-from tests.tournament_helpers import MEASURED, SORT_KEYS, write_config
+from tests.tournament_helpers import MEASURED, RUN_IDENTITY, SORT_KEYS, write_config
 from whist_sim.store import TABLES, RunFolder
 from whist_sim.store.crash_points import KILL_AT
 from whist_sim.tournament.schedule import Plan
@@ -65,9 +65,14 @@ def config_file(folder: Path, body: str) -> Path:
     return write_config(folder, body)
 
 
+def manifest_path(run: Path) -> Path:
+    """The manifest of the snapshot ``data/`` shows: beside its ``data/``, not in it."""
+    return (run / "data").resolve().parent / "_manifest.json"
+
+
 def shown_tasks(run: Path) -> set[int]:
     """The tasks ``data/`` shows, from its own manifest (what any reader may count on)."""
-    manifest = json.loads((run / "data" / "_manifest.json").read_text())
+    manifest = json.loads(manifest_path(run).read_text())
     return {t for unit in manifest["units"].values() for t in unit["tasks"]}
 
 
@@ -119,7 +124,8 @@ def assert_documented_reads_equal(run: Path, expected: dict[str, pl.DataFrame]) 
             got = read(run, table)
             assert keys(got, table) == want, f"{name} reads other {table} rows"
         sort = SORT_KEYS[table]
-        measured = [c for c in MEASURED.get(table, []) if c not in expected[table].columns]
+        measured = [c for c in [*MEASURED.get(table, []), *RUN_IDENTITY]
+                    if c not in expected[table].columns]
         got = polars_read(run, table).drop(measured)
         assert got.sort(sort).equals(expected[table].sort(sort)), table
 
@@ -127,7 +133,9 @@ def assert_documented_reads_equal(run: Path, expected: dict[str, pl.DataFrame]) 
 def assert_tidy(run: Path) -> None:
     """Nothing a writer leaves behind: no staging, one snapshot, only the units it shows,
     and each table folder holds unit files and nothing else."""
-    manifest = json.loads((run / "data" / "_manifest.json").read_text())
+    manifest = json.loads(manifest_path(run).read_text())
+    assert sorted(p.name for p in (run / "data").iterdir()) == sorted(
+        RunFolder.open(run, verify=False).tables()), "data/ holds table folders only"
     assert list((run / ".staging").iterdir()) == []
     assert len(list((run / ".snapshots").iterdir())) == 1
     assert sorted(p.name for p in (run / ".units").iterdir()) == sorted(manifest["units"])

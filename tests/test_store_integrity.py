@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from tests.store_helpers import assert_documented_reads_equal, assert_tidy
+from tests.store_helpers import assert_documented_reads_equal, assert_tidy, manifest_path
 from tests.tournament_helpers import assert_same_rows, quick_config, run_rows
 from whist_sim.cli import app
 from whist_sim.store import RunFolder, RunFolderError
@@ -131,8 +131,8 @@ def test_a_quick_open_checks_footers_and_row_counts_without_hashing(run: Path):
 
 
 LOSSES = {
-    "manifest removed": lambda run: (run / "data" / "_manifest.json").unlink(),
-    "manifest garbled": lambda run: (run / "data" / "_manifest.json").write_text("{ not json"),
+    "manifest removed": lambda run: manifest_path(run).unlink(),
+    "manifest garbled": lambda run: manifest_path(run).write_text("{ not json"),
     "snapshots removed": lambda run: shutil.rmtree(run / ".snapshots"),
 }
 

@@ -52,12 +52,17 @@ MEASURED = {"actions": ["seconds"]}
 """Columns that measure the machine, not the play (time per decision): the one thing two
 runs of the same plan may differ in. Left out of ``run_rows``."""
 
+RUN_IDENTITY = ["run_id"]
+"""Columns that name the run, in every table: two runs of the same plan differ there by
+design. Left out of ``run_rows`` too."""
+
 
 def run_rows(run: Path) -> dict[str, pl.DataFrame]:
-    """Every table of a run, sorted by its key, without the measured columns: equal dicts
-    mean equal results."""
+    """Every table of a run, sorted by its key, without the measured columns and the run's
+    id: equal dicts mean equal results."""
     folder = RunFolder.open(run)
-    return {t: folder.scan(t).collect().sort(SORT_KEYS.get(t, KEYS)).drop(MEASURED.get(t, []))
+    return {t: folder.scan(t).collect().sort(SORT_KEYS.get(t, KEYS))
+            .drop([*MEASURED.get(t, []), *RUN_IDENTITY])
             for t in folder.tables()}
 
 

@@ -3,9 +3,10 @@
 A run folder::
 
     run.json                 config, seeds, versions, times, status, totals
-    data -> .snapshots/N     what readers read: data/<table>/<unit>.parquet, one folder
-                             per table, exactly the committed units; data/_manifest.json
-                             lists them with row counts and SHA-256 of every file
+    data -> .snapshots/N/data  what readers read: data/<table>/<unit>.parquet, one folder
+                             per table, exactly the committed units, nothing else; every
+                             table leads with the run's run_id and game
+    .snapshots/N/_manifest.json  lists those units with row counts and SHA-256 of every file
     .units/<unit>/           each unit's files, written once, never changed, and its own
                              record (_unit.json), from which a lost manifest is rebuilt
     .snapshots/N/            the snapshot data/ shows (older ones are removed)
@@ -26,16 +27,18 @@ goes), ``crash_points`` (where tests kill the writer).
 """
 
 from whist_sim.store.errors import RunFolderError
-from whist_sim.store.folder import RUN_FILE, RunFolder, now_iso
+from whist_sim.store.folder import RUN_FILE, RunFolder, new_run_id, now_iso
 from whist_sim.store.manifest import MANIFEST_FILE, FileRecord, Manifest, UnitRecord
 from whist_sim.store.schema import (
     GAME_COLUMNS,
     GAME_TABLES,
     KEY_COLUMNS,
     MATCH_KEY,
+    RUN_COLUMNS,
     SCHEMA_VERSION,
     SCHEMAS,
     TABLES,
+    stored_schema,
     table_schema,
     tables_for,
     to_arrow,
@@ -50,6 +53,7 @@ __all__ = [
     "KEY_COLUMNS",
     "MANIFEST_FILE",
     "MATCH_KEY",
+    "RUN_COLUMNS",
     "RUN_FILE",
     "SCHEMAS",
     "SCHEMA_VERSION",
@@ -60,7 +64,9 @@ __all__ = [
     "RunFolderError",
     "SessionClock",
     "UnitRecord",
+    "new_run_id",
     "now_iso",
+    "stored_schema",
     "table_schema",
     "tables_for",
     "to_arrow",

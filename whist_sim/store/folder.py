@@ -10,8 +10,10 @@ happens out of sight, everything after it only removes what no snapshot shows.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Any
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from whist_sim.store import legacy
 from whist_sim.store.crash_points import crash_point
@@ -34,7 +37,6 @@ from whist_sim.store.integrity import (
 )
 from whist_sim.store.lock import LOCK_FILE, WriterLock
 from whist_sim.store.manifest import (
-    MANIFEST_FILE,
     UNIT_FILE,
     Manifest,
     UnitRecord,
@@ -43,7 +45,12 @@ from whist_sim.store.manifest import (
     rebuild,
     write_table_file,
 )
-from whist_sim.store.schema import table_schema, tables_for
+from whist_sim.store.schema import (
+    SCHEMA_VERSION,
+    stored_schema,
+    tables_for,
+    with_run_columns,
+)
 from whist_sim.store.snapshots import (
     DATA_DIR,
     SNAPSHOTS_DIR,
@@ -81,6 +88,7 @@ class RunFolder:
         self._manifest: Manifest | None = None
         """The snapshot this object reads (None: a first-layout folder, read in place)."""
         self._tables: tuple[str, ...] | None = None
+        self._run: tuple[str, str] | None = None
         self._retired: list[tuple[float, list[str]]] = []
         self.repairs: list[str] = []
         """What ``open(repair=True)`` found and mended beyond a killed writer's leftovers
@@ -102,6 +110,8 @@ class RunFolder:
             raise refusal
         if "game" not in meta:
             raise RunFolderError(f"{path}: the run's metadata names no game")
+        meta = {**meta, "run_id": meta.get("run_id") or new_run_id(),
+                "schema_version": SCHEMA_VERSION}
         path.mkdir(parents=True, exist_ok=True)
         folder = cls(path)
         folder._lock = WriterLock.acquire(path, now_iso())
@@ -111,6 +121,7 @@ class RunFolder:
         for name in (UNITS_DIR, SNAPSHOTS_DIR, STAGING_DIR):
             (path / name).mkdir()
         folder._tables = tables_for(str(meta["game"]))
+        folder._run = (str(meta["run_id"]), str(meta["game"]))
         folder._manifest = Manifest(0)
         build_snapshot(path, folder._manifest, folder._tables, "create")
         show(path, 0)
@@ -200,6 +211,24 @@ class RunFolder:
         """The folder other tools read: ``data/<table>/*.parquet``."""
         return self.path / DATA_DIR
 
+    @property
+    def run_id(self) -> str:
+        """The run's id (``run.json`` ``run_id``), in the ``run_id`` column of every table.
+        A run from before the column has none in run.json until a writer opens it; until
+        then its id is derived from run.json (``old_run_id``), the same one that writer
+        records."""
+        return self._identity()[0]
+
+    @property
+    def game(self) -> str:
+        return self._identity()[1]
+
+    def _identity(self) -> tuple[str, str]:
+        if self._run is None:
+            meta = self.meta()
+            self._run = (str(meta.get("run_id") or old_run_id(meta)), str(meta["game"]))
+        return self._run
+
     def tables(self) -> tuple[str, ...]:
         """The run's tables (its game's: they never change, so read once)."""
         if self._tables is None:
@@ -222,11 +251,22 @@ class RunFolder:
         if not files:
             raise RunFolderError(f"{self.path}: the run has no results yet")
         # units written by an older version may lack a column added since (actions.seconds):
-        # read with today's schema, such a column null there
-        schema = pl.Schema(pl.from_arrow(table_schema(table, self.meta()["game"]).empty_table())
-                           .schema)
-        return pl.scan_parquet([str(f) for f in files], schema=schema, missing_columns="insert",
-                               extra_columns="ignore")
+        # read with today's schema, such a column null there; a run from before the run
+        # columns gets them from run.json (a writer's next open writes them in)
+        schema = pl.Schema(pl.from_arrow(stored_schema(table, self.game).empty_table()).schema)
+        frame = pl.scan_parquet([str(f) for f in files], schema=schema,
+                                missing_columns="insert", extra_columns="ignore")
+        if self._old_units(files[0]):
+            frame = frame.with_columns(run_id=pl.lit(self.run_id), game=pl.lit(self.game))
+        return frame
+
+    def _old_units(self, file: Path) -> bool:
+        """Whether the run's files predate the run columns (all or none of a run's units
+        have them: the writer that adds them rewrites every unit before showing one)."""
+        try:
+            return "run_id" not in pq.read_schema(file).names
+        except (OSError, pa.ArrowException):
+            return False  # the scan itself reports an unreadable file
 
     def completed_tasks(self) -> set[int]:
         if self._manifest is None:
@@ -262,9 +302,9 @@ class RunFolder:
                 if _target(self.data) != shown:
                     continue
                 raise RunFolderError(
-                    f"{self.data / MANIFEST_FILE}: missing ({exc.filename or exc} is gone); run"
-                    f" whist-sim run --resume {self.path} to rebuild it from the records each"
-                    " unit keeps") from None
+                    f"{self.path}: the manifest of the snapshot data/ shows is missing"
+                    f" ({exc.filename or exc} is gone); run whist-sim run --resume"
+                    f" {self.path} to rebuild it from the records each unit keeps") from None
             if problems and _target(self.data) != shown:
                 continue
             if problems:
@@ -312,23 +352,26 @@ class RunFolder:
         number = self._next_batch()
         batches: dict[str, UnitRecord] = {}
         for offset, group in enumerate(groups):
-            game = self.meta()["game"]
-            merged = {  # units of an older version may lack a newer column: filled with nulls
-                table: pa.concat_tables(
-                    [read_table_checked(unit_file(self.path, unit, table),
-                                        manifest.units[unit].files[table])
-                     for unit in group], promote_options="default",
-                ).select(table_schema(table, game).names).cast(table_schema(table, game))
-                for table in self.tables()
-            }
-            held = [t for unit in group for t in manifest.units[unit].tasks]
-            batches[f"batch-{number + offset:05d}"] = self._write_unit(
-                f"batch-{number + offset:05d}", merged, held, "compact")
+            batches[f"batch-{number + offset:05d}"] = self._merge(
+                f"batch-{number + offset:05d}", group, manifest, "compact")
         folded = [unit for group in groups for unit in group]
         self._publish(manifest.next(batches, drop=folded), "compact")
         self._retired.append((time.monotonic(), folded))
         crash_point("compact:done")
         return len(folded)
+
+    def _merge(self, unit: str, group: list[str], manifest: Manifest, op: str) -> UnitRecord:
+        """Write the units ``group`` as one new unit (units of an older version may lack a
+        newer column: filled with nulls, and the run columns written in)."""
+        merged = {
+            table: pa.concat_tables(
+                [read_table_checked(unit_file(self.path, name, table),
+                                    manifest.units[name].files[table])
+                 for name in group], promote_options="default")
+            for table in self.tables()
+        }
+        held = [t for name in group for t in manifest.units[name].tasks]
+        return self._write_unit(unit, merged, held, op)
 
     def _writable(self) -> Manifest:
         if self._lock is None or self._manifest is None:
@@ -347,8 +390,10 @@ class RunFolder:
         stage = self.path / STAGING_DIR / unit
         stage.mkdir()
         files = {}
+        run_id, game = self._identity()
         for index, table in enumerate(expected):
-            files[table] = write_table_file(stage / f"{table}.parquet", tables[table])
+            stored = with_run_columns(tables[table], table, game, run_id)
+            files[table] = write_table_file(stage / f"{table}.parquet", stored)
             if index == 0:
                 crash_point(f"{op}:staging")
         record = UnitRecord(tuple(sorted(tasks)), files)
@@ -386,7 +431,7 @@ class RunFolder:
         recover(self.path)
         clear_staging(self.path)
         if legacy.is_legacy(self.path):
-            first = legacy.convert(self.path, tables, self.meta()["game"])
+            first = legacy.convert(self.path, tables, self.game, self.run_id)
             build_snapshot(self.path, first, tables, "convert")
             show(self.path, first.snapshot)
             self.repairs.append(f"{self.path}: converted to the current layout (data/<table>/)")
@@ -402,13 +447,36 @@ class RunFolder:
         problems = check_view(self.path, view, tables, checksum=True)
         if any(p.kind in (DAMAGED, VIEW_DAMAGED) for p in problems):
             raise RunFolderError(explain(self.path, view, problems))
-        if problems or not self.data.is_symlink():
+        if problems or not self.data.is_symlink() or not view.current:
             self.repairs += repaired(self.path, view, problems)
             gone = {p.unit for p in problems if p.kind == MISSING}
             self._publish(view.manifest.next(drop=[u for u in gone if u]), "repair")
+        self._add_run_columns()
         kept = set(self._manifest.units)
         remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR) if u not in kept])
         remove_snapshots(self.path, keep=self._manifest.snapshot)
+
+    def _add_run_columns(self) -> None:
+        """Give a run from before the run columns its ``run_id`` (the one readers derived
+        from run.json) and rewrite its units with ``run_id`` and ``game``, each as a new
+        batch holding the same tasks, shown in one swap (units are never changed in place)."""
+        meta = self.meta()
+        if not meta.get("run_id"):
+            self.update_meta(run_id=self.run_id)
+        manifest = self._writable()
+        old = [unit for unit in manifest.units
+               if self._old_units(unit_file(self.path, unit, self.tables()[0]))]
+        if not old:
+            return
+        number = self._next_batch()
+        batches = {f"batch-{number + offset:05d}": self._merge(
+            f"batch-{number + offset:05d}", [unit], manifest, "upgrade")
+            for offset, unit in enumerate(old)}
+        self._publish(manifest.next(batches, drop=old), "upgrade")
+        remove_units(self.path, old)  # the writer holds the lock: no reader of ours needs them
+        self.repairs.append(
+            f"{self.path}: added the columns run_id ({self.run_id}) and game to"
+            f" {len(old)} unit{'s' * (len(old) != 1)} written before them")
 
     def _rebuild_manifest(self, why: str) -> None:
         """Show a snapshot of every unit whose own record reads, when the manifest is lost."""
@@ -417,7 +485,8 @@ class RunFolder:
         build_snapshot(self.path, manifest, self.tables(), "rebuild")
         show(self.path, number)
         self.repairs.append(
-            f"{self.data / MANIFEST_FILE}: {why}; rebuilt from the units' own records"
+            f"{self.path}: the manifest of the snapshot data/ shows is {why}; rebuilt from"
+            " the units' own records"
             f" ({len(manifest.units)} unit{'s' * (len(manifest.units) != 1)},"
             f" {describe_tasks(manifest.tasks())})")
 
@@ -441,6 +510,22 @@ def _target(link: Path) -> str | None:
         return os.readlink(link)
     except OSError:
         return None
+
+
+def new_run_id() -> str:
+    """A new run's id: when it started (UTC) and 32 random bits, e.g. ``20261202-141500-
+    9f3a61c2``: sorts by start, and two runs started in the same second still differ."""
+    return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{secrets.token_hex(4)}"
+
+
+def old_run_id(meta: Mapping[str, Any]) -> str:
+    """The id of a run from before ``run_id``: derived from what its run.json recorded, so
+    every reader, and the writer that records it, derive the same one."""
+    started = "".join(ch for ch in str(meta.get("started", "")) if ch.isdigit())[:14]
+    digest = hashlib.sha256(json.dumps(
+        [meta.get("started"), meta.get("root_seed"), meta.get("game"), meta.get("config")],
+        sort_keys=True, default=str).encode()).hexdigest()[:8]
+    return f"{started[:8]}-{started[8:]}-{digest}"
 
 
 def now_iso() -> str:

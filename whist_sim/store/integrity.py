@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from whist_sim.store.errors import RunFolderError
-from whist_sim.store.manifest import MANIFEST_FILE, FileRecord, describe_tasks, file_problem
+from whist_sim.store.manifest import FileRecord, describe_tasks, file_problem
 from whist_sim.store.snapshots import DATA_DIR, UNITS_DIR, View, entry, unit_file
 
 DAMAGED = "damaged unit"
@@ -77,7 +77,7 @@ def check_view(
         for unit, record in units.items():
             if table not in record.files:
                 raise RunFolderError(
-                    f"{view.root / MANIFEST_FILE}: corrupt manifest (unit {unit} has no"
+                    f"{view.manifest_file}: corrupt manifest (unit {unit} has no"
                     f" {table} file)")
             expected = record.files[table]
             where = folder / f"{unit}.parquet"

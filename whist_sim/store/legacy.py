@@ -28,14 +28,24 @@ from whist_sim.store.manifest import (
     Manifest,
     UnitRecord,
 )
-from whist_sim.store.schema import table_schema
-from whist_sim.store.snapshots import DATA_DIR, STAGING_DIR, UNITS_DIR
+from whist_sim.store.schema import with_run_columns
+from whist_sim.store.snapshots import (
+    DATA_DIR,
+    STAGING_DIR,
+    UNITS_DIR,
+    snapshot_dir,
+    snapshot_numbers,
+)
 
 
 def is_legacy(run: Path) -> bool:
-    """A real ``data`` folder with no manifest: the first layout."""
+    """A real ``data`` folder with no manifest in it or in any snapshot: the first layout.
+    (A real ``data`` folder beside snapshots is a copy of a later run that followed the
+    ``data`` link.)"""
     data = run / DATA_DIR
-    return data.is_dir() and not data.is_symlink() and not (data / MANIFEST_FILE).exists()
+    return (data.is_dir() and not data.is_symlink() and not (data / MANIFEST_FILE).exists()
+            and not any((snapshot_dir(run, n) / MANIFEST_FILE).exists()
+                        for n in snapshot_numbers(run)))
 
 
 def units(run: Path) -> list[Path]:
@@ -72,14 +82,13 @@ def check(run: Path, tables: Iterable[str]) -> None:
                 ) from None
 
 
-def convert(run: Path, tables: tuple[str, ...], game: str) -> Manifest:
+def convert(run: Path, tables: tuple[str, ...], game: str, run_id: str) -> Manifest:
     """Move a first-layout run's units into ``.units/`` and return their manifest (the
     caller shows it as the first snapshot). Only the writer, holding the lock, calls this.
 
-    A file that lacks a column added since it was written (``actions.seconds``) is
-    rewritten with the column null, so every unit of the run has today's schema and a
-    plain ``data/<table>/*.parquet`` read of any tool sees one schema; the others are
-    hard-linked."""
+    Every file is rewritten with today's schema: the run columns (``run_id``, ``game``)
+    added, and a column added since it was written (``actions.seconds``) null, so a plain
+    ``data/<table>/*.parquet`` read of any tool sees one schema."""
     check(run, tables)
     staging = run / STAGING_DIR / "convert"
     shutil.rmtree(staging, ignore_errors=True)
@@ -91,8 +100,8 @@ def convert(run: Path, tables: tuple[str, ...], game: str) -> Manifest:
         stage.mkdir()
         files = {}
         for table in tables:
-            _carry(unit / f"{table}.parquet", stage / f"{table}.parquet",
-                   table_schema(table, game))
+            _carry(unit / f"{table}.parquet", stage / f"{table}.parquet", table, game,
+                   run_id)
             files[table] = _record(stage / f"{table}.parquet")
         records[unit.name] = UnitRecord(tuple(sorted(tasks_of(unit))), files)
         (stage / UNIT_FILE).write_text(records[unit.name].json)
@@ -103,16 +112,10 @@ def convert(run: Path, tables: tuple[str, ...], game: str) -> Manifest:
     return Manifest(1, dict(sorted(records.items())))
 
 
-def _carry(source: Path, target: Path, schema: pa.Schema) -> None:
-    """``source`` into the new layout as ``target``: linked, or rewritten to ``schema``."""
-    if set(schema.names) <= set(pq.read_schema(source).names):
-        os.link(source, target)
-        return
-    table = pq.read_table(source)
-    for field in schema:
-        if field.name not in table.column_names:
-            table = table.append_column(field, pa.nulls(table.num_rows, field.type))
-    pq.write_table(table.select(schema.names).cast(schema), target, compression="zstd")
+def _carry(source: Path, target: Path, table: str, game: str, run_id: str) -> None:
+    """``source`` (a file of ``table``) into the current layout as ``target``."""
+    stored = with_run_columns(pq.read_table(source), table, game, run_id)
+    pq.write_table(stored, target, compression="zstd")
 
 
 def _record(file: Path) -> FileRecord:

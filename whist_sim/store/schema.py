@@ -7,16 +7,29 @@ Tables (see docs/results.md for every column):
 - ``actions``: every action of every deal, enough to replay it.
 - ``tricks``: one row per trick.
 Some games add columns (``GAME_COLUMNS``) or tables of their own (``GAME_TABLES``).
+
+A task records its tables with ``table_schema``'s columns; the store adds the run's
+own (``RUN_COLUMNS``: ``run_id``, ``game``) as constant columns when it writes a unit
+(``stored_schema``, ``with_run_columns``), so every stored table says which run and
+game its rows come from and several runs read as one, without the hot recording loop
+building a column it does not need.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 TABLES = ("deals", "seats", "matches", "actions", "tricks")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: tables as tasks record them; 2: ``run_id`` and ``game`` lead every table, and the
+Knock-out Whist ``rounds`` table has each round's ``dealer`` and ``hand``."""
+
+RUN_COLUMNS: dict[str, pa.DataType] = {"run_id": pa.string(), "game": pa.string()}
+"""Lead every stored table: the run (``run.json`` ``run_id``) and the game its rows belong
+to. Added by the store when it writes a unit, never by the recording."""
 
 KEY_COLUMNS: dict[str, pa.DataType] = {
     "deal_key": pa.string(),
@@ -200,9 +213,11 @@ GAME_TABLES: dict[str, dict[str, pa.Schema]] = {
             {
                 **KEY_COLUMNS,
                 "round": pa.int8(),
+                "dealer": pa.int8(),
                 "seat": pa.int8(),
                 "strategy": pa.string(),
                 "cards_dealt": pa.int8(),
+                "dealt_cards": pa.string(),
                 "tricks": pa.int8(),
                 "trump": pa.string(),
                 "trump_chooser": pa.int8(),
@@ -233,6 +248,45 @@ def table_schema(table: str, game: str) -> pa.Schema:
     for name, dtype in GAME_COLUMNS.get(game, {}).get(table, {}).items():
         schema = schema.append(pa.field(name, dtype))
     return schema
+
+
+def stored_schema(table: str, game: str) -> pa.Schema:
+    """The columns ``table`` has on disk: ``RUN_COLUMNS``, then ``table_schema``'s (the
+    ``game`` a task records in ``deals`` moves to the front with ``run_id``)."""
+    recorded = [field for field in table_schema(table, game) if field.name not in RUN_COLUMNS]
+    return pa.schema([pa.field(name, dtype) for name, dtype in RUN_COLUMNS.items()] + recorded)
+
+
+def constant_strings(value: str, rows: int) -> pa.Array:
+    """A string column holding ``value`` in each of ``rows`` rows, built from two buffers
+    (no Python object per row: a batch can hold millions of rows)."""
+    data = value.encode()
+    if rows * len(data) >= 2**31:  # beyond 32-bit offsets: the slow way, still correct
+        return pa.array([value] * rows, pa.string())
+    offsets = np.arange(rows + 1, dtype=np.int32) * len(data)
+    return pa.StringArray.from_buffers(rows, pa.py_buffer(offsets.tobytes()),
+                                       pa.py_buffer(data * rows))
+
+
+def with_run_columns(table: pa.Table, name: str, game: str, run_id: str) -> pa.Table:
+    """``table`` (of table ``name``) as the store keeps it: ``run_id`` and ``game`` set
+    for every row (whatever they held: a table copied from another run gets this run's),
+    columns in ``stored_schema`` order, and a column the rows lack (one added since they
+    were written, like ``actions.seconds``) null."""
+    schema = stored_schema(name, game)
+    rows = table.num_rows
+    present = set(table.column_names)
+    columns = []
+    for field in schema:
+        if field.name == "run_id":
+            columns.append(constant_strings(run_id, rows))
+        elif field.name == "game":
+            columns.append(constant_strings(game, rows))
+        elif field.name in present:
+            columns.append(table.column(field.name))
+        else:
+            columns.append(pa.nulls(rows, field.type))
+    return pa.Table.from_arrays(columns, names=schema.names).cast(schema)
 
 
 def to_arrow(table: str, game: str, rows: list[dict[str, Any]]) -> pa.Table:

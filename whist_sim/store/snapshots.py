@@ -2,12 +2,12 @@
 
 ::
 
-    data -> .snapshots/000042            the link every reader follows, swapped atomically
+    data -> .snapshots/000042/data       the link every reader follows, swapped atomically
     .snapshots/000042/
         _manifest.json                   the units this snapshot holds (manifest.py)
-        deals/task-00000042.parquet      a hard link to .units/task-00000042/deals.parquet
-        deals/batch-00001.parquet        a hard link to .units/batch-00001/deals.parquet
-        seats/...                        one folder per table, nothing else in it
+        data/deals/task-00000042.parquet a hard link to .units/task-00000042/deals.parquet
+        data/deals/batch-00001.parquet   a hard link to .units/batch-00001/deals.parquet
+        data/seats/...                   one folder per table, nothing else in it
     .units/<unit>/<table>.parquet        the files, written once and never changed
     .staging/                            work in progress, never read
 
@@ -16,6 +16,14 @@ commits one file, and a commit adds a file to every table, a compaction removes
 many task files and adds a batch; a reader globbing in between would count
 rows twice, or see a unit in one table and not in another. Swapping one link
 (``rename`` over it) changes every table at once.
+
+Why the manifest sits beside the snapshot's ``data/`` and not in it: ``data/`` holds
+table folders and nothing else, so any tool reads ``data/<table>`` or globs
+``data/*/*.parquet`` without meeting a file that is not Parquet (Polars and DuckDB
+refuse a folder with a JSON file in it). It still swaps with the files it describes:
+the link names the snapshot, and the snapshot holds both. Runs written before this
+(``data -> .snapshots/N`` with ``_manifest.json`` among the table folders)
+are read as they are and moved to this layout by the next writer (``View.current``).
 
 Why hard links: a snapshot is rebuilt at every commit, one entry per unit and
 table, and on ext4 a hard link costs a directory entry where a symbolic link
@@ -58,18 +66,19 @@ def snapshot_dir(run: Path, number: int) -> Path:
 
 
 def build_snapshot(run: Path, manifest: Manifest, tables: Iterable[str], op: str) -> None:
-    """Write snapshot ``manifest.snapshot``: a folder per table linking every unit's file,
-    and the manifest; built in ``.staging/`` and renamed into ``.snapshots/`` whole."""
+    """Write snapshot ``manifest.snapshot``: the manifest, and beside it ``data/`` with a
+    folder per table linking every unit's file; built in ``.staging/`` and renamed into
+    ``.snapshots/`` whole."""
     stage = run / STAGING_DIR / f"snapshot-{manifest.snapshot:06d}"
     shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir(parents=True)
+    (stage / DATA_DIR).mkdir(parents=True)
     units = os.path.join(run, UNITS_DIR)
     for index, table in enumerate(tables):
-        folder = os.path.join(stage, table)
+        folder = os.path.join(stage, DATA_DIR, table)
         os.mkdir(folder)
         for unit in manifest.units:  # strings, not Paths: this loop is a commit's main cost
             _link(f"{units}/{unit}/{table}.parquet", f"{folder}/{unit}.parquet",
-                  f"../../../{UNITS_DIR}/{unit}/{table}.parquet")
+                  f"../../../../{UNITS_DIR}/{unit}/{table}.parquet")
         if index == 0:
             crash_point(f"{op}:linking")
     (stage / MANIFEST_FILE).write_text(manifest.to_json())
@@ -103,7 +112,10 @@ def show(run: Path, number: int) -> None:
     link = run / STAGING_DIR / _LINK
     with contextlib.suppress(FileNotFoundError):
         link.unlink()
-    os.symlink(f"{SNAPSHOTS_DIR}/{number:06d}", link)
+    target = f"{SNAPSHOTS_DIR}/{number:06d}"
+    if (run / target / DATA_DIR).is_dir():  # else a snapshot of the layout before (recover)
+        target = f"{target}/{DATA_DIR}"
+    os.symlink(target, link)
     data = run / DATA_DIR
     if data.is_symlink() or not data.exists():
         os.replace(link, data)
@@ -153,21 +165,46 @@ def clear_staging(run: Path) -> None:
 
 @dataclass(frozen=True)
 class View:
-    """What ``data/`` shows at one moment: its snapshot folder (resolved, so a later swap
-    does not move it), that snapshot's manifest, and the file names in each table folder
-    (None for a table folder that is missing)."""
+    """What ``data/`` shows at one moment: its table folders (resolved, so a later swap
+    does not move them), that snapshot's manifest and where it lies, and the file names in
+    each table folder (None for a table folder that is missing)."""
 
     root: Path
     manifest: Manifest
     listing: Mapping[str, set[str] | None]
+    manifest_file: Path
+    """The manifest's path as users know it (under the run folder, links not resolved)."""
+    current: bool = True
+    """Whether the snapshot has today's layout (False: the manifest among the tables, or a
+    ``data/`` folder a copy made by following the link): the next writer moves it on."""
+
+
+def manifest_file(run: Path, root: Path) -> tuple[Path, Path, bool]:
+    """Where the manifest of the snapshot whose tables are at ``root`` lies: its real path,
+    the path users know it by, and whether the snapshot has today's layout. Raises
+    FileNotFoundError when there is none (a writer removed the snapshot meanwhile)."""
+    snapshots = (run / SNAPSHOTS_DIR).resolve()
+    if root.name == DATA_DIR and root.parent.parent == snapshots:
+        shown = run / SNAPSHOTS_DIR / root.parent.name / MANIFEST_FILE
+        return root.parent / MANIFEST_FILE, shown, True
+    if (root / MANIFEST_FILE).exists():  # snapshot 2: the manifest among the table folders
+        return root / MANIFEST_FILE, run / DATA_DIR / MANIFEST_FILE, False
+    if root == (run / DATA_DIR).resolve():  # a real data/ folder: a copy that followed links
+        shown = [n for n in snapshot_numbers(run)
+                 if (snapshot_dir(run, n) / MANIFEST_FILE).exists()]
+        if shown:
+            file = snapshot_dir(run, max(shown)) / MANIFEST_FILE
+            return file, file, False
+    raise FileNotFoundError(errno.ENOENT, "no manifest", str(root.parent / MANIFEST_FILE))
 
 
 def read_view(run: Path, tables: Iterable[str]) -> View:
     """The snapshot ``data/`` shows now. Raises FileNotFoundError if it vanished while being
     read (a writer moved on and removed it): the caller reads again."""
     root = (run / DATA_DIR).resolve(strict=True)
+    file, shown, current = manifest_file(run, root)
     try:
-        manifest = Manifest.read(root / MANIFEST_FILE, run / DATA_DIR / MANIFEST_FILE)
+        manifest = Manifest.read(file, shown)
     except RunFolderError as exc:
         raise RunFolderError(
             f"{exc}; run whist-sim run --resume {run} to rebuild it from the records each"
@@ -178,7 +215,7 @@ def read_view(run: Path, tables: Iterable[str]) -> View:
             listing[table] = {entry.name for entry in os.scandir(root / table)}
         except FileNotFoundError:
             listing[table] = None
-    return View(root, manifest, listing)
+    return View(root, manifest, listing, shown, current)
 
 
 def entry(view: View, table: str, unit: str) -> Path:
