@@ -60,7 +60,7 @@ _ABOVE = np.array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dt
 _FULL = np.int64(FULL_DECK)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stage1Tables:
     """The constants of the German heuristic that its stage-1 play reads, as the compiled
     copy takes them (``GermanHeuristic`` keeps them in its module)."""
@@ -73,6 +73,12 @@ class Stage1Tables:
     """Added per rank, so of two otherwise equal cards the lower is given up."""
     stage1_trick_worth: Mapping[str, float]
     """A stage-1 trick's worth by the variant's ``count`` (when ``trick_worth`` is None)."""
+
+    @functools.cached_property
+    def arrays(self) -> dict[bool, np.ndarray]:
+        """The worth tables as the compiled code reads them, by "is there a trump suit"."""
+        return {True: np.array(self.side_worth, dtype=np.float64),
+                False: np.array(self.no_trump_worth, dtype=np.float64)}
 
 
 def stage1_tables(player: Any) -> Stage1Tables | None:
@@ -245,12 +251,17 @@ def play_stage1(state: GermanWhistDeal, heuristic: Any
     or a race (``race_to``), or a ``heuristic`` it does not copy (``stage1_tables``).
     ``state`` itself is not changed.
     """
+    tables = stage1_tables(heuristic)
+    return None if tables is None else stage1_start(state, heuristic, tables)
+
+
+def stage1_start(state: GermanWhistDeal, heuristic: Any, tables: Stage1Tables
+                 ) -> tuple[list[int], int, tuple[int, int]] | None:
+    """``play_stage1`` with ``heuristic``'s tables already found (``stage1_tables``): what
+    a decision's roll-outs call, once per roll-out."""
     variant = state.variant
     if (state.stage != 1 or state.to_act < 0 or state.phase is not PLAY
             or variant.open_stock != 1 or variant.race_to is not None):
-        return None
-    tables = stage1_tables(heuristic)
-    if tables is None:
         return None
     trick_worth = heuristic.trick_worth
     if trick_worth is None:
@@ -259,7 +270,7 @@ def play_stage1(state: GermanWhistDeal, heuristic: Any
     won = np.array(state.won1, dtype=np.int64)
     taken = np.array(state.taken_faceup, dtype=np.int64)
     stock = np.array(state.stock, dtype=np.int64)
-    table = _worth_array(tables.side_worth if state.trump >= 0 else tables.no_trump_worth)
+    table = tables.arrays[state.trump >= 0]
     led = state.trick[0] if state.trick else -1
     leader = _play_stage1(
         hands, stock, state.next_stock, state.faceup[0], led, state.to_act,
@@ -269,8 +280,3 @@ def play_stage1(state: GermanWhistDeal, heuristic: Any
     )
     return [int(hands[0]), int(hands[1])], int(leader), (int(won[0]), int(won[1]))
 
-
-@functools.cache
-def _worth_array(worths: tuple[float, ...]) -> np.ndarray:
-    """One of the heuristic's worth tables as the compiled code reads it."""
-    return np.array(worths, dtype=np.float64)

@@ -242,14 +242,15 @@ class GermanWhistModel:
         """
         if solve is not solve_fast or max_cards < 13:
             return None
-        from whist_sim.search.german_rollout import play_stage1, stage1_tables
+        from whist_sim.search.german_rollout import stage1_start, stage1_tables
 
         policy = self.policy
-        if stage1_tables(policy) is None:
+        tables = stage1_tables(policy)
+        if tables is None:
             return None
 
         def rollout(state: GermanWhistDeal) -> tuple[float, float] | None:
-            start = play_stage1(state, policy)
+            start = stage1_start(state, policy, tables)
             if start is None:
                 return None
             hands, leader, won1 = start

@@ -16,6 +16,7 @@ uninterrupted run.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import sys
@@ -30,6 +31,7 @@ import whist_sim
 from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
+from whist_sim.store.space import bytes_per_hand, estimate_room
 from whist_sim.strategy import is_built_in
 from whist_sim.tournament.bench import Bench
 from whist_sim.tournament.bots import BotEntry
@@ -135,6 +137,7 @@ def run_tournament(
         per_item = _seconds_per_item(config, seats, played)
     estimate = None if per_item is None else per_item * len(played) * config.tournament.deals
     in_process = choose_in_process(config, workers, address, estimate)
+    _check_room(config, seats, played, out)  # before Ray starts: the warning comes first
     with open_executor(in_process, address, workers) as executor:
         per_task = config.tournament.deals_per_task
         if per_task == "auto":
@@ -571,6 +574,54 @@ def _seconds_per_item(
     finally:
         if supervisor is not None:
             supervisor.close()
+
+
+ROOM_SAMPLE_ITEMS = 16
+"""At most this many (line-up, deal) items of random play measure a run's bytes per hand,"""
+ROOM_SAMPLE_HANDS = 200
+"""or as many as hold this many hands,"""
+ROOM_SAMPLE_SECONDS = 1.0
+"""or as many as play in about this long, whichever is fewest."""
+
+
+def _check_room(
+    config: TournamentConfig, seats: list[tuple[str, ...]], played: list[int],
+    out: Path | str,
+) -> None:
+    """Warn, before anything is played, when the disk ``out`` is on has less room than the
+    run needs (store/space.py), saying how much it needs.
+
+    The bytes per hand are measured on a sample of the run's first items played by
+    ``random`` in every seat: a hand's rows depend on the game, variant and table size,
+    not on who plays, and random play costs milliseconds where a search strategy's
+    sample could take minutes. The run starts anyway: a full disk stops it cleanly and
+    ``--resume`` continues it once there is room."""
+    items = len(played) * config.tournament.deals
+
+    def sample(size: int) -> tuple[TaskResult, float]:
+        plan = Plan(len(played), config.tournament.deals, size,
+                    config.game().duplicate_rotations)
+        spec = dataclasses.replace(
+            _spec(config, plan, [seats[p] for p in played], played, 0),
+            strategies={e.name: ("random", {}) for e in config.strategies}, bots={},
+            time_limit=None, time_control=None)
+        started = time.perf_counter()
+        return play_task(spec), time.perf_counter() - started
+
+    try:
+        first, seconds = sample(1)  # one item: how many hands it holds, how long it takes
+        size = min(items, ROOM_SAMPLE_ITEMS, -(-ROOM_SAMPLE_HANDS // max(first.deals, 1)),
+                   max(1, int(ROOM_SAMPLE_SECONDS / max(seconds, 1e-6))))
+        size = max(size, 1)
+        result = sample(size)[0] if size > 1 else first
+    except Exception as exc:  # the estimate must never stop a run the config allows
+        print(f"note: the disk room the run needs was not estimated ({exc})", file=sys.stderr)
+        return
+    hands = result.deals * items / size
+    room = estimate_room(out, round(hands),
+                         bytes_per_hand(result.tables, result.deals, config.tournament.game))
+    if not room.enough:
+        print(f"warning: {room.warning(out)}", file=sys.stderr)
 
 
 def _auto_task_size(config: TournamentConfig, pairings: int, slots: int, per_item: float) -> int:

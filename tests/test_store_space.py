@@ -1,0 +1,176 @@
+"""A run and the disk it writes to: a run too large for the room left is warned about before
+it starts, with the room it needs measured on a sample; a run whose disk fills stops in one
+line, keeps every committed task and resumes once there is room, to the rows of a run that
+never stopped. The full disk is simulated (a write that fails half way with ENOSPC) and,
+where this process may mount one, real (a small tmpfs)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import tomllib
+from collections import namedtuple
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
+from whist_sim.cli import app
+from whist_sim.store import RunFolder, space
+from whist_sim.store import folder as folder_module
+from whist_sim.tournament import runner
+from whist_sim.tournament.config import validate_config
+from whist_sim.tournament.runner import run_tournament
+
+cli = CliRunner()
+Usage = namedtuple("Usage", "total used free")
+
+
+def _cli(*args: str):
+    return cli.invoke(app, [*args, "--workers", "0", "--no-progress"])
+
+
+def _unit_bytes(run: Path) -> int:
+    return sum(f.stat().st_size for f in (run / ".units").rglob("*.parquet"))
+
+
+# -- the warning before a run starts --------------------------------------------------------
+
+def test_the_measured_bytes_per_hand_cover_what_the_run_writes(tmp_path, monkeypatch):
+    """The estimate the warning gives errs high, and not by more than a small factor."""
+    estimates: list[space.RoomEstimate] = []
+    real = runner.estimate_room
+    monkeypatch.setattr(runner, "estimate_room",
+                        lambda *a: estimates.append(real(*a)) or estimates[-1])
+    config = validate_config(tomllib.loads(quick_config(deals=150, per_task=150)))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    [estimate] = estimates
+    hands = RunFolder.open(summary.path).scan("deals").collect().height
+    assert estimate.hands == hands
+    written = _unit_bytes(summary.path) / hands
+    assert written <= estimate.bytes_per_hand <= 3 * written, (written, estimate)
+    assert estimate.needed >= _unit_bytes(summary.path)
+
+
+def test_a_run_too_large_for_the_disk_left_is_warned_about_before_it_starts(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(space.shutil, "disk_usage", lambda path: Usage(10**9, 10**9, 2_000))
+    warned_first = []
+    create = RunFolder.create.__func__
+
+    def create_after_warning(cls, path, meta):
+        warned_first.append("warning:" in capsys.readouterr().err)
+        return create(cls, path, meta)
+
+    monkeypatch.setattr(RunFolder, "create", classmethod(create_after_warning))
+    config = validate_config(tomllib.loads(quick_config(deals=40, per_task=10)))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert warned_first == [True]  # printed before the run folder existed
+    assert summary.status == "complete"  # a warning, not a refusal
+
+
+def test_the_warning_says_how_much_room_the_run_needs_and_how_to_go_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(space.shutil, "disk_usage", lambda path: Usage(10**9, 10**9, 2_000))
+    config = write_config(tmp_path, quick_config(deals=40, per_task=10))
+    out = tmp_path / "run"
+    result = _cli("run", str(config), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    [line] = [li for li in result.output.splitlines() if li.startswith("warning:")]
+    hands = RunFolder.open(out).scan("deals").collect().height
+    assert f"{out}: the run needs about " in line
+    assert f"({hands:,} hands at about " in line and "measured on a sample" in line
+    assert "2.0 kB free" in line and f"whist-sim run --resume {out}" in line
+
+
+def test_no_warning_when_the_disk_has_room(tmp_path, capsys):
+    config = validate_config(tomllib.loads(quick_config(deals=12, per_task=6)))
+    run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert "warning" not in capsys.readouterr().err
+
+
+# -- a disk that fills mid-run ---------------------------------------------------------------
+
+def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_finishes_it(
+    tmp_path, monkeypatch
+):
+    """Simulated: the fourth table file of the third commit gets half its bytes onto the
+    disk, then ENOSPC. The command says so in one line; the two committed tasks are kept
+    and intact; the half-written unit is never shown; --resume plays the rest."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    write = folder_module.write_table_file
+    calls = []
+
+    def fills_up(path: Path, table):
+        calls.append(path)
+        if len(calls) == 2 * 5 + 4:
+            data = path.with_suffix(".whole")
+            write(data, table)
+            path.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
+            data.unlink()
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return write(path, table)
+
+    monkeypatch.setattr(folder_module, "write_table_file", fills_up)
+    result = _cli("run", str(config), "--out", str(out))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "no space left on the device" in result.output
+    assert f"whist-sim run --resume {out}" in result.output
+    monkeypatch.setattr(folder_module, "write_table_file", write)
+    stopped = RunFolder.open(out)  # checks every byte of what data/ shows
+    assert stopped.completed_tasks() == {0, 1}
+    assert stopped.meta()["status"] == "failed"
+    assert list((out / ".staging").iterdir()), "the half-written unit stays out of sight"
+    resumed = _cli("run", "--resume", str(out))
+    assert resumed.exit_code == 0, resumed.output
+    assert _cli("run", str(config), "--out", str(tmp_path / "clean")).exit_code == 0
+    assert_same_rows(run_rows(out), run_rows(tmp_path / "clean"))
+    assert list((out / ".staging").iterdir()) == []
+
+
+def _can_mount() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("mount") is not None
+
+
+def _mount_tmpfs(where: Path, size: int) -> bool:
+    where.mkdir(exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                          capture_output=True)
+    return done.returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _can_mount(), reason="mounting a small tmpfs needs root")
+def test_a_real_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_room(tmp_path):
+    """A tmpfs half the size the run takes: the run stops when it is full, in one line,
+    keeping what it committed; the file system is grown and --resume completes the run."""
+    config = write_config(tmp_path, quick_config(deals=45, per_task=3))
+    clean = tmp_path / "clean"
+    assert _cli("run", str(config), "--out", str(clean)).exit_code == 0
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, 64 << 20):
+        pytest.skip("mount -t tmpfs was refused (no CAP_SYS_ADMIN in this container)")
+    try:
+        out = disk / "run"
+        assert _cli("run", str(config), "--out", str(out)).exit_code == 0
+        taken = shutil.disk_usage(disk).used
+        shutil.rmtree(out)
+        subprocess.run(["mount", "-o", f"remount,size={taken // 2}", str(disk)], check=True)
+        stopped = _cli("run", str(config), "--out", str(out))
+        assert stopped.exit_code == 2, stopped.output
+        assert "Traceback" not in stopped.output
+        assert "no space left on the device" in stopped.output, stopped.output
+        assert f"whist-sim run --resume {out}" in stopped.output
+        assert "warning:" in stopped.output and "the run needs about" in stopped.output
+        kept = RunFolder.open(out).completed_tasks()  # every byte checked
+        assert kept, "tasks committed before the disk filled are kept"
+        subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
+        resumed = _cli("run", "--resume", str(out))
+        assert resumed.exit_code == 0, resumed.output
+        assert_same_rows(run_rows(out), run_rows(clean))
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)

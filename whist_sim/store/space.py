@@ -1,0 +1,132 @@
+"""Room on disk: what a run will take, measured on a sample, against what the disk has left.
+
+A run's size is its hands times the bytes a hand takes as the store writes it
+(Parquet, zstd, with the run columns). The bytes are measured, not guessed: the
+sample's tables are encoded exactly as a unit's are, once whole and once the first
+half of their hands only, and the difference is divided by the hands that make it,
+so a file's fixed cost (footer, schema) is not charged to every hand. The one column
+whose size depends on who plays, ``actions.seconds`` (the time of each decision), is
+charged as if every value were noise (random mantissas, which compress to about 7 bytes
+each): a sample played by fast strategies would otherwise compress it to much less than
+a real run's timings take. A small sample compresses a little worse than a batch of
+millions of rows, so the estimate errs high, which is the safe side.
+
+What the check does not promise: other programs fill the same disk, and a hand of
+a long Minnesota game or a forfeit with a long error takes more than the average.
+A run whose disk fills anyway stops with every committed task kept, and
+``whist-sim run --resume`` continues it once there is room (docs/results.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from whist_sim.store.schema import with_run_columns
+
+COMPACTION_HEADROOM = 0.2
+"""Room asked beyond the data itself: a compaction writes each batch before the task
+files it folds are removed, and run.json, logs and snapshots take a little."""
+
+SAMPLE_RUN_ID = "20260101-000000-00000000"
+"""Stands in for the run's id while measuring (ids all have this length)."""
+
+_HAND_TABLES = ("deals", "seats", "actions", "tricks")
+"""Tables keyed by hand, cut in half by hand for the marginal measure; the others
+(matches, per-game tables) are cut by row share."""
+
+
+@dataclass(frozen=True)
+class RoomEstimate:
+    """What a run needs on disk against what its file system has free."""
+
+    hands: int
+    bytes_per_hand: float
+    needed: int
+    """Bytes the run's data needs, headroom included."""
+    free: int
+    where: Path
+    """The existing folder the free space was measured at."""
+
+    @property
+    def enough(self) -> bool:
+        return self.free >= self.needed
+
+    def warning(self, out: Path | str) -> str:
+        """One line saying how much room the run needs and what happens if it runs out."""
+        return (
+            f"{out}: the run needs about {human_bytes(self.needed)} of disk ({self.hands:,}"
+            f" hands at about {human_bytes(self.bytes_per_hand)} each, measured on a sample,"
+            f" plus {COMPACTION_HEADROOM:.0%} for compaction), and {self.where} has"
+            f" {human_bytes(self.free)} free; it starts anyway and stops when the disk is"
+            f" full, keeping every committed task: make room, then whist-sim run --resume"
+            f" {out}")
+
+
+def bytes_per_hand(tables: Mapping[str, pa.Table], hands: int, game: str) -> float:
+    """Bytes one more hand adds to a run, from a sample task's ``tables`` of ``hands`` hands."""
+    if hands < 2:
+        return _encoded(tables, game) / max(hands, 1)
+    half = hands // 2
+    first = {name: _first_hands(name, table, half, hands) for name, table in tables.items()}
+    return max(_encoded(tables, game) - _encoded(first, game), 0) / (hands - half)
+
+
+def _first_hands(name: str, table: pa.Table, half: int, hands: int) -> pa.Table:
+    if name in _HAND_TABLES and {"deal_key"} <= set(table.column_names):
+        keys = table.column("deal_key").unique()[:half]
+        return table.filter(pc.is_in(table.column("deal_key"), value_set=keys))
+    return table.slice(0, table.num_rows * half // hands)
+
+
+def _encoded(tables: Mapping[str, pa.Table], game: str) -> int:
+    total = 0
+    for name, table in tables.items():
+        if "seconds" in table.column_names:
+            table = _noisy_seconds(table)
+        sink = pa.BufferOutputStream()
+        pq.write_table(with_run_columns(table, name, game, SAMPLE_RUN_ID), sink,
+                       compression="zstd")
+        total += sink.getvalue().size
+    return total
+
+
+def _noisy_seconds(table: pa.Table) -> pa.Table:
+    """``table`` with each timed decision's seconds replaced by a float of random mantissa
+    (seeded: the same sample measures the same), nulls kept."""
+    column = table.column("seconds")
+    noise = np.random.default_rng(0).uniform(1e-6, 1.0, table.num_rows)
+    index = table.column_names.index("seconds")
+    return table.set_column(index, "seconds",
+                            pc.if_else(pc.is_null(column), column, pa.array(noise)))
+
+
+def free_bytes(out: Path | str) -> tuple[int, Path]:
+    """Free bytes (for this user) on the file system ``out`` will be on, and the existing
+    folder they were measured at (``out`` itself may not exist yet)."""
+    where = Path(out).absolute()
+    while not where.exists() and where.parent != where:
+        where = where.parent
+    return shutil.disk_usage(where).free, where
+
+
+def estimate_room(out: Path | str, hands: int, per_hand: float) -> RoomEstimate:
+    """Room ``hands`` more hands need at ``per_hand`` bytes each, against ``out``'s disk."""
+    free, where = free_bytes(out)
+    needed = int(hands * per_hand * (1 + COMPACTION_HEADROOM))
+    return RoomEstimate(hands, per_hand, needed, free, where)
+
+
+def human_bytes(count: float) -> str:
+    """``1.2 GB``, ``340 kB``, ``812 bytes``: decimal units, as df -H and file managers say."""
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count:.0f} bytes"
