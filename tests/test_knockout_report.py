@@ -375,7 +375,7 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
     assert trumps[("A", "all")][2] == "7"
     assert "tables of 2 and 3 seats" in text
-    assert "| strategy | seats | position |" in text
+    assert "**2 seats**" in text and "**3 seats**" in text and "| strategy | position |" in text
 
 
 # -- end to end on a real (small) run ----------------------------------------------------------

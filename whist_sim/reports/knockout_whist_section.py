@@ -132,14 +132,15 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("out in round 1 [95% CI]", _ci("first_round_out_rate")),
                     ("placing [95% CI]", _ci("placing", 2)),
                 ], "By table size", "knockout_whist_by_table_size"),
-                _table(by_seat, [
+                *(_table(by_seat.filter(pl.col("players") == size), [
                     ("strategy", _col("strategy")),
-                    ("table", _col("players")),
                     ("seat", lambda r: "dealer" if r["position"] == 0 else str(r["position"])),
                     ("player-games", _col("games")),
                     ("win rate [95% CI]", _ci("win_rate")),
                     ("fair share", _col("fair_share")),
-                ], "By seat from the first dealer", "knockout_whist_by_seat"),
+                ], f"By seat from the first dealer: {size} seats",
+                    f"knockout_whist_by_seat_{size}_seats")
+                  for size in sorted(by_seat["players"].unique())),
             ],
             figure(results, plots.plot_win_rate_by_table, "knockout_win_by_table")
             + figure(by_seat, plots.plot_win_rate_by_seat, "knockout_win_by_seat"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from whist_sim.reports import analyses, plots
 from whist_sim.reports.document import Section, column, interval, table_of
 from whist_sim.reports.run_facts import RunFacts
@@ -33,16 +35,20 @@ def seat_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]
     ]
     if several:
         paragraphs.append(
-            "Tables of each size are kept apart (`seats` column): `dealer+3` is the"
+            "Tables of each size are kept apart, one table each: `dealer+3` is the"
             " dealer's right-hand neighbour at four seats but not at seven.")
-    table = table_of(dealer, [
+    columns = [
         ("strategy", column("strategy")),
-        *([("seats", column("players"))] if several else []),
         ("role" if two else "position", column("role")),
         ("hands", column("hands")),
         ("wins", column("wins")),
         ("win rate [95% CI]", interval("win_rate")),
         ("mean net [95% CI]", interval("net", 2)),
-    ], name="seat_position")
-    return [Section("Dealer and non-dealer" if two else "Seat position", paragraphs, [table],
+    ]
+    if several:
+        tables = [table_of(dealer.filter(pl.col("players") == size), columns, f"{size} seats",
+                           f"seat_position_{size}_seats") for size in facts.sizes]
+    else:
+        tables = [table_of(dealer, columns, name="seat_position")]
+    return [Section("Dealer and non-dealer" if two else "Seat position", paragraphs, tables,
                     [plots.plot_dealer(dealer, out / "dealer.png")])]
