@@ -18,7 +18,10 @@ the driver again and again without playing, and times, in the same run:
 3. the store's commit split as sharded writing would split it: the unit's files
    (Parquet encoding, SHA-256, the rename into ``.units/``: ``RunFolder._write_unit``),
    which a worker would do, and the naming of the unit in a new snapshot
-   (``RunFolder._publish``), all the driver would still do.
+   (``RunFolder._publish``), all the driver would still do; and that naming done
+   for ``GROUP`` units at once (a group commit). Compaction runs every 64 commits
+   there too, untimed (sharded, it would be a worker's task), so the snapshots hold
+   as many units as they do in a real run.
 
 It compares each rate with what 64 workers produce at the heuristic target rate of
 issue 20 (German Whist 4,000 hands/s a core: 256,000 hands/s). docs/cluster.md
@@ -72,6 +75,10 @@ def hands_per_item() -> int:
     return sum(len(seatings(lineups[p], game.duplicate_rotations))
                for p in cfg.played_pairings()) // len(cfg.played_pairings())
 
+
+GROUP = 16
+"""Units named in one snapshot in the group-commit measurement (half a second of results
+from 64 workers playing two-second tasks)."""
 
 PAIRINGS = 3
 """Line-ups of the three entrants' round robin."""
@@ -187,8 +194,24 @@ def parts(root: Path, results: list[TaskResult], tasks: int, per_task: int) -> d
             folder._publish(folder._manifest.next({unit: record}), "commit")
             publish += time.perf_counter() - written
             write += written - begun
+            if (task + 1) % COMPACT_EVERY == 0:
+                folder.compact()  # untimed: sharded, a worker's task; it bounds the units
         out["split: write the unit (a worker's share if sharded)"] = write
         out["split: name it in a snapshot (the driver's share)"] = publish
+
+    with new_folder(root, "group", tasks, per_task) as folder:
+        publish = 0.0
+        for start in range(0, tasks, GROUP):
+            group = range(start, min(tasks, start + GROUP))
+            records = {f"task-{task:08d}": folder._write_unit(
+                f"task-{task:08d}", results[task % len(results)].tables, [task], "commit")
+                for task in group}
+            begun = time.perf_counter()
+            folder._publish(folder._manifest.next(records), "commit")
+            publish += time.perf_counter() - begun
+            if (start + len(group)) % COMPACT_EVERY == 0:
+                folder.compact()
+        out[f"split: name {GROUP} units a snapshot (group commit)"] = publish
     return out
 
 
@@ -242,13 +265,14 @@ def main() -> None:
           f" {whole_rate / TARGET_RATE_PER_CORE:,.1f} workers at the target rate"
           f" ({whole_rate * per_hand:,.1f} at this machine's rate of"
           f" {1 / per_hand:,.0f} hands/s a core)")
-    name = "split: name it in a snapshot (the driver's share)"
-    if name in best_parts:
-        named = total / best_parts[name]
-        print(f"sharded (workers write their units, the driver only names them):"
-              f" {named:,.0f} hands/s, {named / NEEDED:.1f}x what {TARGET_WORKERS} workers"
-              f" produce ({1000 * best_parts[name] / args.tasks:.1f} ms a task, whatever its"
-              " size)")
+    for name, how in (("split: name it in a snapshot (the driver's share)", "one a snapshot"),
+                      (f"split: name {GROUP} units a snapshot (group commit)",
+                       f"{GROUP} a snapshot")):
+        if name in best_parts:
+            named = total / best_parts[name]
+            print(f"sharded (workers write their units, the driver names them, {how}):"
+                  f" {named:,.0f} hands/s, {named / NEEDED:.1f}x what {TARGET_WORKERS}"
+                  f" workers produce ({1000 * best_parts[name] / args.tasks:.1f} ms a task)")
     if args.repeats == 1:
         print("(one repeat: --repeats 3 for steadier figures)")
 

@@ -175,17 +175,56 @@ def child_report(run: Path) -> dict[str, Any]:
 
 
 def profile_report(run: Path, top: int = 25) -> None:
-    """Where ``build_report`` spends its time on ``run``: own time, then cumulative."""
+    """Where ``build_report`` spends its time on ``run``: the Polars queries it collects,
+    by the report function that asks (time and peak RSS growth), then cProfile's top
+    functions by own time and by cumulative time."""
     import cProfile
     import pstats
 
+    import polars as pl
+
     from whist_sim.reports.build import build_report
 
+    queries: dict[str, list[float]] = {}
+
+    def asker() -> str:
+        """The innermost whist_sim frame that asked for a collect."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if "whist_sim" in name and "polars" not in name:
+                where = name[name.rindex("whist_sim"):]
+                return f"{where}:{frame.f_lineno} {frame.f_code.co_name}"
+            frame = frame.f_back
+        return "(outside whist_sim)"
+
+    def timed(original: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            before_rss = peak_rss_bytes()
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                seen = queries.setdefault(asker(), [0, 0.0, 0])
+                seen[0] += 1
+                seen[1] += time.perf_counter() - started
+                seen[2] = max(seen[2], peak_rss_bytes() - before_rss)
+        return wrapper
+
+    saved = pl.LazyFrame.collect, pl.collect_all
+    pl.LazyFrame.collect, pl.collect_all = timed(saved[0]), timed(saved[1])
     profiler = cProfile.Profile()
     started = time.perf_counter()
-    profiler.runcall(build_report, run, Path(tempfile.mkdtemp(prefix="large-run-report-")))
-    print(f"build_report({run}): {time.perf_counter() - started:.2f} s,"
+    try:
+        profiler.runcall(build_report, run, Path(tempfile.mkdtemp(prefix="large-run-report-")))
+    finally:
+        pl.LazyFrame.collect, pl.collect_all = saved
+    print(f"build_report({run}): {time.perf_counter() - started:.2f} s (profiled),"
           f" peak RSS {peak_rss_bytes() / 2**20:,.0f} MiB")
+    print(f"\nPolars collects by the report function asking (slowest first; peak RSS growth"
+          f" while it ran):\n{'calls':>5s} {'seconds':>8s} {'RSS +':>9s}  where")
+    for where, (calls, seconds, grown) in sorted(queries.items(), key=lambda kv: -kv[1][1]):
+        print(f"{calls:5d} {seconds:8.2f} {grown / 2**20:7,.0f} M  {where}")
     stats = pstats.Stats(profiler)
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats(top)
