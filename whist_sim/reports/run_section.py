@@ -20,6 +20,7 @@ def run_section(folder: RunFolder, meta: dict[str, Any]) -> Section:
         .select(
             pl.len().alias("hands"),
             pl.col("deal").n_unique().alias("deal_indices"),
+            pl.struct("pairing", "deal", "rotation").n_unique().alias("matches"),
             pl.col("pairing").n_unique().alias("pairings"),
             pl.col("variant").unique().sort().str.join(" / ").alias("variant"),
             pl.col("game_version").unique().sort().cast(pl.String).str.join(", ").alias("version"),
@@ -38,7 +39,8 @@ def run_section(folder: RunFolder, meta: dict[str, Any]) -> Section:
         ["root seed", str(meta["root_seed"])],
         ["deals per line-up (config)", str(tournament.get("deals", "—"))],
         ["line-ups played", str(facts["pairings"])],
-        ["deal indices played", str(facts["deal_indices"])],
+        ["deals played (deal indices)", str(facts["deal_indices"])],
+        ["matches played (line-up, deal, seating)", str(facts["matches"])],
         ["hands played", str(facts["hands"])],
         ["forfeited hands", str(facts["forfeited"])],
     ]
