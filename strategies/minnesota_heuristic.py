@@ -135,9 +135,11 @@ class _Table:
         all_known = known[0] | known[1] | known[2] | known[3]
         self.last_led = last_led
         self.out = out
-        self.may_hold = [
-            known[s] | (out & ~all_known & ~SUIT_OF_MASK[voids[s]]) for s in range(4)
-        ]
+        free = out & ~all_known
+        self.may_hold = [known[0] | (free & ~SUIT_OF_MASK[voids[0]]),
+                         known[1] | (free & ~SUIT_OF_MASK[voids[1]]),
+                         known[2] | (free & ~SUIT_OF_MASK[voids[2]]),
+                         known[3] | (free & ~SUIT_OF_MASK[voids[3]])]
 
 
 _NO_TRICKS = (0, (0, 0, 0, 0), (-1, -1, -1, -1))
@@ -261,7 +263,10 @@ class MinnesotaHeuristic(Strategy):
         """Whether one of ``seats`` may hold a higher card of ``card``'s suit."""
         above = ABOVE[card]
         may_hold = table.may_hold
-        return any(above & may_hold[s] for s in seats)
+        for s in seats:  # noqa: SIM110 (any() over a generator: a frame per call, hot)
+            if above & may_hold[s]:
+                return True
+        return False
 
     # -- play: grand hand (high) ---------------------------------------------------
     def _play_high(self, view: Any, table: _Table) -> int:
@@ -274,14 +279,10 @@ class MinnesotaHeuristic(Strategy):
         lead_suit = trick[0] // 13
         if not legal & SUIT_MASKS[lead_suit]:
             return self._discard_high(legal, table, opponents)
-        win_index = max(
-            range(len(trick)), key=lambda i: trick[i] if trick[i] // 13 == lead_suit else -1
-        )
+        win_index = _winning_index(trick)
         win_card = trick[win_index]
         win_seat = (view.leader + win_index) % 4
-        still_to_play = tuple(
-            (seat + k) % 4 for k in range(1, 4 - len(trick)) if (seat + k) % 4 != view.partner
-        )
+        still_to_play = STILL_TO_PLAY[seat][len(trick)]
         above = legal & ABOVE[win_card]
         if win_seat == view.partner:
             if not self._threatened(win_card, still_to_play, table):
@@ -392,9 +393,7 @@ class MinnesotaHeuristic(Strategy):
         lead_suit = trick[0] // 13
         if not legal & SUIT_MASKS[lead_suit]:
             return self._discard_low(legal, table)
-        win_index = max(
-            range(len(trick)), key=lambda i: trick[i] if trick[i] // 13 == lead_suit else -1
-        )
+        win_index = _winning_index(trick)
         win_card = trick[win_index]
         win_seat = (view.leader + win_index) % 4
         last = len(trick) == 3
@@ -408,9 +407,7 @@ class MinnesotaHeuristic(Strategy):
         # every card of ours beats the trick: if an opponent still to play may beat
         # our lowest, give him the best chance to; else take it with the highest card
         seat = view.seat
-        still = tuple(
-            (seat + k) % 4 for k in range(1, 4 - len(trick)) if (seat + k) % 4 != view.partner
-        )
+        still = STILL_TO_PLAY[seat][len(trick)]
         low = lowest(legal)
         return low if self._threatened(low, still, table) else highest(legal)
 
@@ -471,6 +468,28 @@ class MinnesotaHeuristic(Strategy):
             if danger > best_danger:
                 best, best_danger = card, danger
         return best
+
+
+STILL_TO_PLAY = tuple(
+    tuple(
+        tuple((seat + k) % 4 for k in range(1, 4 - played) if (seat + k) % 4 != (seat + 2) % 4)
+        for played in range(4)
+    )
+    for seat in range(4)
+)
+"""``STILL_TO_PLAY[seat][n]``: the opponents of ``seat`` still to play after it, ``n``
+cards being on the trick before its own (its partner left out)."""
+
+
+def _winning_index(trick: tuple[int, ...]) -> int:
+    """Index of the card winning a (partial) trick: the highest of the suit led."""
+    best, best_i = trick[0], 0
+    lead_suit = best // 13
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if card > best and card // 13 == lead_suit:
+            best, best_i = card, i
+    return best_i
 
 
 def _cards_low_first(cards: int) -> list[int]:
