@@ -511,10 +511,26 @@ class SoloHeuristic(Strategy):
 
 def _side_of(view: Any) -> tuple[int, ...]:
     """The seats playing with this one (itself included)."""
-    declarers = (view.declarer, view.partner) if view.partner >= 0 else (view.declarer,)
-    if view.seat in declarers:
+    return _SIDES[view.seat, view.declarer, view.partner]
+
+
+def _side(seat: int, declarer: int, partner: int) -> tuple[int, ...]:
+    declarers = (declarer, partner) if partner >= 0 else (declarer,)
+    if seat in declarers:
         return declarers
     return tuple(s for s in range(4) if s not in declarers)
+
+
+_SIDES = {
+    (seat, declarer, partner): _side(seat, declarer, partner)
+    for seat in range(4) for declarer in range(4) for partner in range(-1, 4)
+}
+"""``_side_of`` for every seat, declarer and partner (-1: none), worked out once."""
+
+
+_LATER = tuple(tuple(tuple((me + k) & 3 for k in range(1, 4 - n)) for n in range(4))
+               for me in range(4))
+"""``_LATER[me][n]``: the seats to play after ``me`` when ``n`` cards are on the trick."""
 
 
 def _follow(view: Any, seen: _Seen) -> int:
@@ -532,7 +548,7 @@ def _follow(view: Any, seen: _Seen) -> int:
     side = _side_of(view)
     best_i = _winner(trick, trump)
     best = trick[best_i]
-    later = [(me + k) & 3 for k in range(1, 4 - len(trick))]
+    later = _LATER[me][len(trick)]
     opponents = [s for s in later if s not in side]
     ours_now = (view.leader + best_i) & 3 in side
     if ours_now:
