@@ -220,11 +220,3 @@ def _decode_segment(segment: Segment, values: np.ndarray) -> Any:
 def squash(value: float, scale: float) -> float:
     """A signed count mapped into (-1, 1), monotonic, so unbounded scores stay in a Box."""
     return value / (abs(value) + scale)
-
-
-def unpack_bits(bits: int, layout: Layout) -> np.ndarray:
-    """The packed binary segments and action mask of ``bits`` as one 0/1 ``uint8`` array."""
-    return np.unpackbits(
-        np.frombuffer(bits.to_bytes(layout.packed_bytes, "little"), np.uint8),
-        count=layout.packed_bits, bitorder="little",
-    )
