@@ -18,3 +18,11 @@ def ray_cluster():
     os.chdir(ROOT)  # workers import tests.plugins from the repository root
     with ray_session(None, 2) as slots:
         yield slots
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test on the embedded Ray is ``slow``: starting Ray alone takes 10-30 s on 2 cores,
+    so ``pytest -m "not slow"`` (the quick subset, README) never starts it."""
+    for item in items:
+        if "ray_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
