@@ -123,7 +123,7 @@ class GermanHeuristic(Strategy):
         if compiled not in (True, False):
             raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
         self.compiled = compiled
-        self._tricks = TrickMemo(_fold_played, 0)
+        self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -445,3 +445,7 @@ def _check_number(name: str, value: Any, low: float, high: float, extra: str = "
             f"{name} = {value!r} is not allowed; allowed values: numbers from {low:g}"
             f" to {high:g}{' ' + extra if extra else ''}"
         )
+
+
+_TRICKS = TrickMemo(_fold_played, 0)
+"""The completed tricks' summary, shared by this heuristic's players (``TrickMemo``)."""

@@ -27,30 +27,32 @@ class TrickMemo:
     (tuples, ints), since a summary is shared by every later call. With ``seats`` (a
     sequence parallel to ``tricks``, Knock-out Whist's ``trick_players``), the step is
     ``step(summary, record, seats_of_record)`` and both sequences make the key.
+
+    One memo may serve every player of a heuristic (the seats of a deal see the same
+    tricks): what it remembers is one tuple, replaced whole, so calls from several
+    threads can only miss the cache, never mix two deals.
     """
 
-    __slots__ = ("_seats", "_start", "_step", "_summary", "_tricks")
+    __slots__ = ("_start", "_state", "_step")
 
     def __init__(self, step: Callable[..., Any], start: Any) -> None:
         self._step = step
         self._start = start
-        self._tricks: tuple = ()
-        self._seats: tuple = ()
-        self._summary = start
+        self._state: tuple = ((), (), start)
 
     def __call__(self, tricks: Sequence, seats: Sequence | None = None) -> Any:
-        known = self._tricks
-        if tricks is known and seats is self._seats:
-            return self._summary
+        known, known_seats, summary = self._state
+        if tricks is known and seats is known_seats:
+            return summary
         if tricks.__class__ is not tuple or (seats is not None and seats.__class__ is not tuple):
             return self._fold(self._start, tricks, seats)  # a list may change: not kept
         n = len(known)
         if len(tricks) >= n and tricks[:n] == known and (
-                seats is None or seats[:n] == self._seats):
-            summary = self._fold(self._summary, tricks[n:], None if seats is None else seats[n:])
+                seats is None or seats[:n] == known_seats):
+            summary = self._fold(summary, tricks[n:], None if seats is None else seats[n:])
         else:
             summary = self._fold(self._start, tricks, seats)
-        self._tricks, self._seats, self._summary = tricks, seats, summary
+        self._state = (tricks, seats, summary)
         return summary
 
     def _fold(self, summary: Any, tricks: Sequence, seats: Sequence | None) -> Any:
@@ -68,4 +70,4 @@ class TrickMemo:
 
     def __setstate__(self, state: tuple) -> None:
         self._step, self._start = state
-        self._tricks, self._seats, self._summary = (), (), self._start
+        self._state = ((), (), self._start)

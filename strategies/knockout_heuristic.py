@@ -109,7 +109,7 @@ class KnockoutHeuristic(Strategy):
         self.opponent_skill = float(opponent_skill)
         self.dog_patience = float(dog_patience)
         self.keep_sure_margin = float(keep_sure_margin)
-        self._tricks = TrickMemo(_fold_trick, _NO_TRICKS)
+        self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -326,3 +326,7 @@ def _check_number(name: str, value: Any, low: float, high: float) -> None:
         raise ValueError(
             f"{name} = {value!r} is not allowed; allowed values: numbers from {low:g} to {high:g}"
         )
+
+
+_TRICKS = TrickMemo(_fold_trick, _NO_TRICKS)
+"""The completed tricks' summary, shared by this heuristic's players (``TrickMemo``)."""

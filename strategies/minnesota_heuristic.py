@@ -190,7 +190,7 @@ class MinnesotaHeuristic(Strategy):
         self.grand_threshold = float(grand_threshold)
         self.length_points = float(length_points)
         self.bid_adjust = float(bid_adjust)
-        self._tricks = TrickMemo(_fold_trick, _NO_TRICKS)
+        self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -500,3 +500,6 @@ def _cards_low_first(cards: int) -> list[int]:
         cards ^= low
     return out
 
+
+_TRICKS = TrickMemo(_fold_trick, _NO_TRICKS)
+"""The completed tricks' summary, shared by this heuristic's players (``TrickMemo``)."""

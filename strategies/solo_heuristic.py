@@ -417,7 +417,7 @@ class SoloHeuristic(Strategy):
         self.declared_tricks = float(declared_tricks)
         self.spread_risk = float(spread_risk)
         self.aggression = float(aggression)
-        self._tricks = TrickMemo(_fold_trick, _NO_TRICKS)
+        self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------------
     def choose(self, view: Any, rng: Random) -> int:
@@ -932,3 +932,6 @@ def _check_number(name: str, value: Any, low: float, high: float, extra: str = "
             f" to {high:g}{' ' + extra if extra else ''}"
         )
 
+
+_TRICKS = TrickMemo(_fold_trick, _NO_TRICKS)
+"""The completed tricks' summary, shared by this heuristic's players (``TrickMemo``)."""
