@@ -6,21 +6,36 @@ plays the same matches twice in this process, on one core, interleaved:
 - bare play: ``play_match`` over the task's line-ups, deals and seatings, nothing
   recorded (the engine, the views, the strategies);
 - the task: ``tournament.worker.play_task`` for the same items: the same play, the
-  entrants' wrappers (timing, captured output), every row, and the Arrow tables a
-  worker hands to the driver.
+  entrants' seating (captured output), each decision timed under the time limit a
+  tournament has by default (``tournament.time_limit``, 10 s: ``--time-limit none`` for
+  none), every row, and the Arrow tables a worker hands to the driver.
 
 It prints both in hands per second and the ratio task / bare (target: at least
 0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs.
 The machine is noisy: read the ratios, measured side by side, more than the rates.
+``--clock cpu`` times with the process's CPU time instead of the wall clock: on a
+machine shared with other work, a wall clock counts the time the process waited for a
+core, which can dwarf what is measured (both codes run on one core, in one process).
+
+``--before REV`` measures the same thing, in the same run, with the whist_sim of git
+revision REV (exported to a temporary folder and run in a child process, interleaved
+game by game with this checkout's measurement), and prints its ratio beside.
 
 Usage: python benchmarks/pipeline_throughput.py [--deals 200] [--repeats 3]
        [--games german_whist ...] [--strategies random heuristic]
+       [--time-limit 10] [--before REV] [--clock wall|cpu]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from whist_sim.games import make_game
 from whist_sim.play import play_match
@@ -33,15 +48,20 @@ GAMES = {"german_whist": None, "solo_whist": None, "minnesota_whist": None,
 TARGET_RATIO = 0.85
 
 
-def task_spec(game: str, players: int | None, strategy: str, deals: int) -> TaskSpec:
+def task_spec(game: str, players: int | None, strategy: str, deals: int,
+              time_limit: float | None = None) -> TaskSpec:
     seats = make_game(game, {}, players).players
     lineup = tuple("a" if seat % 2 == 0 else "b" for seat in range(seats))
     return TaskSpec(
         task=0, game=game, variant={}, players=players, root_seed=7,
         plan=Plan(1, deals, deals, make_game(game, {}, players).duplicate_rotations),
         lineups=[lineup], strategies={"a": (strategy, {}), "b": (strategy, {})},
-        time_limit=None, on_error="forfeit",
+        time_limit=time_limit, on_error="forfeit",
     )
+
+
+CLOCK = {"wall": time.perf_counter, "cpu": time.process_time}
+now = time.perf_counter
 
 
 def bare(spec: TaskSpec) -> tuple[float, int]:
@@ -51,20 +71,58 @@ def bare(spec: TaskSpec) -> tuple[float, int]:
              for label, (use, params) in spec.strategies.items()}
     lineup = spec.lineups[0]
     hands = 0
-    started = time.perf_counter()
+    started = now()
     for _, deal in spec.plan.task_items(0):
         seed = match_seed(spec.root_seed, deal)
         for rotation in seatings(lineup, game.duplicate_rotations):
             played, _ = play_match(game, [built[label] for label in rotate(lineup, rotation)],
                                    seed)
             hands += len(played)
-    return time.perf_counter() - started, hands
+    return now() - started, hands
 
 
 def recorded(spec: TaskSpec) -> tuple[float, int]:
-    started = time.perf_counter()
+    started = now()
     result = play_task(spec)
-    return time.perf_counter() - started, result.deals
+    return now() - started, result.deals
+
+
+def measure(game: str, strategy: str, deals: int, repeats: int,
+            time_limit: float | None) -> tuple[int, float, float]:
+    """Hands, and the best seconds of bare play and of the task, interleaved."""
+    spec = task_spec(game, GAMES[game], strategy, deals, time_limit)
+    best_bare = best_task = float("inf")
+    hands = 0
+    for _ in range(repeats):
+        seconds, hands = bare(spec)
+        best_bare = min(best_bare, seconds)
+        seconds, task_hands = recorded(spec)
+        best_task = min(best_task, seconds)
+        assert task_hands == hands
+    return hands, best_bare, best_task
+
+
+def before(tree: Path, game: str, strategy: str, args: argparse.Namespace) -> dict:
+    """``measure`` with the whist_sim exported to ``tree``, in a child process."""
+    command = [sys.executable, __file__, "--child", "--games", game, "--strategies", strategy,
+               "--deals", str(args.deals), "--repeats", str(args.repeats),
+               "--time-limit", str(args.time_limit), "--clock", args.clock]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(command, env=env, cwd=tree, check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def export(rev: str, folder: Path) -> Path:
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def limit(text: str) -> float | None:
+    return None if text.lower() == "none" else float(text)
 
 
 def main() -> None:
@@ -73,24 +131,43 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--strategies", nargs="+", default=["random", "heuristic"])
+    parser.add_argument("--time-limit", type=limit, default=10.0,
+                        help="seconds per decision in the task (none: no limit)")
+    parser.add_argument("--before", metavar="REV", help="also measure git revision REV")
+    parser.add_argument("--clock", choices=list(CLOCK), default="wall",
+                        help="wall clock, or the process's CPU time (a shared machine)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(f"{'game':16s} {'strategy':10s} {'bare hands/s':>13s} {'task hands/s':>13s}"
-          f" {'task/bare':>9s}")
-    for game in args.games:
-        for strategy in args.strategies:
-            spec = task_spec(game, GAMES[game], strategy, args.deals)
-            best_bare = best_task = float("inf")
-            hands = 0
-            for _ in range(args.repeats):
-                seconds, hands = bare(spec)
-                best_bare = min(best_bare, seconds)
-                seconds, task_hands = recorded(spec)
-                best_task = min(best_task, seconds)
-                assert task_hands == hands
-            ratio = best_bare / best_task
-            flag = "" if ratio >= TARGET_RATIO else "  below 0.85"
-            print(f"{game:16s} {strategy:10s} {hands / best_bare:13.0f} {hands / best_task:13.0f}"
-                  f" {ratio:9.2f}{flag}")
+    global now
+    now = CLOCK[args.clock]
+    if args.child:
+        hands, bare_s, task_s = measure(args.games[0], args.strategies[0], args.deals,
+                                        args.repeats, args.time_limit)
+        print(json.dumps({"hands": hands, "bare": bare_s, "task": task_s}))
+        return
+    shown = "none" if args.time_limit is None else f"{args.time_limit:g} s"
+    print(f"time limit per decision in the task: {shown}; best of {args.repeats},"
+          f" {args.deals} deals; {args.clock} clock")
+    with tempfile.TemporaryDirectory() as temporary:
+        tree = export(args.before, Path(temporary)) if args.before else None
+        head = (f"{'game':16s} {'strategy':10s} {'bare hands/s':>13s} {'task hands/s':>13s}"
+                f" {'task/bare':>9s}")
+        if tree is not None:
+            head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
+        print(head)
+        for game in args.games:
+            for strategy in args.strategies:
+                old = before(tree, game, strategy, args) if tree is not None else None
+                hands, bare_s, task_s = measure(game, strategy, args.deals, args.repeats,
+                                                args.time_limit)
+                ratio = bare_s / task_s
+                line = (f"{game:16s} {strategy:10s} {hands / bare_s:13.0f}"
+                        f" {hands / task_s:13.0f} {ratio:9.2f}")
+                if old is not None:
+                    line += (f"  {old['hands'] / old['bare']:12.0f}"
+                             f" {old['hands'] / old['task']:7.0f}"
+                             f" {old['bare'] / old['task']:9.2f}")
+                print(line + ("" if ratio >= TARGET_RATIO else "  below 0.85"), flush=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ class ReferenceRecorder:
         self.game = game
         self.variant_json = variant_json
         self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in tables_for(game.name)}
+        self.decisions: dict[str, list[float]] = {}
 
     def add_hand(self, key: tuple[int, int, int, int], seated: Sequence[str],
                  played: PlayedDeal, error: str | None, times: list[float | None]) -> None:
@@ -46,6 +47,13 @@ class ReferenceRecorder:
                 "net": outcome.net[seat], "result": outcome.result[seat],
                 **(outcome.seat_facts[seat] if outcome.seat_facts else {}),
             })
+        for seat, _, _, chosen in state.log:  # decisions counted from the log, as play_task did
+            if chosen:
+                self.decisions.setdefault(seated[seat], [0, 0.0])[0] += 1
+        for seat, seconds in zip(_deciders(state.log, outcome.forfeit_seat), times,
+                                 strict=False):
+            if seconds is not None:
+                self.decisions.setdefault(seated[seat], [0, 0.0])[1] += seconds
         decision_times = iter(times)
         for step, (seat, phase, action, chosen) in enumerate(state.log):
             rows["actions"].append({
@@ -77,3 +85,12 @@ class ReferenceRecorder:
 
     def tables(self) -> dict[str, pa.Table]:
         return {t: to_arrow(t, self.game.name, rows) for t, rows in self.rows.items()}
+
+    def decision_totals(self, labels: Sequence[str]) -> dict[str, tuple[int, float]]:
+        return {label: tuple(self.decisions.get(label, [0, 0.0])) for label in labels}
+
+
+def _deciders(log: Sequence[tuple[int, str, int, bool]], forfeit: int | None) -> list[int]:
+    """The seat of each measured decision: the chosen actions', then the forfeit's."""
+    seats = [seat for seat, _, _, chosen in log if chosen]
+    return seats if forfeit is None else [*seats, forfeit]

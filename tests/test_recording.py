@@ -1,20 +1,27 @@
 """The columnar recording writes exactly the rows of the dict-by-dict recording it replaced.
 
-Every game, several variants, with forfeits and a crash replay: the same task is played
-twice, once recorded each way, and every table must be equal (``actions.seconds`` is a
-measurement: only where it is null must agree).
+Every game, several variants, with forfeits, a time limit and a crash replay: the same task
+is played twice, once recorded each way, and every table must be equal (``actions.seconds``
+is a measurement: only where it is null must agree). Also: what a strategy prints goes to
+its entrant, and a hand replayed from a crash script is the hand it replays, forfeited.
 """
 
 from __future__ import annotations
 
+import random
+
 import polars as pl
 import pytest
 
+from strategies.random_play import RandomStrategy
 from tests.recording_reference import ReferenceRecorder
+from whist_sim.cards import cards_str
 from whist_sim.games import make_game
 from whist_sim.tournament import worker
+from whist_sim.tournament.entrants import CrashScript
+from whist_sim.tournament.recording import hands_text
 from whist_sim.tournament.schedule import Plan
-from whist_sim.tournament.worker import TaskSpec, play_task
+from whist_sim.tournament.worker import OUTSIDE_DECISIONS, TaskSpec, play_task
 
 CASES = [
     ("german_whist", {}, None, ("random", "heuristic")),
@@ -23,27 +30,43 @@ CASES = [
     ("minnesota_whist", {"target": 5}, None, ("heuristic", "random")),
     ("knockout_whist", {"dogs_life": "first_knockout"}, 5, ("heuristic", "random")),
     ("german_whist", {}, None, ("tests.plugins.faulty:RaisesOnTrick5", "random")),
+    ("german_whist", {"race_to": 7, "trumps": "none"}, None, ("heuristic", "random")),
+    ("knockout_whist", {}, [3, 4], ("random", "heuristic")),
 ]
 
 
-def _spec(game: str, variant: dict, players: int | None, uses: tuple[str, str]) -> TaskSpec:
-    table = make_game(game, variant, players)
-    lineup = tuple("a" if seat % 2 == 0 else "b" for seat in range(table.players))
+def _spec(game: str, variant: dict, players: int | list[int] | None, uses: tuple[str, str],
+          time_limit: float | None = None, **extra) -> TaskSpec:
+    sizes = players if isinstance(players, list) else [players]
+    tables = [make_game(game, variant, n) for n in sizes]
+    lineups = [tuple("a" if seat % 2 == 0 else "b" for seat in range(t.players)) for t in tables]
     return TaskSpec(
         task=0, game=game, variant=variant, players=players, root_seed=3,
-        plan=Plan(1, 6, 6, table.duplicate_rotations), lineups=[lineup],
-        strategies={"a": (uses[0], {}), "b": (uses[1], {})}, time_limit=None,
-        on_error="forfeit",
+        plan=Plan(len(lineups), 6, 6 * len(lineups), tables[0].duplicate_rotations),
+        lineups=lineups, strategies={"a": (uses[0], {}), "b": (uses[1], {})},
+        time_limit=time_limit, on_error="forfeit", **extra,
     )
 
 
 @pytest.mark.parametrize(("game", "variant", "players", "uses"), CASES,
                          ids=[f"{c[0]}-{c[1]}-{c[3][0]}" for c in CASES])
-def test_columns_equal_the_row_by_row_recording(monkeypatch, game, variant, players, uses):
-    spec = _spec(game, variant, players, uses)
-    new = play_task(spec).tables
+@pytest.mark.parametrize("time_limit", [None, 10.0], ids=["no-limit", "limit"])
+def test_columns_equal_the_row_by_row_recording(monkeypatch, game, variant, players, uses,
+                                                time_limit):
+    spec = _spec(game, variant, players, uses, time_limit)
+    _assert_same_tables(monkeypatch, spec)
+
+
+def _assert_same_tables(monkeypatch, spec: TaskSpec) -> None:
+    new_result = play_task(spec)
+    new = new_result.tables
     monkeypatch.setattr(worker, "TaskRecorder", ReferenceRecorder)
-    old = play_task(spec).tables
+    old_result = play_task(spec)
+    old = old_result.tables
+    # the live standings' decisions per entrant: the same counts (their seconds are measured)
+    assert {k: v[0] for k, v in new_result.decisions.items()} == {
+        k: v[0] for k, v in old_result.decisions.items()}
+    assert all(v[1] > 0 for v in new_result.decisions.values())
     assert set(new) == set(old)
     for table in new:
         assert new[table].schema == old[table].schema, table
@@ -67,3 +90,56 @@ def test_german_trick_facts_read_off_the_log_equal_a_replay(variant):
     for seed in range(40):
         state = play_deal(game, [RandomStrategy(), RandomStrategy()], seed, seed % 2).state
         assert state.trick_facts() == state.trick_facts_by_replay(), seed
+
+
+def test_a_crash_script_replays_its_hand_and_forfeits_it(monkeypatch):
+    plain = _spec("german_whist", {}, None, ("random", "heuristic"))
+    first = pl.from_arrow(play_task(plain).tables["actions"]).filter(
+        pl.col("deal_key") == "0-0-1-0")
+    chosen = first.filter(pl.col("chosen"))
+    replayed = [make_game("german_whist").parse_action(a) for a in chosen["action"][:7]]
+    script = CrashScript(tuple(replayed), "(b) process died: SIGKILL")
+    spec = _spec("german_whist", {}, None, ("random", "heuristic"),
+                 scripts={(0, 0, 1, 0): script})
+    tables = {t: pl.from_arrow(v) for t, v in play_task(spec).tables.items()}
+    deal = tables["deals"].filter(pl.col("deal_key") == "0-0-1-0").row(0, named=True)
+    seat = chosen["seat"][7]  # the seat to decide after the replayed actions died
+    assert deal["status"] == "forfeit" and deal["forfeit_seat"] == seat
+    assert "(b) process died: SIGKILL" in deal["error"]
+    actions = tables["actions"].filter(pl.col("deal_key") == "0-0-1-0")
+    assert actions.drop("seconds").equals(first.drop("seconds").head(actions.height))
+    assert actions["seconds"].null_count() == actions.height  # replayed: nothing measured
+    others = tables["actions"].filter(pl.col("deal_key") != "0-0-1-0")
+    assert others.filter(pl.col("chosen"))["seconds"].null_count() == 0
+    _assert_same_tables(monkeypatch, spec)
+
+
+class Chatty(RandomStrategy):
+    """Says which seat it is at every decision, and "hand" before each hand."""
+
+    def begin_deal(self, hand, match) -> None:
+        print("hand")
+
+    def choose(self, view, rng):
+        print(f"seat {view.seat}")
+        return super().choose(view, rng)
+
+
+def test_what_a_strategy_prints_goes_to_its_entrant():
+    spec = _spec("german_whist", {}, None, ("tests.test_recording:Chatty", "random"), 10.0)
+    result = play_task(spec)
+    decisions = result.decisions["a"][0]
+    lines = result.output["a"].splitlines()
+    assert len(lines) == decisions > 0
+    assert set(lines) == {"seat 0", "seat 1"}  # it sat in both seats, both rotations
+    assert "b" not in result.output
+    hands = result.deals  # heard before every hand: outside any decision
+    assert result.output[OUTSIDE_DECISIONS] == "hand\n" * hands
+
+
+def test_hands_text_fans_each_mask_as_cards_str_does():
+    pick = random.Random(5)
+    masks = [0, (1 << 52) - 1, 1, 1 << 51] + [pick.getrandbits(52) for _ in range(300)]
+    import numpy as np
+
+    assert hands_text(np.array(masks, np.uint64)).to_pylist() == [cards_str(m) for m in masks]

@@ -16,6 +16,7 @@ added, and a seat whose clock runs out loses on time.
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
 import time
@@ -79,33 +80,96 @@ def _describe(seat: int, spent: float, budget: float, stopped: bool) -> str:
 
 
 class DecisionClock:
-    """Calls a strategy for one decision within a budget of seconds."""
+    """Calls strategies within a budget of seconds per decision, for a deal or a whole task.
+
+    The alarm is lazy: a decision only writes its deadline (``deadline``) and reads
+    ``perf_counter``; the timer is set (a system call) only when the decision's deadline
+    comes before the time it is already set to ring (``armed``). When it rings, the
+    handler compares the clock with the deadline of the decision in progress: past it,
+    the decision is stopped (``_AlarmRang``); before it (or between decisions), the
+    timer is set again for that deadline (or switched off). So a decision that overruns
+    is stopped at its deadline exactly, as by a timer set for each decision, while the
+    timer is touched about once per budget of wall time instead of twice a decision
+    (which cost more than the recording of a whole hand).
+    """
 
     def __init__(self, budget: float, alarm: bool) -> None:
         self.budget = budget
         self.alarm = alarm
+        self.deadline = math.inf
+        """``perf_counter`` time the decision in progress must end by (inf: none is)."""
+        self.armed = math.inf
+        """``perf_counter`` time the timer is set to ring at (inf: it is off)."""
+        self.handler = self._ring
+        """The SIGALRM handler (one bound method, so ``check`` can tell it is still ours)."""
+
+    # -- the decision loop's side ------------------------------------------------------------
+    def start(self, started: float, budget: float) -> None:
+        """A decision starts at ``started`` (``perf_counter``) with ``budget`` seconds."""
+        deadline = self.deadline = started + budget  # first, so a ring now sees it
+        if deadline < self.armed and self.alarm:
+            self._arm(deadline, started)
+
+    def check(self) -> None:
+        """At the start of each deal of a clock shared by many: the handler is still ours
+        and the timer still set, whatever a strategy did to them (a strategy that switched
+        them off goes unstopped for the rest of its deal at most; the supervisor, if any,
+        is the backstop)."""
+        if not self.alarm:
+            return
+        if signal.getsignal(signal.SIGALRM) is not self.handler:
+            signal.signal(signal.SIGALRM, self.handler)
+            self.armed = math.inf
+        elif self.armed < math.inf and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+            self.armed = math.inf
+
+    def stopped(self, seat: int, started: float, budget: float) -> DecisionTimeout:
+        """The timeout of a decision the alarm stopped."""
+        self.deadline = math.inf
+        return DecisionTimeout(_describe(seat, time.perf_counter() - started, budget, True))
+
+    @staticmethod
+    def overran(seat: int, spent: float, budget: float) -> DecisionTimeout:
+        """The timeout of a decision that returned after its budget."""
+        return DecisionTimeout(_describe(seat, spent, budget, False))
 
     def call(self, seat: int, choose: Callable[[Any, Any], int], view: Any, rng: Any,
              budget: float | None = None) -> int:
         """The strategy's action within ``budget`` seconds (default: the clock's own)."""
         budget = self.budget if budget is None else budget
         started = time.perf_counter()
-        if self.alarm:
-            try:  # the alarm may ring inside the strategy or just as it returns
-                signal.setitimer(signal.ITIMER_REAL, max(budget, 1e-6))
-                try:
-                    action = choose(view, rng)
-                finally:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-            except _AlarmRang:
-                spent = time.perf_counter() - started
-                raise DecisionTimeout(_describe(seat, spent, budget, stopped=True)) from None
-        else:
+        try:  # the alarm may ring inside the strategy or just as it returns
+            self.start(started, budget)
             action = choose(view, rng)
-        spent = time.perf_counter() - started
+            spent = time.perf_counter() - started
+            self.deadline = math.inf
+        except _AlarmRang:
+            raise self.stopped(seat, started, budget) from None
+        finally:
+            self.deadline = math.inf
         if spent > budget:
-            raise DecisionTimeout(_describe(seat, spent, budget, stopped=False))
+            raise self.overran(seat, spent, budget)
         return action
+
+    # -- the timer -------------------------------------------------------------------------
+    def _arm(self, at: float, now: float) -> None:
+        self.armed = at
+        if at == math.inf:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        else:
+            signal.setitimer(signal.ITIMER_REAL, max(at - now, 1e-6))
+
+    def _ring(self, signum: int, frame: Any) -> None:
+        now = time.perf_counter()
+        if now >= self.deadline:
+            self.armed = math.inf
+            raise _AlarmRang
+        self._arm(self.deadline, now)  # the decision in progress's deadline, or off
+
+    def disarm(self) -> None:
+        self.deadline = self.armed = math.inf
+        if self.alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 class _AlarmRang(BaseException):
@@ -119,20 +183,19 @@ def is_alarm(exc: BaseException) -> bool:
     return isinstance(exc, _AlarmRang)
 
 
-def _ring(signum: int, frame: Any) -> None:
-    raise _AlarmRang
-
-
 @contextmanager
 def decision_clock(budget: float) -> Iterator[DecisionClock]:
-    """A clock for the decisions of one deal; installs the alarm handler when it can."""
+    """A clock for the decisions of a deal, a match or a task (``play_task`` opens one for
+    all of its deals); installs the alarm handler when it can, and restores the previous
+    handler when done."""
     on_main_thread = threading.current_thread() is threading.main_thread()
     if not (hasattr(signal, "setitimer") and on_main_thread):
         yield DecisionClock(budget, alarm=False)
         return
-    previous = signal.signal(signal.SIGALRM, _ring)
+    clock = DecisionClock(budget, alarm=True)
+    previous = signal.signal(signal.SIGALRM, clock.handler)
     try:
-        yield DecisionClock(budget, alarm=True)
+        yield clock
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        clock.disarm()
         signal.signal(signal.SIGALRM, previous)

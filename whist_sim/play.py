@@ -16,10 +16,17 @@ import math
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from whist_sim.budget import ChessClock, DecisionTimeout, TimeControl, decision_clock
+from whist_sim.budget import (
+    ChessClock,
+    DecisionClock,
+    DecisionTimeout,
+    TimeControl,
+    _AlarmRang,
+    decision_clock,
+)
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.rng import derive_seed, splitmix64, strategy_rng
 
@@ -60,6 +67,10 @@ class PlayedDeal:
     dealer: int
     state: DealState
     outcome: DealOutcome
+    seconds: list[float] = field(default_factory=list)
+    """The time of each decision, in order, where measured (``timed``, or under a time limit
+    or clock): one per chosen action of the log, then the failed decision's if the deal was
+    forfeited in a decision that was timed."""
 
 
 SEAT_SEEDING = 2
@@ -92,6 +103,8 @@ def play_deal(
     seat_seeding: int = SEAT_SEEDING,
     time_control: TimeControl | None = None,
     chess_clock: ChessClock | None = None,
+    timed: bool = False,
+    clock: DecisionClock | None = None,
 ) -> PlayedDeal:
     """Play one deal of ``game`` with ``strategies[seat]`` in each seat.
 
@@ -100,56 +113,102 @@ def play_deal(
     ``seat_seeding``: how those generators are seeded (``SEAT_SEEDING``).
     ``time_control``: chess clocks on top of ``time_limit``; a match's clocks
     (``per = "match"``) come in ``chess_clock``, a deal's are made here.
+    ``timed``: measure each decision (``PlayedDeal.seconds``) even without a time limit
+    (under one, decisions are always measured). ``clock``: the decision clock of a caller
+    that plays many deals under the same limit (``decision_clock``), so its alarm is set
+    up once, not per deal; without it a deal under a limit opens its own.
     """
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     rngs = [strategy_rng(seat_seed(seed, seat, seat_seeding)) for seat in range(game.players)]
     choosers = [strategy.choose for strategy in strategies]
     if chess_clock is None and time_control is not None:
         chess_clock = ChessClock(time_control, game.players)
-    seat = state.to_act
+    seconds: list[float] = []
     try:
         if time_limit is None and chess_clock is None:
-            while seat >= 0:
-                state.apply(choosers[seat](state.view(seat), rngs[seat]))
+            if timed:
+                _play_timed(state, choosers, rngs, seconds)
+            else:
                 seat = state.to_act
-        elif chess_clock is None:
-            with decision_clock(time_limit) as clock:
                 while seat >= 0:
-                    state.apply(clock.call(seat, choosers[seat], state.view(seat), rngs[seat]))
+                    state.apply(choosers[seat](state.view(seat), rngs[seat]))
                     seat = state.to_act
+        elif clock is not None:
+            clock.check()
+            _play_limited(state, choosers, rngs, seconds, time_limit, chess_clock, clock)
         else:
-            seat = -1  # the loop below keeps its own; the seat at fault is then state.to_act
-            _play_on_the_clock(state, choosers, rngs, time_limit, chess_clock)
+            with decision_clock(math.inf if time_limit is None else time_limit) as own:
+                _play_limited(state, choosers, rngs, seconds, time_limit, chess_clock, own)
     except Exception as exc:  # any failure of a strategy is the seat's forfeit
-        seat = seat if seat >= 0 else state.to_act
+        seat = state.to_act
         message = _describe(seat, exc, getattr(strategies[seat], "label", None))
         if on_error == "abort":
             raise StrategyFailure(seat, message) from exc
-        return PlayedDeal(seed, dealer, state, state.forfeit(seat, message))
-    return PlayedDeal(seed, dealer, state, state.outcome())
+        return PlayedDeal(seed, dealer, state, state.forfeit(seat, message), seconds)
+    return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
 
 
-def _play_on_the_clock(
-    state: DealState, choosers: list[Any], rngs: list[Any], limit: float | None,
-    chess: ChessClock,
-) -> None:
-    """The play loop with chess clocks: each decision within the seat's time left (and the
-    limit per decision), its time taken off the seat's clock, the increment added."""
-    ceiling = math.inf if limit is None else limit
+def _play_timed(state: DealState, choosers: list[Any], rngs: list[Any],
+                seconds: list[float]) -> None:
+    """The play loop, each decision's time appended to ``seconds`` (a raising one's too)."""
+    now = time.perf_counter
+    append = seconds.append
     seat = state.to_act
-    with decision_clock(ceiling) as clock:
+    while seat >= 0:
+        view = state.view(seat)
+        started = now()
+        try:
+            action = choosers[seat](view, rngs[seat])
+        finally:
+            append(now() - started)
+        state.apply(action)
+        seat = state.to_act
+
+
+def _play_limited(
+    state: DealState, choosers: list[Any], rngs: list[Any], seconds: list[float],
+    limit: float | None, chess: ChessClock | None, clock: DecisionClock,
+) -> None:
+    """The play loop under a limit per decision and/or chess clocks: each decision within
+    its budget (the seat's time left, within the limit), measured into ``seconds``; with
+    clocks its time is taken off the seat's clock and the increment added.
+
+    The alarm is ``clock``'s (see ``DecisionClock``): a decision writes its deadline, and
+    the timer is only set when that deadline comes before the one it is set for.
+    """
+    ceiling = math.inf if limit is None else limit
+    now = time.perf_counter
+    append = seconds.append
+    seat = state.to_act
+    budget = started = ceiling
+    try:
         while seat >= 0:
-            budget = chess.budget(seat, ceiling)
-            started = time.perf_counter()
+            if chess is not None:
+                budget = chess.budget(seat, ceiling)
+            view = state.view(seat)
+            started = now()
+            deadline = clock.deadline = started + budget
+            if deadline < clock.armed:
+                clock.start(started, budget)
             try:
-                action = clock.call(seat, choosers[seat], state.view(seat), rngs[seat], budget)
-            except DecisionTimeout:
+                action = choosers[seat](view, rngs[seat])
+            finally:
+                spent = now() - started
+                clock.deadline = math.inf
+                append(spent)
+            if spent > budget:
                 if budget < ceiling:  # the seat's clock, not the limit, ran out
-                    raise chess.flag_fell(seat, time.perf_counter() - started) from None
-                raise
-            chess.charge(seat, time.perf_counter() - started)
+                    raise chess.flag_fell(seat, spent)  # type: ignore[union-attr]
+                raise clock.overran(seat, spent, budget)
+            if chess is not None:
+                chess.charge(seat, spent)
             state.apply(action)
             seat = state.to_act
+    except _AlarmRang:
+        timeout = clock.stopped(seat, started, budget)
+        if budget < ceiling:
+            raise chess.flag_fell(seat, now() - started) from None  # type: ignore[union-attr]
+        raise timeout from None
 
 
 def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
@@ -194,13 +253,16 @@ def play_match(
     deal_source: DealSource | None = None,
     seat_seeding: int = SEAT_SEEDING,
     time_control: TimeControl | None = None,
+    timed: bool = False,
+    clock: DecisionClock | None = None,
 ) -> tuple[list[PlayedDeal], dict[str, tuple]]:
     """Play deals until the game's match rules say the match is decided.
 
     Hand ``h`` is shuffled from ``hand_seed(match_seed, h)``, unless ``deal_source``
     gives that hand (then its deal and seed are played; see ``DealSource``). The
     source is asked once per hand, never per decision. A strategy with ``begin_deal``
-    or ``end_deal`` hears of each hand before it and of its outcome after.
+    or ``end_deal`` hears of each hand before it and of its outcome after. ``timed`` and
+    ``clock`` are ``play_deal``'s, for every hand.
     """
     match = game.new_match()
     played: list[PlayedDeal] = []
@@ -229,6 +291,8 @@ def play_match(
             seat_seeding=seat_seeding,
             time_control=time_control,
             chess_clock=match_clock,
+            timed=timed,
+            clock=clock,
         )
         for end_deal in end:
             end_deal(deal.outcome)

@@ -1,18 +1,22 @@
 """What the play loop calls for an entrant: its ``choose``, timed, watched, its output kept.
 
-``play_task`` wraps each entrant's strategy in an :class:`Entrant` so that, around
-every decision:
+``play_task`` seats each entrant's strategy as an :class:`Entrant` so that:
 
-- the decision is counted and timed (the live standings' time per decision);
 - whatever the strategy prints through ``sys.stdout``/``sys.stderr`` goes to that
   entrant's capped buffer instead of the terminal or a Ray log, so a strategy that
-  prints megabytes per decision cannot fill a disk (``OUTPUT_LIMIT``);
+  prints megabytes per decision cannot fill a disk (``OUTPUT_LIMIT``). The streams
+  are replaced once per task, and a write goes to the entrant of the seat to act in
+  the hand being played (:class:`Table` knows it): nothing is done per decision;
 - a supervisor (``sandbox``), if any, is told which entrant is deciding since when,
   and which actions the hand has seen: enough to end a decision that overruns its
   time and to rebuild the hand if the process dies inside a strategy;
 - a hand that a supervisor has already seen die is replayed from its recorded
   actions (:class:`CrashScript`) and forfeited by the seat that died, without
   calling the strategy again, so one crashing strategy costs one deal.
+
+Without a supervisor an entrant's ``choose`` is its strategy's own: decisions are
+timed by the play loop (``play_deal(timed=True)``) and counted from the log, so
+seating an entrant costs nothing per decision.
 
 In a supervised process (``contain=True``) a strategy that raises ``SystemExit``,
 ``KeyboardInterrupt`` or another ``BaseException`` forfeits the deal like any other
@@ -26,14 +30,13 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from whist_sim.budget import is_alarm
-from whist_sim.games.base import DealState
-from whist_sim.play import DealSource, SeatFailure
+from whist_sim.games.base import DealState, Game
+from whist_sim.play import DealSource, SeatFailure, hand_seed
 
 OUTPUT_LIMIT = 1 << 20
 """Characters of one entrant's printed output kept per task (the run keeps a few MB more
@@ -76,8 +79,10 @@ class _Router(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        target = self.table.speaking
-        return (target if target is not None else self.table.stray).write(text)
+        table = self.table
+        state = table.state
+        seat = -1 if state is None else state.to_act
+        return (table.voices[seat] if seat >= 0 else table.stray).write(text)
 
 
 class CappedOutput(io.TextIOBase):
@@ -120,21 +125,25 @@ class Table:
     _match: tuple[int, int, int] = (0, 0, 0)
     _script: Iterator[int] | None = None
     _failure: str = ""
-    hand_times: list[list[float | None]] = field(default_factory=list)
-    """Per hand of the current match, the seconds each decision took, in order (None for
-    an action replayed from a script): the ``actions`` table's ``seconds``."""
-    times: list[float | None] = field(default_factory=list)
-    """The current hand's list in ``hand_times`` (what a decision appends to)."""
-    speaking: CappedOutput | None = None
-    """The output buffer of the entrant deciding now, where ``printing`` sends its text."""
+    entrants: list[Entrant] = field(default_factory=list)
+    """The task's entrants (each adds itself), whose ``choose`` a scripted hand replaces."""
+    scripted: list[bool] = field(default_factory=list)
+    """Per hand of the current match, whether it was replayed from a script (its decisions
+    were not measured: the ``actions`` table's ``seconds`` are null)."""
+    state: DealState | None = None
+    """The hand being played (or the last one played): its seat to act is the seat
+    deciding, whose entrant's buffer a strategy's printing goes to."""
+    voices: list[CappedOutput] = field(default_factory=list)
+    """The output buffer of each seat's entrant in the current match."""
     stray: CappedOutput = field(default_factory=CappedOutput)
     """What was printed outside any decision (a strategy's constructor, say)."""
 
     @contextlib.contextmanager
     def printing(self) -> Iterator[None]:
         """For the task's length, Python's stdout and stderr go to the entrant deciding:
-        installed once, so a decision only names its entrant (one attribute), where
-        swapping the streams around every decision cost a fifth of random play."""
+        installed once, and a write asks the hand being played whose turn it is, so a
+        decision does nothing for it (swapping the streams around every decision cost a
+        fifth of random play, naming the entrant deciding still a tenth)."""
         router = _Router(self)
         saved = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = router
@@ -143,74 +152,83 @@ class Table:
         finally:
             sys.stdout, sys.stderr = saved
 
-    def match(self, lineup: int, deal: int, rotation: int, source: DealSource | None) -> DealSource:
-        """The deal source for one match: announces each hand, and arms its script if any."""
+    def match(self, lineup: int, deal: int, rotation: int, source: DealSource | None,
+              game: Game, match_seed: int, voices: list[CappedOutput]) -> DealSource:
+        """The deal source for one match (``match_seed``, each seat's entrant printing to
+        ``voices``): deals each hand (from ``source`` if given, else from its seed, as
+        ``play_match`` would), announces it, and arms its script if any."""
         self._match = (lineup, deal, rotation)
-        self.hand_times = []
+        self.scripted = []
+        self.voices = voices
         if self.monitor is not None:
             self.monitor.match_started(lineup, deal, rotation)
 
         def hand(
             number: int, dealer: int, context: Mapping[str, Any]
         ) -> tuple[DealState, int] | None:
-            self.times = []
-            self.hand_times.append(self.times)
-            script = self.scripts.get((*self._match, number))
-            self._script = iter(script.actions) if script is not None else None
-            self._failure = script.message if script is not None else ""
+            script = self.scripts.get((*self._match, number)) if self.scripts else None
+            if script is not None or self._script is not None:
+                self._arm(script)
+            self.scripted.append(script is not None)
             if self.monitor is not None:
                 self.monitor.hand_started(number)
-            return None if source is None else source(number, dealer, context)
+            given = None if source is None else source(number, dealer, context)
+            if given is None:
+                seed = hand_seed(match_seed, number)
+                given = (game.new_deal(seed, dealer, **context), seed)
+            self.state = given[0]
+            return given
 
         return hand
 
-    def scripted(self) -> int:
+    def _arm(self, script: CrashScript | None) -> None:
+        """Replay ``script`` in the hand starting (every entrant's ``choose`` replays its
+        actions), or with None end the replay of the hand before."""
+        self._script = iter(script.actions) if script is not None else None
+        self._failure = script.message if script is not None else ""
+        for entrant in self.entrants:
+            entrant.choose = self.scripted_choice if script is not None else entrant.own
+
+    def scripted_choice(self, view: Any, rng: Any) -> int:
         """The next recorded action of a scripted hand; its failure once they run out."""
         assert self._script is not None
         for action in self._script:
-            self.times.append(None)  # replayed: its time was not measured here
             return action
-        self._script = None
         raise SeatFailure(self._failure)
 
 
 class Entrant:
     """One entrant of a task, as the play loop calls it: ``choose``, and for a strategy
-    that listens (a bot behind the protocol) ``begin_deal`` and ``end_deal``."""
+    that listens (a bot behind the protocol) ``begin_deal`` and ``end_deal``.
 
-    __slots__ = ("begin_deal", "choose", "end_deal", "label", "output", "seconds")
+    ``choose`` is the strategy's own, or under a supervisor (``Table.monitor``) the same
+    with the supervisor told of each decision; in a scripted hand, the script's."""
+
+    __slots__ = ("begin_deal", "choose", "end_deal", "label", "output", "own")
 
     def __init__(self, label: str, index: int, strategy: Any, table: Table) -> None:
         self.label = label
-        self.seconds = 0.0
         self.output = CappedOutput()
         self.begin_deal = getattr(strategy, "begin_deal", None)
         self.end_deal = getattr(strategy, "end_deal", None)
         choose: Callable[[Any, Any], int] = strategy.choose
-        clock = time.perf_counter
         monitor = table.monitor
-        output = self.output
+        table.entrants.append(self)
+        if monitor is None and not table.contain:
+            self.own = self.choose = choose
+            return
 
         def decide(view: Any, rng: Any) -> int:
-            if table._script is not None:
-                return table.scripted()
             if monitor is not None:
                 monitor.deciding(index)
-            table.speaking = output
-            started = clock()
             try:
                 action = choose(view, rng)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from the strategy
                 if isinstance(exc, Exception) or not table.contain or is_alarm(exc):
                     raise
                 raise SeatFailure(f"({label}) raised {type(exc).__name__}: {exc}") from None
-            finally:
-                spent = clock() - started
-                table.speaking = None
-                table.times.append(spent)
-                self.seconds += spent
             if monitor is not None:
                 monitor.decided(action)
             return action
 
-        self.choose = decide
+        self.own = self.choose = decide

@@ -20,70 +20,51 @@ The rows are exactly those of the dict-by-dict recording they replace
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from whist_sim.cards import card_str
+from whist_sim.cards import RANKS, SUIT_MASKS, SUITS, card_str
 from whist_sim.play import PlayedDeal
 from whist_sim.store import table_schema, tables_for, to_arrow
 
 CARD_NAMES = pa.array([card_str(card) for card in range(52)], pa.string())
 """Card number -> notation, the dictionary of every card column."""
 
+TRUMP_NAMES = pa.array([*SUITS, "none"], pa.string())
+"""Trump suit number -> the ``trump`` column's text; index 4 (a suit of -1) is "none"."""
+
+_chain = itertools.chain.from_iterable
+
 
 class TaskRecorder:
-    """Collects a task's hands and matches; ``tables()`` makes its Arrow tables."""
+    """Collects a task's hands and matches; ``tables()`` makes its Arrow tables.
+
+    A hand costs one append while the task plays (``add_hand`` keeps the played deal as
+    it is); every column is built in ``tables()``, over all the task's hands at once.
+    """
 
     def __init__(self, game: Any, variant_json: str) -> None:
         self.game = game
         self.variant_json = variant_json
         self.names = _action_names(game)
-        self.hands: list[tuple[int, int, int, int]] = []
-        """(pairing, deal, rotation, hand) of each hand, in order."""
-        self.logs: list[list[tuple[int, str, int, bool]]] = []
-        self.times: list[list[float | None]] = []
-        self.trick_lists: list[Sequence[Any]] = []
-        self.trick_extras: list[list[dict[str, Any]]] = []
-        self.deal_rows: list[dict[str, Any]] = []
-        self.seats: dict[str, list[Any]] = {}
-        self.seat_facts: list[Mapping[str, Any]] = []
+        self.entries: list[tuple[tuple[int, int, int, int], Sequence[str], PlayedDeal,
+                                 str | None, list[float | None]]] = []
+        """Per hand: (pairing, deal, rotation, hand), the line-up as seated, the played
+        deal, its (cut) error text and its decisions' times."""
         self.matches: list[dict[str, Any]] = []
-        self.extra: dict[str, list[dict[str, Any]]] = {}
 
     # -- as the task plays ------------------------------------------------------------------
     def add_hand(self, key: tuple[int, int, int, int], seated: Sequence[str],
                  played: PlayedDeal, error: str | None, times: list[float | None]) -> None:
-        """One hand: its keys, who sat where, the played deal, its (cut) error text."""
-        state, outcome = played.state, played.outcome
-        self.hands.append(key)
-        self.logs.append(state.log)
-        self.times.append(times)
-        self.trick_lists.append(state.completed_tricks())
-        self.trick_extras.append(state.trick_facts() if hasattr(state, "trick_facts") else [])
-        self.deal_rows.append({
-            "seed": played.seed, "strategies": list(seated),
-            "status": "forfeit" if outcome.forfeit_seat is not None else "ok",
-            "forfeit_seat": outcome.forfeit_seat, "error": error,
-            **state.deal_record(), **outcome.facts,
-        })
-        players = len(seated)
-        seats = self.seats
-        for name, values in (
-            ("seat", range(players)), ("strategy", seated),
-            ("is_dealer", [seat == played.dealer for seat in range(players)]),
-            ("tricks", outcome.tricks), ("score", outcome.score), ("net", outcome.net),
-            ("result", outcome.result),
-        ):
-            seats.setdefault(name, []).extend(values)
-        self.seat_facts.extend(outcome.seat_facts or ({},) * players)
-        if hasattr(state, "extra_rows"):
-            for table, rows in state.extra_rows(tuple(seated)).items():
-                self.extra.setdefault(table, []).extend(
-                    {**_key_dict(key), **row} for row in rows)
+        """One hand: its keys, who sat where, the played deal, its (cut) error text, the
+        seconds of its decisions in order (empty where none were measured)."""
+        self.entries.append((key, seated, played, error, times))
 
     def add_match(self, base: tuple[int, int, int], seated: Sequence[str], hands: int,
                   result: Mapping[str, tuple]) -> None:
@@ -99,143 +80,424 @@ class TaskRecorder:
     # -- at the end of the task -------------------------------------------------------------
     def tables(self) -> dict[str, pa.Table]:
         name = self.game.name
+        hands = _Hands(self.entries)
+        self._hands = hands
         out = {
-            "deals": self._deals(),
-            "seats": self._seats(),
+            "deals": self._deals(hands),
+            "seats": self._seats(hands),
             "matches": to_arrow("matches", name, self.matches),
-            "actions": self._actions(),
-            "tricks": self._tricks(),
+            "actions": self._actions(hands),
+            "tricks": self._tricks(hands),
         }
+        for table, columns in self._extra(hands).items():
+            out[table] = columns
         for table in tables_for(name):
             if table not in out:
-                out[table] = to_arrow(table, name, self.extra.get(table, []))
+                out[table] = to_arrow(table, name, [])
         return out
 
-    def _keys(self, counts: np.ndarray | None = None) -> dict[str, pa.Array]:
+    def _extra(self, hands: _Hands) -> dict[str, pa.Table]:
+        """The games' own tables (Solo contracts and bids, Knock-out rounds): the state's
+        ``extra_rows`` of each hand, their keys repeated from one value per hand."""
+        if not hands.states or not hasattr(hands.states[0], "extra_rows"):
+            return {}
+        rows: dict[str, list[dict[str, Any]]] = {}
+        counts: dict[str, list[int]] = {}
+        for number, (seated, state) in enumerate(zip(hands.seated, hands.states, strict=True)):
+            for table, produced in state.extra_rows(tuple(seated)).items():
+                if table not in rows:
+                    rows[table], counts[table] = [], [0] * len(hands.states)
+                rows[table].extend(produced)
+                counts[table][number] = len(produced)
+        out = {}
+        for table, table_rows in rows.items():
+            schema = table_schema(table, self.game.name)
+            columns: dict[str, Any] = self._keys(hands, np.array(counts[table], np.int64))
+            for field in schema:
+                if field.name not in columns:
+                    name = field.name
+                    columns[name] = [row.get(name) for row in table_rows]
+            out[table] = pa.table([_as_array(columns[f.name], f.type) for f in schema],
+                                  schema=schema)
+        return out
+
+    def decision_totals(self, labels: Sequence[str]) -> dict[str, tuple[int, float]]:
+        """Per entrant: the decisions it took (chosen actions, replayed ones included) and the
+        seconds they took (a forfeited decision's too, where it was measured), for the live
+        standings. Call after ``tables()``."""
+        hands = self._hands
+        index = {label: i for i, label in enumerate(labels)}
+        codes = np.fromiter((index.get(label, len(labels)) for label in hands.flat_seated),
+                            np.int64, len(hands.flat_seated))
+        row_labels = codes[hands.seat_offsets_of_rows + hands.action_seats]
+        chosen = hands.chosen
+        count = np.bincount(row_labels[chosen], minlength=len(labels) + 1)
+        spent = np.bincount(row_labels, weights=np.nan_to_num(hands.seconds),
+                            minlength=len(labels) + 1)
+        for label, seconds in hands.failed_decisions:
+            spent[index.get(label, len(labels))] += seconds
+        return {label: (int(count[i]), float(spent[i])) for label, i in index.items()}
+
+    def _keys(self, hands: _Hands, counts: np.ndarray | None = None) -> dict[str, pa.Array]:
         """The key columns, one value per hand, repeated ``counts`` times each."""
-        hands = np.array(self.hands, dtype=np.int64).reshape(-1, 4)
-        keys = [f"{p}-{d}-{r}-{h}" for p, d, r, h in self.hands]
+        keys = hands.key_array
         if counts is None:
-            index = np.arange(len(self.hands))
-        else:
-            index = np.repeat(np.arange(len(self.hands)), counts)
+            return {"deal_key": hands.deal_keys, "pairing": pa.array(keys[:, 0], pa.int32()),
+                    "deal": pa.array(keys[:, 1], pa.int64()),
+                    "rotation": pa.array(keys[:, 2], pa.int16()),
+                    "hand": pa.array(keys[:, 3], pa.int16())}
+        index = np.repeat(np.arange(len(keys)), counts)
         return {
-            "deal_key": pa.array(np.array(keys, dtype=object)[index], pa.string()),
-            "pairing": pa.array(hands[index, 0], pa.int32()),
-            "deal": pa.array(hands[index, 1], pa.int64()),
-            "rotation": pa.array(hands[index, 2], pa.int16()),
-            "hand": pa.array(hands[index, 3], pa.int16()),
+            "deal_key": hands.deal_keys.take(pa.array(index)),
+            "pairing": pa.array(keys[index, 0], pa.int32()),
+            "deal": pa.array(keys[index, 1], pa.int64()),
+            "rotation": pa.array(keys[index, 2], pa.int16()),
+            "hand": pa.array(keys[index, 3], pa.int16()),
         }
 
-    def _deals(self) -> pa.Table:
+    def _deals(self, hands: _Hands) -> pa.Table:
         schema = table_schema("deals", self.game.name)
-        count = len(self.hands)
-        constants = {"game": self.game.name, "game_version": self.game.version,
-                     "variant": self.variant_json}
-        columns = self._keys()
-        for field in schema:
-            if field.name in columns:
-                continue
-            if field.name in constants:
-                values: list[Any] = [constants[field.name]] * count
-            else:
-                values = [row.get(field.name) for row in self.deal_rows]
-            columns[field.name] = pa.array(values, field.type)
-        return pa.table([columns[f.name] for f in schema], schema=schema)
-
-    def _seats(self) -> pa.Table:
-        schema = table_schema("seats", self.game.name)
-        counts = np.array([len(row["strategies"]) for row in self.deal_rows], dtype=np.int64)
-        columns = self._keys(counts)
-        for field in schema:
-            if field.name in columns:
-                continue
-            values = self.seats.get(field.name)
-            if values is None:  # a game's own seat facts (Knock-out placing, ...)
-                values = [facts.get(field.name) for facts in self.seat_facts]
-            columns[field.name] = pa.array(values, field.type)
-        return pa.table([columns[f.name] for f in schema], schema=schema)
-
-    def _actions(self) -> pa.Table:
-        schema = table_schema("actions", self.game.name)
-        counts = np.array([len(log) for log in self.logs], dtype=np.int64)
-        total = int(counts.sum())
-        columns = self._keys(counts)
-        if total:
-            seat, phase, action, chosen = zip(*itertools.chain.from_iterable(self.logs),
-                                              strict=True)
-        else:
-            seat = phase = action = chosen = ()
-        ends = np.cumsum(counts)
-        step = np.arange(total) - np.repeat(ends - counts, counts)
-        columns["step"] = pa.array(step, pa.int16())
-        columns["seat"] = pa.array(seat, pa.int8())
-        columns["phase"] = pa.array(phase, pa.string())
-        columns["action"] = pa.DictionaryArray.from_arrays(
-            pa.array(action, pa.int32()), self.names).cast(pa.string())
-        chosen_mask = np.array(chosen, dtype=bool)
-        columns["chosen"] = pa.array(chosen_mask, pa.bool_())
-        columns["seconds"] = _decision_seconds(chosen_mask, counts, self.times)
-        return pa.table([columns[f.name] for f in schema], schema=schema)
-
-    def _tricks(self) -> pa.Table:
-        schema = table_schema("tricks", self.game.name)
-        counts = np.array([len(tricks) for tricks in self.trick_lists], dtype=np.int64)
-        columns = self._keys(counts)
-        records = list(itertools.chain.from_iterable(self.trick_lists))
-        if records:
-            number, leader, cards, winner = zip(*records, strict=True)
-        else:
-            number = leader = cards = winner = ()
-        columns["trick"] = pa.array(number, pa.int16())
-        columns["leader"] = pa.array(leader, pa.int8())
-        lengths = np.fromiter((len(c) for c in cards), dtype=np.int32, count=len(cards))
-        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-        flat = pa.array(list(itertools.chain.from_iterable(cards)), pa.int32())
-        names = pa.DictionaryArray.from_arrays(flat, CARD_NAMES).cast(pa.string())
-        columns["cards"] = pa.ListArray.from_arrays(pa.array(offsets), names)
-        columns["winner"] = pa.array(winner, pa.int8())
-        extras = list(itertools.chain.from_iterable(
-            _padded(facts, len(tricks))
-            for facts, tricks in zip(self.trick_extras, self.trick_lists, strict=True)))
+        count = len(hands.keys)
+        outcomes = hands.outcomes
+        forfeits = [o.forfeit_seat for o in outcomes]
+        columns: dict[str, Any] = self._keys(hands)
+        columns.update(game=[self.game.name] * count, game_version=[self.game.version] * count,
+                       variant=[self.variant_json] * count, seed=[p.seed for p in hands.played],
+                       strategies=pa.ListArray.from_arrays(
+                           pa.array(np.concatenate([[0], np.cumsum(hands.players)]), pa.int32()),
+                           pa.array(hands.flat_seated, pa.string())),
+                       status=["ok" if f is None else "forfeit" for f in forfeits],
+                       forfeit_seat=forfeits, error=hands.errors)
+        columns.update(_deal_record_columns(self.game.name, hands.states))
         for field in schema:
             if field.name not in columns:
-                columns[field.name] = pa.array([row.get(field.name) for row in extras],
-                                               field.type)
+                name = field.name
+                columns[name] = [o.facts.get(name) for o in outcomes]
+        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
+
+    def _seats(self, hands: _Hands) -> pa.Table:
+        schema = table_schema("seats", self.game.name)
+        players = hands.players
+        columns: dict[str, Any] = self._keys(hands, players)
+        outcomes = hands.outcomes
+        seat = np.arange(int(players.sum())) - np.repeat(hands.seat_offsets, players)
+        dealers = np.fromiter((p.dealer for p in hands.played), np.int64, len(players))
+        columns.update(
+            seat=pa.array(seat, pa.int8()),
+            strategy=pa.array(hands.flat_seated, pa.string()),
+            is_dealer=pa.array(seat == np.repeat(dealers, players), pa.bool_()),
+            tricks=list(_chain(o.tricks for o in outcomes)),
+            score=list(_chain(o.score for o in outcomes)),
+            net=list(_chain(o.net for o in outcomes)),
+            result=list(_chain(o.result for o in outcomes)),
+        )
+        missing = [field.name for field in schema if field.name not in columns]
+        if missing:  # a game's own seat facts (Knock-out placing, ...)
+            facts = list(_chain(o.seat_facts or ({},) * n
+                                for o, n in zip(outcomes, players.tolist(), strict=True)))
+            for name in missing:
+                columns[name] = [f.get(name) for f in facts]
+        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
+
+    def _actions(self, hands: _Hands) -> pa.Table:
+        schema = table_schema("actions", self.game.name)
+        counts = hands.log_counts
+        columns = self._keys(hands, counts)
+        ends = np.cumsum(counts)
+        step = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - counts, counts)
+        columns["step"] = pa.array(step, pa.int16())
+        columns["seat"] = pa.array(hands.action_seats, pa.int8())
+        columns["phase"] = hands.phases
+        columns["action"] = self.names.take(pa.array(hands.actions))
+        columns["chosen"] = pa.array(hands.chosen, pa.bool_())
+        columns["seconds"] = pa.array(hands.seconds, pa.float64(), from_pandas=True)
         return pa.table([columns[f.name] for f in schema], schema=schema)
 
+    def _tricks(self, hands: _Hands) -> pa.Table:
+        schema = table_schema("tricks", self.game.name)
+        trick_lists = [state.completed_tricks() for state in hands.states]
+        counts = np.fromiter(map(len, trick_lists), np.int64, len(trick_lists))
+        columns: dict[str, Any] = self._keys(hands, counts)
+        flat = list(_chain(_chain(trick_lists)))  # number, leader, cards, winner, ...
+        cards = flat[2::4]
+        columns["trick"] = pa.array(flat[0::4], pa.int16())
+        columns["leader"] = pa.array(flat[1::4], pa.int8())
+        lengths = np.fromiter(map(len, cards), np.int32, len(cards))
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+        played = np.fromiter(_chain(cards), np.int32, int(offsets[-1]))
+        columns["cards"] = pa.ListArray.from_arrays(pa.array(offsets), CARD_NAMES.take(played))
+        columns["winner"] = pa.array(flat[3::4], pa.int8())
+        missing = [field for field in schema if field.name not in columns]
+        if missing:
+            facts = _trick_fact_columns(self.game, hands, trick_lists, counts)
+            for field in missing:
+                columns[field.name] = facts[field.name]
+        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
 
-def _key_dict(key: tuple[int, int, int, int]) -> dict[str, Any]:
-    pairing, deal, rotation, hand = key
-    return {"pairing": pairing, "deal": deal, "rotation": rotation, "hand": hand,
-            "deal_key": f"{pairing}-{deal}-{rotation}-{hand}"}
+
+class _Hands:
+    """A task's hands, as columns built once and shared by the tables."""
+
+    def __init__(self, entries: Sequence[tuple[Any, ...]]) -> None:
+        if entries:
+            keys, seated, played, errors, times = (list(c) for c in zip(*entries, strict=True))
+        else:
+            keys, seated, played, errors, times = [], [], [], [], []
+        self.keys: list[tuple[int, int, int, int]] = keys
+        self.key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
+        self.deal_keys = pa.array([f"{p}-{d}-{r}-{h}" for p, d, r, h in keys], pa.string())
+        self.seated: list[Sequence[str]] = seated
+        self.flat_seated = list(_chain(seated))
+        self.players = np.fromiter(map(len, seated), np.int64, len(seated))
+        self.seat_offsets = np.concatenate([[0], np.cumsum(self.players)[:-1]]).astype(np.int64)
+        self.played: list[PlayedDeal] = played
+        self.states = [p.state for p in played]
+        self.outcomes = [p.outcome for p in played]
+        self.errors: list[str | None] = errors
+        logs = [state.log for state in self.states]
+        self.log_counts = np.fromiter(map(len, logs), np.int64, len(logs))
+        total = int(self.log_counts.sum())
+        flat = list(_chain(_chain(logs)))  # seat, phase, action, chosen, seat, ...
+        self.action_seats = np.fromiter(flat[0::4], np.int64, total)
+        self.phases = pa.array(flat[1::4], pa.string())
+        self.actions = np.fromiter(flat[2::4], np.int64, total)
+        self.chosen = np.fromiter(flat[3::4], np.bool_, total)
+        self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
+        self.seconds, self.failed_decisions = _decision_seconds(
+            self.chosen, self.log_counts, times, seated, self.outcomes)
 
 
-def _padded(facts: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
-    """A hand's trick facts, one per trick (a trick without facts gets none)."""
-    return facts[:count] + [{}] * (count - len(facts))
+def _as_array(values: Any, dtype: pa.DataType) -> pa.Array:
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        return values if values.type == dtype else values.cast(dtype)
+    return pa.array(values, dtype)
 
 
-def _decision_seconds(chosen: np.ndarray, counts: np.ndarray,
-                      times: list[list[float | None]]) -> pa.Array:
-    """``actions.seconds``: each chosen action's measured time, in order; null elsewhere
-    (a move the rules made, or an action replayed from a crash script)."""
+def _decision_seconds(
+    chosen: np.ndarray, counts: np.ndarray, times: list[list[float | None]],
+    seated: Sequence[Sequence[str]], outcomes: Sequence[Any],
+) -> tuple[np.ndarray, list[tuple[str, float]]]:
+    """``actions.seconds``: each chosen action's measured time, in order; NaN (null)
+    elsewhere (a move the rules made, or an action replayed from a crash script). Also the
+    decisions measured beyond the chosen actions (the one a forfeit failed in): their
+    entrant and seconds."""
     seconds = np.full(chosen.size, np.nan)
-    if chosen.size:
-        ends = np.cumsum(counts)
-        chosen_so_far = np.concatenate([[0], np.cumsum(chosen)])
-        per_hand = chosen_so_far[ends] - chosen_so_far[ends - counts]
-        measured = [np.nan if t is None else t
-                    for hand_times, n in zip(times, per_hand.tolist(), strict=True)
-                    for t in _exactly(hand_times, n)]
-        seconds[chosen] = measured
-    return pa.array(seconds, pa.float64(), from_pandas=True)
+    failed: list[tuple[str, float]] = []
+    if not chosen.size:
+        return seconds, failed
+    ends = np.cumsum(counts)
+    chosen_so_far = np.concatenate([[0], np.cumsum(chosen)])
+    per_hand = chosen_so_far[ends] - chosen_so_far[ends - counts]
+    measured = np.fromiter(map(len, times), np.int64, len(times))
+    if np.array_equal(measured, per_hand):  # every decision measured, none failed
+        seconds[chosen] = np.fromiter(_chain(times), np.float64, int(per_hand.sum()))
+        return seconds, failed
+    values: list[float | None] = []
+    for hand, (hand_times, n) in enumerate(zip(times, per_hand.tolist(), strict=True)):
+        values.extend(_exactly(hand_times, n))
+        forfeit = outcomes[hand].forfeit_seat
+        if forfeit is not None:
+            failed.extend((seated[hand][forfeit], t) for t in hand_times[n:] if t is not None)
+    seconds[chosen] = np.array([np.nan if t is None else t for t in values], np.float64)
+    return seconds, failed
 
 
 def _exactly(values: list[float | None], count: int) -> list[float | None]:
     """``count`` values: the first ones (a forfeit's failed decision is timed too), padded
     with None if fewer were measured."""
     return values[:count] + [None] * (count - len(values))
+
+
+# -- deals: the cards dealt, in notation, for every hand at once ------------------------------
+
+@functools.cache
+def _suit_texts() -> list[pa.Array]:
+    """Per suit, every 13-bit rank pattern's cards in display order (highest first), each
+    followed by a space: a hand's notation is its four suits' texts joined, right-trimmed."""
+    patterns = []
+    for bits in range(1 << 13):
+        patterns.append([RANKS[rank] for rank in range(12, -1, -1) if bits >> rank & 1])
+    return [pa.array(["".join(f"{rank}{suit} " for rank in ranks) for ranks in patterns],
+                     pa.string()) for suit in SUITS]
+
+
+def hands_text(masks: np.ndarray) -> pa.Array:
+    """``cards_str`` of each card mask (a hand fanned in display order), for many at once."""
+    masks = masks.astype(np.uint64)
+    texts = _suit_texts()
+    parts = [texts[suit].take(pa.array(((masks >> np.uint64(13 * suit)) & np.uint64(0x1FFF))
+                                       .astype(np.int64)))
+             for suit in range(4)]
+    return pc.utf8_rtrim(pc.binary_join_element_wise(*parts, ""), characters=" ")
+
+
+def _raw_german(state: Any) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...] | None]:
+    return state.dealer, state.trump, state.upcard, state.initial_hands, state.stock
+
+
+def _raw_solo(state: Any) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...] | None]:
+    return state.dealer, state.trump, state.upcard, state.initial_hands, None
+
+
+def _raw_minnesota(state: Any) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...] | None]:
+    return state.dealer, -1, -1, state.initial_hands, None
+
+
+def _raw_knockout(state: Any) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...] | None]:
+    return state.first_dealer, state.upcard // 13, state.upcard, state.first_hands, None
+
+
+RAW_DEALS: dict[str, Callable[[Any], tuple[int, int, int, tuple[int, ...],
+                                            tuple[int, ...] | None]]] = {
+    "german_whist": _raw_german, "solo_whist": _raw_solo,
+    "minnesota_whist": _raw_minnesota, "knockout_whist": _raw_knockout,
+}
+"""Per built-in game, a hand's dealt cards as numbers: (dealer, trump suit or -1, upcard
+or -1, each seat's cards as a mask, the stock in order or None), which ``_deal_record_columns``
+turns into exactly what the state's ``deal_record()`` writes (tests/test_recording.py
+checks it on every game). Any other game's hands are asked for ``deal_record()``."""
+
+
+def _deal_record_columns(game: str, states: Sequence[Any]) -> dict[str, Any]:
+    """The ``deal_record()`` columns (dealer, trump, upcard, hands, stock) of every hand."""
+    raw = RAW_DEALS.get(game)
+    if raw is None:
+        records = [state.deal_record() for state in states]
+        return {name: [r.get(name) for r in records]
+                for name in ("dealer", "trump", "upcard", "hands", "stock")}
+    rows = [raw(state) for state in states]
+    count = len(rows)
+    dealer, trump, upcard, masks, stock = (list(c) for c in zip(*rows, strict=True)) if rows \
+        else ([], [], [], [], [])
+    trump_index = np.fromiter(trump, np.int64, count)
+    upcards = np.fromiter(upcard, np.int64, count)
+    seats = np.fromiter(map(len, masks), np.int64, count)
+    flat_masks = np.fromiter(_chain(masks), np.uint64, int(seats.sum()))
+    columns: dict[str, Any] = {
+        "dealer": dealer,
+        "trump": TRUMP_NAMES.take(pa.array(np.where(trump_index < 0, 4, trump_index))),
+        "upcard": CARD_NAMES.take(pa.array(np.where(upcards < 0, 0, upcards),
+                                           mask=upcards < 0)),
+        "hands": pa.ListArray.from_arrays(
+            pa.array(np.concatenate([[0], np.cumsum(seats)]), pa.int32()),
+            hands_text(flat_masks)),
+        "stock": [None] * count,
+    }
+    if count and stock[0] is not None:
+        sizes = np.fromiter(map(len, stock), np.int64, count)
+        cards = np.fromiter(_chain(stock), np.int64, int(sizes.sum()))
+        lists = pa.ListArray.from_arrays(
+            pa.array(np.concatenate([[0], np.cumsum(sizes)]), pa.int32()),
+            CARD_NAMES.take(pa.array(cards)))
+        columns["stock"] = pc.binary_join(lists, " ")
+    return columns
+
+
+# -- tricks: the games' own facts per trick --------------------------------------------------
+
+def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence[Any]],
+                        counts: np.ndarray) -> dict[str, Any]:
+    """The ``tricks`` columns a game adds (German Whist: stage, faceup, taken,
+    follower_could_win; Knock-out: round, players), one value per completed trick."""
+    if game.name == "german_whist" and game.variant.open_stock == 1:
+        return german_trick_facts(hands.states, hands.log_counts, hands.action_seats,
+                                  hands.phases, hands.actions, counts)
+    facts = list(_chain(
+        _padded(state.trick_facts() if hasattr(state, "trick_facts") else [], len(tricks))
+        for state, tricks in zip(hands.states, trick_lists, strict=True)))
+    columns = _NoFacts(len(facts))
+    for name in {name for row in facts for name in row}:
+        columns[name] = [row.get(name) for row in facts]
+    return columns
+
+
+class _NoFacts(dict):
+    """Columns no trick has a fact for: all null."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def __missing__(self, name: str) -> list[None]:
+        return [None] * self.count
+
+
+def german_trick_facts(states: Sequence[Any], log_counts: np.ndarray, seats: np.ndarray,
+                       phases: pa.Array, cards: np.ndarray,
+                       trick_counts: np.ndarray) -> dict[str, Any]:
+    """German Whist's trick facts (``GermanWhistDeal.trick_facts``) for every completed trick
+    of every hand at once, from the logs as arrays, under the classic one face-up card.
+
+    A seat's hand before any action is its dealt hand XOR every card that entered or left
+    it so far (a card enters once and leaves once), so the follower's hand at each trick
+    is a cumulative XOR; trick ``t`` of stage 1 is led with stock card ``2t`` face up, and
+    its winner's take is the stage's ``t``-th take in the log.
+    """
+    hand_count = len(states)
+    players = 2
+    rows = int(log_counts.sum())
+    hand_of_row = np.repeat(np.arange(hand_count), log_counts)
+    starts = np.concatenate([[0], np.cumsum(log_counts)[:-1]]).astype(np.int64)
+    is_play = pc.equal(phases, "play").to_numpy(zero_copy_only=False)
+    is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
+    bits = np.left_shift(np.uint64(1), cards.astype(np.uint64))
+    initial = np.array([state.initial_hands for state in states], np.uint64).reshape(-1, players)
+    trumps = np.fromiter((state.trump for state in states), np.int64, hand_count)
+    stock = np.array([state.stock[0:26:2] for state in states], np.int64).reshape(-1, 13)
+    # each seat's hand before each row: dealt hand ^ the XOR of its cards in earlier rows
+    before = np.empty(rows, np.uint64)
+    for seat in range(players):
+        mine = seats == seat
+        stream = np.where(mine, bits, np.uint64(0))
+        cumulative = np.bitwise_xor.accumulate(stream) if rows else stream
+        prior = np.concatenate([[np.uint64(0)], cumulative])  # XOR of rows before i
+        relative = prior[:-1] ^ prior[starts][hand_of_row] if rows else prior[:-1]
+        before[mine] = (initial[hand_of_row, seat] ^ relative)[mine]
+    # plays alternate lead, follow within a hand: the n-th play of a hand is trick n // 2
+    play_rows = np.flatnonzero(is_play)
+    play_hand = hand_of_row[play_rows]
+    first_play = np.searchsorted(play_hand, np.arange(hand_count))
+    play_number = np.arange(play_rows.size) - first_play[play_hand]
+    # a trick is completed once its second card is played: one per follow, led just before
+    follow_plays = np.flatnonzero(play_number % 2 == 1)
+    follows = play_rows[follow_plays]
+    leads = play_rows[follow_plays - 1]
+    follow_hand = hand_of_row[follows]
+    lead_card = cards[leads]
+    suit = lead_card // 13
+    suit_masks = np.array(SUIT_MASKS, np.uint64)
+    held = before[follows]
+    above = ~((np.uint64(2) << lead_card.astype(np.uint64)) - np.uint64(1))
+    higher = held & suit_masks[suit] & above
+    trump = trumps[follow_hand]
+    trumping = (trump >= 0) & (trump != suit)
+    trumps_held = np.where(trumping, held & suit_masks[np.where(trump >= 0, trump, 0)],
+                           np.uint64(0))
+    could_win = (higher != 0) | (trumps_held != 0)
+    trick_index = np.arange(follows.size) - np.searchsorted(follow_hand, follow_hand)
+    stage_one = trick_index < 13
+    faceup_card = stock[follow_hand, np.minimum(trick_index, 12)]
+    faceup = CARD_NAMES.take(pa.array(faceup_card, mask=~stage_one))
+    # the winner's take after trick t of stage 1 is the hand's t-th take
+    take_rows = np.flatnonzero(is_take)
+    take_hand = hand_of_row[take_rows]
+    take_number = np.arange(take_rows.size) - np.searchsorted(take_hand, take_hand)
+    taken_card = np.full(follows.size, -1, np.int64)
+    trick_start = np.searchsorted(follow_hand, np.arange(hand_count))
+    taken_card[trick_start[take_hand] + take_number] = cards[take_rows]
+    if not np.array_equal(np.bincount(follow_hand, minlength=hand_count), trick_counts):
+        raise AssertionError("German trick facts: completed tricks and the log disagree")
+    return {
+        "stage": np.where(stage_one, 1, 2),
+        "faceup": faceup,
+        "taken": CARD_NAMES.take(pa.array(np.maximum(taken_card, 0), mask=taken_card < 0)),
+        "follower_could_win": could_win,
+    }
+
+
+def _padded(facts: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """A hand's trick facts, one per trick (a trick without facts gets none)."""
+    return facts[:count] + [{}] * (count - len(facts))
 
 
 def _action_names(game: Any) -> pa.Array:

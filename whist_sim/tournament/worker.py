@@ -6,8 +6,10 @@ and notebooks call it directly.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import math
 import sys
 import time
 from collections.abc import Mapping
@@ -16,7 +18,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from whist_sim.budget import TimeControl
+from whist_sim.budget import DecisionClock, TimeControl, decision_clock
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
 from whist_sim.play import SEAT_SEEDING, SeatFailure, play_match
@@ -114,13 +116,13 @@ def play_task(
     variant_json = json.dumps(game.variant.as_dict(), sort_keys=True)
     recorder = TaskRecorder(game, variant_json)
     errors: dict[str, str] = {}
-    decisions = dict.fromkeys(built, 0)
-    with board.printing():
-        deals_played = _play_items(spec, games, board, built, numbers, recorder, errors,
-                                   decisions)
+    limited = spec.time_limit is not None or spec.time_control is not None
+    with board.printing(), (decision_clock(spec.time_limit or math.inf) if limited
+                            else contextlib.nullcontext()) as clock:
+        deals_played = _play_items(spec, games, board, built, numbers, recorder, errors, clock)
     arrow = recorder.tables()
     seconds = time.perf_counter() - started
-    timed = {label: (decisions[label], e.seconds) for label, e in built.items()}
+    timed = recorder.decision_totals(list(built))
     output = {label: e.output.text() for label, e in built.items() if e.output.kept}
     if board.stray.kept:
         output[OUTSIDE_DECISIONS] = board.stray.text()
@@ -131,9 +133,12 @@ def play_task(
 
 def _play_items(
     spec: TaskSpec, games: Mapping[int, Any], board: Table, built: Mapping[str, Entrant],
-    numbers: Any, recorder: TaskRecorder, errors: dict[str, str], decisions: dict[str, int],
+    numbers: Any, recorder: TaskRecorder, errors: dict[str, str], clock: DecisionClock | None,
 ) -> int:
-    """Play the task's items, every seating, and add their rows; the hands played."""
+    """Play the task's items, every seating, and add their rows; the hands played.
+
+    Under a time limit or clocks, every deal shares the task's ``clock`` (its alarm set
+    up once); without, the play loop still times each decision (``actions.seconds``)."""
     deals_played = 0
     first_item = spec.task * spec.plan.deals_per_task
     for item, (pairing, deal) in enumerate(spec.plan.task_items(spec.task), first_item):
@@ -145,24 +150,27 @@ def _play_items(
                    for label, entrant in built.items()}
         for rotation in seatings(lineup, game.duplicate_rotations):
             seated = rotate(lineup, rotation)
+            source = board.match(pairing, deal, rotation, None if spec.deal_set is None
+                                 else spec.deal_set.source(game, deal, seed), game, seed,
+                                 [built[label].output for label in seated])
             played, match = play_match(
                 game,
                 [players[label] for label in seated],
                 seed,
                 time_limit=spec.time_limit,
                 on_error=spec.on_error,
-                deal_source=board.match(pairing, deal, rotation, None if spec.deal_set is None
-                                        else spec.deal_set.source(game, deal, seed)),
+                deal_source=source,
                 seat_seeding=spec.seat_seeding,
                 time_control=spec.time_control,
+                timed=True,
+                clock=clock,
             )
+            scripted = board.scripted
             for hand, result in enumerate(played):
-                times = board.hand_times[hand] if hand < len(board.hand_times) else []
-                for (seat, _, _, chosen) in result.state.log:
-                    if chosen:
-                        decisions[seated[seat]] += 1
+                error = result.outcome.error
                 recorder.add_hand((numbers[pairing], deal, rotation, hand), seated, result,
-                                  _cut_error(result.outcome.error, errors), times)
+                                  error if error is None else _cut_error(error, errors),
+                                  [] if scripted[hand] else result.seconds)
             recorder.add_match((numbers[pairing], deal, rotation), seated, len(played), match)
             deals_played += len(played)
     return deals_played
