@@ -221,22 +221,28 @@ class Table:
             self.led = view.trick[0] // 13
             self.best = _trick_winner(view.trick, view.trump)
         total = unknown.bit_count()
-        suit_counts = [(unknown & mask).bit_count() for mask in SUIT_MASKS]
-        me, n = view.seat, view.players
-        position = (me - view.leader) % n
-        self.later: list[tuple[float, int, bool]] = []
-        self.opponents = 0
-        others_held = 0
+        me, n, leader = view.seat, view.players, view.leader
+        position = (me - leader) % n
+        later: list[tuple[float, int, bool]] = []
+        opponents = others_held = 0
         for seat in range(n):
-            if seat == me or held[seat] <= 0:
+            cards_held = held[seat]
+            if seat == me or cards_held <= 0:
                 continue
-            self.opponents += 1
-            others_held += held[seat]
-            if (seat - view.leader) % n <= position:
+            opponents += 1
+            others_held += cards_held
+            if (seat - leader) % n <= position:
                 continue  # played (or knocked) before us
-            pool = total - sum(suit_counts[s] for s in range(4) if voids[seat] >> s & 1)
-            share = held[seat] / pool if pool > 0 else 0.0
-            self.later.append((share, voids[seat], status[seat] == "dog"))
+            void = voids[seat]
+            pool = total  # the unknown cards of the suits it may still hold
+            if void:
+                for suit in range(4):
+                    if void >> suit & 1:
+                        pool -= (unknown & SUIT_MASKS[suit]).bit_count()
+            share = cards_held / pool if pool > 0 else 0.0
+            later.append((share, void, status[seat] == "dog"))
+        self.later = later
+        self.opponents = opponents
         self.held_share = others_held / total if total else 0.0
 
     def win_chance(self, card: int) -> float:
