@@ -120,7 +120,7 @@ class GermanHeuristic(Strategy):
         self.denial = float(denial)
         self.trick_worth = None if trick_worth is None else float(trick_worth)
         self.endgame_cards = endgame_cards
-        if compiled not in (True, False):
+        if compiled is not True and compiled is not False:  # 1 == True, yet not a bool
             raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
         self.compiled = compiled
         self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks

@@ -82,6 +82,9 @@ class KnockoutHeuristic(Strategy):
       times its chance of winning later (0: at the first trick it can win at all).
     - ``keep_sure_margin``: keep the top trump (a sure trick) rather than spend it unless
       spending it is better by this much (in tricks); 0 turns the preference off.
+    - ``compiled``: True (default) scores the legal cards compiled with numba
+      (strategies/knockout_heuristic_compiled.py), False in the Python below; the
+      decisions are the same.
     """
 
     games = frozenset({"knockout_whist"})
@@ -96,6 +99,7 @@ class KnockoutHeuristic(Strategy):
         opponent_skill: float = 0.5,
         dog_patience: float = 1.0,
         keep_sure_margin: float = 0.01,
+        compiled: bool = True,
     ) -> None:
         _check_number("survival_weight", survival_weight, 0.0, 100.0)
         _check_number("side_worth", side_worth, 0.0, 1.0)
@@ -109,6 +113,9 @@ class KnockoutHeuristic(Strategy):
         self.opponent_skill = float(opponent_skill)
         self.dog_patience = float(dog_patience)
         self.keep_sure_margin = float(keep_sure_margin)
+        if compiled is not True and compiled is not False:  # 1 == True, yet not a bool
+            raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
+        self.compiled = compiled
         self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------
@@ -141,6 +148,10 @@ class KnockoutHeuristic(Strategy):
 
     def _play(self, view: Any, table: Table) -> int:
         """The legal card with the best value (see the module docstring)."""
+        if self.compiled:
+            from strategies.knockout_heuristic_compiled import play_choice
+
+            return play_choice(self, view, table, RANK_TIE_BREAK, SURE)
         # ``worth`` of each card held, with its two powers' constant parts taken once
         base, weight = 1.0 - table.held_share, self.higher_card_weight
         ruff_escape = self.side_worth ** table.opponents
