@@ -224,3 +224,17 @@ def test_csv_names_are_unique_and_short(tmp_path: Path):
     names = list(page.layout("T", sections, tmp_path).files)
     assert len(set(names)) == 2
     assert all(len(Path(name).stem) <= page.STEM_LENGTH + 2 for name in names)
+
+
+def test_a_table_that_would_pass_the_cap_is_split_by_strategy_not_cut():
+    import polars as pl
+
+    from whist_sim.reports.document import column, tables_by
+
+    df = pl.DataFrame({"strategy": ["a"] * 20 + ["b"] * 20, "n": list(range(40))})
+    columns = [("strategy", column("strategy")), ("n", column("n"))]
+    assert [t.caption for t in tables_by(df.head(20), "strategy", columns, "Bids", "bids")] == [
+        "Bids"]
+    split = tables_by(df, "strategy", columns, "Bids", "bids", limit=25)
+    assert [(t.caption, t.name, len(t.rows)) for t in split] == [
+        ("Bids: a", "bids_a", 20), ("Bids: b", "bids_b", 20)]

@@ -93,6 +93,18 @@ def table_of(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str
     return Table([title for title, _ in columns], rows, caption, name)
 
 
+def tables_by(df: pl.DataFrame, key: str, columns: Sequence[tuple[str, Callable[[dict], str]]],
+              caption: str, name: str, limit: int = 25) -> list[Table]:
+    """One table of ``df``, or, if it has more than ``limit`` rows, one table per value of
+    ``key`` (a strategy, say), so that the page's row cap never hides a whole strategy. The
+    tables of the split are named ``<name>_<value>`` and captioned ``<caption>: <value>``."""
+    if df.height <= limit:
+        return [table_of(df, columns, caption, name)]
+    return [table_of(df.filter(pl.col(key) == value), columns, f"{caption}: {value}",
+                     f"{name}_{value}")
+            for value in df[key].unique(maintain_order=True)]
+
+
 def column(name: str, digits: int = 3) -> Callable[[dict], str]:
     """Cell function: column ``name`` formatted by :func:`fmt`."""
     return lambda row: fmt(row[name], digits)

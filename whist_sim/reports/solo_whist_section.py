@@ -8,9 +8,9 @@ from pathlib import Path
 
 import polars as pl
 
-from whist_sim.reports import plots
+from whist_sim.reports import page, plots
 from whist_sim.reports import solo_whist as sw
-from whist_sim.reports.document import Section, Table, fmt, fmt_ci
+from whist_sim.reports.document import Section, Table, fmt, fmt_ci, tables_by
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -62,20 +62,20 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " seat-hands` adds up over contracts: the `all` row is what declaring"
                 " earned the strategy per 100 hands it was dealt.",
             ],
-            [_table(bidding, [
+            [*tables_by(bidding, "strategy", [
                 ("strategy", _col("strategy")),
                 ("contract", _col("contract")),
                 ("seat-hands", _col("seat_hands")),
                 ("bids · rate [95% CI]", _count_ci("bids", "bid_rate")),
                 ("won · per bid [95% CI]", _count_ci("won", "won_rate")),
                 ("made · make rate [95% CI]", _count_ci("made", "make_rate")),
-            ], "Bids, auctions won and contracts made", "solo_whist_bidding"),
-             _table(bidding, [
+            ], "Bids, auctions won and contracts made", "solo_whist_bidding", page.MAX_ROWS),
+             *tables_by(bidding, "strategy", [
                 ("strategy", _col("strategy")),
                 ("contract", _col("contract")),
                 ("units per contract [95% CI]", _ci("units_per_contract", 2)),
                 ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
-            ], "Declarer-side units", "solo_whist_declarer_units")],
+            ], "Declarer-side units", "solo_whist_declarer_units", page.MAX_ROWS)],
             figure(bidding, plots.plot_units_per_contract, "solo_units"),
         ),
         Section(
@@ -90,7 +90,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " standard error). Declaring (the `all` row above) plus defending plus"
                 " defending against its own strategy make up the strategy's whole net.",
             ],
-            [_table(defence, [
+            tables_by(defence, "strategy", [
                 ("strategy", _col("strategy")),
                 ("contract", _col("contract")),
                 ("defended", _col("defended")),
@@ -100,7 +100,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("units won", _col("units_won", 1)),
                 ("units per defence [95% CI]", _ci("units_per_defence", 2)),
                 ("units per 100 seat-hands [95% CI]", _ci("units_per_100", 1)),
-            ], name="solo_whist_defence")],
+            ], "Defence", "solo_whist_defence", page.MAX_ROWS),
         ),
         Section(
             "Solo Whist: make rate by hand strength",
@@ -151,13 +151,13 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("throw-in rate [95% CI]", _ci("throw_in_rate")),
                     ("duplicate sets", _col("sets")),
                 ], "Throw-ins", "solo_whist_throw_ins"),
-                _table(mix, [
+                *tables_by(mix, "strategy", [
                     ("strategy", _col("strategy")),
                     ("contract", _col("contract")),
                     ("won", _col("won")),
                     ("share [95% CI]", _ci("share")),
                     ("per 100 seat-hands", _col("per_100", 2)),
-                ], "Contract mix", "solo_whist_contract_mix"),
+                ], "Contract mix", "solo_whist_contract_mix", page.MAX_ROWS),
             ],
             figure(mix, plots.plot_contract_mix, "solo_contract_mix"),
         ),
