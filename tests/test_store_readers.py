@@ -26,7 +26,7 @@ from tests.store_helpers import (
     start_writer,
 )
 from tests.tournament_helpers import assert_same_rows, quick_config, run_rows
-from whist_sim.store import RunFolder, RunFolderError
+from whist_sim.store import RunFolder, RunFolderError, stored_schema
 from whist_sim.tournament.runner import resume_tournament
 from whist_sim.tournament.schedule import Plan
 
@@ -98,7 +98,7 @@ def test_each_table_reads_directly_with_polars_duckdb_and_pandas(tmp_path: Path)
     assert_documented_reads_equal(run, expected)
     every_column = pd.read_parquet(run / "data" / "deals")
     assert len(every_column) == expected["deals"].height
-    assert list(every_column.columns) == ["run_id", *expected["deals"].columns]
+    assert list(every_column.columns) == stored_schema("deals", "german_whist").names
     assert set(every_column["run_id"]) == {json.loads((run / "run.json").read_text())["run_id"]}
     assert_tidy(run)
 
@@ -117,8 +117,6 @@ def _first_layout(run: Path, to: Path, plan: Plan, units: dict[str, set[int]]) -
         unit = to / "data" / name
         unit.mkdir(parents=True)
         for table, frame in rows_for_tasks(rows, plan, tasks).items():
-            if table != "deals":  # the first layout had no run columns: only deals.game
-                frame = frame.drop("game")
             full = pq.read_schema(next((run / "data" / table).glob("*.parquet")))
             schema = pa.schema([full.field(name) for name in frame.columns])  # as written then
             pq.write_table(frame.to_arrow().cast(schema), unit / f"{table}.parquet")

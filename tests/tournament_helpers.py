@@ -7,7 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
-from whist_sim.store import RunFolder
+from whist_sim.store import RunFolder, table_schema
 
 KEYS = ["pairing", "deal", "rotation", "hand"]
 SORT_KEYS = {
@@ -53,16 +53,24 @@ MEASURED = {"actions": ["seconds"]}
 runs of the same plan may differ in. Left out of ``run_rows``."""
 
 RUN_IDENTITY = ["run_id"]
-"""Columns that name the run, in every table: two runs of the same plan differ there by
-design. Left out of ``run_rows`` too."""
+"""The column that names the run, in every table: two runs of the same plan differ there by
+design. ``run_rows`` leaves it out, with the other column the store adds (``game``, but
+where a task records it, in ``deals``)."""
+
+
+def recorded_columns(table: str, game: str) -> list[str]:
+    """A table's columns as a task records them (the store adds the run columns when it
+    writes a unit), without the measured ones."""
+    return [c for c in table_schema(table, game).names if c not in MEASURED.get(table, [])]
 
 
 def run_rows(run: Path) -> dict[str, pl.DataFrame]:
-    """Every table of a run, sorted by its key, without the measured columns and the run's
-    id: equal dicts mean equal results."""
+    """Every table of a run, sorted by its key, with the columns a task records and without
+    the measured ones: equal dicts mean equal results, and a task's own tables
+    (``play_task``) compare with them directly."""
     folder = RunFolder.open(run)
-    return {t: folder.scan(t).collect().sort(SORT_KEYS.get(t, KEYS))
-            .drop([*MEASURED.get(t, []), *RUN_IDENTITY])
+    return {t: folder.scan(t).select(recorded_columns(t, folder.game)).collect()
+            .sort(SORT_KEYS.get(t, KEYS))
             for t in folder.tables()}
 
 
@@ -70,7 +78,10 @@ def assert_same_rows(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> 
     assert set(a) == set(b)
     for table in a:
         assert a[table].columns == b[table].columns, table
-        assert a[table].equals(b[table]), f"table {table} differs"
+        if not a[table].equals(b[table]):
+            assert a[table].height == b[table].height, f"table {table}: other row counts"
+            differs = [c for c in a[table].columns if not a[table][c].equals(b[table][c])]
+            raise AssertionError(f"table {table} differs in columns {differs}")
 
 
 def make_run_without_ray(folder: Path, body: str, per_task: int = 10) -> Path:
