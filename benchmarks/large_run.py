@@ -7,7 +7,9 @@ and then reported on by ``whist_sim.reports.build.build_report`` (what
 ``whist-sim report`` runs) in another fresh process. It prints, per size:
 
 - wall time and hands/s of the run on ``--workers`` workers (default 2) and, at
-  ``--speedup-hands``, on 1 worker too: the speed-up (target at least 1.85x on 2);
+  ``--speedup-hands``, on 1 worker too: the speed-up (target at least 1.85x on 2),
+  and the driver's CPU time as a share of a core: on 2 cores and 2 workers the
+  driver's commits compete with the workers (docs/cluster.md, the commit rate);
 - the driver's peak RSS (``getrusage(RUSAGE_SELF)`` of the driver process alone;
   Ray's workers, raylet and GCS are other processes and not counted): target at
   most 1 GB and flat in the run's size;
@@ -151,7 +153,9 @@ def child_play(hands: int, workers: int, out: Path, strategies: list[str]) -> di
     with ray_session(None, workers) as slots:
         run_tournament(warm, out.with_name(out.name + "-warm-up"), workers=workers,
                        progress=False)
+        cpu = time.process_time()
         summary = run_tournament(config, out, workers=workers, progress=False)
+        cpu = time.process_time() - cpu
     shutil.rmtree(out.with_name(out.name + "-warm-up"), ignore_errors=True)
     meta = json.loads((out / "run.json").read_text())
     return {
@@ -159,6 +163,7 @@ def child_play(hands: int, workers: int, out: Path, strategies: list[str]) -> di
         "task_seconds": summary.task_seconds, "tasks": summary.tasks_run,
         "deals_per_task": meta["plan"]["deals_per_task"], "status": summary.status,
         "process_seconds": time.perf_counter() - started, "peak_rss": peak_rss_bytes(),
+        "driver_cpu": cpu,
     }
 
 
@@ -387,12 +392,15 @@ def main() -> None:
 def print_results(results: list[Measured], one_worker: dict[str, Any], reference: Measured,
                   workers: int) -> None:
     print()
-    print(f"{'hands':>10s} {'tasks':>6s} {'wall s':>8s} {'hands/s':>8s} {'driver RSS':>11s}"
-          f" {'B/hand':>7s} {'report s':>9s} {'report RSS':>11s}")
+    print(f"{'hands':>10s} {'tasks':>6s} {'wall s':>8s} {'hands/s':>8s} {'driver CPU':>10s}"
+          f" {'driver RSS':>11s} {'B/hand':>7s} {'report s':>9s} {'report RSS':>11s}")
     for m in results:
         print(f"{m.hands:>10,} {m.play['tasks']:>6,} {m.play['wall']:>8.1f} {m.rate:>8,.0f}"
+              f" {m.play['driver_cpu'] / m.play['wall']:>10.0%}"
               f" {mib(m.play['peak_rss']):>11s} {m.disk / m.hands:>7.1f}"
               f" {m.report['seconds']:>9.2f} {mib(m.report['peak_rss']):>11s}")
+    print("(driver CPU: the driver process's CPU time over the run's wall time, as a share of"
+          " one core; on a machine with as many cores as workers it is taken from them)")
     one_rate = one_worker["hands"] / one_worker["wall"]
     ratio = reference.rate / one_rate
     print()
@@ -401,7 +409,9 @@ def print_results(results: list[Measured], one_worker: dict[str, Any], reference
           f" (target {TARGET_SPEEDUP}x: {'met' if ratio >= TARGET_SPEEDUP else 'not met'});"
           f" share of the run's wall x workers spent playing:"
           f" {reference.play['task_seconds'] / (reference.play['wall'] * workers):.1%}"
-          f" on {workers}, {one_worker['task_seconds'] / one_worker['wall']:.1%} on 1")
+          f" on {workers}, {one_worker['task_seconds'] / one_worker['wall']:.1%} on 1;"
+          f" driver CPU {reference.play['driver_cpu'] / reference.play['wall']:.0%} of a core"
+          f" on {workers}, {one_worker['driver_cpu'] / one_worker['wall']:.0%} on 1")
     small = results[0]
     print()
     print(f"growth against {small.hands:,} hands (x hands: x driver RSS, x report time,"
@@ -433,6 +443,9 @@ def print_results(results: list[Measured], one_worker: dict[str, Any], reference
             value, exponent = extrapolate(points, TARGET_HANDS)
             shown = f"{value:.1f} s" if unit == "s" else mib(value)
             print(f"  {name:16s} {shown:>10s}  (exponent {exponent:.2f})")
+        if results[-1].hands < 10 * results[0].hands:
+            print(f"  (the sizes span only {results[-1].hands / results[0].hands:.1f}x: the"
+                  " slopes are mostly noise; measure 10,000 to 300,000 hands or more)")
         wall = TARGET_HANDS / largest.rate
         print(f"  play on {workers} workers {wall:,.0f} s at {largest.rate:,.0f} hands/s;"
               f" disk {largest.disk / largest.hands * TARGET_HANDS / 1e9:.2f} GB")
