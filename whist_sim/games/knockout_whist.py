@@ -319,11 +319,24 @@ class KnockoutWhistDeal(DealState):
         )
 
     def _play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~(1 << card)
+        hands = self.hands
+        hands[seat] &= ~(1 << card)
         self.log.append((seat, PLAY, card, True))
-        self.trick = (*self.trick, card)
+        trick = self.trick = (*self.trick, card)
         self.trick_seats = (*self.trick_seats, seat)
-        self._next_in_trick()
+        acted = self.acted = self.acted + 1
+        order = self.trick_order
+        if acted == len(order):
+            self._complete_trick()
+            return
+        nxt = order[acted]
+        if self.status[nxt] == DOG:
+            self._ask(nxt)
+            return
+        # _ask for a full player following, inline: this runs for every card played
+        self.to_act = nxt
+        hand = hands[nxt]
+        self.legal = hand & SUIT_MASKS[trick[0] // 13] or hand
 
     def _next_in_trick(self) -> None:
         self.acted += 1
