@@ -37,6 +37,7 @@ def _play(tmp_path, name: str, per_task: int, workers: int = 0):
     return run_tournament(config, tmp_path / name, workers=workers, progress=False)
 
 
+@pytest.mark.slow
 def test_an_entrant_is_benched_after_its_nth_forfeit_in_plan_order(tmp_path):
     summary = _play(tmp_path, "bench", per_task=4)
     deals = run_rows(summary.path)["deals"].sort("deal", "pairing", "rotation")

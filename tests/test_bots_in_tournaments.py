@@ -62,6 +62,7 @@ EXTERNAL = (f'use = "process"\ncommand = ["{sys.executable}", "{BOTS}/python_heu
 
 
 @pytest.mark.parametrize("game", ["german_whist", "solo_whist"])
+@pytest.mark.slow
 def test_in_process_isolated_and_external_give_the_same_rows(tmp_path, game):
     _, here = _play(tmp_path, "here", *IN_PROCESS, game=game)
     _, isolated = _play(tmp_path, "isolated", *ISOLATED, game=game)
@@ -87,6 +88,7 @@ def c_bot(tmp_path_factory) -> Path:
     [("german_whist", ""), ("solo_whist", ""), ("minnesota_whist", ""),
      ("knockout_whist", "players = 4")],
 )
+@pytest.mark.slow
 def test_c_and_javascript_bots_play_every_game_on_ray(tmp_path, c_bot, game, players,
                                                       ray_cluster):
     assert shutil.which("node"), "the JavaScript reference bot needs node (it is in CI)"

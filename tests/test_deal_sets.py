@@ -596,6 +596,7 @@ use = "random"
 """
 
 
+@pytest.mark.slow
 def test_a_tournament_from_an_exported_set_repeats_the_run(tmp_path: Path) -> None:
     original = _run_from(tmp_path, "original", SOLO_SET.format(seed=4, deals="deals = 5"))
     exported = tmp_path / "set.parquet"

@@ -164,6 +164,7 @@ def test_entrants_and_settings_parse_like_config_values():
         ("net0=0 net1=1", ["net0", "solo_whist"]),
     ],
 )
+@pytest.mark.slow
 def test_bad_sprt_is_one_line_before_any_work(tmp_path, sprt, fragments):
     out = tmp_path / "never"
     result = subprocess.run(
@@ -202,6 +203,7 @@ use = "solver"
         load_config(write_config(tmp_path, body))
 
 
+@pytest.mark.slow
 def test_cli_duel_prints_standings_and_verdict(tmp_path):
     out = tmp_path / "cli"
     result = subprocess.run(
@@ -216,6 +218,7 @@ def test_cli_duel_prints_standings_and_verdict(tmp_path):
     assert pl.read_parquet(next((out / "data" / "deals").glob("*.parquet"))).height > 0
 
 
+@pytest.mark.slow
 def test_a_duel_of_two_line_ups_reads_whole_deals_whatever_the_task_size(tmp_path):
     """At three seats a duel plays A B A and B A B on every deal; a task never splits them."""
     def play(name: str, per_task: int):

@@ -69,6 +69,7 @@ def test_compiled_stage1_follows_a_card_already_led():
     assert followed >= 3 * 13  # the second card of every stage-1 trick of three hands
 
 
+@pytest.mark.slow
 def test_compiled_rollout_gives_the_payoffs_of_the_python_rollout():
     for view, state in stage1_states({}, range(4)):
         python = rollout_function(MODEL, view, 13, solve)  # the pure solver: no compiled copy

@@ -20,6 +20,8 @@ from whist_sim.tournament import runner
 from whist_sim.tournament.config import load_config
 from whist_sim.tournament.runner import choose_in_process, run_tournament
 
+pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -323,6 +323,7 @@ def _peak_rss_kb(pid: int) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+@pytest.mark.slow
 def test_a_billion_deals_plan_and_start_in_small_memory(tmp_path):
     """The driver of a 10**9-deal run validates, plans, and commits tasks in process with
     its peak memory far below what a list of its 6 * 10**8 tasks would take (the old
@@ -387,6 +388,7 @@ def _free_port(host: str = "127.0.0.9") -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_an_address_where_nothing_listens_fails_fast_in_one_line(tmp_path):
     """A fresh process (no Ray yet, as on the command line): it refuses in seconds,
     where Ray alone retried for minutes."""
@@ -539,6 +541,7 @@ def test_an_out_on_a_read_only_file_system(tmp_path, monkeypatch):
     _assert_one_line(_cli_run(config, out), str(out), "the file system is read-only")
 
 
+@pytest.mark.slow
 def test_no_space_left_mid_run_keeps_every_committed_task(tmp_path, monkeypatch):
     """Simulated: the third commit finds the disk full. The command fails in one line
     naming the run and how to continue; the two tasks committed stay; the resumed run
