@@ -99,3 +99,21 @@ def test_the_fed_driver_commits_every_task_of_the_plan(tmp_path):
     folder = RunFolder.open(tmp_path / "whole")
     assert folder.completed_tasks() == set(range(5))
     assert folder.scan("deals").select("deal").collect().height == 5 * hands
+
+
+def test_every_part_of_the_driver_is_timed_on_the_store_as_it_is(tmp_path):
+    """commit_rate's parts use the store's commit halves (``_write_unit``, ``_publish``):
+    if the store changes them, this says so instead of the benchmark printing less."""
+    per_task = commit_rate.items_per_task(6)
+    results, _ = commit_rate.make_results(6, 1)
+    timed = commit_rate.parts(tmp_path, results, 3, per_task)
+    assert set(timed) == {
+        "transfer (unpickle a result)", "live standings", "store: commit_task",
+        "store: compact", "split: write the unit (a worker's share if sharded)",
+        "split: name it in a snapshot (the driver's share)",
+        f"split: name {commit_rate.GROUP} units a snapshot (group commit)",
+    }
+    assert all(seconds >= 0 for seconds in timed.values())
+    for name in ("store", "split", "group"):
+        folder = commit_rate.RunFolder.open(tmp_path / name)
+        assert folder.completed_tasks() == {0, 1, 2}
