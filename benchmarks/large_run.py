@@ -27,16 +27,19 @@ The full run, for a quiet machine (nothing else on its 2 cores), is one command:
     .venv/bin/python benchmarks/large_run.py
 
 sizes 10,000, 100,000, 300,000 and 1,000,000 hands on 2 workers, and 100,000 hands
-on 1 worker for the speed-up: 1.51 million hands. At the rates of December 2026
-(random against heuristic through a worker's task, about 2,000 hands/s a core) that
-is about 10 minutes of play, plus the reports (seconds to a minute each) and Ray's
-start-up per size (a few seconds): plan on 15 minutes, and 2 GB of free disk.
-``--quick`` (10,000 and 30,000 hands; the speed-up at 30,000) takes about a minute
-and checks that everything works. ``--sizes`` and ``--speedup-hands`` choose other
-sizes; ``--keep DIR`` keeps the run folders there (default: a temporary folder,
-removed at the end); ``--profile-report RUN`` prints where ``build_report`` spends
-its time on an existing run folder (cProfile, top functions by their own time and
-by cumulative time) and exits.
+on 1 worker for the speed-up: 1.51 million hands. At the rates measured on
+2 December 2026 (``benchmarks/pipeline_throughput.py`` through a worker's task:
+random 2,590 and heuristic 1,137 hands/s a core, so about 1,600 hands/s for random
+against heuristic) that is about 9 minutes of play on a quiet machine, plus the
+reports (seconds to a minute each) and Ray's start-up per run (seconds): plan on
+15 minutes (less once the heuristics are faster), and 1 GB of free disk (about
+330 bytes a hand). ``--quick`` (10,000 and 30,000 hands; the speed-up at 30,000)
+takes about two minutes on a quiet machine and checks that everything works.
+``--sizes`` and ``--speedup-hands`` choose other sizes; ``--keep DIR`` keeps the
+run folders there (default: a temporary folder, removed at the end);
+``--profile-report RUN`` prints where ``build_report`` spends its time on an
+existing run folder (each Polars query by the report function asking for it, then
+cProfile's top functions by own and by cumulative time) and exits.
 
 Before each run the free disk is checked against the size that run will need
 (bytes per hand as measured on the previous size, or ``DEFAULT_BYTES_PER_HAND``):
