@@ -247,7 +247,7 @@ class _Seen:
                 poss[seat] = view.exposed
             else:
                 poss[seat] = known[seat] | (free & ~SUIT_OF_MASK[voids[seat]])
-        a, b, c = (poss[(me + i) & 3] for i in (1, 2, 3))
+        a, b, c = poss[(me + 1) & 3], poss[(me + 2) & 3], poss[(me + 3) & 3]
         three = a & b & c
         two = ((a & b) | (a & c) | (b & c)) & ~three
         self.unseen = unseen
