@@ -22,6 +22,22 @@ The heuristics' rows come in pairs: ``play_match`` (bare play: the engine and th
 strategies, what this work changed) and ``play_task`` (the same items recorded, where
 the target applies; the recording is tournament/recording.py's part).
 
+Measured at a5e39bb against c43568d (``--hands 300 --repeats 3``, 2 shared cores under
+heavy load from other processes; hands or games per CPU-second)::
+
+    case                 loop             old       new  new/old   target
+    german_heuristic     play_match     1,446     3,403     2.35
+    german_heuristic     play_task        873     2,183     2.50    4,000 hands/s not met
+    solo_heuristic       play_match     1,860     2,010     1.08
+    solo_heuristic       play_task      1,289     1,751     1.36    3,000 hands/s not met
+    minnesota_heuristic  play_match     1,613     2,800     1.74
+    minnesota_heuristic  play_task      1,155     2,233     1.93    2,500 hands/s not met
+    knockout_heuristic   play_match       676     1,007     1.49
+    knockout_heuristic   play_task        520       818     1.57    1,000 games/s not met
+    german_random        play_deal      7,908     8,677     1.10   15,000 hands/s not met
+
+The ``play_task`` ratios include the recording's own speed-up over the same commits.
+
 Usage: python benchmarks/engine_speed.py [--hands 400] [--repeats 3] [--old c43568d]
        [--cases german_heuristic solo_heuristic ...]
 """
