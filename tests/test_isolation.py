@@ -17,6 +17,8 @@ from tests.tournament_helpers import run_rows, write_config
 from whist_sim.tournament.config import load_config
 from whist_sim.tournament.runner import run_tournament
 
+pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
+
 CHEATERS = ("peeker", "forger", "patcher")
 
 CONFIG = """

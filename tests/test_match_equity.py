@@ -65,6 +65,7 @@ def test_the_points_distribution_is_measured_from_heuristic_deals_of_the_variant
     assert points_distribution(game, deals=60, first_seed=0) == shares
 
 
+@pytest.mark.slow
 def test_equity_is_built_once_per_variant_and_follows_its_target():
     short = make_game("minnesota_whist", {"target": 7}).variant
     assert equity(short) is equity(short)

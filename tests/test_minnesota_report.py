@@ -424,6 +424,7 @@ use = "random"
 """
 
 
+@pytest.mark.slow
 def test_build_report_on_a_real_minnesota_run(tmp_path: Path):
     run = make_run_without_ray(tmp_path, CONFIG)
     paths = build_report(run)

@@ -20,6 +20,8 @@ from whist_sim.tournament.config import load_config
 from whist_sim.tournament.loopback import HOST_VARIABLE, loopback_environment
 from whist_sim.tournament.runner import run_tournament
 
+pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
+
 CONNECTED_STATES = {"01", "02", "03"}  # ESTABLISHED, SYN_SENT, SYN_RECV
 
 

@@ -359,6 +359,7 @@ def test_knockout_ratings_of_who_wins_agree_with_the_games_won(knockout_run: Run
     assert best["fair_share"] < best["predicted"] < best["win_share"]
 
 
+@pytest.mark.slow
 def test_one_strength_predicts_the_games_won_at_two_table_sizes(tmp_path: Path):
     folder = RunFolder.open(make_run_without_ray(
         tmp_path, KNOCKOUT.format(deals=100, players="[4, 7]"), per_task=50))

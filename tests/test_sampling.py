@@ -184,6 +184,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "variant", "players", "deals"), CASES)
+@pytest.mark.slow
 def test_sampled_worlds_match_the_true_deal(name, variant, players, deals):
     game = make_game(name, variant, players)
     checked = 0

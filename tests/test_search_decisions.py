@@ -109,6 +109,7 @@ def _golden() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("game_name", list(CASES))
+@pytest.mark.slow
 def test_search_decisions_are_those_pinned(game_name):
     expected = _golden()[game_name]
     found = json.loads(json.dumps(decisions(game_name)))  # the JSON's own types
