@@ -811,6 +811,10 @@ def test_rounds_table_and_final_placing(monkeypatch):
         row(3, 2, 5, 0, knocked_out=True),
     ]
     rows = state.extra_rows(("a", "b", "c"))["rounds"]
+    # each round's dealer and the cards dealt (tests/test_results_knockout_rounds.py reads
+    # those in full): here the dealer of every row, and the rest of the row as expected
+    assert [row.pop("dealer") for row in rows] == [dealers[r["round"] - 1] for r in rows]
+    assert all(len(row.pop("dealt_cards").split()) == row["cards_dealt"] for row in rows)
     assert sorted(rows, key=lambda r: (r["round"], r["seat"])) == expected
 
     assert state.placings() == [1, 3, 2]  # seat 2 went out in round 3, seat 1 in round 2

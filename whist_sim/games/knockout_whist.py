@@ -558,8 +558,45 @@ class KnockoutWhistDeal(DealState):
         return tuple(self.all_tricks)
 
     def extra_rows(self, seated: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
-        """Rows of the ``rounds`` table: one per player per round dealt in."""
-        return {"rounds": [{**row, "strategy": seated[row["seat"]]} for row in self.round_rows]}
+        """Rows of the ``rounds`` table: one per player per round dealt in, with the round's
+        dealer and the cards the player was dealt (``round_facts``)."""
+        dealers, dealt = self.round_facts()
+        return {"rounds": [
+            {**row, "strategy": seated[row["seat"]], "dealer": dealers[row["round"] - 1],
+             "dealt_cards": dealt[row["round"] - 1].get(row["seat"])}
+            for row in self.round_rows
+        ]}
+
+    def round_facts(self) -> tuple[list[int], list[dict[int, str]]]:
+        """Each finished round's dealer, and the cards each player dealt in was dealt.
+
+        Read off the game's own record, so they cannot disagree with it: every card dealt
+        is played within its round (a dog knocks until the last trick, then plays), so a
+        player's hand is the cards it played to the round's tricks; round 1 is the dealt
+        ``first_hands``. The deal passes to the next seat on the left still in (a dog
+        included), which is the first seat after the last dealer among the players of the
+        next round; the last round's dealer is the game's ``dealer``."""
+        rounds = max((row["round"] for row in self.round_rows), default=0)
+        dealt: list[dict[int, int]] = [{} for _ in range(rounds)]
+        for number, trick, seats in zip(self.all_trick_rounds, self.all_tricks,
+                                        self.all_trick_players, strict=True):
+            if number <= rounds:
+                hands = dealt[number - 1]
+                for seat, card in zip(seats, trick.cards, strict=True):
+                    hands[seat] = hands.get(seat, 0) | 1 << card
+        if rounds:
+            dealt[0] = {row["seat"]: self.first_hands[row["seat"]]
+                        for row in self.round_rows if row["round"] == 1}
+        players: list[set[int]] = [set() for _ in range(rounds)]
+        for row in self.round_rows:
+            players[row["round"] - 1].add(row["seat"])
+        dealers = [self.first_dealer]
+        for number in range(1, rounds):
+            dealers.append(next(
+                (dealers[-1] + k) % self.players for k in range(1, self.players + 1)
+                if (dealers[-1] + k) % self.players in players[number]))
+        return dealers, [{seat: cards_str(mask) for seat, mask in hands.items()}
+                         for hands in dealt]
 
 
 
