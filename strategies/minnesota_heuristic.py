@@ -120,19 +120,24 @@ class _Table:
         played, voids, last_led = (memo or TrickMemo(_fold_trick, _NO_TRICKS))(view.tricks)
         trick = view.trick
         if trick:
-            void = list(voids)
-            lead = trick[0] // 13
-            for i, card in enumerate(trick):
+            lead = trick[0]
+            played |= 1 << lead
+            lead_suit = lead // 13
+            seat = view.leader
+            for card in trick[1:]:
                 played |= 1 << card
-                if card // 13 != lead:
-                    void[(view.leader + i) % 4] |= 1 << lead
-            voids = void
+                seat = (seat + 1) % 4
+                if card // 13 != lead_suit:
+                    if voids.__class__ is tuple:
+                        voids = list(voids)
+                    voids[seat] |= 1 << lead_suit
         out = FULL_DECK & ~view.hand & ~played
         known = [0, 0, 0, 0]
+        all_known = 0
         for seat, card in view.turned:
             if out >> card & 1:
                 known[seat] |= 1 << card
-        all_known = known[0] | known[1] | known[2] | known[3]
+                all_known |= 1 << card
         self.last_led = last_led
         self.out = out
         free = out & ~all_known
