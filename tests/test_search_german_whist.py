@@ -360,6 +360,7 @@ def _result_values(payoffs: tuple[float, float]) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("setting", [{}, {"count": "all"}, {"count": "weighted"}], ids=str)
+@pytest.mark.slow
 def test_exact_payoffs_are_the_result_of_best_play(setting):
     """Where a roll-out reaches stage 2 it stops with the result of best play by both (a
     draw possible under ``count = "all"``), settled by zero-window tests: the same as

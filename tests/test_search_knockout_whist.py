@@ -368,6 +368,7 @@ def two_sided(state: KnockoutWhistDeal) -> bool:
     return len(holders) == 2 and all(state.status[s] == IN for s in holders)
 
 
+@pytest.mark.slow
 def test_exact_values_match_an_engine_minimax_on_small_endings():
     counts: Counter = Counter()
     for players, variant, games in ((2, VARIANTS[0], 40), (3, VARIANTS[2], 40),

@@ -385,6 +385,7 @@ def endings(variant: dict, seeds: range, cards: int) -> Iterator[SoloWhistDeal]:
 
 @pytest.mark.parametrize("variant", VARIANTS[:5], ids=["default", "play_out", "overtricks",
                                                       "classic", "no_prop"])
+@pytest.mark.slow
 def test_exact_values_equal_a_minimax_over_the_real_engine(variant):
     covered: Counter[tuple[str, int]] = Counter()
     places: Counter[int] = Counter()

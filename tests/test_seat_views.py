@@ -311,6 +311,7 @@ class SpyStrategy:
 @pytest.mark.parametrize(
     "variant", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default"
 )
+@pytest.mark.slow
 def test_strategy_sees_no_hidden_card(variant):
     game = PeekingGame(make_game("german_whist", variant).variant)
     audit = Audit()

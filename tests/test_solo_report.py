@@ -511,6 +511,7 @@ use = "random"
 LABELS = ("cautious", "bold", "random")
 
 
+@pytest.mark.slow
 def test_build_report_on_a_real_solo_run(tmp_path: Path):
     assert BIDS["solo"] == SOLO
     run = make_run_without_ray(tmp_path, CONFIG)

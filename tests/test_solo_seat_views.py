@@ -190,6 +190,7 @@ def run_spies(variant: dict[str, Any], inner: Any, deals: int, tag: str):
 @pytest.mark.parametrize(
     "variant", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default"
 )
+@pytest.mark.slow
 def test_strategy_sees_no_hidden_card(variant):
     audit, spies, contracts = run_spies(variant, Bidder(), DEALS, "views")
     assert audit.unclassified == set(), "classify these view ints in this test module"
