@@ -98,7 +98,9 @@ class WhistEnv(AECEnv):
         }) for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(self.num_actions)
                                for agent in self.possible_agents}
-        self._encoders = [encoder_for(self.game) for _ in range(n)]
+        first = encoder_for(self.game)
+        self._encoders = [first] + [encoder_for(self.game, history=first.history)
+                                    for _ in range(1, n)]
         self._np_random, _ = seeding.np_random(None)
         self.state_: Any = None
         self.agents = []

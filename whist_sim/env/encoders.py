@@ -24,6 +24,8 @@ from whist_sim.games.solo_whist import SoloWhistView
 class Encoder(Protocol):
     layout: Layout
 
+    history: Any
+
     def reset(self) -> None: ...
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]: ...
@@ -62,9 +64,14 @@ if set(ENCODERS) != set(GAMES):  # a new game needs its encoder before it can be
     raise ImportError(f"whist_sim.env has no encoder for {sorted(set(GAMES) - set(ENCODERS))}")
 
 
-def encoder_for(game: Game) -> Encoder:
-    """A fresh encoder for one seat of ``game`` (its variant and table size)."""
-    return ENCODERS[game.name](game)
+def encoder_for(game: Game, compiled: bool = True, history: Any = None) -> Encoder:
+    """A fresh encoder for one seat of ``game`` (its variant and table size).
+    ``compiled=False`` writes the tensors with NumPy instead of the compiled kernel of
+    ``whist_sim.env.unpack`` (the same values; tests compare the two). ``history``: the
+    ``PlayHistory`` of another seat's encoder of the same game, to share (every seat
+    sees the same completed tricks, so an environment keeps one summary, not one per
+    seat); by default the encoder keeps its own."""
+    return ENCODERS[game.name](game, compiled, history)
 
 
 def layout_for(game: Game) -> Layout:

@@ -63,28 +63,34 @@ def german_whist_layout(game: GermanWhist) -> Layout:
 class GermanWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: GermanWhist) -> None:
+    def __init__(self, game: GermanWhist, compiled: bool = True,
+                 history: PlayHistory | None = None) -> None:
         self.layout = layout = german_whist_layout(game)
-        self.history = PlayHistory(2, 26)
+        self.history = history if history is not None else PlayHistory(2, 26)
         self.open_stock = game.variant.open_stock
         binary = layout.binary_size
-        self.reals = RealValues(layout, self.history)
+        self.reals = RealValues(layout, self.history, compiled)
         o = layout.offsets
+        if not o["drawn"] + NUM_CARDS == o["opponent_known"] == o["unseen"] - NUM_CARDS:
+            raise ValueError("german_whist layout: drawn, opponent_known and unseen are"
+                             " written as one stretch, so they must follow each other")
+        small = o["trump"]
+        """The fields from trump to to_act, then the mask, are ORed into a small int at
+        their offsets from here, and that is shifted into place once."""
         self._offsets = (
-            o["hand"], o["played"], o["trick"], o["upcard"], o["taken"], o["drawn"],
-            o["opponent_known"], o["unseen"], o["trump"], o["phase"], o["stage"], o["dealer"],
-            o["leader"], o["seat"], o["to_act"], binary, o["faceup"] - binary,
-            o["facedown_left"] - binary,
+            o["hand"], o["played"], o["trick"], o["upcard"], o["taken"], o["drawn"], small,
+            o["phase"] - small, o["stage"] - small,
+            o["dealer"] - small, o["leader"] - small, o["seat"] - small, o["to_act"] - small,
+            binary - small, o["faceup"] - binary, o["facedown_left"] - binary,
         )
-        self._bytes = layout.packed_bytes
 
     def reset(self) -> None:
         self.history.reset()
 
     def encode(self, view: GermanWhistView) -> tuple[np.ndarray, np.ndarray]:
         """The observation vector and the action mask (int8) of ``view``."""
-        (o_hand, o_played, o_trick, o_upcard, o_taken, o_drawn, o_known, o_unseen, o_trump,
-         o_phase, o_stage, o_dealer, o_leader, o_seat, o_to_act, binary, o_faceup,
+        (o_hand, o_played, o_trick, o_upcard, o_taken, o_drawn, small,
+         r_phase, r_stage, r_dealer, r_leader, r_seat, r_to_act, r_legal, o_faceup,
          o_counts) = self._offsets
         seat = view.seat
         other = 1 - seat
@@ -114,27 +120,25 @@ class GermanWhistEncoder:
         legal = view.legal
         trump = view.trump
         phase = PHASES.get(view.phase)
+        taken_other = taken[other]
         bits = (
-            hand << o_hand | mine << o_played | theirs << (o_played + NUM_CARDS)
+            hand << o_hand | (mine | theirs << NUM_CARDS) << o_played
             | trick_mask << o_trick | 1 << (o_upcard + view.upcard)
-            | taken[seat] << o_taken | taken[other] << (o_taken + NUM_CARDS)
-            | view.drawn << o_drawn | (taken[other] & ~played) << o_known
-            | (FULL_DECK & ~(hand | played | taken[other] | faceup_mask)) << o_unseen
-            | 1 << (o_trump + (trump if trump >= 0 else 4))
-            | (0 if phase is None else 1 << (o_phase + phase))
-            | 1 << (o_stage + view.stage - 1)
-            | 1 << (o_dealer + (view.dealer != seat)) | 1 << (o_leader + (view.leader != seat))
-            | 1 << (o_seat + seat) | (legal != 0) << o_to_act | legal << binary
+            | (taken[seat] | taken_other << NUM_CARDS) << o_taken
+            | (view.drawn | (taken_other & ~played) << NUM_CARDS
+               | (FULL_DECK & ~(hand | played | taken_other | faceup_mask)) << 2 * NUM_CARDS
+               ) << o_drawn
+            | (1 << (trump if trump >= 0 else 4)
+               | (0 if phase is None else 1 << (r_phase + phase))
+               | 1 << (r_stage + view.stage - 1)
+               | 1 << (r_dealer + (view.dealer != seat)) | 1 << (r_leader + (view.leader != seat))
+               | 1 << (r_seat + seat) | (legal != 0) << r_to_act | legal << r_legal) << small
         )
-        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
-                            bitorder="little")
         reals = self.reals
-        reals.numbers(trick, (len(tricks) + 1) / 26)
         reals.card_values(o_faceup, faceup, self.open_stock)
         won1, won2 = view.stage1_tricks, view.stage2_tricks
         if reals.stale(o_counts, (view.facedown_left, won1, won2, seat)):
             reals.buffer[o_counts:o_counts + 5] = (
                 view.facedown_left / 26, won1[seat] / 13, won1[other] / 13,
                 won2[seat] / 13, won2[other] / 13)
-        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
-        return obs, raw[binary:binary + ACTIONS].view(np.int8)
+        return reals.emit(bits, trick, (len(tricks) + 1) / 26)

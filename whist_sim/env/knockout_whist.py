@@ -64,21 +64,31 @@ def knockout_whist_layout(game: KnockoutWhist) -> Layout:
 class KnockoutWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: KnockoutWhist) -> None:
+    def __init__(self, game: KnockoutWhist, compiled: bool = True,
+                 history: PlayHistory | None = None) -> None:
         self.layout = layout = knockout_whist_layout(game)
         self.players = game.players
-        self.history = PlayHistory(game.players, ROUNDS)
-        self.o = layout.offsets
-        self.reals = RealValues(layout, self.history)
-        self._bytes = layout.packed_bytes
+        self.history = history if history is not None else PlayHistory(game.players, ROUNDS)
+        self.reals = RealValues(layout, self.history, compiled)
+        o = layout.offsets
+        small = o["full"]
+        """The fields from full to to_act, then the mask, are ORed into a small int at
+        their offsets from here, and that is shifted into place once."""
+        self._offsets = (
+            o["hand"], o["played"], o["trick"], o["upcard"], small, o["dog"] - small,
+            o["dog_used"] - small, o["trump"] - small, o["phase"] - small,
+            o["round"] - small, o["dealer"] - small, o["leader"] - small,
+            o["seat"] - small, o["to_act"] - small, layout.binary_size - small,
+            o["round_tricks"] - layout.binary_size,
+        )
 
     def reset(self) -> None:
         self.history.reset()
 
     def encode(self, view: KnockoutWhistView) -> tuple[np.ndarray, np.ndarray]:
         """The observation vector and the action mask (int8) of ``view``."""
-        o = self.o
-        layout = self.layout
+        (o_hand, o_played, o_trick, o_upcard, small, r_dog, r_used, r_trump, r_phase,
+         r_round, r_dealer, r_leader, r_seat, r_to_act, r_legal, o_won) = self._offsets
         n = self.players
         seat = view.seat
         history = self.history
@@ -90,38 +100,32 @@ class KnockoutWhistEncoder:
         for who, card in zip(view.trick_seats, view.trick, strict=True):
             played[who] |= 1 << card
             trick_mask |= 1 << card
-        bits = view.hand << o["hand"] | trick_mask << o["trick"]
-        base = o["played"]
-        o_in, o_dog, o_used = o["full"], o["dog"], o["dog_used"]
         status, used = view.status, view.dog_used
+        planes = 0
+        low = 0
         for rel in range(n):
             who = (seat + rel) % n
-            bits |= played[who] << (base + rel * NUM_CARDS)
+            planes |= played[who] << rel * NUM_CARDS
             if status[who] == IN:
-                bits |= 1 << (o_in + rel)
+                low |= 1 << rel
             elif status[who] == DOG:
-                bits |= 1 << (o_dog + rel)
+                low |= 1 << (r_dog + rel)
             if used[who]:
-                bits |= 1 << (o_used + rel)
+                low |= 1 << (r_used + rel)
+        bits = view.hand << o_hand | planes << o_played | trick_mask << o_trick
         if view.upcard >= 0:
-            bits |= 1 << (o["upcard"] + view.upcard)
-        bits |= 1 << (o["trump"] + (view.trump if view.trump >= 0 else 4))
+            bits |= 1 << (o_upcard + view.upcard)
+        trump, legal = view.trump, view.legal
+        low |= 1 << (r_trump + (trump if trump >= 0 else 4))
         phase = PHASES.get(view.phase)
         if phase is not None:
-            bits |= 1 << (o["phase"] + phase)
-        bits |= 1 << (o["round"] + view.round - 1)
-        bits |= 1 << (o["dealer"] + (view.dealer - seat) % n)
-        bits |= 1 << (o["leader"] + (view.leader - seat) % n)
-        bits |= 1 << (o["seat"] + seat) | (view.legal != 0) << o["to_act"]
-        binary = layout.binary_size
-        bits |= view.legal << binary
-        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
-                            bitorder="little")
+            low |= 1 << (r_phase + phase)
+        low |= (1 << (r_round + view.round - 1) | 1 << (r_dealer + (view.dealer - seat) % n)
+                | 1 << (r_leader + (view.leader - seat) % n)
+                | 1 << (r_seat + seat) | (legal != 0) << r_to_act | legal << r_legal)
+        bits |= low << small
         reals = self.reals
-        reals.numbers(view.trick, (len(tricks) + 1) / ROUNDS)
         won = view.round_tricks
-        o_won = o["round_tricks"] - binary
         if reals.stale(o_won, (won, seat)):
             reals.buffer[o_won:o_won + n] = [won[(seat + rel) % n] / ROUNDS for rel in range(n)]
-        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
-        return obs, raw[binary:binary + ACTIONS].view(np.int8)
+        return reals.emit(bits, view.trick, (len(tricks) + 1) / ROUNDS)

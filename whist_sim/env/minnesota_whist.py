@@ -66,21 +66,32 @@ def minnesota_whist_layout(game: MinnesotaWhist) -> Layout:
 class MinnesotaWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: MinnesotaWhist) -> None:
+    def __init__(self, game: MinnesotaWhist, compiled: bool = True,
+                 history: PlayHistory | None = None) -> None:
         self.layout = layout = minnesota_whist_layout(game)
-        self.history = PlayHistory(PLAYERS, 13)
+        self.history = history if history is not None else PlayHistory(PLAYERS, 13)
         self.target = game.variant.target
-        self.o = layout.offsets
-        self.reals = RealValues(layout, self.history)
-        self._bytes = layout.packed_bytes
+        self.reals = RealValues(layout, self.history, compiled)
+        o = layout.offsets
+        small = o["called_pass"]
+        """The fields from called_pass to to_act, then the mask, are ORed into a small
+        int at their offsets from here, and that is shifted into place once."""
+        self._offsets = (
+            o["hand"], o["played"], o["trick"], o["laid"], o["turned"], small,
+            o["called_grand"] - small, o["laid_count"] - small, o["grander"] - small,
+            o["grand"] - small, o["phase"] - small, o["dealer"] - small,
+            o["leader"] - small, o["seat"] - small, o["to_act"] - small,
+            layout.binary_size - small, o["side_tricks"] - layout.binary_size,
+        )
 
     def reset(self) -> None:
         self.history.reset()
 
     def encode(self, view: MinnesotaWhistView) -> tuple[np.ndarray, np.ndarray]:
         """The observation vector and the action mask (int8) of ``view``."""
-        o = self.o
-        layout = self.layout
+        (o_hand, o_played, o_trick, o_laid, o_turned, small, r_grand_call, r_laid_count,
+         r_grander, r_grand, r_phase, r_dealer, r_leader, r_seat, r_to_act, r_legal,
+         o_tricks) = self._offsets
         seat = view.seat
         history = self.history
         tricks = view.tricks
@@ -94,40 +105,38 @@ class MinnesotaWhistEncoder:
             played[player] |= 1 << card
             trick_mask |= 1 << card
             player = (player + 1) % PLAYERS
-        bits = view.hand << o["hand"] | trick_mask << o["trick"]
-        base, turned_base = o["played"], o["turned"]
-        for rel in range(PLAYERS):
-            bits |= played[(seat + rel) % PLAYERS] << (base + rel * NUM_CARDS)
+        planes = (played[seat] | played[(seat + 1) % PLAYERS] << NUM_CARDS
+                  | played[(seat + 2) % PLAYERS] << 2 * NUM_CARDS
+                  | played[(seat + 3) % PLAYERS] << 3 * NUM_CARDS)
+        bits = view.hand << o_hand | planes << o_played | trick_mask << o_trick
         if view.laid >= 0:
-            bits |= 1 << (o["laid"] + view.laid)
-        for who, card in view.turned:
-            bits |= 1 << (turned_base + (who - seat) % PLAYERS * NUM_CARDS + card)
+            bits |= 1 << (o_laid + view.laid)
+        turned = view.turned
+        if turned:
+            turned_bits = 0
+            for who, card in turned:
+                turned_bits |= 1 << ((who - seat) % PLAYERS * NUM_CARDS + card)
+            bits |= turned_bits << o_turned
+        legal = view.legal
+        low = 1 << (r_laid_count + view.laid_count)
         for who, call in view.calls:
-            name = "called_grand" if call == GRAND else "called_pass"
-            bits |= 1 << (o[name] + (who - seat) % PLAYERS)
-        bits |= 1 << (o["laid_count"] + view.laid_count)
+            low |= 1 << ((r_grand_call if call == GRAND else 0) + (who - seat) % PLAYERS)
         grander = view.grander
-        bits |= 1 << (o["grander"] + ((grander - seat) % PLAYERS if grander >= 0 else PLAYERS))
-        bits |= view.grand << o["grand"]
+        low |= 1 << (r_grander + ((grander - seat) % PLAYERS if grander >= 0 else PLAYERS))
+        low |= view.grand << r_grand
         phase = PHASES.get(view.phase)
         if phase is not None:
-            bits |= 1 << (o["phase"] + phase)
-        bits |= 1 << (o["dealer"] + (view.dealer - seat) % PLAYERS)
-        bits |= 1 << (o["leader"] + (view.leader - seat) % PLAYERS)
-        bits |= 1 << (o["seat"] + seat) | (view.legal != 0) << o["to_act"]
-        binary = layout.binary_size
-        bits |= view.legal << binary
-        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
-                            bitorder="little")
+            low |= 1 << (r_phase + phase)
+        low |= (1 << (r_dealer + (view.dealer - seat) % PLAYERS)
+                | 1 << (r_leader + (view.leader - seat) % PLAYERS)
+                | 1 << (r_seat + seat) | (legal != 0) << r_to_act | legal << r_legal)
+        bits |= low << small
         reals = self.reals
-        reals.numbers(trick, (len(tricks) + 1) / 13)
         side = seat % 2
         tricks_won, score = view.side_tricks, view.score
-        o_tricks = o["side_tricks"] - binary
         if reals.stale(o_tricks, (tricks_won, score, side)):
             target = self.target
             reals.buffer[o_tricks:o_tricks + 4] = (
                 tricks_won[side] / 13, tricks_won[1 - side] / 13,
                 squash(score[side], target), squash(score[1 - side], target))
-        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
-        return obs, raw[binary:binary + ACTIONS].view(np.int8)
+        return reals.emit(bits, trick, (len(tricks) + 1) / 13)

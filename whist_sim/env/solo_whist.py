@@ -74,22 +74,34 @@ def solo_whist_layout(game: SoloWhist) -> Layout:
 class SoloWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: SoloWhist) -> None:
+    def __init__(self, game: SoloWhist, compiled: bool = True,
+                 history: PlayHistory | None = None) -> None:
         self.layout = layout = solo_whist_layout(game)
-        self.history = PlayHistory(PLAYERS, 13)
-        self.o = layout.offsets
-        self.reals = RealValues(layout, self.history)
-        self._bytes = layout.packed_bytes
+        self.history = history if history is not None else PlayHistory(PLAYERS, 13)
+        self.o = o = layout.offsets
+        self.reals = RealValues(layout, self.history, compiled)
         self._auction: tuple[object, int, int] = ((), -1, 0)
         """(bids, seat) -> their bits: the auction is the same tuple all through the play."""
+        small = o["passed"]
+        """The fields from passed to to_act, then the mask, are ORed into a small int at
+        their offsets from here, and that is shifted into place once."""
+        self._offsets = (
+            o["hand"], o["played"], o["trick"], o["upcard"], o["exposed"], small,
+            o["contract"] - small, o["declarer"] - small, o["partner"] - small,
+            o["trump"] - small, o["phase"] - small, o["dealer"] - small,
+            o["leader"] - small, o["seat"] - small, o["upcard_held"] - small,
+            o["to_act"] - small, layout.binary_size - small,
+            o["tricks_won"] - layout.binary_size,
+        )
 
     def reset(self) -> None:
         self.history.reset()
 
     def encode(self, view: SoloWhistView) -> tuple[np.ndarray, np.ndarray]:
         """The observation vector and the action mask (int8) of ``view``."""
-        o = self.o
-        layout = self.layout
+        (o_hand, o_played, o_trick, o_upcard, o_exposed, small, r_contract, r_declarer,
+         r_partner, r_trump, r_phase, r_dealer, r_leader, r_seat, r_upcard_held, r_to_act,
+         r_legal, o_won) = self._offsets
         seat = view.seat
         history = self.history
         tricks = view.tricks
@@ -103,15 +115,17 @@ class SoloWhistEncoder:
             played[player] |= 1 << card
             trick_mask |= 1 << card
             player = (player + 1) % PLAYERS
-        bits = view.hand << o["hand"] | trick_mask << o["trick"] | view.exposed << o["exposed"]
-        base = o["played"]
-        for rel in range(PLAYERS):
-            bits |= played[(seat + rel) % PLAYERS] << (base + rel * NUM_CARDS)
+        planes = (played[seat] | played[(seat + 1) % PLAYERS] << NUM_CARDS
+                  | played[(seat + 2) % PLAYERS] << 2 * NUM_CARDS
+                  | played[(seat + 3) % PLAYERS] << 3 * NUM_CARDS)
+        bits = (view.hand << o_hand | planes << o_played | trick_mask << o_trick
+                | view.exposed << o_exposed)
         if view.upcard >= 0:
-            bits |= 1 << (o["upcard"] + view.upcard)
+            bits |= 1 << (o_upcard + view.upcard)
         bids = view.bids
         cached_bids, cached_seat, auction = self._auction
         if bids is not cached_bids or cached_seat != seat:
+            o = self.o
             auction = 0
             o_seat, o_call = o["call_seat"], o["call"]
             for k, (who, call) in enumerate(bids):
@@ -119,30 +133,27 @@ class SoloWhistEncoder:
                 auction |= 1 << (o_call + k * len(CALL_NAMES) + call - PASS)
             self._auction = (bids, seat, auction)
         bits |= auction
+        low = 0
         for who, passed in enumerate(view.passed):
             if passed:
-                bits |= 1 << (o["passed"] + (who - seat) % PLAYERS)
-        bits |= 1 << (o["contract"] + (view.contract if view.contract >= 0 else len(CONTRACTS)))
-        for name, who in (("declarer", view.declarer), ("partner", view.partner)):
-            bits |= 1 << (o[name] + ((who - seat) % PLAYERS if who >= 0 else PLAYERS))
-        bits |= 1 << (o["trump"] + (view.trump if view.trump >= 0 else 4))
+                low |= 1 << (who - seat) % PLAYERS
+        contract, declarer, partner, trump = view.contract, view.declarer, view.partner, view.trump
+        legal = view.legal
+        low |= (1 << (r_contract + (contract if contract >= 0 else len(CONTRACTS)))
+                | 1 << (r_declarer + ((declarer - seat) % PLAYERS if declarer >= 0 else PLAYERS))
+                | 1 << (r_partner + ((partner - seat) % PLAYERS if partner >= 0 else PLAYERS))
+                | 1 << (r_trump + (trump if trump >= 0 else 4)))
         phase = PHASES.get(view.phase)
         if phase is not None:
-            bits |= 1 << (o["phase"] + phase)
-        bits |= 1 << (o["dealer"] + (view.dealer - seat) % PLAYERS)
-        bits |= 1 << (o["leader"] + (view.leader - seat) % PLAYERS)
-        bits |= 1 << (o["seat"] + seat)
-        bits |= view.upcard_held << o["upcard_held"] | (view.legal != 0) << o["to_act"]
-        binary = layout.binary_size
-        bits |= view.legal << binary
-        raw = np.unpackbits(np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8),
-                            bitorder="little")
+            low |= 1 << (r_phase + phase)
+        low |= (1 << (r_dealer + (view.dealer - seat) % PLAYERS)
+                | 1 << (r_leader + (view.leader - seat) % PLAYERS)
+                | 1 << (r_seat + seat) | view.upcard_held << r_upcard_held
+                | (legal != 0) << r_to_act | legal << r_legal)
+        bits |= low << small
         reals = self.reals
-        reals.numbers(trick, (len(tricks) + 1) / 13)
         won = view.tricks_won
-        o_won = o["tricks_won"] - binary
         if reals.stale(o_won, (won, seat)):
             reals.buffer[o_won:o_won + PLAYERS] = [won[(seat + rel) % PLAYERS] / 13
                                                    for rel in range(PLAYERS)]
-        obs = np.concatenate((raw[:binary], reals.buffer), dtype=np.float32)
-        return obs, raw[binary:binary + ACTIONS].view(np.int8)
+        return reals.emit(bits, trick, (len(tricks) + 1) / 13)
