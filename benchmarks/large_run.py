@@ -446,6 +446,8 @@ def print_results(results: list[Measured], one_worker: dict[str, Any], reference
             value, exponent = extrapolate(points, TARGET_HANDS)
             shown = f"{value:.1f} s" if unit == "s" else mib(value)
             print(f"  {name:16s} {shown:>10s}  (exponent {exponent:.2f})")
+        print("  (a line is the worst case for the driver: its peak is one compaction batch,"
+              " capped in rows; docs/cluster.md)")
         if results[-1].hands < 10 * results[0].hands:
             print(f"  (the sizes span only {results[-1].hands / results[0].hands:.1f}x: the"
                   " slopes are mostly noise; measure 10,000 to 300,000 hands or more)")
