@@ -1,8 +1,9 @@
 """The compiled way of writing observations gives exactly what the NumPy reference gives.
 
 ``RealValues.emit`` writes an encoder's packed int out either with one compiled call
-(``whist_sim.env.unpack.kernel``, the default) or with NumPy and ``RealValues.numbers``
-(``compiled=False``). At every step of random hands of every game and variant the
+(``whist_sim.env.unpack.kernel``, ``compiled=True``, as the environment's encoders do) or
+with NumPy and ``RealValues.numbers`` (``compiled=False``, the default of
+``encoder_for``). At every step of random hands of every game and variant the
 checks play, for every seat, the two give equal arrays of the same dtype and shape; so
 do encoders sharing one trick history (as an environment's seats do) and encoders
 keeping their own. Returned arrays are new ones: an observation kept by a learner is
@@ -28,8 +29,8 @@ FAST_CASES = [*CASES, ("knockout_whist", {}, 7)]
 def test_the_compiled_path_equals_the_reference_at_every_step(case):
     game_name, variant, players = case
     game = make_game(game_name, variant, players)
-    first = encoder_for(game)
-    shared = [first] + [encoder_for(game, history=first.history)
+    first = encoder_for(game, compiled=True)
+    shared = [first] + [encoder_for(game, True, first.history)
                         for _ in range(1, game.players)]
     reference = [encoder_for(game, compiled=False) for _ in range(game.players)]
     deal = None
@@ -100,3 +101,9 @@ def test_an_observation_kept_is_not_changed_by_the_next(game_name):
 def test_compiled_must_be_true_or_false():
     with pytest.raises(TypeError, match="compiled = 1: True or False"):
         encoder_for(make_game("german_whist"), compiled=1)
+
+
+def test_the_environment_uses_the_compiled_path():
+    env = WhistEnv("minnesota_whist")
+    assert all(encoder.reals._kernel is not None for encoder in env._encoders)
+    assert len({id(encoder.history) for encoder in env._encoders}) == 1

@@ -98,8 +98,8 @@ class WhistEnv(AECEnv):
         }) for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(self.num_actions)
                                for agent in self.possible_agents}
-        first = encoder_for(self.game)
-        self._encoders = [first] + [encoder_for(self.game, history=first.history)
+        first = encoder_for(self.game, compiled=True)
+        self._encoders = [first] + [encoder_for(self.game, True, first.history)
                                     for _ in range(1, n)]
         self._np_random, _ = seeding.np_random(None)
         self.state_: Any = None

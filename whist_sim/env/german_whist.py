@@ -63,7 +63,7 @@ def german_whist_layout(game: GermanWhist) -> Layout:
 class GermanWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: GermanWhist, compiled: bool = True,
+    def __init__(self, game: GermanWhist, compiled: bool = False,
                  history: PlayHistory | None = None) -> None:
         self.layout = layout = german_whist_layout(game)
         self.history = history if history is not None else PlayHistory(2, 26)

@@ -98,7 +98,7 @@ class RealValues:
     __slots__ = ("_actions", "_binary", "_bytes", "_kernel", "_params", "buffer", "cards",
                  "history", "mask", "obs", "tail", "trick", "version")
 
-    def __init__(self, layout: Layout, history: PlayHistory, compiled: bool = True) -> None:
+    def __init__(self, layout: Layout, history: PlayHistory, compiled: bool = False) -> None:
         if layout.offsets.get("trick_number") != layout.binary_size:
             raise ValueError(f"{layout.game} layout: the trick numbers must be the first"
                              " real-valued segment")

@@ -64,7 +64,7 @@ def knockout_whist_layout(game: KnockoutWhist) -> Layout:
 class KnockoutWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: KnockoutWhist, compiled: bool = True,
+    def __init__(self, game: KnockoutWhist, compiled: bool = False,
                  history: PlayHistory | None = None) -> None:
         self.layout = layout = knockout_whist_layout(game)
         self.players = game.players

@@ -66,7 +66,7 @@ def minnesota_whist_layout(game: MinnesotaWhist) -> Layout:
 class MinnesotaWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: MinnesotaWhist, compiled: bool = True,
+    def __init__(self, game: MinnesotaWhist, compiled: bool = False,
                  history: PlayHistory | None = None) -> None:
         self.layout = layout = minnesota_whist_layout(game)
         self.history = history if history is not None else PlayHistory(PLAYERS, 13)

@@ -74,7 +74,7 @@ def solo_whist_layout(game: SoloWhist) -> Layout:
 class SoloWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: SoloWhist, compiled: bool = True,
+    def __init__(self, game: SoloWhist, compiled: bool = False,
                  history: PlayHistory | None = None) -> None:
         self.layout = layout = solo_whist_layout(game)
         self.history = history if history is not None else PlayHistory(PLAYERS, 13)
