@@ -749,6 +749,7 @@ def test_points_hypotheses_on_strongly_skewed_pairs_miss_beta_as_the_docs_warn()
 
 
 @pytest.mark.parametrize("kind", ["pentanomial", "normalised Elo"])
+@pytest.mark.slow
 def test_fixed_verdict_at_fixed_sample_pairs_has_the_asked_error_rates(kind):
     rng = np.random.default_rng(8)
     runs = 1000

@@ -20,6 +20,8 @@ from whist_sim.tournament import runner
 from whist_sim.tournament.config import validate_config
 from whist_sim.tournament.runner import resume_tournament, run_tournament
 
+pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
+
 COMMANDS = {
     "report": lambda run: ["report", str(run)],
     "replay": lambda run: ["replay", str(run), "0-0-0-0"],

@@ -23,6 +23,8 @@ from whist_sim.store.crash_points import CRASH_POINTS
 from whist_sim.tournament.runner import resume_tournament
 from whist_sim.tournament.schedule import Plan
 
+pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
+
 BODY = quick_config(deals=12, per_task=3)
 PLAN = Plan(pairings=3, deals=12, deals_per_task=3, rotations=None)
 COMPACT_EVERY = 5
