@@ -30,6 +30,8 @@ from whist_sim.store import RunFolder, RunFolderError, stored_schema
 from whist_sim.tournament.runner import resume_tournament
 from whist_sim.tournament.schedule import Plan
 
+pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
+
 UNIT_FILE = re.compile(r"(task-\d{8}|batch-\d{5})\.parquet")
 ROWS_PER_ITEM = {"deals": 2, "seats": 4, "matches": 4}
 """German Whist, single hands: an item (line-up, deal) is played in 2 seatings of 2 seats."""
