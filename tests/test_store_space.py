@@ -105,15 +105,15 @@ def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_f
     write = folder_module.write_table_file
     calls = []
 
-    def fills_up(path: Path, table):
+    def fills_up(path: Path, table, schema=None):
         calls.append(path)
         if len(calls) == 2 * 5 + 4:
             data = path.with_suffix(".whole")
-            write(data, table)
+            write(data, table, schema)
             path.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
             data.unlink()
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return write(path, table)
+        return write(path, table, schema)
 
     monkeypatch.setattr(folder_module, "write_table_file", fills_up)
     result = _cli("run", str(config), "--out", str(out))

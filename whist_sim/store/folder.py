@@ -15,7 +15,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -361,17 +361,18 @@ class RunFolder:
         return len(folded)
 
     def _merge(self, unit: str, group: list[str], manifest: Manifest, op: str) -> UnitRecord:
-        """Write the units ``group`` as one new unit (units of an older version may lack a
-        newer column: filled with nulls, and the run columns written in)."""
-        merged = {
-            table: pa.concat_tables(
-                [read_table_checked(unit_file(self.path, name, table),
-                                    manifest.units[name].files[table])
-                 for name in group], promote_options="default")
-            for table in self.tables()
-        }
+        """Write the units ``group`` as one new unit, each table streamed unit by unit (each
+        unit's rows become row groups of the new file), so a batch of millions of rows is
+        never whole in memory: one unit's rows and the compressed file are. Units of an older
+        version may lack a newer column (filled with nulls) or the run columns (written in).
+        """
+        def parts(table: str) -> Iterator[pa.Table]:
+            for name in group:
+                yield read_table_checked(unit_file(self.path, name, table),
+                                         manifest.units[name].files[table])
+
         held = [t for name in group for t in manifest.units[name].tasks]
-        return self._write_unit(unit, merged, held, op)
+        return self._stage_unit(unit, parts, held, op)
 
     def _writable(self) -> Manifest:
         if self._lock is None or self._manifest is None:
@@ -387,13 +388,20 @@ class RunFolder:
             raise RunFolderError(
                 f"{self.path}: unit {unit} has tables {sorted(tables)}, a run of"
                 f" {self.meta()['game']} has {sorted(expected)}")
+        return self._stage_unit(unit, lambda table: iter([tables[table]]), tasks, op)
+
+    def _stage_unit(self, unit: str, parts: Callable[[str], Iterator[pa.Table]],
+                    tasks: Iterable[int], op: str) -> UnitRecord:
+        """Write each table of a unit from its ``parts`` (the run columns added to each part)
+        in ``.staging/``, with the unit's record, then rename the unit into ``.units/``."""
         stage = self.path / STAGING_DIR / unit
         stage.mkdir()
         files = {}
         run_id, game = self._identity()
-        for index, table in enumerate(expected):
-            stored = with_run_columns(tables[table], table, game, run_id)
-            files[table] = write_table_file(stage / f"{table}.parquet", stored)
+        for index, table in enumerate(self.tables()):
+            stored = (with_run_columns(part, table, game, run_id) for part in parts(table))
+            files[table] = write_table_file(stage / f"{table}.parquet", stored,
+                                            stored_schema(table, game))
             if index == 0:
                 crash_point(f"{op}:staging")
         record = UnitRecord(tuple(sorted(tasks)), files)

@@ -132,18 +132,31 @@ def rebuild(units: Path, snapshot: int) -> Manifest:
     })
 
 
-def write_table_file(path: Path, table: pa.Table) -> FileRecord:
+def write_table_file(path: Path, table: pa.Table | Iterable[pa.Table],
+                     schema: pa.Schema | None = None) -> FileRecord:
     """Write ``table`` as Parquet at ``path`` and return the record of the bytes written.
 
-    The file is encoded in memory first, so its checksum is taken from exactly the
-    bytes that go to disk, with no second read.
+    ``table`` may be parts given one after the other (a compaction's units, with
+    ``schema``): each is encoded as it comes and let go, so only the compressed file is
+    held whole. The file is encoded in memory first, so its checksum is taken from
+    exactly the bytes that go to disk, with no second read.
     """
+    parts = [table] if isinstance(table, pa.Table) else table
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd")
+    rows = 0
+    writer: pq.ParquetWriter | None = None
+    for part in parts:
+        if writer is None:
+            writer = pq.ParquetWriter(sink, schema or part.schema, compression="zstd")
+        writer.write_table(part)
+        rows += part.num_rows
+    if writer is None:  # no parts: a file of no rows, with the schema
+        writer = pq.ParquetWriter(sink, schema, compression="zstd")
+    writer.close()
     data = sink.getvalue()
     with open(path, "wb") as out:
         out.write(data)
-    return FileRecord(table.num_rows, data.size, hashlib.sha256(data).hexdigest())
+    return FileRecord(rows, data.size, hashlib.sha256(data).hexdigest())
 
 
 def read_table_checked(path: Path, record: FileRecord) -> pa.Table:

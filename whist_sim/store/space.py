@@ -35,6 +35,10 @@ COMPACTION_HEADROOM = 0.2
 """Room asked beyond the data itself: a compaction writes each batch before the task
 files it folds are removed, and run.json, logs and snapshots take a little."""
 
+FILE_BLOCK = 4096
+"""Bytes a file takes on disk at least (a block on ext4 and tmpfs): a run holds up to a
+compaction's worth of task units, a few files each, and on a small run that counts."""
+
 SAMPLE_RUN_ID = "20260101-000000-00000000"
 """Stands in for the run's id while measuring (ids all have this length)."""
 
@@ -54,6 +58,8 @@ class RoomEstimate:
     free: int
     where: Path
     """The existing folder the free space was measured at."""
+    files: int = 0
+    """Files alive at once (task units before a compaction), a block each at least."""
 
     @property
     def enough(self) -> bool:
@@ -64,7 +70,8 @@ class RoomEstimate:
         return (
             f"{out}: the run needs about {human_bytes(self.needed)} of disk ({self.hands:,}"
             f" hands at about {human_bytes(self.bytes_per_hand)} each, measured on a sample,"
-            f" plus {COMPACTION_HEADROOM:.0%} for compaction), and {self.where} has"
+            f" plus {COMPACTION_HEADROOM:.0%} and {human_bytes(self.files * FILE_BLOCK)} for"
+            f" compaction), and {self.where} has"
             f" {human_bytes(self.free)} free; it starts anyway and stops when the disk is"
             f" full, keeping every committed task: make room, then whist-sim run --resume"
             f" {out}")
@@ -117,11 +124,12 @@ def free_bytes(out: Path | str) -> tuple[int, Path]:
     return shutil.disk_usage(where).free, where
 
 
-def estimate_room(out: Path | str, hands: int, per_hand: float) -> RoomEstimate:
-    """Room ``hands`` more hands need at ``per_hand`` bytes each, against ``out``'s disk."""
+def estimate_room(out: Path | str, hands: int, per_hand: float, files: int = 0) -> RoomEstimate:
+    """Room ``hands`` more hands need at ``per_hand`` bytes each, and ``files`` files alive at
+    once a block each at least, against ``out``'s disk."""
     free, where = free_bytes(out)
-    needed = int(hands * per_hand * (1 + COMPACTION_HEADROOM))
-    return RoomEstimate(hands, per_hand, needed, free, where)
+    needed = int(hands * per_hand * (1 + COMPACTION_HEADROOM)) + files * FILE_BLOCK
+    return RoomEstimate(hands, per_hand, needed, free, where, files)
 
 
 def human_bytes(count: float) -> str:

@@ -618,8 +618,10 @@ def _check_room(
         print(f"note: the disk room the run needs was not estimated ({exc})", file=sys.stderr)
         return
     hands = result.deals * items / size
+    files = COMPACT_EVERY * (len(result.tables) + 1)  # task units alive until compaction
     room = estimate_room(out, round(hands),
-                         bytes_per_hand(result.tables, result.deals, config.tournament.game))
+                         bytes_per_hand(result.tables, result.deals, config.tournament.game),
+                         files)
     if not room.enough:
         print(f"warning: {room.warning(out)}", file=sys.stderr)
 
