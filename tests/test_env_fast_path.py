@@ -66,12 +66,14 @@ def test_the_kernel_equals_numpy_on_random_ints():
         bits = rng.getrandbits(binary + actions)
         value = rng.randint(1, 26) / 26
         size = binary + 52 + rng.randint(0, 9)
+        tail = np.array([rng.random() for _ in range(size - binary)], np.float32)
         fast = np.full(size, 7.0, np.float32)
         fast_mask = np.full(actions, 3, np.int8)
         slow, slow_mask = fast.copy(), fast_mask.copy()
         write(bits.to_bytes(nbytes, "little"), numbers, value,
-              np.array([binary, actions, o_trick], np.int64), fast, fast_mask)
+              np.array([binary, actions, o_trick], np.int64), tail, fast, fast_mask)
         unpack_numpy(bits, nbytes, slow, slow_mask, binary, actions)
+        slow[binary:] = tail
         trick = [c for c in range(52) if bits >> (o_trick + c) & 1]
         slow[binary:binary + 52] = numbers
         slow[[binary + c for c in trick]] = value

@@ -78,16 +78,17 @@ class PlayHistory:
 
 
 class RealValues:
-    """One seat's observation and action mask, kept between calls: ``emit`` writes the
-    binary part and the mask from the encoder's packed int (``whist_sim.env.unpack``)
-    and returns copies; the real-valued tail (``buffer``, a view of the observation
-    after its binary part) is rewritten only where the view changed: the trick numbers
-    (copied from a ``PlayHistory`` when it changes, plus the cards of the trick in
-    progress), cards with a value (the face-up stock) and a few counts.
+    """One seat's observation and action mask: ``emit`` writes the binary part and the
+    mask from the encoder's packed int (``whist_sim.env.unpack``); the real-valued tail
+    (``buffer``, a view of the kept observation after its binary part) is kept between
+    calls and rewritten only where the view changed: the trick numbers (copied from a
+    ``PlayHistory`` when it changes, plus the cards of the trick in progress), cards
+    with a value (the face-up stock) and a few counts.
 
-    The arrays returned are copies (about 0.3 microsecond for both), so an observation
-    a learner keeps (a replay buffer, PettingZoo's api_test) never changes under it when
-    the next one is written.
+    Every call returns new arrays (the compiled way writes straight into them, the
+    NumPy way copies the kept ones; about 0.3 microsecond for the two), so an
+    observation a learner keeps (a replay buffer, PettingZoo's api_test) never changes
+    under it when the next one is written.
 
     Writing 52 trick numbers and a handful of counts at every observation cost more
     than the engine's step; most observations change only the trick in progress.
@@ -161,9 +162,12 @@ class RealValues:
         mask from ``bits``, the trick numbers as ``numbers`` says (``trick``: the cards of
         the trick in progress, also ``bits``'s trick plane; ``value``: its number), then
         the rest of the tail as the encoder left it."""
-        if self._kernel is not None:
+        if self._kernel is not None:  # straight into new arrays: no copy to make
+            obs = np.empty(self.obs.shape[0], np.float32)
+            mask = np.empty(self._actions, np.int8)
             self._kernel(bits.to_bytes(self._bytes, "little"), self.history.numbers, value,
-                         self._params, self.obs, self.mask)
+                         self._params, self.buffer, obs, mask)
+            return obs, mask
         else:
             self.numbers(trick, value)
             unpack_numpy(bits, self._bytes, self.obs, self.mask, self._binary, self._actions)

@@ -37,10 +37,12 @@ def unpack_numpy(bits: int, nbytes: int, obs: np.ndarray, mask: np.ndarray, bina
 
 
 def kernel() -> Any:
-    """``write(packed, numbers, value, params, obs, mask)``, compiled: ``packed`` the
-    int's bytes (little-endian), ``numbers`` the history's 52 trick numbers (float32),
-    ``value`` the current trick's number, ``params`` int64 ``[binary_size, actions,
-    offset of the trick plane]``."""
+    """``write(packed, numbers, value, params, tail, obs, mask)``, compiled: ``packed``
+    the int's bytes (little-endian), ``numbers`` the history's 52 trick numbers
+    (float32), ``value`` the current trick's number, ``params`` int64 ``[binary_size,
+    actions, offset of the trick plane]``, ``tail`` the real-valued entries as the
+    encoder keeps them (its first 52, the trick numbers, are written from ``numbers``
+    instead), ``obs`` and ``mask`` the arrays to fill, every entry."""
     global _kernel
     if _kernel is None:
         _kernel = _compile()
@@ -52,8 +54,11 @@ def _compile() -> Any:
 
     @cached_njit(allocates=False)
     def write(packed: bytes, numbers: np.ndarray, value: float, params: np.ndarray,
-              obs: np.ndarray, mask: np.ndarray) -> None:  # pragma: no cover - compiled
+              tail: np.ndarray, obs: np.ndarray, mask: np.ndarray
+              ) -> None:  # pragma: no cover - compiled
         binary, actions, o_trick = params[0], params[1], params[2]
+        for i in range(52, tail.shape[0]):
+            obs[binary + i] = tail[i]
         whole = binary >> 3
         for byte in range(whole):  # eight entries a byte, a loop the compiler unrolls
             eight = packed[byte]
