@@ -10,6 +10,11 @@ plays the same matches twice in this process, on one core, interleaved:
   tournament has by default (``tournament.time_limit``, 10 s: ``--time-limit none`` for
   none), every row, and the Arrow tables a worker hands to the driver.
 
+Tasks are sized as the runner sizes them (``deals_per_task = "auto"``): about
+``TARGET_TASK_SECONDS`` (2 s) of play each, from a sample of bare play, so what a task
+costs once (building its strategies, its schemas) weighs what it weighs in a run;
+``--deals N`` fixes the size instead.
+
 It prints both in hands per second and the ratio task / bare (target: at least
 0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs.
 The machine is noisy: read the ratios, measured side by side, more than the rates.
@@ -21,7 +26,7 @@ core, which can dwarf what is measured (both codes run on one core, in one proce
 revision REV (exported to a temporary folder and run in a child process, interleaved
 game by game with this checkout's measurement), and prints its ratio beside.
 
-Usage: python benchmarks/pipeline_throughput.py [--deals 200] [--repeats 3]
+Usage: python benchmarks/pipeline_throughput.py [--deals N | --task-seconds 2] [--repeats 3]
        [--games german_whist ...] [--strategies random heuristic]
        [--time-limit 10] [--before REV] [--clock wall|cpu]
 """
@@ -40,6 +45,8 @@ from pathlib import Path
 from whist_sim.games import make_game
 from whist_sim.play import play_match
 from whist_sim.strategy import build_strategy
+from whist_sim.tournament.config import MAX_DEALS_PER_TASK
+from whist_sim.tournament.runner import TARGET_TASK_SECONDS
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 from whist_sim.tournament.worker import TaskSpec, play_task
 
@@ -102,10 +109,19 @@ def measure(game: str, strategy: str, deals: int, repeats: int,
     return hands, best_bare, best_task
 
 
-def before(tree: Path, game: str, strategy: str, args: argparse.Namespace) -> dict:
+def task_size(game: str, strategy: str, seconds: float) -> int:
+    """Deals whose bare play takes about ``seconds``, from a sample of 10 (the runner's
+    automatic task size, which aims at a task length)."""
+    spec = task_spec(game, GAMES[game], strategy, 10)
+    bare(spec)  # warm up
+    spent, _ = bare(spec)
+    return max(10, min(MAX_DEALS_PER_TASK, round(10 * seconds / max(spent, 1e-6))))
+
+
+def before(tree: Path, game: str, strategy: str, deals: int, args: argparse.Namespace) -> dict:
     """``measure`` with the whist_sim exported to ``tree``, in a child process."""
     command = [sys.executable, __file__, "--child", "--games", game, "--strategies", strategy,
-               "--deals", str(args.deals), "--repeats", str(args.repeats),
+               "--deals", str(deals), "--repeats", str(args.repeats),
                "--time-limit", str(args.time_limit), "--clock", args.clock]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(command, env=env, cwd=tree, check=True, capture_output=True,
@@ -127,7 +143,9 @@ def limit(text: str) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, help="deals per task (default: sized by time)")
+    parser.add_argument("--task-seconds", type=float, default=TARGET_TASK_SECONDS,
+                        help="bare play per task when --deals is not given")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--strategies", nargs="+", default=["random", "heuristic"])
@@ -141,27 +159,30 @@ def main() -> None:
     global now
     now = CLOCK[args.clock]
     if args.child:
-        hands, bare_s, task_s = measure(args.games[0], args.strategies[0], args.deals,
+        hands, bare_s, task_s = measure(args.games[0], args.strategies[0], args.deals or 200,
                                         args.repeats, args.time_limit)
         print(json.dumps({"hands": hands, "bare": bare_s, "task": task_s}))
         return
     shown = "none" if args.time_limit is None else f"{args.time_limit:g} s"
-    print(f"time limit per decision in the task: {shown}; best of {args.repeats},"
-          f" {args.deals} deals; {args.clock} clock")
+    size = (f"{args.deals} deals" if args.deals else
+            f"deals for about {args.task_seconds:g} s of bare play")
+    print(f"time limit per decision in the task: {shown}; best of {args.repeats}; a task of"
+          f" {size}; {args.clock} clock")
     with tempfile.TemporaryDirectory() as temporary:
         tree = export(args.before, Path(temporary)) if args.before else None
-        head = (f"{'game':16s} {'strategy':10s} {'bare hands/s':>13s} {'task hands/s':>13s}"
-                f" {'task/bare':>9s}")
+        head = (f"{'game':16s} {'strategy':10s} {'deals':>6s} {'bare hands/s':>13s}"
+                f" {'task hands/s':>13s} {'task/bare':>9s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
         print(head)
         for game in args.games:
             for strategy in args.strategies:
-                old = before(tree, game, strategy, args) if tree is not None else None
-                hands, bare_s, task_s = measure(game, strategy, args.deals, args.repeats,
+                deals = args.deals or task_size(game, strategy, args.task_seconds)
+                old = before(tree, game, strategy, deals, args) if tree is not None else None
+                hands, bare_s, task_s = measure(game, strategy, deals, args.repeats,
                                                 args.time_limit)
                 ratio = bare_s / task_s
-                line = (f"{game:16s} {strategy:10s} {hands / bare_s:13.0f}"
+                line = (f"{game:16s} {strategy:10s} {deals:6d} {hands / bare_s:13.0f}"
                         f" {hands / task_s:13.0f} {ratio:9.2f}")
                 if old is not None:
                     line += (f"  {old['hands'] / old['bare']:12.0f}"

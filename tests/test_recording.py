@@ -143,3 +143,22 @@ def test_hands_text_fans_each_mask_as_cards_str_does():
     import numpy as np
 
     assert hands_text(np.array(masks, np.uint64)).to_pylist() == [cards_str(m) for m in masks]
+
+
+def test_a_task_puts_the_garbage_collector_back_as_it_found_it(monkeypatch):
+    """During a task the objects from before it are frozen and no full pass runs (see
+    ``worker._old_objects_aside``); after it the collector is as it was."""
+    import gc
+
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
+    seen = []
+
+    class Watching(RandomStrategy):
+        def choose(self, view, rng):
+            seen.append((gc.get_threshold()[2], gc.get_freeze_count() > frozen))
+            return super().choose(view, rng)
+
+    monkeypatch.setattr(worker, "build_strategy", lambda use, params, game: Watching())
+    play_task(_spec("german_whist", {}, None, ("random", "random")))
+    assert seen and all(third > thresholds[2] and aside for third, aside in seen)
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == frozen

@@ -16,6 +16,7 @@ added, and a seat whose clock runs out loses on time.
 
 from __future__ import annotations
 
+import _signal  # getsignal without the enum conversion: ``check`` runs once a deal
 import math
 import signal
 import threading
@@ -98,8 +99,9 @@ class DecisionClock:
         self.alarm = alarm
         self.deadline = math.inf
         """``perf_counter`` time the decision in progress must end by (inf: none is)."""
-        self.armed = math.inf
-        """``perf_counter`` time the timer is set to ring at (inf: it is off)."""
+        self.armed = math.inf if alarm else -math.inf
+        """``perf_counter`` time the timer is set to ring at (inf: it is off; -inf: there is
+        no timer, so no deadline ever asks for one)."""
         self.handler = self._ring
         """The SIGALRM handler (one bound method, so ``check`` can tell it is still ours)."""
 
@@ -117,7 +119,7 @@ class DecisionClock:
         is the backstop)."""
         if not self.alarm:
             return
-        if signal.getsignal(signal.SIGALRM) is not self.handler:
+        if _signal.getsignal(signal.SIGALRM) is not self.handler:
             signal.signal(signal.SIGALRM, self.handler)
             self.armed = math.inf
         elif self.armed < math.inf and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
@@ -167,8 +169,9 @@ class DecisionClock:
         self._arm(self.deadline, now)  # the decision in progress's deadline, or off
 
     def disarm(self) -> None:
-        self.deadline = self.armed = math.inf
+        self.deadline = math.inf
         if self.alarm:
+            self.armed = math.inf
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 

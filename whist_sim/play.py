@@ -177,14 +177,47 @@ def _play_limited(
     the timer is only set when that deadline comes before the one it is set for.
     """
     ceiling = math.inf if limit is None else limit
+    if chess is not None:
+        _play_on_the_clock(state, choosers, rngs, seconds, ceiling, chess, clock)
+        return
     now = time.perf_counter
     append = seconds.append
+    inf = math.inf
+    seat = state.to_act
+    started = budget = ceiling
+    try:
+        while seat >= 0:
+            view = state.view(seat)
+            started = now()
+            deadline = clock.deadline = started + budget
+            if deadline < clock.armed:
+                clock.start(started, budget)
+            try:
+                action = choosers[seat](view, rngs[seat])
+            finally:
+                spent = now() - started
+                clock.deadline = inf
+                append(spent)
+            if spent > budget:
+                raise clock.overran(seat, spent, budget)
+            state.apply(action)
+            seat = state.to_act
+    except _AlarmRang:
+        raise clock.stopped(seat, started, budget) from None
+
+
+def _play_on_the_clock(
+    state: DealState, choosers: list[Any], rngs: list[Any], seconds: list[float],
+    ceiling: float, chess: ChessClock, clock: DecisionClock,
+) -> None:
+    """``_play_limited`` with chess clocks: the budget is the seat's time left, within the
+    limit; a decision's time is taken off its clock and the increment added."""
+    now = time.perf_counter
     seat = state.to_act
     budget = started = ceiling
     try:
         while seat >= 0:
-            if chess is not None:
-                budget = chess.budget(seat, ceiling)
+            budget = chess.budget(seat, ceiling)
             view = state.view(seat)
             started = now()
             deadline = clock.deadline = started + budget
@@ -195,19 +228,18 @@ def _play_limited(
             finally:
                 spent = now() - started
                 clock.deadline = math.inf
-                append(spent)
+                seconds.append(spent)
             if spent > budget:
                 if budget < ceiling:  # the seat's clock, not the limit, ran out
-                    raise chess.flag_fell(seat, spent)  # type: ignore[union-attr]
+                    raise chess.flag_fell(seat, spent)
                 raise clock.overran(seat, spent, budget)
-            if chess is not None:
-                chess.charge(seat, spent)
+            chess.charge(seat, spent)
             state.apply(action)
             seat = state.to_act
     except _AlarmRang:
         timeout = clock.stopped(seat, started, budget)
         if budget < ceiling:
-            raise chess.flag_fell(seat, now() - started) from None  # type: ignore[union-attr]
+            raise chess.flag_fell(seat, now() - started) from None
         raise timeout from None
 
 

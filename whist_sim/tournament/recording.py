@@ -45,26 +45,43 @@ _chain = itertools.chain.from_iterable
 class TaskRecorder:
     """Collects a task's hands and matches; ``tables()`` makes its Arrow tables.
 
-    A hand costs one append while the task plays (``add_hand`` keeps the played deal as
-    it is); every column is built in ``tables()``, over all the task's hands at once.
+    A hand costs one append while the task plays (``add_hand`` keeps what its rows need:
+    the log, the tricks as one flat tuple, the dealt cards as numbers, and the state
+    itself only for a game whose own tables or trick facts ask it); every column is built
+    in ``tables()``, over all the task's hands at once. Keeping little per hand matters:
+    the states a task kept to the end cost more in the garbage collector's passes, which
+    go through every object kept, than the columns cost to build.
     """
 
     def __init__(self, game: Any, variant_json: str) -> None:
         self.game = game
         self.variant_json = variant_json
         self.names = _action_names(game)
-        self.entries: list[tuple[tuple[int, int, int, int], Sequence[str], PlayedDeal,
-                                 str | None, list[float | None]]] = []
-        """Per hand: (pairing, deal, rotation, hand), the line-up as seated, the played
-        deal, its (cut) error text and its decisions' times."""
+        self.entries: list[tuple[Any, ...]] = []
+        """Per hand: (pairing, deal, rotation, hand), the line-up as seated, seed, dealer,
+        outcome, (cut) error text, decisions' times, log, completed tricks' fields in one
+        flat tuple, dealt cards (``RAW_DEALS``) and the state (or None)."""
         self.matches: list[dict[str, Any]] = []
+        self.raw = RAW_DEALS.get(game.name)
+        self.keep_state: bool | None = None
+        """Whether ``tables()`` asks the states (decided at the first hand)."""
 
     # -- as the task plays ------------------------------------------------------------------
     def add_hand(self, key: tuple[int, int, int, int], seated: Sequence[str],
                  played: PlayedDeal, error: str | None, times: list[float | None]) -> None:
         """One hand: its keys, who sat where, the played deal, its (cut) error text, the
         seconds of its decisions in order (empty where none were measured)."""
-        self.entries.append((key, seated, played, error, times))
+        state = played.state
+        keep = self.keep_state
+        if keep is None:
+            keep = self.keep_state = (
+                self.raw is None or hasattr(state, "extra_rows")
+                or (hasattr(state, "trick_facts") and not _german_facts_by_arrays(self.game)))
+        raw = self.raw
+        self.entries.append((
+            key, seated, played.seed, played.dealer, played.outcome, error, times, state.log,
+            tuple(_chain(state.completed_tricks())), None if raw is None else raw(state),
+            state if keep else None))
 
     def add_match(self, base: tuple[int, int, int], seated: Sequence[str], hands: int,
                   result: Mapping[str, tuple]) -> None:
@@ -162,13 +179,13 @@ class TaskRecorder:
         forfeits = [o.forfeit_seat for o in outcomes]
         columns: dict[str, Any] = self._keys(hands)
         columns.update(game=[self.game.name] * count, game_version=[self.game.version] * count,
-                       variant=[self.variant_json] * count, seed=[p.seed for p in hands.played],
+                       variant=[self.variant_json] * count, seed=hands.seeds,
                        strategies=pa.ListArray.from_arrays(
                            pa.array(np.concatenate([[0], np.cumsum(hands.players)]), pa.int32()),
                            pa.array(hands.flat_seated, pa.string())),
                        status=["ok" if f is None else "forfeit" for f in forfeits],
                        forfeit_seat=forfeits, error=hands.errors)
-        columns.update(_deal_record_columns(self.game.name, hands.states))
+        columns.update(_deal_record_columns(self.game.name, hands.raws, hands.states))
         for field in schema:
             if field.name not in columns:
                 name = field.name
@@ -181,7 +198,7 @@ class TaskRecorder:
         columns: dict[str, Any] = self._keys(hands, players)
         outcomes = hands.outcomes
         seat = np.arange(int(players.sum())) - np.repeat(hands.seat_offsets, players)
-        dealers = np.fromiter((p.dealer for p in hands.played), np.int64, len(players))
+        dealers = np.fromiter(hands.dealers, np.int64, len(players))
         columns.update(
             seat=pa.array(seat, pa.int8()),
             strategy=pa.array(hands.flat_seated, pa.string()),
@@ -215,10 +232,10 @@ class TaskRecorder:
 
     def _tricks(self, hands: _Hands) -> pa.Table:
         schema = table_schema("tricks", self.game.name)
-        trick_lists = [state.completed_tricks() for state in hands.states]
-        counts = np.fromiter(map(len, trick_lists), np.int64, len(trick_lists))
+        trick_lists = hands.tricks  # per hand: number, leader, cards, winner, number, ...
+        counts = np.fromiter(map(len, trick_lists), np.int64, len(trick_lists)) // 4
         columns: dict[str, Any] = self._keys(hands, counts)
-        flat = list(_chain(_chain(trick_lists)))  # number, leader, cards, winner, ...
+        flat = list(_chain(trick_lists))
         cards = flat[2::4]
         columns["trick"] = pa.array(flat[0::4], pa.int16())
         columns["leader"] = pa.array(flat[1::4], pa.int8())
@@ -239,10 +256,8 @@ class _Hands:
     """A task's hands, as columns built once and shared by the tables."""
 
     def __init__(self, entries: Sequence[tuple[Any, ...]]) -> None:
-        if entries:
-            keys, seated, played, errors, times = (list(c) for c in zip(*entries, strict=True))
-        else:
-            keys, seated, played, errors, times = [], [], [], [], []
+        (keys, seated, seeds, dealers, outcomes, errors, times, logs, tricks, raws,
+         states) = (list(c) for c in zip(*entries, strict=True)) if entries else ([],) * 11
         self.keys: list[tuple[int, int, int, int]] = keys
         self.key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
         self.deal_keys = pa.array([f"{p}-{d}-{r}-{h}" for p, d, r, h in keys], pa.string())
@@ -250,11 +265,13 @@ class _Hands:
         self.flat_seated = list(_chain(seated))
         self.players = np.fromiter(map(len, seated), np.int64, len(seated))
         self.seat_offsets = np.concatenate([[0], np.cumsum(self.players)[:-1]]).astype(np.int64)
-        self.played: list[PlayedDeal] = played
-        self.states = [p.state for p in played]
-        self.outcomes = [p.outcome for p in played]
+        self.seeds: list[int] = seeds
+        self.dealers: list[int] = dealers
+        self.outcomes = outcomes
         self.errors: list[str | None] = errors
-        logs = [state.log for state in self.states]
+        self.tricks: list[tuple[Any, ...]] = tricks
+        self.raws = raws
+        self.states = states
         self.log_counts = np.fromiter(map(len, logs), np.int64, len(logs))
         total = int(self.log_counts.sum())
         flat = list(_chain(_chain(logs)))  # seat, phase, action, chosen, seat, ...
@@ -358,14 +375,14 @@ turns into exactly what the state's ``deal_record()`` writes (tests/test_recordi
 checks it on every game). Any other game's hands are asked for ``deal_record()``."""
 
 
-def _deal_record_columns(game: str, states: Sequence[Any]) -> dict[str, Any]:
-    """The ``deal_record()`` columns (dealer, trump, upcard, hands, stock) of every hand."""
-    raw = RAW_DEALS.get(game)
-    if raw is None:
+def _deal_record_columns(game: str, rows: Sequence[Any], states: Sequence[Any]
+                         ) -> dict[str, Any]:
+    """The ``deal_record()`` columns (dealer, trump, upcard, hands, stock) of every hand,
+    from its ``RAW_DEALS`` numbers, or for another game from its state's ``deal_record()``."""
+    if game not in RAW_DEALS:
         records = [state.deal_record() for state in states]
         return {name: [r.get(name) for r in records]
                 for name in ("dealer", "trump", "upcard", "hands", "stock")}
-    rows = [raw(state) for state in states]
     count = len(rows)
     dealer, trump, upcard, masks, stock = (list(c) for c in zip(*rows, strict=True)) if rows \
         else ([], [], [], [], [])
@@ -399,16 +416,21 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
                         counts: np.ndarray) -> dict[str, Any]:
     """The ``tricks`` columns a game adds (German Whist: stage, faceup, taken,
     follower_could_win; Knock-out: round, players), one value per completed trick."""
-    if game.name == "german_whist" and game.variant.open_stock == 1:
-        return german_trick_facts(hands.states, hands.log_counts, hands.action_seats,
+    if _german_facts_by_arrays(game):
+        return german_trick_facts(hands.raws, hands.log_counts, hands.action_seats,
                                   hands.phases, hands.actions, counts)
     facts = list(_chain(
-        _padded(state.trick_facts() if hasattr(state, "trick_facts") else [], len(tricks))
-        for state, tricks in zip(hands.states, trick_lists, strict=True)))
+        _padded(state.trick_facts() if hasattr(state, "trick_facts") else [], tricks)
+        for state, tricks in zip(hands.states, counts.tolist(), strict=True)))
     columns = _NoFacts(len(facts))
     for name in {name for row in facts for name in row}:
         columns[name] = [row.get(name) for row in facts]
     return columns
+
+
+def _german_facts_by_arrays(game: Any) -> bool:
+    """Whether ``german_trick_facts`` reads this game's trick facts (the classic stock)."""
+    return game.name == "german_whist" and game.variant.open_stock == 1
 
 
 class _NoFacts(dict):
@@ -422,7 +444,7 @@ class _NoFacts(dict):
         return [None] * self.count
 
 
-def german_trick_facts(states: Sequence[Any], log_counts: np.ndarray, seats: np.ndarray,
+def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.ndarray,
                        phases: pa.Array, cards: np.ndarray,
                        trick_counts: np.ndarray) -> dict[str, Any]:
     """German Whist's trick facts (``GermanWhistDeal.trick_facts``) for every completed trick
@@ -433,26 +455,17 @@ def german_trick_facts(states: Sequence[Any], log_counts: np.ndarray, seats: np.
     is a cumulative XOR; trick ``t`` of stage 1 is led with stock card ``2t`` face up, and
     its winner's take is the stage's ``t``-th take in the log.
     """
-    hand_count = len(states)
+    hand_count = len(raws)
     players = 2
-    rows = int(log_counts.sum())
     hand_of_row = np.repeat(np.arange(hand_count), log_counts)
     starts = np.concatenate([[0], np.cumsum(log_counts)[:-1]]).astype(np.int64)
     is_play = pc.equal(phases, "play").to_numpy(zero_copy_only=False)
     is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
     bits = np.left_shift(np.uint64(1), cards.astype(np.uint64))
-    initial = np.array([state.initial_hands for state in states], np.uint64).reshape(-1, players)
-    trumps = np.fromiter((state.trump for state in states), np.int64, hand_count)
-    stock = np.array([state.stock[0:26:2] for state in states], np.int64).reshape(-1, 13)
-    # each seat's hand before each row: dealt hand ^ the XOR of its cards in earlier rows
-    before = np.empty(rows, np.uint64)
-    for seat in range(players):
-        mine = seats == seat
-        stream = np.where(mine, bits, np.uint64(0))
-        cumulative = np.bitwise_xor.accumulate(stream) if rows else stream
-        prior = np.concatenate([[np.uint64(0)], cumulative])  # XOR of rows before i
-        relative = prior[:-1] ^ prior[starts][hand_of_row] if rows else prior[:-1]
-        before[mine] = (initial[hand_of_row, seat] ^ relative)[mine]
+    # raws: (dealer, trump, upcard, dealt hands, stock) per hand (``_raw_german``)
+    initial = np.array([raw[3] for raw in raws], np.uint64).reshape(-1, players)
+    trumps = np.fromiter((raw[1] for raw in raws), np.int64, hand_count)
+    stock = np.array([raw[4][0:26:2] for raw in raws], np.int64).reshape(-1, 13)
     # plays alternate lead, follow within a hand: the n-th play of a hand is trick n // 2
     play_rows = np.flatnonzero(is_play)
     play_hand = hand_of_row[play_rows]
@@ -463,10 +476,19 @@ def german_trick_facts(states: Sequence[Any], log_counts: np.ndarray, seats: np.
     follows = play_rows[follow_plays]
     leads = play_rows[follow_plays - 1]
     follow_hand = hand_of_row[follows]
+    # the follower's hand as it follows: its dealt hand ^ the XOR of its cards in the
+    # hand's earlier rows (a cumulative XOR per seat, read at the follows only)
+    held = np.empty(follows.size, np.uint64)
+    follower = seats[follows]
+    for seat in range(players):
+        stream = np.where(seats == seat, bits, np.uint64(0))
+        prior = np.concatenate([np.zeros(1, np.uint64), np.bitwise_xor.accumulate(stream)])
+        mine = follower == seat
+        at, hand = follows[mine], follow_hand[mine]
+        held[mine] = initial[hand, seat] ^ prior[at] ^ prior[starts[hand]]
     lead_card = cards[leads]
     suit = lead_card // 13
     suit_masks = np.array(SUIT_MASKS, np.uint64)
-    held = before[follows]
     above = ~((np.uint64(2) << lead_card.astype(np.uint64)) - np.uint64(1))
     higher = held & suit_masks[suit] & above
     trump = trumps[follow_hand]
@@ -486,7 +508,7 @@ def german_trick_facts(states: Sequence[Any], log_counts: np.ndarray, seats: np.
     trick_start = np.searchsorted(follow_hand, np.arange(hand_count))
     taken_card[trick_start[take_hand] + take_number] = cards[take_rows]
     if not np.array_equal(np.bincount(follow_hand, minlength=hand_count), trick_counts):
-        raise AssertionError("German trick facts: completed tricks and the log disagree")
+        raise RuntimeError("German Whist trick facts: the completed tricks and the log disagree")
     return {
         "stage": np.where(stage_one, 1, 2),
         "faceup": faceup,

@@ -7,12 +7,13 @@ and notebooks call it directly.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import math
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,10 +118,11 @@ def play_task(
     recorder = TaskRecorder(game, variant_json)
     errors: dict[str, str] = {}
     limited = spec.time_limit is not None or spec.time_control is not None
-    with board.printing(), (decision_clock(spec.time_limit or math.inf) if limited
-                            else contextlib.nullcontext()) as clock:
+    with _old_objects_aside(), board.printing(), (
+            decision_clock(spec.time_limit or math.inf) if limited
+            else contextlib.nullcontext()) as clock:
         deals_played = _play_items(spec, games, board, built, numbers, recorder, errors, clock)
-    arrow = recorder.tables()
+        arrow = recorder.tables()
     seconds = time.perf_counter() - started
     timed = recorder.decision_totals(list(built))
     output = {label: e.output.text() for label, e in built.items() if e.output.kept}
@@ -174,6 +176,34 @@ def _play_items(
             recorder.add_match((numbers[pairing], deal, rotation), seated, len(played), match)
             deals_played += len(played)
     return deals_played
+
+
+@contextlib.contextmanager
+def _old_objects_aside() -> Iterator[None]:
+    """For the task's length, the cyclic garbage collector leaves the objects that existed
+    before the task out of its passes (``gc.freeze``) and makes no full pass; both are
+    put back after.
+
+    A task keeps every hand it played until its tables are built, so its heap grows as it
+    plays, and growth is what triggers the collector's full passes, each through every
+    object the process holds (the modules, Arrow, the strategies' tables): in a task of
+    random German Whist they cost a third of the time of play, where the bare play loop,
+    whose hands die young, triggers none. The young generations are still collected as
+    usual, so a strategy's short-lived cycles are freed as they were; a cycle that lived
+    long enough to reach the oldest generation waits for the task's end (a task lasts
+    about 2 s: ``runner.TARGET_TASK_SECONDS``). Left as it is if something else in the
+    process has frozen objects (their owner unfreezes them)."""
+    if gc.get_freeze_count():
+        yield
+        return
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full pass
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def _cut_error(error: str | None, errors: dict[str, str]) -> str | None:
