@@ -12,7 +12,7 @@ from pathlib import Path
 from whist_sim.reports import analyses, plots
 from whist_sim.reports.document import Section, column, interval, table_of
 from whist_sim.reports.run_facts import RunFacts
-from whist_sim.reports.stats import bradley_terry
+from whist_sim.reports.stats import BOOTSTRAP_BLOCKS, bradley_terry
 from whist_sim.store import RunFolder
 
 BOOTSTRAP = 200
@@ -21,7 +21,8 @@ BOOTSTRAP_SEED = 0
 
 
 def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    pairwise = analyses.pairwise_results(folder.scan("seats"), facts.sides).collect()
+    pairwise = analyses.pairwise_results(
+        folder.scan("seats"), facts.sides, facts.pair_comparisons(facts.sides)).collect()
     ratings = bradley_terry(pairwise, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
     return [Section(
         "Ratings",
@@ -32,7 +33,9 @@ def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
             " the ratings average 0, and a gap of 400 means odds of 10 to 1 of winning a"
             " hand. Intervals are 95% percentile-bootstrap intervals from"
             f" {BOOTSTRAP} resamples of deal indices (seed {BOOTSTRAP_SEED}), so the"
-            " duplicate pairs that share cards are resampled together.",
+            " duplicate pairs that share cards are resampled together; past"
+            f" {BOOTSTRAP_BLOCKS:,} deal indices they are resampled in {BOOTSTRAP_BLOCKS:,}"
+            " blocks (deal index modulo the number of blocks).",
         ],
         [table_of(ratings, [
             ("strategy", column("strategy")),

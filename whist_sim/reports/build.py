@@ -26,6 +26,7 @@ from pathlib import Path
 
 from whist_sim.reports import analyses, render
 from whist_sim.reports.bradley_terry_section import bradley_terry_section
+from whist_sim.reports.comparisons import SEAT_COMPARED
 from whist_sim.reports.decision_time_section import decision_time_section
 from whist_sim.reports.document import Section
 from whist_sim.reports.forfeits_section import forfeits_section
@@ -94,7 +95,8 @@ GAME_SECTIONS: dict[str, SectionBuilder] = {
 def report_sections(folder: RunFolder, out: Path) -> list[Section]:
     """Every section of the run's report, in page order; figures are drawn into ``out``."""
     facts = RunFacts.of(folder)
-    sections = [*verdict_section(folder, out, _ratings_order(folder)),
+    comparisons = facts.pair_comparisons() if facts.game in SEAT_COMPARED or facts.two else None
+    sections = [*verdict_section(folder, out, _ratings_order(folder, facts), comparisons),
                 run_section(folder, folder.meta())]
     for builder in GENERIC_SECTIONS:
         sections += builder(folder, out, facts)
@@ -106,13 +108,14 @@ def report_sections(folder: RunFolder, out: Path) -> list[Section]:
     return sections
 
 
-def _ratings_order(folder: RunFolder) -> list[str]:
+def _ratings_order(folder: RunFolder, facts: RunFacts) -> list[str]:
     """Entrants best first by the report's ratings: Bradley-Terry at two seats, else the
     finishing-order ratings the section leads with."""
     leading = leading_ratings(folder)
     if leading is None:
         seats = folder.scan("seats")
-        leading = bradley_terry(analyses.pairwise_results(seats).collect(), bootstrap=0)
+        pairwise = analyses.pairwise_results(seats, comparisons=facts.pair_comparisons())
+        leading = bradley_terry(pairwise.collect(), bootstrap=0)
     return leading.sort("rating", descending=True)["strategy"].to_list()
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from whist_sim.reports.analyses import PAIR, seat_pairs
+from whist_sim.reports.analyses import PAIR, pair_comparisons
 
 
 @dataclass(frozen=True)
@@ -72,18 +72,30 @@ RANKING = {
 """The figure that ranks each game's entrants."""
 
 
-def pairwise_values(game: str, seats: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
+SEAT_COMPARED = {"german_whist": "wins", "solo_whist": "margin"}
+"""Games whose figure compares two seats of a hand, and the column of
+``analyses.pair_comparisons`` it sums: the share won, or the net margin."""
+
+
+def pairwise_values(
+    game: str, seats: pl.LazyFrame, matches: pl.LazyFrame,
+    comparisons: pl.LazyFrame | None = None,
+) -> pl.LazyFrame:
     """Per ordered pair of entrants and duplicate pair in which they met: the row entrant's
     value against the column entrant (``RANKING``).
 
     Columns: strategy, opponent, pairing, deal, value. Antisymmetric: value(A, B) =
     1 - value(B, A) for shares and -value(B, A) for margins. Not defined for
-    Knock-out Whist (see :func:`knockout_shares`).
+    Knock-out Whist (see :func:`knockout_shares`). ``comparisons``:
+    ``analyses.pair_comparisons(seats)`` if already at hand (German and Solo Whist).
     """
-    if game == "german_whist":
-        return _per_pair(seat_pairs(seats), "share")
-    if game == "solo_whist":
-        return _per_pair(seat_pairs(seats), "margin")
+    if game in SEAT_COMPARED:
+        per_pair = pair_comparisons(seats) if comparisons is None else comparisons
+        return (
+            per_pair.select("strategy", "opponent", *PAIR,
+                            (pl.col(SEAT_COMPARED[game]) / pl.col("comparisons")).alias("value"))
+            .sort(["strategy", "opponent", *PAIR])
+        )
     if game == "minnesota_whist":
         return _per_pair(_game_pairs(matches), "share")
     raise ValueError(f"no pairwise comparison for {game}")

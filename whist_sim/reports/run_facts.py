@@ -3,7 +3,9 @@ table sizes, and the words that follow from them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import polars as pl
 
 from whist_sim.reports import analyses
 from whist_sim.store import RunFolder
@@ -18,11 +20,26 @@ class RunFacts:
     game: str
     sizes: tuple[int, ...]
     """The table sizes played, smallest first."""
+    seats: pl.LazyFrame | None = field(default=None, repr=False, compare=False)
+    """The run's seats table, for :meth:`pair_comparisons`."""
+    _collected: dict[bool, pl.DataFrame] = field(default_factory=dict, repr=False,
+                                                 compare=False)
 
     @classmethod
     def of(cls, folder: RunFolder) -> RunFacts:
-        sizes = analyses.table_sizes(folder.scan("seats").select("deal_key")).collect()
-        return cls(str(folder.meta()["game"]), tuple(sizes["players"].to_list()))
+        seats = folder.scan("seats")
+        sizes = analyses.table_sizes(seats.select("deal_key")).collect()
+        return cls(str(folder.meta()["game"]), tuple(sizes["players"].to_list()), seats)
+
+    def pair_comparisons(self, sides: bool = False) -> pl.LazyFrame:
+        """``analyses.pair_comparisons`` of the run's seats, collected once per report (the
+        self-join of the seats is the dearest query of a report), then shared by the
+        verdict and the ratings."""
+        if self.seats is None:
+            raise ValueError("RunFacts made without the run's seats: use RunFacts.of(folder)")
+        if sides not in self._collected:
+            self._collected[sides] = analyses.pair_comparisons(self.seats, sides).collect()
+        return self._collected[sides].lazy()
 
     @property
     def two(self) -> bool:

@@ -47,12 +47,15 @@ ALL_PAIRS_UP_TO = 4
 
 
 def verdict_section(
-    folder: RunFolder, out: Path, ratings_order: list[str] | None = None
+    folder: RunFolder, out: Path, ratings_order: list[str] | None = None,
+    comparisons: pl.LazyFrame | None = None,
 ) -> list[Section]:
     """The verdict of a run: the ranking figure, the comparisons, the trust note.
 
     ``ratings_order``: the entrants best first by the report's ratings, to say
     where they and the ranking figure disagree (None: no such note).
+    ``comparisons``: ``analyses.pair_comparisons`` of the run's seats, if the
+    report already holds it (None: computed here where the game needs it).
     """
     meta = folder.meta()
     game = str(meta["game"])
@@ -66,7 +69,8 @@ def verdict_section(
     if game == "knockout_whist":
         ranked, lines = _knockout(seats)
     else:
-        ranked, lines = _pairwise(game, figure, seats, folder.scan("matches"), labels)
+        ranked, lines = _pairwise(game, figure, seats, folder.scan("matches"), labels,
+                                  comparisons)
     paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
         f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
     paragraphs += lines
@@ -135,9 +139,10 @@ def _entrants_in_order(meta: dict[str, Any], labels: list[str]) -> tuple[str, st
 
 
 def _pairwise(
-    game: str, figure: Any, seats: pl.LazyFrame, matches: pl.LazyFrame, labels: list[str]
+    game: str, figure: Any, seats: pl.LazyFrame, matches: pl.LazyFrame, labels: list[str],
+    comparisons: pl.LazyFrame | None = None,
 ) -> tuple[list[tuple[str, str]], list[str]]:
-    values = pairwise_values(game, seats, matches).collect()
+    values = pairwise_values(game, seats, matches, comparisons).collect()
     by_pair = {
         (a, b): group["value"].to_numpy()
         for (a, b), group in values.group_by(["strategy", "opponent"], maintain_order=True)
