@@ -232,3 +232,28 @@ def test_a_duel_of_two_line_ups_reads_whole_deals_whatever_the_task_size(tmp_pat
     assert_same_rows(run_rows(one.path), run_rows(five.path))
     assert one.verdict.llr == five.verdict.llr
     assert one.verdict.estimate.pairs == five.verdict.estimate.pairs
+
+
+def test_tracker_keeps_a_float_per_deal_and_reads_them_in_deal_order(tmp_path):
+    from whist_sim.inference import fixed_verdict
+    from whist_sim.inference.duel_pairs import duel_pair_values
+    from whist_sim.store import RunFolder
+    from whist_sim.tournament.sequential import DuelTracker
+
+    config = duel_config("heuristic", "random", "german_whist", max_deals=24, seed=3)
+    summary = run_duel(config, tmp_path / "fixed", workers=0, progress=False)
+    folder = RunFolder.open(summary.path)
+    seats, matches = folder.scan("seats"), folder.scan("matches")
+    tracker = DuelTracker(config)
+    for low in (20, 0, 10, 5, 15):  # whole deals, out of order, as a resume may add them
+        chosen = (pl.col("deal") >= low) & (pl.col("deal") < low + 5)
+        tracker.add_rows(seats.filter(chosen), matches.filter(chosen))
+    assert tracker._values.dtype == float and tracker._values.shape == (24,)
+    assert tracker.look(24) is False and tracker.finished
+    values = duel_pair_values(seats, matches, tracker.a, "german_whist").collect().sort("deal")
+    want = fixed_verdict(tracker.model, tracker.settings, values["value"].to_list())
+    assert tracker.verdict == want == summary.verdict
+    short = DuelTracker(config)
+    short.add_rows(seats.filter(pl.col("deal") != 3), matches.filter(pl.col("deal") != 3))
+    with pytest.raises(KeyError, match="deal 3 has no pair value"):
+        short.look(24)

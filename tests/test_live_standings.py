@@ -3,10 +3,13 @@ time used; the last lines equal the report's standings."""
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
+import pytest
 
 from tests.tournament_helpers import quick_config, write_config
-from whist_sim.reports.analyses import standings
+from whist_sim.reports.analyses import pair_outcomes, standings
+from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
 from whist_sim.tournament import runner
 from whist_sim.tournament.config import load_config
@@ -52,3 +55,46 @@ def test_live_standings_resume_from_the_rows_already_committed(tmp_path):
 
     assert without_time(live.lines()) == without_time(summary.standings)
     assert pl.Series(summary.standings).str.contains("duplicate pairs so far").any()
+
+
+def test_live_standings_keep_moments_and_print_what_every_value_would_give():
+    """Fed in uneven tasks, the running count, mean and spread print the same intervals as
+    ``t_interval`` over every duplicate pair's value kept in a list (what the standings
+    kept before)."""
+    rng = np.random.default_rng(11)
+    live = LiveStandings(["A", "B", "C"])
+    outcomes: list[pl.DataFrame] = []
+    deal = 0
+    for size in (1, 2, 7, 40, 3, 250, 1):
+        rows = []
+        for _ in range(size):
+            for pairing, (x, y) in enumerate((("A", "B"), ("A", "C"), ("B", "C"))):
+                for rotation in (0, 1):
+                    net = float(rng.integers(-12, 13)) + 100.0 * (x == "A")
+                    result = "win" if net > 0 else "loss" if net < 0 else "draw"
+                    other = {"win": "loss", "loss": "win", "draw": "draw"}[result]
+                    key = {"deal_key": f"{pairing}-{deal}-{rotation}-0", "pairing": pairing,
+                           "deal": deal, "rotation": rotation, "hand": 0}
+                    rows += [{**key, "seat": rotation, "strategy": x, "net": net,
+                              "result": result},
+                             {**key, "seat": 1 - rotation, "strategy": y, "net": -net,
+                              "result": "forfeit" if y == "C" and net > 11 else other}]
+            deal += 1
+        seats = pl.DataFrame(rows).with_columns(pl.col("seat").cast(pl.Int8))
+        live.add_rows(seats.to_arrow())
+        outcomes.append(pair_outcomes(seats.lazy()).collect())
+    every = pl.concat(outcomes)
+    lines = live.lines()
+    for label in "ABC":
+        mine = every.filter(pl.col("strategy") == label)
+        win, net = t_interval(mine["win"].to_list()), t_interval(mine["net"].to_list())
+        line = next(x for x in lines if x.startswith(label + " "))
+        assert f"{win.estimate:.3f} [{win.lo:.3f}, {win.hi:.3f}]" in line
+        assert f"{net.estimate:.2f} [{net.lo:.2f}, {net.hi:.2f}]" in line
+        entrant = live._entrants[label]
+        assert entrant.nets.n == mine.height
+        got = entrant.nets.interval()
+        assert got.estimate == pytest.approx(net.estimate, rel=1e-12, abs=1e-12)
+        assert got.hi - got.lo == pytest.approx(net.hi - net.lo, rel=1e-10)
+        assert entrant.forfeits == int(mine["forfeits"].sum())
+    assert live._entrants["C"].forfeits > 0

@@ -1,8 +1,10 @@
 """Standings while a run plays: each entrant's score with its interval, forfeits, time used.
 
 The driver feeds every committed task's rows to :class:`LiveStandings`, which
-keeps one outcome per entrant and duplicate pair (``analyses.pair_outcomes``,
-the very reduction the report's Standings table averages), so the last lines
+reduces each to one outcome per entrant and duplicate pair
+(``analyses.pair_outcomes``, the very reduction the report's Standings table
+averages) and keeps of them only a count, a mean and a spread per entrant
+(``stats.RunningMean``: memory does not grow with the run), so the last lines
 printed equal the report's standings. A resumed run starts from the rows it
 already holds. Forfeits are counted and shown from the first one on: a strategy
 that fails is never silent.
@@ -18,15 +20,16 @@ import polars as pl
 import pyarrow as pa
 
 from whist_sim.reports.analyses import pair_outcomes
-from whist_sim.reports.stats import t_interval
+from whist_sim.reports.stats import RunningMean
 
 
 @dataclass
 class _Entrant:
     hands: int = 0
     forfeits: int = 0
-    wins: list[float] = field(default_factory=list)
-    nets: list[float] = field(default_factory=list)
+    wins: RunningMean = field(default_factory=RunningMean)
+    """Win rate per duplicate pair: count, mean and spread, not the values."""
+    nets: RunningMean = field(default_factory=RunningMean)
     decisions: int = 0
     seconds: float = 0.0
 
@@ -49,14 +52,12 @@ class LiveStandings:
         frame = seats if isinstance(seats, pl.LazyFrame) else pl.from_arrow(seats).lazy()
         per_pair = pair_outcomes(frame).collect()
         self.pairs += per_pair.select("pairing", "deal").n_unique() if per_pair.height else 0
-        for label, hands, win, net, forfeits in per_pair.select(
-            "strategy", "hands", "win", "net", "forfeits"
-        ).iter_rows():
-            entrant = self._entrants.setdefault(label, _Entrant())
-            entrant.hands += hands
-            entrant.forfeits += int(forfeits)
-            entrant.wins.append(win)
-            entrant.nets.append(net)
+        for (label,), group in per_pair.group_by("strategy", maintain_order=True):
+            entrant = self._entrants.setdefault(str(label), _Entrant())
+            entrant.hands += int(group["hands"].sum())
+            entrant.forfeits += int(group["forfeits"].sum())
+            entrant.wins.add(group["win"].to_numpy())
+            entrant.nets.add(group["net"].to_numpy())
 
     def add_decisions(self, decisions: Mapping[str, tuple[int, float]]) -> None:
         """Decisions taken and seconds spent per entrant (from ``TaskResult.decisions``)."""
@@ -73,11 +74,11 @@ class LiveStandings:
         """The standings as aligned console lines, best mean net first."""
         rows = []
         for label, entrant in self._entrants.items():
-            win, net = t_interval(entrant.wins), t_interval(entrant.nets)
+            win, net = entrant.wins.interval(), entrant.nets.interval()
             per_decision = (
                 f"{1000 * entrant.seconds / entrant.decisions:.2f}" if entrant.decisions else "—"
             )
-            rows.append((net.estimate if entrant.nets else -math.inf, [
+            rows.append((net.estimate if net.n else -math.inf, [
                 label, f"{entrant.hands:,}", _with_interval(win, 3), _with_interval(net, 2),
                 f"{entrant.forfeits:,}", per_decision, f"{entrant.seconds:.1f}",
             ]))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from whist_sim.inference import SprtSettings, fixed_verdict, sequential_verdict
@@ -30,7 +31,13 @@ DECIDED = ("H1", "H0")
 
 
 class DuelTracker:
-    """The pair values of a two-entrant run so far, and the test that reads them."""
+    """The pair values of a two-entrant run so far, and the test that reads them.
+
+    The values are kept, one float per deal index in a NumPy array: the SPRT reads
+    them in deal order at every look and the verdict's estimate takes their
+    skewness as well as their mean and spread, so both are computed from the very
+    values, in the same order, as they always were.
+    """
 
     def __init__(self, config: TournamentConfig) -> None:
         self.a, self.b = config.labels()
@@ -40,7 +47,9 @@ class DuelTracker:
         self.settings = config.sprt.settings() if config.sprt else SprtSettings.from_mapping({})
         self.batch = config.sprt.batch if config.sprt else config.tournament.deals
         self.deals = config.tournament.deals
-        self._values: dict[int, float] = {}
+        self._values = np.full(self.deals, np.nan)
+        """A's value in each deal index's duplicate pairs, by deal index (NaN: not yet
+        played): 8 bytes a deal, where a dict of Python floats took over 100."""
         self.looked = 0
         """Deal indices the test has read: whole batches, in order."""
         self.verdict: Any = None
@@ -53,8 +62,12 @@ class DuelTracker:
         verdict reads the finished run at once.
         """
         values = duel_pair_values(seats, matches, self.a, self.game).collect()
-        self._values.update(zip(values["deal"].to_list(), values["value"].to_list(),
-                                strict=True))
+        deals = values["deal"].to_numpy()
+        if deals.size and deals.max() >= self._values.size:  # deal indices past the plan's
+            grown = np.full(int(deals.max()) + 1, np.nan)
+            grown[: self._values.size] = self._values
+            self._values = grown
+        self._values[deals] = values["value"].cast(pl.Float64).to_numpy()
 
     def look(self, complete_deals: int) -> bool:
         """Read every whole batch within the first ``complete_deals`` deal indices; True once
@@ -64,7 +77,11 @@ class DuelTracker:
             if end <= self.looked or end > complete_deals:
                 break
             self.looked = end
-            values = [self._values[d] for d in range(end)]
+            values = self._values[:end].copy()
+            missing = np.flatnonzero(np.isnan(values))
+            if missing.size:
+                raise KeyError(f"deal {int(missing[0])} has no pair value: the test reads"
+                               " whole deal indices only")
             finished = end >= self.deals
             if self.sequential:
                 self.verdict = sequential_verdict(self.model, self.settings, values,
