@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 from tests.tournament_helpers import make_run_without_ray, quick_config, write_config
 from whist_sim.cli import app
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 runner = CliRunner()
 
 

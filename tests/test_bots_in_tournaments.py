@@ -120,6 +120,7 @@ def test_a_bot_that_cannot_start_forfeits_with_one_line_and_is_benched(tmp_path)
     assert meta["benched"]["h"]["forfeits"] == 10
 
 
+@pytest.mark.slow
 def test_a_bots_stderr_is_kept_in_the_run_folder(tmp_path):
     script = tmp_path / "chatty.py"
     script.write_text(
@@ -150,6 +151,7 @@ def test_process_keys_are_checked_before_any_work(tmp_path):
 
 
 @pytest.mark.parametrize("how", ["c bot", "isolated heuristic", "missing bot"])
+@pytest.mark.slow
 def test_check_accepts_the_same_entries(c_bot, how):
     from whist_sim.checking import StrategyCheckError, check_entrant
 

@@ -34,6 +34,7 @@ def _run(tmp_path, clock: str):
     return run_tournament(config, tmp_path / "run", workers=0, progress=False).path
 
 
+@pytest.mark.slow
 def test_a_deal_clock_forfeits_the_slow_seat_on_time_and_the_report_counts_it(tmp_path):
     run = _run(tmp_path, "clock = { base = 0.3, increment = 0.0, per = \"deal\" }")
     folder = RunFolder.open(run)
@@ -53,6 +54,7 @@ def test_a_deal_clock_forfeits_the_slow_seat_on_time_and_the_report_counts_it(tm
     assert 15 < median_ms < 200  # it sleeps 20 ms a decision
 
 
+@pytest.mark.slow
 def test_an_increment_keeps_it_in_time(tmp_path):
     run = _run(tmp_path, "clock = { base = 0.3, increment = 0.05 }")
     deals = RunFolder.open(run).scan("deals").collect()

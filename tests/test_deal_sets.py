@@ -39,6 +39,8 @@ from whist_sim.store import RunFolder, RunFolderError, tables_for
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.schedule import match_seed
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 ROOT_SEED = 17
 
 CASES: dict[str, dict[str, Any]] = {
@@ -596,7 +598,6 @@ use = "random"
 """
 
 
-@pytest.mark.slow
 def test_a_tournament_from_an_exported_set_repeats_the_run(tmp_path: Path) -> None:
     original = _run_from(tmp_path, "original", SOLO_SET.format(seed=4, deals="deals = 5"))
     exported = tmp_path / "set.parquet"

@@ -74,6 +74,8 @@ from whist_sim.games.solo_whist import BIDS, NAME_TRUMP
 from whist_sim.play import PlayedDeal, play_deal, play_match, seat_seed
 from whist_sim.rng import derive_seed, shuffled_deck, strategy_rng
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 DEALS_PER_CASE = 30
 ROOT_SEED = 20240601
 

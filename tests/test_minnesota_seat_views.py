@@ -197,6 +197,7 @@ def differing_fields(a: MinnesotaWhistView, b: MinnesotaWhistView) -> set[str]:
 @pytest.mark.parametrize(
     "variant", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default"
 )
+@pytest.mark.slow
 def test_strategy_sees_no_hidden_card(variant):
     game = PeekingGame(make_game("minnesota_whist", variant).variant)
     audit = Audit()

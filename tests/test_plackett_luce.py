@@ -208,6 +208,7 @@ def test_bad_orders_are_refused_naming_the_problem():
         plackett_luce(frame.with_columns(deal=pl.Series([0, 1])))
 
 
+@pytest.mark.slow
 def test_bootstrap_intervals_cover_the_true_strengths_95_percent_of_the_time():
     # Measured with these settings: 0.944 of 800 intervals (200 simulations x 4 entrants);
     # other seeds gave 0.938 to 0.944. 600 tables in 200 deal indices of three tables each.

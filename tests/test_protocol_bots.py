@@ -112,7 +112,6 @@ def logs_and_outcomes(game: Any, seats: list[Any], seed: int) -> tuple[list, lis
 
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 @pytest.mark.parametrize(("name", "variant", "players"), GAMES, ids=GAME_IDS)
-@pytest.mark.slow
 def test_a_python_strategy_through_the_client_plays_exactly_as_in_process(
     strategy, name, variant, players
 ):
@@ -226,7 +225,6 @@ def hidden_at_each_decision(game: Any, played: Any, seat: int) -> list[int]:
 
 @pytest.mark.parametrize(("name", "players"), [("german_whist", None), ("solo_whist", None),
                                                ("minnesota_whist", None), ("knockout_whist", 5)])
-@pytest.mark.slow
 def test_a_hostile_bot_is_sent_no_hidden_card_and_finds_no_deal(tmp_path, name, players):
     script = tmp_path / "hostile_bot.py"
     script.write_text(HOSTILE_BOT)
@@ -295,6 +293,8 @@ import sys
 
 from strategies.random_play import RandomStrategy
 from whist_sim.protocol.client import run_bot
+
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
 
 
 class FailsOnTrick3(RandomStrategy):

@@ -145,6 +145,7 @@ def test_hands_text_fans_each_mask_as_cards_str_does():
     assert hands_text(np.array(masks, np.uint64)).to_pylist() == [cards_str(m) for m in masks]
 
 
+@pytest.mark.slow
 def test_a_task_puts_the_garbage_collector_back_as_it_found_it(monkeypatch):
     """During a task the objects from before it are frozen and no full pass runs (see
     ``worker._old_objects_aside``); after it the collector is as it was."""

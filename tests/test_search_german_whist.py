@@ -27,6 +27,8 @@ from whist_sim.search.german_whist import MARGIN_WEIGHT, MODEL, stage2_best_card
 from whist_sim.search.model import model_for, play_out
 from whist_sim.solver import solve
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 VARIANTS = [
     {},
     {"dealer": 1},
@@ -360,7 +362,6 @@ def _result_values(payoffs: tuple[float, float]) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("setting", [{}, {"count": "all"}, {"count": "weighted"}], ids=str)
-@pytest.mark.slow
 def test_exact_payoffs_are_the_result_of_best_play(setting):
     """Where a roll-out reaches stage 2 it stops with the result of best play by both (a
     draw possible under ``count = "all"``), settled by zero-window tests: the same as

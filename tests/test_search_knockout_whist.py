@@ -43,6 +43,8 @@ from whist_sim.search.model import model_for, play_out
 from whist_sim.solver import solve
 from whist_sim.tricks import winning_index
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 VARIANTS = [
     {"tie_break": tie_break, "dogs_life": dogs_life}
     for tie_break in ("cut", "nearest_left")
@@ -368,7 +370,6 @@ def two_sided(state: KnockoutWhistDeal) -> bool:
     return len(holders) == 2 and all(state.status[s] == IN for s in holders)
 
 
-@pytest.mark.slow
 def test_exact_values_match_an_engine_minimax_on_small_endings():
     counts: Counter = Counter()
     for players, variant, games in ((2, VARIANTS[0], 40), (3, VARIANTS[2], 40),

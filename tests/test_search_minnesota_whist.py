@@ -33,6 +33,8 @@ from whist_sim.search.minnesota_whist import MODEL, NET_TIE_BREAK
 from whist_sim.search.model import model_for, play_out
 from whist_sim.solver import solve
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 VARIANTS = [
     {},
     {"bid": "spoken"},
@@ -208,7 +210,6 @@ def test_determinize_infers_hidden_laid_cards_with_the_heuristic():
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
-@pytest.mark.slow
 def test_determinize_sampled_worlds_play_out_and_conserve_cards(variant):
     """Sampled worlds give valid states that the roll-out policies play to a scored end."""
     rng = random.Random(11)
@@ -355,7 +356,6 @@ def endings(variant: dict, cards: int, deals: int) -> list[MinnesotaWhistDeal]:
 
 @pytest.mark.parametrize("variant", VARIANTS[:3], ids=variant_id)
 @pytest.mark.parametrize("cards,deals", [(3, 10), (4, 3)])
-@pytest.mark.slow
 def test_exact_values_equal_an_exhaustive_minimax_over_the_engine(variant, cards, deals):
     hand_types = set()
     for state in endings(variant, cards, deals):

@@ -43,6 +43,8 @@ from whist_sim.search.model import model_for, play_out
 from whist_sim.search.solo_whist import MODEL, SoloWhistModel
 from whist_sim.solver import solve
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 VARIANTS = [
     {},
     {"play_out": True},
@@ -385,7 +387,6 @@ def endings(variant: dict, seeds: range, cards: int) -> Iterator[SoloWhistDeal]:
 
 @pytest.mark.parametrize("variant", VARIANTS[:5], ids=["default", "play_out", "overtricks",
                                                       "classic", "no_prop"])
-@pytest.mark.slow
 def test_exact_values_equal_a_minimax_over_the_real_engine(variant):
     covered: Counter[tuple[str, int]] = Counter()
     places: Counter[int] = Counter()

@@ -28,6 +28,8 @@ from whist_sim.search.params import exact_cards_for
 from whist_sim.search.pimc import candidate_actions, evaluate
 from whist_sim.strategy import StrategyError, available_strategies, build_strategy
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 ALL_GAMES = ("german_whist", "solo_whist", "minnesota_whist", "knockout_whist")
 SUPPORTED = {
     "solver": ("german_whist",),
@@ -164,7 +166,6 @@ def test_unknown_parameter_names_strategy_and_lists_the_allowed_ones(name, game)
 
 
 @pytest.mark.parametrize(("name", "game"), PAIRS)
-@pytest.mark.slow
 def test_same_seed_same_actions_other_seeds_differ(name, game):
     strategy = tiny(name, game)
     # Deals of seeds 7, 8, ... until one plays differently from seed 7 (with tiny budgets
@@ -277,7 +278,6 @@ LEGALITY = [
 
 
 @pytest.mark.parametrize(("name", "game", "players"), LEGALITY)
-@pytest.mark.slow
 def test_every_choice_is_legal_over_whole_deals(name, game, players):
     strategy = tiny(name, game)
     heuristic = build_strategy("heuristic", None, game)
@@ -306,7 +306,6 @@ def test_pimc_with_default_min_make_plays_every_game(game):
 # -- 6. the conformance check ----------------------------------------------------------
 
 
-@pytest.mark.slow
 def test_check_strategy_passes_for_pimc_on_solo_whist():
     # One deal per variant and seat (check_strategy's smallest setting), on Solo Whist only.
     report = check_strategy(tiny("pimc", "solo_whist"), games=["solo_whist"], deals=1)
@@ -316,7 +315,6 @@ def test_check_strategy_passes_for_pimc_on_solo_whist():
     assert report.decisions > 0
 
 
-@pytest.mark.slow
 def test_check_strategy_passes_for_ismcts_on_german_whist():
     report = check_strategy(tiny("ismcts", "german_whist"), games=["german_whist"], deals=1)
     assert report.games == ("german_whist",)
@@ -590,7 +588,6 @@ def test_ismcts_search_is_deterministic_for_a_seed():
 # -- the compiled solver ---------------------------------------------------------------
 
 
-@pytest.mark.slow
 def test_solver_picks_the_same_cards_compiled_or_not():
     """The numba solver (compiled once, then cached on disk) agrees with the pure one."""
     pure = build_strategy("solver", {"worlds": 2, "compiled": False}, "german_whist")

@@ -22,6 +22,8 @@ from whist_sim.solver import (
     takes_at_least_fast,
 )
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 
 def minimax(hands, leader, trump, sides, objective, trick=()):
     """Side 0's tricks with best play: every legal card tried, the plain definition."""
@@ -95,7 +97,6 @@ SETTINGS = [
 @pytest.mark.parametrize("objective", ["most", "none"])
 @pytest.mark.parametrize(("name", "sides", "largest", "count"), SETTINGS,
                          ids=[s[0] for s in SETTINGS])
-@pytest.mark.slow
 def test_solve_agrees_with_plain_minimax(name, sides, largest, count, objective):
     rng = random.Random(f"{name}/{objective}")
     players = len(sides)
@@ -109,7 +110,6 @@ def test_solve_agrees_with_plain_minimax(name, sides, largest, count, objective)
         assert got == expected, (hands, leader, trump, sides, objective, trick)
 
 
-@pytest.mark.slow
 def test_compiled_search_agrees_with_minimax_and_the_reference():
     """The numba copy of the search against the plain minimax on small endings of every
     kind, and against the pure-Python search on full German Whist positions."""
@@ -166,7 +166,6 @@ LARGER = [
 
 @pytest.mark.parametrize("objective", ["most", "none"])
 @pytest.mark.parametrize(("sides", "largest"), LARGER, ids=[str(s) for s, _ in LARGER])
-@pytest.mark.slow
 def test_compiled_and_pure_searches_agree_on_larger_positions(sides, largest, objective):
     """Every table size, sides split and objective, trick starts and mid-trick."""
     rng = random.Random(f"larger/{sides}/{objective}")

@@ -679,6 +679,7 @@ def _max_pairs(model, settings_: SprtSettings, sd: float) -> int:
     return 5 * fixed_sample_pairs(model, settings_, sd)
 
 
+@pytest.mark.slow
 def test_pentanomial_sprt_keeps_its_error_rates():
     model, settings_ = pentanomial_model(), SprtSettings.create(elo0=0, elo1=20)
     grid = model.grid
@@ -697,6 +698,7 @@ def test_pentanomial_sprt_keeps_its_error_rates():
     [(4, 2, 4, 0, 30, 2), (4, 1, 4, -10, 25, 3), (3, (2, 1), (3, 3), 0, 30, 4)],
     ids=["A B A B", "A in one seat of four", "A B A and B A B"],
 )
+@pytest.mark.slow
 def test_knockout_sprt_keeps_its_error_rates(players, seats, seatings, elo0, elo1, seed):
     model = knockout_model(players, seats, seatings)
     settings_ = SprtSettings.create(elo0=elo0, elo1=elo1)

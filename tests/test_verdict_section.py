@@ -39,6 +39,7 @@ def _verdict(run: Path) -> str:
     return text[first:text.index("\n## ", first + 1)]
 
 
+@pytest.mark.slow
 def test_german_verdict_ranks_by_hands_won_and_decides_only_what_is_clear(tmp_path):
     verdict = _verdict(make_run_without_ray(tmp_path, GERMAN))
     assert "ranked by the share of hands they win" in verdict
@@ -69,6 +70,7 @@ def test_two_entrants_without_a_test_get_a_fixed_sample_verdict(tmp_path):
     assert "fixed-sample test" in verdict
 
 
+@pytest.mark.slow
 def test_solo_verdict_ranks_by_net_units(tmp_path):
     body = """
 [tournament]
@@ -93,6 +95,7 @@ params = { aggression = 1 }
     assert "is ahead of random by" in verdict
 
 
+@pytest.mark.slow
 def test_knockout_verdict_measures_each_entrant_against_the_fair_share(tmp_path):
     body = """
 [tournament]
