@@ -164,6 +164,7 @@ def variant_id(variant: dict[str, str]) -> str:
 
 @pytest.mark.parametrize("players", sorted(GAMES))
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+@pytest.mark.slow
 def test_strategy_sees_no_card_of_another_seat(players, variant):
     game = PeekingGame(make_game("knockout_whist", variant, players).variant, players)
     audit = Audit()
