@@ -136,7 +136,7 @@ class Table:
     voices: list[CappedOutput] = field(default_factory=list)
     """The output buffer of each seat's entrant in the current match."""
     stray: CappedOutput = field(default_factory=CappedOutput)
-    """What was printed outside any decision (a strategy's constructor, say)."""
+    """What was printed during the task outside any decision (a bot's ``begin_deal``, say)."""
 
     @contextlib.contextmanager
     def printing(self) -> Iterator[None]:
