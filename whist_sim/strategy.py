@@ -66,7 +66,24 @@ class Strategy:
 def available_strategies() -> dict[str, str]:
     """Registered entry-point names and the ``module:Class`` each points to (a name two
     distributions register shows one of them; using it is refused, see ``registered``)."""
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: ep.value for ep in _registrations()}
+
+
+_SCANNED: dict[tuple[str, ...], tuple[EntryPoint, ...]] = {}
+
+
+def _registrations() -> tuple[EntryPoint, ...]:
+    """Every entry point of the strategy group, scanned once per ``sys.path``.
+
+    Scanning every installed distribution's metadata takes milliseconds, and a worker
+    builds its entrants by name for every task; what is installed only changes with the
+    path (a test or notebook that adds a plug-in folder to it is scanned afresh).
+    """
+    path = tuple(sys.path)
+    if path not in _SCANNED:
+        _SCANNED.clear()
+        _SCANNED[path] = tuple(entry_points(group=ENTRY_POINT_GROUP))
+    return _SCANNED[path]
 
 
 BUILT_IN_DISTRIBUTION = "whist-sim"
@@ -96,7 +113,7 @@ def registered(name: str) -> EntryPoint | None:
     on the path) is one registration, not a collision.
     """
     found: dict[tuple[str, str], EntryPoint] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in _registrations():
         if ep.name == name:
             found.setdefault((_distribution_name(ep), ep.value), ep)
     if len(found) <= 1:
