@@ -27,6 +27,8 @@ from whist_sim.protocol import BotHandshakeError, ProcessStrategy
 from whist_sim.protocol.announce import play_match_announced
 from whist_sim.strategy import build_strategy
 
+pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
+
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "examples" / "bots"
 PYTHON_BOTS = {
@@ -293,8 +295,6 @@ import sys
 
 from strategies.random_play import RandomStrategy
 from whist_sim.protocol.client import run_bot
-
-pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
 
 
 class FailsOnTrick3(RandomStrategy):
