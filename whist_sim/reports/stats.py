@@ -255,7 +255,7 @@ def bradley_terry(
     the number of blocks): the wins are summed per block first, so a resample
     costs the same at any run size. Deal indices are seeds, exchangeable, so a
     block is a random set of them, and resampling blocks estimates the same
-    spread as resampling deal indices; with at most that many deal indices each
+    spread as resampling deal indices; with deal indices below that number each
     block is one deal index and nothing changes.
 
     Returns one row per entrant, best first: strategy, rating, rating_lo,
