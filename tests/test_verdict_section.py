@@ -133,3 +133,28 @@ def test_where_ratings_and_the_ranking_disagree_the_report_says_which_to_trust(
     assert expected in note
     if "other way" in expected:
         assert "Trust the net units" in note
+
+
+def test_a_share_interval_is_shown_within_0_and_100_percent():
+    """On few deals the t interval of a share reaches past 0 or 1 ("89.3 to 100.7%"); the
+    page shows it cut at the bounds a share cannot leave, and leaves inner bounds alone."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.stats import t_interval
+    from whist_sim.reports.verdict_section import _difference, share_bounds
+
+    assert share_bounds(-0.119, 0.140) == (0.0, 0.140)
+    assert share_bounds(0.893, 1.007) == (0.893, 1.0)
+    assert share_bounds(0.2, 0.7) == (0.2, 0.7)
+    interval = t_interval([1.0, 1.0, 0.5, 1.0])  # 87.5%, t interval past 100%
+    assert interval.hi > 1
+    figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
+    bounds = r"\(95%: (-?[\d.]+) to (-?[\d.]+)%\)"
+    line = _difference(interval, figure, True, "random")
+    assert "wins 87.5% of hands" in line
+    lo, hi = map(float, re.search(bounds, line).groups())
+    assert 0 < lo < 87.5 and hi == 100.0, line
+    against = _difference(interval, figure, False, "heuristic")
+    assert "wins 12.5% of hands" in against
+    lo, hi = map(float, re.search(bounds, against).groups())
+    assert lo == 0.0 and 12.5 < hi < 100, against

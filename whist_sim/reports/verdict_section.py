@@ -206,11 +206,23 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
         head = f"wins {100 * est:.1f}% of {figure.noun} against {other}"
         if math.isnan(lo):
             return head
+        lo, hi = share_bounds(lo, hi)
         return f"{head} (95%: {100 * lo:.1f} to {100 * hi:.1f}%)"
     head = f"is ahead of {other} by {est:.3f} {figure.unit}"
     if math.isnan(lo):
         return head
     return f"{head} (95%: {lo:.3f} to {hi:.3f})"
+
+
+def share_bounds(lo: float, hi: float) -> tuple[float, float]:
+    """A share's interval shown within 0 and 1.
+
+    The t interval of a mean of shares can reach past them on few deals ("89.3 to
+    100.7%"); the share itself cannot, so cutting the interval there loses no coverage
+    and spares the reader an impossible figure. Whether a result is decided is still read
+    off the interval as computed.
+    """
+    return max(0.0, lo), min(1.0, hi)
 
 
 def _multiplicity(count: int) -> str:
@@ -232,8 +244,9 @@ def _knockout(seats: pl.LazyFrame) -> tuple[list[tuple[str, str]], list[str]]:
         rows.append((name, players, interval, fair))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
     for name, players, interval, fair in rows:
+        lo, hi = share_bounds(interval.lo, interval.hi)
         text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
-                f" (95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%, over"
+                f" (95%: {100 * lo:.1f} to {100 * hi:.1f}%, over"
                 f" {interval.n:,} deals), against a fair share of {100 * fair:.1f}%")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
