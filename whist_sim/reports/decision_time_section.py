@@ -29,7 +29,7 @@ def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
             "How long each strategy took per decision, in milliseconds, measured around its"
             " call (for a bot, the round trip through the protocol). These are measurements"
             " of this machine under this run's load, not results: two runs of the same plan"
-            " give the same rows except these times. `forfeits on time`: deals lost to the"
+            " give the same rows except these times. `forfeits on time`: hands lost to the"
             " decision limit, a chess clock, or the supervisor ending a decision that would"
             " not stop. Decisions and the max are exact; the median and the 95th percentile"
             f" are read off {analyses.TIME_BINS_PER_DECADE} logarithmic bins per factor of"

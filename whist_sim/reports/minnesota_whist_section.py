@@ -48,10 +48,10 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             "Minnesota Whist: granding and games",
             [
                 "One row per partnership (`A+B`: the strategies of its two seats, partners"
-                " opposite) and per strategy. A partnership counts once per deal; a strategy"
-                " once per seat it held, so a strategy partnered with itself counts each deal"
+                " opposite) and per strategy. A partnership counts once per hand; a strategy"
+                " once per seat it held, so a strategy partnered with itself counts each hand"
                 " twice (with the same result, which leaves the rates unchanged).",
-                "`grand rate`: share of deals in which its side granded (a seat of the side"
+                "`grand rate`: share of hands in which its side granded (a seat of the side"
                 " turned the first black card, or said grand). `success`: of those grands,"
                 " the share in which the side took 7 tricks or more. `points per grand hand`"
                 " and `per null hand`: the side's own points in the deal (0 when the other"
@@ -60,14 +60,14 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " group of the `matches` table (one line-up, deal index and rotation).",
                 "Intervals are 95% t-intervals over duplicate sets: a line-up and deal index"
                 " played in both rotations, the partnerships swapping seats on the same"
-                " cards. Rates and means are pooled ratios (every deal weighs the same)"
-                " with a cluster standard error. Forfeited deals are left out of the deal"
+                " cards. Rates and means are pooled ratios (every hand weighs the same)"
+                " with a cluster standard error. Forfeited hands are left out of the hand"
                 " columns; the games keep them.",
             ],
             [_table(summary, [
                 ("kind", _col("kind")),
                 ("name", _col("name")),
-                ("deals", _col("deals")),
+                ("hands", _col("deals")),
                 ("grands · rate [95% CI]", _count_ci("grands", "grand_rate")),
                 ("made 7+ · success [95% CI]", _count_ci("successes", "grand_success")),
                 ("points per grand hand [95% CI]", _ci("grand_points", 2)),
@@ -90,7 +90,7 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " the seat's high-card points, counted from `deals.hands` (A=4 K=3 Q=2 J=1,"
                 f" 40 in the pack), in bands of {HCP_BAND}.",
                 "Each cell reads `seats · mean net [95% CI] · mean points`: `net` is the"
-                " seat's side's points minus the other side's in that deal, `points` the"
+                " seat's side's points minus the other side's in that hand, `points` the"
                 " side's own points. Net is the figure to decide by: a failed grand scores"
                 " 0 for the granders but 2 per trick over six for the other side. Intervals"
                 " are 95% t-intervals over duplicate sets (pooled ratio, cluster standard"

@@ -92,7 +92,7 @@ class LiveStandings:
                       for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
             for row in table
         ]
-        note = f"{self.pairs:,} duplicate pairs so far"
+        note = f"after {self.pairs:,} duplicate pairs"
         if self.fair_share is not None:
             note += f"; fair share (1 / players) {self.fair_share:.3f}"
         return [note, *text]
