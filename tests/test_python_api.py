@@ -36,7 +36,8 @@ def test_the_page_lists_the_functions_the_issue_names():
 
 @pytest.mark.parametrize(("name", "module"), _listed())
 def test_every_listed_function_is_in_its_module(name, module):
-    assert callable(getattr(importlib.import_module(module), name))
+    listed = getattr(importlib.import_module(module), name)
+    assert callable(listed) or name.isupper(), f"{module}.{name}: not a function or constant"
 
 
 def test_the_readme_names_full_module_paths():
