@@ -6,10 +6,9 @@ module, which returns the card the Python code would return:
 
 - a stage-1 play with one face-up stock card and face-down cards left (the classic
   stock): ``stage1_choice``, the chance-times-stake scoring of ``_stage1`` with
-  ``_stake``, ``_mean_unseen_worth`` and ``_lead_chances``, as the German roll-outs
-  compile it too (``whist_sim.search.german_rollout``): term by term in the same order,
-  so every value is the same float and every tie falls the same way (the powers go
-  through ``math.pow``, the C library's ``pow`` that Python's ``float ** int`` calls);
+  ``_stake``, ``_mean_unseen_worth`` and ``_lead_chances``, through the kernels the
+  German roll-outs use too (``whist_sim.search.german_stage1``): term by term in the
+  same order, so every value is the same float and every tie falls the same way;
 - the stage-2 endgame search (``_solve_choice``): ``solve_choice`` searches the same
   candidate cards at the root in the same order and keeps the first of those winning
   most tricks; below the root it counts tricks exactly (without the Python search's
@@ -23,121 +22,23 @@ imports it on its first decision that needs it.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.jit import cached_njit, lowest_bit
 from whist_sim.jit import count_bits as _count
 from whist_sim.jit import highest_bit as _highest
+from whist_sim.search import german_stage1
+from whist_sim.search.german_stage1 import beats as _beats
+from whist_sim.search.german_stage1 import choose as _choose
 
 _compiled = cached_njit(allocates=False)
-_inlined = cached_njit(inline="always")
-_SUIT = np.array(SUIT_MASKS, dtype=np.int64)
-_ABOVE = np.array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=np.int64)
-"""``_ABOVE[c]``: the cards of c's suit that beat c (the heuristic's ``ABOVE``)."""
-_FULL = np.int64(FULL_DECK)
+_SUIT = german_stage1.SUIT
 
 
-# -- stage 1: the same functions as whist_sim/search/german_rollout.py's, which plays
-# -- whole roll-outs with them; kept here too so the heuristic does not lean on another
-# -- module's private names. Both are checked against GermanHeuristic (this copy by
-# -- tests/test_german_heuristic_compiled.py, that one by tests/test_german_rollout.py).
-
-@_inlined
-def _worth(card, out, trump, trump_worth, table, tie):
-    """``GermanHeuristic._worth``: estimated stage-2 tricks of ``card`` (``tie``: the
-    rank tie-break)."""
-    if card // 13 == trump:
-        return trump_worth + (card % 13) * tie
-    return table[_count(out & _ABOVE[card])] + (card % 13) * tie
-
-
-@_inlined
-def _mean_unseen_worth(unseen, out, trump, trump_worth, table):
-    """``GermanHeuristic._mean_unseen_worth``: average worth of an unseen card."""
-    count = _count(unseen)
-    if count == 0:
-        return 0.0
-    total = 0.0
-    for suit in range(4):
-        mask = _SUIT[suit]
-        hidden = unseen & mask
-        if hidden == 0:
-            continue
-        if suit == trump:
-            total += trump_worth * _count(hidden)
-            continue
-        others = out & mask
-        higher = 0
-        for card in range(13 * suit + 12, 13 * suit - 1, -1):
-            if others >> card & 1:
-                if hidden >> card & 1:
-                    total += table[higher]
-                higher += 1
-    return total / count
-
-
-@_inlined
-def _lead_chance(card, known, unseen, miss, no_trump, trump):
-    """``GermanHeuristic._lead_chances`` for one card: the chance the lead wins."""
-    if known & _ABOVE[card]:
-        return 0.0
-    chance = math.pow(miss, float(_count(unseen & _ABOVE[card])))
-    suit_mask = _SUIT[card // 13]
-    if trump >= 0 and card // 13 != trump and not known & suit_mask:
-        void = math.pow(miss, float(_count(unseen & suit_mask)))
-        chance *= 1.0 - void * (1.0 - no_trump)
-    return chance
-
-
-@_inlined
-def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, stake_base,
-            denial, contest_margin, table, tie):
-    """``GermanHeuristic._stage1``: the card with the best chance times stake less worth.
-
-    ``led`` is the card led to this trick, or -1 when the seat leads; ``stake_base`` is
-    ``2 * trick worth``, the part of the stake that does not depend on the cards.
-    """
-    if legal & (legal - 1) == 0:
-        return lowest_bit(legal)
-    out = _FULL & ~hand & ~played
-    prize = _worth(faceup, out, trump, trump_worth, table, tie)
-    unseen = _FULL & ~(hand | played | taken_by_opp | (np.int64(1) << faceup))
-    unknown = _mean_unseen_worth(unseen, out, trump, trump_worth, table)
-    stake = (1.0 + denial) * (prize - unknown) + stake_base - contest_margin
-    known = taken_by_opp & ~played
-    miss, no_trump = 1.0, 1.0
-    if led < 0:
-        unseen_count = _count(unseen)
-        share = (13 - _count(known)) / unseen_count if unseen_count else 0.0
-        miss = 1.0 - share
-        no_trump = 1.0
-        if trump >= 0:
-            trump_mask = _SUIT[trump]
-            if known & trump_mask:
-                no_trump = 0.0
-            else:
-                no_trump = math.pow(miss, float(_count(unseen & trump_mask)))
-    best, best_value = -1, -math.inf
-    rest = legal
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - 1
-        if led < 0:
-            chance = _lead_chance(card, known, unseen, miss, no_trump, trump)
-        else:
-            chance = 1.0 if _beats(card, led, trump) else 0.0
-        value = chance * stake - _worth(card, out, trump, trump_worth, table, tie)
-        if value > best_value:
-            best, best_value = card, value
-    return best
-
-
-
-
+# -- stage 1: the heuristic's stage-1 scoring, shared with the German roll-outs
+# -- (whist_sim.search.german_stage1).
 
 @_compiled
 def _stage1(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, stake_base,
@@ -171,14 +72,6 @@ def stage1_choice(player: Any, view: Any, played: int, worths: tuple[float, ...]
         view.taken_faceup[1 - view.seat], view.trump, player.trump_worth, 2.0 * trick_worth,
         player.denial, player.contest_margin, _table(worths), tie,
     )
-
-
-@_compiled
-def _beats(card, led, trump):
-    """Does ``card`` played second beat ``led``?"""
-    if card // 13 == led // 13:
-        return card > led
-    return card // 13 == trump
 
 
 @_compiled

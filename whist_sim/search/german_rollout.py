@@ -12,10 +12,9 @@ What it mirrors, and where the readable original lives:
   ``_complete_trick``, ``_take_single``): follow suit, the trick's winner takes the
   face-up card and the loser the next face-down one, then the next card is turned; the
   13th trick ends stage 1;
-- ``GermanHeuristic._stage1`` with its ``_worth``, ``_mean_unseen_worth``, ``_stake``
-  and ``_lead_chances``, term by term in the same order, so every value is the same
-  float and every tie falls the same way (the powers go through ``math.pow``, the C
-  library's ``pow`` that Python's ``float ** int`` calls too).
+- ``GermanHeuristic._stage1``, through the compiled kernels of
+  ``whist_sim.search.german_stage1`` (shared with the heuristic's own compiled path),
+  which follow it term by term, so every value is the same float.
 
 The heuristic is a parameter: ``play_stage1`` takes the player it copies, reads its
 parameters (``trump_worth``, ``denial``, ``contest_margin``, ``trick_worth``) from it and
@@ -35,7 +34,6 @@ real hands, in both rule sets of ``trumps`` and every ``count``.
 from __future__ import annotations
 
 import functools
-import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,21 +41,18 @@ from typing import Any
 
 import numpy as np
 
-from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.games.german_whist import PLAY, GermanWhistDeal
-from whist_sim.jit import cached_njit, lowest_bit
-from whist_sim.jit import count_bits as _count
+from whist_sim.jit import cached_njit
+from whist_sim.search import german_stage1
+from whist_sim.search.german_stage1 import beats as _beats
+from whist_sim.search.german_stage1 import choose as _choose
 from whist_sim.search.policy import default_policy_class
 from whist_sim.tricks import cards_played
 
-_inlined = cached_njit(inline="always")
 _in_place = cached_njit(allocates=False)
 """For the roll-out loop, which only works in the arrays it is given: no reference counts."""
 
-_SUIT = np.array(SUIT_MASKS, dtype=np.int64)
-_ABOVE = np.array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=np.int64)
-"""``_ABOVE[c]``: the cards of c's suit that beat c (the heuristic's ``ABOVE``)."""
-_FULL = np.int64(FULL_DECK)
+_SUIT, _FULL = german_stage1.SUIT, german_stage1.FULL
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,104 +98,6 @@ def _tables_of(cls: type) -> Stage1Tables:
         rank_tie_break=float(module.RANK_TIE_BREAK),
         stage1_trick_worth=dict(module.STAGE1_TRICK_WORTH),
     )
-
-
-@_inlined
-def _worth(card, out, trump, trump_worth, table, tie):
-    """``GermanHeuristic._worth``: estimated stage-2 tricks of ``card`` (``tie``: the
-    rank tie-break)."""
-    if card // 13 == trump:
-        return trump_worth + (card % 13) * tie
-    return table[_count(out & _ABOVE[card])] + (card % 13) * tie
-
-
-@_inlined
-def _mean_unseen_worth(unseen, out, trump, trump_worth, table):
-    """``GermanHeuristic._mean_unseen_worth``: average worth of an unseen card."""
-    count = _count(unseen)
-    if count == 0:
-        return 0.0
-    total = 0.0
-    for suit in range(4):
-        mask = _SUIT[suit]
-        hidden = unseen & mask
-        if hidden == 0:
-            continue
-        if suit == trump:
-            total += trump_worth * _count(hidden)
-            continue
-        others = out & mask
-        higher = 0
-        for card in range(13 * suit + 12, 13 * suit - 1, -1):
-            if others >> card & 1:
-                if hidden >> card & 1:
-                    total += table[higher]
-                higher += 1
-    return total / count
-
-
-@_inlined
-def _lead_chance(card, known, unseen, miss, no_trump, trump):
-    """``GermanHeuristic._lead_chances`` for one card: the chance the lead wins."""
-    if known & _ABOVE[card]:
-        return 0.0
-    chance = math.pow(miss, float(_count(unseen & _ABOVE[card])))
-    suit_mask = _SUIT[card // 13]
-    if trump >= 0 and card // 13 != trump and not known & suit_mask:
-        void = math.pow(miss, float(_count(unseen & suit_mask)))
-        chance *= 1.0 - void * (1.0 - no_trump)
-    return chance
-
-
-@_inlined
-def _beats(card, led, trump):
-    """Does ``card`` played second beat ``led``?"""
-    if card // 13 == led // 13:
-        return card > led
-    return card // 13 == trump
-
-
-@_inlined
-def _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, stake_base,
-            denial, contest_margin, table, tie):
-    """``GermanHeuristic._stage1``: the card with the best chance times stake less worth.
-
-    ``led`` is the card led to this trick, or -1 when the seat leads; ``stake_base`` is
-    ``2 * trick worth``, the part of the stake that does not depend on the cards.
-    """
-    if legal & (legal - 1) == 0:
-        return lowest_bit(legal)
-    out = _FULL & ~hand & ~played
-    prize = _worth(faceup, out, trump, trump_worth, table, tie)
-    unseen = _FULL & ~(hand | played | taken_by_opp | (np.int64(1) << faceup))
-    unknown = _mean_unseen_worth(unseen, out, trump, trump_worth, table)
-    stake = (1.0 + denial) * (prize - unknown) + stake_base - contest_margin
-    known = taken_by_opp & ~played
-    miss, no_trump = 1.0, 1.0
-    if led < 0:
-        unseen_count = _count(unseen)
-        share = (13 - _count(known)) / unseen_count if unseen_count else 0.0
-        miss = 1.0 - share
-        no_trump = 1.0
-        if trump >= 0:
-            trump_mask = _SUIT[trump]
-            if known & trump_mask:
-                no_trump = 0.0
-            else:
-                no_trump = math.pow(miss, float(_count(unseen & trump_mask)))
-    best, best_value = -1, -math.inf
-    rest = legal
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - 1
-        if led < 0:
-            chance = _lead_chance(card, known, unseen, miss, no_trump, trump)
-        else:
-            chance = 1.0 if _beats(card, led, trump) else 0.0
-        value = chance * stake - _worth(card, out, trump, trump_worth, table, tie)
-        if value > best_value:
-            best, best_value = card, value
-    return best
 
 
 @_in_place
