@@ -65,6 +65,29 @@ def test_small_run_of_built_ins_plays_in_process(tmp_path, no_ray_yet):
     assert choose_in_process(config, None, None, play_seconds=0.5)
 
 
+def test_a_first_item_that_pays_the_process_start_up_is_timed_again(tmp_path, monkeypatch):
+    """The first item a process plays also pays one-time costs (numba loading a
+    heuristic's compiled code took a second): timed alone it made the quickstart look
+    like 50 minutes of play and sent it to Ray in tasks of two items."""
+    import time
+
+    config = _config(tmp_path, quick_config(deals=10))
+    real = runner.play_task
+    calls = []
+
+    def start_up_then_play(spec):
+        calls.append(spec)
+        if len(calls) == 1:
+            time.sleep(runner.SAMPLE_SECONDS)  # the process's one-time cost
+        return real(spec)
+
+    monkeypatch.setattr(runner, "play_task", start_up_then_play)
+    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
+    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    assert len(calls) >= 2, "the first item is timed again"
+    assert per_item < runner.SAMPLE_SECONDS / 4, per_item
+
+
 def test_long_run_goes_to_ray(tmp_path, no_ray_yet):
     config = _config(tmp_path, quick_config(deals=10))
     assert not choose_in_process(config, None, None, runner.IN_PROCESS_SECONDS * 2)

@@ -548,7 +548,11 @@ def _seconds_per_item(
     quick, one task of as many items as fit in SAMPLE_SECONDS (deal 0 of every
     line-up first). A task's fixed costs (building the game and strategies,
     making the Arrow tables) are then shared as in a real task, not counted once
-    per item; timing single items overstated a fast run's play threefold.
+    per item; timing single items overstated a fast run's play threefold. A first
+    item that took a quarter of SAMPLE_SECONDS or more is timed again: the first also
+    paid the process's one-time costs (numba loading the heuristics' compiled code
+    took a second, which made the quickstart's 3,000 items look like 50 minutes and
+    sent it to Ray in tasks of two items).
     """
     lineups = [seats[p] for p in played]
     items = len(played) * config.tournament.deals
@@ -567,6 +571,11 @@ def _seconds_per_item(
         if supervisor is not None:
             timed(1)  # the child's start-up is not play
         first = max(timed(1), 1e-6)
+        if SAMPLE_SECONDS / 4 <= first < IN_PROCESS_SECONDS and items > 1:
+            # the first item also paid what a process pays once (imports, numba
+            # compiling or loading a heuristic's hot loop: about a second); a worker pays
+            # it once too, so the second item is the one that tells the rate
+            first = max(min(first, timed(1)), 1e-6)
         if first >= SAMPLE_SECONDS / 4 or items == 1:
             return first
         size = min(items, max(2 * len(played), int(SAMPLE_SECONDS / first)))
