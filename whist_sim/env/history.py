@@ -76,6 +76,23 @@ class PlayHistory:
         self.synced = tricks
         self.version += 1
 
+    def planes(self, trick: tuple[int, ...], leader: int, seat: int) -> tuple[int, int]:
+        """The cards each seat has played, the trick in progress included, as one int of
+        ``players`` card planes starting with ``seat`` and going left; and the trick's
+        cards as a mask. Seats follow the trick's leader, play going to the left."""
+        players = self.players
+        played = list(self.played)
+        trick_mask = 0
+        player = leader
+        for card in trick:
+            played[player] |= 1 << card
+            trick_mask |= 1 << card
+            player = (player + 1) % players
+        planes = 0
+        for rel in range(players):
+            planes |= played[(seat + rel) % players] << rel * NUM_CARDS
+        return planes, trick_mask
+
 
 class RealValues:
     """One seat's observation and action mask: ``emit`` writes the binary part and the

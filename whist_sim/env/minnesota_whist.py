@@ -97,17 +97,8 @@ class MinnesotaWhistEncoder:
         tricks = view.tricks
         if tricks is not history.synced:
             history.sync(tricks)
-        played = list(history.played)
         trick = view.trick
-        trick_mask = 0
-        player = view.leader
-        for card in trick:
-            played[player] |= 1 << card
-            trick_mask |= 1 << card
-            player = (player + 1) % PLAYERS
-        planes = (played[seat] | played[(seat + 1) % PLAYERS] << NUM_CARDS
-                  | played[(seat + 2) % PLAYERS] << 2 * NUM_CARDS
-                  | played[(seat + 3) % PLAYERS] << 3 * NUM_CARDS)
+        planes, trick_mask = history.planes(trick, view.leader, seat)
         bits = view.hand << o_hand | planes << o_played | trick_mask << o_trick
         if view.laid >= 0:
             bits |= 1 << (o_laid + view.laid)
