@@ -148,3 +148,52 @@ def test_the_policy_passes_whist_sim_check():
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "passed:" in done.stdout
+
+
+def returns_none(observation: dict[str, np.ndarray]) -> None:
+    return None
+
+
+def returns_float(observation: dict[str, np.ndarray]) -> float:
+    return float(np.flatnonzero(observation["action_mask"])[0])
+
+
+def returns_true(observation: dict[str, np.ndarray]) -> bool:
+    return True
+
+
+def returns_text(observation: dict[str, np.ndarray]) -> str:
+    return "AS"
+
+
+def returns_negative(observation: dict[str, np.ndarray]) -> int:
+    return -1
+
+
+def returns_numpy_int(observation: dict[str, np.ndarray]) -> np.int64:
+    return np.flatnonzero(observation["action_mask"])[0]
+
+
+@pytest.mark.parametrize("name", ["returns_none", "returns_float", "returns_true",
+                                  "returns_text", "returns_negative"])
+def test_a_policy_answer_that_is_not_an_allowed_action_is_a_rule_error(name):
+    """None, a float (even of a legal card), a bool, text or a negative number is not an
+    action: the seat forfeits with what the policy returned and the actions allowed."""
+    from whist_sim.games import make_game
+    from whist_sim.games.base import RuleError
+    from whist_sim.rng import strategy_rng
+
+    state = make_game("german_whist").new_deal(3, 0)
+    strategy = PolicyStrategy(callable=f"{HERE}:{name}")
+    with pytest.raises(RuleError, match="allowed"):
+        strategy.choose(state.view(state.to_act), strategy_rng(1))
+
+
+def test_a_numpy_integer_answer_is_an_action():
+    from whist_sim.games import make_game
+    from whist_sim.rng import strategy_rng
+
+    state = make_game("german_whist").new_deal(3, 0)
+    action = PolicyStrategy(callable=f"{HERE}:returns_numpy_int").choose(
+        state.view(state.to_act), strategy_rng(1))
+    assert type(action) is int and state.legal >> action & 1
