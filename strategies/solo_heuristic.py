@@ -380,6 +380,9 @@ class SoloHeuristic(Strategy):
     - ``spread_risk``: the highest risk of a hand bid as a Spread Misère.
     - ``aggression``: added to every trick estimate, and a tenth of it taken off every
       misère risk: above 0 bids more, below 0 bids less.
+    - ``compiled``: True (default) plays the cards compiled with numba
+      (strategies/solo_heuristic_compiled.py: the same decisions, tested decision by
+      decision), False in the Python below. Bidding is Python either way.
 
     The defaults make about 90% of Solo and 91% of Prop and Cop contracts in self-play
     (benchmarks/solo_heuristic_strength.py); raise the trick thresholds for safer bids.
@@ -399,6 +402,7 @@ class SoloHeuristic(Strategy):
         declared_tricks: float = 13.0,
         spread_risk: float = 0.15,
         aggression: float = 0.0,
+        compiled: bool = True,
     ) -> None:
         for name, value in (
             ("solo_tricks", solo_tricks), ("prop_tricks", prop_tricks),
@@ -417,6 +421,9 @@ class SoloHeuristic(Strategy):
         self.declared_tricks = float(declared_tricks)
         self.spread_risk = float(spread_risk)
         self.aggression = float(aggression)
+        if compiled is not True and compiled is not False:  # 1 == True, yet not a bool
+            raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
+        self.compiled = compiled
         self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------------
@@ -428,6 +435,10 @@ class SoloHeuristic(Strategy):
             return self._bid(view)
         if view.phase == "trump":
             return self._name_trump(view)
+        if self.compiled:
+            from strategies.solo_heuristic_compiled import play_choice
+
+            return play_choice(view, *self._tricks(view.tricks))
         seen = _Seen(view, self._tricks)
         if CONTRACTS[view.contract].misere:
             if view.seat == view.declarer:
