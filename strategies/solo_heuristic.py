@@ -454,12 +454,19 @@ class SoloHeuristic(Strategy):
     ) -> list[int]:
         """Every call this hand is good enough for, highest first."""
         boost = self.aggression
-        estimates = [estimate_tricks(hand, suit) + boost for suit in range(4)]
+        if self.compiled:
+            from strategies.solo_heuristic_compiled import hand_numbers
+
+            raw, risk, sure = hand_numbers(hand, eldest)
+        else:
+            raw = [estimate_tricks(hand, suit) for suit in range(4)]
+            risk, sure = misere_risk(hand, eldest), best_sure_tricks(hand)
+        estimates = [estimate + boost for estimate in raw]
         up_suit = upcard // 13 if upcard >= 0 else -1
         best = max(estimates)
-        risk = misere_risk(hand, eldest) - RISK_PER_AGGRESSION * boost
+        risk -= RISK_PER_AGGRESSION * boost
         calls = []
-        if best_sure_tricks(hand) + boost >= self.declared_tricks:
+        if sure + boost >= self.declared_tricks:
             calls.append(ABUNDANCE_DECLARED)
         if risk <= self.spread_risk:
             calls.append(SPREAD_MISERE)
@@ -475,21 +482,21 @@ class SoloHeuristic(Strategy):
         trump_estimate = estimates[up_suit] if up_suit >= 0 else best
         if trump_estimate >= self.solo_tricks:
             calls.append(SOLO)
-        if can_cop and self._support(hand, up_suit) + boost >= self.cop_tricks:
+        if can_cop and self._support(hand, up_suit, raw) + boost >= self.cop_tricks:
             calls.append(COP)
         if trump_estimate >= self.prop_tricks:
             calls.append(PROP)
         return calls
 
     @staticmethod
-    def _support(hand: int, trump: int) -> float:
+    def _support(hand: int, trump: int, estimates: list[float]) -> float:
         """Tricks the hand brings a proposer, in the upcard trump. Without an upcard the
         proposer names trumps, most likely his own long suit rather than ours, so the
-        hand counts for the average of its three weaker suits."""
+        hand counts for the average of its three weaker suits. (``estimates``: the
+        hand's ``estimate_tricks`` in each suit.)"""
         if trump >= 0:
-            return estimate_tricks(hand, trump)
-        estimates = sorted(estimate_tricks(hand, suit) for suit in range(4))
-        return sum(estimates[:3]) / 3
+            return estimates[trump]
+        return sum(sorted(estimates)[:3]) / 3
 
     def _bid(self, view: Any) -> int:
         eldest = view.seat == (view.dealer + 1) % 4

@@ -1,10 +1,15 @@
-"""The Solo heuristic's card play, compiled with numba: the same decisions.
+"""The Solo heuristic's card play and hand evaluation, compiled with numba: the same decisions.
 
 ``SoloHeuristic`` (strategies/solo_heuristic.py) is the readable original and stays
-the reference; with ``compiled=True`` (its default) it hands every card-play decision
-with more than one legal card to ``play_choice``, which returns the card the Python
-code returns: ``_Seen`` (who may hold each unseen card), ``_follow``, ``_discard``,
-the declarer's and the defenders' leads and the misère play, function by function.
+the reference; with ``compiled=True`` (its default) it hands two steps to this module:
+
+- every card-play decision with more than one legal card, to ``play_choice``, which
+  returns the card the Python code returns: ``_Seen`` (who may hold each unseen card),
+  ``_follow``, ``_discard``, the declarer's and the defenders' leads and the misère
+  play, function by function;
+- the numbers the bidder reads off a hand (``hand_numbers``): ``estimate_tricks`` in
+  each suit, the misère hazard that ``misere_risk`` turns into a chance (the ``exp``
+  stays in Python) and ``best_sure_tricks``.
 
 Floats are computed term by term in the Python order (products over seats in the same
 seat order, the same tables), so every score is the same float and every tie falls the
@@ -20,6 +25,7 @@ imports it on its first card-play decision.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -550,6 +556,81 @@ def _spread_attack_lead(seen, hand, me, declarer, exposed):
         if exposed & _SUIT[card // 13]:
             return card
     return _throw_high(hand, seen[2], hand)
+
+
+# -- hand evaluation (the auction) ----------------------------------------------------
+
+_TRUMP_LENGTH = np.array(plain.TRUMP_LENGTH, dtype=np.float64)
+_TRUMP_HONOURS = np.array(plain.TRUMP_HONOURS, dtype=np.float64)
+_SIDE_HONOURS = np.array(plain.SIDE_HONOURS, dtype=np.float64)
+_SIDE_LENGTH = np.array(plain.SIDE_LENGTH, dtype=np.float64)
+_SHORT_RUFFS = np.array(plain.SHORT_RUFFS, dtype=np.float64)
+_MISERE_HAZARD = np.array(plain.MISERE_HAZARD, dtype=np.float64)
+_MISERE_ELDEST = plain.MISERE_ELDEST
+
+
+@_compiled
+def _estimate_tricks(hand, trump):
+    """``estimate_tricks``, term by term."""
+    bits = hand >> (13 * trump) & 0x1FFF
+    trump_len = _count(bits)
+    total = _TRUMP_LENGTH[min(trump_len, 10)] + _TRUMP_HONOURS[bits >> 9]
+    spare = max(0, trump_len - 2)
+    for suit in range(4):
+        if suit == trump:
+            continue
+        bits = hand >> (13 * suit) & 0x1FFF
+        n = _count(bits)
+        total += _SIDE_HONOURS[bits >> 10] + _SIDE_LENGTH[min(n, 6)]
+        if n <= 2:
+            total += _SHORT_RUFFS[n] * spare
+    return total
+
+
+@_compiled
+def _misere_hazard(hand, eldest):
+    """``misere_risk``'s total hazard (the risk is ``1 - exp(-hazard)``)."""
+    hazard = _MISERE_ELDEST if eldest else 0.0
+    for suit in range(4):
+        bits = hand >> (13 * suit) & 0x1FFF
+        k = 0
+        while bits:
+            hazard += _MISERE_HAZARD[k if k < 3 else 3, lowest_bit(bits)]
+            bits &= bits - 1
+            k += 1
+    return hazard
+
+
+@_compiled
+def _best_sure_tricks(hand):
+    """``best_sure_tricks``."""
+    full_total, top_total, any_runs = 0, 0, False
+    for suit in range(4):
+        bits = hand >> (13 * suit) & 0x1FFF
+        n = _count(bits)
+        top = 0
+        rank = 12
+        while rank >= 0 and bits >> rank & 1:
+            top += 1
+            rank -= 1
+        runs = top >= min(n, 13 - n)
+        full_total += n if runs else top
+        top_total += top
+        any_runs = any_runs or runs
+    return full_total if any_runs else top_total
+
+
+@_compiled
+def _hand_numbers(hand, eldest):
+    return (_estimate_tricks(hand, 0), _estimate_tricks(hand, 1), _estimate_tricks(hand, 2),
+            _estimate_tricks(hand, 3), _misere_hazard(hand, eldest), _best_sure_tricks(hand))
+
+
+def hand_numbers(hand: int, eldest: bool) -> tuple[list[float], float, int]:
+    """``[estimate_tricks(hand, s) for s in 0..3]``, ``misere_risk(hand, eldest)`` and
+    ``best_sure_tricks(hand)``, the same values."""
+    e0, e1, e2, e3, hazard, sure = _hand_numbers(hand, eldest)
+    return [e0, e1, e2, e3], 1.0 - math.exp(-hazard), sure
 
 
 # -- the decision -----------------------------------------------------------------------

@@ -66,3 +66,20 @@ def test_plain_python_path_is_a_parameter() -> None:
     assert SoloHeuristic(compiled=False).compiled is False
     with pytest.raises(ValueError, match="compiled = 1 is not allowed"):
         SoloHeuristic(compiled=1)
+
+
+def test_hand_numbers_are_the_plain_values() -> None:
+    """The bidder's numbers, compiled, are the plain functions' floats exactly."""
+    from strategies.solo_heuristic import best_sure_tricks, estimate_tricks, misere_risk
+    from strategies.solo_heuristic_compiled import hand_numbers
+
+    rng = Random(5)
+    deck = list(range(52))
+    hands = [sum(1 << c for c in rng.sample(deck, 13)) for _ in range(3000)]
+    hands += [sum(1 << c for c in range(13 * s, 13 * s + 13)) for s in range(4)]  # one suit
+    for i, hand in enumerate(hands):
+        eldest = i % 2 == 1
+        estimates, risk, sure = hand_numbers(hand, eldest)
+        assert estimates == [estimate_tricks(hand, suit) for suit in range(4)]
+        assert risk == misere_risk(hand, eldest)
+        assert sure == best_sure_tricks(hand)
