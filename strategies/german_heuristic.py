@@ -87,9 +87,10 @@ class GermanHeuristic(Strategy):
       derives it from the variant (``STAGE1_TRICK_WORTH``, ``RACE_TRICK_WORTH``).
     - ``endgame_cards``: in stage 2, solve the rest exactly once each hand holds at most
       this many cards (0 turns the search off).
-    - ``compiled``: True (default) runs the hottest steps (the classic stage-1 scoring and
-      the endgame search) compiled with numba (strategies/german_heuristic_compiled.py),
-      False all in the Python below; the decisions are the same.
+    - ``compiled``: True (default) runs the hottest steps (the classic stage-1 scoring,
+      the stage-2 rules and the endgame search) compiled with numba
+      (strategies/german_heuristic_compiled.py), False all in the Python below; the
+      decisions are the same.
     """
 
     games = frozenset({"german_whist"})
@@ -225,10 +226,9 @@ class GermanHeuristic(Strategy):
         least likely to win; with a high stake, the cheapest card likely to win.
         """
         if self.compiled and view.facedown_left and len(view.faceup) == 1:
-            from strategies.german_heuristic_compiled import stage1_choice
-
             worths = SIDE_WORTH if view.trump >= 0 else NO_TRUMP_WORTH
-            return stage1_choice(self, view, played, worths, RANK_TIE_BREAK, self._trick(view))
+            return (_fast or _compiled_path()).stage1_choice(
+                self, view, played, worths, RANK_TIE_BREAK, self._trick(view))
         hand = view.hand
         out = FULL_DECK & ~hand & ~played
         trump = view.trump
@@ -279,10 +279,12 @@ class GermanHeuristic(Strategy):
         trump = view.trump
         if hand.bit_count() <= self.endgame_cards:
             if self.compiled:
-                from strategies.german_heuristic_compiled import solve_choice
-
-                return solve_choice(view, hand, opp, trump)
+                return (_fast or _compiled_path()).solve_choice(view, hand, opp, trump)
             return _solve_choice(view, hand, opp, trump)
+        if self.compiled:
+            worths = SIDE_WORTH if trump >= 0 else NO_TRUMP_WORTH
+            return (_fast or _compiled_path()).stage2_choice(
+                self, view, hand, opp, trump, worths, RANK_TIE_BREAK)
         if view.trick:
             return self._follow2(hand, view.legal, opp, view.trick[0], trump)
         return self._lead2(hand, opp, trump)
@@ -343,6 +345,20 @@ class GermanHeuristic(Strategy):
         if opp_trumps and highest(my_trumps) > highest(opp_trumps):
             return highest(my_trumps)
         return lowest(my_trumps)
+
+
+_fast: Any = None
+"""strategies.german_heuristic_compiled once imported (``_compiled_path``): a global
+read per decision, where an ``import`` statement costs about half a microsecond."""
+
+
+def _compiled_path() -> Any:
+    """strategies.german_heuristic_compiled, imported on first use (it imports numba)."""
+    global _fast
+    import strategies.german_heuristic_compiled as module
+
+    _fast = module
+    return module
 
 
 def _unseen(view: Any, played: int) -> int:

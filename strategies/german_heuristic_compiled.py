@@ -1,7 +1,7 @@
-"""The German heuristic's two hottest steps, compiled with numba: the same decisions.
+"""The German heuristic's hottest steps, compiled with numba: the same decisions.
 
 ``GermanHeuristic`` (strategies/german_heuristic.py) is the readable original and
-stays the reference; with ``compiled=True`` (its default) it hands two steps to this
+stays the reference; with ``compiled=True`` (its default) it hands three steps to this
 module, which returns the card the Python code would return:
 
 - a stage-1 play with one face-up stock card and face-down cards left (the classic
@@ -9,6 +9,8 @@ module, which returns the card the Python code would return:
   ``_stake``, ``_mean_unseen_worth`` and ``_lead_chances``, through the kernels the
   German roll-outs use too (``whist_sim.search.german_stage1``): term by term in the
   same order, so every value is the same float and every tie falls the same way;
+- stage-2 play before the endgame (``stage2_choice``): the rules of ``_follow2`` and
+  ``_lead2``, with ``min`` and ``max``'s tie-breaks (the first of equal keys);
 - the stage-2 endgame search (``_solve_choice``): ``solve_choice`` searches the same
   candidate cards at the root in the same order and keeps the first of those winning
   most tricks; below the root it counts tricks exactly (without the Python search's
@@ -32,6 +34,7 @@ from whist_sim.jit import highest_bit as _highest
 from whist_sim.search import german_stage1
 from whist_sim.search.german_stage1 import beats as _beats
 from whist_sim.search.german_stage1 import choose as _choose
+from whist_sim.search.german_stage1 import worth as _worth
 
 _compiled = cached_njit(allocates=False)
 _SUIT = german_stage1.SUIT
@@ -183,3 +186,88 @@ def solve_choice(view: Any, hand: int, opp: int, trump: int) -> int:
     trick = view.trick
     return _solve(hand, opp, trump, trick[0] if trick else -1, view.legal)
 
+
+
+# -- stage 2 before the endgame: the rules of ``_follow2`` and ``_lead2``.
+
+@_compiled
+def _follow2(hand, legal, opp, led, trump, trump_worth, table, tie):
+    """``GermanHeuristic._follow2``: the winner worth least, else the discard worth least
+    (between equal worths, from the shorter suit); ``min``'s first on ties."""
+    best, best_worth = -1, 0.0
+    cards = legal
+    while cards:
+        card = lowest_bit(cards)
+        cards &= cards - 1
+        if _beats(card, led, trump):
+            worth = _worth(card, opp, trump, trump_worth, table, tie)
+            if best < 0 or worth < best_worth:
+                best, best_worth = card, worth
+    if best >= 0:
+        return best
+    best_length = 0
+    cards = legal
+    while cards:
+        card = lowest_bit(cards)
+        cards &= cards - 1
+        worth = _worth(card, opp, trump, trump_worth, table, tie)
+        length = _count(hand & _SUIT[card // 13])
+        if best < 0 or worth < best_worth or (worth == best_worth and length < best_length):
+            best, best_worth, best_length = card, worth, length
+    return best
+
+
+@_compiled
+def _lead2(hand, opp, trump):
+    """``GermanHeuristic._lead2``: safe winners, trumps when in control, a long suit."""
+    trump_mask = _SUIT[trump] if trump >= 0 else np.int64(0)
+    my_trumps, opp_trumps = hand & trump_mask, opp & trump_mask
+    best, best_theirs, best_mine = -1, -1, -1
+    for suit in range(4):
+        if suit == trump:
+            continue
+        mine = hand & _SUIT[suit]
+        if not mine:
+            continue
+        theirs = opp & _SUIT[suit]
+        top = _highest(mine)
+        if (theirs and top > _highest(theirs)) or (not theirs and not opp_trumps):
+            n_theirs, n_mine = _count(theirs), _count(mine)
+            if best < 0 or n_theirs > best_theirs or (
+                    n_theirs == best_theirs and n_mine > best_mine):
+                best, best_theirs, best_mine = top, n_theirs, n_mine
+    if best >= 0:
+        return best
+    if my_trumps:
+        top = _highest(my_trumps)
+        if opp_trumps and top > _highest(opp_trumps):
+            if _count(my_trumps) >= _count(opp_trumps):
+                return top
+        elif not opp_trumps and hand == my_trumps:
+            return top
+    side = hand & ~trump_mask
+    if side:
+        # ``max`` by (length, -highest card): the first suit of the greatest key
+        best_suit, best_length, best_top = -1, -1, 0
+        for suit in range(4):
+            cards = side & _SUIT[suit]
+            if not cards:
+                continue
+            length, top = _count(cards), _highest(cards)
+            if best_suit < 0 or length > best_length or (
+                    length == best_length and top < best_top):
+                best_suit, best_length, best_top = suit, length, top
+        return lowest_bit(side & _SUIT[best_suit])
+    if opp_trumps and _highest(my_trumps) > _highest(opp_trumps):
+        return _highest(my_trumps)
+    return lowest_bit(my_trumps)
+
+
+def stage2_choice(player: Any, view: Any, hand: int, opp: int, trump: int,
+                  worths: tuple[float, ...], tie: float) -> int:
+    """``player._follow2`` or ``player._lead2`` (stage 2, before the endgame search)."""
+    trick = view.trick
+    if trick:
+        return _follow2(hand, view.legal, opp, trick[0], trump, player.trump_worth,
+                        _table(worths), tie)
+    return _lead2(hand, opp, trump)
