@@ -115,8 +115,14 @@ def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
     strategy's mean over its seats and hands in that pair (:func:`pair_outcomes`);
     the means and t-intervals are over those pairs. Sorted best mean net first.
     """
+    return standings_of(pair_outcomes(seats))
+
+
+def standings_of(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`standings` from :func:`pair_outcomes` (of the whole run, or of its ranges of
+    deal indices one under the other: a pair's rows are never split)."""
     return over_pairs(
-        pair_outcomes(seats),
+        outcomes,
         ["strategy"],
         {"win": "win_rate", "draw": "draw_rate", "net": "net"},
         sums=("forfeits",),
@@ -181,7 +187,13 @@ def head_to_head(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     means and intervals are over the duplicate pairs in which the two met.
     ``sides``: compare only seats of opposite partnerships (see :func:`seat_pairs`).
     """
-    per_pair = (
+    return head_to_head_of(head_to_head_pairs(seats, sides))
+
+
+def head_to_head_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
+    """What :func:`head_to_head` averages: per duplicate pair and ordered pair of strategies
+    that met in it, hands, comparisons, share and net (means over the comparisons)."""
+    return (
         seat_pairs(seats, sides)
         .group_by([*PAIR, "strategy", "opponent"])
         .agg(
@@ -191,6 +203,10 @@ def head_to_head(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
             pl.col("margin").mean().alias("net"),
         )
     )
+
+
+def head_to_head_of(per_pair: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`head_to_head` from :func:`head_to_head_pairs`."""
     return (
         over_pairs(per_pair, ["strategy", "opponent"], {"share": "share", "net": "net"},
                    sums=("comparisons",))
@@ -277,14 +293,41 @@ def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:
     cards twice in a line-up such as A B C A, and hands of different line-ups
     on the same deal index share cards; the intervals ignore both.
     """
+    return dealer_effect_of(dealer_counts(seats))
+
+
+DEALER_KEYS = ("strategy", "players", "position", "role")
+
+
+def dealer_counts(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`dealer_effect` sums: per strategy, table size, position, role and net
+    score, the hands (seat-hands) and the wins."""
     return (
         _outcome_flags(seat_positions(seats))
         .with_columns(players=pl.len().over("deal_key").cast(pl.Int64))
-        .group_by(["strategy", "players", "position", "role"])
+        .group_by([*DEALER_KEYS, "net"])
+        .agg(pl.len().cast(pl.Int64).alias("hands"),
+             pl.col("win").sum().cast(pl.Int64).alias("wins"))
+    )
+
+
+def dealer_effect_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`dealer_effect` from :func:`dealer_counts` (of the whole run, or of its ranges
+    one under the other: counts add up). The mean net is the sum over the count, its
+    standard deviation the two-pass one over the scores (each weighed by its count)."""
+    keys = list(DEALER_KEYS)
+    hands = pl.col("hands")
+    mean = (pl.col("net") * hands).sum().over(keys) / hands.sum().over(keys)
+    return (
+        counts.group_by([*keys, "net"]).agg(hands.sum(), pl.col("wins").sum())
+        .with_columns(mean=mean)
+        .group_by(keys)
         .agg(
-            pl.len().cast(pl.Int64).alias("hands"),
-            pl.col("win").sum().cast(pl.Int64).alias("wins"),
-            *mean_ci_aggs("net"),
+            hands.sum(),
+            pl.col("wins").sum(),
+            pl.col("mean").first().alias("net"),
+            ((hands * (pl.col("net") - pl.col("mean")) ** 2).sum()
+             / (hands.sum() - 1)).sqrt().alias("net_sd"),
         )
         .with_columns(win_rate=pl.col("wins") / pl.col("hands"))
         .with_columns(*with_wilson_interval("win_rate", "hands"), *with_t_interval("net", "hands"))
@@ -305,12 +348,21 @@ def table_sizes(seats: pl.LazyFrame) -> pl.LazyFrame:
 
     Columns: players (seats at the table), hands (hands played at that size).
     """
+    return table_sizes_of(table_size_counts(seats))
+
+
+def table_size_counts(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Hands per table size (unsorted): what :func:`table_sizes_of` adds up."""
     return (
         seats.group_by("deal_key").len()
         .group_by(pl.col("len").cast(pl.Int64).alias("players"))
         .agg(pl.len().cast(pl.Int64).alias("hands"))
-        .sort("players")
     )
+
+
+def table_sizes_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`table_sizes` from :func:`table_size_counts` of the run or of its ranges."""
+    return counts.group_by("players").agg(pl.col("hands").sum()).sort("players")
 
 
 def points_distribution(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -318,9 +370,22 @@ def points_distribution(seats: pl.LazyFrame) -> pl.LazyFrame:
 
     Columns: strategy, net, hands, share (of the strategy's hands).
     """
+    return points_distribution_of(points_counts(seats))
+
+
+def points_counts(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Hands per strategy and net score (unsorted): what :func:`points_distribution_of`
+    adds up."""
     return (
         seats.group_by(["strategy", pl.col("net").cast(pl.Float64)])
         .agg(pl.len().cast(pl.Int64).alias("hands"))
+    )
+
+
+def points_distribution_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`points_distribution` from :func:`points_counts` of the run or of its ranges."""
+    return (
+        counts.group_by(["strategy", "net"]).agg(pl.col("hands").sum())
         .with_columns(share=pl.col("hands") / pl.col("hands").sum().over("strategy"))
         .sort(["strategy", "net"])
     )
@@ -334,6 +399,12 @@ def forfeits(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     time; "first" is in play order (deal, pairing, rotation, hand). Strategies
     that never forfeited are listed with 0.
     """
+    return forfeits_of(forfeit_counts(seats, deals))
+
+
+def forfeit_counts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: hands, forfeits (null for none) and the first forfeit's error and
+    deal_key, in play order (unsorted): what :func:`forfeits_of` combines."""
     hands = seats.group_by("strategy").agg(pl.len().cast(pl.Int64).alias("hands"))
     errors = deals.select("deal_key", "error")
     failed = (
@@ -346,8 +417,22 @@ def forfeits(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("deal_key").sort_by(list(HAND_ORDER)).first().alias("first_deal_key"),
         )
     )
+    return hands.join(failed, on="strategy", how="left")
+
+
+def forfeits_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`forfeits` from :func:`forfeit_counts` of the run, or of its ranges of deal
+    indices in ascending order (play order starts with the deal index, so the first range
+    with a forfeit holds a strategy's first)."""
+    forfeited = pl.col("first_deal_key").is_not_null()
     return (
-        hands.join(failed, on="strategy", how="left")
+        counts.group_by("strategy", maintain_order=True)
+        .agg(
+            pl.col("hands").sum(),
+            pl.col("forfeits").sum(),
+            pl.col("first_error").filter(forfeited).first(),
+            pl.col("first_deal_key").filter(forfeited).first(),
+        )
         .with_columns(pl.col("forfeits").fill_null(0))
         .with_columns(forfeit_rate=pl.col("forfeits") / pl.col("hands"))
         .select("strategy", "hands", "forfeits", "forfeit_rate", "first_error", "first_deal_key")
@@ -387,9 +472,15 @@ def decision_times(
     action is found from the small table of who held each (pairing, rotation,
     seat), not by joining every decision to its deal.
     """
+    return decision_times_of(decision_time_bins(actions, seats), time_forfeit_counts(deals))
+
+
+def decision_time_bins(actions: pl.LazyFrame, seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy and time bin: decisions ``n``, the shortest (``low``) and longest
+    (``high``) time in it (unsorted): what :func:`decision_times_of` combines."""
     who = seats.select(*SEATING, "strategy").unique()
     seconds = pl.col("seconds")
-    per_bin = (
+    return (
         actions.filter(pl.col("chosen") & seconds.is_not_null())
         .select(*SEATING, "seconds")
         .group_by(*SEATING, (seconds.clip(1e-12).log10() * TIME_BINS_PER_DECADE).floor()
@@ -398,6 +489,28 @@ def decision_times(
              seconds.max().alias("high"))
         .join(who, on=list(SEATING))
         .group_by("strategy", "bin")
+        .agg(pl.col("n").sum(), pl.col("low").min(), pl.col("high").max())
+    )
+
+
+def time_forfeit_counts(deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: the hands it forfeited on time, ``time_forfeits`` (strategies without
+    any left out)."""
+    seated = deals.select("deal_key", "strategies", "status", "forfeit_seat", "error")
+    return (
+        seated.filter((pl.col("status") == "forfeit")
+                      & pl.col("error").str.contains(TIME_FORFEIT).fill_null(False))
+        .select(pl.col("strategies").list.get(pl.col("forfeit_seat").cast(pl.Int64))
+                .alias("strategy"))
+        .group_by("strategy").agg(pl.len().cast(pl.Int64).alias("time_forfeits"))
+    )
+
+
+def decision_times_of(bins: pl.LazyFrame, on_time: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`decision_times` from :func:`decision_time_bins` and
+    :func:`time_forfeit_counts`, of the run or of its ranges one under the other."""
+    per_bin = (
+        bins.group_by("strategy", "bin")
         .agg(pl.col("n").sum(), pl.col("low").min(), pl.col("high").max())
         .sort("strategy", "bin")
         .with_columns(before=pl.col("n").cum_sum().over("strategy") - pl.col("n"),
@@ -417,14 +530,7 @@ def decision_times(
         at_rank((0.95 * (pl.col("total") - 1)).round().cast(pl.Int64)).alias("p95"),
         pl.col("high").max().alias("max"),
     )
-    seated = deals.select("deal_key", "strategies", "status", "forfeit_seat", "error")
-    on_time = (
-        seated.filter((pl.col("status") == "forfeit")
-                      & pl.col("error").str.contains(TIME_FORFEIT).fill_null(False))
-        .select(pl.col("strategies").list.get(pl.col("forfeit_seat").cast(pl.Int64))
-                .alias("strategy"))
-        .group_by("strategy").agg(pl.len().cast(pl.Int64).alias("time_forfeits"))
-    )
+    on_time = on_time.group_by("strategy").agg(pl.col("time_forfeits").sum())
     return (
         timed.join(on_time, on="strategy", how="full", coalesce=True)
         .with_columns(pl.col("decisions", "time_forfeits").fill_null(0))

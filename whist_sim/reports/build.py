@@ -96,7 +96,8 @@ def report_sections(folder: RunFolder, out: Path) -> list[Section]:
     """Every section of the run's report, in page order; figures are drawn into ``out``."""
     facts = RunFacts.of(folder)
     comparisons = facts.pair_comparisons() if facts.game in SEAT_COMPARED or facts.two else None
-    sections = [*verdict_section(folder, out, _ratings_order(folder, facts), comparisons),
+    sections = [*verdict_section(folder, out, _ratings_order(folder, facts), comparisons,
+                                 facts.chunks),
                 run_section(folder, folder.meta())]
     for builder in GENERIC_SECTIONS:
         sections += builder(folder, out, facts)

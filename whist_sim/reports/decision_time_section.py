@@ -18,7 +18,10 @@ def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
     actions = folder.scan("actions")
     if "seconds" not in actions.collect_schema().names():
         return []
-    times = analyses.decision_times(actions, folder.scan("deals"), folder.scan("seats")).collect()
+    bins, on_time = facts.chunks.collect_all(lambda scan: [
+        analyses.decision_time_bins(scan("actions"), scan("seats")),
+        analyses.time_forfeit_counts(scan("deals"))])
+    times = analyses.decision_times_of(bins.lazy(), on_time.lazy()).collect()
 
     def ms(name: str) -> Callable[[dict], str]:
         return lambda row: fmt(None if row[name] is None else 1000 * row[name], 3)

@@ -11,7 +11,9 @@ from whist_sim.store import RunFolder
 
 
 def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    failed = analyses.forfeits(folder.scan("seats"), folder.scan("deals")).collect()
+    counts = facts.chunks.collect(
+        lambda scan: analyses.forfeit_counts(scan("seats"), scan("deals")))
+    failed = analyses.forfeits_of(counts.lazy()).collect()
     none = " No strategy forfeited." if failed["forfeits"].sum() == 0 else ""
     return [Section(
         "Forfeits",

@@ -81,18 +81,45 @@ def contest_decisions(
     )
 
 
-def _contest_summary(decisions: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+RANK_KEYS = ("strategy", "trump_prize", "rank_order", "rank")
+"""The groups of :func:`contest_by_rank`; :func:`contest_by_suit_type` pools the ranks."""
+
+_SUMMED = tuple(f"{column}_{choice}_{part}" for column in ("stage2", "net")
+                for choice in ("contested", "ducked") for part in ("sum", "n"))
+
+
+def contest_counts(decisions: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy, prize suit type and rank: decisions, contested, and the sums and counts
+    of stage-2 tricks and net when contested and when ducked (unsorted). Counts and sums of
+    whole numbers add up exactly, so the counts of a run's ranges of deal indices, one
+    under the other, give the whole run's summaries (:func:`contest_summary_of`)."""
     contested, ducked = pl.col("contested"), ~pl.col("contested")
+    choices = {"contested": contested, "ducked": ducked}
+    return decisions.group_by(list(RANK_KEYS)).agg(
+        pl.len().cast(pl.Int64).alias("decisions"),
+        contested.sum().cast(pl.Int64).alias("contested"),
+        *[agg for column in ("stage2", "net") for choice, chose in choices.items()
+          for agg in (pl.col(column).filter(chose).sum().alias(f"{column}_{choice}_sum"),
+                      pl.col(column).filter(chose).count().cast(pl.Int64)
+                      .alias(f"{column}_{choice}_n"))],
+    )
+
+
+def contest_summary_of(counts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """:func:`contest_by_rank` (``keys`` = :data:`RANK_KEYS`) or :func:`contest_by_suit_type`
+    (``["strategy", "trump_prize"]``) from :func:`contest_counts`. A mean is null where
+    nothing was counted."""
+    def mean(column: str, choice: str) -> pl.Expr:
+        n = pl.col(f"{column}_{choice}_n")
+        return pl.when(n > 0).then(pl.col(f"{column}_{choice}_sum") / n).alias(
+            f"{column}_{choice}")
+
     return (
-        decisions.group_by(keys)
-        .agg(
-            pl.len().cast(pl.Int64).alias("decisions"),
-            contested.sum().cast(pl.Int64).alias("contested"),
-            pl.col("stage2").filter(contested).mean().alias("stage2_contested"),
-            pl.col("stage2").filter(ducked).mean().alias("stage2_ducked"),
-            pl.col("net").filter(contested).mean().alias("net_contested"),
-            pl.col("net").filter(ducked).mean().alias("net_ducked"),
-        )
+        counts.group_by(keys)
+        .agg(pl.col("decisions").sum(), pl.col("contested").sum(),
+             *[pl.col(name).sum() for name in _SUMMED])
+        .with_columns(mean("stage2", "contested"), mean("stage2", "ducked"),
+                      mean("net", "contested"), mean("net", "ducked"))
         .with_columns(
             ducked=pl.col("decisions") - pl.col("contested"),
             contest_rate=pl.col("contested") / pl.col("decisions"),
@@ -118,12 +145,12 @@ def contest_by_rank(decisions: pl.LazyFrame) -> pl.LazyFrame:
     association, not a causal effect. No interval: decisions of one hand are not
     independent, so counts are given instead.
     """
-    return _contest_summary(decisions, ["strategy", "trump_prize", "rank_order", "rank"])
+    return contest_summary_of(contest_counts(decisions), list(RANK_KEYS))
 
 
 def contest_by_suit_type(decisions: pl.LazyFrame) -> pl.LazyFrame:
     """As :func:`contest_by_rank`, pooled over ranks: per strategy, trump prize or not."""
-    return _contest_summary(decisions, ["strategy", "trump_prize"])
+    return contest_summary_of(contest_counts(decisions), ["strategy", "trump_prize"])
 
 
 def tricks_by_stage(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
@@ -133,11 +160,17 @@ def tricks_by_stage(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     decides the cards each side holds for stage 2; under the classic count only
     stage 2 scores.
     """
+    return tricks_by_stage_of(stage_pairs(seats, deals))
+
+
+def stage_pairs(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Per duplicate pair and strategy: hands, mean stage-1 and stage-2 tricks (what
+    :func:`tricks_by_stage` averages over pairs)."""
     per_hand = seats.select("deal_key", *PAIR, "seat", "strategy").join(
         deals.select("deal_key", "stage1_tricks", "stage2_tricks"), on="deal_key"
     )
     seat = pl.col("seat").cast(pl.Int64)
-    per_pair = (
+    return (
         per_hand.with_columns(
             stage1=pl.col("stage1_tricks").list.get(seat).cast(pl.Float64),
             stage2=pl.col("stage2_tricks").list.get(seat).cast(pl.Float64),
@@ -145,6 +178,11 @@ def tricks_by_stage(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         .group_by([*PAIR, "strategy"])
         .agg(pl.len().alias("hands"), pl.col("stage1").mean(), pl.col("stage2").mean())
     )
+
+
+def tricks_by_stage_of(per_pair: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`tricks_by_stage` from :func:`stage_pairs` (of the run, or of its ranges of
+    deal indices one under the other)."""
     return over_pairs(
         per_pair, ["strategy"], {"stage1": "stage1", "stage2": "stage2"}
     ).sort(["stage2", "strategy"], descending=[True, False])

@@ -10,6 +10,7 @@ import polars as pl
 from whist_sim.cards import RANKS
 from whist_sim.reports import german_whist as gw
 from whist_sim.reports import plots
+from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.document import Section, Table, fmt
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import interval as _ci
@@ -19,12 +20,15 @@ from whist_sim.store import RunFolder
 
 def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The German Whist section: contesting the face-up card, and tricks by stage."""
-    seats, deals, tricks = folder.scan("seats"), folder.scan("deals"), folder.scan("tricks")
-    decisions = gw.contest_decisions(tricks, deals, seats)
+    counts, per_pair = DealRanges.of(folder).collect_all(lambda scan: [
+        gw.contest_counts(gw.contest_decisions(scan("tricks"), scan("deals"), scan("seats"))),
+        gw.stage_pairs(scan("seats"), scan("deals"))])
     by_rank, by_type, stages = pl.collect_all(
-        [gw.contest_by_rank(decisions), gw.contest_by_suit_type(decisions),
-         gw.tricks_by_stage(seats, deals)]
+        [gw.contest_summary_of(counts.lazy(), list(gw.RANK_KEYS)),
+         gw.contest_summary_of(counts.lazy(), ["strategy", "trump_prize"]),
+         gw.tricks_by_stage_of(per_pair.lazy())]
     )
+    del counts, per_pair
     def suit_type(row: dict[str, Any]) -> str:
         return "trump" if row["trump_prize"] else "non-trump"
 

@@ -20,7 +20,8 @@ from whist_sim.store import RunFolder
 
 
 def points_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    points = analyses.points_distribution(folder.scan("seats")).collect()
+    counts = facts.chunks.collect(lambda scan: analyses.points_counts(scan("seats")))
+    points = analyses.points_distribution_of(counts.lazy()).collect()
     return [Section(
         "Points per hand",
         [f"How the net score of a hand is spread, per strategy, over its {facts.hands}:"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from whist_sim.reports import analyses
+from whist_sim.reports.chunks import DealRanges
 from whist_sim.store import RunFolder
 
 PARTNERSHIP_GAMES = frozenset({"minnesota_whist"})
@@ -21,25 +22,40 @@ class RunFacts:
     sizes: tuple[int, ...]
     """The table sizes played, smallest first."""
     seats: pl.LazyFrame | None = field(default=None, repr=False, compare=False)
-    """The run's seats table, for :meth:`pair_comparisons`."""
+    """The run's seats table, for :meth:`pair_comparisons` when there are no ``ranges``."""
+    ranges: DealRanges | None = field(default=None, repr=False, compare=False)
+    """The run in ranges of deal indices, which the sections read one at a time."""
     _collected: dict[bool, pl.DataFrame] = field(default_factory=dict, repr=False,
                                                  compare=False)
 
     @classmethod
     def of(cls, folder: RunFolder) -> RunFacts:
-        seats = folder.scan("seats")
-        sizes = analyses.table_sizes(seats.select("deal_key")).collect()
-        return cls(str(folder.meta()["game"]), tuple(sizes["players"].to_list()), seats)
+        ranges = DealRanges.of(folder)
+        counts = ranges.collect(lambda scan: analyses.table_size_counts(scan("seats")))
+        sizes = analyses.table_sizes_of(counts.lazy()).collect()
+        return cls(str(folder.meta()["game"]), tuple(sizes["players"].to_list()),
+                   folder.scan("seats"), ranges)
 
     def pair_comparisons(self, sides: bool = False) -> pl.LazyFrame:
         """``analyses.pair_comparisons`` of the run's seats, collected once per report (the
         self-join of the seats is the dearest query of a report), then shared by the
         verdict and the ratings."""
-        if self.seats is None:
+        if self.seats is None and self.ranges is None:
             raise ValueError("RunFacts made without the run's seats: use RunFacts.of(folder)")
         if sides not in self._collected:
-            self._collected[sides] = analyses.pair_comparisons(self.seats, sides).collect()
+            if self.ranges is not None:
+                self._collected[sides] = self.ranges.collect(
+                    lambda scan: analyses.pair_comparisons(scan("seats"), sides))
+            else:
+                self._collected[sides] = analyses.pair_comparisons(self.seats, sides).collect()
         return self._collected[sides].lazy()
+
+    @property
+    def chunks(self) -> DealRanges:
+        """The run in ranges of deal indices (made by :meth:`of`)."""
+        if self.ranges is None:
+            raise ValueError("RunFacts made without the run: use RunFacts.of(folder)")
+        return self.ranges
 
     @property
     def two(self) -> bool:

@@ -14,7 +14,8 @@ from whist_sim.store import RunFolder
 
 
 def seat_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    dealer = analyses.dealer_effect(folder.scan("seats")).collect()
+    counts = facts.chunks.collect(lambda scan: analyses.dealer_counts(scan("seats")))
+    dealer = analyses.dealer_effect_of(counts.lazy()).collect()
     two, several = facts.two, len(facts.sizes) > 1
     paragraphs = [
         "Win rate of each strategy when it dealt and when it did not, with 95% Wilson"

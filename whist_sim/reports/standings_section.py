@@ -25,7 +25,9 @@ WHAT_WINS = {
 
 
 def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    standings = analyses.standings(folder.scan("seats")).collect()
+    outcomes = facts.chunks.collect(lambda scan: analyses.pair_outcomes(scan("seats")))
+    standings = analyses.standings_of(outcomes.lazy()).collect()
+    del outcomes
     hands = facts.hands
     paragraphs = [
         "One row per strategy, best mean net first. `hands` is every hand it played;"

@@ -35,6 +35,8 @@ from whist_sim.inference import (
     sequential_verdict,
 )
 from whist_sim.inference.duel_pairs import duel_pair_values
+from whist_sim.reports.analyses import PAIR, table_size_counts
+from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import RANKING, knockout_shares, pairwise_values
 from whist_sim.reports.document import Section, Table
 from whist_sim.reports.stats import t_interval
@@ -48,7 +50,7 @@ ALL_PAIRS_UP_TO = 4
 
 def verdict_section(
     folder: RunFolder, out: Path, ratings_order: list[str] | None = None,
-    comparisons: pl.LazyFrame | None = None,
+    comparisons: pl.LazyFrame | None = None, ranges: DealRanges | None = None,
 ) -> list[Section]:
     """The verdict of a run: the ranking figure, the comparisons, the trust note.
 
@@ -56,21 +58,22 @@ def verdict_section(
     where they and the ranking figure disagree (None: no such note).
     ``comparisons``: ``analyses.pair_comparisons`` of the run's seats, if the
     report already holds it (None: computed here where the game needs it).
+    ``ranges``: the run in ranges of deal indices, read one at a time (None: made here).
     """
     meta = folder.meta()
     game = str(meta["game"])
     figure = RANKING[game]
-    seats = folder.scan("seats")
+    ranges = ranges if ranges is not None else DealRanges.of(folder)
     paragraphs = [figure.why]
     tables: list[Table] = []
-    labels = sorted(seats.select("strategy").unique().collect()["strategy"].to_list())
-    if len(labels) == 2 and _one_table_size(seats):
-        paragraphs.append(_duel_sentence(folder, meta, game, labels))
+    labels = sorted(set(ranges.collect(
+        lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
+    if len(labels) == 2 and _one_table_size(ranges):
+        paragraphs.append(_duel_sentence(ranges, meta, game, labels))
     if game == "knockout_whist":
-        ranked, lines = _knockout(seats)
+        ranked, lines = _knockout(ranges)
     else:
-        ranked, lines = _pairwise(game, figure, seats, folder.scan("matches"), labels,
-                                  comparisons)
+        ranked, lines = _pairwise(game, figure, ranges, labels, comparisons)
     paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
         f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
     paragraphs += lines
@@ -83,26 +86,30 @@ def verdict_section(
     return [Section(TITLE, paragraphs, tables)]
 
 
-def _one_table_size(seats: pl.LazyFrame) -> bool:
-    sizes = seats.group_by("deal_key").len().select(pl.col("len").n_unique()).collect().item()
-    return sizes == 1
+def _one_table_size(ranges: DealRanges) -> bool:
+    sizes = ranges.collect(lambda scan: table_size_counts(scan("seats").select("deal_key")))
+    return sizes["players"].n_unique() == 1
 
 
 # -- a duel's test ------------------------------------------------------------------------
 
 
-def _duel_sentence(folder: RunFolder, meta: dict[str, Any], game: str, labels: list[str]) -> str:
+def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
+                   labels: list[str]) -> str:
     """The test of a two-entrant run, recomputed from its rows and run.json (what the run
     printed and recorded), A being the first entrant of the config."""
     config = meta["config"] if isinstance(meta.get("config"), dict) else {}
     a, b = _entrants_in_order(meta, labels)
-    seats, matches = folder.scan("seats"), folder.scan("matches")
-    values = duel_pair_values(seats, matches, a, game).collect()
+    # one value per deal index, each in one range: the ranges' values, in order, are sorted
+    values = ranges.collect(lambda scan: duel_pair_values(scan("seats"), scan("matches"), a,
+                                                          game))
+    seatings = ranges.collect(lambda scan: scan("deals").group_by("pairing", "rotation").agg(
+        pl.col("strategies").first()))
     per_pairing = (
-        folder.scan("deals").group_by("pairing")
+        seatings.group_by("pairing")
         .agg(pl.col("strategies").filter(pl.col("rotation") == 0).first().alias("lineup"),
              pl.col("rotation").n_unique().alias("seatings"))
-        .sort("pairing").collect()
+        .sort("pairing")
     )
     lineups = per_pairing["lineup"].to_list()
     seatings = per_pairing["seatings"].to_list()
@@ -139,10 +146,16 @@ def _entrants_in_order(meta: dict[str, Any], labels: list[str]) -> tuple[str, st
 
 
 def _pairwise(
-    game: str, figure: Any, seats: pl.LazyFrame, matches: pl.LazyFrame, labels: list[str],
+    game: str, figure: Any, ranges: DealRanges, labels: list[str],
     comparisons: pl.LazyFrame | None = None,
 ) -> tuple[list[tuple[str, str]], list[str]]:
-    values = pairwise_values(game, seats, matches, comparisons).collect()
+    if comparisons is not None:
+        values = pairwise_values(game, ranges.folder.scan("seats"), ranges.folder.scan("matches"),
+                                 comparisons).collect()
+    else:
+        values = ranges.collect(
+            lambda scan: pairwise_values(game, scan("seats"), scan("matches"))
+        ).sort(["strategy", "opponent", *PAIR])
     by_pair = {
         (a, b): group["value"].to_numpy()
         for (a, b), group in values.group_by(["strategy", "opponent"], maintain_order=True)
@@ -234,8 +247,9 @@ def _multiplicity(count: int) -> str:
 # -- Knock-out Whist: each entrant against the fair share --------------------------------
 
 
-def _knockout(seats: pl.LazyFrame) -> tuple[list[tuple[str, str]], list[str]]:
-    shares = knockout_shares(seats).collect()
+def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
+    shares = ranges.collect(lambda scan: knockout_shares(scan("seats"))).sort(
+        ["strategy", "players", "deal"])
     rows = []
     lines = []
     for (name, players), group in shares.group_by(["strategy", "players"], maintain_order=True):
