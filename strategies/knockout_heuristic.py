@@ -149,9 +149,8 @@ class KnockoutHeuristic(Strategy):
     def _play(self, view: Any, table: Table) -> int:
         """The legal card with the best value (see the module docstring)."""
         if self.compiled:
-            from strategies.knockout_heuristic_compiled import play_choice
-
-            return play_choice(self, view, table, RANK_TIE_BREAK, SURE)
+            return (_fast or _compiled_path()).play_choice(self, view, table, RANK_TIE_BREAK,
+                                                           SURE)
         # ``worth`` of each card held, with its two powers' constant parts taken once
         base, weight = 1.0 - table.held_share, self.higher_card_weight
         ruff_escape = self.side_worth ** table.opponents
@@ -178,6 +177,20 @@ class KnockoutHeuristic(Strategy):
             if value > best_value:
                 best, best_value = card, value
         return best
+
+
+_fast: Any = None
+"""strategies.knockout_heuristic_compiled once imported (``_compiled_path``): a global
+read per decision, where an ``import`` statement costs about half a microsecond."""
+
+
+def _compiled_path() -> Any:
+    """strategies.knockout_heuristic_compiled, imported on first use (it imports numba)."""
+    global _fast
+    import strategies.knockout_heuristic_compiled as module
+
+    _fast = module
+    return module
 
 
 def longest_suit(hand: int) -> int:

@@ -436,9 +436,7 @@ class SoloHeuristic(Strategy):
         if view.phase == "trump":
             return self._name_trump(view)
         if self.compiled:
-            from strategies.solo_heuristic_compiled import play_choice
-
-            return play_choice(view, *self._tricks(view.tricks))
+            return (_fast or _compiled_path()).play_choice(view, *self._tricks(view.tricks))
         seen = _Seen(view, self._tricks)
         if CONTRACTS[view.contract].misere:
             if view.seat == view.declarer:
@@ -455,9 +453,7 @@ class SoloHeuristic(Strategy):
         """Every call this hand is good enough for, highest first."""
         boost = self.aggression
         if self.compiled:
-            from strategies.solo_heuristic_compiled import hand_numbers
-
-            raw, risk, sure = hand_numbers(hand, eldest)
+            raw, risk, sure = (_fast or _compiled_path()).hand_numbers(hand, eldest)
         else:
             raw = [estimate_tricks(hand, suit) for suit in range(4)]
             risk, sure = misere_risk(hand, eldest), best_sure_tricks(hand)
@@ -523,6 +519,20 @@ class SoloHeuristic(Strategy):
                 if value > best_value:
                     best, best_value = NAME_TRUMP + suit, value
         return best
+
+
+_fast: Any = None
+"""strategies.solo_heuristic_compiled once imported (``_compiled_path``): a global read
+per decision, where an ``import`` statement costs about half a microsecond."""
+
+
+def _compiled_path() -> Any:
+    """strategies.solo_heuristic_compiled, imported on first use (it imports numba)."""
+    global _fast
+    import strategies.solo_heuristic_compiled as module
+
+    _fast = module
+    return module
 
 
 # -- trick contracts: following ---------------------------------------------------------
