@@ -82,9 +82,10 @@ class KnockoutHeuristic(Strategy):
       times its chance of winning later (0: at the first trick it can win at all).
     - ``keep_sure_margin``: keep the top trump (a sure trick) rather than spend it unless
       spending it is better by this much (in tricks); 0 turns the preference off.
-    - ``compiled``: True (default) scores the legal cards compiled with numba
-      (strategies/knockout_heuristic_compiled.py), False in the Python below; the
-      decisions are the same.
+    - ``compiled``: True (default) plays the cards (the ``Table`` and the scoring of
+      the legal cards) compiled with numba (strategies/knockout_heuristic_compiled.py),
+      False in the Python below; the decisions are the same. A dog's decision and the
+      trump are Python either way.
     """
 
     games = frozenset({"knockout_whist"})
@@ -125,10 +126,11 @@ class KnockoutHeuristic(Strategy):
             return legal.bit_length() - 1
         if view.phase == "trump":
             return NAME_TRUMP + longest_suit(view.hand)
-        table = Table(view, self.opponent_skill, self._tricks)
         if view.is_dog:
-            return self._dog(view, table)
-        return self._play(view, table)
+            return self._dog(view, Table(view, self.opponent_skill, self._tricks))
+        if self.compiled:  # the table and the scoring, all compiled
+            return (_fast or _compiled_path()).decide(self, view)
+        return self._play(view, Table(view, self.opponent_skill, self._tricks))
 
     def worth(self, table: Table, card: int) -> float:
         """Chance ``card`` wins a trick later: no higher card used on it, and not ruffed."""
@@ -148,9 +150,6 @@ class KnockoutHeuristic(Strategy):
 
     def _play(self, view: Any, table: Table) -> int:
         """The legal card with the best value (see the module docstring)."""
-        if self.compiled:
-            return (_fast or _compiled_path()).play_choice(self, view, table, RANK_TIE_BREAK,
-                                                           SURE)
         # ``worth`` of each card held, with its two powers' constant parts taken once
         base, weight = 1.0 - table.held_share, self.higher_card_weight
         ruff_escape = self.side_worth ** table.opponents
