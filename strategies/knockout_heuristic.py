@@ -197,11 +197,15 @@ def longest_suit(hand: int) -> int:
     best, best_key = 0, (-1, -1)
     for suit in range(4):
         cards = (hand >> (13 * suit)) & 0x1FFF
-        strength = sum(rank + 1 for rank in range(13) if cards >> rank & 1)
-        key = (cards.bit_count(), strength)
+        key = (cards.bit_count(), _STRENGTH[cards])
         if key > best_key:
             best, best_key = suit, key
     return best
+
+
+_STRENGTH = tuple(sum(rank + 1 for rank in range(13) if cards >> rank & 1)
+                  for cards in range(1 << 13))
+"""A suit's strength by its 13 bits: its ranks summed, two = 1 .. ace = 13."""
 
 
 class Table:

@@ -55,3 +55,17 @@ def test_plain_python_path_is_a_parameter() -> None:
     assert KnockoutHeuristic(compiled=False).compiled is False
     with pytest.raises(ValueError, match="compiled = 1 is not allowed"):
         KnockoutHeuristic(compiled=1)
+
+
+def test_longest_suit_reads_the_ranks_summed() -> None:
+    """The trump choice's strength table is each suit's ranks summed (two = 1)."""
+    from strategies.knockout_heuristic import longest_suit
+
+    rng = Random(3)
+    for _ in range(2000):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.randint(1, 7)))
+        keys = []
+        for suit in range(4):
+            bits = hand >> (13 * suit) & 0x1FFF
+            keys.append((bits.bit_count(), sum(r + 1 for r in range(13) if bits >> r & 1)))
+        assert longest_suit(hand) == keys.index(max(keys))
