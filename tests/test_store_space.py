@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
 from whist_sim.cli import app
 from whist_sim.store import RunFolder, space
-from whist_sim.store import folder as folder_module
+from whist_sim.store import units as units_module
 from whist_sim.tournament import runner
 from whist_sim.tournament.config import validate_config
 from whist_sim.tournament.runner import run_tournament
@@ -102,7 +102,7 @@ def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_f
     and intact; the half-written unit is never shown; --resume plays the rest."""
     config = write_config(tmp_path, quick_config(deals=12, per_task=3))
     out = tmp_path / "out"
-    write = folder_module.write_table_file
+    write = units_module.write_table_file
     calls = []
 
     def fills_up(path: Path, table, schema=None):
@@ -115,12 +115,12 @@ def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_f
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return write(path, table, schema)
 
-    monkeypatch.setattr(folder_module, "write_table_file", fills_up)
+    monkeypatch.setattr(units_module, "write_table_file", fills_up)
     result = _cli("run", str(config), "--out", str(out))
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert "no space left on the device" in result.output
     assert f"whist-sim run --resume {out}" in result.output
-    monkeypatch.setattr(folder_module, "write_table_file", write)
+    monkeypatch.setattr(units_module, "write_table_file", write)
     stopped = RunFolder.open(out)  # checks every byte of what data/ shows
     assert stopped.completed_tasks() == {0, 1}
     assert stopped.meta()["status"] == "failed"

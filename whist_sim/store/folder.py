@@ -10,12 +10,13 @@ happens out of sight, everything after it only removes what no snapshot shows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -37,20 +38,12 @@ from whist_sim.store.integrity import (
 )
 from whist_sim.store.lock import LOCK_FILE, WriterLock
 from whist_sim.store.manifest import (
-    UNIT_FILE,
     Manifest,
     UnitRecord,
     describe_tasks,
-    read_table_checked,
     rebuild,
-    write_table_file,
 )
-from whist_sim.store.schema import (
-    SCHEMA_VERSION,
-    stored_schema,
-    tables_for,
-    with_run_columns,
-)
+from whist_sim.store.schema import SCHEMA_VERSION, stored_schema, tables_for
 from whist_sim.store.snapshots import (
     DATA_DIR,
     SNAPSHOTS_DIR,
@@ -67,6 +60,7 @@ from whist_sim.store.snapshots import (
     snapshot_numbers,
     unit_file,
 )
+from whist_sim.store.units import merge_units, stage_unit, task_unit_name
 
 RUN_FILE = "run.json"
 
@@ -90,6 +84,8 @@ class RunFolder:
         self._tables: tuple[str, ...] | None = None
         self._run: tuple[str, str] | None = None
         self._retired: list[tuple[float, list[str]]] = []
+        self._last_batch = 0
+        """The highest batch number ``plan_compaction`` gave (its batches may not exist yet)."""
         self.repairs: list[str] = []
         """What ``open(repair=True)`` found and mended beyond a killed writer's leftovers
         (units gone, so their tasks are played again; a ``data/`` rebuilt; a conversion),
@@ -162,10 +158,17 @@ class RunFolder:
         return folder
 
     def close(self) -> None:
-        """Let go of the folder: remove the units compaction retired, release the lock."""
+        """Let go of the folder: remove the units compaction retired and every unit no
+        snapshot names (a worker's second attempt at a task, a batch never swapped in),
+        release the lock."""
         if self._lock is None:
             return
         remove_units(self.path, [u for _, units in self._retired for u in units])
+        if self._manifest is not None:
+            shown = set(self._manifest.units)
+            with contextlib.suppress(OSError):
+                remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR)
+                                         if u not in shown])
         self._retired.clear()
         self._lock.release()
         self._lock = None
@@ -320,9 +323,34 @@ class RunFolder:
         manifest = self._writable()
         if task in manifest.tasks():
             raise RunFolderError(f"{self.path}: task {task} is already committed")
-        unit = f"task-{task:08d}"
+        unit = task_unit_name(task)
         record = self._write_unit(unit, tables, [task], "commit")
         self._publish(manifest.next({unit: record}), "commit")
+        crash_point("commit:done")
+
+    def name_units(self, units: Mapping[str, UnitRecord]) -> None:
+        """Show units written aside (``units.write_task_unit``, by workers) in one snapshot:
+        a group commit. Each must be in ``.units/`` with the record given, and hold tasks no
+        shown unit and no other of ``units`` holds: a task is committed exactly once."""
+        manifest = self._writable()
+        if not units:
+            return
+        held = manifest.tasks()
+        for unit, record in units.items():
+            if unit in manifest.units:
+                raise RunFolderError(f"{self.path}: unit {unit} is already shown")
+            if not (self.path / UNITS_DIR / unit).is_dir():
+                raise RunFolderError(f"{self.path}: unit {unit} is not in {UNITS_DIR}/")
+            if set(record.files) != set(self.tables()):
+                raise RunFolderError(
+                    f"{self.path}: unit {unit} has tables {sorted(record.files)}, a run of"
+                    f" {self.game} has {sorted(self.tables())}")
+            twice = held.intersection(record.tasks)
+            if twice:
+                raise RunFolderError(
+                    f"{self.path}: unit {unit} holds {describe_tasks(twice)}, already committed")
+            held.update(record.tasks)
+        self._publish(manifest.next(units), "commit")
         crash_point("commit:done")
 
     def compact(self, min_units: int = 2, max_rows: int = 5_000_000) -> int:
@@ -332,10 +360,27 @@ class RunFolder:
         tasks they hold are shown in one swap of ``data``; the tasks' files stay on
         disk ``RETIRED_KEEP_SECONDS`` for readers that opened the run before it.
         """
-        manifest = self._writable()
-        tasks = [u for u in manifest.units if u.startswith("task-")]
-        if len(tasks) < min_units:
+        groups = self.plan_compaction(min_units, max_rows)
+        if not groups:
             return 0
+        run_id, game = self._identity()
+        batches = {batch: merge_units(self.path, batch, self.records(group), self.tables(),
+                                      run_id, game) for batch, group in groups}
+        folded = [unit for _, group in groups for unit in group]
+        self._publish(self._writable().next(batches, drop=folded), "compact")
+        self._retired.append((time.monotonic(), folded))
+        crash_point("compact:done")
+        return len(folded)
+
+    def plan_compaction(self, min_units: int = 2, max_rows: int = 5_000_000,
+                        busy: Iterable[str] = ()) -> list[tuple[str, list[str]]]:
+        """The batches a compaction would write now: (batch name, the task units it
+        merges), each up to ``max_rows`` ``actions`` rows and at least ``min_units`` units,
+        leaving out the units in ``busy`` (being merged elsewhere). Batch names are taken
+        here and never given twice, so batches written at the same time never collide."""
+        manifest = self._writable()
+        skip = set(busy)
+        tasks = [u for u in manifest.units if u.startswith("task-") and u not in skip]
         groups: list[list[str]] = []
         group: list[str] = []
         rows = 0
@@ -347,32 +392,34 @@ class RunFolder:
                 group, rows = [], 0
         if len(group) >= min_units:
             groups.append(group)
-        if not groups:
-            return 0
-        number = self._next_batch()
-        batches: dict[str, UnitRecord] = {}
-        for offset, group in enumerate(groups):
-            batches[f"batch-{number + offset:05d}"] = self._merge(
-                f"batch-{number + offset:05d}", group, manifest, "compact")
-        folded = [unit for group in groups for unit in group]
-        self._publish(manifest.next(batches, drop=folded), "compact")
+        planned = []
+        for group in groups:
+            self._last_batch = max(self._last_batch, self._next_batch() - 1) + 1
+            planned.append((f"batch-{self._last_batch:05d}", group))
+        return planned
+
+    def shown_units(self) -> tuple[str, ...]:
+        """The names of the units the writer's snapshot shows."""
+        return tuple(self._writable().units)
+
+    def records(self, units: Iterable[str]) -> dict[str, UnitRecord]:
+        """The shown records of ``units``, by name."""
+        manifest = self._writable()
+        return {unit: manifest.units[unit] for unit in units}
+
+    def swap_in(self, batch: str, record: UnitRecord, group: Iterable[str]) -> None:
+        """Show the batch ``batch`` (written by ``units.merge_units``) in place of the task
+        units ``group`` it merged, in one swap; their files stay for readers a while."""
+        manifest = self._writable()
+        folded = list(group)
+        missing = [unit for unit in folded if unit not in manifest.units]
+        if missing or set(record.tasks) != {t for u in folded for t in manifest.units[u].tasks}:
+            raise RunFolderError(
+                f"{self.path}: batch {batch} does not hold exactly the tasks of the units it"
+                f" replaces ({', '.join(missing) or 'tasks differ'})")
+        self._publish(manifest.next({batch: record}, drop=folded), "compact")
         self._retired.append((time.monotonic(), folded))
         crash_point("compact:done")
-        return len(folded)
-
-    def _merge(self, unit: str, group: list[str], manifest: Manifest, op: str) -> UnitRecord:
-        """Write the units ``group`` as one new unit, each table streamed unit by unit (each
-        unit's rows become row groups of the new file), so a batch of millions of rows is
-        never whole in memory: one unit's rows and the compressed file are. Units of an older
-        version may lack a newer column (filled with nulls) or the run columns (written in).
-        """
-        def parts(table: str) -> Iterator[pa.Table]:
-            for name in group:
-                yield read_table_checked(unit_file(self.path, name, table),
-                                         manifest.units[name].files[table])
-
-        held = [t for name in group for t in manifest.units[name].tasks]
-        return self._stage_unit(unit, parts, held, op)
 
     def _writable(self) -> Manifest:
         if self._lock is None or self._manifest is None:
@@ -388,28 +435,9 @@ class RunFolder:
             raise RunFolderError(
                 f"{self.path}: unit {unit} has tables {sorted(tables)}, a run of"
                 f" {self.meta()['game']} has {sorted(expected)}")
-        return self._stage_unit(unit, lambda table: iter([tables[table]]), tasks, op)
-
-    def _stage_unit(self, unit: str, parts: Callable[[str], Iterator[pa.Table]],
-                    tasks: Iterable[int], op: str) -> UnitRecord:
-        """Write each table of a unit from its ``parts`` (the run columns added to each part)
-        in ``.staging/``, with the unit's record, then rename the unit into ``.units/``."""
-        stage = self.path / STAGING_DIR / unit
-        stage.mkdir()
-        files = {}
         run_id, game = self._identity()
-        for index, table in enumerate(self.tables()):
-            stored = (with_run_columns(part, table, game, run_id) for part in parts(table))
-            files[table] = write_table_file(stage / f"{table}.parquet", stored,
-                                            stored_schema(table, game))
-            if index == 0:
-                crash_point(f"{op}:staging")
-        record = UnitRecord(tuple(sorted(tasks)), files)
-        (stage / UNIT_FILE).write_text(record.json)
-        crash_point(f"{op}:staged")
-        os.rename(stage, self.path / UNITS_DIR / unit)
-        crash_point(f"{op}:unit")
-        return record
+        return stage_unit(self.path, unit, expected, lambda table: iter([tables[table]]), tasks,
+                          run_id, game, op)
 
     def _publish(self, manifest: Manifest, op: str) -> None:
         """Show ``manifest`` as the new snapshot, then remove what nothing shows any more."""
@@ -477,8 +505,10 @@ class RunFolder:
         if not old:
             return
         number = self._next_batch()
-        batches = {f"batch-{number + offset:05d}": self._merge(
-            f"batch-{number + offset:05d}", [unit], manifest, "upgrade")
+        run_id, game = self._identity()
+        batches = {f"batch-{number + offset:05d}": merge_units(
+            self.path, f"batch-{number + offset:05d}", self.records([unit]), self.tables(),
+            run_id, game, "upgrade")
             for offset, unit in enumerate(old)}
         self._publish(manifest.next(batches, drop=old), "upgrade")
         remove_units(self.path, old)  # the writer holds the lock: no reader of ours needs them

@@ -116,7 +116,8 @@ def _unit_record(raw: dict) -> UnitRecord:
 def rebuild(units: Path, snapshot: int) -> Manifest:
     """A manifest of every unit in ``units`` whose own record reads, for a run whose
     manifest was lost. A task unit a batch also holds (a compaction killed before its
-    tasks were removed) is left out; a unit without a readable record is left out too,
+    tasks were removed) is left out, and so is a second unit of one task (two workers'
+    attempts, both written, one named); a unit without a readable record is left out too,
     so its tasks are played again rather than trusted unchecked."""
     records: dict[str, UnitRecord] = {}
     for unit in sorted(p for p in units.iterdir() if p.is_dir()):
@@ -125,11 +126,14 @@ def rebuild(units: Path, snapshot: int) -> Manifest:
         except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError,
                 AttributeError):
             continue
-    batched = {t for name, r in records.items() if name.startswith("batch-") for t in r.tasks}
-    return Manifest(snapshot, {
-        name: r for name, r in records.items()
-        if not (name.startswith("task-") and set(r.tasks) <= batched)
-    })
+    held = {t for name, r in records.items() if name.startswith("batch-") for t in r.tasks}
+    kept = {}
+    for name, record in records.items():  # batches first: "batch-" sorts before "task-"
+        if name.startswith("task-") and held.intersection(record.tasks):
+            continue  # in a batch already, or a second attempt at a task (units.py)
+        kept[name] = record
+        held.update(record.tasks)
+    return Manifest(snapshot, kept)
 
 
 def write_table_file(path: Path, table: pa.Table | Iterable[pa.Table],

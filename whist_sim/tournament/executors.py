@@ -1,9 +1,12 @@
 """Where a run's tasks are played: in this process, or on Ray workers.
 
-Both executors take ``TaskSpec`` objects and hand back ``TaskResult`` objects
-one at a time in completion order; the runner does not know which one it has,
-so a run's rows are the same either way (a row depends only on its line-up,
-deal and rotation).
+Both executors take ``TaskSpec`` objects and hand back their results one at a
+time in completion order; the runner does not know which one it has, so a run's
+rows are the same either way (a row depends only on its line-up, deal and
+rotation). Told where the run folder is (``store_to``), an executor has each
+task's unit written where the task was played and hands back a ``StoredTask``
+for the runner to name (``unit_writing``); it also merges units into batches
+(``submit_merge``), on a worker under Ray.
 
 - ``InProcessExecutor`` plays tasks one after another in the calling process. It
   starts in milliseconds where an embedded Ray takes seconds, so small runs
@@ -23,13 +26,24 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from whist_sim.play import StrategyFailure
+from whist_sim.store import UnitRecord
 from whist_sim.tournament.bots import close_bots
-from whist_sim.tournament.sandbox import play_task_supervised
+from whist_sim.tournament.unit_writing import (
+    MergedBatch,
+    StoredTask,
+    UnitTarget,
+    merge_batch,
+    play_and_store,
+    store_task,
+)
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
+
+Finished = TaskResult | StoredTask | MergedBatch
+"""What an executor hands back: a task's tables, a task's unit written, or a batch."""
 
 
 class Executor(Protocol):
@@ -39,15 +53,31 @@ class Executor(Protocol):
     """Tasks that can play at the same time (CPUs of the Ray cluster, 1 in process)."""
     where: str
     """"in process" or "ray", for run.json and the console."""
+    merging: int
+    """Merges submitted and not yet handed back."""
+
+    def store_to(self, target: UnitTarget) -> None:
+        """Write each task's unit into this run folder where the task is played."""
+        ...
 
     def submit(self, spec: TaskSpec) -> None: ...
 
-    def next_result(self) -> TaskResult:
-        """The next finished task; raises ``StrategyFailure`` if a strategy aborted the run."""
+    def submit_merge(self, batch: str, group: Mapping[str, UnitRecord]) -> MergedBatch | None:
+        """Merge ``group`` into ``batch``: done at once (the batch returned) or later (handed
+        back by ``next_result``)."""
+        ...
+
+    def next_result(self) -> Finished:
+        """The next finished task or merge; raises ``StrategyFailure`` if a strategy aborted
+        the run."""
+        ...
+
+    def ready_results(self) -> list[Finished]:
+        """Every task or merge already finished, without waiting (a group commit's extra)."""
         ...
 
     def cancel(self) -> None:
-        """Drop every submitted task that has not been handed back."""
+        """Drop every submitted task that has not been handed back (merges go on)."""
         ...
 
 
@@ -56,15 +86,27 @@ class InProcessExecutor:
 
     slots = 1
     where = "in process"
+    merging = 0
 
     def __init__(self) -> None:
         self._queue: deque[TaskSpec] = deque()
+        self._target: UnitTarget | None = None
+
+    def store_to(self, target: UnitTarget) -> None:
+        self._target = target
 
     def submit(self, spec: TaskSpec) -> None:
         self._queue.append(spec)
 
-    def next_result(self) -> TaskResult:
-        return play_task(self._queue.popleft())
+    def submit_merge(self, batch: str, group: Mapping[str, UnitRecord]) -> MergedBatch:
+        assert self._target is not None, "store_to names the run folder first"
+        return merge_batch(self._target, batch, group)
+
+    def next_result(self) -> Finished:
+        return store_task(play_task(self._queue.popleft()), self._target)
+
+    def ready_results(self) -> list[Finished]:
+        return []  # a task here plays only when asked for
 
     def cancel(self) -> None:
         self._queue.clear()
@@ -84,23 +126,47 @@ class RayExecutor:
         # whose workers happen to be warm first. Each worker plays its tasks in a
         # supervised child (sandbox), so a strategy's crash costs a deal, not the run.
         remote = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")
-        self._remote = remote(play_task_supervised)
+        self._play = remote(play_and_store)
+        self._merge = ray.remote(num_cpus=1)(merge_batch)
+        self._target: UnitTarget | None = None
         self._in_flight: dict[Any, int] = {}
+        self._merges: dict[Any, str] = {}
+
+    @property
+    def merging(self) -> int:
+        return len(self._merges)
+
+    def store_to(self, target: UnitTarget) -> None:
+        self._target = target
 
     def submit(self, spec: TaskSpec) -> None:
-        self._in_flight[self._remote.remote(spec)] = spec.task
+        self._in_flight[self._play.remote(spec, self._target)] = spec.task
 
-    def next_result(self) -> TaskResult:
+    def submit_merge(self, batch: str, group: Mapping[str, UnitRecord]) -> None:
+        assert self._target is not None, "store_to names the run folder first"
+        self._merges[self._merge.remote(self._target, batch, dict(group))] = batch
+
+    def next_result(self) -> Finished:
+        ready, _ = self._ray.wait([*self._in_flight, *self._merges], num_returns=1)
+        return self._get(ready[0])
+
+    def ready_results(self) -> list[Finished]:
+        pending = [*self._in_flight, *self._merges]
+        if not pending:
+            return []
+        ready, _ = self._ray.wait(pending, num_returns=len(pending), timeout=0)
+        return [self._get(ref) for ref in ready]
+
+    def _get(self, ref: Any) -> Finished:
         ray = self._ray
-        ready, _ = ray.wait(list(self._in_flight), num_returns=1)
-        ref = ready[0]
-        self._in_flight.pop(ref)
+        self._in_flight.pop(ref, None)
+        self._merges.pop(ref, None)
         try:
             return ray.get(ref)
         except ray.exceptions.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
-            if isinstance(cause, StrategyFailure):
-                raise cause from None  # on_error = "abort": one clear line, not a traceback
+            if isinstance(cause, StrategyFailure | OSError):
+                raise cause from None  # on_error = "abort", a full disk: one clear line
             raise
 
     def cancel(self) -> None:

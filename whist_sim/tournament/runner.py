@@ -42,12 +42,13 @@ from whist_sim.tournament.config import (
     bot_environment,
     validate_config,
 )
-from whist_sim.tournament.executors import Executor, open_executor, ray_running
+from whist_sim.tournament.executors import Executor, Finished, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.sandbox import Supervisor
 from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue
 from whist_sim.tournament.sequential import DuelTracker
+from whist_sim.tournament.unit_writing import MergedBatch, StoredTask, UnitTarget, merge_batch
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
 TARGET_TASK_SECONDS = 2.0
@@ -325,7 +326,6 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     queue = TaskQueue(0 if tracker and tracker.finished else plan.tasks, done)
     matches_of = SeatedGames(plan, seats)  # a seated game is one match (docs/glossary.md)
     console = _Console(folder, matches_of.total(), matches_of.of_tasks(done), progress)
-    started = time.perf_counter()
     task_seconds = 0.0
     hands = 0
     matches = 0
@@ -338,27 +338,66 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
     nodes: set[str] = set(folder.meta().get("nodes", []))
     folder.update_meta(status="running", ended=None)
     clock = SessionClock(folder, also=lambda: {"decisions": standings.decision_totals()})
+    started = time.perf_counter()  # after the clock's start: this session's wall fits its totals
     status = "complete"
 
     logs = RunLogs(folder.path, config.tournament.output_limit_bytes)
 
-    def commit(result: TaskResult) -> None:
+    target = UnitTarget.of(folder)
+    executor.store_to(target)
+    merging: set[str] = set()  # task units a worker is merging into a batch
+
+    def commit(finished: list[TaskResult | StoredTask]) -> None:
+        """Name the units workers wrote in one snapshot, write the others, then count."""
         nonlocal committed, task_seconds, hands, matches
-        folder.commit_task(result.task, result.tables)
-        committed += 1
-        task_seconds += result.seconds
-        hands += result.deals  # TaskResult.deals counts hands
-        matches += matches_of[result.task]
-        nodes.add(result.node)
-        standings.add_rows(result.tables["seats"])
-        standings.add_decisions(result.decisions)
-        clock.add_task(result.seconds)  # totals on disk as the session goes: a kill keeps them
-        logs.add_output(result.output)
-        logs.add_errors(result.errors)
-        if config.sprt is not None:  # whole deals, in plan order (_within_batches)
-            tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
-        if committed % COMPACT_EVERY == 0:
-            folder.compact()
+        stored = [item for item in finished if isinstance(item, StoredTask)]
+        for item in stored:
+            item.check(folder.tables())
+        folder.name_units({item.unit: item.record for item in stored})
+        for item in finished:
+            if isinstance(item, StoredTask):
+                result = item.result
+            else:
+                result = item
+                folder.commit_task(result.task, result.tables)
+            committed += 1
+            task_seconds += result.seconds
+            hands += result.deals  # TaskResult.deals counts hands
+            matches += matches_of[result.task]
+            nodes.add(result.node)
+            standings.add_rows(result.tables["seats"])
+            standings.add_decisions(result.decisions)
+            clock.add_task(result.seconds)  # totals on disk as the session goes: a kill keeps them
+            logs.add_output(result.output)
+            logs.add_errors(result.errors)
+            if config.sprt is not None:  # whole deals, in plan order (_within_batches)
+                tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
+        shown = sum(unit.startswith("task-") and unit not in merging
+                    for unit in folder.shown_units())
+        if shown >= COMPACT_EVERY:
+            compact(min_units=2)
+
+    def compact(min_units: int) -> None:
+        """Merge task units into batches: on workers under Ray, the driver swaps them in."""
+        for batch, group in folder.plan_compaction(min_units, busy=merging):
+            done = executor.submit_merge(batch, folder.records(group))
+            merging.update(group)
+            if done is not None:
+                swap(done)
+
+    def swap(merged: MergedBatch) -> None:
+        record = merged.record or merge_batch(target, merged.batch,
+                                              folder.records(merged.group)).record
+        assert record is not None  # the driver reaches its own run folder
+        folder.swap_in(merged.batch, record, merged.group)
+        merging.difference_update(merged.group)
+
+    def tasks_of(finished: list[Finished]) -> list[TaskResult | StoredTask]:
+        """The tasks among ``finished``; the merges are swapped in on the way."""
+        for item in finished:
+            if isinstance(item, MergedBatch):
+                swap(item)
+        return [item for item in finished if not isinstance(item, MergedBatch)]
 
     next_in_order = queue.first() if queue else plan.tasks
     submitted = 0
@@ -368,40 +407,50 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
                 executor.submit(_spec(config, plan, seats, played, queue.take(),
                                       bench.for_tasks(), seeding))
                 submitted += 1
-            result = executor.next_result()
+            finished = tasks_of([executor.next_result()])
+            if not finished:
+                continue  # a merge
             submitted -= 1
-            if not in_order:
-                commit(result)
-                console.update(matches_of[result.task], standings, tracker)
+            if not in_order:  # with whatever else has finished: one snapshot names them all
+                finished += tasks_of(executor.ready_results())
+                submitted -= len(finished) - 1
+                commit(finished)
+                console.update(sum(matches_of[_task(item)] for item in finished), standings,
+                               tracker)
                 continue
-            waiting[result.task] = result
+            [result] = finished
+            waiting[_task(result)] = result
             while next_in_order in waiting:
                 ready = waiting.pop(next_in_order)
-                last_item = min(plan.items, (ready.task + 1) * plan.deals_per_task) - 1
-                found = bench.scan(ready.tables["seats"], last_item)
+                task = _task(ready)
+                last_item = min(plan.items, (task + 1) * plan.deals_per_task) - 1
+                found = bench.scan(_tables(ready)["seats"], last_item)
                 if found:  # play again, benched, every task from the first point on
                     replay = min(found.values()) // plan.deals_per_task
-                    if replay > ready.task:
-                        commit(ready)
+                    if replay > task:
+                        commit([ready])
                     executor.cancel()
-                    waiting.clear()
+                    waiting.clear()  # their units, never named, go when the folder closes
                     submitted = 0
                     next_in_order = replay
                     queue = TaskQueue(plan.tasks, start=replay)
                     break
-                commit(ready)
+                commit([ready])
                 next_in_order += 1
                 if tracker is not None and config.sprt is not None:
                     complete_deals = min(plan.deals, next_in_order * plan.deals_per_task
                                          // plan.pairings)
                     if tracker.look(complete_deals):
                         break
-                console.update(matches_of[ready.task], standings, tracker)
+                console.update(matches_of[task], standings, tracker)
             if tracker is not None and tracker.decided:
                 executor.cancel()  # the test has decided: the rest of the plan is not needed
                 queue.clear()
                 waiting.clear()
                 submitted = 0
+        compact(min_units=2)  # the run is complete: the last task units into batches
+        while executor.merging:
+            tasks_of([executor.next_result()])
     except KeyboardInterrupt:
         status = "interrupted"
     except StrategyFailure as exc:
@@ -413,11 +462,10 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         console.close()
         raise
     wall = time.perf_counter() - started
-    if status == "complete":
-        folder.compact(min_units=2)
-        if tracker is not None and not tracker.finished:  # a fixed-sample verdict: every row
-            tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
-            tracker.look(_complete_deals(folder, plan))
+    if status == "complete" and tracker is not None and not tracker.finished:
+        # a fixed-sample verdict: every row
+        tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
+        tracker.look(_complete_deals(folder, plan))
     console.close()  # the caller prints the final standings (summary.standings)
     totals = clock.totals()  # earlier sessions', killed ones included, plus this one
     extra: dict[str, Any] = {}
@@ -437,6 +485,14 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         executor.where, standings.lines(), tracker.verdict if tracker else None, labels,
         matches,
     )
+
+
+def _task(item: TaskResult | StoredTask) -> int:
+    return item.result.task if isinstance(item, StoredTask) else item.task
+
+
+def _tables(item: TaskResult | StoredTask) -> dict[str, Any]:
+    return item.result.tables if isinstance(item, StoredTask) else item.tables
 
 
 def _lazy(table: Any) -> Any:
