@@ -1,25 +1,23 @@
-"""The compiled way of writing observations gives exactly what the NumPy reference gives.
+"""The compiled encoders give exactly what the reference encoders give.
 
-``RealValues.emit`` writes an encoder's packed int out either with one compiled call
-(``whist_sim.env.unpack.kernel``, ``compiled=True``, as the environment's encoders do) or
-with NumPy and ``RealValues.numbers`` (``compiled=False``, the default of
-``encoder_for``). At every step of random hands of every game and variant the
-checks play, for every seat, the two give equal arrays of the same dtype and shape; so
-do encoders sharing one trick history (as an environment's seats do) and encoders
-keeping their own. Returned arrays are new ones: an observation kept by a learner is
-not changed by the next.
+``encoder_for(game, compiled=True)`` (as the environment's encoders are) hands a view's
+fields to one numba kernel per game (``whist_sim.env.compiled``); ``compiled=False``
+(the default) is the reference: a packed int unpacked with NumPy and
+``RealValues``. At every step of random hands of every game and variant the checks
+play, for every seat, the two give equal arrays of the same dtype and shape; so do
+encoders sharing one trick history (as an environment's seats do) and encoders keeping
+their own. Returned arrays are new ones: an observation kept by a learner is not
+changed by the next.
 """
 
 from __future__ import annotations
-
-import random
 
 import numpy as np
 import pytest
 
 from tests.test_env_observations import CASES, case_id, random_deals
 from whist_sim.env import WhistEnv, encoder_for
-from whist_sim.env.unpack import kernel, unpack_numpy
+from whist_sim.env.compiled import CompiledEncoder
 from whist_sim.games import make_game
 
 FAST_CASES = [*CASES, ("knockout_whist", {}, 7)]
@@ -54,30 +52,25 @@ def test_the_compiled_path_equals_the_reference_at_every_step(case):
     assert steps > 100
 
 
-def test_the_kernel_equals_numpy_on_random_ints():
-    rng = random.Random(5)
-    write = kernel()
-    numbers = np.array([rng.choice((0.0, 1 / 13, 5 / 13)) for _ in range(52)], np.float32)
-    for _ in range(300):
-        binary = rng.randint(52, 900)
-        actions = rng.randint(1, 70)
-        o_trick = rng.randint(0, binary - 52)
-        nbytes = (binary + actions + 7) // 8
-        bits = rng.getrandbits(binary + actions)
-        value = rng.randint(1, 26) / 26
-        size = binary + 52 + rng.randint(0, 9)
-        tail = np.array([rng.random() for _ in range(size - binary)], np.float32)
-        fast = np.full(size, 7.0, np.float32)
-        fast_mask = np.full(actions, 3, np.int8)
-        slow, slow_mask = fast.copy(), fast_mask.copy()
-        write(bits.to_bytes(nbytes, "little"), numbers, value,
-              np.array([binary, actions, o_trick], np.int64), tail, fast, fast_mask)
-        unpack_numpy(bits, nbytes, slow, slow_mask, binary, actions)
-        slow[binary:] = tail
-        trick = [c for c in range(52) if bits >> (o_trick + c) & 1]
-        slow[binary:binary + 52] = numbers
-        slow[[binary + c for c in trick]] = value
-        assert np.array_equal(fast, slow) and np.array_equal(fast_mask, slow_mask)
+@pytest.mark.parametrize("case", FAST_CASES, ids=case_id)
+def test_a_compiled_encoder_with_its_own_history_equals_the_reference(case):
+    """Views of every seat, one encoder each way for the whole table: the kept history
+    and caches follow views in any seat order."""
+    game_name, variant, players = case
+    game = make_game(game_name, variant, players)
+    compiled, reference = encoder_for(game, compiled=True), encoder_for(game)
+    deal = None
+    for _, state in random_deals(game_name, variant, players, deals=2):
+        if state is not deal:
+            deal = state
+            compiled.reset()
+            reference.reset()
+        for seat in reversed(range(game.players)):
+            view = state.view(seat)
+            obs, mask = compiled.encode(view)
+            ref_obs, ref_mask = reference.encode(view)
+            assert np.array_equal(obs, ref_obs) and np.array_equal(mask, ref_mask), (
+                f"seat {seat}: entries {np.flatnonzero(obs != ref_obs).tolist()} differ")
 
 
 @pytest.mark.parametrize("game_name", ["german_whist", "solo_whist"])
@@ -107,5 +100,5 @@ def test_compiled_must_be_true_or_false():
 
 def test_the_environment_uses_the_compiled_path():
     env = WhistEnv("minnesota_whist")
-    assert all(encoder.reals._kernel is not None for encoder in env._encoders)
+    assert all(isinstance(encoder, CompiledEncoder) for encoder in env._encoders)
     assert len({id(encoder.history) for encoder in env._encoders}) == 1

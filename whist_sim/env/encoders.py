@@ -66,16 +66,22 @@ if set(ENCODERS) != set(GAMES):  # a new game needs its encoder before it can be
 
 def encoder_for(game: Game, compiled: bool = False, history: Any = None) -> Encoder:
     """A fresh encoder for one seat of ``game`` (its variant and table size).
-    ``compiled=True`` writes the tensors with the compiled kernel of
-    ``whist_sim.env.unpack`` instead of NumPy: the same values (tests compare the two),
-    about 1 microsecond less per observation, but the first encoder built imports numba
-    and loads or compiles the kernel (a second or more). The environment asks for it
-    when it is built; a ``use = "policy"`` strategy does not, so no decision of a
-    tournament waits for numba. ``history``: the
-    ``PlayHistory`` of another seat's encoder of the same game, to share (every seat
-    sees the same completed tricks, so an environment keeps one summary, not one per
-    seat); by default the encoder keeps its own."""
-    return ENCODERS[game.name](game, compiled, history)
+    ``compiled=True``: the game's compiled encoder (``whist_sim.env.compiled``), which
+    hands the view's fields to one numba kernel: the same values as the reference
+    (tests compare the two at every step), about a quarter of its time per observation,
+    but the first one built imports numba and loads or compiles the kernels (a second
+    or more). The environment asks for it when it is built; a ``use = "policy"``
+    strategy does not, so no decision of a tournament waits for numba. ``history``: the
+    ``PlayHistory`` of another seat's encoder of the same game and kind, to share (every
+    seat sees the same completed tricks, so an environment keeps one summary, not one
+    per seat); by default the encoder keeps its own."""
+    if compiled is not True and compiled is not False:
+        raise TypeError(f"compiled = {compiled!r}: True or False")
+    if compiled:
+        from whist_sim.env.compiled import COMPILED
+
+        return COMPILED[game.name](game, history)
+    return ENCODERS[game.name](game, history)
 
 
 def layout_for(game: Game) -> Layout:

@@ -63,13 +63,12 @@ def german_whist_layout(game: GermanWhist) -> Layout:
 class GermanWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: GermanWhist, compiled: bool = False,
-                 history: PlayHistory | None = None) -> None:
+    def __init__(self, game: GermanWhist, history: PlayHistory | None = None) -> None:
         self.layout = layout = german_whist_layout(game)
         self.history = history if history is not None else PlayHistory(2, 26)
         self.open_stock = game.variant.open_stock
         binary = layout.binary_size
-        self.reals = RealValues(layout, self.history, compiled)
+        self.reals = RealValues(layout, self.history)
         o = layout.offsets
         if not o["drawn"] + NUM_CARDS == o["opponent_known"] == o["unseen"] - NUM_CARDS:
             raise ValueError("german_whist layout: drawn, opponent_known and unseen are"

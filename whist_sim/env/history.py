@@ -19,20 +19,22 @@ import numpy as np
 
 from whist_sim.cards import NUM_CARDS
 from whist_sim.env.layout import Layout
-from whist_sim.env.unpack import kernel, unpack_numpy
+from whist_sim.env.unpack import unpack_numpy
 
 
 class PlayHistory:
     """Per absolute seat, the cards it played in the completed tricks; per card, the
     number of its trick (1, 2, ...) divided by ``scale``."""
 
-    __slots__ = ("numbers", "played", "players", "scale", "synced", "version")
+    __slots__ = ("masks", "numbers", "played", "players", "scale", "synced", "version")
 
     def __init__(self, players: int, scale: float) -> None:
         self.players = players
         self.scale = scale
         self.played: list[int] = [0] * players
         self.numbers = np.zeros(NUM_CARDS, np.float32)
+        self.masks = np.zeros(players, np.int64)
+        """``played`` as an array, what the compiled encoders read (whist_sim.env.compiled)."""
         self.synced: tuple[Any, ...] = ()
         self.version = 0
         """Counts the changes, so a cache of ``numbers`` knows when to copy them again."""
@@ -40,6 +42,7 @@ class PlayHistory:
     def reset(self) -> None:
         self.played = [0] * self.players
         self.numbers = np.zeros(NUM_CARDS, np.float32)
+        self.masks = np.zeros(self.players, np.int64)
         self.synced = ()
         self.version += 1
 
@@ -73,6 +76,7 @@ class PlayHistory:
                     played[seat] |= 1 << card
                     numbers[card] = value
                     seat = (seat + 1) % players
+        self.masks[:] = played
         self.synced = tricks
         self.version += 1
 
@@ -102,10 +106,8 @@ class RealValues:
     ``PlayHistory`` when it changes, plus the cards of the trick in progress), cards
     with a value (the face-up stock) and a few counts.
 
-    Every call returns new arrays (the compiled way writes straight into them, the
-    NumPy way copies the kept ones; about 0.3 microsecond for the two), so an
-    observation a learner keeps (a replay buffer, PettingZoo's api_test) never changes
-    under it when the next one is written.
+    Every call returns new arrays (copies of the kept ones), so an observation a
+    learner keeps never changes under it when the next one is written.
 
     Writing 52 trick numbers and a handful of counts at every observation cost more
     than the engine's step; most observations change only the trick in progress.
@@ -113,18 +115,13 @@ class RealValues:
     order (a test compares with a fresh encoder at every step).
     """
 
-    __slots__ = ("_actions", "_binary", "_bytes", "_kernel", "_params", "buffer", "cards",
-                 "history", "mask", "obs", "tail", "trick", "version")
+    __slots__ = ("_actions", "_binary", "_bytes", "buffer", "cards", "history", "mask", "obs",
+                 "tail", "trick", "version")
 
-    def __init__(self, layout: Layout, history: PlayHistory, compiled: bool = False) -> None:
+    def __init__(self, layout: Layout, history: PlayHistory) -> None:
         if layout.offsets.get("trick_number") != layout.binary_size:
             raise ValueError(f"{layout.game} layout: the trick numbers must be the first"
                              " real-valued segment")
-        if compiled is not True and compiled is not False:
-            raise TypeError(f"compiled = {compiled!r}: True or False")
-        self._kernel = kernel() if compiled else None
-        self._params = np.array([layout.binary_size, layout.actions, layout.offsets["trick"]],
-                                np.int64)
         self._binary, self._actions = layout.binary_size, layout.actions
         self._bytes = layout.packed_bytes
         self.obs = np.zeros(layout.size, np.float32)
@@ -179,13 +176,6 @@ class RealValues:
         mask from ``bits``, the trick numbers as ``numbers`` says (``trick``: the cards of
         the trick in progress, also ``bits``'s trick plane; ``value``: its number), then
         the rest of the tail as the encoder left it."""
-        if self._kernel is not None:  # straight into new arrays: no copy to make
-            obs = np.empty(self.obs.shape[0], np.float32)
-            mask = np.empty(self._actions, np.int8)
-            self._kernel(bits.to_bytes(self._bytes, "little"), self.history.numbers, value,
-                         self._params, self.buffer, obs, mask)
-            return obs, mask
-        else:
-            self.numbers(trick, value)
-            unpack_numpy(bits, self._bytes, self.obs, self.mask, self._binary, self._actions)
+        self.numbers(trick, value)
+        unpack_numpy(bits, self._bytes, self.obs, self.mask, self._binary, self._actions)
         return self.obs.copy(), self.mask.copy()

@@ -64,12 +64,11 @@ def knockout_whist_layout(game: KnockoutWhist) -> Layout:
 class KnockoutWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: KnockoutWhist, compiled: bool = False,
-                 history: PlayHistory | None = None) -> None:
+    def __init__(self, game: KnockoutWhist, history: PlayHistory | None = None) -> None:
         self.layout = layout = knockout_whist_layout(game)
         self.players = game.players
         self.history = history if history is not None else PlayHistory(game.players, ROUNDS)
-        self.reals = RealValues(layout, self.history, compiled)
+        self.reals = RealValues(layout, self.history)
         o = layout.offsets
         small = o["full"]
         """The fields from full to to_act, then the mask, are ORed into a small int at

@@ -66,12 +66,11 @@ def minnesota_whist_layout(game: MinnesotaWhist) -> Layout:
 class MinnesotaWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: MinnesotaWhist, compiled: bool = False,
-                 history: PlayHistory | None = None) -> None:
+    def __init__(self, game: MinnesotaWhist, history: PlayHistory | None = None) -> None:
         self.layout = layout = minnesota_whist_layout(game)
         self.history = history if history is not None else PlayHistory(PLAYERS, 13)
         self.target = game.variant.target
-        self.reals = RealValues(layout, self.history, compiled)
+        self.reals = RealValues(layout, self.history)
         o = layout.offsets
         small = o["called_pass"]
         """The fields from called_pass to to_act, then the mask, are ORed into a small

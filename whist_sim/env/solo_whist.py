@@ -73,12 +73,11 @@ def solo_whist_layout(game: SoloWhist) -> Layout:
 class SoloWhistEncoder:
     """Tensors for one seat's views; keeps that seat's trick history between calls."""
 
-    def __init__(self, game: SoloWhist, compiled: bool = False,
-                 history: PlayHistory | None = None) -> None:
+    def __init__(self, game: SoloWhist, history: PlayHistory | None = None) -> None:
         self.layout = layout = solo_whist_layout(game)
         self.history = history if history is not None else PlayHistory(PLAYERS, 13)
         self.o = o = layout.offsets
-        self.reals = RealValues(layout, self.history, compiled)
+        self.reals = RealValues(layout, self.history)
         self._auction: tuple[object, int, int] = ((), -1, 0)
         """(bids, seat) -> their bits: the auction is the same tuple all through the play."""
         small = o["passed"]
