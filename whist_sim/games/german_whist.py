@@ -47,6 +47,7 @@ from whist_sim.games.base import (
     check_whole,
     deck_from_seat_cards,
     is_whole,
+    log_entries,
     record_card,
     record_card_list,
     record_seat_cards,
@@ -57,6 +58,10 @@ from whist_sim.tricks import NO_TRUMP, beats, cards_played, revoke_message
 PLAY = "play"
 TAKE = "take"
 DRAW = "draw"
+_PLAYED = log_entries(PLAY)
+"""Shared log entries (``log_entries``): ``_PLAYED[seat][card]`` is (seat, "play", card, True)."""
+_TAKEN = {True: log_entries(TAKE), False: log_entries(TAKE, False)}
+_DRAWN = log_entries(DRAW, False)
 COUNTS = ("stage2", "all", "weighted")
 MAX_UNITS = {"stage2": 13, "all": 26, "weighted": 39}
 MAX_BEST_OF = 99
@@ -245,7 +250,7 @@ class GermanWhistDeal(DealState):
         # Playing a card is the hot path of every simulation, so it is inline here.
         hands = self.hands
         hands[seat] &= ~(1 << action)
-        self.log.append((seat, PLAY, action, True))
+        self.log.append(_PLAYED[seat][action])
         if not self.trick:
             self.trick = (action,)
             other = 1 - seat
@@ -342,8 +347,8 @@ class GermanWhistDeal(DealState):
             taken[0], taken[1] | 1 << card)
         self.drawn[loser] |= 1 << drawn
         log = self.log
-        log.append((winner, TAKE, card, False))
-        log.append((loser, DRAW, drawn, False))
+        log.append(_TAKEN[False][winner][card])
+        log.append(_DRAWN[loser][drawn])
         if trick_no == 13:
             self.faceup = ()
             self.next_stock = 26
@@ -359,7 +364,7 @@ class GermanWhistDeal(DealState):
         faceup.remove(card)
         self.hands[winner] |= 1 << card
         self.taken_faceup = _add_card(self.taken_faceup, winner, card)
-        self.log.append((winner, TAKE, card, chosen))
+        self.log.append(_TAKEN[chosen][winner][card])
         loser = 1 - winner
         if self.next_stock < len(self.stock):
             drawn = self.stock[self.next_stock]
@@ -369,7 +374,7 @@ class GermanWhistDeal(DealState):
             drawn = faceup.pop(0)
             self.taken_faceup = _add_card(self.taken_faceup, loser, drawn)
         self.hands[loser] |= 1 << drawn
-        self.log.append((loser, DRAW, drawn, False))
+        self.log.append(_DRAWN[loser][drawn])
         while len(faceup) < self.variant.open_stock and self.next_stock < len(self.stock):
             faceup.append(self.stock[self.next_stock])
             self.next_stock += 1

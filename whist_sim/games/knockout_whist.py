@@ -56,6 +56,7 @@ from whist_sim.games.base import (
     check_choice,
     check_each_card_once,
     describe_action,
+    log_entries,
     record_card,
     record_seat_cards,
 )
@@ -66,6 +67,10 @@ PLAY = "play"
 TRUMP = "trump"
 KNOCK_PHASE = "knock"
 OVER = "over"
+_TRUMP = log_entries(TRUMP)
+"""Shared log entries (``log_entries``): ``_TRUMP[seat][suit]`` is (seat, "trump", suit, True)."""
+_KNOCK = log_entries(KNOCK_PHASE)
+_PLAY = log_entries(PLAY)
 KNOCK = 52
 NAME_TRUMP = 53
 """``NAME_TRUMP + suit`` names trump for the round (suits 0..3 are S H D C)."""
@@ -279,11 +284,11 @@ class KnockoutWhistDeal(DealState):
         if action.__class__ is not int or seat < 0 or action < 0 or not self.legal >> action & 1:
             seat, action = self.checked_action(action)  # converts, or says what is wrong
         if self.phase == TRUMP:
-            self.log.append((seat, TRUMP, action, True))
+            self.log.append(_TRUMP[seat][action])
             self.trump = action - NAME_TRUMP
             self._start_trick(seat)
         elif action == KNOCK:
-            self.log.append((seat, KNOCK_PHASE, action, True))
+            self.log.append(_KNOCK[seat][action])
             self._next_in_trick()
         else:
             self._play(seat, action)
@@ -321,7 +326,7 @@ class KnockoutWhistDeal(DealState):
     def _play(self, seat: int, card: int) -> None:
         hands = self.hands
         hands[seat] &= ~(1 << card)
-        self.log.append((seat, PLAY, card, True))
+        self.log.append(_PLAY[seat][card])
         trick = self.trick = (*self.trick, card)
         self.trick_seats = (*self.trick_seats, seat)
         acted = self.acted = self.acted + 1

@@ -46,6 +46,7 @@ from whist_sim.games.base import (
     deck_from_hands,
     deck_from_seat_cards,
     describe_action,
+    log_entries,
     record_seat_cards,
 )
 from whist_sim.rng import shuffled_deck
@@ -57,6 +58,11 @@ LAY = "lay"
 BID = "bid"
 PLAY = "play"
 OVER = "over"
+_LAY = log_entries(LAY)
+"""Shared log entries (``log_entries``): ``_LAY[seat][card]`` is (seat, "lay", card, True)."""
+_TURN = log_entries("turn", False)
+_BID = log_entries(BID)
+_PLAY = log_entries(PLAY)
 PASS = 52
 GRAND = 53
 BLACK = SUIT_MASKS[0] | SUIT_MASKS[3]
@@ -204,7 +210,7 @@ class MinnesotaWhistDeal(DealState):
     def _lay(self, seat: int, card: int) -> None:
         self.laid[seat] = card
         self.laid_count += 1
-        self.log.append((seat, LAY, card, True))
+        self.log.append(_LAY[seat][card])
         nxt = (seat + 1) % PLAYERS
         if self.laid[nxt] < 0:
             self.to_act = nxt
@@ -218,7 +224,7 @@ class MinnesotaWhistDeal(DealState):
             seat = (self.dealer + offset) % PLAYERS
             card = self.laid[seat]
             self.turned = (*self.turned, (seat, card))
-            self.log.append((seat, "turn", card, False))
+            self.log.append(_TURN[seat][card])
             if BLACK >> card & 1:
                 self._start_play(grander=seat)
                 return
@@ -226,7 +232,7 @@ class MinnesotaWhistDeal(DealState):
 
     def _call(self, seat: int, call: int) -> None:
         self.calls = (*self.calls, (seat, call))
-        self.log.append((seat, BID, call, True))
+        self.log.append(_BID[seat][call])
         if call == GRAND:
             self._start_play(grander=seat)
         elif len(self.calls) == PLAYERS:
@@ -278,7 +284,7 @@ class MinnesotaWhistDeal(DealState):
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
-        self.log.append((seat, PLAY, card, True))
+        self.log.append(_PLAY[seat][card])
         trick = (*self.trick, card)
         if len(trick) < PLAYERS:
             self.trick = trick

@@ -53,6 +53,7 @@ from whist_sim.games.base import (
     deck_from_hands,
     deck_from_seat_cards,
     describe_action,
+    log_entries,
     record_card,
     record_seat_cards,
 )
@@ -65,6 +66,10 @@ BID = "bid"
 TRUMP = "trump"
 PLAY = "play"
 OVER = "over"
+_BID = log_entries(BID)
+"""Shared log entries (``log_entries``): ``_BID[seat][call]`` is (seat, "bid", call, True)."""
+_TRUMP = log_entries(TRUMP)
+_PLAY = log_entries(PLAY)
 
 PASS = 52
 PROP = 53
@@ -345,7 +350,7 @@ class SoloWhistDeal(DealState):
         return legal_calls(self.variant, (self.level, self.holders, self.copped), seat)
 
     def _call(self, seat: int, call: int) -> None:
-        self.log.append((seat, BID, call, True))
+        self.log.append(_BID[seat][call])
         self.bids = (*self.bids, (seat, call))
         if call == PASS:
             self.passed[seat] = True
@@ -405,7 +410,7 @@ class SoloWhistDeal(DealState):
         elif self.phase == BID:
             self._call(seat, action)
         else:
-            self.log.append((seat, TRUMP, action, True))
+            self.log.append(_TRUMP[seat][action])
             self.trump = action - NAME_TRUMP
             self._start_play()
 
@@ -469,7 +474,7 @@ class SoloWhistDeal(DealState):
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
-        self.log.append((seat, PLAY, card, True))
+        self.log.append(_PLAY[seat][card])
         trick = (*self.trick, card)
         if len(trick) < PLAYERS:
             self.trick = trick

@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whist_sim.cards import RANKS, SUIT_MASKS, SUITS, card_str
+from whist_sim.games.base import shared_log_entries
 from whist_sim.play import PlayedDeal
 from whist_sim.store import table_schema, tables_for, to_arrow
 
@@ -59,8 +60,11 @@ class TaskRecorder:
         self.names = _action_names(game)
         self.entries: list[tuple[Any, ...]] = []
         """Per hand: (pairing, deal, rotation, hand), the line-up as seated, seed, dealer,
-        outcome, (cut) error text, decisions' times, log, completed tricks' fields in one
+        outcome, (cut) error text, decisions' times, log length, completed tricks' fields in one
         flat tuple, dealt cards (``RAW_DEALS``) and the state (or None)."""
+        self.log: list[tuple[int, str, int, bool]] = []
+        """Every hand's action log, one after the other (the engines' shared entries, mostly:
+        ``games.base.log_entries``)."""
         self.matches: list[dict[str, Any]] = []
         self.raw = RAW_DEALS.get(game.name)
         self.keep_state: bool | None = None
@@ -78,8 +82,10 @@ class TaskRecorder:
                 self.raw is None or hasattr(state, "extra_rows")
                 or (hasattr(state, "trick_facts") and not _german_facts_by_arrays(self.game)))
         raw = self.raw
+        log = state.log
+        self.log.extend(log)
         self.entries.append((
-            key, seated, played.seed, played.dealer, played.outcome, error, times, state.log,
+            key, seated, played.seed, played.dealer, played.outcome, error, times, len(log),
             tuple(_chain(state.completed_tricks())), None if raw is None else raw(state),
             state if keep else None))
 
@@ -97,7 +103,7 @@ class TaskRecorder:
     # -- at the end of the task -------------------------------------------------------------
     def tables(self) -> dict[str, pa.Table]:
         name = self.game.name
-        hands = _Hands(self.entries)
+        hands = _Hands(self.entries, self.log)
         self._hands = hands
         out = {
             "deals": self._deals(hands),
@@ -255,8 +261,9 @@ class TaskRecorder:
 class _Hands:
     """A task's hands, as columns built once and shared by the tables."""
 
-    def __init__(self, entries: Sequence[tuple[Any, ...]]) -> None:
-        (keys, seated, seeds, dealers, outcomes, errors, times, logs, tricks, raws,
+    def __init__(self, entries: Sequence[tuple[Any, ...]],
+                 log: Sequence[tuple[int, str, int, bool]]) -> None:
+        (keys, seated, seeds, dealers, outcomes, errors, times, log_counts, tricks, raws,
          states) = (list(c) for c in zip(*entries, strict=True)) if entries else ([],) * 11
         self.keys: list[tuple[int, int, int, int]] = keys
         self.key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
@@ -272,16 +279,78 @@ class _Hands:
         self.tricks: list[tuple[Any, ...]] = tricks
         self.raws = raws
         self.states = states
-        self.log_counts = np.fromiter(map(len, logs), np.int64, len(logs))
-        total = int(self.log_counts.sum())
-        flat = list(_chain(_chain(logs)))  # seat, phase, action, chosen, seat, ...
-        self.action_seats = np.fromiter(flat[0::4], np.int64, total)
-        self.phases = pa.array(flat[1::4], pa.string())
-        self.actions = np.fromiter(flat[2::4], np.int64, total)
-        self.chosen = np.fromiter(flat[3::4], np.bool_, total)
+        self.log_counts = np.fromiter(log_counts, np.int64, len(log_counts))
+        self.action_seats, self.phase_codes, self.phase_names, self.actions, self.chosen = \
+            log_columns(log)
+        self.phases = self.phase_names.take(pa.array(self.phase_codes))
         self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
         self.seconds, self.failed_decisions = _decision_seconds(
             self.chosen, self.log_counts, times, seated, self.outcomes)
+
+
+def log_columns(log: Sequence[tuple[int, str, int, bool]]
+                ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray, np.ndarray]:
+    """The fields of every log entry as columns: seats, phase codes (into the phase names
+    returned), actions and chosen flags.
+
+    An entry from a shared table (``games.base.log_entries``, what the engines append) is
+    found by its ``id`` among every shared entry, all at once; any other entry (one a
+    caller built) is read field by field."""
+    count = len(log)
+    index = _shared_index()
+    ids = np.fromiter(map(id, log), np.uint64, count)
+    if len(index.ids):
+        at = np.searchsorted(index.ids, ids)
+        np.minimum(at, len(index.ids) - 1, out=at)
+        found = index.ids[at] == ids
+    else:  # no game has made a shared table: every entry is read as it is
+        index = _SharedIndex({("play", True): [[(0, "play", 0, True)]]})
+        at = np.zeros(count, np.int64)
+        found = np.zeros(count, np.bool_)
+    seats = index.seats[at]
+    phases = index.phases[at]
+    actions = index.actions[at]
+    chosen = index.chosen[at]
+    names = list(index.names)
+    if not found.all():
+        codes = {name: code for code, name in enumerate(names)}
+        for row in np.flatnonzero(~found).tolist():
+            seat, phase, action, was_chosen = log[row]
+            seats[row], actions[row], chosen[row] = seat, action, was_chosen
+            if phase not in codes:
+                codes[phase] = len(names)
+                names.append(phase)
+            phases[row] = codes[phase]
+    return seats, phases, pa.array(names, pa.string()), actions, chosen
+
+
+class _SharedIndex:
+    """Every shared log entry (``games.base.log_entries``), sorted by ``id``, with its fields."""
+
+    def __init__(self, tables: Mapping[tuple[str, bool], Sequence[Sequence[tuple[Any, ...]]]]
+                 ) -> None:
+        self.tables = len(tables)
+        self.names = sorted({phase for phase, _ in tables})
+        codes = {name: code for code, name in enumerate(self.names)}
+        entries = [entry for table in tables.values() for row in table for entry in row]
+        ids = np.fromiter(map(id, entries), np.uint64, len(entries))
+        order = np.argsort(ids)
+        self.ids = ids[order]
+        self.seats = np.array([e[0] for e in entries], np.int64)[order]
+        self.phases = np.array([codes[e[1]] for e in entries], np.int64)[order]
+        self.actions = np.array([e[2] for e in entries], np.int64)[order]
+        self.chosen = np.array([e[3] for e in entries], np.bool_)[order]
+
+
+_shared: list[_SharedIndex] = []
+
+
+def _shared_index() -> _SharedIndex:
+    """The index of the shared log entries, made again when a game made a new table."""
+    tables = shared_log_entries()
+    if not _shared or _shared[0].tables != len(tables):
+        _shared[:] = [_SharedIndex(tables)]
+    return _shared[0]
 
 
 def _as_array(values: Any, dtype: pa.DataType) -> pa.Array:
