@@ -39,7 +39,10 @@ takes about two minutes on a quiet machine and checks that everything works.
 run folders there (default: a temporary folder, removed at the end);
 ``--profile-report RUN`` prints where ``build_report`` spends its time on an
 existing run folder (each Polars query by the report function asking for it, then
-cProfile's top functions by own and by cumulative time) and exits.
+cProfile's top functions by own and by cumulative time) and exits;
+``--report RUN [RUN ...]`` times the report of existing run folders (kept with
+``--keep``), each in a fresh process, and prints its time and peak RSS with the growth
+between them: the report alone, measured again without playing the runs again.
 
 Before each run the free disk is checked against the size that run will need
 (bytes per hand as measured on the previous size, or ``DEFAULT_BYTES_PER_HAND``):
@@ -170,13 +173,14 @@ def child_play(hands: int, workers: int, out: Path, strategies: list[str]) -> di
     }
 
 
-def child_report(run: Path) -> dict[str, Any]:
-    """Build the run's report (what ``whist-sim report RUN`` does), timed."""
+def child_report(run: Path, out: Path | None = None) -> dict[str, Any]:
+    """Build the run's report (what ``whist-sim report RUN`` does; into ``out`` if given),
+    timed."""
     started = time.perf_counter()
     from whist_sim.reports.build import build_report
 
     imported = time.perf_counter()
-    build_report(run)
+    build_report(run, out)
     done = time.perf_counter()
     return {"seconds": done - imported, "import_seconds": imported - started,
             "peak_rss": peak_rss_bytes()}
@@ -326,6 +330,8 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="keep the run folders in this folder")
     parser.add_argument("--profile-report", type=Path, metavar="RUN",
                         help="profile build_report on an existing run folder and exit")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="RUN",
+                        help="time the report of existing run folders (smallest first) and exit")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -333,12 +339,17 @@ def main() -> None:
         mode, *rest = args.child
         if mode == "play":
             result = child_play(int(rest[0]), int(rest[1]), Path(rest[2]), rest[3:])
+        elif mode == "hands":
+            result = child_hands(Path(rest[0]))
         else:
-            result = child_report(Path(rest[0]))
+            result = child_report(Path(rest[0]), Path(rest[1]) if len(rest) > 1 else None)
         print(json.dumps(result))
         return
     if args.profile_report:
         profile_report(args.profile_report)
+        return
+    if args.report:
+        report_only(args.report)
         return
 
     sizes = sorted(set(args.sizes or (QUICK_SIZES if args.quick else FULL_SIZES)))
@@ -390,6 +401,41 @@ def main() -> None:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
     print_results(results, one_worker, reference, args.workers)
+
+
+def report_only(runs: list[Path]) -> None:
+    """The report's time and peak RSS on each of ``runs``, each built in a fresh process
+    into a temporary folder (the run's own ``report/`` is left as it is)."""
+    print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
+          " (the figures are only as quiet as the machine)")
+    measured = []
+    for run in runs:
+        hands = _in_child(["hands", str(run)])["hands"]
+        out = Path(tempfile.mkdtemp(prefix="large-run-report-"))
+        try:
+            report = _in_child(["report", str(run), str(out)])
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        measured.append((hands, report))
+        print(f"  {hands:>9,} hands: report {report['seconds']:.2f} s"
+              f" (imports {report['import_seconds']:.2f} s), peak RSS"
+              f" {mib(report['peak_rss'])}  {run}", flush=True)
+    measured.sort(key=lambda m: m[0])
+    small_hands, small = measured[0]
+    for hands, report in measured[1:]:
+        print(f"  {hands / small_hands:6.1f}x hands: report time"
+              f" {report['seconds'] / small['seconds']:.2f}x, report RSS"
+              f" {report['peak_rss'] / small['peak_rss']:.2f}x (exponent"
+              f" {growth_exponent(small_hands, small['peak_rss'], hands, report['peak_rss']):.2f})")
+
+
+def child_hands(run: Path) -> dict[str, Any]:
+    """The hands of a run folder (rows of its deals table)."""
+    import polars as pl
+
+    from whist_sim.store import RunFolder
+
+    return {"hands": RunFolder.open(run).scan("deals").select(pl.len()).collect().item()}
 
 
 def print_results(results: list[Measured], one_worker: dict[str, Any], reference: Measured,
