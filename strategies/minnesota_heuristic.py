@@ -177,6 +177,9 @@ class MinnesotaHeuristic(Strategy):
     - ``length_points``: points per card beyond the fourth of a suit.
     - ``bid_adjust``: how much each player known to have passed before us moves the
       threshold (up for a partner, down for an opponent).
+    - ``compiled``: True (default) plays the cards compiled with numba
+      (strategies/minnesota_heuristic_compiled.py: the same decisions, tested decision
+      by decision), False in the Python below. Bidding is Python either way.
     """
 
     games = frozenset({"minnesota_whist"})
@@ -188,6 +191,7 @@ class MinnesotaHeuristic(Strategy):
         grand_threshold: float = 15.0,
         length_points: float = 1.0,
         bid_adjust: float = 1.0,
+        compiled: bool = True,
     ) -> None:
         _check_number("grand_threshold", grand_threshold, 0.0, 40.0)
         _check_number("length_points", length_points, 0.0, 10.0)
@@ -195,6 +199,9 @@ class MinnesotaHeuristic(Strategy):
         self.grand_threshold = float(grand_threshold)
         self.length_points = float(length_points)
         self.bid_adjust = float(bid_adjust)
+        if compiled is not True and compiled is not False:  # 1 == True, yet not a bool
+            raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
+        self.compiled = compiled
         self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------
@@ -204,8 +211,11 @@ class MinnesotaHeuristic(Strategy):
             return legal.bit_length() - 1
         phase = view.phase
         if phase == "play":
+            high = view.grand or self._null_lost(view)
+            if self.compiled:
+                return (_fast or _compiled_path()).play_choice(view, high)
             table = _Table(view, self._tricks)
-            if view.grand or self._null_lost(view):
+            if high:
                 return self._play_high(view, table)
             return self._play_low(view, table)
         if phase == "lay":
@@ -473,6 +483,20 @@ class MinnesotaHeuristic(Strategy):
             if danger > best_danger:
                 best, best_danger = card, danger
         return best
+
+
+_fast: Any = None
+"""strategies.minnesota_heuristic_compiled once imported (``_compiled_path``): a global
+read per decision, where an ``import`` statement costs about half a microsecond."""
+
+
+def _compiled_path() -> Any:
+    """strategies.minnesota_heuristic_compiled, imported on first use (it imports numba)."""
+    global _fast
+    import strategies.minnesota_heuristic_compiled as module
+
+    _fast = module
+    return module
 
 
 STILL_TO_PLAY = tuple(
