@@ -213,12 +213,12 @@ def decide(player: Any, view: Any) -> int:
     """``player._play(view, Table(view, ...))``: the legal card with the best value, for a
     seat that is not a dog."""
     status = view.status
-    found = _STATUS.get(status)
+    found = _STATUS.get(status) if status.__class__ is tuple else None
     if found is None:
-        found = _STATUS[status] = (
-            sum(1 << s for s, state in enumerate(status) if state == IN),
-            sum(1 << s for s, state in enumerate(status) if state == DOG),
-        )
+        found = (sum(1 << s for s, state in enumerate(status) if state == IN),
+                 sum(1 << s for s, state in enumerate(status) if state == DOG))
+        if status.__class__ is tuple:  # at most 3 ** 7 of them
+            _STATUS[status] = found
     played, shown_out, plays = _PACKED_TRICKS(view.tricks, view.trick_players)
     trick = view.trick
     cards = seats = 0
