@@ -8,6 +8,7 @@ its entrant, and a hand replayed from a crash script is the hand it replays, for
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import polars as pl
@@ -32,6 +33,7 @@ CASES = [
     ("german_whist", {}, None, ("tests.plugins.faulty:RaisesOnTrick5", "random")),
     ("german_whist", {"race_to": 7, "trumps": "none"}, None, ("heuristic", "random")),
     ("knockout_whist", {}, [3, 4], ("random", "heuristic")),
+    ("solo_whist", {}, None, ("tests.test_recording:RaisesSometimes", "heuristic")),
 ]
 
 
@@ -114,6 +116,16 @@ def test_a_crash_script_replays_its_hand_and_forfeits_it(monkeypatch):
     _assert_same_tables(monkeypatch, spec)
 
 
+class RaisesSometimes(RandomStrategy):
+    """Random play that raises at about one decision in 40 (a forfeit in the auction or in
+    the play, wherever its seeded draw falls)."""
+
+    def choose(self, view, rng):
+        if rng.random() < 0.025:
+            raise RuntimeError("unlucky")
+        return super().choose(view, rng)
+
+
 class Chatty(RandomStrategy):
     """Says which seat it is at every decision, and "hand" before each hand."""
 
@@ -135,6 +147,32 @@ def test_what_a_strategy_prints_goes_to_its_entrant():
     assert "b" not in result.output
     hands = result.deals  # heard before every hand: outside any decision
     assert result.output[OUTSIDE_DECISIONS] == "hand\n" * hands
+
+
+def test_solo_tables_over_many_auctions_equal_the_states_rows(monkeypatch):
+    """Solo's contracts and bids, built from arrays, over enough random auctions to meet
+    throw-ins, cops, misere and abundance bids, and trumps named by the declarer."""
+    spec = _spec("solo_whist", {}, None, ("heuristic", "random"))
+    spec = dataclasses.replace(spec, plan=Plan(1, 60, 60, spec.plan.rotations))
+    contracts = pl.from_arrow(play_task(spec).tables["contracts"])
+    assert contracts["contract"].null_count() > 0 and contracts["contract"].n_unique() >= 4
+    _assert_same_tables(monkeypatch, spec)
+
+
+def test_sure_tricks_of_many_hands_equal_sure_tricks():
+    from whist_sim.games.solo_whist import high_cards, sure_tricks
+    from whist_sim.tournament.recording import _suit_strength, sure_tricks_of
+
+    pick = random.Random(11)
+    masks = [0, (1 << 52) - 1] + [pick.getrandbits(52) for _ in range(400)]
+    trumps = [pick.randrange(-1, 4) for _ in masks]
+    import numpy as np
+
+    got = sure_tricks_of(np.array(masks, np.uint64), np.array(trumps, np.int64))
+    assert got.tolist() == [sure_tricks(m, t) for m, t in zip(masks, trumps, strict=True)]
+    high = _suit_strength()[2]
+    assert [sum(int(high[m >> (13 * s) & 0x1FFF]) for s in range(4)) for m in masks] == [
+        high_cards(m) for m in masks]
 
 
 def test_hands_text_fans_each_mask_as_cards_str_does():

@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 
 from whist_sim.cards import RANKS, SUIT_MASKS, SUITS, card_str
 from whist_sim.games.base import shared_log_entries
+from whist_sim.games.solo_whist import COP, PASS
 from whist_sim.play import PlayedDeal
 from whist_sim.store import table_schema, tables_for, to_arrow
 
@@ -79,7 +80,8 @@ class TaskRecorder:
         keep = self.keep_state
         if keep is None:
             keep = self.keep_state = (
-                self.raw is None or hasattr(state, "extra_rows")
+                self.raw is None
+                or (hasattr(state, "extra_rows") and self.game.name not in EXTRA_BY_ARRAYS)
                 or (hasattr(state, "trick_facts") and not _german_facts_by_arrays(self.game)))
         raw = self.raw
         log = state.log
@@ -122,6 +124,10 @@ class TaskRecorder:
     def _extra(self, hands: _Hands) -> dict[str, pa.Table]:
         """The games' own tables (Solo contracts and bids, Knock-out rounds): the state's
         ``extra_rows`` of each hand, their keys repeated from one value per hand."""
+        by_arrays = EXTRA_BY_ARRAYS.get(self.game.name)
+        if by_arrays is not None:
+            return {table: self._table(table, hands, columns)
+                    for table, columns in by_arrays(self, hands).items()}
         if not hands.states or not hasattr(hands.states[0], "extra_rows"):
             return {}
         rows: dict[str, list[dict[str, Any]]] = {}
@@ -143,6 +149,14 @@ class TaskRecorder:
             out[table] = pa.table([_as_array(columns[f.name], f.type) for f in schema],
                                   schema=schema)
         return out
+
+    def _table(self, table: str, hands: _Hands, columns: dict[str, Any]) -> pa.Table:
+        """A game's own table from its columns and ``counts`` (rows per hand): the keys
+        repeated from one value per hand, the columns cast to the schema's types."""
+        counts = columns.pop("counts")
+        schema = table_schema(table, self.game.name)
+        columns.update(self._keys(hands, counts))
+        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
 
     def decision_totals(self, labels: Sequence[str]) -> dict[str, tuple[int, float]]:
         """Per entrant: the decisions it took (chosen actions, replayed ones included) and the
@@ -477,6 +491,132 @@ def _deal_record_columns(game: str, rows: Sequence[Any], states: Sequence[Any]
             CARD_NAMES.take(pa.array(cards)))
         columns["stock"] = pc.binary_join(lists, " ")
     return columns
+
+
+# -- the games' own tables, for every hand at once -------------------------------------------
+
+@functools.cache
+def _suit_strength() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per 13-bit suit pattern: its unbroken top sequence (``solo_whist.top_sequence``), its
+    cards, and its aces, kings and queens."""
+    top = np.zeros(1 << 13, np.int64)
+    for bits in range(1 << 13):
+        count, rank = 0, 12
+        while rank >= 0 and bits >> rank & 1:
+            count, rank = count + 1, rank - 1
+        top[bits] = count
+    patterns = np.arange(1 << 13)
+    cards = np.array([int(b).bit_count() for b in range(1 << 13)], np.int64)
+    high = cards[patterns & 0x1C00]
+    return top, cards, high
+
+
+def sure_tricks_of(masks: np.ndarray, trumps: np.ndarray) -> np.ndarray:
+    """``solo_whist.sure_tricks`` of many hands (card masks) and trump suits (-1: none)."""
+    top, cards, _ = _suit_strength()
+    masks = masks.astype(np.uint64)
+    total = np.zeros(len(masks), np.int64)
+    for suit in range(4):
+        bits = ((masks >> np.uint64(13 * suit)) & np.uint64(0x1FFF)).astype(np.int64)
+        run = top[bits]
+        total += run + np.where(trumps == suit, np.maximum(0, cards[bits] - np.maximum(run, 4)),
+                                0)
+    return np.minimum(total, 13)
+
+
+def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, Any]]:
+    """Solo Whist's ``contracts`` (one row per hand) and ``bids`` (one per call) as
+    ``SoloWhistDeal.extra_rows`` writes them, from the outcomes' facts, the dealt cards and
+    the logs' bid rows (tests/test_recording.py compares them with the states' rows)."""
+    count = len(hands.keys)
+    outcomes = hands.outcomes
+    facts = [o.facts for o in outcomes]
+    raws = hands.raws  # (dealer, trump, upcard, dealt hands, None) per hand: ``_raw_solo``
+    masks = np.array([raw[3] for raw in raws], np.uint64).reshape(-1, 4)
+    trump = np.fromiter((raw[1] for raw in raws), np.int64, count)
+    declarer = [f["declarer"] for f in facts]
+    partner = [f["partner"] for f in facts]
+    seated = hands.seated
+    has = np.array([d is not None for d in declarer], np.bool_)
+    seat_of = np.array([-1 if d is None else d for d in declarer], np.int64)
+    hand = masks[np.arange(count), np.maximum(seat_of, 0)]
+    _, cards, high = _suit_strength()
+    trumps_held = np.zeros(count, np.int64)
+    for suit in range(4):
+        trumps_held += np.where(trump == suit, cards[((hand >> np.uint64(13 * suit))
+                                                      & np.uint64(0x1FFF)).astype(np.int64)], 0)
+    high_cards = sum(high[((hand >> np.uint64(13 * suit)) & np.uint64(0x1FFF)).astype(np.int64)]
+                     for suit in range(4))
+    nets = [o.net for o in outcomes]
+    lengths = np.fromiter(map(len, nets), np.int64, count)
+    missing = ~has
+    contracts = {
+        "counts": np.ones(count, np.int64),
+        "dealer": [raw[0] for raw in raws],
+        "contract": [f["contract"] for f in facts],
+        "declarer": declarer,
+        "declarer_strategy": [None if d is None else s[d] for d, s in zip(declarer, seated,
+                                                                          strict=True)],
+        "partner": partner,
+        "partner_strategy": [None if p is None else s[p] for p, s in zip(partner, seated,
+                                                                         strict=True)],
+        "trump": TRUMP_NAMES.take(pa.array(np.where(trump < 0, 4, trump))),
+        "target": [f["target"] for f in facts],
+        "declarer_tricks": [f["declarer_tricks"] for f in facts],
+        "tricks_played": [f["tricks_played"] for f in facts],
+        "made": [f["made"] for f in facts],
+        "payments": pa.ListArray.from_arrays(
+            pa.array(np.concatenate([[0], np.cumsum(lengths)]), pa.int32()),
+            pa.array(np.fromiter(_chain(nets), np.float64, int(lengths.sum())))),
+        "declarer_hand": pc.if_else(pa.array(missing), pa.scalar(None, pa.string()),
+                                    hands_text(hand)),
+        "declarer_sure_tricks": pa.array(sure_tricks_of(hand, trump), mask=missing),
+        "declarer_trumps": pa.array(trumps_held, mask=missing),
+        "declarer_high_cards": pa.array(high_cards, mask=missing),
+    }
+    # bids: the log's "bid" rows, with the auction as each caller saw it
+    codes = {name: code for code, name in enumerate(hands.phase_names.to_pylist())}
+    rows = np.flatnonzero(hands.phase_codes == codes.get("bid", -1))
+    hand_of_row = np.repeat(np.arange(count), hands.log_counts)[rows]
+    first = np.searchsorted(hand_of_row, hand_of_row)  # each hand's first bid
+    calls = hands.actions[rows]
+    seats = hands.action_seats[rows]
+    position = np.arange(rows.size)
+    raised = (calls != PASS) & (calls != COP)
+    last_raise = np.maximum.accumulate(np.where(raised, position, -1)) if rows.size else position
+    last_cop = (np.maximum.accumulate(np.where(calls == COP, position, -1)) if rows.size
+                else position)
+    raise_before = np.concatenate([[-1], last_raise[:-1]]) if rows.size else position
+    cop_before = np.concatenate([[-1], last_cop[:-1]]) if rows.size else position
+    raise_before = np.where(raise_before >= first, raise_before, -1)
+    cop_before = np.where(cop_before >= first, cop_before, -1)
+    passes = np.concatenate([[0], np.cumsum(calls == PASS)])
+    upcards = np.fromiter((raw[2] for raw in raws), np.int64, count)
+    upcard_trump = np.where(upcards >= 0, upcards // 13, -1)
+    names = recorder.names
+    flat_seated = hands.flat_seated
+    seat_index = (hands.seat_offsets[hand_of_row] + seats).tolist()
+    bids = {
+        "counts": np.bincount(hand_of_row, minlength=count),
+        "step": position - first,
+        "seat": seats,
+        "strategy": [flat_seated[i] for i in seat_index],
+        "call": names.take(pa.array(calls)),
+        "highest_before": names.take(pa.array(calls[np.maximum(raise_before, 0)]
+                                              if rows.size else calls,
+                                              mask=raise_before < 0)),
+        "copped_before": cop_before > raise_before,
+        "passed_before": passes[position] - passes[first],
+        "sure_tricks": sure_tricks_of(masks[hand_of_row, seats], upcard_trump[hand_of_row]),
+    }
+    return {"contracts": contracts, "bids": bids}
+
+
+EXTRA_BY_ARRAYS: dict[str, Callable[[TaskRecorder, _Hands], dict[str, dict[str, Any]]]] = {
+    "solo_whist": _solo_tables,
+}
+"""Games whose own tables the recorder builds for every hand at once, without the states
+(any other game's come from each state's ``extra_rows``)."""
 
 
 # -- tricks: the games' own facts per trick --------------------------------------------------
