@@ -573,7 +573,14 @@ class KnockoutWhistDeal(DealState):
         ]}
 
     def round_facts(self) -> tuple[list[int], list[dict[int, str]]]:
-        """Each finished round's dealer, and the cards each player dealt in was dealt.
+        """Each finished round's dealer, and the cards each player dealt in was dealt
+        (``round_masks``, the cards in notation)."""
+        dealers, dealt = self.round_masks()
+        return dealers, [{seat: cards_str(mask) for seat, mask in hands.items()}
+                         for hands in dealt]
+
+    def round_masks(self) -> tuple[list[int], list[dict[int, int]]]:
+        """Each finished round's dealer, and the cards (a mask) each player dealt in was dealt.
 
         Read off the game's own record, so they cannot disagree with it: every card dealt
         is played within its round (a dog knocks until the last trick, then plays), so a
@@ -600,8 +607,7 @@ class KnockoutWhistDeal(DealState):
             dealers.append(next(
                 (dealers[-1] + k) % self.players for k in range(1, self.players + 1)
                 if (dealers[-1] + k) % self.players in players[number]))
-        return dealers, [{seat: cards_str(mask) for seat, mask in hands.items()}
-                         for hands in dealt]
+        return dealers, dealt
 
 
 

@@ -81,7 +81,7 @@ class TaskRecorder:
         if keep is None:
             keep = self.keep_state = (
                 self.raw is None
-                or (hasattr(state, "extra_rows") and self.game.name not in EXTRA_BY_ARRAYS)
+                or (hasattr(state, "extra_rows") and self.game.name not in STATELESS_EXTRA)
                 or (hasattr(state, "trick_facts") and not _german_facts_by_arrays(self.game)))
         raw = self.raw
         log = state.log
@@ -612,11 +612,50 @@ def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, A
     return {"contracts": contracts, "bids": bids}
 
 
+def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, Any]]:
+    """Knock-out Whist's ``rounds`` as ``KnockoutWhistDeal.extra_rows`` writes them: each
+    game's round rows, with the round's dealer, the entrant and the cards dealt, whose
+    notation is made for every row at once."""
+    states = hands.states
+    rows: list[dict[str, Any]] = []
+    counts = np.zeros(len(states), np.int64)
+    strategy: list[str] = []
+    dealer: list[int] = []
+    masks: list[int | None] = []
+    for number, (seated, state) in enumerate(zip(hands.seated, states, strict=True)):
+        game_rows = state.round_rows
+        dealers, dealt = state.round_masks()
+        rows.extend(game_rows)
+        counts[number] = len(game_rows)
+        for row in game_rows:
+            seat, index = row["seat"], row["round"] - 1
+            strategy.append(seated[seat])
+            dealer.append(dealers[index])
+            masks.append(dealt[index].get(seat))
+    missing = np.fromiter((m is None for m in masks), np.bool_, len(masks))
+    text = hands_text(np.fromiter((m or 0 for m in masks), np.uint64, len(masks)))
+    columns: dict[str, Any] = {
+        "counts": counts, "strategy": strategy, "dealer": dealer,
+        "dealt_cards": pc.if_else(pa.array(missing), pa.scalar(None, pa.string()), text)}
+    for field in table_schema("rounds", recorder.game.name):
+        if field.name not in columns and field.name not in KEY_NAMES:
+            name = field.name
+            columns[name] = [row.get(name) for row in rows]
+    return {"rounds": columns}
+
+
+STATELESS_EXTRA = frozenset({"solo_whist"})
+"""Games whose own tables need no kept state."""
+
+KEY_NAMES = frozenset({"deal_key", "pairing", "deal", "rotation", "hand"})
+"""The key columns every table starts with (``TaskRecorder._keys``)."""
+
 EXTRA_BY_ARRAYS: dict[str, Callable[[TaskRecorder, _Hands], dict[str, dict[str, Any]]]] = {
     "solo_whist": _solo_tables,
+    "knockout_whist": _knockout_tables,
 }
-"""Games whose own tables the recorder builds for every hand at once, without the states
-(any other game's come from each state's ``extra_rows``)."""
+"""Games whose own tables the recorder builds in columns (Solo's without the states; any
+other game's come from each state's ``extra_rows``)."""
 
 
 # -- tricks: the games' own facts per trick --------------------------------------------------
@@ -628,6 +667,8 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
     if _german_facts_by_arrays(game):
         return german_trick_facts(hands.raws, hands.log_counts, hands.action_seats,
                                   hands.phases, hands.actions, counts)
+    if game.name == "knockout_whist":
+        return _knockout_trick_facts(hands.states, counts)
     facts = list(_chain(
         _padded(state.trick_facts() if hasattr(state, "trick_facts") else [], tricks)
         for state, tricks in zip(hands.states, counts.tolist(), strict=True)))
@@ -635,6 +676,22 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
     for name in {name for row in facts for name in row}:
         columns[name] = [row.get(name) for row in facts]
     return columns
+
+
+def _knockout_trick_facts(states: Sequence[Any], counts: np.ndarray) -> dict[str, Any]:
+    """Knock-out Whist's trick facts (``KnockoutWhistDeal.trick_facts``: each trick's round
+    and the seats that played to it) as columns, from the games' own lists."""
+    if any(len(state.all_trick_rounds) != tricks
+           for state, tricks in zip(states, counts.tolist(), strict=True)):
+        raise RuntimeError("Knock-out trick facts: the completed tricks and the rounds disagree")
+    players = list(_chain(state.all_trick_players for state in states))
+    sizes = np.fromiter(map(len, players), np.int64, len(players))
+    return {
+        "round": list(_chain(state.all_trick_rounds for state in states)),
+        "players": pa.ListArray.from_arrays(
+            pa.array(np.concatenate([[0], np.cumsum(sizes)]), pa.int32()),
+            pa.array(np.fromiter(_chain(players), np.int64, int(sizes.sum())))),
+    }
 
 
 def _german_facts_by_arrays(game: Any) -> bool:
