@@ -10,7 +10,12 @@ Whist, a round robin of random and two heuristics, ``--task-hands`` hands each),
 the driver again and again without playing, and times, in the same run:
 
 1. **the whole driver** (``runner._execute`` with an executor that hands back the
-   pre-made results at once): everything the driver does per task, hands/s;
+   pre-made results at once), both ways a run can go: workers that cannot reach the
+   run folder send their tables and the driver writes every unit (nodes without shared
+   storage), and workers that reach it write their own units, the driver naming them
+   (``tournament.unit_writing``, the default whenever the folder is reachable; the
+   units are written before the clock starts, and the merges a compaction hands to
+   workers are timed apart and taken out): everything the driver does per task, hands/s;
 2. its parts, each alone over the same tasks: the driver's share of Ray's transfer
    (unpickling a ``TaskResult``, protocol 5, as ``ray.get`` does), the live standings
    (``LiveStandings.add_rows``), the store's commit (``RunFolder.commit_task``) and
@@ -47,6 +52,7 @@ from whist_sim.tournament.config import validate_config
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.runner import COMPACT_EVERY, _execute, _run_meta, _spec
 from whist_sim.tournament.schedule import Plan, seatings
+from whist_sim.tournament.unit_writing import MergedBatch, UnitTarget, merge_batch, store_task
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
 TARGET_WORKERS = 64
@@ -109,25 +115,65 @@ def make_results(task_hands: int, distinct: int) -> tuple[list[TaskResult], floa
 
 class FeedExecutor:
     """An executor whose tasks are already played: it hands back a pre-made result,
-    renumbered to the task asked for, the moment it is asked."""
+    renumbered to the task asked for, the moment it is asked. Its workers cannot reach
+    the run folder: they send their tables."""
 
     slots = TARGET_WORKERS
     where = "ray"
+    merging = 0
 
     def __init__(self, results: list[TaskResult]) -> None:
         self._results = results
         self._asked: list[TaskSpec] = []
+        self.merge_seconds = 0.0
+        self._target: UnitTarget | None = None
+
+    def store_to(self, target: UnitTarget) -> None:
+        self._target = target
 
     def submit(self, spec: TaskSpec) -> None:
         self._asked.append(spec)
 
-    def next_result(self) -> TaskResult:
+    def submit_merge(self, batch: str, group: Any) -> MergedBatch:
+        """A worker's merge, done here: its time is not the driver's (``merge_seconds``)."""
+        begun = time.perf_counter()
+        merged = merge_batch(self._target, batch, group)
+        self.merge_seconds += time.perf_counter() - begun
+        return merged
+
+    def next_result(self) -> Any:
         spec = self._asked.pop(0)
         made = self._results[spec.task % len(self._results)]
         return dataclasses.replace(made, task=spec.task)
 
+    def ready_results(self) -> list[Any]:
+        return []
+
     def cancel(self) -> None:
         self._asked.clear()
+
+
+class StoredFeedExecutor(FeedExecutor):
+    """Workers that reach the run folder: every task's unit is written before the clock
+    starts (``prepare``), and a result is the unit's name and record with the small tables,
+    as ``unit_writing.store_task`` makes it. ``GROUP`` results are ready at once, as from
+    many workers, so the driver names them in one snapshot."""
+
+    def prepare(self, folder: RunFolder, tasks: int) -> None:
+        target = UnitTarget.of(folder)
+        self._stored = {}
+        for task in range(tasks):
+            made = self._results[task % len(self._results)]
+            self._stored[task] = store_task(dataclasses.replace(made, task=task), target)
+
+    def next_result(self) -> Any:
+        return self._stored.pop(self._asked.pop(0).task)
+
+    def ready_results(self) -> list[Any]:
+        ready = []
+        while self._asked and len(ready) < GROUP - 1:
+            ready.append(self.next_result())
+        return ready
 
 
 def new_folder(root: Path, name: str, tasks: int, per_task: int) -> RunFolder:
@@ -139,16 +185,21 @@ def new_folder(root: Path, name: str, tasks: int, per_task: int) -> RunFolder:
     return RunFolder.create(root / name, _run_meta(cfg, cfg.game(), lineups, played, plan))
 
 
-def whole_driver(root: Path, results: list[TaskResult], tasks: int, per_task: int) -> float:
-    """Seconds the runner's driver loop takes to take in ``tasks`` pre-made results."""
-    with new_folder(root, "whole", tasks, per_task) as folder:
+def whole_driver(root: Path, results: list[TaskResult], tasks: int, per_task: int,
+                 stored: bool) -> float:
+    """Seconds the runner's driver loop takes to take in ``tasks`` pre-made results, less
+    the merges it handed to workers; ``stored``: the workers wrote their units."""
+    executor = (StoredFeedExecutor if stored else FeedExecutor)(results)
+    with new_folder(root, "stored" if stored else "whole", tasks, per_task) as folder:
+        if stored:
+            executor.prepare(folder, tasks)
         started = time.perf_counter()
-        summary = _execute(folder, FeedExecutor(results), progress=False)
+        summary = _execute(folder, executor, progress=False)
         seconds = time.perf_counter() - started
     if summary.tasks_run != tasks:
         raise SystemExit(f"commit_rate: the driver committed {summary.tasks_run} of {tasks}"
                          " tasks")
-    return seconds
+    return seconds - (executor.merge_seconds if stored else 0.0)
 
 
 def timed_each(results: list[TaskResult], tasks: int,
@@ -242,37 +293,35 @@ def main() -> None:
     print(f"feeding {args.tasks} tasks ({args.tasks * hands:,} hands) to the driver,"
           f" best of {args.repeats}")
 
-    best_whole = float("inf")
+    best_whole = best_stored = float("inf")
     best_parts: dict[str, float] = {}
     for _ in range(args.repeats):
         with tempfile.TemporaryDirectory(prefix="commit-rate-") as tmp:
-            best_whole = min(best_whole, whole_driver(Path(tmp), results, args.tasks, per_task))
+            best_whole = min(best_whole, whole_driver(Path(tmp), results, args.tasks, per_task,
+                                                      stored=False))
+            best_stored = min(best_stored, whole_driver(Path(tmp), results, args.tasks,
+                                                        per_task, stored=True))
             for name, seconds in parts(Path(tmp), results, args.tasks, per_task).items():
                 best_parts[name] = min(best_parts.get(name, float("inf")), seconds)
 
     total = args.tasks * hands
     print()
     print(f"{'driver work':52s} {'ms/task':>8s} {'hands/s':>12s} {'x needed':>9s}")
-    lines = [("whole driver loop (runner._execute)", best_whole), *best_parts.items()]
+    lines = [("whole driver loop, workers send tables", best_whole),
+             ("whole driver loop, workers write units", best_stored), *best_parts.items()]
     for name, seconds in lines:
         ms = 1000 * seconds / args.tasks
         share = total / seconds / NEEDED if seconds > 0 else float("inf")
         print(f"{name:52s} {ms:8.1f} {rate(total, seconds)} {share:9.2f}")
     print()
-    whole_rate = total / best_whole
-    print(f"needed: {TARGET_WORKERS} workers x {TARGET_RATE_PER_CORE:,} hands/s ="
-          f" {NEEDED:,} hands/s; the driver takes in {whole_rate:,.0f} hands/s, enough for"
-          f" {whole_rate / TARGET_RATE_PER_CORE:,.1f} workers at the target rate"
-          f" ({whole_rate * per_hand:,.1f} at this machine's rate of"
-          f" {1 / per_hand:,.0f} hands/s a core)")
-    for name, how in (("split: name it in a snapshot (the driver's share)", "one a snapshot"),
-                      (f"split: name {GROUP} units a snapshot (group commit)",
-                       f"{GROUP} a snapshot")):
-        if name in best_parts:
-            named = total / best_parts[name]
-            print(f"sharded (workers write their units, the driver names them, {how}):"
-                  f" {named:,.0f} hands/s, {named / NEEDED:.1f}x what {TARGET_WORKERS}"
-                  f" workers produce ({1000 * best_parts[name] / args.tasks:.1f} ms a task)")
+    for name, seconds in (("workers send their tables (no shared storage)", best_whole),
+                          ("workers write their units (the default)", best_stored)):
+        taken = total / seconds
+        print(f"{name}: the driver takes in {taken:,.0f} hands/s, {taken / NEEDED:.2f}x the"
+              f" {NEEDED:,} hands/s of {TARGET_WORKERS} workers x {TARGET_RATE_PER_CORE:,};"
+              f" enough for {taken / TARGET_RATE_PER_CORE:,.1f} workers at the target rate"
+              f" ({taken * per_hand:,.1f} at this machine's {1 / per_hand:,.0f} hands/s"
+              " a core)")
     if args.repeats == 1:
         print("(one repeat: --repeats 3 for steadier figures)")
 
