@@ -87,8 +87,8 @@ class GermanHeuristic(Strategy):
       derives it from the variant (``STAGE1_TRICK_WORTH``, ``RACE_TRICK_WORTH``).
     - ``endgame_cards``: in stage 2, solve the rest exactly once each hand holds at most
       this many cards (0 turns the search off).
-    - ``compiled``: True (default) runs the hottest steps (the classic stage-1 scoring,
-      the stage-2 rules and the endgame search) compiled with numba
+    - ``compiled``: True (default) plays the cards (the classic stage-1 scoring, the
+      stage-2 rules and the endgame search) compiled with numba
       (strategies/german_heuristic_compiled.py), False all in the Python below; the
       decisions are the same.
     """
@@ -134,6 +134,10 @@ class GermanHeuristic(Strategy):
         played = self._tricks(view.tricks)
         for card in view.trick:
             played |= 1 << card
+        if self.compiled:
+            card = (_fast or _compiled_path()).decide(self, view, played)
+            if card >= 0:
+                return card
         if view.phase == "take":
             return self._take(view, played)
         if view.stage == 1:
@@ -225,10 +229,6 @@ class GermanHeuristic(Strategy):
         With a stake below zero (a worthless face-up card) that throws the cheapest card
         least likely to win; with a high stake, the cheapest card likely to win.
         """
-        if self.compiled and view.facedown_left and len(view.faceup) == 1:
-            worths = SIDE_WORTH if view.trump >= 0 else NO_TRUMP_WORTH
-            return (_fast or _compiled_path()).stage1_choice(
-                self, view, played, worths, RANK_TIE_BREAK, self._trick(view))
         hand = view.hand
         out = FULL_DECK & ~hand & ~played
         trump = view.trump
@@ -278,13 +278,7 @@ class GermanHeuristic(Strategy):
         opp = FULL_DECK & ~hand & ~played
         trump = view.trump
         if hand.bit_count() <= self.endgame_cards:
-            if self.compiled:
-                return (_fast or _compiled_path()).solve_choice(view, hand, opp, trump)
             return _solve_choice(view, hand, opp, trump)
-        if self.compiled:
-            worths = SIDE_WORTH if trump >= 0 else NO_TRUMP_WORTH
-            return (_fast or _compiled_path()).stage2_choice(
-                self, view, hand, opp, trump, worths, RANK_TIE_BREAK)
         if view.trick:
             return self._follow2(hand, view.legal, opp, view.trick[0], trump)
         return self._lead2(hand, opp, trump)

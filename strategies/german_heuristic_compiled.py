@@ -1,20 +1,23 @@
-"""The German heuristic's hottest steps, compiled with numba: the same decisions.
+"""The German heuristic's card play, compiled with numba: the same decisions.
 
 ``GermanHeuristic`` (strategies/german_heuristic.py) is the readable original and
-stays the reference; with ``compiled=True`` (its default) it hands three steps to this
-module, which returns the card the Python code would return:
+stays the reference; with ``compiled=True`` (its default) it hands its card-play
+decisions to ``decide`` here, which returns the card the Python code would return:
 
 - a stage-1 play with one face-up stock card and face-down cards left (the classic
-  stock): ``stage1_choice``, the chance-times-stake scoring of ``_stage1`` with
-  ``_stake``, ``_mean_unseen_worth`` and ``_lead_chances``, through the kernels the
-  German roll-outs use too (``whist_sim.search.german_stage1``): term by term in the
-  same order, so every value is the same float and every tie falls the same way;
-- stage-2 play before the endgame (``stage2_choice``): the rules of ``_follow2`` and
-  ``_lead2``, with ``min`` and ``max``'s tie-breaks (the first of equal keys);
-- the stage-2 endgame search (``_solve_choice``): ``solve_choice`` searches the same
+  stock): the chance-times-stake scoring of ``_stage1`` with ``_stake``,
+  ``_mean_unseen_worth`` and ``_lead_chances``, through the kernels the German
+  roll-outs use too (``whist_sim.search.german_stage1``): term by term in the same
+  order, so every value is the same float and every tie falls the same way;
+- stage-2 play before the endgame: the rules of ``_follow2`` and ``_lead2``, with
+  ``min`` and ``max``'s tie-breaks (the first of equal keys);
+- the stage-2 endgame search (``_solve_choice``): ``_solve`` searches the same
   candidate cards at the root in the same order and keeps the first of those winning
   most tricks; below the root it counts tricks exactly (without the Python search's
   cut-offs, which only skip cards that cannot be chosen), so the choice is the same.
+
+Taking a face-up card (an open stock) and stage 1 once the face-down cards are gone or
+with several face-up cards stay in Python (``decide`` returns -1 there).
 
 tests/test_german_heuristic_compiled.py plays deals with both paths and checks them
 decision by decision, and the outcome hash (tests/test_outcome_hash.py) covers the
@@ -28,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from strategies.german_heuristic import NO_TRUMP_WORTH, RANK_TIE_BREAK, SIDE_WORTH
 from whist_sim.jit import cached_njit, lowest_bit
 from whist_sim.jit import count_bits as _count
 from whist_sim.jit import highest_bit as _highest
@@ -48,33 +52,6 @@ def _stage1(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth, 
             denial, contest_margin, table, tie):
     return _choose(hand, legal, led, played, faceup, taken_by_opp, trump, trump_worth,
                    stake_base, denial, contest_margin, table, tie)
-
-
-_TABLES: dict[int, tuple[tuple[float, ...], np.ndarray]] = {}
-
-
-def _table(worths: tuple[float, ...]) -> np.ndarray:
-    """``worths`` as the compiled code reads it, made once per table (found by identity:
-    the heuristic passes its module's constants, so no tuple is hashed per decision)."""
-    found = _TABLES.get(id(worths))
-    if found is None or found[0] is not worths:
-        found = _TABLES[id(worths)] = (worths, np.array(worths, dtype=np.float64))
-    return found[1]
-
-
-def stage1_choice(player: Any, view: Any, played: int, worths: tuple[float, ...],
-                  tie: float, trick_worth: float) -> int:
-    """``player._stage1(view, played)`` for one face-up card and face-down cards left.
-
-    ``worths``: the worth table of the deal's trump rule; ``trick_worth``: what a
-    stage-1 trick is worth now (``player._trick(view)``).
-    """
-    trick = view.trick
-    return _stage1(
-        view.hand, view.legal, trick[0] if trick else -1, played, view.faceup[0],
-        view.taken_faceup[1 - view.seat], view.trump, player.trump_worth, 2.0 * trick_worth,
-        player.denial, player.contest_margin, _table(worths), tie,
-    )
 
 
 @_compiled
@@ -181,13 +158,6 @@ def _solve(hand, opp, trump, led, legal):
     return best
 
 
-def solve_choice(view: Any, hand: int, opp: int, trump: int) -> int:
-    """``_solve_choice(view, hand, opp, trump)``: the play winning most of the rest."""
-    trick = view.trick
-    return _solve(hand, opp, trump, trick[0] if trick else -1, view.legal)
-
-
-
 # -- stage 2 before the endgame: the rules of ``_follow2`` and ``_lead2``.
 
 @_compiled
@@ -263,11 +233,32 @@ def _lead2(hand, opp, trump):
     return lowest_bit(my_trumps)
 
 
-def stage2_choice(player: Any, view: Any, hand: int, opp: int, trump: int,
-                  worths: tuple[float, ...], tie: float) -> int:
-    """``player._follow2`` or ``player._lead2`` (stage 2, before the endgame search)."""
+_SIDE_TABLE = np.array(SIDE_WORTH, dtype=np.float64)
+_NO_TRUMP_TABLE = np.array(NO_TRUMP_WORTH, dtype=np.float64)
+_FULL = (1 << 52) - 1
+
+
+def decide(player: Any, view: Any, played: int) -> int:
+    """The card ``player`` (a ``GermanHeuristic``) plays at ``view``, ``played`` being every
+    card played (tricks and the current trick), or -1 where the plain Python decides (a
+    face-up card to take, or stage 1 with no face-down card left or an open stock)."""
+    hand = view.hand
+    trump = view.trump
     trick = view.trick
-    if trick:
-        return _follow2(hand, view.legal, opp, trick[0], trump, player.trump_worth,
-                        _table(worths), tie)
+    led = trick[0] if trick else -1
+    table = _SIDE_TABLE if trump >= 0 else _NO_TRUMP_TABLE
+    if view.stage == 1:
+        if view.phase != "play" or not view.facedown_left or len(view.faceup) != 1:
+            return -1
+        return _stage1(
+            hand, view.legal, led, played, view.faceup[0], view.taken_faceup[1 - view.seat],
+            trump, player.trump_worth, 2.0 * player._trick(view), player.denial,
+            player.contest_margin, table, RANK_TIE_BREAK,
+        )
+    opp = _FULL & ~hand & ~played
+    if hand.bit_count() <= player.endgame_cards:
+        return _solve(hand, opp, trump, led, view.legal)
+    if led >= 0:
+        return _follow2(hand, view.legal, opp, led, trump, player.trump_worth, table,
+                        RANK_TIE_BREAK)
     return _lead2(hand, opp, trump)
