@@ -13,13 +13,15 @@ A run folder::
     .staging/                work in progress, never read
     .writer.lock             held (flock) by the one process writing the run
 
-A unit is one finished task (``task-00000042``) or a compaction of many
+A unit is one finished task (``task-00000042``; ``task-00000042-1f2e3d4c`` when a
+worker wrote it) or a compaction of many
 (``batch-00003``). Each commit and each compaction builds a new snapshot aside
 and swaps the ``data`` link to it in one rename, so a reader, whatever tool it
 uses and whenever it reads, killed writer or live one, sees whole committed units
 only. See docs/results.md.
 
-Modules: ``schema`` (tables and columns), ``folder`` (RunFolder), ``manifest``
+Modules: ``schema`` (tables and columns), ``folder`` (RunFolder), ``units`` (writing
+a unit aside, without the lock: what a worker does for the writer), ``manifest``
 (what each unit holds, checksums), ``snapshots`` (data/ and its swaps),
 ``integrity`` (checking a snapshot, the way out of each problem), ``lock`` (one
 writer), ``legacy`` (the first layout), ``totals`` (run.json totals as a session
