@@ -18,9 +18,11 @@ times each, and the best run of each is kept: read the ratio new/old more than t
 rates. Targets (issue 20): German 4,000, Solo 3,000, Minnesota 2,500 hands/s,
 Knock-out 1,000 games/s, random German 15,000 hands/s through play_deal.
 
-The heuristics' rows come in pairs: ``play_match`` (bare play: the engine and the
-strategies, what this work changed) and ``play_task`` (the same items recorded, where
-the target applies; the recording is tournament/recording.py's part).
+The heuristics' rows come in threes: ``decisions`` (the strategy alone: the views of
+the run's deals with more than one legal action, recorded in play and put again to a
+fresh player, in decisions per CPU-second and microseconds a decision), ``play_match``
+(bare play: the engine and the strategies) and ``play_task`` (the same items recorded,
+where the target applies; the recording is tournament/recording.py's part).
 
 Measured at a5e39bb against c43568d (``--hands 300 --repeats 3``, 2 shared cores under
 heavy load from other processes; hands or games per CPU-second)::
@@ -135,10 +137,46 @@ def measure_play_deal(game: str, players: int | None, strategy: str, deals: int)
     return time.process_time() - started, deals
 
 
+def measure_decisions(game: str, players: int | None, strategy: str, deals: int) -> tuple:
+    """The strategy's decisions alone: the views of ``deals`` deals with more than one
+    legal action, recorded in play, then put again to a fresh player (best of three
+    passes, in the order played: a heuristic's trick memo sees what it sees in play)."""
+    from random import Random
+
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+    from whist_sim.strategy import build_strategy
+
+    built = make_game(game, {}, players)
+    views = []
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.player = build_strategy(strategy, {}, game)
+
+        def choose(self, view: Any, rng: Any) -> int:
+            if view.legal & (view.legal - 1):
+                views.append(view)
+            return self.player.choose(view, rng)
+
+    seats = [Recorder() for _ in range(built.players)]
+    for seed in range(deals):
+        play_deal(built, seats, seed, seed % built.players)
+    player = build_strategy(strategy, {}, game)
+    rng = Random(0)
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        for view in views:
+            player.choose(view, rng)
+        best = min(best, time.process_time() - started)
+    return best, len(views)
+
+
 def child(case: str, loop: str, deals: int) -> None:
     game, players, strategy, _, _, _ = CASES[case]
     measure = {"play_task": measure_play_task, "play_match": measure_play_match,
-               "play_deal": measure_play_deal}[loop]
+               "play_deal": measure_play_deal, "decisions": measure_decisions}[loop]
     measure(game, players, strategy, max(2, deals // 20))  # warm up: imports, caches
     seconds, hands = measure(game, players, strategy, deals)
     print(json.dumps({"seconds": seconds, "hands": hands}))
@@ -189,7 +227,7 @@ def main() -> None:
         for case in args.cases:
             _, _, strategy, loop, target, unit = CASES[case]
             deals = args.hands * (4 if strategy == "random" else 1)
-            loops = [loop] if loop == "play_deal" else ["play_match", loop]
+            loops = [loop] if loop == "play_deal" else ["decisions", "play_match", loop]
             for measured in loops:
                 best = {"old": 0.0, "new": 0.0}
                 for _ in range(args.repeats):
@@ -197,6 +235,9 @@ def main() -> None:
                     best["new"] = max(best["new"], run_child(case, measured, deals, None))
                 met = ("met" if best["new"] >= target else "not met") if measured == loop else ""
                 shown = f"{target:8,} {unit}/s {met}" if met else ""
+                if measured == "decisions":  # decisions per second; also time per decision
+                    shown = (f"{1e6 / best['old']:.2f} -> {1e6 / best['new']:.2f} us a decision"
+                             " (views replayed)")
                 print(f"{case:20s} {measured:10s} {best['old']:9,.0f} {best['new']:9,.0f}"
                       f" {best['new'] / best['old']:8.2f} {shown}", flush=True)
 
