@@ -4,7 +4,7 @@ The reference encoders (``german_whist.py`` and the others, ``compiled=False``) 
 binary segment into one Python int and unpack it; building that int from a view took
 about 3 microseconds of Python per observation, more than the engine's whole step. Here
 the Python side only unpacks the seat's view tuple (one bytecode), brings the shared
-``PlayHistory`` up to the view's completed tricks, and hands the view's fields to the
+``CompiledHistory`` up to the view's completed tricks, and hands the view's fields to the
 game's kernel, which writes every entry of two new arrays (the observation and the
 action mask). Nothing but the view reaches a kernel: each encoder's ``encode`` takes a
 view and reads no deal state, exactly as the reference does, so the seat-view audit of
@@ -16,9 +16,10 @@ through its dispatcher costs about 0.25 microsecond plus about 50 ns an argument
 dispatcher types every argument at every call); the compiled function's own entry
 point, which the dispatcher calls once it has found the types, takes the same
 arguments in under half of that (``_entry``). Arrays are cheap arguments, large ints
-(hands, 52-bit masks) the dearest, so public per-seat masks that change once a trick
-(cards played) come from the history's ``masks`` array, and variable-length tuples
-(the trick, the face-up row, the auction) go in as ``bytes``.
+(hands, 52-bit masks) the dearest; so the completed tricks go in as one ``bytes``
+(``CompiledHistory``), from which the kernel derives each seat's played cards and each
+card's trick number, and other variable-length tuples (the trick, the face-up row,
+the auction) go in as ``bytes`` too.
 
 The values are the reference's to the bit: reals are computed in float64 from the
 same integers and the same divisions, then stored as float32, as NumPy stores the
@@ -27,13 +28,14 @@ reference's Python floats.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from whist_sim.cards import FULL_DECK, NUM_CARDS
 from whist_sim.env import german_whist, knockout_whist, minnesota_whist, solo_whist
-from whist_sim.env.history import PlayHistory
+from whist_sim.env.history import TrickSummary
 from whist_sim.env.layout import Layout, squash
 from whist_sim.games.knockout_whist import DOG, IN, ROUNDS
 
@@ -83,13 +85,20 @@ def _compile() -> dict[str, Any]:
             bits &= bits - 1
 
     @compiled
-    def start(obs, mask, binary, numbers, trick, done, scale):  # pragma: no cover
-        """Zero every entry, write the trick numbers (the history's, then the current
-        trick's number for the cards of the trick in progress); the trick as a mask."""
+    def start(obs, mask, binary, played, trick, scale):  # pragma: no cover - compiled
+        """Zero every entry and write the trick numbers: of the completed tricks from
+        ``played`` (a ``CompiledHistory``'s), of the trick in progress for its cards.
+        Returns the trick in progress as a mask."""
         obs[:] = 0.0
         mask[:] = 0
-        for card in range(52):
-            obs[binary + card] = numbers[card]
+        i = done = 0
+        while i < len(played):
+            done += 1
+            value = done / scale
+            count = np.int64(played[i])
+            for j in range(i + 1 + count, i + 1 + 2 * count):
+                obs[binary + np.int64(played[j])] = value
+            i += 1 + 2 * count
         value = (done + 1) / scale
         trick_mask = 0
         for i in range(len(trick)):
@@ -97,6 +106,18 @@ def _compile() -> dict[str, Any]:
             obs[binary + card] = value
             trick_mask |= np.int64(1) << card
         return trick_mask
+
+    @compiled
+    def cards_of(played, who):  # pragma: no cover - compiled
+        """The cards seat ``who`` played in the completed tricks ``played``."""
+        cards = i = 0
+        while i < len(played):
+            count = np.int64(played[i])
+            for j in range(count):
+                if played[i + 1 + j] == who:
+                    cards |= np.int64(1) << np.int64(played[i + 1 + count + j])
+            i += 1 + 2 * count
+        return cards
 
     @compiled
     def legal_mask(obs, mask, legal, high, to_act):  # pragma: no cover - compiled
@@ -111,13 +132,12 @@ def _compile() -> dict[str, Any]:
             high &= high - 1
 
     @compiled
-    def german(obs, mask, numbers, masks, p, seat, phase, legal, hand, trump, upcard,
-               faceup, facedown_left, stage, dealer, leader, trick, done, taken, drawn,
-               won1, won2):  # pragma: no cover - compiled
-        binary = p[13]
+    def german(obs, mask, played, p, seat, phase, legal, hand, trump, upcard, faceup,
+               facedown_left, stage, dealer, leader, trick, taken, drawn, won1,
+               won2):  # pragma: no cover - compiled
         other = 1 - seat
-        trick_mask = start(obs, mask, binary, numbers, trick, done, 26)
-        mine, theirs = masks[seat], masks[other]
+        trick_mask = start(obs, mask, p[13], played, trick, 26)
+        mine, theirs = cards_of(played, seat), cards_of(played, other)
         player = leader
         for i in range(len(trick)):
             bit = np.int64(1) << np.int64(trick[i])
@@ -126,7 +146,7 @@ def _compile() -> dict[str, Any]:
             else:
                 theirs |= bit
             player = 1 - player
-        played = mine | theirs
+        seen = mine | theirs
         faceup_mask = 0
         for i in range(len(faceup)):
             card = np.int64(faceup[i])
@@ -141,9 +161,9 @@ def _compile() -> dict[str, Any]:
         plane(obs, p[4], taken[seat])
         plane(obs, p[4] + 52, taken_other)
         plane(obs, p[5], drawn)
-        plane(obs, p[5] + 52, taken_other & ~played)
+        plane(obs, p[5] + 52, taken_other & ~seen)
         plane(obs, p[5] + 104, ((np.int64(1) << 52) - 1)
-              & ~(hand | played | taken_other | faceup_mask))
+              & ~(hand | seen | taken_other | faceup_mask))
         obs[p[6] + (trump if trump >= 0 else 4)] = 1.0
         if phase >= 0:
             obs[p[7] + phase] = 1.0
@@ -160,15 +180,14 @@ def _compile() -> dict[str, Any]:
         obs[counts + 4] = won2[other] / 13
 
     @compiled
-    def solo(obs, mask, numbers, masks, p, seat, phase, legal, high, hand, dealer, upcard,
+    def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
              upcard_held, bids, passed, contract, declarer, partner, trump, leader, trick,
-             done, won, exposed):  # pragma: no cover - compiled
-        binary = p[17]
-        trick_mask = start(obs, mask, binary, numbers, trick, done, 13)
+             won, exposed):  # pragma: no cover - compiled
+        trick_mask = start(obs, mask, p[17], played, trick, 13)
         plane(obs, p[0], hand)
         for rel in range(4):
             who = (seat + rel) % 4
-            cards = masks[who]
+            cards = cards_of(played, who)
             player = leader
             for i in range(len(trick)):
                 if player == who:
@@ -202,14 +221,14 @@ def _compile() -> dict[str, Any]:
             obs[p[19] + rel] = won[(seat + rel) % 4] / 13
 
     @compiled
-    def minnesota(obs, mask, numbers, masks, p, seat, phase, legal, hand, dealer, laid,
-                  laid_count, turned, calls, grander, grand, leader, trick, done, side_tricks,
+    def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid_count,
+                  turned, calls, grander, grand, leader, trick, side_tricks,
                   squashed):  # pragma: no cover - compiled
-        trick_mask = start(obs, mask, p[15], numbers, trick, done, 13)
+        trick_mask = start(obs, mask, p[15], played, trick, 13)
         plane(obs, p[0], hand)
         for rel in range(4):
             who = (seat + rel) % 4
-            cards = masks[who]
+            cards = cards_of(played, who)
             player = leader
             for i in range(len(trick)):
                 if player == who:
@@ -242,15 +261,15 @@ def _compile() -> dict[str, Any]:
         obs[p[16] + 3] = squashed[1 - side]
 
     @compiled
-    def knockout(obs, mask, numbers, masks, p, seat, phase, legal, hand, round_, dealer,
-                 trump, upcard, leader, trick, trick_seats, done, won, full, dog,
+    def knockout(obs, mask, played, p, seat, phase, legal, hand, round_, dealer, trump,
+                 upcard, leader, trick, trick_seats, won, full, dog,
                  used):  # pragma: no cover - compiled
         n = p[16]
-        trick_mask = start(obs, mask, p[14], numbers, trick, done, p[17])
+        trick_mask = start(obs, mask, p[14], played, trick, p[17])
         plane(obs, p[0], hand)
         for rel in range(n):
             who = (seat + rel) % n
-            cards = masks[who]
+            cards = cards_of(played, who)
             for i in range(len(trick)):
                 if trick_seats[i] == who:
                     cards |= np.int64(1) << np.int64(trick[i])
@@ -278,12 +297,58 @@ def _compile() -> dict[str, Any]:
             "knockout_whist": knockout}
 
 
+class CompiledHistory(TrickSummary):
+    """The completed tricks as the compiled encoders read them: ``played``, bytes, per
+    trick its number of cards ``n``, the ``n`` seats that played them, the ``n``
+    cards. The kernels derive from it, at every call, the cards each seat played and
+    each card's trick number (a few dozen bytes to walk in compiled code), so adding a
+    trick is one ``bytes`` concatenation and starting a deal is an empty one.
+    Following a view's tricks is ``TrickSummary.sync``, as for the reference's
+    ``PlayHistory``."""
+
+    __slots__ = ("_order", "played")
+
+    def __init__(self, players: int, scale: int) -> None:
+        super().__init__(players, scale)
+        self.played = b""
+        self._order = [tuple((leader + i) % players for i in range(players))
+                       for leader in range(players)]
+        """Per leader, the seats in playing order (play goes to the left)."""
+
+    def reset(self) -> None:
+        self.played = b""
+        self.synced = ()
+
+    def sync(self, tricks: tuple[Any, ...],
+             trick_players: Sequence[Sequence[int]] | None = None) -> None:
+        """``TrickSummary.sync``, with its most common case first: the view holds one
+        trick more than the summary, after the same records."""
+        synced = self.synced
+        done = len(synced)
+        if len(tricks) == done + 1 and (not done or tricks[done - 1] is synced[-1]):
+            self._extend(tricks, done, trick_players)
+            self.synced = tricks
+        else:
+            super().sync(tricks, trick_players)
+
+    def _extend(self, tricks: tuple[Any, ...], done: int,
+                trick_players: Sequence[Sequence[int]] | None) -> None:
+        played, order = self.played, self._order
+        for k in range(done, len(tricks)):
+            record = tricks[k]
+            cards = record.cards
+            seats = (order[record.leader][:len(cards)] if trick_players is None
+                     else trick_players[k])
+            played += bytes((len(cards), *seats, *cards))
+        self.played = played
+
+
 class CompiledEncoder:
     """One seat's compiled encoder: a game's ``layout``, the ``history`` of completed
     tricks (shared by an environment's seats) and the kernel's entry point."""
 
     layout: Layout
-    history: PlayHistory
+    history: CompiledHistory
     compiled = True
 
     def reset(self) -> None:
@@ -296,9 +361,9 @@ def _offsets(layout: Layout, *names: str) -> np.ndarray:
 
 
 class GermanWhistCompiled(CompiledEncoder):
-    def __init__(self, game: Any, history: PlayHistory | None = None) -> None:
+    def __init__(self, game: Any, history: CompiledHistory | None = None) -> None:
         self.layout = layout = german_whist.german_whist_layout(game)
-        self.history = history if history is not None else PlayHistory(2, 26)
+        self.history = history if history is not None else CompiledHistory(2, 26)
         self.size, self.actions = layout.size, layout.actions
         self.params = _offsets(layout, "hand", "played", "trick", "upcard", "taken", "drawn",
                                "trump", "phase", "stage", "dealer", "leader", "seat", "to_act",
@@ -309,8 +374,8 @@ class GermanWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.numbers, history.masks, self.params, 0, 0, 1, 1, 0, 0, bytes((1,)),
-                0, 1, 0, 0, bytes((2,)), 0, (0, 0), 0, (0, 0), (0, 0))
+                history.played, self.params, 0, 0, 1, 1, 0, 0, bytes((1,)),
+                0, 1, 0, 0, bytes((2,)), (0, 0), 0, (0, 0), (0, 0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
         (seat, phase, legal, hand, trump, upcard, faceup, facedown_left, stage, dealer,
@@ -320,17 +385,17 @@ class GermanWhistCompiled(CompiledEncoder):
             history.sync(tricks)
         obs = np.empty(self.size, np.float32)
         mask = np.empty(self.actions, np.int8)
-        self.write(obs, mask, history.numbers, history.masks, self.params, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    GERMAN_PHASES.get(phase, -1), legal, hand, trump, upcard, bytes(faceup),
-                   facedown_left, stage, dealer, leader, bytes(trick), len(tricks), taken,
+                   facedown_left, stage, dealer, leader, bytes(trick), taken,
                    drawn, won1, won2)
         return obs, mask
 
 
 class SoloWhistCompiled(CompiledEncoder):
-    def __init__(self, game: Any, history: PlayHistory | None = None) -> None:
+    def __init__(self, game: Any, history: CompiledHistory | None = None) -> None:
         self.layout = layout = solo_whist.solo_whist_layout(game)
-        self.history = history if history is not None else PlayHistory(4, 13)
+        self.history = history if history is not None else CompiledHistory(4, 13)
         self.size, self.actions = layout.size, layout.actions
         self.params = _offsets(layout, "hand", "played", "trick", "upcard", "exposed",
                                "call_seat", "call", "passed", "contract", "declarer",
@@ -344,9 +409,9 @@ class SoloWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.numbers, history.masks, self.params, 0, 0, 1, 1, 1, 0, 0, 0,
+                history.played, self.params, 0, 0, 1, 1, 1, 0, 0, 0,
                 bytes((0, 52)), (False, False, False, False), -1, -1, -1, -1, 0,
-                bytes((2,)), 0, (0, 0, 0, 0), 0)
+                bytes((2,)), (0, 0, 0, 0), 0)
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
         (seat, phase, legal, hand, dealer, upcard, upcard_held, bids, passed, contract,
@@ -360,17 +425,17 @@ class SoloWhistCompiled(CompiledEncoder):
             self._bids = (bids, auction)
         obs = np.empty(self.size, np.float32)
         mask = np.empty(self.actions, np.int8)
-        self.write(obs, mask, history.numbers, history.masks, self.params, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    SOLO_PHASES.get(phase, -1), legal & FULL_DECK, legal >> NUM_CARDS, hand,
                    dealer, upcard, upcard_held, auction, passed, contract, declarer, partner,
-                   trump, leader, bytes(trick), len(tricks), won, exposed)
+                   trump, leader, bytes(trick), won, exposed)
         return obs, mask
 
 
 class MinnesotaWhistCompiled(CompiledEncoder):
-    def __init__(self, game: Any, history: PlayHistory | None = None) -> None:
+    def __init__(self, game: Any, history: CompiledHistory | None = None) -> None:
         self.layout = layout = minnesota_whist.minnesota_whist_layout(game)
-        self.history = history if history is not None else PlayHistory(4, 13)
+        self.history = history if history is not None else CompiledHistory(4, 13)
         self.size, self.actions = layout.size, layout.actions
         self.target = game.variant.target
         self.params = _offsets(layout, "hand", "played", "trick", "laid", "turned",
@@ -387,8 +452,8 @@ class MinnesotaWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.numbers, history.masks, self.params, 0, 0, 1, 1, 0, -1, 0,
-                bytes((0, 1)), bytes((0, 52)), -1, 0, 0, bytes((2,)), 0, (0, 0), (0.0, 0.0))
+                history.played, self.params, 0, 0, 1, 1, 0, -1, 0,
+                bytes((0, 1)), bytes((0, 52)), -1, 0, 0, bytes((2,)), (0, 0), (0.0, 0.0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
         (seat, phase, legal, hand, dealer, laid, laid_count, turned, calls, grander, grand,
@@ -401,9 +466,9 @@ class MinnesotaWhistCompiled(CompiledEncoder):
             public = self._public = self._public_of(turned, calls, score)
         obs = np.empty(self.size, np.float32)
         mask = np.empty(self.actions, np.int8)
-        self.write(obs, mask, history.numbers, history.masks, self.params, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    MINNESOTA_PHASES.get(phase, -1), legal, hand, dealer, laid, laid_count,
-                   public[3], public[4], grander, grand, leader, bytes(trick), len(tricks),
+                   public[3], public[4], grander, grand, leader, bytes(trick),
                    side_tricks, public[5])
         return obs, mask
 
@@ -416,10 +481,10 @@ class MinnesotaWhistCompiled(CompiledEncoder):
 
 
 class KnockoutWhistCompiled(CompiledEncoder):
-    def __init__(self, game: Any, history: PlayHistory | None = None) -> None:
+    def __init__(self, game: Any, history: CompiledHistory | None = None) -> None:
         self.layout = layout = knockout_whist.knockout_whist_layout(game)
         self.players = game.players
-        self.history = history if history is not None else PlayHistory(game.players, ROUNDS)
+        self.history = history if history is not None else CompiledHistory(game.players, ROUNDS)
         self.size, self.actions = layout.size, layout.actions
         self.params = _offsets(layout, "hand", "played", "trick", "upcard", "full", "dog",
                                "dog_used", "trump", "phase", "round", "dealer", "leader",
@@ -433,8 +498,8 @@ class KnockoutWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.numbers, history.masks, self.params, 0, 0, 1, 1, 1, 0, 0, -1, 0,
-                bytes((2,)), bytes((0,)), 0, bytes(self.players), 0, 0, 0)
+                history.played, self.params, 0, 0, 1, 1, 1, 0, 0, -1, 0,
+                bytes((2,)), bytes((0,)), bytes(self.players), 0, 0, 0)
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
         (seat, phase, legal, hand, _, round_, _, dealer, trump, upcard, leader, trick,
@@ -447,9 +512,9 @@ class KnockoutWhistCompiled(CompiledEncoder):
             seats = self._seats_of(status, dog_used)
         obs = np.empty(self.size, np.float32)
         mask = np.empty(self.actions, np.int8)
-        self.write(obs, mask, history.numbers, history.masks, self.params, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    KNOCKOUT_PHASES.get(phase, -1), legal, hand, round_, dealer, trump, upcard,
-                   leader, bytes(trick), bytes(trick_seats), len(tricks), bytes(won), *seats)
+                   leader, bytes(trick), bytes(trick_seats), bytes(won), *seats)
         return obs, mask
 
     def _seats_of(self, status: Any, dog_used: Any) -> tuple[int, int, int]:

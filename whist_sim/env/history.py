@@ -22,29 +22,27 @@ from whist_sim.env.layout import Layout
 from whist_sim.env.unpack import unpack_numpy
 
 
-class PlayHistory:
-    """Per absolute seat, the cards it played in the completed tricks; per card, the
-    number of its trick (1, 2, ...) divided by ``scale``."""
+class TrickSummary:
+    """What an encoder keeps of the completed tricks, and how it follows a view's
+    ``tricks``: ``sync`` adds the records completed since the last call, or starts
+    again when they do not extend the ones summarised. Subclasses keep the summary
+    (``reset``, ``_extend``): ``PlayHistory`` for the reference encoders,
+    ``whist_sim.env.compiled.CompiledHistory`` for the compiled ones."""
 
-    __slots__ = ("masks", "numbers", "played", "players", "scale", "synced", "version")
+    __slots__ = ("players", "scale", "synced")
 
     def __init__(self, players: int, scale: float) -> None:
         self.players = players
         self.scale = scale
-        self.played: list[int] = [0] * players
-        self.numbers = np.zeros(NUM_CARDS, np.float32)
-        self.masks = np.zeros(players, np.int64)
-        """``played`` as an array, what the compiled encoders read (whist_sim.env.compiled)."""
         self.synced: tuple[Any, ...] = ()
-        self.version = 0
-        """Counts the changes, so a cache of ``numbers`` knows when to copy them again."""
 
     def reset(self) -> None:
-        self.played = [0] * self.players
-        self.numbers = np.zeros(NUM_CARDS, np.float32)
-        self.masks = np.zeros(self.players, np.int64)
-        self.synced = ()
-        self.version += 1
+        raise NotImplementedError
+
+    def _extend(self, tricks: tuple[Any, ...], done: int,
+                trick_players: Sequence[Sequence[int]] | None) -> None:
+        """Add ``tricks[done:]`` to the summary."""
+        raise NotImplementedError
 
     def sync(self, tricks: tuple[Any, ...],
              trick_players: Sequence[Sequence[int]] | None = None) -> None:
@@ -62,6 +60,31 @@ class PlayHistory:
                 tricks[done - 1] is not synced[-1] and tricks[:done] != synced)):
             self.reset()
             done = 0
+        self._extend(tricks, done, trick_players)
+        self.synced = tricks
+
+
+class PlayHistory(TrickSummary):
+    """Per absolute seat, the cards it played in the completed tricks; per card, the
+    number of its trick (1, 2, ...) divided by ``scale``."""
+
+    __slots__ = ("numbers", "played", "version")
+
+    def __init__(self, players: int, scale: float) -> None:
+        super().__init__(players, scale)
+        self.played: list[int] = [0] * players
+        self.numbers = np.zeros(NUM_CARDS, np.float32)
+        self.version = 0
+        """Counts the changes, so a cache of ``numbers`` knows when to copy them again."""
+
+    def reset(self) -> None:
+        self.played = [0] * self.players
+        self.numbers = np.zeros(NUM_CARDS, np.float32)
+        self.synced = ()
+        self.version += 1
+
+    def _extend(self, tricks: tuple[Any, ...], done: int,
+                trick_players: Sequence[Sequence[int]] | None) -> None:
         played, numbers, players, scale = self.played, self.numbers, self.players, self.scale
         for k in range(done, len(tricks)):
             record = tricks[k]
@@ -76,8 +99,6 @@ class PlayHistory:
                     played[seat] |= 1 << card
                     numbers[card] = value
                     seat = (seat + 1) % players
-        self.masks[:] = played
-        self.synced = tricks
         self.version += 1
 
     def planes(self, trick: tuple[int, ...], leader: int, seat: int) -> tuple[int, int]:
