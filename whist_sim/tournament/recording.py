@@ -20,8 +20,10 @@ The rows are exactly those of the dict-by-dict recording they replace
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -68,6 +70,7 @@ class TaskRecorder:
         ``games.base.log_entries``)."""
         self.matches: list[dict[str, Any]] = []
         self.raw = RAW_DEALS.get(game.name)
+        self.tricks_from_log = game.name in TRICKS_FROM_LOG
         self.keep_state: bool | None = None
         """Whether ``tables()`` asks the states (decided at the first hand)."""
 
@@ -86,10 +89,13 @@ class TaskRecorder:
         raw = self.raw
         log = state.log
         self.log.extend(log)
+        if times:  # one array, not a float object per decision, kept to the end of the task
+            with contextlib.suppress(TypeError):  # unless a decision was not measured (None)
+                times = array("d", times)
         self.entries.append((
             key, seated, played.seed, played.dealer, played.outcome, error, times, len(log),
-            tuple(_chain(state.completed_tricks())), None if raw is None else raw(state),
-            state if keep else None))
+            None if self.tricks_from_log else tuple(_chain(state.completed_tricks())),
+            None if raw is None else raw(state), state if keep else None))
 
     def add_match(self, base: tuple[int, int, int], seated: Sequence[str], hands: int,
                   result: Mapping[str, tuple]) -> None:
@@ -252,6 +258,24 @@ class TaskRecorder:
 
     def _tricks(self, hands: _Hands) -> pa.Table:
         schema = table_schema("tricks", self.game.name)
+        size = TRICKS_FROM_LOG.get(self.game.name)
+        if size is not None:
+            columns, counts = _log_tricks(hands, size)
+            columns.update(self._keys(hands, counts))
+            trick_lists: Sequence[Sequence[Any]] = hands.tricks
+        else:
+            columns, counts, trick_lists = self._record_tricks(hands)
+        missing = [field for field in schema if field.name not in columns]
+        if missing:
+            facts = _trick_fact_columns(self.game, hands, trick_lists, counts)
+            for field in missing:
+                columns[field.name] = facts[field.name]
+        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
+
+    def _record_tricks(self, hands: _Hands
+                       ) -> tuple[dict[str, Any], np.ndarray, Sequence[Sequence[Any]]]:
+        """The ``tricks`` columns from each hand's trick records (a game whose tricks the log
+        does not give: ``TRICKS_FROM_LOG``)."""
         trick_lists = hands.tricks  # per hand: number, leader, cards, winner, number, ...
         counts = np.fromiter(map(len, trick_lists), np.int64, len(trick_lists)) // 4
         columns: dict[str, Any] = self._keys(hands, counts)
@@ -264,12 +288,45 @@ class TaskRecorder:
         played = np.fromiter(_chain(cards), np.int32, int(offsets[-1]))
         columns["cards"] = pa.ListArray.from_arrays(pa.array(offsets), CARD_NAMES.take(played))
         columns["winner"] = pa.array(flat[3::4], pa.int8())
-        missing = [field for field in schema if field.name not in columns]
-        if missing:
-            facts = _trick_fact_columns(self.game, hands, trick_lists, counts)
-            for field in missing:
-                columns[field.name] = facts[field.name]
-        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
+        return columns, counts, trick_lists
+
+
+TRICKS_FROM_LOG = {"german_whist": 2, "solo_whist": 4, "minnesota_whist": 4}
+"""Games whose tricks are their log's "play" rows taken this many at a time, every seat
+playing to every trick (the partial trick of a forfeited hand left out): the recorder
+reads their tricks off the log and keeps no trick records."""
+
+
+def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
+    """The ``tricks`` columns but the keys, and the completed tricks per hand, from the log:
+    each trick's cards are ``size`` consecutive plays, its leader the first card's seat, its
+    number its place in the hand, and its winner the seat of the highest trump or else the
+    highest card of the suit led (the trump suit is the hand's ``RAW_DEALS`` trump)."""
+    count = len(hands.keys)
+    codes = {name: code for code, name in enumerate(hands.phase_names.to_pylist())}
+    rows = np.flatnonzero(hands.phase_codes == codes.get("play", -1))
+    hand_of = hands.hand_of_row[rows]
+    index = np.arange(rows.size) - np.searchsorted(hand_of, hand_of)
+    tricks = np.bincount(hand_of, minlength=count) // size
+    complete = index < tricks[hand_of] * size
+    rows, hand_of, index = rows[complete], hand_of[complete], index[complete]
+    cards = hands.actions[rows].reshape(-1, size)
+    seats = hands.action_seats[rows].reshape(-1, size)
+    trick_hand = hand_of[::size]
+    trumps = np.fromiter((raw[1] for raw in hands.raws), np.int64, count)[trick_hand, None]
+    suits = cards // 13
+    ranks = cards % 13
+    strength = np.where((suits == trumps) & (trumps >= 0), 200 + ranks,
+                        np.where(suits == suits[:, :1], 100 + ranks, 0))
+    winner = seats[np.arange(len(seats)), strength.argmax(axis=1)]
+    return {
+        "trick": pa.array(index[::size] // size + 1, pa.int16()),
+        "leader": pa.array(seats[:, 0] if len(seats) else seats.ravel(), pa.int8()),
+        "cards": pa.ListArray.from_arrays(
+            pa.array(np.arange(0, cards.size + 1, size, dtype=np.int32)),
+            CARD_NAMES.take(pa.array(cards.ravel()))),
+        "winner": pa.array(winner, pa.int8()),
+    }, tricks
 
 
 class _Hands:
@@ -297,6 +354,7 @@ class _Hands:
         self.action_seats, self.phase_codes, self.phase_names, self.actions, self.chosen = \
             log_columns(log)
         self.phases = self.phase_names.take(pa.array(self.phase_codes))
+        self.hand_of_row = np.repeat(np.arange(len(keys)), self.log_counts)
         self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
         self.seconds, self.failed_decisions = _decision_seconds(
             self.chosen, self.log_counts, times, seated, self.outcomes)
@@ -405,7 +463,7 @@ def _decision_seconds(
 def _exactly(values: list[float | None], count: int) -> list[float | None]:
     """``count`` values: the first ones (a forfeit's failed decision is timed too), padded
     with None if fewer were measured."""
-    return values[:count] + [None] * (count - len(values))
+    return list(values[:count]) + [None] * (count - len(values))
 
 
 # -- deals: the cards dealt, in notation, for every hand at once ------------------------------
