@@ -21,6 +21,7 @@ from ``state.view(seat)``, never from the state.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -59,6 +60,12 @@ class UnknownAgentError(WhistSimError, KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its message; this one reads as a sentence
         return str(self.args[0])
+
+
+def _agents(env: WhistEnv, max_iter: int) -> Iterator[str]:
+    while max_iter > 0 and env.agents:
+        max_iter -= 1
+        yield env.agent_selection
 
 
 class WhistEnv(AECEnv):
@@ -103,6 +110,8 @@ class WhistEnv(AECEnv):
                                     for _ in range(1, n)]
         self._np_random, _ = seeding.np_random(None)
         self.state_: Any = None
+        self._live = False
+        """From reset() until the hand's last action: steps take actions, not None."""
         self.agents = []
 
     # -- spaces ------------------------------------------------------------------------
@@ -151,6 +160,13 @@ class WhistEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[self.state_.to_act]
+        self._live = True
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's ``agent_iter``: the agent to act, until no agent is left or
+        ``max_iter`` were given. A generator, which resumes for less than the method
+        call of PettingZoo's iterator (once per step of every learner's loop)."""
+        return _agents(self, max_iter)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._known(agent)
@@ -179,39 +195,40 @@ class WhistEnv(AECEnv):
                 self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
+        if self._live:  # the hand is being played: every step but the agents' last ones
+            state = self.state_
+            if action.__class__ is not int:
+                action = self._as_action(self.agent_selection, action)
+            if not (0 <= action < self.num_actions and state.legal >> action & 1):
+                self._refuse(self.agent_selection, state.to_act, action)
+            # the acting agent's cumulative reward would be reset here, but it is 0.0
+            # until the hand ends: rewards come only with the last action (_end)
+            state.apply(action)
+            seat = state.to_act
+            if seat >= 0:
+                self.agent_selection = self.possible_agents[seat]
+            else:
+                self._end()
+            if self.render_mode == "human":
+                self.render()
+            return
         if not self.agents:
             raise EnvError(
                 f"step({action!r}) with no agent left: the"
                 " hand is over and every agent"
                 " has stepped out (or reset() was never called); call reset() for a new one"
             )
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            if action is not None:
-                raise EnvError(
-                    f"{agent} (seat {self.agent_seat[agent]}): the hand is"
-                    f" over, so the only valid action is None, not {action!r} (PettingZoo:"
-                    " each agent steps out with None once terminated)"
-                )
-            self._was_dead_step(action)
-            return
-        state = self.state_
-        seat = state.to_act
-        if action.__class__ is not int:
-            action = self._as_action(agent, action)
-        if not (0 <= action < self.num_actions and state.legal >> action & 1):
-            self._refuse(agent, seat, action)
-        self._cumulative_rewards[agent] = 0.0
-        state.apply(action)
-        seat = state.to_act
-        if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
-        else:
-            self._end()
-        if self.render_mode == "human":
-            self.render()
+        agent = self.agent_selection  # the hand is over: every agent left is terminated
+        if action is not None:
+            raise EnvError(
+                f"{agent} (seat {self.agent_seat[agent]}): the hand is"
+                f" over, so the only valid action is None, not {action!r} (PettingZoo:"
+                " each agent steps out with None once terminated)"
+            )
+        self._was_dead_step(action)
 
     def _end(self) -> None:
+        self._live = False
         outcome = self.state_.outcome()
         values = outcome.net if self.reward_kind == "net" else outcome.score
         for agent, seat in self.agent_seat.items():
