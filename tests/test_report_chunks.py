@@ -64,10 +64,18 @@ def test_every_analysis_from_ranges_equals_the_whole_table(run: tuple[RunFolder,
     def from_ranges(query):
         return ranges.collect(query).lazy()
 
-    same(analyses.standings_of(from_ranges(lambda s: analyses.pair_outcomes(s("seats"))))
-         .collect(), analyses.standings(seats).collect(), ["strategy"])
-    same(analyses.head_to_head_of(from_ranges(lambda s: analyses.head_to_head_pairs(s("seats"))))
-         .collect(), analyses.head_to_head(seats).collect(), ["strategy", "opponent"])
+    # means and intervals over pairs: from each range's parts, against the per-pair rows of
+    # the whole table averaged in one go (over_pairs)
+    same(analyses.standings_of(from_ranges(lambda s: analyses.standings_parts(s("seats"))))
+         .collect(), analyses.over_pairs(analyses.pair_outcomes(seats), ["strategy"],
+                                         analyses.STANDINGS_MEANS, ("forfeits",)).collect(),
+         ["strategy"])
+    same(analyses.head_to_head_of(from_ranges(lambda s: analyses.head_to_head_parts(s("seats"))))
+         .collect(), analyses.over_pairs(analyses.head_to_head_pairs(seats),
+                                         analyses.HEAD_TO_HEAD_KEYS, analyses.HEAD_TO_HEAD_MEANS,
+                                         ("comparisons",))
+         .select(analyses.head_to_head(seats).collect_schema().names()).collect(),
+         ["strategy", "opponent"])
     same(analyses.dealer_effect_of(from_ranges(lambda s: analyses.dealer_counts(s("seats"))))
          .collect(), analyses.dealer_effect(seats).collect(), list(analyses.DEALER_KEYS))
     same(analyses.points_distribution_of(from_ranges(lambda s: analyses.points_counts(s("seats"))))
@@ -80,8 +88,9 @@ def test_every_analysis_from_ranges_equals_the_whole_table(run: tuple[RunFolder,
     comparisons = ["pairing", "deal", "strategy", "opponent"]
     same(from_ranges(lambda s: analyses.pair_comparisons(s("seats"))).collect(),
          analyses.pair_comparisons(seats).collect(), comparisons)
-    same(gw.tricks_by_stage_of(from_ranges(lambda s: gw.stage_pairs(s("seats"), s("deals"))))
-         .collect(), gw.tricks_by_stage(seats, deals).collect(), ["strategy"])
+    same(gw.tricks_by_stage_of(from_ranges(lambda s: gw.stage_parts(s("seats"), s("deals"))))
+         .collect(), analyses.over_pairs(gw.stage_pairs(seats, deals), ["strategy"],
+                                         gw.STAGE_MEANS).collect(), ["strategy"])
     counts = from_ranges(lambda s: gw.contest_counts(
         gw.contest_decisions(s("tricks"), s("deals"), s("seats"))))
     decisions = gw.contest_decisions(folder.scan("tricks"), deals, seats)

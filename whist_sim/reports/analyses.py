@@ -39,6 +39,8 @@ four-player line-up such as A B A B a strategy holds two seats of every hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import polars as pl
 
 from whist_sim.reports.stats import mean_ci_aggs, with_t_interval, with_wilson_interval
@@ -86,6 +88,60 @@ def over_pairs(
     )
 
 
+def pair_moments(
+    per_pair: pl.LazyFrame, keys: list[str], means: Iterable[str], sums: tuple[str, ...] = ()
+) -> pl.LazyFrame:
+    """What :func:`over_pairs` needs of per-pair rows, as parts that add up: per group of
+    ``keys``, ``hands``, ``pairs`` and the columns in ``sums``, and per column in ``means``
+    its count of values (``<column>__n``), their sum (``__sum``) and their sum of squared
+    deviations from their own mean (``__m2``). The parts of a run's ranges of deal indices,
+    one under the other, give the whole run's means and intervals (:func:`over_pairs_of`),
+    so the per-pair rows of only one range are ever in memory."""
+    return per_pair.group_by(keys).agg(
+        pl.col("hands").sum().cast(pl.Int64),
+        pl.len().cast(pl.Int64).alias("pairs"),
+        *[pl.col(column).sum().cast(pl.Int64) for column in sums],
+        *[agg for column in means for agg in (
+            pl.col(column).count().cast(pl.Int64).alias(f"{column}__n"),
+            pl.col(column).sum().alias(f"{column}__sum"),
+            ((pl.col(column) - pl.col(column).mean()) ** 2).sum().alias(f"{column}__m2"))],
+    )
+
+
+def over_pairs_of(
+    parts: pl.LazyFrame, keys: list[str], means: dict[str, str], sums: tuple[str, ...] = ()
+) -> pl.LazyFrame:
+    """:func:`over_pairs` from :func:`pair_moments` of the run or of its ranges: counts and
+    sums add up, and the sums of squared deviations combine by Chan et al.'s formula
+    (``M2 = sum M2_i + sum n_i (mean_i - mean)^2``), as stable as the two-pass one, so the
+    means and intervals are those of the whole run's per-pair rows (to rounding)."""
+    def combined(column: str, name: str) -> list[pl.Expr]:
+        n, total = pl.col(f"{column}__n"), pl.col(f"{column}__sum")
+        mean = total.sum() / n.sum()
+        part_mean = total / n
+        m2 = pl.col(f"{column}__m2").sum() + (n * (part_mean - mean) ** 2).sum()
+        return [pl.when(n.sum() > 0).then(mean).alias(name),
+                pl.when(n.sum() > 1).then((m2 / (n.sum() - 1)).sqrt()).alias(f"{name}_sd")]
+
+    return (
+        parts.group_by(keys)
+        .agg(
+            pl.col("hands").sum(),
+            pl.col("pairs").sum(),
+            *[agg for column, name in means.items() for agg in combined(column, name)],
+            *[pl.col(column).sum() for column in sums],
+        )
+        .with_columns(*[e for name in means.values() for e in with_t_interval(name)])
+        .select(
+            *keys,
+            "hands",
+            "pairs",
+            *[c for name in means.values() for c in (name, f"{name}_lo", f"{name}_hi")],
+            *sums,
+        )
+    )
+
+
 def pair_outcomes(seats: pl.LazyFrame) -> pl.LazyFrame:
     """Each strategy's outcome in each duplicate pair: the unit the standings average.
 
@@ -115,18 +171,22 @@ def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
     strategy's mean over its seats and hands in that pair (:func:`pair_outcomes`);
     the means and t-intervals are over those pairs. Sorted best mean net first.
     """
-    return standings_of(pair_outcomes(seats))
+    return standings_of(standings_parts(seats))
 
 
-def standings_of(outcomes: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`standings` from :func:`pair_outcomes` (of the whole run, or of its ranges of
+STANDINGS_MEANS = {"win": "win_rate", "draw": "draw_rate", "net": "net"}
+
+
+def standings_parts(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`pair_moments` of :func:`pair_outcomes`: what :func:`standings_of` combines."""
+    return pair_moments(pair_outcomes(seats), ["strategy"], STANDINGS_MEANS, ("forfeits",))
+
+
+def standings_of(parts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`standings` from :func:`standings_parts` (of the whole run, or of its ranges of
     deal indices one under the other: a pair's rows are never split)."""
-    return over_pairs(
-        outcomes,
-        ["strategy"],
-        {"win": "win_rate", "draw": "draw_rate", "net": "net"},
-        sums=("forfeits",),
-    ).sort(["net", "strategy"], descending=[True, False])
+    return over_pairs_of(parts, ["strategy"], STANDINGS_MEANS, sums=("forfeits",)).sort(
+        ["net", "strategy"], descending=[True, False])
 
 
 def seat_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
@@ -187,7 +247,18 @@ def head_to_head(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     means and intervals are over the duplicate pairs in which the two met.
     ``sides``: compare only seats of opposite partnerships (see :func:`seat_pairs`).
     """
-    return head_to_head_of(head_to_head_pairs(seats, sides))
+    return head_to_head_of(head_to_head_parts(seats, sides))
+
+
+HEAD_TO_HEAD_KEYS = ["strategy", "opponent"]
+HEAD_TO_HEAD_MEANS = {"share": "share", "net": "net"}
+
+
+def head_to_head_parts(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
+    """:func:`pair_moments` of :func:`head_to_head_pairs`: what :func:`head_to_head_of`
+    combines."""
+    return pair_moments(head_to_head_pairs(seats, sides), HEAD_TO_HEAD_KEYS,
+                        HEAD_TO_HEAD_MEANS, ("comparisons",))
 
 
 def head_to_head_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
@@ -205,11 +276,10 @@ def head_to_head_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame
     )
 
 
-def head_to_head_of(per_pair: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`head_to_head` from :func:`head_to_head_pairs`."""
+def head_to_head_of(parts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`head_to_head` from :func:`head_to_head_parts` of the run or of its ranges."""
     return (
-        over_pairs(per_pair, ["strategy", "opponent"], {"share": "share", "net": "net"},
-                   sums=("comparisons",))
+        over_pairs_of(parts, HEAD_TO_HEAD_KEYS, HEAD_TO_HEAD_MEANS, sums=("comparisons",))
         .select("strategy", "opponent", "hands", "comparisons", "pairs", "share", "share_lo",
                 "share_hi", "net", "net_lo", "net_hi")
         .sort(["strategy", "opponent"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from whist_sim.reports import analyses, plots
+from whist_sim.reports import plots
 from whist_sim.reports.document import Section, column, interval, table_of
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.reports.stats import BOOTSTRAP_BLOCKS, bradley_terry
@@ -21,9 +21,8 @@ BOOTSTRAP_SEED = 0
 
 
 def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    pairwise = analyses.pairwise_results(
-        folder.scan("seats"), facts.sides, facts.pair_comparisons(facts.sides)).collect()
-    ratings = bradley_terry(pairwise, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
+    ratings = bradley_terry(facts.pair_summaries(facts.sides).blocks, bootstrap=BOOTSTRAP,
+                            seed=BOOTSTRAP_SEED)
     return [Section(
         "Ratings",
         [

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from whist_sim.reports import analyses, render
+from whist_sim.reports import render
 from whist_sim.reports.bradley_terry_section import bradley_terry_section
 from whist_sim.reports.comparisons import SEAT_COMPARED
 from whist_sim.reports.decision_time_section import decision_time_section
@@ -95,10 +95,10 @@ GAME_SECTIONS: dict[str, SectionBuilder] = {
 def report_sections(folder: RunFolder, out: Path) -> list[Section]:
     """Every section of the run's report, in page order; figures are drawn into ``out``."""
     facts = RunFacts.of(folder)
-    comparisons = facts.pair_comparisons() if facts.game in SEAT_COMPARED or facts.two else None
-    sections = [*verdict_section(folder, out, _ratings_order(folder, facts), comparisons,
-                                 facts.chunks),
-                run_section(folder, folder.meta())]
+    summaries = facts.pair_summaries() if facts.game in SEAT_COMPARED or facts.two else None
+    sections = [*verdict_section(folder, out, _ratings_order(folder, facts),
+                                 ranges=facts.chunks, summaries=summaries),
+                run_section(folder, folder.meta(), facts.chunks)]
     for builder in GENERIC_SECTIONS:
         sections += builder(folder, out, facts)
     game_sections = GAME_SECTIONS.get(facts.game)
@@ -114,9 +114,7 @@ def _ratings_order(folder: RunFolder, facts: RunFacts) -> list[str]:
     finishing-order ratings the section leads with."""
     leading = leading_ratings(folder)
     if leading is None:
-        seats = folder.scan("seats")
-        pairwise = analyses.pairwise_results(seats, comparisons=facts.pair_comparisons())
-        leading = bradley_terry(pairwise.collect(), bootstrap=0)
+        leading = bradley_terry(facts.pair_summaries().blocks, bootstrap=0)
     return leading.sort("rating", descending=True)["strategy"].to_list()
 
 

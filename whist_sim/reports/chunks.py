@@ -27,7 +27,7 @@ import polars as pl
 
 from whist_sim.store import RunFolder
 
-CHUNK_HANDS = 50_000
+CHUNK_HANDS = 25_000
 """About how many hands one range holds: what a report reads into memory at once."""
 
 Scan = Callable[[str], pl.LazyFrame]

@@ -19,11 +19,14 @@ The figure, game by game (``RANKING``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
+import numpy as np
 import polars as pl
 
 from whist_sim.reports.analyses import PAIR, pair_comparisons
+from whist_sim.reports.stats import BOOTSTRAP_BLOCKS
 
 
 @dataclass(frozen=True)
@@ -142,3 +145,98 @@ def knockout_shares(seats: pl.LazyFrame) -> pl.LazyFrame:
         .with_columns(fair=1.0 / pl.col("players"))
         .sort(["strategy", "players", "deal"])
     )
+
+
+@dataclass
+class PairValues:
+    """Per ordered pair of entrants, its value in each duplicate pair in which the two met
+    (:func:`pairwise_values`), as NumPy arrays in the order of that frame (pairing, then
+    deal index), with the deal indices they cover: what the verdict reads, in 8 bytes a
+    value where a frame of strings takes several times that."""
+
+    values: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    deals: dict[tuple[str, str], int] = field(default_factory=dict)
+    """Distinct deal indices per ordered pair of entrants."""
+
+    @classmethod
+    def of(cls, frame: pl.DataFrame) -> PairValues:
+        """From a :func:`pairwise_values` frame (sorted)."""
+        return cls.from_ranges([frame])
+
+    @classmethod
+    def from_ranges(cls, frames: Iterable[pl.DataFrame]) -> PairValues:
+        """From :func:`pairwise_values` of a run's ranges of deal indices, each sorted, in
+        ascending order (each taken in and let go in turn): each pairing's values one range
+        after the other, as the sort of the whole frame puts them."""
+        gathered = _Gathered()
+        for frame in frames:
+            gathered.add(frame)
+        return gathered.values()
+
+    def overall(self, name: str) -> float:
+        """``name``'s mean value over every duplicate pair with every opponent (NaN if none)."""
+        mine = [x for (a, _b), x in sorted(self.values.items()) if a == name]
+        return float(pl.Series(np.concatenate(mine)).mean()) if mine else float("nan")
+
+    def per_deal(self, a: str, b: str) -> float:
+        """Duplicate pairs of ``a`` and ``b`` per deal index (several line-ups may seat both)."""
+        return self.values[(a, b)].size / self.deals[(a, b)]
+
+
+@dataclass
+class _Gathered:
+    """:class:`PairValues` gathered range by range."""
+
+    parts: dict[tuple[str, str], dict[int, list[np.ndarray]]] = field(default_factory=dict)
+    deals: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def add(self, frame: pl.DataFrame) -> None:
+        """Take in one range's sorted :func:`pairwise_values`."""
+        for (a, b, pairing), group in frame.group_by(["strategy", "opponent", "pairing"],
+                                                     maintain_order=True):
+            self.parts.setdefault((a, b), {}).setdefault(pairing, []).append(
+                group["value"].to_numpy().copy())
+        # deal indices of different ranges differ: their counts add up
+        for a, b, count in frame.group_by(["strategy", "opponent"]).agg(
+                pl.col("deal").n_unique()).iter_rows():
+            self.deals[(a, b)] = self.deals.get((a, b), 0) + count
+
+    def values(self) -> PairValues:
+        return PairValues(
+            {key: np.concatenate([a for pairing in sorted(by) for a in by[pairing]])
+             for key, by in sorted(self.parts.items())}, self.deals)
+
+
+@dataclass
+class PairSummaries:
+    """The seat comparisons of a run (:func:`analyses.pair_comparisons`) reduced, range by
+    range of deal indices, to what the report reads of them, so the comparisons are never
+    whole in memory:
+
+    - ``blocks``: the Bradley-Terry input (``analyses.pairwise_results``) summed per block
+      of deal indices (``deal`` holds the block, deal index modulo
+      ``stats.BOOTSTRAP_BLOCKS``, which ``stats.bradley_terry`` groups by): the same fit
+      and the same bootstrap;
+    - ``values``: the verdict's values per duplicate pair (:class:`PairValues`), for the
+      games whose figure compares two seats of a hand (:data:`SEAT_COMPARED`).
+    """
+
+    blocks: pl.DataFrame
+    values: PairValues | None
+
+    @classmethod
+    def of(cls, game: str, ranges: Iterable[pl.DataFrame]) -> PairSummaries:
+        """From ``analyses.pair_comparisons`` of each range, collected one at a time."""
+        blocks = []
+        gathered = _Gathered() if game in SEAT_COMPARED else None
+        for comparisons in ranges:
+            blocks.append(
+                comparisons.group_by((pl.col("deal") % BOOTSTRAP_BLOCKS).alias("deal"),
+                                     "strategy", "opponent")
+                .agg(pl.col("wins").sum(), pl.col("comparisons").sum().alias("hands")))
+            if gathered is not None:
+                gathered.add(pairwise_values(game, comparisons.lazy(), comparisons.lazy(),
+                                             comparisons.lazy()).collect())
+        summed = (pl.concat(blocks).group_by("deal", "strategy", "opponent")
+                  .agg(pl.col("wins").sum(), pl.col("hands").sum()))
+        return cls(summed, gathered.values() if gathered is not None else None)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import polars as pl
 
 from whist_sim.cards import RANKS
-from whist_sim.reports.analyses import PAIR, over_pairs
+from whist_sim.reports.analyses import PAIR, over_pairs_of, pair_moments
 
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 """Rank letter -> 0 (two) .. 12 (ace), for sorting and plotting."""
@@ -160,7 +160,16 @@ def tricks_by_stage(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     decides the cards each side holds for stage 2; under the classic count only
     stage 2 scores.
     """
-    return tricks_by_stage_of(stage_pairs(seats, deals))
+    return tricks_by_stage_of(stage_parts(seats, deals))
+
+
+STAGE_MEANS = {"stage1": "stage1", "stage2": "stage2"}
+
+
+def stage_parts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """``analyses.pair_moments`` of :func:`stage_pairs`: what :func:`tricks_by_stage_of`
+    combines."""
+    return pair_moments(stage_pairs(seats, deals), ["strategy"], STAGE_MEANS)
 
 
 def stage_pairs(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
@@ -180,9 +189,8 @@ def stage_pairs(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def tricks_by_stage_of(per_pair: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`tricks_by_stage` from :func:`stage_pairs` (of the run, or of its ranges of
+def tricks_by_stage_of(parts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`tricks_by_stage` from :func:`stage_parts` (of the run, or of its ranges of
     deal indices one under the other)."""
-    return over_pairs(
-        per_pair, ["strategy"], {"stage1": "stage1", "stage2": "stage2"}
-    ).sort(["stage2", "strategy"], descending=[True, False])
+    return over_pairs_of(parts, ["strategy"], STAGE_MEANS).sort(
+        ["stage2", "strategy"], descending=[True, False])

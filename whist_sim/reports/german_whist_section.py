@@ -22,7 +22,7 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The German Whist section: contesting the face-up card, and tricks by stage."""
     counts, per_pair = DealRanges.of(folder).collect_all(lambda scan: [
         gw.contest_counts(gw.contest_decisions(scan("tricks"), scan("deals"), scan("seats"))),
-        gw.stage_pairs(scan("seats"), scan("deals"))])
+        gw.stage_parts(scan("seats"), scan("deals"))])
     by_rank, by_type, stages = pl.collect_all(
         [gw.contest_summary_of(counts.lazy(), list(gw.RANK_KEYS)),
          gw.contest_summary_of(counts.lazy(), ["strategy", "trump_prize"]),

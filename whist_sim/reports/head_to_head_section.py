@@ -11,10 +11,9 @@ from whist_sim.store import RunFolder
 
 
 def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    per_pair = facts.chunks.collect(
-        lambda scan: analyses.head_to_head_pairs(scan("seats"), facts.sides))
-    h2h = analyses.head_to_head_of(per_pair.lazy()).collect()
-    del per_pair
+    parts = facts.chunks.collect(
+        lambda scan: analyses.head_to_head_parts(scan("seats"), facts.sides))
+    h2h = analyses.head_to_head_of(parts.lazy()).collect()
     paragraphs = [
         "Row strategy against column strategy, over the duplicate pairs in which the"
         " two met. The win share counts a draw as half a win (the higher net in the"

@@ -9,6 +9,7 @@ import polars as pl
 
 from whist_sim.reports import analyses
 from whist_sim.reports.chunks import DealRanges
+from whist_sim.reports.comparisons import PairSummaries
 from whist_sim.store import RunFolder
 
 PARTNERSHIP_GAMES = frozenset({"minnesota_whist"})
@@ -27,6 +28,8 @@ class RunFacts:
     """The run in ranges of deal indices, which the sections read one at a time."""
     _collected: dict[bool, pl.DataFrame] = field(default_factory=dict, repr=False,
                                                  compare=False)
+    _summaries: dict[bool, PairSummaries] = field(default_factory=dict, repr=False,
+                                                  compare=False)
 
     @classmethod
     def of(cls, folder: RunFolder) -> RunFacts:
@@ -49,6 +52,18 @@ class RunFacts:
             else:
                 self._collected[sides] = analyses.pair_comparisons(self.seats, sides).collect()
         return self._collected[sides].lazy()
+
+    def pair_summaries(self, sides: bool = False) -> PairSummaries:
+        """The seat comparisons reduced to what the verdict and the Bradley-Terry ratings
+        read (:class:`~whist_sim.reports.comparisons.PairSummaries`), computed once per
+        report, range by range: the seats' self-join is the dearest query of a report, and
+        its rows are never whole in memory."""
+        if sides not in self._summaries:
+            ranges = self.chunks
+            self._summaries[sides] = PairSummaries.of(self.game, (
+                analyses.pair_comparisons(ranges.scan("seats", bounds), sides).collect()
+                for bounds in ranges.bounds))
+        return self._summaries[sides]
 
     @property
     def chunks(self) -> DealRanges:

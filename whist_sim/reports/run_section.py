@@ -7,28 +7,20 @@ from typing import Any
 
 import polars as pl
 
+from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.document import Section, Table
 from whist_sim.store import RunFolder
 
 TITLE = "Run"
 
 
-def run_section(folder: RunFolder, meta: dict[str, Any]) -> Section:
-    """Settings (one setting per row, named in the header so no row is blank) and entrants."""
-    facts = (
-        folder.scan("deals")
-        .select(
-            pl.len().alias("hands"),
-            pl.col("deal").n_unique().alias("deal_indices"),
-            pl.struct("pairing", "deal", "rotation").n_unique().alias("matches"),
-            pl.col("pairing").n_unique().alias("pairings"),
-            pl.col("variant").unique().sort().str.join(" / ").alias("variant"),
-            pl.col("game_version").unique().sort().cast(pl.String).str.join(", ").alias("version"),
-            (pl.col("status") == "forfeit").sum().alias("forfeited"),
-        )
-        .collect()
-        .row(0, named=True)
-    )
+def run_section(folder: RunFolder, meta: dict[str, Any],
+                ranges: DealRanges | None = None) -> Section:
+    """Settings (one setting per row, named in the header so no row is blank) and entrants.
+
+    ``ranges``: the run in ranges of deal indices, read one at a time (None: made here).
+    """
+    facts = deal_facts(ranges if ranges is not None else DealRanges.of(folder))
     config = meta["config"] if isinstance(meta["config"], dict) else {}
     tournament = config.get("tournament") if isinstance(config.get("tournament"), dict) else {}
     rows = [
@@ -55,6 +47,34 @@ def run_section(folder: RunFolder, meta: dict[str, Any]) -> Section:
          Table(["label", "strategy", "params", "version"], strategy_rows(meta), "Entrants",
                "run_entrants")],
     )
+
+
+def deal_facts(ranges: DealRanges) -> dict[str, Any]:
+    """What the deals table holds: hands, deal indices, matches, line-ups, variants, rules
+    versions and forfeited hands, counted range by range (deal indices, and so matches, of
+    different ranges differ: their counts add up)."""
+    parts = ranges.collect(lambda scan: scan("deals").select(
+        pl.len().cast(pl.Int64).alias("hands"),
+        pl.col("deal").n_unique().cast(pl.Int64).alias("deal_indices"),
+        pl.struct("pairing", "deal", "rotation").n_unique().cast(pl.Int64).alias("matches"),
+        pl.col("pairing").unique().implode().alias("pairings"),
+        pl.col("variant").unique().implode().alias("variants"),
+        pl.col("game_version").unique().implode().alias("versions"),
+        (pl.col("status") == "forfeit").sum().cast(pl.Int64).alias("forfeited"),
+    ))
+
+    def union(column: str) -> pl.Series:
+        return parts[column].explode().drop_nulls().unique().sort()
+
+    return {
+        "hands": int(parts["hands"].sum()),
+        "deal_indices": int(parts["deal_indices"].sum()),
+        "matches": int(parts["matches"].sum()),
+        "pairings": union("pairings").len(),
+        "variant": " / ".join(union("variants").to_list()),
+        "version": ", ".join(str(v) for v in union("versions").to_list()),
+        "forfeited": int(parts["forfeited"].sum()),
+    }
 
 
 def variant_text(variant: str | None) -> str:

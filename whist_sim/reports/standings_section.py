@@ -25,9 +25,8 @@ WHAT_WINS = {
 
 
 def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    outcomes = facts.chunks.collect(lambda scan: analyses.pair_outcomes(scan("seats")))
-    standings = analyses.standings_of(outcomes.lazy()).collect()
-    del outcomes
+    parts = facts.chunks.collect(lambda scan: analyses.standings_parts(scan("seats")))
+    standings = analyses.standings_of(parts.lazy()).collect()
     hands = facts.hands
     paragraphs = [
         "One row per strategy, best mean net first. `hands` is every hand it played;"

@@ -35,9 +35,16 @@ from whist_sim.inference import (
     sequential_verdict,
 )
 from whist_sim.inference.duel_pairs import duel_pair_values
-from whist_sim.reports.analyses import PAIR, table_size_counts
+from whist_sim.reports.analyses import table_size_counts
 from whist_sim.reports.chunks import DealRanges
-from whist_sim.reports.comparisons import RANKING, knockout_shares, pairwise_values
+from whist_sim.reports.comparisons import (
+    RANKING,
+    SEAT_COMPARED,
+    PairSummaries,
+    PairValues,
+    knockout_shares,
+    pairwise_values,
+)
 from whist_sim.reports.document import Section, Table
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
@@ -51,6 +58,7 @@ ALL_PAIRS_UP_TO = 4
 def verdict_section(
     folder: RunFolder, out: Path, ratings_order: list[str] | None = None,
     comparisons: pl.LazyFrame | None = None, ranges: DealRanges | None = None,
+    summaries: PairSummaries | None = None,
 ) -> list[Section]:
     """The verdict of a run: the ranking figure, the comparisons, the trust note.
 
@@ -59,6 +67,8 @@ def verdict_section(
     ``comparisons``: ``analyses.pair_comparisons`` of the run's seats, if the
     report already holds it (None: computed here where the game needs it).
     ``ranges``: the run in ranges of deal indices, read one at a time (None: made here).
+    ``summaries``: the comparisons as the report holds them (``RunFacts.pair_summaries``),
+    in place of ``comparisons``.
     """
     meta = folder.meta()
     game = str(meta["game"])
@@ -73,7 +83,7 @@ def verdict_section(
     if game == "knockout_whist":
         ranked, lines = _knockout(ranges)
     else:
-        ranked, lines = _pairwise(game, figure, ranges, labels, comparisons)
+        ranked, lines = _pairwise(game, figure, ranges, labels, comparisons, summaries)
     paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
         f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
     paragraphs += lines
@@ -147,21 +157,20 @@ def _entrants_in_order(meta: dict[str, Any], labels: list[str]) -> tuple[str, st
 
 def _pairwise(
     game: str, figure: Any, ranges: DealRanges, labels: list[str],
-    comparisons: pl.LazyFrame | None = None,
+    comparisons: pl.LazyFrame | None = None, summaries: PairSummaries | None = None,
 ) -> tuple[list[tuple[str, str]], list[str]]:
-    if comparisons is not None:
-        values = pairwise_values(game, ranges.folder.scan("seats"), ranges.folder.scan("matches"),
-                                 comparisons).collect()
+    if summaries is not None and summaries.values is not None and game in SEAT_COMPARED:
+        values = summaries.values
+    elif comparisons is not None:
+        values = PairValues.of(pairwise_values(
+            game, ranges.folder.scan("seats"), ranges.folder.scan("matches"),
+            comparisons).collect())
     else:
-        values = ranges.collect(
-            lambda scan: pairwise_values(game, scan("seats"), scan("matches"))
-        ).sort(["strategy", "opponent", *PAIR])
-    by_pair = {
-        (a, b): group["value"].to_numpy()
-        for (a, b), group in values.group_by(["strategy", "opponent"], maintain_order=True)
-    }
-    deals_per_pair = _deals_per_pair(values)
-    score = {name: _overall(values, name) for name in labels}
+        values = PairValues.from_ranges(
+            pairwise_values(game, ranges.scan("seats", bounds), ranges.scan("matches", bounds))
+            .collect() for bounds in ranges.bounds)
+    by_pair = values.values
+    score = {name: values.overall(name) for name in labels}
     order = sorted(labels, key=lambda name: (-score[name], name))
     ranked = [(name, _fmt(score[name], figure.unit)) for name in order]
     compared = (list(itertools.combinations(order, 2)) if len(order) <= ALL_PAIRS_UP_TO
@@ -172,23 +181,10 @@ def _pairwise(
         if x is None or x.size == 0:
             lines.append(f"{a} and {b} never met.")
             continue
-        lines.append(_comparison(a, b, x, figure, deals_per_pair.get((a, b), 1.0)))
+        lines.append(_comparison(a, b, x, figure, values.per_deal(a, b)))
     if len(compared) > 1:
         lines.append(_multiplicity(len(compared)))
     return ranked, lines
-
-
-def _overall(values: pl.DataFrame, name: str) -> float:
-    """An entrant's mean value over every duplicate pair with every opponent."""
-    mine = values.filter(pl.col("strategy") == name)["value"]
-    return float(mine.mean()) if mine.len() else math.nan
-
-
-def _deals_per_pair(values: pl.DataFrame) -> dict[tuple[str, str], float]:
-    """Duplicate pairs two entrants share per deal index (several line-ups may seat both)."""
-    counts = values.group_by(["strategy", "opponent"]).agg(
-        (pl.len() / pl.col("deal").n_unique()).alias("per_deal"))
-    return {(r["strategy"], r["opponent"]): r["per_deal"] for r in counts.iter_rows(named=True)}
 
 
 def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float) -> str:
