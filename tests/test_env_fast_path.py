@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.test_env_observations import CASES, case_id, random_deals
-from whist_sim.env import WhistEnv, encoder_for
+from tests.test_env_observations import CASES, audit_findings, case_id, random_deals, tensor_kind
+from tests.view_audit import FieldAudit
+from whist_sim.env import WhistEnv, encoder_for, layout_for
 from whist_sim.env.compiled import CompiledEncoder
 from whist_sim.games import make_game
 
@@ -102,3 +103,22 @@ def test_the_environment_uses_the_compiled_path():
     env = WhistEnv("minnesota_whist")
     assert all(isinstance(encoder, CompiledEncoder) for encoder in env._encoders)
     assert len({id(encoder.history) for encoder in env._encoders}) == 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_compiled_tensor_shows_no_hidden_card(case):
+    """The seat-view audit of tests/test_env_observations.py over the compiled
+    encoders' tensors, as the environment builds them (one history for the table)."""
+    game_name, variant, players = case
+    game = make_game(game_name, variant, players)
+    audit = FieldAudit(tensor_kind(layout_for(game)))
+    deal = None
+    for _, state in random_deals(game_name, variant, players, deals=2):
+        if state is not deal:
+            deal = state
+            first = encoder_for(game, compiled=True)
+            encoders = {0: first} | {seat: encoder_for(game, True, first.history)
+                                     for seat in range(1, game.players)}
+        findings = audit_findings(game, state, audit, encoders)
+        assert not findings, findings[:3]
+    assert audit.views_checked > 50 and audit.ints_checked > 1000
