@@ -68,7 +68,9 @@ class TaskRecorder:
         self.log: list[tuple[int, str, int, bool]] = []
         """Every hand's action log, one after the other (the engines' shared entries, mostly:
         ``games.base.log_entries``)."""
-        self.matches: list[dict[str, Any]] = []
+        self.matches: list[tuple[Any, ...]] = []
+        """Per match: (pairing, deal, rotation), the line-up as seated, hands played, and
+        per seat the hands won, points and result."""
         self.raw = RAW_DEALS.get(game.name)
         self.tricks_from_log = game.name in TRICKS_FROM_LOG
         self.keep_state: bool | None = None
@@ -99,14 +101,8 @@ class TaskRecorder:
 
     def add_match(self, base: tuple[int, int, int], seated: Sequence[str], hands: int,
                   result: Mapping[str, tuple]) -> None:
-        pairing, deal, rotation = base
-        for seat, label in enumerate(seated):
-            self.matches.append({
-                "pairing": pairing, "deal": deal, "rotation": rotation, "seat": seat,
-                "strategy": label, "hands_played": hands,
-                "hands_won": result["match_hands_won"][seat],
-                "points": result["match_points"][seat], "result": result["match_result"][seat],
-            })
+        self.matches.append((base, seated, hands, result["match_hands_won"],
+                             result["match_points"], result["match_result"]))
 
     # -- at the end of the task -------------------------------------------------------------
     def tables(self) -> dict[str, pa.Table]:
@@ -116,7 +112,7 @@ class TaskRecorder:
         out = {
             "deals": self._deals(hands),
             "seats": self._seats(hands),
-            "matches": to_arrow("matches", name, self.matches),
+            "matches": self._matches(),
             "actions": self._actions(hands),
             "tricks": self._tricks(hands),
         }
@@ -126,6 +122,26 @@ class TaskRecorder:
             if table not in out:
                 out[table] = to_arrow(table, name, [])
         return out
+
+    def _matches(self) -> pa.Table:
+        """One row per seat of each match."""
+        schema = table_schema("matches", self.game.name)
+        matches = self.matches
+        if not matches:
+            return to_arrow("matches", self.game.name, [])
+        bases, seated, hands, won, points, results = zip(*matches, strict=True)
+        seats = np.fromiter(map(len, seated), np.int64, len(seated))
+        index = np.repeat(np.arange(len(seated)), seats)
+        keys = np.array(bases, np.int64).reshape(-1, 3)[index]
+        columns = {
+            "pairing": keys[:, 0], "deal": keys[:, 1], "rotation": keys[:, 2],
+            "seat": np.arange(index.size) - np.repeat(np.cumsum(seats) - seats, seats),
+            "strategy": list(_chain(seated)),
+            "hands_played": np.array(hands, np.int64)[index],
+            "hands_won": list(_chain(won)), "points": list(_chain(points)),
+            "result": list(_chain(results)),
+        }
+        return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
 
     def _extra(self, hands: _Hands) -> dict[str, pa.Table]:
         """The games' own tables (Solo contracts and bids, Knock-out rounds): the state's
@@ -787,9 +803,11 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
     is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
     bits = np.left_shift(np.uint64(1), cards.astype(np.uint64))
     # raws: (dealer, trump, upcard, dealt hands, stock) per hand (``_raw_german``)
-    initial = np.array([raw[3] for raw in raws], np.uint64).reshape(-1, players)
+    initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64,
+                          players * hand_count).reshape(-1, players)
     trumps = np.fromiter((raw[1] for raw in raws), np.int64, hand_count)
-    stock = np.array([raw[4][0:26:2] for raw in raws], np.int64).reshape(-1, 13)
+    stock = np.fromiter(_chain(raw[4][0:26:2] for raw in raws), np.int64,
+                        13 * hand_count).reshape(-1, 13)
     # plays alternate lead, follow within a hand: the n-th play of a hand is trick n // 2
     play_rows = np.flatnonzero(is_play)
     play_hand = hand_of_row[play_rows]
