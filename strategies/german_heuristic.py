@@ -131,13 +131,13 @@ class GermanHeuristic(Strategy):
         legal = view.legal
         if not legal & (legal - 1):  # a single legal action: nothing to decide
             return legal.bit_length() - 1
+        if self.compiled:
+            card = (_fast or _compiled_path()).decide(self, view, self._tricks(view.tricks))
+            if card >= 0:
+                return card
         played = self._tricks(view.tricks)
         for card in view.trick:
             played |= 1 << card
-        if self.compiled:
-            card = (_fast or _compiled_path()).decide(self, view, played)
-            if card >= 0:
-                return card
         if view.phase == "take":
             return self._take(view, played)
         if view.stage == 1:

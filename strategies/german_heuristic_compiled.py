@@ -239,13 +239,17 @@ _FULL = (1 << 52) - 1
 
 
 def decide(player: Any, view: Any, played: int) -> int:
-    """The card ``player`` (a ``GermanHeuristic``) plays at ``view``, ``played`` being every
-    card played (tricks and the current trick), or -1 where the plain Python decides (a
-    face-up card to take, or stage 1 with no face-down card left or an open stock)."""
+    """The card ``player`` (a ``GermanHeuristic``) plays at ``view``, ``played`` being the
+    cards of the completed tricks, or -1 where the plain Python decides (a face-up card
+    to take, or stage 1 with no face-down card left or an open stock)."""
     hand = view.hand
     trump = view.trump
     trick = view.trick
-    led = trick[0] if trick else -1
+    if trick:  # two players: the card led at most
+        led = trick[0]
+        played |= 1 << led
+    else:
+        led = -1
     table = _SIDE_TABLE if trump >= 0 else _NO_TRUMP_TABLE
     if view.stage == 1:
         if view.phase != "play" or not view.facedown_left or len(view.faceup) != 1:
