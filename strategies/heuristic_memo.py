@@ -47,9 +47,13 @@ class TrickMemo:
         if tricks.__class__ is not tuple or (seats is not None and seats.__class__ is not tuple):
             return self._fold(self._start, tricks, seats)  # a list may change: not kept
         n = len(known)
-        if len(tricks) >= n and tricks[:n] == known and (
-                seats is None or seats[:n] == known_seats):
-            summary = self._fold(summary, tricks[n:], None if seats is None else seats[n:])
+        m = len(tricks)
+        if m >= n and tricks[:n] == known and (seats is None or seats[:n] == known_seats):
+            if m == n + 1 and (seats is None or len(seats) == m):  # the usual step in play
+                summary = (self._step(summary, tricks[n]) if seats is None
+                           else self._step(summary, tricks[n], seats[n]))
+            else:
+                summary = self._fold(summary, tricks[n:], None if seats is None else seats[n:])
         else:
             summary = self._fold(self._start, tricks, seats)
         self._state = (tricks, seats, summary)
