@@ -12,14 +12,18 @@ changed by the next.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 from tests.test_env_observations import CASES, audit_findings, case_id, random_deals, tensor_kind
 from tests.view_audit import FieldAudit
 from whist_sim.env import WhistEnv, encoder_for, layout_for
-from whist_sim.env.compiled import CompiledEncoder
+from whist_sim.env.compiled import CompiledEncoder, CompiledHistory
+from whist_sim.env.history import PlayHistory
 from whist_sim.games import make_game
+from whist_sim.games.base import TrickRecord
 
 FAST_CASES = [*CASES, ("knockout_whist", {}, 7)]
 
@@ -122,3 +126,45 @@ def test_the_compiled_tensor_shows_no_hidden_card(case):
         findings = audit_findings(game, state, audit, encoders)
         assert not findings, findings[:3]
     assert audit.views_checked > 50 and audit.ints_checked > 1000
+
+
+def _summary(history: CompiledHistory) -> tuple[list[int], list[float]]:
+    """A ``CompiledHistory``'s bytes read back as the reference keeps them: cards per
+    seat, and per card its trick number over the scale."""
+    played, numbers = [0] * history.players, [0.0] * 52
+    data, i, number = history.played, 0, 0
+    while i < len(data):
+        count, number = data[i], number + 1
+        for seat, card in zip(data[i + 1:i + 1 + count], data[i + 1 + count:i + 1 + 2 * count],
+                              strict=True):
+            played[seat] |= 1 << card
+            numbers[card] = float(np.float32(number / history.scale))
+        i += 1 + 2 * count
+    return played, numbers
+
+
+@pytest.mark.parametrize("listed", [False, True], ids=["from_the_leader", "trick_players"])
+def test_the_compiled_history_follows_tricks_as_the_reference_does(listed):
+    """Whole and short tricks, seats listed or from the leader, views that extend the
+    summary, repeat it in a new tuple, go back or start another deal."""
+    rng = random.Random(7)
+    players = 4
+    compiled, reference = CompiledHistory(players, 13), PlayHistory(players, 13)
+    for _ in range(40):
+        deck = rng.sample(range(52), 52)
+        records, seats = [], []
+        for number in range(1, 11):
+            size = rng.choice((players, players, players - 1, 2))
+            leader = rng.randrange(players)
+            cards = tuple(deck[:size])
+            del deck[:size]
+            records.append(TrickRecord(number, leader, cards, leader))
+            seats.append(tuple(rng.sample(range(players), size)) if listed
+                         else tuple((leader + i) % players for i in range(size)))
+        for end in [*sorted(rng.sample(range(11), 6)), rng.randrange(11), 10]:
+            tricks = tuple(records[:end])
+            compiled.sync(tricks, seats if listed else None)
+            reference.sync(tricks, seats if listed else None)
+            played, numbers = _summary(compiled)
+            assert played == reference.played
+            assert numbers == reference.numbers.tolist()

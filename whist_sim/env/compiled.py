@@ -308,14 +308,15 @@ class CompiledHistory(TrickSummary):
     Following a view's tricks is ``TrickSummary.sync``, as for the reference's
     ``PlayHistory``."""
 
-    __slots__ = ("_order", "played")
+    __slots__ = ("_heads", "played")
 
     def __init__(self, players: int, scale: int) -> None:
         super().__init__(players, scale)
         self.played = b""
-        self._order = [tuple((leader + i) % players for i in range(players))
+        self._heads = [bytes((players, *((leader + i) % players for i in range(players))))
                        for leader in range(players)]
-        """Per leader, the seats in playing order (play goes to the left)."""
+        """Per leader, the start of a whole trick's record: its size, then the seats in
+        playing order (play goes to the left)."""
 
     def reset(self) -> None:
         self.played = b""
@@ -335,13 +336,18 @@ class CompiledHistory(TrickSummary):
 
     def _extend(self, tricks: tuple[Any, ...], done: int,
                 trick_players: Sequence[Sequence[int]] | None) -> None:
-        played, order = self.played, self._order
+        played, heads, players = self.played, self._heads, self.players
         for k in range(done, len(tricks)):
             record = tricks[k]
             cards = record.cards
-            seats = (order[record.leader][:len(cards)] if trick_players is None
-                     else trick_players[k])
-            played += bytes((len(cards), *seats, *cards))
+            if trick_players is not None:
+                played += bytes((len(cards), *trick_players[k])) + bytes(cards)
+            elif len(cards) == players:
+                played += heads[record.leader] + bytes(cards)
+            else:  # a short trick: its seats from the leader, going left
+                leader = record.leader
+                played += bytes((len(cards), *((leader + i) % players
+                                               for i in range(len(cards))))) + bytes(cards)
         self.played = played
 
 
