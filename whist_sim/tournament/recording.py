@@ -20,10 +20,8 @@ The rows are exactly those of the dict-by-dict recording they replace
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -91,9 +89,6 @@ class TaskRecorder:
         raw = self.raw
         log = state.log
         self.log.extend(log)
-        if times:  # one array, not a float object per decision, kept to the end of the task
-            with contextlib.suppress(TypeError):  # unless a decision was not measured (None)
-                times = array("d", times)
         self.entries.append((
             key, seated, played.seed, played.dealer, played.outcome, error, times, len(log),
             None if self.tricks_from_log else tuple(_chain(state.completed_tricks())),
