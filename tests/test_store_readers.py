@@ -32,7 +32,8 @@ from whist_sim.tournament.schedule import Plan
 
 pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
 
-UNIT_FILE = re.compile(r"(task-\d{8}|batch-\d{5})\.parquet")
+UNIT_FILE = re.compile(r"(task-\d{8}(-[0-9a-f]{8})?|batch-\d{5})\.parquet")
+"""A unit the driver wrote, or one a worker wrote (its name carries the attempt's suffix)."""
 ROWS_PER_ITEM = {"deals": 2, "seats": 4, "matches": 4}
 """German Whist, single hands: an item (line-up, deal) is played in 2 seatings of 2 seats."""
 
