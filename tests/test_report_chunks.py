@@ -145,3 +145,22 @@ def test_a_report_read_one_deal_index_at_a_time_reads_as_one_read_whole(
     assert [t.name for t in cut.tables] == [t.name for t in whole.tables]
     for mine, theirs in zip(cut.tables, whole.tables, strict=True):
         assert mine.read_text() == theirs.read_text(), mine.name
+
+
+def test_a_range_without_rows_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Deal indices need not be contiguous (a deal set, a stopped duel): a range may hold no
+    rows at all, and the report reads the same."""
+    folder = play_small_run(tmp_path / "played", deals=6)
+    whole = build.build_report(folder.path, tmp_path / "whole")
+    made, calls = DealRanges.of, []
+
+    def with_empty(folder: RunFolder, hands: int | None = None) -> DealRanges:
+        calls.append(folder)
+        ranges = made(folder, 1)
+        high = ranges.bounds[-1][1]
+        return DealRanges(folder, ((-10, 0), *ranges.bounds, (high, high + 10)))
+
+    monkeypatch.setattr(DealRanges, "of", with_empty)
+    cut = build.build_report(folder.path, tmp_path / "cut")
+    assert calls, "the report did not read the run in ranges"
+    assert cut.markdown.read_text() == whole.markdown.read_text()
