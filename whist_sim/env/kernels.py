@@ -1,0 +1,244 @@
+"""The compiled encoders' kernels (numba): one per game, and the helpers they share.
+
+Imported by ``whist_sim.env.compiled`` on first use, so importing ``whist_sim.env`` does
+not import numba. Module-level functions, so numba's disk cache finds them again in the
+next process (functions made inside another function were compiled afresh in every
+process, about a second each). Each kernel writes every entry of ``obs`` and ``mask``
+from a view's fields; ``compiled.py`` says what each argument is and the tests compare
+the result with the reference encoders at every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from whist_sim.jit import cached_njit, lowest_bit
+
+compiled = cached_njit(allocates=False)
+
+
+@compiled
+def plane(obs, offset, bits):  # pragma: no cover - compiled
+    while bits:
+        obs[offset + lowest_bit(bits)] = 1.0
+        bits &= bits - 1
+
+
+@compiled
+def start(obs, mask, binary, played, trick, scale):  # pragma: no cover - compiled
+    """Zero every entry and write the trick numbers: of the completed tricks from
+    ``played`` (a ``CompiledHistory``'s), of the trick in progress for its cards.
+    Returns the trick in progress as a mask."""
+    obs[:] = 0.0
+    mask[:] = 0
+    i = done = 0
+    while i < len(played):
+        done += 1
+        value = done / scale
+        count = np.int64(played[i])
+        for j in range(i + 1 + count, i + 1 + 2 * count):
+            obs[binary + np.int64(played[j])] = value
+        i += 1 + 2 * count
+    value = (done + 1) / scale
+    trick_mask = 0
+    for i in range(len(trick)):
+        card = np.int64(trick[i])
+        obs[binary + card] = value
+        trick_mask |= np.int64(1) << card
+    return trick_mask
+
+
+@compiled
+def cards_of(played, who):  # pragma: no cover - compiled
+    """The cards seat ``who`` played in the completed tricks ``played``."""
+    cards = i = 0
+    while i < len(played):
+        count = np.int64(played[i])
+        for j in range(count):
+            if played[i + 1 + j] == who:
+                cards |= np.int64(1) << np.int64(played[i + 1 + count + j])
+        i += 1 + 2 * count
+    return cards
+
+
+@compiled
+def legal_mask(obs, mask, legal, high, to_act):  # pragma: no cover - compiled
+    """The mask from ``legal`` (actions 0..51) and ``high`` (actions 52.. from bit 0)."""
+    if legal or high:
+        obs[to_act] = 1.0
+    while legal:
+        mask[lowest_bit(legal)] = 1
+        legal &= legal - 1
+    while high:
+        mask[52 + lowest_bit(high)] = 1
+        high &= high - 1
+
+
+@compiled
+def german(obs, mask, played, p, seat, phase, legal, hand, trump, upcard, faceup,
+           facedown_left, stage, dealer, leader, trick, taken, drawn, won1,
+           won2):  # pragma: no cover - compiled
+    other = 1 - seat
+    trick_mask = start(obs, mask, p[13], played, trick, 26)
+    mine, theirs = cards_of(played, seat), cards_of(played, other)
+    player = leader
+    for i in range(len(trick)):
+        bit = np.int64(1) << np.int64(trick[i])
+        if player == seat:
+            mine |= bit
+        else:
+            theirs |= bit
+        player = 1 - player
+    seen = mine | theirs
+    faceup_mask = 0
+    for i in range(len(faceup)):
+        card = np.int64(faceup[i])
+        faceup_mask |= np.int64(1) << card
+        obs[p[14] + card] = (i + 1) / p[16]
+    taken_other = taken[other]
+    plane(obs, p[0], hand)
+    plane(obs, p[1], mine)
+    plane(obs, p[1] + 52, theirs)
+    plane(obs, p[2], trick_mask)
+    obs[p[3] + upcard] = 1.0
+    plane(obs, p[4], taken[seat])
+    plane(obs, p[4] + 52, taken_other)
+    plane(obs, p[5], drawn)
+    plane(obs, p[5] + 52, taken_other & ~seen)
+    plane(obs, p[5] + 104, ((np.int64(1) << 52) - 1)
+          & ~(hand | seen | taken_other | faceup_mask))
+    obs[p[6] + (trump if trump >= 0 else 4)] = 1.0
+    if phase >= 0:
+        obs[p[7] + phase] = 1.0
+    obs[p[8] + stage - 1] = 1.0
+    obs[p[9] + (dealer != seat)] = 1.0
+    obs[p[10] + (leader != seat)] = 1.0
+    obs[p[11] + seat] = 1.0
+    legal_mask(obs, mask, legal, 0, p[12])
+    counts = p[15]
+    obs[counts] = facedown_left / 26
+    obs[counts + 1] = won1[seat] / 13
+    obs[counts + 2] = won1[other] / 13
+    obs[counts + 3] = won2[seat] / 13
+    obs[counts + 4] = won2[other] / 13
+
+
+@compiled
+def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
+         upcard_held, bids, passed, contract, declarer, partner, trump, leader, trick,
+         won, exposed):  # pragma: no cover - compiled
+    trick_mask = start(obs, mask, p[17], played, trick, 13)
+    plane(obs, p[0], hand)
+    for rel in range(4):
+        who = (seat + rel) % 4
+        cards = cards_of(played, who)
+        player = leader
+        for i in range(len(trick)):
+            if player == who:
+                cards |= np.int64(1) << np.int64(trick[i])
+            player = (player + 1) % 4
+        plane(obs, p[1] + rel * 52, cards)
+    plane(obs, p[2], trick_mask)
+    if upcard >= 0:
+        obs[p[3] + upcard] = 1.0
+    plane(obs, p[4], exposed)
+    for k in range(len(bids) // 2):
+        who, call = np.int64(bids[2 * k]), np.int64(bids[2 * k + 1])
+        obs[p[5] + k * 4 + (who - seat) % 4] = 1.0
+        obs[p[6] + k * 9 + call - 52] = 1.0
+    for who in range(4):
+        if passed[who]:
+            obs[p[7] + (who - seat) % 4] = 1.0
+    obs[p[8] + (contract if contract >= 0 else 7)] = 1.0
+    obs[p[9] + ((declarer - seat) % 4 if declarer >= 0 else 4)] = 1.0
+    obs[p[10] + ((partner - seat) % 4 if partner >= 0 else 4)] = 1.0
+    obs[p[11] + (trump if trump >= 0 else 4)] = 1.0
+    if phase >= 0:
+        obs[p[12] + phase] = 1.0
+    obs[p[13] + (dealer - seat) % 4] = 1.0
+    obs[p[14] + (leader - seat) % 4] = 1.0
+    obs[p[15] + seat] = 1.0
+    if upcard_held:
+        obs[p[16]] = 1.0
+    legal_mask(obs, mask, legal, high, p[18])
+    for rel in range(4):
+        obs[p[19] + rel] = won[(seat + rel) % 4] / 13
+
+
+@compiled
+def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid_count,
+              turned, calls, grander, grand, leader, trick, side_tricks,
+              squashed):  # pragma: no cover - compiled
+    trick_mask = start(obs, mask, p[15], played, trick, 13)
+    plane(obs, p[0], hand)
+    for rel in range(4):
+        who = (seat + rel) % 4
+        cards = cards_of(played, who)
+        player = leader
+        for i in range(len(trick)):
+            if player == who:
+                cards |= np.int64(1) << np.int64(trick[i])
+            player = (player + 1) % 4
+        plane(obs, p[1] + rel * 52, cards)
+    plane(obs, p[2], trick_mask)
+    if laid >= 0:
+        obs[p[3] + laid] = 1.0
+    for k in range(len(turned) // 2):
+        who, card = np.int64(turned[2 * k]), np.int64(turned[2 * k + 1])
+        obs[p[4] + (who - seat) % 4 * 52 + card] = 1.0
+    for k in range(len(calls) // 2):
+        who, call = np.int64(calls[2 * k]), np.int64(calls[2 * k + 1])
+        obs[(p[6] if call == 53 else p[5]) + (who - seat) % 4] = 1.0
+    obs[p[7] + laid_count] = 1.0
+    obs[p[8] + ((grander - seat) % 4 if grander >= 0 else 4)] = 1.0
+    if grand:
+        obs[p[9]] = 1.0
+    if phase >= 0:
+        obs[p[10] + phase] = 1.0
+    obs[p[11] + (dealer - seat) % 4] = 1.0
+    obs[p[12] + (leader - seat) % 4] = 1.0
+    obs[p[13] + seat] = 1.0
+    legal_mask(obs, mask, legal, 0, p[14])
+    side = seat % 2
+    obs[p[16]] = side_tricks[side] / 13
+    obs[p[16] + 1] = side_tricks[1 - side] / 13
+    obs[p[16] + 2] = squashed[side]
+    obs[p[16] + 3] = squashed[1 - side]
+
+
+@compiled
+def knockout(obs, mask, played, p, seat, phase, legal, hand, round_, dealer, trump,
+             upcard, leader, trick, trick_seats, won, full, dog,
+             used):  # pragma: no cover - compiled
+    n = p[16]
+    trick_mask = start(obs, mask, p[14], played, trick, p[17])
+    plane(obs, p[0], hand)
+    for rel in range(n):
+        who = (seat + rel) % n
+        cards = cards_of(played, who)
+        for i in range(len(trick)):
+            if trick_seats[i] == who:
+                cards |= np.int64(1) << np.int64(trick[i])
+        plane(obs, p[1] + rel * 52, cards)
+        if full >> who & 1:
+            obs[p[4] + rel] = 1.0
+        elif dog >> who & 1:
+            obs[p[5] + rel] = 1.0
+        if used >> who & 1:
+            obs[p[6] + rel] = 1.0
+        obs[p[15] + rel] = won[who] / p[17]
+    plane(obs, p[2], trick_mask)
+    if upcard >= 0:
+        obs[p[3] + upcard] = 1.0
+    obs[p[7] + (trump if trump >= 0 else 4)] = 1.0
+    if phase >= 0:
+        obs[p[8] + phase] = 1.0
+    obs[p[9] + round_ - 1] = 1.0
+    obs[p[10] + (dealer - seat) % n] = 1.0
+    obs[p[11] + (leader - seat) % n] = 1.0
+    obs[p[12] + seat] = 1.0
+    legal_mask(obs, mask, legal, 0, p[13])
+
+
+KERNELS = {"german_whist": german, "solo_whist": solo, "minnesota_whist": minnesota,
+           "knockout_whist": knockout}
