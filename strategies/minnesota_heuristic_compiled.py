@@ -335,24 +335,24 @@ def _fold_packed(summary: tuple, record: Any) -> tuple:
 _PACKED_TRICKS = TrickMemo(_fold_packed, (0, 0, 0))
 """The completed tricks' summary, packed, shared by every compiled player."""
 
-_TURNED: list[Any] = [None, (0, 0)]
-"""The last ``view.turned`` met and its packing (a view's tuple is the hand's own, the
-same object at every decision of the hand)."""
+_TURNED: tuple[Any, int, int] = ((), 0, 0)
+"""The last ``view.turned`` met, packed (8 bits a card: its seat and number) and its
+length: a view's tuple is the hand's own, the same object at every decision of the
+hand. Replaced whole, so threads can only miss it, never mix two hands."""
 
 
 def play_choice(view: Any, high: bool) -> int:
     """The card ``MinnesotaHeuristic`` plays at ``view`` (a card-play decision with more
     than one legal card): ``_play_high`` when ``high``, else ``_play_low``."""
+    global _TURNED
     turned = view.turned
-    last = _TURNED
-    if turned is last[0]:
-        pairs, n_turned = last[1]
-    else:
+    last, pairs, n_turned = _TURNED
+    if turned is not last or turned.__class__ is not tuple:  # a list may have changed
         pairs = 0
         for i, (seat, card) in enumerate(turned):
             pairs |= (seat << 6 | card) << (8 * i)
         n_turned = len(turned)
-        _TURNED[:] = [turned, (pairs, n_turned)]
+        _TURNED = (turned, pairs, n_turned)
     played, voids, last_led = _PACKED_TRICKS(view.tricks)
     trick = view.trick
     n = len(trick)
