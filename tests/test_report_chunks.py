@@ -164,3 +164,35 @@ def test_a_range_without_rows_changes_nothing(tmp_path: Path, monkeypatch: pytes
     cut = build.build_report(folder.path, tmp_path / "cut")
     assert calls, "the report did not read the run in ranges"
     assert cut.markdown.read_text() == whole.markdown.read_text()
+
+
+@pytest.mark.parametrize("game", ["german_whist", "solo_whist", "minnesota_whist",
+                                  "knockout_whist"])
+def test_every_games_report_reads_the_same_in_ranges(game: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch):
+    """Each game's hand-built run (tests/test_page_report.py's fixtures): its report read
+    one deal index at a time reads as its report read whole."""
+    from tests.test_page_report import FIXTURES
+
+    folder = FIXTURES[game](tmp_path / game)
+    whole = build.build_report(folder.path, tmp_path / "whole")
+    monkeypatch.setattr(chunks, "CHUNK_HANDS", 1)
+    assert len(DealRanges.of(folder).bounds) > 1
+    cut = build.build_report(folder.path, tmp_path / "cut")
+    assert cut.markdown.read_text() == whole.markdown.read_text()
+    for mine, theirs in zip(cut.tables, whole.tables, strict=True):
+        assert mine.read_text() == theirs.read_text(), mine.name
+
+
+@pytest.mark.slow
+def test_a_played_minnesota_report_reads_the_same_in_ranges(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    from tests.test_minnesota_report import CONFIG
+    from tests.tournament_helpers import make_run_without_ray
+
+    run = make_run_without_ray(tmp_path, CONFIG)
+    whole = build.build_report(run, tmp_path / "whole")
+    monkeypatch.setattr(chunks, "CHUNK_HANDS", 5)
+    assert len(DealRanges.of(RunFolder.open(run)).bounds) > 1
+    cut = build.build_report(run, tmp_path / "cut")
+    assert cut.markdown.read_text() == whole.markdown.read_text()

@@ -165,8 +165,20 @@ def summary(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
     sets (pooled ratio, cluster standard error), null with fewer than two
     sets. Partnerships first, then strategies, by name.
     """
+    return summary_of(*summary_sets(seat_rows, matches))
+
+
+_UNIT = ["kind", "name"]
+
+
+def summary_sets(seat_rows: pl.LazyFrame,
+                 matches: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """What :func:`summary` reads, per duplicate set: the deal counts and point sums of each
+    partnership and strategy, and their games and wins (unsorted). A set is never split
+    between ranges of deal indices, so the sets of a run's ranges, one under the other, are
+    the whole run's (:func:`summary_of`)."""
     deal_rows, game_rows = _units(seat_rows, matches)
-    keys = ["kind", "name"]
+    keys = _UNIT
     per_set = (
         deal_rows.group_by([*keys, *PAIR])
         .agg(
@@ -179,6 +191,16 @@ def summary(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("points").filter(~pl.col("grand")).sum().alias("null_sum"),
         )
     )
+    game_sets = (
+        game_rows.group_by([*keys, *PAIR])
+        .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("won").sum().alias("wins"))
+    )
+    return per_set, game_sets
+
+
+def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`summary` from :func:`summary_sets` of the run or of its ranges."""
+    keys = _UNIT
 
     def where(column: str, count: str) -> pl.Expr:
         return pl.col(column).filter(pl.col(count) > 0)
@@ -203,9 +225,7 @@ def summary(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
         )
     )
     games = (
-        game_rows.group_by([*keys, *PAIR])
-        .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("won").sum().alias("wins"))
-        .group_by(keys)
+        game_sets.group_by(keys)
         .agg(
             pl.col("games").sum(),
             pl.col("wins").sum().cast(pl.Int64),
@@ -251,15 +271,31 @@ def grand_value_by_hcp(seat_rows: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
     association: a strategy's choices select the hands in each curve (and a
     passing seat's deal may be granded by another seat).
     """
+    return grand_value_of(grand_value_sets(seat_rows, band), band)
+
+
+_CHOICE = ["strategy", "choice", "hcp"]
+
+
+def grand_value_sets(seat_rows: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
+    """What :func:`grand_value_by_hcp` reads, per duplicate set: choices counted and the sums
+    of points and net per strategy, choice and HCP band (unsorted; the sets of a run's
+    ranges of deal indices, one under the other, are the whole run's)."""
     chosen = seat_rows.filter(pl.col("choice").is_not_null()).with_columns(
         hcp=(pl.col("hcp") // band * band).cast(pl.Int64)
     )
     both = pl.concat([chosen, chosen.with_columns(strategy=pl.lit(ALL))])
-    keys = ["strategy", "choice", "hcp"]
     return (
-        both.group_by([*keys, *PAIR])
+        both.group_by([*_CHOICE, *PAIR])
         .agg(pl.len().cast(pl.Int64).alias("n"), pl.col("points").sum(), pl.col("net").sum())
-        .group_by(keys)
+    )
+
+
+def grand_value_of(sets: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
+    """:func:`grand_value_by_hcp` from :func:`grand_value_sets` (the same ``band``)."""
+    keys = _CHOICE
+    return (
+        sets.group_by(keys)
         .agg(
             pl.col("n").sum().alias("seats"),
             pl.len().cast(pl.Int64).alias("sets"),

@@ -10,6 +10,7 @@ import polars as pl
 
 from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports import plots
+from whist_sim.reports.chunks import DealRanges, Scan
 from whist_sim.reports.document import Section, fmt, fmt_ci
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
@@ -24,12 +25,17 @@ HCP_BAND = 2
 def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The Minnesota Whist sections: granding and games per partnership and strategy, and the
     value of granding by hand strength."""
-    rows = mw.seat_deals(folder.scan("seats"), folder.scan("deals"))
-    values = mw.grand_value_by_hcp(rows, HCP_BAND)
+    def per_set(scan: Scan) -> list[pl.LazyFrame]:
+        rows = mw.seat_deals(scan("seats"), scan("deals"))
+        return [*mw.summary_sets(rows, scan("matches")), mw.grand_value_sets(rows, HCP_BAND)]
+
+    deal_sets, game_sets, value_sets = DealRanges.of(folder).collect_all(per_set)
+    values = mw.grand_value_of(value_sets.lazy(), HCP_BAND)
     summary, curves, side_by_side, threshold = pl.collect_all(
-        [mw.summary(rows, folder.scan("matches")), values, mw.grand_vs_pass(values),
+        [mw.summary_of(deal_sets.lazy(), game_sets.lazy()), values, mw.grand_vs_pass(values),
          mw.grand_threshold(values)]
     )
+    del deal_sets, game_sets, value_sets
 
     def band(row: dict[str, Any]) -> str:
         lo, hi = row["hcp"], row["hcp_hi"]
