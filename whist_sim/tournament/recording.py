@@ -317,7 +317,7 @@ def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
     codes = {name: code for code, name in enumerate(hands.phase_names.to_pylist())}
     rows = np.flatnonzero(hands.phase_codes == codes.get("play", -1))
     hand_of = hands.hand_of_row[rows]
-    index = np.arange(rows.size) - np.searchsorted(hand_of, hand_of)
+    index = np.arange(rows.size) - np.searchsorted(hand_of, np.arange(count))[hand_of]
     tricks = np.bincount(hand_of, minlength=count) // size
     complete = index < tricks[hand_of] * size
     rows, hand_of, index = rows[complete], hand_of[complete], index[complete]
@@ -646,7 +646,7 @@ def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, A
     # bids: the log's "bid" rows, with the auction as each caller saw it
     codes = {name: code for code, name in enumerate(hands.phase_names.to_pylist())}
     rows = np.flatnonzero(hands.phase_codes == codes.get("bid", -1))
-    hand_of_row = np.repeat(np.arange(count), hands.log_counts)[rows]
+    hand_of_row = hands.hand_of_row[rows]
     first = np.searchsorted(hand_of_row, hand_of_row)  # each hand's first bid
     calls = hands.actions[rows]
     seats = hands.action_seats[rows]
@@ -735,7 +735,8 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
     follower_could_win; Knock-out: round, players), one value per completed trick."""
     if _german_facts_by_arrays(game):
         return german_trick_facts(hands.raws, hands.log_counts, hands.action_seats,
-                                  hands.phases, hands.actions, counts)
+                                  (hands.phase_codes, hands.phase_names), hands.actions,
+                                  counts)
     if game.name == "knockout_whist":
         return _knockout_trick_facts(hands.states, counts)
     facts = list(_chain(
@@ -780,7 +781,7 @@ class _NoFacts(dict):
 
 
 def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.ndarray,
-                       phases: pa.Array, cards: np.ndarray,
+                       phases: pa.Array | tuple[np.ndarray, pa.Array], cards: np.ndarray,
                        trick_counts: np.ndarray) -> dict[str, Any]:
     """German Whist's trick facts (``GermanWhistDeal.trick_facts``) for every completed trick
     of every hand at once, from the logs as arrays, under the classic one face-up card.
@@ -788,14 +789,21 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
     A seat's hand before any action is its dealt hand XOR every card that entered or left
     it so far (a card enters once and leaves once), so the follower's hand at each trick
     is a cumulative XOR; trick ``t`` of stage 1 is led with stock card ``2t`` face up, and
-    its winner's take is the stage's ``t``-th take in the log.
+    its winner's take is the stage's ``t``-th take in the log. ``phases``: each row's phase,
+    or (each row's phase code, the phase names the codes index).
     """
     hand_count = len(raws)
     players = 2
     hand_of_row = np.repeat(np.arange(hand_count), log_counts)
     starts = np.concatenate([[0], np.cumsum(log_counts)[:-1]]).astype(np.int64)
-    is_play = pc.equal(phases, "play").to_numpy(zero_copy_only=False)
-    is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
+    if isinstance(phases, tuple):  # (phase codes, phase names): no text compared per row
+        codes, names = phases
+        code = {name: number for number, name in enumerate(names.to_pylist())}
+        is_play = codes == code.get("play", -1)
+        is_take = codes == code.get("take", -1)
+    else:
+        is_play = pc.equal(phases, "play").to_numpy(zero_copy_only=False)
+        is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
     bits = np.left_shift(np.uint64(1), cards.astype(np.uint64))
     # raws: (dealer, trump, upcard, dealt hands, stock) per hand (``_raw_german``)
     initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64,
