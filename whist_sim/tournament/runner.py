@@ -6,9 +6,11 @@ loopback or a cluster; by default a small run of built-in strategies plays in
 process, since an embedded Ray takes seconds to start, and everything else goes
 to Ray (docs/cluster.md says why plug-ins always do).
 
-Finished tasks come back as Arrow tables and are committed atomically by the
-driver, in completion order, or in plan order for a sequential test (see
-``sequential``); compaction keeps the folder to a handful of files. While the
+Finished tasks come back as units their workers wrote in the run folder (or as
+Arrow tables, from a worker that cannot reach it) and are committed atomically by
+the driver, several in one snapshot when several arrived, in completion order, or
+in plan order for a sequential test (see ``sequential``); compaction, on workers
+too, keeps the folder to a handful of files (``unit_writing``, ``compaction``). While the
 run plays, the console shows live standings every few seconds. Re-running the
 missing tasks of a folder (``resume_tournament``) gives the same rows as an
 uninterrupted run.
@@ -35,6 +37,7 @@ from whist_sim.store.space import bytes_per_hand, estimate_room
 from whist_sim.strategy import is_built_in
 from whist_sim.tournament.bench import Bench
 from whist_sim.tournament.bots import BotEntry
+from whist_sim.tournament.compaction import Compaction
 from whist_sim.tournament.config import (
     MAX_DEALS,
     MAX_DEALS_PER_TASK,
@@ -42,13 +45,13 @@ from whist_sim.tournament.config import (
     bot_environment,
     validate_config,
 )
-from whist_sim.tournament.executors import Executor, Finished, open_executor, ray_running
+from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.sandbox import Supervisor
 from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue
 from whist_sim.tournament.sequential import DuelTracker
-from whist_sim.tournament.unit_writing import MergedBatch, StoredTask, UnitTarget, merge_batch
+from whist_sim.tournament.unit_writing import StoredTask, UnitTarget
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
 
 TARGET_TASK_SECONDS = 2.0
@@ -345,7 +348,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
 
     target = UnitTarget.of(folder)
     executor.store_to(target)
-    merging: set[str] = set()  # task units a worker is merging into a batch
+    compaction = Compaction(folder, executor, target, COMPACT_EVERY)
 
     def commit(finished: list[TaskResult | StoredTask]) -> None:
         """Name the units workers wrote in one snapshot, write the others, then count."""
@@ -372,32 +375,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
             logs.add_errors(result.errors)
             if config.sprt is not None:  # whole deals, in plan order (_within_batches)
                 tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
-        shown = sum(unit.startswith("task-") and unit not in merging
-                    for unit in folder.shown_units())
-        if shown >= COMPACT_EVERY:
-            compact(min_units=2)
-
-    def compact(min_units: int) -> None:
-        """Merge task units into batches: on workers under Ray, the driver swaps them in."""
-        for batch, group in folder.plan_compaction(min_units, busy=merging):
-            done = executor.submit_merge(batch, folder.records(group))
-            merging.update(group)
-            if done is not None:
-                swap(done)
-
-    def swap(merged: MergedBatch) -> None:
-        record = merged.record or merge_batch(target, merged.batch,
-                                              folder.records(merged.group)).record
-        assert record is not None  # the driver reaches its own run folder
-        folder.swap_in(merged.batch, record, merged.group)
-        merging.difference_update(merged.group)
-
-    def tasks_of(finished: list[Finished]) -> list[TaskResult | StoredTask]:
-        """The tasks among ``finished``; the merges are swapped in on the way."""
-        for item in finished:
-            if isinstance(item, MergedBatch):
-                swap(item)
-        return [item for item in finished if not isinstance(item, MergedBatch)]
+        compaction.after_commit()
 
     next_in_order = queue.first() if queue else plan.tasks
     submitted = 0
@@ -407,12 +385,12 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
                 executor.submit(_spec(config, plan, seats, played, queue.take(),
                                       bench.for_tasks(), seeding))
                 submitted += 1
-            finished = tasks_of([executor.next_result()])
+            finished = compaction.tasks_of([executor.next_result()])
             if not finished:
                 continue  # a merge
             submitted -= 1
             if not in_order:  # with whatever else has finished: one snapshot names them all
-                finished += tasks_of(executor.ready_results())
+                finished += compaction.tasks_of(executor.ready_results())
                 submitted -= len(finished) - 1
                 commit(finished)
                 console.update(sum(matches_of[_task(item)] for item in finished), standings,
@@ -448,9 +426,8 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
                 queue.clear()
                 waiting.clear()
                 submitted = 0
-        compact(min_units=2)  # the run is complete: the last task units into batches
-        while executor.merging:
-            tasks_of([executor.next_result()])
+        compaction.start(min_units=2)  # the run is complete: the last task units too
+        compaction.finish()
     except KeyboardInterrupt:
         status = "interrupted"
     except StrategyFailure as exc:
