@@ -40,6 +40,7 @@ from whist_sim.env import german_whist, knockout_whist, minnesota_whist, solo_wh
 from whist_sim.env.history import TrickSummary
 from whist_sim.env.layout import Layout, squash
 from whist_sim.games.knockout_whist import DOG, IN, ROUNDS
+from whist_sim.games.minnesota_whist import GRAND
 
 GERMAN_PHASES = german_whist.PHASES
 SOLO_PHASES = solo_whist.PHASES
@@ -131,15 +132,24 @@ class CompiledEncoder:
 
     layout: Layout
     history: CompiledHistory
-    compiled = True
 
     def reset(self) -> None:
         self.history.reset()
 
 
-def _offsets(layout: Layout, *names: str) -> np.ndarray:
+def _offsets(layout: Layout, *names: str | int) -> np.ndarray:
+    """A kernel's ``p``: the offsets of the named segments, and ints as given (scales,
+    sizes and action numbers, so no kernel holds a number of the layout or the rules)."""
     return np.array([layout.offsets[name] if isinstance(name, str) else name
                      for name in names], np.int64)
+
+
+def scale(layout: Layout, name: str) -> int:
+    """A segment's scale as the whole number the kernels divide by."""
+    value = layout.segment(name).scale
+    if value != int(value):
+        raise ValueError(f"{layout.game} layout: {name} has scale {value}, not a whole number")
+    return int(value)
 
 
 class GermanWhistCompiled(CompiledEncoder):
@@ -150,7 +160,8 @@ class GermanWhistCompiled(CompiledEncoder):
         self.params = _offsets(layout, "hand", "played", "trick", "upcard", "taken", "drawn",
                                "trump", "phase", "stage", "dealer", "leader", "seat", "to_act",
                                "trick_number", "faceup", "facedown_left",
-                               game.variant.open_stock)
+                               game.variant.open_stock, scale(layout, "trick_number"),
+                               scale(layout, "facedown_left"), scale(layout, "stage1_tricks"))
         self.write = _entry(kernels()["german_whist"], self._sample())
 
     def _sample(self) -> tuple[Any, ...]:
@@ -182,7 +193,10 @@ class SoloWhistCompiled(CompiledEncoder):
         self.params = _offsets(layout, "hand", "played", "trick", "upcard", "exposed",
                                "call_seat", "call", "passed", "contract", "declarer",
                                "partner", "trump", "phase", "dealer", "leader", "seat",
-                               "upcard_held", "trick_number", "to_act", "tricks_won")
+                               "upcard_held", "trick_number", "to_act", "tricks_won",
+                               scale(layout, "trick_number"), scale(layout, "tricks_won"),
+                               len(solo_whist.CONTRACTS), len(solo_whist.CALL_NAMES),
+                               solo_whist.PASS)
         self._bids: tuple[Any, bytes] = ((), b"")
         """The auction as bytes (seat, call, seat, call, ...), kept for the tuple it came
         from: during the play every view holds the same one."""
@@ -223,7 +237,8 @@ class MinnesotaWhistCompiled(CompiledEncoder):
         self.params = _offsets(layout, "hand", "played", "trick", "laid", "turned",
                                "called_pass", "called_grand", "laid_count", "grander", "grand",
                                "phase", "dealer", "leader", "seat", "to_act", "trick_number",
-                               "side_tricks")
+                               "side_tricks", scale(layout, "trick_number"),
+                               scale(layout, "side_tricks"), GRAND)
         self._public: tuple[Any, Any, Any, bytes, bytes, tuple[float, float]] = (
             None, None, None, b"", b"", (0.0, 0.0))
         """(turned, calls, score) as the views held them, the first two as bytes (seat,
@@ -271,7 +286,7 @@ class KnockoutWhistCompiled(CompiledEncoder):
         self.params = _offsets(layout, "hand", "played", "trick", "upcard", "full", "dog",
                                "dog_used", "trump", "phase", "round", "dealer", "leader",
                                "seat", "to_act", "trick_number", "round_tricks",
-                               game.players, ROUNDS)
+                               game.players, scale(layout, "trick_number"))
         self._seats: dict[tuple[Any, Any], tuple[int, int, int]] = {}
         """(status, dog_used) -> which seats are in, on a dog's life, have had it, as
         masks of seats: the views build these tuples afresh, so they are kept by value."""

@@ -79,7 +79,7 @@ def german(obs, mask, played, p, seat, phase, legal, hand, trump, upcard, faceup
            facedown_left, stage, dealer, leader, trick, taken, drawn, won1,
            won2):  # pragma: no cover - compiled
     other = 1 - seat
-    trick_mask = start(obs, mask, p[13], played, trick, 26)
+    trick_mask = start(obs, mask, p[13], played, trick, p[17])
     mine, theirs = cards_of(played, seat), cards_of(played, other)
     player = leader
     for i in range(len(trick)):
@@ -116,18 +116,18 @@ def german(obs, mask, played, p, seat, phase, legal, hand, trump, upcard, faceup
     obs[p[11] + seat] = 1.0
     legal_mask(obs, mask, legal, 0, p[12])
     counts = p[15]
-    obs[counts] = facedown_left / 26
-    obs[counts + 1] = won1[seat] / 13
-    obs[counts + 2] = won1[other] / 13
-    obs[counts + 3] = won2[seat] / 13
-    obs[counts + 4] = won2[other] / 13
+    obs[counts] = facedown_left / p[18]
+    obs[counts + 1] = won1[seat] / p[19]
+    obs[counts + 2] = won1[other] / p[19]
+    obs[counts + 3] = won2[seat] / p[19]
+    obs[counts + 4] = won2[other] / p[19]
 
 
 @compiled
 def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
          upcard_held, bids, passed, contract, declarer, partner, trump, leader, trick,
          won, exposed):  # pragma: no cover - compiled
-    trick_mask = start(obs, mask, p[17], played, trick, 13)
+    trick_mask = start(obs, mask, p[17], played, trick, p[20])
     plane(obs, p[0], hand)
     for rel in range(4):
         who = (seat + rel) % 4
@@ -145,11 +145,11 @@ def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
     for k in range(len(bids) // 2):
         who, call = np.int64(bids[2 * k]), np.int64(bids[2 * k + 1])
         obs[p[5] + k * 4 + (who - seat) % 4] = 1.0
-        obs[p[6] + k * 9 + call - 52] = 1.0
+        obs[p[6] + k * p[23] + call - p[24]] = 1.0
     for who in range(4):
         if passed[who]:
             obs[p[7] + (who - seat) % 4] = 1.0
-    obs[p[8] + (contract if contract >= 0 else 7)] = 1.0
+    obs[p[8] + (contract if contract >= 0 else p[22])] = 1.0
     obs[p[9] + ((declarer - seat) % 4 if declarer >= 0 else 4)] = 1.0
     obs[p[10] + ((partner - seat) % 4 if partner >= 0 else 4)] = 1.0
     obs[p[11] + (trump if trump >= 0 else 4)] = 1.0
@@ -162,14 +162,14 @@ def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
         obs[p[16]] = 1.0
     legal_mask(obs, mask, legal, high, p[18])
     for rel in range(4):
-        obs[p[19] + rel] = won[(seat + rel) % 4] / 13
+        obs[p[19] + rel] = won[(seat + rel) % 4] / p[21]
 
 
 @compiled
 def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid_count,
               turned, calls, grander, grand, leader, trick, side_tricks,
               squashed):  # pragma: no cover - compiled
-    trick_mask = start(obs, mask, p[15], played, trick, 13)
+    trick_mask = start(obs, mask, p[15], played, trick, p[17])
     plane(obs, p[0], hand)
     for rel in range(4):
         who = (seat + rel) % 4
@@ -188,7 +188,7 @@ def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid
         obs[p[4] + (who - seat) % 4 * 52 + card] = 1.0
     for k in range(len(calls) // 2):
         who, call = np.int64(calls[2 * k]), np.int64(calls[2 * k + 1])
-        obs[(p[6] if call == 53 else p[5]) + (who - seat) % 4] = 1.0
+        obs[(p[6] if call == p[19] else p[5]) + (who - seat) % 4] = 1.0
     obs[p[7] + laid_count] = 1.0
     obs[p[8] + ((grander - seat) % 4 if grander >= 0 else 4)] = 1.0
     if grand:
@@ -200,8 +200,8 @@ def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid
     obs[p[13] + seat] = 1.0
     legal_mask(obs, mask, legal, 0, p[14])
     side = seat % 2
-    obs[p[16]] = side_tricks[side] / 13
-    obs[p[16] + 1] = side_tricks[1 - side] / 13
+    obs[p[16]] = side_tricks[side] / p[18]
+    obs[p[16] + 1] = side_tricks[1 - side] / p[18]
     obs[p[16] + 2] = squashed[side]
     obs[p[16] + 3] = squashed[1 - side]
 
