@@ -185,14 +185,21 @@ def test_every_games_report_reads_the_same_in_ranges(game: str, tmp_path: Path,
 
 
 @pytest.mark.slow
-def test_a_played_minnesota_report_reads_the_same_in_ranges(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch):
-    from tests.test_minnesota_report import CONFIG
+@pytest.mark.parametrize("game", ["solo", "minnesota", "knockout"])
+def test_a_played_runs_report_reads_the_same_in_ranges(game: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    """A small played run of each game with several seats (its report test's config): read
+    in ranges of about five hands, its report reads as read whole."""
+    import importlib
+
     from tests.tournament_helpers import make_run_without_ray
 
-    run = make_run_without_ray(tmp_path, CONFIG)
+    config = importlib.import_module(f"tests.test_{game}_report").CONFIG
+    run = make_run_without_ray(tmp_path, config)
     whole = build.build_report(run, tmp_path / "whole")
     monkeypatch.setattr(chunks, "CHUNK_HANDS", 5)
     assert len(DealRanges.of(RunFolder.open(run)).bounds) > 1
     cut = build.build_report(run, tmp_path / "cut")
     assert cut.markdown.read_text() == whole.markdown.read_text()
+    for mine, theirs in zip(cut.tables, whole.tables, strict=True):
+        assert mine.read_text() == theirs.read_text(), mine.name

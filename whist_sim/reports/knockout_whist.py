@@ -79,27 +79,32 @@ def _tables(frame: pl.LazyFrame) -> pl.LazyFrame:
     ])
 
 
-def _pooled(
-    rows: pl.LazyFrame,
-    keys: list[str],
-    sums: dict[str, pl.Expr],
-    ratios: dict[str, tuple[str, str]],
-    rates: tuple[str, ...] = (),
-) -> pl.LazyFrame:
-    """Totals and pooled ratios per ``keys``, with 95% intervals over deal indices.
-
-    ``sums`` are per-row expressions added up per deal index and then over
-    all; ``ratios`` maps an output name to (numerator, denominator) among the
-    sums. Deal indices with a zero denominator are left out of that ratio.
-    Names in ``rates`` are proportions: their bounds are clipped to [0, 1].
-    Adds ``deals``: the deal indices counted.
-    """
-    per_unit = (
+def _units(rows: pl.LazyFrame, keys: list[str], sums: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """The ``sums`` (per-row expressions) added up per ``keys`` and deal index (unsorted),
+    for :func:`_pool`: a deal index lies in one range of deal indices, so the rows of a
+    run's ranges, one under the other, are the whole run's."""
+    return (
         rows.select(*keys, UNIT, **sums)  # row by row first, so literals broadcast
         .group_by([*keys, UNIT])
         .agg(pl.col(*sums).sum())
     )
 
+
+def _pool(
+    per_unit: pl.LazyFrame,
+    keys: list[str],
+    sums: list[str],
+    ratios: dict[str, tuple[str, str]],
+    rates: tuple[str, ...] = (),
+) -> pl.LazyFrame:
+    """Totals and pooled ratios per ``keys``, with 95% intervals over deal indices.
+
+    ``per_unit`` is :func:`_units`: the ``sums`` (names) added up per deal index, here
+    added up over all; ``ratios`` maps an output name to (numerator, denominator) among the
+    sums. Deal indices with a zero denominator are left out of that ratio.
+    Names in ``rates`` are proportions: their bounds are clipped to [0, 1].
+    Adds ``deals``: the deal indices counted.
+    """
     def where(column: str, count: str) -> pl.Expr:
         return pl.col(column).filter(pl.col(count) > 0)
 
@@ -129,16 +134,25 @@ def survival(games: pl.LazyFrame) -> pl.LazyFrame:
     before any play: everyone is in), players (player-games), alive,
     survival (alive / players) with ``_lo``/``_hi``, deals.
     """
+    return survival_of(survival_units(games))
+
+
+_SURVIVAL = ["strategy", "table", "round"]
+
+
+def survival_units(games: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`survival` pools, per deal index (:func:`survival_of`)."""
     rounds = pl.LazyFrame({"round": list(range(ROUNDS + 1))}, schema={"round": pl.Int64})
     alive = pl.col("out_round").is_null() | (pl.col("out_round") > pl.col("round"))
+    return _units(_tables(games).join(rounds, how="cross"), _SURVIVAL,
+                  {"players": pl.lit(1, pl.Int64), "alive": _count(alive)})
+
+
+def survival_of(units: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`survival` from :func:`survival_units` of the run or of its ranges."""
     return (
-        _pooled(
-            _tables(games).join(rounds, how="cross"),
-            ["strategy", "table", "round"],
-            {"players": pl.lit(1, pl.Int64), "alive": _count(alive)},
-            {"survival": ("alive", "players")},
-            rates=("survival",),
-        )
+        _pool(units, _SURVIVAL, ["players", "alive"], {"survival": ("alive", "players")},
+              rates=("survival",))
         .select("strategy", "table", "round", "players", "alive", "survival", "survival_lo",
                 "survival_hi", "deals")
         .sort("strategy", "table", "round")
@@ -154,10 +168,23 @@ def elimination_rounds(games: pl.LazyFrame) -> pl.LazyFrame:
     strategy at that table), count, share (count / players). Descriptive:
     no interval (the shares of one strategy add up to 1).
     """
+    return elimination_rounds_of(elimination_counts(games))
+
+
+def elimination_counts(games: pl.LazyFrame) -> pl.LazyFrame:
+    """Players per strategy, table and round out (unsorted): what
+    :func:`elimination_rounds_of` adds up."""
     return (
         _tables(games)
         .group_by("strategy", "table", "out_round")
         .agg(pl.len().cast(pl.Int64).alias("count"))
+    )
+
+
+def elimination_rounds_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`elimination_rounds` from :func:`elimination_counts` of the run or its ranges."""
+    return (
+        counts.group_by("strategy", "table", "out_round").agg(pl.col("count").sum())
         .with_columns(players=pl.col("count").sum().over("strategy", "table"))
         .with_columns(
             share=pl.col("count") / pl.col("players"),
@@ -181,22 +208,36 @@ def table_results(games: pl.LazyFrame, rounds: pl.LazyFrame) -> pl.LazyFrame:
     (mean final placing, 1 = winner), deals. Rates and the placing have
     ``_lo``/``_hi`` over deal indices.
     """
+    return table_results_of(table_results_units(games, rounds))
+
+
+_TABLE_SUMS = ["players", "wins", "share_sum", "first_round_knockouts", "first_round_out",
+               "placing_sum", "placed"]
+
+
+def table_results_units(games: pl.LazyFrame, rounds: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`table_results` pools, per deal index (:func:`table_results_of`)."""
     first = rounds.filter(pl.col("round") == 1).select(
         "deal_key", "seat", (pl.col("tricks") == 0).alias("no_trick"))
     rows = _tables(games.join(first, on=["deal_key", "seat"], how="left"))
+    return _units(rows, ["strategy", "table"], {
+        "players": pl.lit(1, pl.Int64),
+        "wins": _count(pl.col("won")),
+        "share_sum": 1.0 / pl.col("players"),
+        "first_round_knockouts": _count(pl.col("no_trick").fill_null(False)),
+        "first_round_out": _count(pl.col("out_round") == 1),
+        "placing_sum": pl.col("placing"),
+        "placed": _count(pl.col("placing").is_not_null()),
+    })
+
+
+def table_results_of(units: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`table_results` from :func:`table_results_units` of the run or its ranges."""
     return (
-        _pooled(
-            rows,
+        _pool(
+            units,
             ["strategy", "table"],
-            {
-                "players": pl.lit(1, pl.Int64),
-                "wins": _count(pl.col("won")),
-                "share_sum": 1.0 / pl.col("players"),
-                "first_round_knockouts": _count(pl.col("no_trick").fill_null(False)),
-                "first_round_out": _count(pl.col("out_round") == 1),
-                "placing_sum": pl.col("placing"),
-                "placed": _count(pl.col("placing").is_not_null()),
-            },
+            _TABLE_SUMS,
             {
                 "win_rate": ("wins", "players"),
                 "first_round_rate": ("first_round_knockouts", "players"),
@@ -224,14 +265,22 @@ def win_rate_by_seat(games: pl.LazyFrame) -> pl.LazyFrame:
     size), position, games (player-games), wins, win_rate with ``_lo``/``_hi``
     over deal indices, fair_share (1 / table size), deals.
     """
+    return win_rate_by_seat_of(win_rate_by_seat_units(games))
+
+
+_SEAT = ["strategy", "players", "position"]
+
+
+def win_rate_by_seat_units(games: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`win_rate_by_seat` pools, per deal index (:func:`win_rate_by_seat_of`)."""
+    return _units(games, _SEAT, {"games": pl.lit(1, pl.Int64), "wins": _count(pl.col("won"))})
+
+
+def win_rate_by_seat_of(units: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`win_rate_by_seat` from :func:`win_rate_by_seat_units` of the run or its ranges."""
     return (
-        _pooled(
-            games,
-            ["strategy", "players", "position"],
-            {"games": pl.lit(1, pl.Int64), "wins": _count(pl.col("won"))},
-            {"win_rate": ("wins", "games")},
-            rates=("win_rate",),
-        )
+        _pool(units, _SEAT, ["games", "wins"], {"win_rate": ("wins", "games")},
+              rates=("win_rate",))
         .with_columns(fair_share=1.0 / pl.col("players"))
         .select("strategy", "players", "position", "games", "wins", "win_rate", "win_rate_lo",
                 "win_rate_hi", "fair_share", "deals")
@@ -250,18 +299,31 @@ def dogs_life(games: pl.LazyFrame) -> pl.LazyFrame:
     the placing have ``_lo``/``_hi`` over deal indices; null where nothing
     was granted or revived.
     """
+    return dogs_life_of(dogs_life_units(games))
+
+
+_DOG_SUMS = ["players", "granted", "revived", "revived_wins", "revived_placing_sum"]
+
+
+def dogs_life_units(games: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`dogs_life` pools, per deal index (:func:`dogs_life_of`)."""
     revived = pl.col("revived").fill_null(False)
+    return _units(_tables(games), ["strategy", "table"], {
+        "players": pl.lit(1, pl.Int64),
+        "granted": _count(pl.col("dog_used").fill_null(False)),
+        "revived": _count(revived),
+        "revived_wins": _count(revived & pl.col("won")),
+        "revived_placing_sum": pl.when(revived).then(pl.col("placing")).otherwise(0),
+    })
+
+
+def dogs_life_of(units: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`dogs_life` from :func:`dogs_life_units` of the run or of its ranges."""
     return (
-        _pooled(
-            _tables(games),
+        _pool(
+            units,
             ["strategy", "table"],
-            {
-                "players": pl.lit(1, pl.Int64),
-                "granted": _count(pl.col("dog_used").fill_null(False)),
-                "revived": _count(revived),
-                "revived_wins": _count(revived & pl.col("won")),
-                "revived_placing_sum": pl.when(revived).then(pl.col("placing")).otherwise(0),
-            },
+            _DOG_SUMS,
             {
                 "granted_rate": ("granted", "players"),
                 "revival_rate": ("revived", "granted"),
@@ -299,6 +361,11 @@ def trump_choice(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     / players dealt into the round, dogs included: an average player's
     round_win), deals. Rates and means have ``_lo``/``_hi`` over deal indices.
     """
+    return trump_choice_of(trump_choice_units(rounds, deals))
+
+
+def trump_choice_units(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`trump_choice` pools, per deal index (:func:`trump_choice_of`)."""
     played = deals.filter(pl.col("status") == "ok").select("deal_key")
     per_round = ["deal_key", "round"]
     top = pl.col("tricks").max().over(per_round)
@@ -319,21 +386,30 @@ def trump_choice(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
                       .otherwise(pl.lit(SHORTER)))
     )
     rows = pl.concat([choices, choices.with_columns(choice=pl.lit(ALL))])
+    return _units(rows, ["strategy", "choice"], {
+        "choices": pl.lit(1, pl.Int64),
+        "longest": _count(pl.col("is_longest")),
+        "trump_sum": pl.col("trump_length").cast(pl.Int64),
+        "longest_sum": pl.col("longest_suit").cast(pl.Int64),
+        "win_sum": pl.col("round_win"),
+        "survived_sum": _count(pl.col("tricks") > 0),
+        "fair_sum": 1.0 / pl.col("dealt_in"),
+    })
+
+
+_TRUMP_SUMS = ["choices", "longest", "trump_sum", "longest_sum", "win_sum", "survived_sum",
+               "fair_sum"]
+
+
+def trump_choice_of(units: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`trump_choice` from :func:`trump_choice_units` of the run or of its ranges."""
     order = pl.col("choice").replace_strict({LONGEST: 0, SHORTER: 1, ALL: 2},
                                             return_dtype=pl.Int8)
     return (
-        _pooled(
-            rows,
+        _pool(
+            units,
             ["strategy", "choice"],
-            {
-                "choices": pl.lit(1, pl.Int64),
-                "longest": _count(pl.col("is_longest")),
-                "trump_sum": pl.col("trump_length").cast(pl.Int64),
-                "longest_sum": pl.col("longest_suit").cast(pl.Int64),
-                "win_sum": pl.col("round_win"),
-                "survived_sum": _count(pl.col("tricks") > 0),
-                "fair_sum": 1.0 / pl.col("dealt_in"),
-            },
+            _TRUMP_SUMS,
             {
                 "longest_rate": ("longest", "choices"),
                 "trump_length": ("trump_sum", "choices"),

@@ -10,6 +10,7 @@ import polars as pl
 
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports import plots
+from whist_sim.reports.chunks import DealRanges, Scan
 from whist_sim.reports.document import Section, Table, fmt_ci
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
@@ -64,13 +65,19 @@ def _elimination_table(eliminated: pl.DataFrame) -> Table:
 def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The Knock-out Whist sections: survival by round, wins by table size and seat, dog's
     life, and trump choice."""
-    rounds = folder.scan("rounds")
-    games = kw.player_games(folder.scan("seats"), folder.scan("deals"))
+    def per_deal(scan: Scan) -> list[pl.LazyFrame]:
+        rounds = scan("rounds")
+        games = kw.player_games(scan("seats"), scan("deals"))
+        return [kw.survival_units(games), kw.elimination_counts(games),
+                kw.table_results_units(games, rounds), kw.win_rate_by_seat_units(games),
+                kw.dogs_life_units(games), kw.trump_choice_units(rounds, scan("deals"))]
+
+    parts = DealRanges.of(folder).collect_all(per_deal)
+    finish = (kw.survival_of, kw.elimination_rounds_of, kw.table_results_of,
+              kw.win_rate_by_seat_of, kw.dogs_life_of, kw.trump_choice_of)
     survival, eliminated, results, by_seat, dogs, trumps = pl.collect_all(
-        [kw.survival(games), kw.elimination_rounds(games), kw.table_results(games, rounds),
-         kw.win_rate_by_seat(games), kw.dogs_life(games),
-         kw.trump_choice(rounds, folder.scan("deals"))]
-    )
+        [done(part.lazy()) for done, part in zip(finish, parts, strict=True)])
+    del parts
     survival, eliminated, results, dogs = (
         _shown_tables(df) for df in (survival, eliminated, results, dogs))
     several = results.filter(pl.col("table") == kw.ALL).height > 0
