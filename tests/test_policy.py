@@ -49,14 +49,6 @@ def broken_import() -> None:
     """Referenced under a module name that does not exist."""
 
 
-class LinearPolicyStrategy(PolicyStrategy):
-    """``linear_policy`` as a class, for ``whist-sim check``, which takes a strategy by
-    module:Class (the policy code path is the same)."""
-
-    def __init__(self) -> None:
-        super().__init__(callable=f"{HERE}:linear_policy")
-
-
 CONFIG = """
 [tournament]
 game = "{game}"
@@ -133,7 +125,7 @@ def test_two_policies_are_two_entrants(tmp_path):
 
 
 def test_the_policy_passes_check_strategy():
-    report = check_strategy(f"{HERE}:LinearPolicyStrategy", deals=2)
+    report = check_strategy("policy", deals=2, params={"callable": f"{HERE}:linear_policy"})
     assert set(report.games) == {"german_whist", "solo_whist", "minnesota_whist",
                                  "knockout_whist"}
     assert report.decisions > 0
@@ -142,12 +134,21 @@ def test_the_policy_passes_check_strategy():
 @pytest.mark.slow
 def test_the_policy_passes_whist_sim_check():
     done = subprocess.run(
-        [sys.executable, "-m", "whist_sim", "check", f"{HERE}:LinearPolicyStrategy",
+        [sys.executable, "-m", "whist_sim", "check", f"policy(callable='{HERE}:linear_policy')",
          "--deals", "1"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "passed:" in done.stdout
+    assert done.stdout.startswith("passed: policy plays german_whist, knockout_whist,")
+
+
+def test_whist_sim_check_of_a_policy_without_its_callable_says_what_it_needs():
+    done = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "check", "policy", "--deals", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert 'needs callable = "package.module:function"' in done.stderr
 
 
 def returns_none(observation: dict[str, np.ndarray]) -> None:

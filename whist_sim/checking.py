@@ -108,8 +108,10 @@ def check_strategy(
     games: Iterable[str] | None = None,
     deals: int = 20,
     seed: int = 0,
+    params: Mapping[str, Any] | None = None,
 ) -> CheckReport:
-    """Check a strategy (instance, class, entry-point name or ``"module:Class"``).
+    """Check a strategy (instance, class, entry-point name or ``"module:Class"``, built
+    with ``params`` when given: ``check_strategy("policy", params={"callable": ...})``).
 
     ``games`` narrows the check to some of the games the strategy claims; ``deals`` is
     the number of deals (or matches, for match variants) per variant and seat; deal
@@ -122,7 +124,7 @@ def check_strategy(
     variants = played = 0
     decisions = [0]
     for game_name in checked:
-        watched = _Watched(_build(strategy_or_spec, game_name), decisions)
+        watched = _Watched(_build(strategy_or_spec, game_name, params), decisions)
         opponent = build_strategy("random", None, game_name)
         sizes = TABLE_SIZES.get(game_name, (None,))
         for settings in CHECK_VARIANTS.get(game_name, ({},)):
@@ -142,10 +144,17 @@ def check_entrant(
 ) -> CheckReport:
     """``check_strategy`` for a config entry: a strategy in process (``spec``), the same in a
     process of its own (``isolate``), or a bot program (``spec = "process"`` with its
-    ``command`` line). A bot is started and greeted first; it is ended afterwards."""
+    ``command`` line). ``spec`` may carry parameters as ``whist-sim duel`` writes them,
+    ``policy(callable='pkg.mod:act')``. A bot is started and greeted first; it is ended
+    afterwards."""
     if spec != "process":
         if command is not None:
             raise WhistSimError("--command goes with the strategy process (a bot program)")
+        if not isolate and "(" in spec:  # with parameters, written as for whist-sim duel
+            from whist_sim.tournament.duel import parse_entrant
+
+            entrant = parse_entrant(spec, "strategy")
+            return check_strategy(entrant["use"], deals=deals, params=entrant["params"])
         if not isolate:
             return check_strategy(spec, deals=deals)
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
@@ -200,11 +209,11 @@ def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | N
     return wanted
 
 
-def _build(strategy_or_spec: Any, game: str) -> Any:
+def _build(strategy_or_spec: Any, game: str, params: Mapping[str, Any] | None = None) -> Any:
     if isinstance(strategy_or_spec, str):
-        return build_strategy(strategy_or_spec, None, game)
+        return build_strategy(strategy_or_spec, params, game)
     if isinstance(strategy_or_spec, type):
-        return strategy_or_spec()
+        return strategy_or_spec(**(params or {}))
     return strategy_or_spec
 
 

@@ -298,7 +298,8 @@ def strategies() -> None:
 @app.command()
 def check(
     strategy: Annotated[str, typer.Argument(
-        help="entry-point name, package.module:Class, or process (a bot: give --command)")],
+        help="entry-point name or package.module:Class, with parameters as for duel"
+             " (policy(callable='pkg.mod:act')), or process (a bot: give --command)")],
     deals: Annotated[int, typer.Option(help="deals per game and variant")] = 20,
     command: Annotated[str | None, typer.Option(
         help="process: the bot's command line, e.g. './simple_bot --fast'")] = None,
