@@ -159,6 +159,22 @@ def test_solo_tables_over_many_auctions_equal_the_states_rows(monkeypatch):
     _assert_same_tables(monkeypatch, spec)
 
 
+@pytest.mark.parametrize(("players", "variant", "uses"), [
+    (7, {}, ("random", "heuristic")),
+    (5, {"dogs_life": "first_knockout"}, ("tests.test_recording:RaisesSometimes", "random")),
+])
+def test_knockout_rounds_over_many_games_equal_the_states_rows(monkeypatch, players, variant,
+                                                               uses):
+    """Knock-out's rounds, dealers and cards dealt, built for every game at once, over games
+    of every length, dogs, and games forfeited in any round."""
+    spec = _spec("knockout_whist", variant, players, uses)
+    spec = dataclasses.replace(spec, plan=Plan(1, 12, 12, spec.plan.rotations))
+    rounds = pl.from_arrow(play_task(spec).tables["rounds"])
+    assert rounds["round"].max() >= 4
+    assert rounds["dog"].any() == ("dogs_life" in variant)
+    _assert_same_tables(monkeypatch, spec)
+
+
 def test_sure_tricks_of_many_hands_equal_sure_tricks():
     from whist_sim.games.solo_whist import high_cards, sure_tricks
     from whist_sim.tournament.recording import _suit_strength, sure_tricks_of

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -683,41 +684,95 @@ def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, A
 
 def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, Any]]:
     """Knock-out Whist's ``rounds`` as ``KnockoutWhistDeal.extra_rows`` writes them: each
-    game's round rows, with the round's dealer, the entrant and the cards dealt, whose
-    notation is made for every row at once."""
+    game's round rows, with the round's dealer, the entrant and the cards dealt.
+
+    The cards dealt are ``KnockoutWhistDeal.round_masks``'s, for every game at once: the
+    cards each seat played to a finished round's tricks (round 1: the dealt hands), a
+    missing entry where a seat played none; their notation is made for every row at once."""
     states = hands.states
-    rows: list[dict[str, Any]] = []
-    counts = np.zeros(len(states), np.int64)
-    strategy: list[str] = []
-    dealer: list[int] = []
-    masks: list[int | None] = []
-    for number, (seated, state) in enumerate(zip(hands.seated, states, strict=True)):
-        game_rows = state.round_rows
-        dealers, dealt = state.round_masks()
-        rows.extend(game_rows)
-        counts[number] = len(game_rows)
-        for row in game_rows:
-            seat, index = row["seat"], row["round"] - 1
-            strategy.append(seated[seat])
-            dealer.append(dealers[index])
-            masks.append(dealt[index].get(seat))
-    missing = np.fromiter((m is None for m in masks), np.bool_, len(masks))
-    text = hands_text(np.fromiter((m or 0 for m in masks), np.uint64, len(masks)))
-    columns: dict[str, Any] = {
-        "counts": counts, "strategy": strategy, "dealer": dealer,
-        "dealt_cards": pc.if_else(pa.array(missing), pa.scalar(None, pa.string()), text)}
-    for field in table_schema("rounds", recorder.game.name):
-        if field.name not in columns and field.name not in KEY_NAMES:
-            name = field.name
+    count = len(states)
+    rows: list[dict[str, Any]] = list(_chain(state.round_rows for state in states))
+    counts = np.fromiter((len(state.round_rows) for state in states), np.int64, count)
+    game_of_row = np.repeat(np.arange(count), counts)
+    names = [f.name for f in table_schema("rounds", recorder.game.name)
+             if f.name not in KEY_NAMES and f.name not in ("strategy", "dealer", "dealt_cards")]
+    present = [name for name in names if rows and name in rows[0]]
+    fields = (list(zip(*map(operator.itemgetter(*present), rows), strict=True))
+              if rows and len(present) > 1 else [[row[present[0]] for row in rows]]
+              if rows and present else [[] for _ in present])
+    columns: dict[str, Any] = {"counts": counts}
+    for name, values in zip(present, fields, strict=True):
+        columns[name] = values
+    for name in names:
+        if name not in columns:
             columns[name] = [row.get(name) for row in rows]
+    round_of_row = np.fromiter(columns["round"], np.int64, len(rows))
+    seat_of_row = np.fromiter(columns["seat"], np.int64, len(rows))
+    seats = max((state.players for state in states), default=1)
+    rounds = np.zeros(count, np.int64)
+    np.maximum.at(rounds, game_of_row, round_of_row)
+    span = int(round_of_row.max(initial=0)) + 1
+    # every card played to a trick of a finished round, by (game, round, seat)
+    tricks = [(number, state.all_trick_rounds, state.all_trick_players, state.all_tricks)
+              for number, state in enumerate(states)]
+    trick_players = list(_chain(t[2] for t in tricks))
+    sizes = np.fromiter(map(len, trick_players), np.int64, len(trick_players))
+    per_game = np.fromiter((len(t[1]) for t in tricks), np.int64, count)
+    trick_game = np.repeat(np.arange(count), per_game)
+    trick_round = np.fromiter(_chain(t[1] for t in tricks), np.int64, len(trick_players))
+    card_game = np.repeat(trick_game, sizes)
+    card_round = np.repeat(trick_round, sizes)
+    card_seat = np.fromiter(_chain(trick_players), np.int64, int(sizes.sum()))
+    card = np.fromiter(_chain(record.cards for t in tricks for record in t[3]), np.int64,
+                       int(sizes.sum()))
+    kept = (card_round <= rounds[card_game]) & (card_round > 1)
+    key = (card_game[kept] * span + card_round[kept]) * seats + card_seat[kept]
+    dealt = np.zeros(count * span * seats, np.uint64)
+    np.bitwise_or.at(dealt, key, np.left_shift(np.uint64(1), card[kept].astype(np.uint64)))
+    played = np.zeros(dealt.size, np.bool_)
+    played[key] = True
+    row_key = (game_of_row * span + round_of_row) * seats + seat_of_row
+    first = round_of_row == 1
+    first_hands = np.zeros(len(rows), np.uint64)
+    if first.any():
+        first_hands[first] = np.fromiter(
+            (states[g].first_hands[seat] for g, seat in zip(game_of_row[first].tolist(),
+                                                          seat_of_row[first].tolist(),
+                                                          strict=True)),
+            np.uint64, int(first.sum()))
+    masks = np.where(first, first_hands, dealt[row_key])
+    missing = ~np.where(first, True, played[row_key])
+    dealers = list(_chain(_round_dealers(state) for state in states))
+    round_start = np.concatenate([[0], np.cumsum(rounds)[:-1]]).astype(np.int64)
+    flat_seated = hands.flat_seated
+    seat_index = (hands.seat_offsets[game_of_row] + seat_of_row).tolist()
+    columns.update(
+        strategy=[flat_seated[i] for i in seat_index],
+        dealer=[dealers[i] for i in (round_start[game_of_row] + round_of_row - 1).tolist()],
+        dealt_cards=pc.if_else(pa.array(missing), pa.scalar(None, pa.string()),
+                               hands_text(masks)))
     return {"rounds": columns}
 
 
-STATELESS_EXTRA = frozenset({"solo_whist"})
-"""Games whose own tables need no kept state."""
+def _round_dealers(state: Any) -> list[int]:
+    """Each finished round's dealer (``KnockoutWhistDeal.round_masks``'s first list)."""
+    rounds = max((row["round"] for row in state.round_rows), default=0)
+    players: list[set[int]] = [set() for _ in range(rounds)]
+    for row in state.round_rows:
+        players[row["round"] - 1].add(row["seat"])
+    dealers = [state.first_dealer]
+    seats = state.players
+    for number in range(1, rounds):
+        dealers.append(next((dealers[-1] + k) % seats for k in range(1, seats + 1)
+                            if (dealers[-1] + k) % seats in players[number]))
+    return dealers[:rounds]
+
 
 KEY_NAMES = frozenset({"deal_key", "pairing", "deal", "rotation", "hand"})
 """The key columns every table starts with (``TaskRecorder._keys``)."""
+
+STATELESS_EXTRA = frozenset({"solo_whist"})
+"""Games whose own tables need no kept state."""
 
 EXTRA_BY_ARRAYS: dict[str, Callable[[TaskRecorder, _Hands], dict[str, dict[str, Any]]]] = {
     "solo_whist": _solo_tables,
