@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from whist_sim.reports.analyses import PAIR, over_pairs
+from whist_sim.reports.analyses import PAIR, over_pairs_of, pair_moments
 from whist_sim.reports.stats import ratio_aggs, with_ratio_interval, with_wilson_interval
 from whist_sim.vocabulary import SOLO_CALL_CONTRACT, SOLO_CONTRACTS, SOLO_MISERES
 
@@ -167,6 +167,12 @@ def bidding(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
     t-interval over duplicate sets (pooled ratio, cluster standard error),
     and sets (duplicate sets it sat in). Rows only for contracts it bid or won.
     """
+    return bidding_of(bidding_sets(bids, outcomes))
+
+
+def bidding_sets(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`bidding` pools, per duplicate set, strategy and contract (unsorted; the
+    sets of a run's ranges of deal indices, one under the other, are the whole run's)."""
     bid_rows = (
         bids.join(outcomes.select("deal_key", "seat", "strategy"),
                   on=["deal_key", "seat", "strategy"], how="semi")
@@ -190,12 +196,16 @@ def bidding(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
         )
     )
     keys = [*PAIR, "strategy", "contract"]
-    per_set = (
+    return (
         _per_set_hands(outcomes)
         .join(per_set_bids, on=keys, how="left")
         .join(per_set_won, on=keys, how="left")
         .with_columns(pl.col("bids", "won", "made").fill_null(0), pl.col("units").fill_null(0.0))
     )
+
+
+def bidding_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`bidding` from :func:`bidding_sets` of the run or of its ranges."""
     return (
         per_set.group_by(["strategy", "contract"])
         .agg(
@@ -249,6 +259,11 @@ def defence(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     seat_hands), each with a 95% t-interval over duplicate sets (pooled
     ratio, cluster standard error), and sets.
     """
+    return defence_of(defence_sets(outcomes))
+
+
+def defence_sets(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """What :func:`defence` pools, per duplicate set, strategy and contract (unsorted)."""
     defending = outcomes.filter(pl.col("defends_other"))
     per_set_def = (
         _with_all(defending)
@@ -261,7 +276,7 @@ def defence(outcomes: pl.LazyFrame) -> pl.LazyFrame:
         )
     )
     keys = [*PAIR, "strategy", "contract"]
-    per_set = (
+    return (
         _per_set_hands(outcomes)
         .join(per_set_def, on=keys, how="left")
         .with_columns(
@@ -270,6 +285,10 @@ def defence(outcomes: pl.LazyFrame) -> pl.LazyFrame:
         )
         .with_columns(units=pl.col("units_won") - pl.col("units_lost"))
     )
+
+
+def defence_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`defence` from :func:`defence_sets` of the run or of its ranges."""
     return (
         per_set.group_by(["strategy", "contract"])
         .agg(
@@ -317,13 +336,29 @@ def make_rate_by_strength(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     Columns: contract, level, measure, strategy, strength, contracts, made,
     make_rate with its Wilson 95% interval over contracts (_lo/_hi).
     """
+    return make_rate_of(make_rate_counts(outcomes))
+
+
+_STRENGTH = ["contract", "measure", "strategy", "strength"]
+
+
+def make_rate_counts(outcomes: pl.LazyFrame) -> pl.LazyFrame:
+    """Contracts declared and made per contract, measure, strategy and strength (unsorted):
+    what :func:`make_rate_of` adds up."""
     return (
         outcomes.filter(pl.col("side") == "declarer")
-        .group_by(["contract", "measure", "strategy", "strength"])
+        .group_by(_STRENGTH)
         .agg(
             pl.len().cast(pl.Int64).alias("contracts"),
             pl.col("made").cast(pl.Int64).sum().alias("made"),
         )
+    )
+
+
+def make_rate_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`make_rate_by_strength` from :func:`make_rate_counts` of the run or its ranges."""
+    return (
+        counts.group_by(_STRENGTH).agg(pl.col("contracts", "made").sum())
         .with_columns(level=_LEVEL, make_rate=pl.col("made") / pl.col("contracts"))
         .with_columns(*with_wilson_interval("make_rate", "contracts"))
         .select("contract", "level", "measure", "strategy", "strength", "contracts", "made",
@@ -340,11 +375,23 @@ def contract_mix(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     contracts it won, seat_hands and per_100 (contracts of this kind won per
     100 seat-hands). ``outcomes`` is :func:`seat_outcomes`.
     """
+    return contract_mix_of(*contract_mix_counts(outcomes))
+
+
+def contract_mix_counts(outcomes: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """Contracts won per strategy and contract, and seat-hands per strategy (unsorted):
+    what :func:`contract_mix_of` adds up."""
     hands = outcomes.group_by("strategy").agg(pl.len().cast(pl.Int64).alias("seat_hands"))
+    won = (outcomes.filter(pl.col("own_contract")).group_by(["strategy", "contract"])
+           .agg(pl.len().cast(pl.Int64).alias("won")))
+    return won, hands
+
+
+def contract_mix_of(won: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`contract_mix` from :func:`contract_mix_counts` of the run or of its ranges."""
+    hands = hands.group_by("strategy").agg(pl.col("seat_hands").sum())
     return (
-        outcomes.filter(pl.col("own_contract"))
-        .group_by(["strategy", "contract"])
-        .agg(pl.len().cast(pl.Int64).alias("won"))
+        won.group_by(["strategy", "contract"]).agg(pl.col("won").sum())
         .with_columns(total=pl.col("won").sum().over("strategy"), level=_LEVEL)
         .with_columns(share=pl.col("won") / pl.col("total"))
         .with_columns(*with_wilson_interval("share", "total"))
@@ -367,7 +414,13 @@ def throw_ins(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     interval has zero width: that is a limit of the method, not certainty.
     Forfeited hands are left out.
     """
-    per_set = (
+    return throw_ins_of(throw_in_sets(contracts, deals))
+
+
+def throw_in_sets(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Hands, throw-ins and line-up per duplicate set (unsorted): what :func:`throw_ins_of`
+    pools."""
+    return (
         contracts.select("deal_key", "contract")
         .join(
             deals.filter(pl.col("status") != "forfeit").select(
@@ -383,6 +436,9 @@ def throw_ins(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         )
     )
 
+
+def throw_ins_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`throw_ins` from :func:`throw_in_sets` of the run or of its ranges."""
     def summary(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
         return (
             frame.group_by(keys)
@@ -422,6 +478,15 @@ def session_results(matches: pl.LazyFrame) -> pl.LazyFrame:
     (descriptive, no interval). With four seats an even share of sessions won
     is 1/4 per seat.
     """
+    return session_results_of(*session_parts(matches))
+
+
+_SESSION_MEANS = {"balance": "balance", "win": "win_rate", "draw": "draw_rate"}
+
+
+def session_parts(matches: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """What :func:`session_results_of` combines: ``analyses.pair_moments`` of each strategy's
+    per-set means, and every session-seat's (strategy, balance) for the quantiles."""
     flagged = matches.with_columns(
         balance=pl.col("points").cast(pl.Float64),
         win=(pl.col("result") == "win").cast(pl.Float64),
@@ -431,8 +496,14 @@ def session_results(matches: pl.LazyFrame) -> pl.LazyFrame:
         pl.len().alias("hands"), pl.col("balance").mean(), pl.col("win").mean(),
         pl.col("draw").mean(),
     )
-    means = over_pairs(per_pair, ["strategy"],
-                       {"balance": "balance", "win": "win_rate", "draw": "draw_rate"})
+    return (pair_moments(per_pair, ["strategy"], _SESSION_MEANS),
+            flagged.select("strategy", "balance"))
+
+
+def session_results_of(parts: pl.LazyFrame, balances: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`session_results` from :func:`session_parts` of the run or of its ranges."""
+    flagged = balances
+    means = over_pairs_of(parts, ["strategy"], _SESSION_MEANS)
     rate_bounds = [pl.col(f"{rate}_{end}").clip(0.0, 1.0)
                    for rate in ("win_rate", "draw_rate") for end in ("lo", "hi")]
     quantiles = flagged.group_by("strategy").agg(

@@ -10,6 +10,7 @@ import polars as pl
 
 from whist_sim.reports import page, plots
 from whist_sim.reports import solo_whist as sw
+from whist_sim.reports.chunks import DealRanges, Scan
 from whist_sim.reports.document import Section, Table, fmt, fmt_ci, tables_by
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
@@ -22,16 +23,23 @@ from whist_sim.store import RunFolder
 def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The Solo Whist sections: bidding profitability, defence, make rate by hand strength,
     auction outcomes and session results."""
-    seats, deals, contracts = folder.scan("seats"), folder.scan("deals"), folder.scan("contracts")
-    outcomes = sw.seat_outcomes(seats, contracts, deals)
+    def per_set(scan: Scan) -> list[pl.LazyFrame]:
+        contracts, deals = scan("contracts"), scan("deals")
+        outcomes = sw.seat_outcomes(scan("seats"), contracts, deals)
+        return [sw.bidding_sets(scan("bids"), outcomes), sw.defence_sets(outcomes),
+                sw.make_rate_counts(outcomes), *sw.contract_mix_counts(outcomes),
+                sw.throw_in_sets(contracts, deals), *sw.session_parts(scan("matches"))]
+
+    (bid_sets, defence_sets, strength_counts, won, hands, throw_in_sets, session_parts,
+     balances) = (frame.lazy() for frame in DealRanges.of(folder).collect_all(per_set))
     bidding, defence, strength, mix, throw_ins, sessions = pl.collect_all(
         [
-            sw.bidding(folder.scan("bids"), outcomes),
-            sw.defence(outcomes),
-            sw.make_rate_by_strength(outcomes),
-            sw.contract_mix(outcomes),
-            sw.throw_ins(contracts, deals),
-            sw.session_results(folder.scan("matches")),
+            sw.bidding_of(bid_sets),
+            sw.defence_of(defence_sets),
+            sw.make_rate_of(strength_counts),
+            sw.contract_mix_of(won, hands),
+            sw.throw_ins_of(throw_in_sets),
+            sw.session_results_of(session_parts, balances),
         ]
     )
 
