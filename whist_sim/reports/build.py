@@ -17,14 +17,16 @@ Solo, Minnesota and Knock-out Whist do. Each section collects its own queries:
 a few more passes over a column or two of the Parquet files than one combined
 plan would make, for sections that can be read, tested and changed one by one.
 
-Memory: the generic sections, the verdict, the ratings of two-seat games and the
-German Whist sections read the run a range of deal indices at a time
-(``chunks.DealRanges``, about ``chunks.CHUNK_HANDS`` hands a range) and keep only
-small partial results (counts, sums, per-range moments, the verdict's values as
-NumPy arrays), so a report's peak memory hardly grows with the run (German Whist:
-411 MiB at 100,000 hands, 465 MiB at 1,000,000, measured under load by
-``benchmarks/large_run.py --report``). The Solo, Minnesota and Knock-out Whist
-sections and the finishing-order ratings still read their tables whole.
+Memory: every section reads the run a range of deal indices at a time
+(``chunks.DealRanges``, about ``chunks.CHUNK_HANDS`` hands a range) and keeps only
+partial results: counts, sums and per-range moments (the generic and German Whist
+sections), the verdict's values as NumPy arrays, rows per duplicate set or deal
+index (the Solo, Minnesota and Knock-out Whist sections). So a German Whist
+report's peak memory hardly grows with the run (411 MiB at 100,000 hands, 465 MiB
+at 1,000,000, measured under load by ``benchmarks/large_run.py --report``). The
+finishing-order ratings of tables of three or more seats (``ratings_section``)
+still read every hand's finishing order at once: the Plackett-Luce fit takes them
+all.
 """
 
 from __future__ import annotations
