@@ -2,22 +2,30 @@
 
 ``play_task`` used to build a Python dict for every row (a German hand is some
 110 rows) and convert them at the end: writing a hand down took as long as
-playing it. ``TaskRecorder`` keeps what each hand produced as it is (the action
-log, the trick records, the outcome's tuples) and builds every column at the end
-of the task in a few bulk operations:
+playing it. ``TaskRecorder`` keeps little per hand as the task plays (its log's
+entries appended to one list for the whole task, the outcome, the dealt cards as
+numbers; a state only where a game's own tables still read it) and builds every
+column at the end of the task in a few bulk operations:
 
-- ``actions`` and ``tricks``, the long tables, are flattened with ``zip`` over
-  every hand at once; actions and cards become notation through a dictionary
-  array (one string per possible action, indexed by the action's number), and
-  the key columns repeat per row from one value per hand;
-- ``deals`` and ``seats`` take a handful of list appends per hand;
-- the games' own tables (Solo contracts and bids, Knock-out rounds) are few rows
-  per hand and stay rows.
+- ``actions``: the engines log shared entries (``games.base.log_entries``: one tuple
+  per seat, phase, action and chosen flag, made once per process), so the task's
+  whole log becomes columns by looking each entry's ``id`` up among the shared
+  ones at once (``log_columns``); actions and cards become notation through a
+  dictionary array (one string per action number), and the key columns repeat per
+  row from one value per hand;
+- ``tricks``: German, Solo and Minnesota Whist's are read off the log (each trick a
+  run of plays, its winner found for every trick at once: ``TRICKS_FROM_LOG``), and
+  German Whist's trick facts too (``german_trick_facts``); other games' come from
+  their trick records;
+- ``deals``, ``seats`` and ``matches`` take a few appends per hand or match;
+- the games' own tables: Solo's contracts and bids from the outcomes' facts and the
+  logs' bid rows (no state kept), Knock-out's rounds from the games' round rows and
+  tricks, column by column (``EXTRA_BY_ARRAYS``); any other game's from its states'
+  ``extra_rows``.
 
 The rows are exactly those of the dict-by-dict recording they replace
 (``tests/test_recording.py`` compares them table by table).
 """
-
 from __future__ import annotations
 
 import functools
@@ -48,8 +56,9 @@ _chain = itertools.chain.from_iterable
 class TaskRecorder:
     """Collects a task's hands and matches; ``tables()`` makes its Arrow tables.
 
-    A hand costs one append while the task plays (``add_hand`` keeps what its rows need:
-    the log, the tricks as one flat tuple, the dealt cards as numbers, and the state
+    A hand costs a few appends while the task plays (``add_hand`` keeps what its rows need:
+    the log's entries, added to the task's one list, the tricks as one flat tuple for a
+    game whose tricks the log does not give, the dealt cards as numbers, and the state
     itself only for a game whose own tables or trick facts ask it); every column is built
     in ``tables()``, over all the task's hands at once. Keeping little per hand matters:
     the states a task kept to the end cost more in the garbage collector's passes, which
@@ -63,7 +72,8 @@ class TaskRecorder:
         self.entries: list[tuple[Any, ...]] = []
         """Per hand: (pairing, deal, rotation, hand), the line-up as seated, seed, dealer,
         outcome, (cut) error text, decisions' times, log length, completed tricks' fields in one
-        flat tuple, dealt cards (``RAW_DEALS``) and the state (or None)."""
+        flat tuple (None where the log gives them: ``TRICKS_FROM_LOG``), dealt cards
+        (``RAW_DEALS``) and the state (or None)."""
         self.log: list[tuple[int, str, int, bool]] = []
         """Every hand's action log, one after the other (the engines' shared entries, mostly:
         ``games.base.log_entries``)."""
