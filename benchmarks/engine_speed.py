@@ -24,19 +24,28 @@ fresh player, in decisions per CPU-second and microseconds a decision), ``play_m
 (bare play: the engine and the strategies) and ``play_task`` (the same items recorded,
 where the target applies; the recording is tournament/recording.py's part).
 
-Measured at a5e39bb against c43568d (``--hands 300 --repeats 3``, 2 shared cores under
-heavy load from other processes; hands or games per CPU-second)::
+Measured at 95d3cc8 against c43568d (``--hands 300 --repeats 3``, 2 shared cores with
+other processes running, load average 2 to 4; hands or games per CPU-second; the
+decisions row in decisions per CPU-second)::
 
     case                 loop             old       new  new/old   target
-    german_heuristic     play_match     1,446     3,403     2.35
-    german_heuristic     play_task        873     2,183     2.50    4,000 hands/s not met
-    solo_heuristic       play_match     1,860     2,010     1.08
-    solo_heuristic       play_task      1,289     1,751     1.36    3,000 hands/s not met
-    minnesota_heuristic  play_match     1,613     2,800     1.74
-    minnesota_heuristic  play_task      1,155     2,233     1.93    2,500 hands/s not met
-    knockout_heuristic   play_match       676     1,007     1.49
-    knockout_heuristic   play_task        520       818     1.57    1,000 games/s not met
-    german_random        play_deal      7,908     8,677     1.10   15,000 hands/s not met
+    german_heuristic     decisions     94,932   772,756     8.14 10.53 -> 1.29 us a decision
+    german_heuristic     play_match     1,594     5,927     3.72
+    german_heuristic     play_task      1,020     4,165     4.08    4,000 hands/s met
+    solo_heuristic       decisions     83,283   512,872     6.16 12.01 -> 1.95 us a decision
+    solo_heuristic       play_match     2,061     5,850     2.84
+    solo_heuristic       play_task      1,510     4,852     3.21    3,000 hands/s met
+    minnesota_heuristic  decisions    149,369   677,315     4.53 6.69 -> 1.48 us a decision
+    minnesota_heuristic  play_match     1,881     5,010     2.66
+    minnesota_heuristic  play_task      1,276     4,038     3.17    2,500 hands/s met
+    knockout_heuristic   decisions     82,329   401,166     4.87 12.15 -> 2.49 us a decision
+    knockout_heuristic   play_match       804     1,799     2.24
+    knockout_heuristic   play_task        589     1,488     2.53    1,000 games/s met
+    german_random        play_deal      9,083     9,711     1.07   15,000 hands/s not met
+
+German Whist's play_task is the closest to its target: two earlier runs the same
+afternoon, a few commits before and under heavier load (load average 5 to 8), gave
+3,950 and 3,723 hands/s.
 
 The ``play_task`` ratios include the recording's own speed-up over the same commits.
 
