@@ -28,7 +28,7 @@ from whist_sim.budget import (
     decision_clock,
 )
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
-from whist_sim.rng import derive_seed, splitmix64, strategy_rng
+from whist_sim.rng import LazyRandom, derive_seed, splitmix64
 
 ON_ERROR = ("forfeit", "abort")
 
@@ -119,7 +119,8 @@ def play_deal(
     up once, not per deal; without it a deal under a limit opens its own.
     """
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
-    rngs = [strategy_rng(seat_seed(seed, seat, seat_seeding)) for seat in range(game.players)]
+    # each seat's generator is seeded at its first draw (most strategies never draw)
+    rngs = [LazyRandom(seat_seed, seed, seat, seat_seeding) for seat in range(game.players)]
     choosers = [strategy.choose for strategy in strategies]
     if chess_clock is None and time_control is not None:
         chess_clock = ChessClock(time_control, game.players)

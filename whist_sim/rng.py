@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 MASK64 = (1 << 64) - 1
 
@@ -100,10 +102,71 @@ def shuffled_deck(seed: int, size: int = 52) -> list[int]:
 
 
 def strategy_rng(seed: int) -> random.Random:
-    """The generator a strategy gets for one seat of one deal.
+    """The generator a strategy gets for one seat of one deal (``play_deal`` gives it as a
+    ``LazyRandom``, seeded at its first use: the same draws).
 
     Strategies may use ``random.Random`` freely; results stay reproducible
     because every seat of every deal gets its own generator seeded from the
     deal seed, whatever worker or task plays it.
     """
     return random.Random(seed)
+
+
+class LazyRandom(random.Random):
+    """A ``random.Random`` seeded only when first used: ``LazyRandom(seed_of, *args)`` draws
+    exactly what ``random.Random(seed_of(*args))`` draws.
+
+    Seeding a Mersenne Twister costs about 5 us, and most strategies (the heuristics among
+    them) never draw from the generator each seat of each deal is given: the seed is
+    derived and the twister seeded at the first draw, state read or pickling, when the
+    object becomes a plain ``random.Random`` (its class switched), so every later call is
+    the C generator's own. ``isinstance(rng, random.Random)`` holds throughout.
+    """
+
+    def __init__(self, seed_of: Callable[..., int], *args: Any) -> None:
+        # random.Random.__init__ is not called: seeding it is what is put off
+        self._seed_from = (seed_of, args)
+        self.gauss_next = None
+
+    def random(self) -> float:
+        _seed_now(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int) -> int:
+        _seed_now(self)
+        return random.Random.getrandbits(self, k)
+
+    def randbytes(self, n: int) -> bytes:
+        _seed_now(self)
+        return random.Random.randbytes(self, n)
+
+    def getstate(self) -> tuple[Any, ...]:
+        _seed_now(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        _seed_now(self)
+        random.Random.setstate(self, state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self.__dict__.pop("_seed_from", None)
+        self.__class__ = random.Random
+        random.Random.seed(self, a, version)
+        self.gauss_next = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        _seed_now(self)
+        return random.Random.__reduce__(self)
+
+
+def _seed_now(rng: random.Random) -> None:
+    """Seed a ``LazyRandom`` not yet seeded, as ``random.Random(seed)`` would, and make it a
+    ``random.Random`` (a method bound before, as ``shuffle`` binds ``getrandbits``, may
+    still call in after: then there is nothing left to do)."""
+    pending = rng.__dict__.pop("_seed_from", None)
+    if pending is not None:
+        seed_of, args = pending
+        rng.__class__ = random.Random
+        random.Random.seed(rng, seed_of(*args))
+        rng.gauss_next = None
+
