@@ -9,6 +9,7 @@ seeds are derived by hashing names, so a deal's seed depends only on what it is
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import math
 import random
@@ -167,6 +168,10 @@ def _seed_now(rng: random.Random) -> None:
     if pending is not None:
         seed_of, args = pending
         rng.__class__ = random.Random
-        random.Random.seed(rng, seed_of(*args))
+        seed = seed_of(*args)
+        if seed.__class__ is int:  # what random.Random.seed does with an int, without its checks
+            _random.Random.seed(rng, seed)
+        else:
+            random.Random.seed(rng, seed)
         rng.gauss_next = None
 
