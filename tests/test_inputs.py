@@ -294,13 +294,15 @@ COUNTING_RUN = """
 import sys
 from whist_sim.store import RunFolder
 
-commit = RunFolder.commit_task
+name_units = RunFolder.name_units
 
-def counted(self, task, tables):
-    commit(self, task, tables)
-    print("committed", task, flush=True)
+def counted(self, units):
+    name_units(self, units)
+    for record in units.values():
+        for task in record.tasks:
+            print("committed", task, flush=True)
 
-RunFolder.commit_task = counted
+RunFolder.name_units = counted
 sys.argv = ["whist-sim", "run", {config!r}, "--workers", "0", "--out", {out!r}, "--no-progress"]
 from whist_sim.cli import main
 main()
@@ -543,24 +545,24 @@ def test_an_out_on_a_read_only_file_system(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_no_space_left_mid_run_keeps_every_committed_task(tmp_path, monkeypatch):
-    """Simulated: the third commit finds the disk full. The command fails in one line
-    naming the run and how to continue; the two tasks committed stay; the resumed run
-    equals an uninterrupted one."""
+    """Simulated: the third snapshot naming tasks finds the disk full. The command fails in
+    one line naming the run and how to continue; the two tasks committed stay; the resumed
+    run equals an uninterrupted one."""
     config = write_config(tmp_path, quick_config(deals=12, per_task=3))
     out = tmp_path / "out"
-    commit = RunFolder.commit_task
+    name_units = RunFolder.name_units
     commits = []
 
-    def full_disk(self, task, tables):
+    def full_disk(self, units):
         if len(commits) == 2:
-            raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "data"))
-        commit(self, task, tables)
-        commits.append(task)
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "manifest"))
+        name_units(self, units)
+        commits.extend(task for record in units.values() for task in record.tasks)
 
-    monkeypatch.setattr(RunFolder, "commit_task", full_disk)
+    monkeypatch.setattr(RunFolder, "name_units", full_disk)
     _assert_one_line(_cli_run(config, out), "no space left on the device",
                      f"whist-sim run --resume {out}")
-    monkeypatch.setattr(RunFolder, "commit_task", commit)
+    monkeypatch.setattr(RunFolder, "name_units", name_units)
     assert RunFolder.open(out).completed_tasks() == set(commits)
     resumed = cli.invoke(app, ["run", "--resume", str(out), "--workers", "0", "--no-progress"])
     assert resumed.exit_code == 0, resumed.output

@@ -83,20 +83,22 @@ def test_growth_exponent_reads_flat_linear_and_quadratic():
     assert large_run.growth_exponent(1e4, 5.0, 1e5, 500.0) == pytest.approx(2.0)
 
 
-def test_the_fed_driver_commits_every_task_of_the_plan(tmp_path):
+@pytest.mark.parametrize("stored", [False, True], ids=["driver writes", "workers write"])
+def test_the_fed_driver_commits_every_task_of_the_plan(tmp_path, stored):
     """commit_rate's harness: real task results, fed again renumbered, are all committed
-    by the runner's driver loop, each task's rows once."""
+    by the runner's driver loop, each task's rows once, whether the driver writes the rows
+    or the (simulated) workers wrote their units."""
     per_task = commit_rate.items_per_task(12)
     assert per_task % commit_rate.PAIRINGS == 0
     results, per_hand = commit_rate.make_results(12, 2)
     assert per_hand > 0
     hands = results[0].deals
     assert hands == per_task * commit_rate.hands_per_item()
-    seconds = commit_rate.whole_driver(tmp_path, results, 5, per_task)
+    seconds = commit_rate.whole_driver(tmp_path, results, 5, per_task, stored=stored)
     assert seconds > 0
     from whist_sim.store import RunFolder
 
-    folder = RunFolder.open(tmp_path / "whole")
+    folder = RunFolder.open(tmp_path / ("stored" if stored else "whole"))
     assert folder.completed_tasks() == set(range(5))
     assert folder.scan("deals").select("deal").collect().height == 5 * hands
 
