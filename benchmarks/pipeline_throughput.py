@@ -22,13 +22,18 @@ The machine is noisy: read the ratios, measured side by side, more than the rate
 machine shared with other work, a wall clock counts the time the process waited for a
 core, which can dwarf what is measured (both codes run on one core, in one process).
 
+The task reads its tricks off the log as a long run's worker does once it has recorded
+a few tasks: with the compiled kernels (``tournament.trick_kernels``, loaded before the
+first measurement; ``--readings numpy`` measures the NumPy readings a process uses for
+its first ``recording.COMPILED_AFTER_HANDS`` hands instead).
+
 ``--before REV`` measures the same thing, in the same run, with the whist_sim of git
 revision REV (exported to a temporary folder and run in a child process, interleaved
 game by game with this checkout's measurement), and prints its ratio beside.
 
 Usage: python benchmarks/pipeline_throughput.py [--deals N | --task-seconds 2] [--repeats 3]
        [--games german_whist ...] [--strategies random heuristic]
-       [--time-limit 10] [--before REV] [--clock wall|cpu]
+       [--time-limit 10] [--before REV] [--clock wall|cpu] [--readings compiled|numpy]
 """
 
 from __future__ import annotations
@@ -122,7 +127,8 @@ def before(tree: Path, game: str, strategy: str, deals: int, args: argparse.Name
     """``measure`` with the whist_sim exported to ``tree``, in a child process."""
     command = [sys.executable, __file__, "--child", "--games", game, "--strategies", strategy,
                "--deals", str(deals), "--repeats", str(args.repeats),
-               "--time-limit", str(args.time_limit), "--clock", args.clock]
+               "--time-limit", str(args.time_limit), "--clock", args.clock,
+               "--readings", args.readings]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(command, env=env, cwd=tree, check=True, capture_output=True,
                          text=True).stdout
@@ -135,6 +141,17 @@ def export(rev: str, folder: Path) -> Path:
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
+
+
+def choose_readings(readings: str) -> None:
+    """Make every task read its log as ``readings`` says (a revision from before the
+    compiled readings has only the NumPy ones, and is left as it is)."""
+    from whist_sim.tournament import recording
+
+    if hasattr(recording, "use_compiled"):
+        recording.use_compiled = readings == "compiled"
+        if recording.use_compiled:
+            recording.compiled_readings(0)  # load numba and the kernels before timing
 
 
 def limit(text: str) -> float | None:
@@ -154,10 +171,14 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="also measure git revision REV")
     parser.add_argument("--clock", choices=list(CLOCK), default="wall",
                         help="wall clock, or the process's CPU time (a shared machine)")
+    parser.add_argument("--readings", choices=("compiled", "numpy"), default="compiled",
+                        help="how the task reads its tricks off the log (default: compiled,"
+                             " as a long run does)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global now
     now = CLOCK[args.clock]
+    choose_readings(args.readings)
     if args.child:
         hands, bare_s, task_s = measure(args.games[0], args.strategies[0], args.deals or 200,
                                         args.repeats, args.time_limit)
@@ -167,7 +188,7 @@ def main() -> None:
     size = (f"{args.deals} deals" if args.deals else
             f"deals for about {args.task_seconds:g} s of bare play")
     print(f"time limit per decision in the task: {shown}; best of {args.repeats}; a task of"
-          f" {size}; {args.clock} clock")
+          f" {size}; {args.clock} clock; {args.readings} readings of the log")
     with tempfile.TemporaryDirectory() as temporary:
         tree = export(args.before, Path(temporary)) if args.before else None
         head = (f"{'game':16s} {'strategy':10s} {'deals':>6s} {'bare hands/s':>13s}"

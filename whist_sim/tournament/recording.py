@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -113,7 +114,7 @@ class TaskRecorder:
     # -- at the end of the task -------------------------------------------------------------
     def tables(self) -> dict[str, pa.Table]:
         name = self.game.name
-        hands = _Hands(self.entries, self.log)
+        hands = _Hands(self.entries, self.log, compiled_readings(len(self.entries)))
         self._hands = hands
         out = {
             "deals": self._deals(hands),
@@ -282,7 +283,8 @@ class TaskRecorder:
         schema = table_schema("tricks", self.game.name)
         size = TRICKS_FROM_LOG.get(self.game.name)
         if size is not None:
-            columns, counts = _log_tricks(hands, size)
+            columns, counts = (_log_tricks_compiled if hands.compiled
+                               else _log_tricks)(hands, size)
             columns.update(self._keys(hands, counts))
             trick_lists: Sequence[Sequence[Any]] = hands.tricks
         else:
@@ -351,11 +353,72 @@ def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
     }, tricks
 
 
+def _log_tricks_compiled(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
+    """``_log_tricks`` in one compiled pass (``trick_kernels.tricks_from_log``)."""
+    from whist_sim.tournament.trick_kernels import tricks_from_log
+
+    number, leader, cards, winner, tricks = tricks_from_log(
+        hands.phase_codes, _phase_code(hands, "play"), hands.actions, hands.action_seats,
+        hands.log_counts, _trumps(hands.raws), size)
+    return {
+        "trick": pa.array(number),
+        "leader": pa.array(leader),
+        "cards": pa.ListArray.from_arrays(
+            pa.array(np.arange(0, cards.size + 1, size, dtype=np.int32)),
+            CARD_NAMES.take(pa.array(cards))),
+        "winner": pa.array(winner),
+    }, tricks
+
+
+def _phase_code(hands: _Hands, name: str) -> int:
+    """The code of phase ``name`` in ``hands.phase_codes`` (-1: no row has that phase)."""
+    names = hands.phase_names.to_pylist()
+    return names.index(name) if name in names else -1
+
+
+def _trumps(raws: Sequence[Any]) -> np.ndarray:
+    """Each hand's trump suit (-1: none), from its ``RAW_DEALS`` numbers."""
+    return np.fromiter((raw[1] for raw in raws), np.int64, len(raws))
+
+
+COMPILED_AFTER_HANDS = 20_000
+"""Hands a process records with the NumPy readings of the log before it switches to the
+compiled ones (``trick_kernels``): loading numba and the kernels costs a process about
+0.3 s once, which the kernels win back (about 10 microseconds a German hand) over some
+30,000 hands, so a short run never waits for numba and a long one gains from its second
+or third task. Where numba is loaded already, the kernels are used at once. The rows are
+the same either way (``tests/test_trick_kernels.py``)."""
+
+_recorded = [0]
+"""Hands this process has recorded so far (``compiled_readings``)."""
+
+use_compiled: bool | None = None
+"""Force the compiled readings on (True) or off (False); None: ``compiled_readings``
+decides. For tests and benchmarks."""
+
+
+def compiled_readings(hands: int) -> bool:
+    """Whether the task about to build its tables from ``hands`` hands reads its tricks
+    with the compiled kernels (see ``COMPILED_AFTER_HANDS``)."""
+    if use_compiled is not None:
+        return use_compiled
+    _recorded[0] += hands
+    if "numba" not in sys.modules and _recorded[0] < COMPILED_AFTER_HANDS:
+        return False
+    try:
+        import whist_sim.tournament.trick_kernels  # noqa: F401
+    except ImportError:  # pragma: no cover - numba is a dependency; a broken install
+        return False
+    return True
+
+
 class _Hands:
     """A task's hands, as columns built once and shared by the tables."""
 
     def __init__(self, entries: Sequence[tuple[Any, ...]],
-                 log: Sequence[tuple[int, str, int, bool]]) -> None:
+                 log: Sequence[tuple[int, str, int, bool]], compiled: bool = False) -> None:
+        self.compiled = compiled
+        """Whether the log is read by the compiled kernels (``compiled_readings``)."""
         (keys, seated, seeds, dealers, outcomes, errors, times, log_counts, tricks, raws,
          states) = (list(c) for c in zip(*entries, strict=True)) if entries else ([],) * 11
         self.keys: list[tuple[int, int, int, int]] = keys
@@ -374,7 +437,7 @@ class _Hands:
         self.states = states
         self.log_counts = np.fromiter(log_counts, np.int64, len(log_counts))
         self.action_seats, self.phase_codes, self.phase_names, self.actions, self.chosen = \
-            log_columns(log)
+            log_columns(log, compiled)
         self.phases = self.phase_names.take(pa.array(self.phase_codes))
         self.hand_of_row = np.repeat(np.arange(len(keys)), self.log_counts)
         self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
@@ -382,29 +445,36 @@ class _Hands:
             self.chosen, self.log_counts, times, seated, self.outcomes)
 
 
-def log_columns(log: Sequence[tuple[int, str, int, bool]]
+def log_columns(log: Sequence[tuple[int, str, int, bool]], compiled: bool = False
                 ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray, np.ndarray]:
     """The fields of every log entry as columns: seats, phase codes (into the phase names
     returned), actions and chosen flags.
 
     An entry from a shared table (``games.base.log_entries``, what the engines append) is
-    found by its ``id`` among every shared entry, all at once; any other entry (one a
-    caller built) is read field by field."""
+    found by its ``id`` among every shared entry, all at once (``compiled``: in one
+    compiled pass, ``trick_kernels.shared_entry_fields``); any other entry (one a caller
+    built) is read field by field."""
     count = len(log)
     index = _shared_index()
     ids = np.fromiter(map(id, log), np.uint64, count)
-    if len(index.ids):
-        at = np.searchsorted(index.ids, ids)
-        np.minimum(at, len(index.ids) - 1, out=at)
-        found = index.ids[at] == ids
-    else:  # no game has made a shared table: every entry is read as it is
-        index = _SharedIndex({("play", True): [[(0, "play", 0, True)]]})
-        at = np.zeros(count, np.int64)
-        found = np.zeros(count, np.bool_)
-    seats = index.seats[at]
-    phases = index.phases[at]
-    actions = index.actions[at]
-    chosen = index.chosen[at]
+    if len(index.ids) and compiled:
+        from whist_sim.tournament.trick_kernels import shared_entry_fields
+
+        seats, phases, actions, chosen, found = shared_entry_fields(
+            index.ids, index.seats, index.phases, index.actions, index.chosen, ids)
+    else:
+        if len(index.ids):
+            at = np.searchsorted(index.ids, ids)
+            np.minimum(at, len(index.ids) - 1, out=at)
+            found = index.ids[at] == ids
+        else:  # no game has made a shared table: every entry is read as it is
+            index = _SharedIndex({("play", True): [[(0, "play", 0, True)]]})
+            at = np.zeros(count, np.int64)
+            found = np.zeros(count, np.bool_)
+        seats = index.seats[at]
+        phases = index.phases[at]
+        actions = index.actions[at]
+        chosen = index.chosen[at]
     names = list(index.names)
     if not found.all():
         codes = {name: code for code, name in enumerate(names)}
@@ -799,6 +869,8 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
     """The ``tricks`` columns a game adds (German Whist: stage, faceup, taken,
     follower_could_win; Knock-out: round, players), one value per completed trick."""
     if _german_facts_by_arrays(game):
+        if hands.compiled:
+            return _german_facts_compiled(hands, counts)
         return german_trick_facts(hands.raws, hands.log_counts, hands.action_seats,
                                   (hands.phase_codes, hands.phase_names), hands.actions,
                                   counts)
@@ -923,6 +995,29 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
         "stage": np.where(stage_one, 1, 2),
         "faceup": faceup,
         "taken": CARD_NAMES.take(pa.array(np.maximum(taken_card, 0), mask=taken_card < 0)),
+        "follower_could_win": could_win,
+    }
+
+
+def _german_facts_compiled(hands: _Hands, trick_counts: np.ndarray) -> dict[str, Any]:
+    """``german_trick_facts`` in one compiled pass (``trick_kernels.german_facts``)."""
+    from whist_sim.tournament.trick_kernels import german_facts
+
+    raws = hands.raws
+    count = len(raws)
+    initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64, 2 * count).reshape(-1, 2)
+    faceup_cards = np.fromiter(_chain(raw[4][0:26:2] for raw in raws), np.int64,
+                               13 * count).reshape(-1, 13)
+    stage, faceup, taken, could_win = german_facts(
+        hands.phase_codes, _phase_code(hands, "play"), _phase_code(hands, "take"),
+        hands.actions, hands.action_seats, hands.log_counts, initial, _trumps(raws),
+        faceup_cards)
+    if stage.size != int(trick_counts.sum()):
+        raise RuntimeError("German Whist trick facts: the completed tricks and the log disagree")
+    return {
+        "stage": stage,
+        "faceup": CARD_NAMES.take(pa.array(np.maximum(faceup, 0), mask=faceup < 0)),
+        "taken": CARD_NAMES.take(pa.array(np.maximum(taken, 0), mask=taken < 0)),
         "follower_could_win": could_win,
     }
 
