@@ -16,7 +16,11 @@ costs once (building its strategies, its schemas) weighs what it weighs in a run
 ``--deals N`` fixes the size instead.
 
 It prints both in hands per second and the ratio task / bare (target: at least
-0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs.
+0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs, and
+where the difference goes, in microseconds a hand (``parts``, best of the same runs):
+the task's play with its decisions timed under the limit and each hand kept for the
+recorder, less bare play; and building the tables. Read them beside the ratio: on a
+shared machine bare play alone varies by 10% from run to run.
 The machine is noisy: read the ratios, measured side by side, more than the rates.
 ``--clock cpu`` times with the process's CPU time instead of the wall clock: on a
 machine shared with other work, a wall clock counts the time the process waited for a
@@ -40,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -47,13 +52,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from whist_sim.budget import decision_clock
 from whist_sim.games import make_game
 from whist_sim.play import play_match
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.config import MAX_DEALS_PER_TASK
 from whist_sim.tournament.runner import TARGET_TASK_SECONDS
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
-from whist_sim.tournament.worker import TaskSpec, play_task
+from whist_sim.tournament.recording import TaskRecorder
+from whist_sim.tournament.worker import TaskSpec, _old_objects_aside, play_task
 
 GAMES = {"german_whist": None, "solo_whist": None, "minnesota_whist": None,
          "knockout_whist": 4}
@@ -93,6 +100,36 @@ def bare(spec: TaskSpec) -> tuple[float, int]:
     return now() - started, hands
 
 
+def parts(spec: TaskSpec) -> dict[str, float]:
+    """Where the task's time goes, in seconds: ``play`` (the task's play, each decision
+    timed under its limit, each hand handed to the recorder as it ends) and ``tables``
+    (the Arrow tables built at the end), as ``play_task`` does them."""
+    game = make_game(spec.game, spec.variant, spec.players)
+    built = {label: build_strategy(use, params, game.name)
+             for label, (use, params) in spec.strategies.items()}
+    lineup = spec.lineups[0]
+    limit = spec.time_limit
+    recorder = TaskRecorder(game, json.dumps(game.variant.as_dict(), sort_keys=True))
+    with _old_objects_aside(), decision_clock(limit or math.inf) as clock:
+        started = now()
+        for _, deal in spec.plan.task_items(0):
+            seed = match_seed(spec.root_seed, deal)
+            for rotation in seatings(lineup, game.duplicate_rotations):
+                seated = rotate(lineup, rotation)
+                played, match = play_match(game, [built[label] for label in seated], seed,
+                                           time_limit=limit, timed=True,
+                                           clock=clock if limit is not None else None)
+                for hand, result in enumerate(played):
+                    recorder.add_hand((0, deal, rotation, hand), seated, result,
+                                      result.outcome.error, result.seconds)
+                recorder.add_match((0, deal, rotation), seated, len(played), match)
+        play = now() - started
+        started = now()
+        recorder.tables()
+        tables = now() - started
+    return {"play": play, "tables": tables}
+
+
 def recorded(spec: TaskSpec) -> tuple[float, int]:
     started = now()
     result = play_task(spec)
@@ -100,10 +137,12 @@ def recorded(spec: TaskSpec) -> tuple[float, int]:
 
 
 def measure(game: str, strategy: str, deals: int, repeats: int,
-            time_limit: float | None) -> tuple[int, float, float]:
-    """Hands, and the best seconds of bare play and of the task, interleaved."""
+            time_limit: float | None) -> tuple[int, float, float, dict[str, float]]:
+    """Hands, the best seconds of bare play and of the task, interleaved, and the best
+    seconds of each of the task's parts (``parts``)."""
     spec = task_spec(game, GAMES[game], strategy, deals, time_limit)
     best_bare = best_task = float("inf")
+    best_parts: dict[str, float] = {}
     hands = 0
     for _ in range(repeats):
         seconds, hands = bare(spec)
@@ -111,7 +150,9 @@ def measure(game: str, strategy: str, deals: int, repeats: int,
         seconds, task_hands = recorded(spec)
         best_task = min(best_task, seconds)
         assert task_hands == hands
-    return hands, best_bare, best_task
+        for part, seconds in parts(spec).items():
+            best_parts[part] = min(best_parts.get(part, float("inf")), seconds)
+    return hands, best_bare, best_task, best_parts
 
 
 def task_size(game: str, strategy: str, seconds: float) -> int:
@@ -180,8 +221,8 @@ def main() -> None:
     now = CLOCK[args.clock]
     choose_readings(args.readings)
     if args.child:
-        hands, bare_s, task_s = measure(args.games[0], args.strategies[0], args.deals or 200,
-                                        args.repeats, args.time_limit)
+        hands, bare_s, task_s, _ = measure(args.games[0], args.strategies[0],
+                                           args.deals or 200, args.repeats, args.time_limit)
         print(json.dumps({"hands": hands, "bare": bare_s, "task": task_s}))
         return
     shown = "none" if args.time_limit is None else f"{args.time_limit:g} s"
@@ -192,7 +233,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         tree = export(args.before, Path(temporary)) if args.before else None
         head = (f"{'game':16s} {'strategy':10s} {'deals':>6s} {'bare hands/s':>13s}"
-                f" {'task hands/s':>13s} {'task/bare':>9s}")
+                f" {'task hands/s':>13s} {'task/bare':>9s}  {'us a hand: timing, keeping':>26s}"
+                f" {'tables':>6s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
         print(head)
@@ -200,11 +242,14 @@ def main() -> None:
             for strategy in args.strategies:
                 deals = args.deals or task_size(game, strategy, args.task_seconds)
                 old = before(tree, game, strategy, deals, args) if tree is not None else None
-                hands, bare_s, task_s = measure(game, strategy, deals, args.repeats,
-                                                args.time_limit)
+                hands, bare_s, task_s, spent = measure(game, strategy, deals, args.repeats,
+                                                       args.time_limit)
                 ratio = bare_s / task_s
+                micro = {part: seconds / hands * 1e6 for part, seconds in spent.items()}
                 line = (f"{game:16s} {strategy:10s} {deals:6d} {hands / bare_s:13.0f}"
-                        f" {hands / task_s:13.0f} {ratio:9.2f}")
+                        f" {hands / task_s:13.0f} {ratio:9.2f}"
+                        f"  {micro['play'] - bare_s / hands * 1e6:26.1f}"
+                        f" {micro['tables']:6.1f}")
                 if old is not None:
                     line += (f"  {old['hands'] / old['bare']:12.0f}"
                              f" {old['hands'] / old['task']:7.0f}"

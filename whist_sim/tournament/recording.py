@@ -383,11 +383,13 @@ def _trumps(raws: Sequence[Any]) -> np.ndarray:
 
 COMPILED_AFTER_HANDS = 20_000
 """Hands a process records with the NumPy readings of the log before it switches to the
-compiled ones (``trick_kernels``): loading numba and the kernels costs a process about
-0.3 s once, which the kernels win back (about 10 microseconds a German hand) over some
-30,000 hands, so a short run never waits for numba and a long one gains from its second
-or third task. Where numba is loaded already, the kernels are used at once. The rows are
-the same either way (``tests/test_trick_kernels.py``)."""
+compiled ones (``trick_kernels``): loading numba and the kernels from numba's disk cache
+costs a process about 0.4 s once (compiling them, the first time on a machine, about
+2.3 s), which the kernels win back (about 10 microseconds a German hand) over some
+40,000 hands, so a short run never waits for numba and a long one gains from its second
+or third task. Where numba is loaded already (the compiled heuristics load it), the
+kernels are used at once. The rows are the same either way
+(``tests/test_trick_kernels.py``)."""
 
 _recorded = [0]
 """Hands this process has recorded so far (``compiled_readings``)."""
