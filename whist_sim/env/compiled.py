@@ -47,6 +47,12 @@ SOLO_PHASES = solo_whist.PHASES
 MINNESOTA_PHASES = minnesota_whist.PHASES
 KNOCKOUT_PHASES = knockout_whist.PHASES
 
+_empty = np.empty
+FLOAT32, INT8 = np.dtype(np.float32), np.dtype(np.int8)
+"""The arrays' dtypes made once: ``np.empty`` given a dtype, not a type to convert, takes
+about 60 ns less, twice an observation."""
+
+
 def _entry(dispatcher: Any, sample: tuple[Any, ...]) -> Any:
     """The compiled entry point of ``dispatcher`` for the argument types of ``sample``.
 
@@ -176,8 +182,8 @@ class GermanWhistCompiled(CompiledEncoder):
         history = self.history
         if tricks is not history.synced:
             history.sync(tricks)
-        obs = np.empty(self.size, np.float32)
-        mask = np.empty(self.actions, np.int8)
+        obs = _empty(self.size, FLOAT32)
+        mask = _empty(self.actions, INT8)
         self.write(obs, mask, history.played, self.params, seat,
                    GERMAN_PHASES.get(phase, -1), legal, hand, trump, upcard, bytes(faceup),
                    facedown_left, stage, dealer, leader, bytes(trick), taken,
@@ -219,8 +225,8 @@ class SoloWhistCompiled(CompiledEncoder):
         if bids is not known:
             auction = bytes([value for pair in bids for value in pair])
             self._bids = (bids, auction)
-        obs = np.empty(self.size, np.float32)
-        mask = np.empty(self.actions, np.int8)
+        obs = _empty(self.size, FLOAT32)
+        mask = _empty(self.actions, INT8)
         self.write(obs, mask, history.played, self.params, seat,
                    SOLO_PHASES.get(phase, -1), legal & FULL_DECK, legal >> NUM_CARDS, hand,
                    dealer, upcard, upcard_held, auction, passed, contract, declarer, partner,
@@ -261,8 +267,8 @@ class MinnesotaWhistCompiled(CompiledEncoder):
         public = self._public
         if turned is not public[0] or calls is not public[1] or score is not public[2]:
             public = self._public = self._public_of(turned, calls, score)
-        obs = np.empty(self.size, np.float32)
-        mask = np.empty(self.actions, np.int8)
+        obs = _empty(self.size, FLOAT32)
+        mask = _empty(self.actions, INT8)
         self.write(obs, mask, history.played, self.params, seat,
                    MINNESOTA_PHASES.get(phase, -1), legal, hand, dealer, laid, laid_count,
                    public[3], public[4], grander, grand, leader, bytes(trick),
@@ -307,8 +313,8 @@ class KnockoutWhistCompiled(CompiledEncoder):
         seats = self._seats.get((status, dog_used))
         if seats is None:
             seats = self._seats_of(status, dog_used)
-        obs = np.empty(self.size, np.float32)
-        mask = np.empty(self.actions, np.int8)
+        obs = _empty(self.size, FLOAT32)
+        mask = _empty(self.actions, INT8)
         self.write(obs, mask, history.played, self.params, seat,
                    KNOCKOUT_PHASES.get(phase, -1), legal, hand, round_, dealer, trump, upcard,
                    leader, bytes(trick), bytes(trick_seats), bytes(won), *seats)
