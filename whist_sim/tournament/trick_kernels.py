@@ -27,20 +27,27 @@ _compiled = cached_njit()
 
 
 @_compiled
-def tricks_from_log(phase_codes, play_code, actions, seats, log_counts, trumps, size):
-    """Every completed trick of every hand: (trick number, leader, cards (``size`` per
-    trick, flat), winner, completed tricks per hand). A hand's plays after its last
-    complete trick (a forfeited hand's partial trick) are left out."""
-    hands = log_counts.size
-    counts = np.zeros(hands, np.int64)
+def completed_tricks(phase_codes, play_code, log_counts, size):
+    """Per hand, its completed tricks: its plays, ``size`` to a trick, rounded down."""
+    counts = np.zeros(log_counts.size, np.int64)
     row = 0
-    for hand in range(hands):
+    for hand in range(log_counts.size):
         plays = 0
         for _ in range(log_counts[hand]):
             if phase_codes[row] == play_code:
                 plays += 1
             row += 1
         counts[hand] = plays // size
+    return counts
+
+
+@_compiled
+def tricks_from_log(phase_codes, play_code, actions, seats, log_counts, trumps, size):
+    """Every completed trick of every hand: (trick number, leader, cards (``size`` per
+    trick, flat), winner, completed tricks per hand). A hand's plays after its last
+    complete trick (a forfeited hand's partial trick) are left out."""
+    hands = log_counts.size
+    counts = completed_tricks(phase_codes, play_code, log_counts, size)
     total = counts.sum()
     number = np.empty(total, np.int16)
     leader = np.empty(total, np.int8)
@@ -90,15 +97,7 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
     its seat's hand at every row naming it (a card enters a hand once and leaves once),
     so the follower's hand as it follows is read as the hand plays."""
     hands = log_counts.size
-    total = 0
-    row = 0
-    for hand in range(hands):
-        plays = 0
-        for _ in range(log_counts[hand]):
-            if phase_codes[row] == play_code:
-                plays += 1
-            row += 1
-        total += plays // 2
+    total = completed_tricks(phase_codes, play_code, log_counts, 2).sum()
     stage = np.empty(total, np.int64)
     faceup = np.empty(total, np.int64)
     taken = np.full(total, -1, np.int64)
