@@ -16,7 +16,8 @@ column at the end of the task in a few bulk operations:
 - ``tricks``: German, Solo and Minnesota Whist's are read off the log (each trick a
   run of plays, its winner found for every trick at once: ``TRICKS_FROM_LOG``), and
   German Whist's trick facts too (``german_trick_facts``); other games' come from
-  their trick records;
+  their trick records. A process that has recorded many hands reads the log in
+  compiled passes instead (``trick_kernels``, ``COMPILED_AFTER_HANDS``), the same rows;
 - ``deals``, ``seats`` and ``matches`` take a few appends per hand or match;
 - the games' own tables: Solo's contracts and bids from the outcomes' facts and the
   logs' bid rows (no state kept), Knock-out's rounds from the games' round rows and

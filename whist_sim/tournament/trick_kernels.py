@@ -134,7 +134,8 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
                     trick += 1
                     lead = -1
             elif code == take_code:
-                taken[first + takes] = card
+                if first + takes < trick:  # a take follows the trick its taker won
+                    taken[first + takes] = card
                 takes += 1
             if seat == 0:
                 held0 = held ^ bit
