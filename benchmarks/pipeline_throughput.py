@@ -17,10 +17,13 @@ costs once (building its strategies, its schemas) weighs what it weighs in a run
 
 It prints both in hands per second and the ratio task / bare (target: at least
 0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs, and
-where the difference goes, in microseconds a hand (``parts``, best of the same runs):
-the task's play with its decisions timed under the limit and each hand kept for the
-recorder, less bare play; and building the tables. Read them beside the ratio: on a
-shared machine bare play alone varies by 10% from run to run.
+where the difference goes, in microseconds a hand, each part the best of as many runs
+(``parts``): bare play and the same play with its decisions timed under the limit,
+back to back (``timing`` is their difference), handing each hand to the recorder
+(``keeping``) and building the tables; then the ratio the parts give, bare / (bare +
+timing + keeping + tables). On a shared machine bare play alone varies by 10% from one
+run to the next, so the parts ratio, whose terms are measured close together, is the
+steadier reading of the two.
 The machine is noisy: read the ratios, measured side by side, more than the rates.
 ``--clock cpu`` times with the process's CPU time instead of the wall clock: on a
 machine shared with other work, a wall clock counts the time the process waited for a
@@ -51,6 +54,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from whist_sim.budget import decision_clock
 from whist_sim.games import make_game
@@ -101,33 +105,53 @@ def bare(spec: TaskSpec) -> tuple[float, int]:
 
 
 def parts(spec: TaskSpec) -> dict[str, float]:
-    """Where the task's time goes, in seconds: ``play`` (the task's play, each decision
-    timed under its limit, each hand handed to the recorder as it ends) and ``tables``
-    (the Arrow tables built at the end), as ``play_task`` does them."""
+    """The task's work beside bare play, each part timed alone, in seconds: ``bare`` and
+    ``timed`` (the same play with every decision timed under the task's limit), played
+    back to back here with nothing kept; ``keeping`` (each hand handed to the
+    recorder) and ``tables`` (the Arrow tables built at the end), as ``play_task`` does
+    them. Steadier than the task's rate against bare play measured apart: on a shared
+    machine bare play alone varies by 10% from one run to the next."""
     game = make_game(spec.game, spec.variant, spec.players)
     built = {label: build_strategy(use, params, game.name)
              for label, (use, params) in spec.strategies.items()}
     lineup = spec.lineups[0]
     limit = spec.time_limit
+    items = [(deal, rotation, rotate(lineup, rotation), match_seed(spec.root_seed, deal))
+             for _, deal in spec.plan.task_items(0)
+             for rotation in seatings(lineup, game.duplicate_rotations)]
+
+    def play(timed: bool, clock: Any = None, keep: bool = False) -> list[tuple[Any, ...]]:
+        """Every item played (timed: as the task plays it); ``keep``: each with what the
+        recorder needs (else nothing is kept, as in bare play, whose hands die young)."""
+        kept = []
+        for deal, rotation, seated, seed in items:
+            played = play_match(game, [built[label] for label in seated], seed,
+                                time_limit=limit if timed else None, timed=timed,
+                                clock=clock if timed and limit is not None else None)
+            if keep:
+                kept.append((deal, rotation, seated, *played))
+        return kept
+
     recorder = TaskRecorder(game, json.dumps(game.variant.as_dict(), sort_keys=True))
     with _old_objects_aside(), decision_clock(limit or math.inf) as clock:
         started = now()
-        for _, deal in spec.plan.task_items(0):
-            seed = match_seed(spec.root_seed, deal)
-            for rotation in seatings(lineup, game.duplicate_rotations):
-                seated = rotate(lineup, rotation)
-                played, match = play_match(game, [built[label] for label in seated], seed,
-                                           time_limit=limit, timed=True,
-                                           clock=clock if limit is not None else None)
-                for hand, result in enumerate(played):
-                    recorder.add_hand((0, deal, rotation, hand), seated, result,
-                                      result.outcome.error, result.seconds)
-                recorder.add_match((0, deal, rotation), seated, len(played), match)
-        play = now() - started
+        play(False)
+        bare_play = now() - started
+        started = now()
+        play(True, clock)
+        timed_play = now() - started
+        played_items = play(True, clock, keep=True)
+        started = now()
+        for deal, rotation, seated, played, match in played_items:
+            for hand, result in enumerate(played):
+                recorder.add_hand((0, deal, rotation, hand), seated, result,
+                                  result.outcome.error, result.seconds)
+            recorder.add_match((0, deal, rotation), seated, len(played), match)
+        keeping = now() - started
         started = now()
         recorder.tables()
         tables = now() - started
-    return {"play": play, "tables": tables}
+    return {"bare": bare_play, "timed": timed_play, "keeping": keeping, "tables": tables}
 
 
 def recorded(spec: TaskSpec) -> tuple[float, int]:
@@ -233,8 +257,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         tree = export(args.before, Path(temporary)) if args.before else None
         head = (f"{'game':16s} {'strategy':10s} {'deals':>6s} {'bare hands/s':>13s}"
-                f" {'task hands/s':>13s} {'task/bare':>9s}  {'us a hand: timing, keeping':>26s}"
-                f" {'tables':>6s}")
+                f" {'task hands/s':>13s} {'task/bare':>9s}  {'us a hand: bare':>15s}"
+                f" {'timing':>6s} {'keeping':>7s} {'tables':>6s} {'parts ratio':>11s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
         print(head)
@@ -246,10 +270,12 @@ def main() -> None:
                                                        args.time_limit)
                 ratio = bare_s / task_s
                 micro = {part: seconds / hands * 1e6 for part, seconds in spent.items()}
+                micro["timing"] = max(micro.pop("timed") - micro["bare"], 0.0)
+                by_parts = micro["bare"] / sum(micro.values())
                 line = (f"{game:16s} {strategy:10s} {deals:6d} {hands / bare_s:13.0f}"
-                        f" {hands / task_s:13.0f} {ratio:9.2f}"
-                        f"  {micro['play'] - bare_s / hands * 1e6:26.1f}"
-                        f" {micro['tables']:6.1f}")
+                        f" {hands / task_s:13.0f} {ratio:9.2f}  {micro['bare']:15.1f}"
+                        f" {micro['timing']:6.1f} {micro['keeping']:7.1f}"
+                        f" {micro['tables']:6.1f} {by_parts:11.2f}")
                 if old is not None:
                     line += (f"  {old['hands'] / old['bare']:12.0f}"
                              f" {old['hands'] / old['task']:7.0f}"

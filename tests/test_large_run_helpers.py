@@ -1,5 +1,7 @@
-"""The helpers of benchmarks/large_run.py and benchmarks/commit_rate.py: sizes, disk, fits,
-and the pre-made results the commit-rate benchmark feeds the runner's driver loop."""
+"""The helpers of benchmarks/large_run.py, benchmarks/commit_rate.py and
+benchmarks/pipeline_throughput.py: sizes, disk, fits, the pre-made results the
+commit-rate benchmark feeds the runner's driver loop, and the parts a task's time is
+split into."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ def _load(name: str):
 
 large_run = _load("large_run")
 commit_rate = _load("commit_rate")
+pipeline = _load("pipeline_throughput")
 
 
 def test_two_entrants_make_two_hands_per_deal_index():
@@ -119,3 +122,13 @@ def test_every_part_of_the_driver_is_timed_on_the_store_as_it_is(tmp_path):
     for name in ("store", "split", "group"):
         folder = commit_rate.RunFolder.open(tmp_path / name)
         assert folder.completed_tasks() == {0, 1, 2}
+
+
+@pytest.mark.parametrize("game", ["german_whist", "knockout_whist"])
+def test_the_pipeline_benchmark_times_every_part_of_a_task(game):
+    """pipeline_throughput's measurement on a tiny task: the task plays the hands bare play
+    plays, and every part of its time is measured."""
+    hands, bare, task, parts = pipeline.measure(game, "random", 3, 1, 10.0)
+    assert hands >= 6 and bare > 0 and task > 0
+    assert set(parts) == {"bare", "timed", "keeping", "tables"}
+    assert all(seconds > 0 for seconds in parts.values())
