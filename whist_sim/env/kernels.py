@@ -62,6 +62,21 @@ def cards_of(played, who):  # pragma: no cover - compiled
 
 
 @compiled
+def played_planes(obs, offset, played, seat, leader, trick):  # pragma: no cover - compiled
+    """At a four-seat table where play goes to the left: from ``offset``, a plane per seat
+    from the observer on, the cards it played, the trick in progress included."""
+    for rel in range(4):
+        who = (seat + rel) % 4
+        cards = cards_of(played, who)
+        player = leader
+        for i in range(len(trick)):
+            if player == who:
+                cards |= np.int64(1) << np.int64(trick[i])
+            player = (player + 1) % 4
+        plane(obs, offset + rel * 52, cards)
+
+
+@compiled
 def legal_mask(obs, mask, legal, high, to_act):  # pragma: no cover - compiled
     """The mask from ``legal`` (actions 0..51) and ``high`` (actions 52.. from bit 0)."""
     if legal or high:
@@ -129,15 +144,7 @@ def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
          won, exposed):  # pragma: no cover - compiled
     trick_mask = start(obs, mask, p[17], played, trick, p[20])
     plane(obs, p[0], hand)
-    for rel in range(4):
-        who = (seat + rel) % 4
-        cards = cards_of(played, who)
-        player = leader
-        for i in range(len(trick)):
-            if player == who:
-                cards |= np.int64(1) << np.int64(trick[i])
-            player = (player + 1) % 4
-        plane(obs, p[1] + rel * 52, cards)
+    played_planes(obs, p[1], played, seat, leader, trick)
     plane(obs, p[2], trick_mask)
     if upcard >= 0:
         obs[p[3] + upcard] = 1.0
@@ -171,15 +178,7 @@ def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid
               squashed):  # pragma: no cover - compiled
     trick_mask = start(obs, mask, p[15], played, trick, p[17])
     plane(obs, p[0], hand)
-    for rel in range(4):
-        who = (seat + rel) % 4
-        cards = cards_of(played, who)
-        player = leader
-        for i in range(len(trick)):
-            if player == who:
-                cards |= np.int64(1) << np.int64(trick[i])
-            player = (player + 1) % 4
-        plane(obs, p[1] + rel * 52, cards)
+    played_planes(obs, p[1], played, seat, leader, trick)
     plane(obs, p[2], trick_mask)
     if laid >= 0:
         obs[p[3] + laid] = 1.0
