@@ -61,9 +61,9 @@ from whist_sim.games import make_game
 from whist_sim.play import play_match
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.config import MAX_DEALS_PER_TASK
+from whist_sim.tournament.recording import TaskRecorder
 from whist_sim.tournament.runner import TARGET_TASK_SECONDS
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
-from whist_sim.tournament.recording import TaskRecorder
 from whist_sim.tournament.worker import TaskSpec, _old_objects_aside, play_task
 
 GAMES = {"german_whist": None, "solo_whist": None, "minnesota_whist": None,

@@ -29,6 +29,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
+from strategies.lazy_module import LazyModule
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, iter_cards, lowest
 from whist_sim.strategy import Strategy
 
@@ -132,7 +133,8 @@ class GermanHeuristic(Strategy):
         if not legal & (legal - 1):  # a single legal action: nothing to decide
             return legal.bit_length() - 1
         if self.compiled:
-            card = (_fast or _compiled_path()).decide(self, view, self._tricks(view.tricks))
+            fast = _compiled.module or _compiled.load()
+            card = fast.decide(self, view, self._tricks(view.tricks))
             if card >= 0:
                 return card
         played = self._tricks(view.tricks)
@@ -341,18 +343,8 @@ class GermanHeuristic(Strategy):
         return lowest(my_trumps)
 
 
-_fast: Any = None
-"""strategies.german_heuristic_compiled once imported (``_compiled_path``): a global
-read per decision, where an ``import`` statement costs about half a microsecond."""
-
-
-def _compiled_path() -> Any:
-    """strategies.german_heuristic_compiled, imported on first use (it imports numba)."""
-    global _fast
-    import strategies.german_heuristic_compiled as module
-
-    _fast = module
-    return module
+_compiled = LazyModule("strategies.german_heuristic_compiled")
+"""The numba path, imported on the first compiled decision."""
 
 
 def _unseen(view: Any, played: int) -> int:

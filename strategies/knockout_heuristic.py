@@ -48,6 +48,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
+from strategies.lazy_module import LazyModule
 from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.strategy import Strategy
 
@@ -129,7 +130,7 @@ class KnockoutHeuristic(Strategy):
         if view.is_dog:
             return self._dog(view, Table(view, self.opponent_skill, self._tricks))
         if self.compiled:  # the table and the scoring, all compiled
-            return (_fast or _compiled_path()).decide(self, view)
+            return (_compiled.module or _compiled.load()).decide(self, view)
         return self._play(view, Table(view, self.opponent_skill, self._tricks))
 
     def worth(self, table: Table, card: int) -> float:
@@ -178,18 +179,8 @@ class KnockoutHeuristic(Strategy):
         return best
 
 
-_fast: Any = None
-"""strategies.knockout_heuristic_compiled once imported (``_compiled_path``): a global
-read per decision, where an ``import`` statement costs about half a microsecond."""
-
-
-def _compiled_path() -> Any:
-    """strategies.knockout_heuristic_compiled, imported on first use (it imports numba)."""
-    global _fast
-    import strategies.knockout_heuristic_compiled as module
-
-    _fast = module
-    return module
+_compiled = LazyModule("strategies.knockout_heuristic_compiled")
+"""The numba path, imported on the first compiled decision."""
 
 
 def longest_suit(hand: int) -> int:

@@ -57,6 +57,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
+from strategies.lazy_module import LazyModule
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, lowest
 from whist_sim.games.minnesota_whist import BLACK, GRAND, PASS
 from whist_sim.strategy import Strategy
@@ -213,7 +214,7 @@ class MinnesotaHeuristic(Strategy):
         if phase == "play":
             high = view.grand or self._null_lost(view)
             if self.compiled:
-                return (_fast or _compiled_path()).play_choice(view, high)
+                return (_compiled.module or _compiled.load()).play_choice(view, high)
             table = _Table(view, self._tricks)
             if high:
                 return self._play_high(view, table)
@@ -485,18 +486,8 @@ class MinnesotaHeuristic(Strategy):
         return best
 
 
-_fast: Any = None
-"""strategies.minnesota_heuristic_compiled once imported (``_compiled_path``): a global
-read per decision, where an ``import`` statement costs about half a microsecond."""
-
-
-def _compiled_path() -> Any:
-    """strategies.minnesota_heuristic_compiled, imported on first use (it imports numba)."""
-    global _fast
-    import strategies.minnesota_heuristic_compiled as module
-
-    _fast = module
-    return module
+_compiled = LazyModule("strategies.minnesota_heuristic_compiled")
+"""The numba path, imported on the first compiled decision."""
 
 
 STILL_TO_PLAY = tuple(

@@ -40,6 +40,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
+from strategies.lazy_module import LazyModule
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, iter_cards, lowest
 from whist_sim.games.solo_whist import (
     ABUNDANCE,
@@ -436,7 +437,8 @@ class SoloHeuristic(Strategy):
         if view.phase == "trump":
             return self._name_trump(view)
         if self.compiled:
-            return (_fast or _compiled_path()).play_choice(view, *self._tricks(view.tricks))
+            fast = _compiled.module or _compiled.load()
+            return fast.play_choice(view, *self._tricks(view.tricks))
         seen = _Seen(view, self._tricks)
         if CONTRACTS[view.contract].misere:
             if view.seat == view.declarer:
@@ -453,7 +455,7 @@ class SoloHeuristic(Strategy):
         """Every call this hand is good enough for, highest first."""
         boost = self.aggression
         if self.compiled:
-            raw, risk, sure = (_fast or _compiled_path()).hand_numbers(hand, eldest)
+            raw, risk, sure = (_compiled.module or _compiled.load()).hand_numbers(hand, eldest)
         else:
             raw = [estimate_tricks(hand, suit) for suit in range(4)]
             risk, sure = misere_risk(hand, eldest), best_sure_tricks(hand)
@@ -521,18 +523,8 @@ class SoloHeuristic(Strategy):
         return best
 
 
-_fast: Any = None
-"""strategies.solo_heuristic_compiled once imported (``_compiled_path``): a global read
-per decision, where an ``import`` statement costs about half a microsecond."""
-
-
-def _compiled_path() -> Any:
-    """strategies.solo_heuristic_compiled, imported on first use (it imports numba)."""
-    global _fast
-    import strategies.solo_heuristic_compiled as module
-
-    _fast = module
-    return module
+_compiled = LazyModule("strategies.solo_heuristic_compiled")
+"""The numba path, imported on the first compiled decision."""
 
 
 # -- trick contracts: following ---------------------------------------------------------
