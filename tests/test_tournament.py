@@ -196,8 +196,8 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
             process.wait(timeout=30)
         else:
             process.send_signal(signal.SIGINT)
-            stdout, _ = process.communicate(timeout=60)
-            assert process.returncode == 1
+            stdout, stderr = process.communicate(timeout=60)
+            assert process.returncode == 1, f"{stdout}\n{stderr}"
             assert f"whist-sim run --resume {out}" in stdout
             assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
     finally:

@@ -203,3 +203,33 @@ def test_a_ray_run_never_writes_or_merges_a_row_in_the_driver(tmp_path, ray_clus
     assert batches and all(name.startswith("batch-") for name in batches), batches
     assert_same_rows(run_rows(tmp_path / "ray"), reference)
     assert_tidy(tmp_path / "ray")
+
+
+def test_an_interrupt_just_after_a_snapshot_is_shown_loses_no_unit_it_names(
+    tmp_path, monkeypatch, reference
+):
+    """Ctrl-C lands after ``data/`` was switched to the snapshot naming a worker's unit
+    and before the writer noted it in memory: closing the folder must read what the disk
+    shows, not remove the unit as unnamed (found under load: the next reader said the
+    unit's files were gone)."""
+    from whist_sim.store import folder as folder_module
+
+    run = _stopped_after(tmp_path, 2)
+    writer = RunFolder.open(run, repair=True)
+    stored = store_task(_task_result(run, 2), _target(run))  # a worker, as the driver runs
+    shown_for_real = folder_module.show
+
+    def interrupted(path, number):
+        shown_for_real(path, number)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(folder_module, "show", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        writer.name_units({stored.unit: stored.record})
+    monkeypatch.setattr(folder_module, "show", shown_for_real)
+    writer.close()
+    assert (run / UNITS_DIR / stored.unit).is_dir()
+    assert RunFolder.open(run).completed_tasks() == {0, 1, 2}
+    resumed = resume_tournament(run, workers=0, progress=False)
+    assert resumed.tasks_run == 9
+    assert_same_rows(run_rows(run), reference)

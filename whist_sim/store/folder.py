@@ -163,15 +163,24 @@ class RunFolder:
         release the lock."""
         if self._lock is None:
             return
-        remove_units(self.path, [u for _, units in self._retired for u in units])
-        if self._manifest is not None:
-            shown = set(self._manifest.units)
+        shown = self._shown_units_on_disk() if self._manifest is not None else None
+        if shown is not None:  # the retired units are among those no snapshot names
             with contextlib.suppress(OSError):
                 remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR)
                                          if u not in shown])
         self._retired.clear()
         self._lock.release()
         self._lock = None
+
+    def _shown_units_on_disk(self) -> set[str] | None:
+        """The units the snapshot ``data/`` shows, read from disk, not from this writer's
+        memory: an interrupt (Ctrl-C) between showing a snapshot and noting it here must
+        not make the units it names look unnamed. None if it cannot be read (nothing is
+        removed then: a unit is never removed on a guess)."""
+        try:
+            return set(read_view(self.path, self.tables()).manifest.units)
+        except (OSError, RunFolderError):
+            return None
 
     def __enter__(self) -> RunFolder:
         return self
@@ -443,9 +452,9 @@ class RunFolder:
         """Show ``manifest`` as the new snapshot, then remove what nothing shows any more."""
         build_snapshot(self.path, manifest, self.tables(), op)
         show(self.path, manifest.snapshot)
+        self._manifest = manifest  # at once: ``close`` reads the disk, not this, all the same
         crash_point(f"{op}:swapped")
         remove_snapshots(self.path, keep=manifest.snapshot)
-        self._manifest = manifest
         cutoff = time.monotonic() - RETIRED_KEEP_SECONDS
         for entry in [e for e in self._retired if e[0] < cutoff]:
             remove_units(self.path, entry[1])
