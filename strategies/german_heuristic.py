@@ -125,6 +125,8 @@ class GermanHeuristic(Strategy):
         if compiled is not True and compiled is not False:  # 1 == True, yet not a bool
             raise ValueError(f"compiled = {compiled!r} is not allowed; allowed values: true, false")
         self.compiled = compiled
+        if compiled:  # built outside any decision: numba compiles here, not in one
+            _compiled.load()
         self._tricks = _TRICKS  # one memo for every player: the seats see the same tricks
 
     # -- the decision --------------------------------------------------------------
