@@ -56,15 +56,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from whist_sim.budget import decision_clock
 from whist_sim.games import make_game
 from whist_sim.play import play_match
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.config import MAX_DEALS_PER_TASK
-from whist_sim.tournament.recording import TaskRecorder
 from whist_sim.tournament.runner import TARGET_TASK_SECONDS
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
-from whist_sim.tournament.worker import TaskSpec, _old_objects_aside, play_task
+from whist_sim.tournament.worker import TaskSpec, play_task
 
 GAMES = {"german_whist": None, "solo_whist": None, "minnesota_whist": None,
          "knockout_whist": 4}
@@ -110,7 +108,12 @@ def parts(spec: TaskSpec) -> dict[str, float]:
     back to back here with nothing kept; ``keeping`` (each hand handed to the
     recorder) and ``tables`` (the Arrow tables built at the end), as ``play_task`` does
     them. Steadier than the task's rate against bare play measured apart: on a shared
-    machine bare play alone varies by 10% from one run to the next."""
+    machine bare play alone varies by 10% from one run to the next. (Imported here: a
+    ``--before`` revision measures the task and bare play only, whatever it has.)"""
+    from whist_sim.budget import decision_clock
+    from whist_sim.tournament.recording import TaskRecorder
+    from whist_sim.tournament.worker import _old_objects_aside
+
     game = make_game(spec.game, spec.variant, spec.players)
     built = {label: build_strategy(use, params, game.name)
              for label, (use, params) in spec.strategies.items()}
@@ -160,10 +163,10 @@ def recorded(spec: TaskSpec) -> tuple[float, int]:
     return now() - started, result.deals
 
 
-def measure(game: str, strategy: str, deals: int, repeats: int,
-            time_limit: float | None) -> tuple[int, float, float, dict[str, float]]:
+def measure(game: str, strategy: str, deals: int, repeats: int, time_limit: float | None,
+            with_parts: bool = True) -> tuple[int, float, float, dict[str, float]]:
     """Hands, the best seconds of bare play and of the task, interleaved, and the best
-    seconds of each of the task's parts (``parts``)."""
+    seconds of each of the task's parts (``parts``; none unless ``with_parts``)."""
     spec = task_spec(game, GAMES[game], strategy, deals, time_limit)
     best_bare = best_task = float("inf")
     best_parts: dict[str, float] = {}
@@ -174,7 +177,7 @@ def measure(game: str, strategy: str, deals: int, repeats: int,
         seconds, task_hands = recorded(spec)
         best_task = min(best_task, seconds)
         assert task_hands == hands
-        for part, seconds in parts(spec).items():
+        for part, seconds in (parts(spec) if with_parts else {}).items():
             best_parts[part] = min(best_parts.get(part, float("inf")), seconds)
     return hands, best_bare, best_task, best_parts
 
@@ -246,7 +249,8 @@ def main() -> None:
     choose_readings(args.readings)
     if args.child:
         hands, bare_s, task_s, _ = measure(args.games[0], args.strategies[0],
-                                           args.deals or 200, args.repeats, args.time_limit)
+                                           args.deals or 200, args.repeats, args.time_limit,
+                                           with_parts=False)
         print(json.dumps({"hands": hands, "bare": bare_s, "task": task_s}))
         return
     shown = "none" if args.time_limit is None else f"{args.time_limit:g} s"
