@@ -29,7 +29,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
-from strategies.lazy_module import LazyModule
+from strategies.lazy_module import LazyModule, playing
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, iter_cards, lowest
 from whist_sim.strategy import Strategy
 
@@ -345,8 +345,10 @@ class GermanHeuristic(Strategy):
         return lowest(my_trumps)
 
 
-_compiled = LazyModule("strategies.german_heuristic_compiled")
-"""The numba path, imported on the first compiled decision."""
+_compiled = LazyModule("strategies.german_heuristic_compiled",
+                       warm_up=playing("german_whist", GermanHeuristic, deals=3))
+"""The numba path: imported, and its kernels compiled by playing 3 deals, when the
+first heuristic that plays compiled is built (``strategies.lazy_module``)."""
 
 
 def _unseen(view: Any, played: int) -> int:

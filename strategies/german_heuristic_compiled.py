@@ -266,12 +266,3 @@ def decide(player: Any, view: Any, played: int) -> int:
         return _follow2(hand, view.legal, opp, led, trump, player.trump_worth, table,
                         RANK_TIE_BREAK)
     return _lead2(hand, opp, trump)
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels a deal calls, when the heuristic
-    is built rather than in its first decision (``strategies.lazy_module``)."""
-    from strategies.german_heuristic import GermanHeuristic
-    from strategies.lazy_module import play_to_warm
-
-    play_to_warm("german_whist", GermanHeuristic, deals=3)

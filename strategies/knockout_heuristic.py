@@ -48,7 +48,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
-from strategies.lazy_module import LazyModule
+from strategies.lazy_module import LazyModule, playing
 from whist_sim.cards import FULL_DECK, SUIT_MASKS
 from whist_sim.strategy import Strategy
 
@@ -181,8 +181,10 @@ class KnockoutHeuristic(Strategy):
         return best
 
 
-_compiled = LazyModule("strategies.knockout_heuristic_compiled")
-"""The numba path, imported on the first compiled decision."""
+_compiled = LazyModule("strategies.knockout_heuristic_compiled",
+                       warm_up=playing("knockout_whist", KnockoutHeuristic, deals=2, players=4))
+"""The numba path: imported, and its kernels compiled by playing 2 deals, when the
+first heuristic that plays compiled is built (``strategies.lazy_module``)."""
 
 
 def longest_suit(hand: int) -> int:

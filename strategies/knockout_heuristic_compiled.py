@@ -234,12 +234,3 @@ def decide(player: Any, view: Any) -> int:
         view.round_tricks[seat] == 0, player.survival_weight, player.keep_sure_margin,
         RANK_TIE_BREAK, SURE,
     )
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels a deal calls, when the heuristic
-    is built rather than in its first decision (``strategies.lazy_module``)."""
-    from strategies.knockout_heuristic import KnockoutHeuristic
-    from strategies.lazy_module import play_to_warm
-
-    play_to_warm("knockout_whist", KnockoutHeuristic, deals=2, players=4)

@@ -57,7 +57,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
-from strategies.lazy_module import LazyModule
+from strategies.lazy_module import LazyModule, playing
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, lowest
 from whist_sim.games.minnesota_whist import BLACK, GRAND, PASS
 from whist_sim.strategy import Strategy
@@ -488,8 +488,10 @@ class MinnesotaHeuristic(Strategy):
         return best
 
 
-_compiled = LazyModule("strategies.minnesota_heuristic_compiled")
-"""The numba path, imported on the first compiled decision."""
+_compiled = LazyModule("strategies.minnesota_heuristic_compiled",
+                       warm_up=playing("minnesota_whist", MinnesotaHeuristic, deals=3))
+"""The numba path: imported, and its kernels compiled by playing 3 deals, when the
+first heuristic that plays compiled is built (``strategies.lazy_module``)."""
 
 
 STILL_TO_PLAY = tuple(

@@ -361,12 +361,3 @@ def play_choice(view: Any, high: bool) -> int:
         trick[0] if n else -1, trick[1] if n > 1 else -1, trick[2] if n > 2 else -1,
         view.leader, view.seat, view.partner, high,
     )
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels a deal calls, when the heuristic
-    is built rather than in its first decision (``strategies.lazy_module``)."""
-    from strategies.lazy_module import play_to_warm
-    from strategies.minnesota_heuristic import MinnesotaHeuristic
-
-    play_to_warm("minnesota_whist", MinnesotaHeuristic, deals=3)

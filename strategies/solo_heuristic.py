@@ -40,7 +40,7 @@ from random import Random
 from typing import Any
 
 from strategies.heuristic_memo import TrickMemo
-from strategies.lazy_module import LazyModule
+from strategies.lazy_module import LazyModule, playing
 from whist_sim.cards import FULL_DECK, SUIT_MASKS, highest, iter_cards, lowest
 from whist_sim.games.solo_whist import (
     ABUNDANCE,
@@ -525,8 +525,10 @@ class SoloHeuristic(Strategy):
         return best
 
 
-_compiled = LazyModule("strategies.solo_heuristic_compiled")
-"""The numba path, imported on the first compiled decision."""
+_compiled = LazyModule("strategies.solo_heuristic_compiled",
+                       warm_up=playing("solo_whist", SoloHeuristic, deals=8))
+"""The numba path: imported, and its kernels compiled by playing 8 deals, when the
+first heuristic that plays compiled is built (``strategies.lazy_module``)."""
 
 
 # -- trick contracts: following ---------------------------------------------------------

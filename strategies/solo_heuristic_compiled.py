@@ -674,12 +674,3 @@ def play_choice(view: Any, played: int, voids: tuple[int, int, int, int]) -> int
         view.leader, view.seat, view.declarer, view.partner, view.trump, view.exposed,
         upcard_known, view.dealer, _MISERE[contract], _LONG[contract],
     )
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels a deal calls, when the heuristic
-    is built rather than in its first decision (``strategies.lazy_module``)."""
-    from strategies.lazy_module import play_to_warm
-    from strategies.solo_heuristic import SoloHeuristic
-
-    play_to_warm("solo_whist", SoloHeuristic, deals=8)
