@@ -64,3 +64,13 @@ def test_log_columns_read_shared_and_built_entries_alike(compiled):
     phases = [names.to_pylist()[code] for code in codes.tolist()]
     assert list(zip(seats.tolist(), phases, actions.tolist(), chosen.tolist(),
                     strict=True)) == [tuple(entry) for entry in log]
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+def test_log_columns_read_every_entry_as_it_is_when_no_table_is_shared(monkeypatch, compiled):
+    monkeypatch.setattr(recording, "_shared_index", lambda: recording._SharedIndex({}))
+    log = [(0, "play", 7, True), (2, "draw", 60, False)]
+    seats, codes, names, actions, chosen = recording.log_columns(log, compiled)
+    phases = [names.to_pylist()[code] for code in codes.tolist()]
+    assert list(zip(seats.tolist(), phases, actions.tolist(), chosen.tolist(),
+                    strict=True)) == log

@@ -452,7 +452,7 @@ class RunFolder:
         """Show ``manifest`` as the new snapshot, then remove what nothing shows any more."""
         build_snapshot(self.path, manifest, self.tables(), op)
         show(self.path, manifest.snapshot)
-        self._manifest = manifest  # at once: ``close`` reads the disk, not this, all the same
+        self._manifest = manifest  # at once (``close`` trusts only the disk, though)
         crash_point(f"{op}:swapped")
         remove_snapshots(self.path, keep=manifest.snapshot)
         cutoff = time.monotonic() - RETIRED_KEEP_SECONDS

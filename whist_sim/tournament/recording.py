@@ -328,8 +328,7 @@ def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
     number its place in the hand, and its winner the seat of the highest trump or else the
     highest card of the suit led (the trump suit is the hand's ``RAW_DEALS`` trump)."""
     count = len(hands.keys)
-    codes = {name: code for code, name in enumerate(hands.phase_names.to_pylist())}
-    rows = np.flatnonzero(hands.phase_codes == codes.get("play", -1))
+    rows = np.flatnonzero(hands.phase_codes == _phase_code(hands, "play"))
     hand_of = hands.hand_of_row[rows]
     index = np.arange(rows.size) - np.searchsorted(hand_of, np.arange(count))[hand_of]
     tricks = np.bincount(hand_of, minlength=count) // size
@@ -338,7 +337,7 @@ def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
     cards = hands.actions[rows].reshape(-1, size)
     seats = hands.action_seats[rows].reshape(-1, size)
     trick_hand = hand_of[::size]
-    trumps = np.fromiter((raw[1] for raw in hands.raws), np.int64, count)[trick_hand, None]
+    trumps = _trumps(hands.raws)[trick_hand, None]
     suits = cards // 13
     ranks = cards % 13
     strength = np.where((suits == trumps) & (trumps >= 0), 200 + ranks,
@@ -460,24 +459,20 @@ def log_columns(log: Sequence[tuple[int, str, int, bool]], compiled: bool = Fals
     count = len(log)
     index = _shared_index()
     ids = np.fromiter(map(id, log), np.uint64, count)
-    if len(index.ids) and compiled:
+    if not len(index.ids):  # no game has made a shared table: every entry is read as it is
+        index = _SharedIndex({("play", True): [[(0, "play", 0, True)]]})
+        ids = np.full(count, index.ids[0] + 1, np.uint64)  # an odd address: no object's
+    if compiled:
         from whist_sim.tournament.trick_kernels import shared_entry_fields
 
         seats, phases, actions, chosen, found = shared_entry_fields(
             index.ids, index.seats, index.phases, index.actions, index.chosen, ids)
     else:
-        if len(index.ids):
-            at = np.searchsorted(index.ids, ids)
-            np.minimum(at, len(index.ids) - 1, out=at)
-            found = index.ids[at] == ids
-        else:  # no game has made a shared table: every entry is read as it is
-            index = _SharedIndex({("play", True): [[(0, "play", 0, True)]]})
-            at = np.zeros(count, np.int64)
-            found = np.zeros(count, np.bool_)
-        seats = index.seats[at]
-        phases = index.phases[at]
-        actions = index.actions[at]
-        chosen = index.chosen[at]
+        at = np.searchsorted(index.ids, ids)
+        np.minimum(at, len(index.ids) - 1, out=at)
+        found = index.ids[at] == ids
+        seats, phases = index.seats[at], index.phases[at]
+        actions, chosen = index.actions[at], index.chosen[at]
     names = list(index.names)
     if not found.all():
         codes = {name: code for code, name in enumerate(names)}
@@ -945,12 +940,7 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
         is_play = pc.equal(phases, "play").to_numpy(zero_copy_only=False)
         is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
     bits = np.left_shift(np.uint64(1), cards.astype(np.uint64))
-    # raws: (dealer, trump, upcard, dealt hands, stock) per hand (``_raw_german``)
-    initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64,
-                          players * hand_count).reshape(-1, players)
-    trumps = np.fromiter((raw[1] for raw in raws), np.int64, hand_count)
-    stock = np.fromiter(_chain(raw[4][0:26:2] for raw in raws), np.int64,
-                        13 * hand_count).reshape(-1, 13)
+    initial, trumps, stock = _german_deals(raws)
     # plays alternate lead, follow within a hand: the n-th play of a hand is trick n // 2
     play_rows = np.flatnonzero(is_play)
     play_hand = hand_of_row[play_rows]
@@ -1002,19 +992,25 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
     }
 
 
+def _german_deals(raws: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From each hand's ``RAW_DEALS`` numbers (dealer, trump, upcard, dealt hands, stock):
+    the dealt hands (hands x 2 masks), the trump suits, and the stock cards turned face
+    up in stage 1 under one face-up card, in order (the stock's even places: hands x 13)."""
+    count = len(raws)
+    initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64, 2 * count).reshape(-1, 2)
+    faceup = np.fromiter(_chain(raw[4][0:26:2] for raw in raws), np.int64,
+                         13 * count).reshape(-1, 13)
+    return initial, _trumps(raws), faceup
+
+
 def _german_facts_compiled(hands: _Hands, trick_counts: np.ndarray) -> dict[str, Any]:
     """``german_trick_facts`` in one compiled pass (``trick_kernels.german_facts``)."""
     from whist_sim.tournament.trick_kernels import german_facts
 
-    raws = hands.raws
-    count = len(raws)
-    initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64, 2 * count).reshape(-1, 2)
-    faceup_cards = np.fromiter(_chain(raw[4][0:26:2] for raw in raws), np.int64,
-                               13 * count).reshape(-1, 13)
+    initial, trumps, faceup_cards = _german_deals(hands.raws)
     stage, faceup, taken, could_win = german_facts(
         hands.phase_codes, _phase_code(hands, "play"), _phase_code(hands, "take"),
-        hands.actions, hands.action_seats, hands.log_counts, initial, _trumps(raws),
-        faceup_cards)
+        hands.actions, hands.action_seats, hands.log_counts, initial, trumps, faceup_cards)
     if stage.size != int(trick_counts.sum()):
         raise RuntimeError("German Whist trick facts: the completed tricks and the log disagree")
     return {
