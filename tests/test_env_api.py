@@ -152,6 +152,7 @@ def test_an_action_outside_the_mask_names_the_seat_the_action_and_the_allowed_on
         e.step(illegal)
     message = str(caught.value)
     assert f"{agent} (seat {seat})" in message and f"action {illegal} (" in message
+    assert "[rule: card not held]" in message  # the rules' own reason ends it
     allowed = [int(a) for a in np.flatnonzero(mask)]
     assert all(f"{a} (" in message for a in allowed)
     assert caught.value.agent == agent and len(caught.value.allowed) == len(allowed)

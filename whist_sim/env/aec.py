@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from whist_sim.cards import SUITS, card_str
 from whist_sim.env.encoders import ACTIONS, encoder_for, layout_for
 from whist_sim.games import make_game
-from whist_sim.games.base import Game, WhistSimError, describe_action
+from whist_sim.games.base import Game, RuleError, WhistSimError, describe_action
 
 REWARDS = ("net", "score")
 RENDER_MODES = ("human", "ansi")
@@ -199,11 +199,12 @@ class WhistEnv(AECEnv):
             state = self.state_
             if action.__class__ is not int:
                 action = self._as_action(self.agent_selection, action)
-            if not (0 <= action < self.num_actions and state.legal >> action & 1):
-                self._refuse(self.agent_selection, state.to_act, action)
             # the acting agent's cumulative reward would be reset here, but it is 0.0
             # until the hand ends: rewards come only with the last action (_end)
-            state.apply(action)
+            try:
+                state.apply(action)  # checks the action against the legal ones first
+            except RuleError as broken:  # refused before anything changed
+                self._refuse(self.agent_selection, state.to_act, action, broken)
             seat = state.to_act
             if seat >= 0:
                 self.agent_selection = self.possible_agents[seat]
@@ -248,7 +249,10 @@ class WhistEnv(AECEnv):
                 pass
         return self._refuse(agent, self.state_.to_act, action)
 
-    def _refuse(self, agent: str, seat: int, action: Any) -> Any:
+    def _refuse(self, agent: str, seat: int, action: Any,
+                broken: RuleError | None = None) -> Any:
+        """Raise the IllegalActionError for ``action``; ``broken``: the rules' own
+        refusal of it, whose reason (the rule it breaks) ends the message."""
         state = self.state_
         legal = state.legal
         allowed = [describe_action(self.game.action_str, a) for a in range(self.num_actions)
@@ -263,7 +267,8 @@ class WhistEnv(AECEnv):
             f"{agent} (seat {seat}) may not take action {shown} in phase {state.phase!r}: it"
             f" is outside the action mask; allowed: "
             + ", ".join(f"{n} ({a})" for n, a in zip(numbers, allowed, strict=True))
-        )
+            + (f" ({broken})" if broken is not None else "")
+        ) from broken
 
     # -- rendering ---------------------------------------------------------------------
     def render(self) -> str | None:

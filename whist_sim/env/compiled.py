@@ -21,7 +21,9 @@ entry point, which the dispatcher calls once it has found the types, skips that
 which the kernel derives each seat's played cards and each card's trick number: adding
 a trick is one concatenation, starting a deal an empty ``bytes``, and no per-seat arrays
 have to be kept in step. Other variable-length tuples (the trick, the face-up row, the
-auction) go in as ``bytes`` too.
+auction) go in as ``bytes`` too, kept for the tuple they came from where that tuple
+lasts a trick or more; German Whist's trick in progress, at most the leader's card,
+goes in as that card or -1.
 
 The values are the reference's to the bit: reals are computed in float64 from the
 same integers and the same divisions, then stored as float32, as NumPy stores the
@@ -110,7 +112,12 @@ class CompiledHistory(TrickSummary):
         synced = self.synced
         done = len(synced)
         if len(tricks) == done + 1 and (not done or tricks[done - 1] is synced[-1]):
-            self._extend(tricks, done, trick_players)
+            record = tricks[done]
+            cards = record.cards
+            if trick_players is None and len(cards) == self.players:
+                self.played += self._heads[record.leader] + bytes(cards)
+            else:
+                self._extend(tricks, done, trick_players)
             self.synced = tricks
         else:
             super().sync(tricks, trick_players)
@@ -168,13 +175,16 @@ class GermanWhistCompiled(CompiledEncoder):
                                "trick_number", "faceup", "facedown_left",
                                game.variant.open_stock, scale(layout, "trick_number"),
                                scale(layout, "facedown_left"), scale(layout, "stage1_tricks"))
+        self._faceup: tuple[Any, bytes] = ((), b"")
+        """The face-up row as bytes, kept for the tuple it came from: it changes once a
+        trick, and both seats' views hold the same one."""
         self.write = _entry(kernels()["german_whist"], self._sample())
 
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
                 history.played, self.params, 0, 0, 1, 1, 0, 0, bytes((1,)),
-                0, 1, 0, 0, bytes((2,)), (0, 0), 0, (0, 0), (0, 0))
+                0, 1, 0, 0, -1, (0, 0), 0, (0, 0), (0, 0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
         (seat, phase, legal, hand, trump, upcard, faceup, facedown_left, stage, dealer,
@@ -182,11 +192,15 @@ class GermanWhistCompiled(CompiledEncoder):
         history = self.history
         if tricks is not history.synced:
             history.sync(tricks)
+        known, row = self._faceup
+        if faceup is not known:
+            row = bytes(faceup)
+            self._faceup = (faceup, row)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
         self.write(obs, mask, history.played, self.params, seat,
-                   GERMAN_PHASES.get(phase, -1), legal, hand, trump, upcard, bytes(faceup),
-                   facedown_left, stage, dealer, leader, bytes(trick), taken,
+                   GERMAN_PHASES.get(phase, -1), legal, hand, trump, upcard, row,
+                   facedown_left, stage, dealer, leader, trick[0] if trick else -1, taken,
                    drawn, won1, won2)
         return obs, mask
 

@@ -25,10 +25,10 @@ def plane(obs, offset, bits):  # pragma: no cover - compiled
 
 
 @compiled
-def start(obs, mask, binary, played, trick, scale):  # pragma: no cover - compiled
-    """Zero every entry and write the trick numbers: of the completed tricks from
-    ``played`` (a ``CompiledHistory``'s), of the trick in progress for its cards.
-    Returns the trick in progress as a mask."""
+def start(obs, mask, binary, played, scale):  # pragma: no cover - compiled
+    """Zero every entry and write the trick numbers of the completed tricks from
+    ``played`` (a ``CompiledHistory``'s). Returns the number of the trick in progress
+    divided by ``scale``, the value its cards get."""
     obs[:] = 0.0
     mask[:] = 0
     i = done = 0
@@ -39,7 +39,13 @@ def start(obs, mask, binary, played, trick, scale):  # pragma: no cover - compil
         for j in range(i + 1 + count, i + 1 + 2 * count):
             obs[binary + np.int64(played[j])] = value
         i += 1 + 2 * count
-    value = (done + 1) / scale
+    return (done + 1) / scale
+
+
+@compiled
+def trick_in_progress(obs, binary, trick, value):  # pragma: no cover - compiled
+    """The trick in progress's cards get ``value`` among the trick numbers (at
+    ``binary``). Returns them as a mask."""
     trick_mask = 0
     for i in range(len(trick)):
         card = np.int64(trick[i])
@@ -91,19 +97,21 @@ def legal_mask(obs, mask, legal, high, to_act):  # pragma: no cover - compiled
 
 @compiled
 def german(obs, mask, played, p, seat, phase, legal, hand, trump, upcard, faceup,
-           facedown_left, stage, dealer, leader, trick, taken, drawn, won1,
+           facedown_left, stage, dealer, leader, led, taken, drawn, won1,
            won2):  # pragma: no cover - compiled
+    """``led``: the trick in progress's one card (the leader's), or -1 (two players: a
+    trick's second card completes it)."""
     other = 1 - seat
-    trick_mask = start(obs, mask, p[13], played, trick, p[17])
+    value = start(obs, mask, p[13], played, p[17])
     mine, theirs = cards_of(played, seat), cards_of(played, other)
-    player = leader
-    for i in range(len(trick)):
-        bit = np.int64(1) << np.int64(trick[i])
-        if player == seat:
-            mine |= bit
+    trick_mask = 0
+    if led >= 0:
+        obs[p[13] + led] = value
+        trick_mask = np.int64(1) << np.int64(led)
+        if leader == seat:
+            mine |= trick_mask
         else:
-            theirs |= bit
-        player = 1 - player
+            theirs |= trick_mask
     seen = mine | theirs
     faceup_mask = 0
     for i in range(len(faceup)):
@@ -142,7 +150,7 @@ def german(obs, mask, played, p, seat, phase, legal, hand, trump, upcard, faceup
 def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
          upcard_held, bids, passed, contract, declarer, partner, trump, leader, trick,
          won, exposed):  # pragma: no cover - compiled
-    trick_mask = start(obs, mask, p[17], played, trick, p[20])
+    trick_mask = trick_in_progress(obs, p[17], trick, start(obs, mask, p[17], played, p[20]))
     plane(obs, p[0], hand)
     played_planes(obs, p[1], played, seat, leader, trick)
     plane(obs, p[2], trick_mask)
@@ -176,7 +184,7 @@ def solo(obs, mask, played, p, seat, phase, legal, high, hand, dealer, upcard,
 def minnesota(obs, mask, played, p, seat, phase, legal, hand, dealer, laid, laid_count,
               turned, calls, grander, grand, leader, trick, side_tricks,
               squashed):  # pragma: no cover - compiled
-    trick_mask = start(obs, mask, p[15], played, trick, p[17])
+    trick_mask = trick_in_progress(obs, p[15], trick, start(obs, mask, p[15], played, p[17]))
     plane(obs, p[0], hand)
     played_planes(obs, p[1], played, seat, leader, trick)
     plane(obs, p[2], trick_mask)
@@ -210,7 +218,7 @@ def knockout(obs, mask, played, p, seat, phase, legal, hand, round_, dealer, tru
              upcard, leader, trick, trick_seats, won, full, dog,
              used):  # pragma: no cover - compiled
     n = p[16]
-    trick_mask = start(obs, mask, p[14], played, trick, p[17])
+    trick_mask = trick_in_progress(obs, p[14], trick, start(obs, mask, p[14], played, p[17]))
     plane(obs, p[0], hand)
     for rel in range(n):
         who = (seat + rel) % n
