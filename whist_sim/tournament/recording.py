@@ -53,6 +53,7 @@ TRUMP_NAMES = pa.array([*SUITS, "none"], pa.string())
 """Trump suit number -> the ``trump`` column's text; index 4 (a suit of -1) is "none"."""
 
 _chain = itertools.chain.from_iterable
+_cards_of = operator.attrgetter("cards")
 
 
 class TaskRecorder:
@@ -774,16 +775,12 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
     game_of_row = np.repeat(np.arange(count), counts)
     names = [f.name for f in table_schema("rounds", recorder.game.name)
              if f.name not in KEY_NAMES and f.name not in ("strategy", "dealer", "dealt_cards")]
-    present = [name for name in names if rows and name in rows[0]]
-    fields = (list(zip(*map(operator.itemgetter(*present), rows), strict=True))
-              if rows and len(present) > 1 else [[row[present[0]] for row in rows]]
-              if rows and present else [[] for _ in present])
+    # a list per column, not the rows' tuples transposed: a tuple per row is one more
+    # object per row for the cyclic collector to walk, and cost as much again
     columns: dict[str, Any] = {"counts": counts}
-    for name, values in zip(present, fields, strict=True):
-        columns[name] = values
     for name in names:
-        if name not in columns:
-            columns[name] = [row.get(name) for row in rows]
+        columns[name] = (list(map(operator.itemgetter(name), rows)) if rows and name in rows[0]
+                         else [row.get(name) for row in rows])
     round_of_row = np.fromiter(columns["round"], np.int64, len(rows))
     seat_of_row = np.fromiter(columns["seat"], np.int64, len(rows))
     seats = max((state.players for state in states), default=1)
@@ -801,8 +798,8 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
     card_game = np.repeat(trick_game, sizes)
     card_round = np.repeat(trick_round, sizes)
     card_seat = np.fromiter(_chain(trick_players), np.int64, int(sizes.sum()))
-    card = np.fromiter(_chain(record.cards for t in tricks for record in t[3]), np.int64,
-                       int(sizes.sum()))
+    card = np.fromiter(_chain(map(_cards_of, _chain(t[3] for t in tricks))),
+                       np.int64, int(sizes.sum()))
     kept = (card_round <= rounds[card_game]) & (card_round > 1)
     key = (card_game[kept] * span + card_round[kept]) * seats + card_seat[kept]
     dealt = np.zeros(count * span * seats, np.uint64)
@@ -820,30 +817,43 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
             np.uint64, int(first.sum()))
     masks = np.where(first, first_hands, dealt[row_key])
     missing = ~np.where(first, True, played[row_key])
-    dealers = list(_chain(_round_dealers(state) for state in states))
-    round_start = np.concatenate([[0], np.cumsum(rounds)[:-1]]).astype(np.int64)
+    dealers = _round_dealers(
+        np.fromiter((state.first_dealer for state in states), np.int64, count),
+        np.fromiter((state.players for state in states), np.int64, count),
+        game_of_row, round_of_row, seat_of_row)
     flat_seated = hands.flat_seated
     seat_index = (hands.seat_offsets[game_of_row] + seat_of_row).tolist()
     columns.update(
         strategy=[flat_seated[i] for i in seat_index],
-        dealer=[dealers[i] for i in (round_start[game_of_row] + round_of_row - 1).tolist()],
+        dealer=dealers[game_of_row, round_of_row - 1].tolist(),
         dealt_cards=pc.if_else(pa.array(missing), pa.scalar(None, pa.string()),
                                hands_text(masks)))
     return {"rounds": columns}
 
 
-def _round_dealers(state: Any) -> list[int]:
-    """Each finished round's dealer (``KnockoutWhistDeal.round_masks``'s first list)."""
-    rounds = max((row["round"] for row in state.round_rows), default=0)
-    players: list[set[int]] = [set() for _ in range(rounds)]
-    for row in state.round_rows:
-        players[row["round"] - 1].add(row["seat"])
-    dealers = [state.first_dealer]
-    seats = state.players
-    for number in range(1, rounds):
-        dealers.append(next((dealers[-1] + k) % seats for k in range(1, seats + 1)
-                            if (dealers[-1] + k) % seats in players[number]))
-    return dealers[:rounds]
+def _round_dealers(first: np.ndarray, players: np.ndarray, game_of_row: np.ndarray,
+                   round_of_row: np.ndarray, seat_of_row: np.ndarray) -> np.ndarray:
+    """Each game's round dealers as ``KnockoutWhistDeal.round_masks`` finds them, every game
+    at once: ``[game, round - 1]``. Round 1's is the game's first dealer (``first``);
+    the deal then passes to the first seat on the left of the last dealer among the
+    players of the next round (the seats with a row in it); ``players``: each game's
+    table size (a task may mix them). Entries past a game's last round are left as they
+    fall (no row reads them)."""
+    count = len(first)
+    span = int(round_of_row.max(initial=1))
+    playing = np.zeros((count, span), np.int64)  # per game and round, its seats as bits
+    np.bitwise_or.at(playing, (game_of_row, round_of_row - 1), np.left_shift(1, seat_of_row))
+    dealers = np.empty((count, span), np.int64)
+    dealers[:, 0] = first
+    for number in range(1, span):
+        last, next_dealer = dealers[:, number - 1], np.full(count, -1, np.int64)
+        # the nearest seat on the left is written last; a step past a smaller table's
+        # size names a seat a nearer step names again
+        for step in range(int(players.max(initial=1)), 0, -1):
+            seat = (last + step) % players
+            next_dealer = np.where(playing[:, number] >> seat & 1, seat, next_dealer)
+        dealers[:, number] = next_dealer
+    return dealers
 
 
 KEY_NAMES = frozenset({"deal_key", "pairing", "deal", "rotation", "hand"})
