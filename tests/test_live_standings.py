@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from tests.tournament_helpers import quick_config, write_config
-from whist_sim.reports.analyses import pair_outcomes, standings
+from whist_sim.reports.analyses import head_to_head, pair_outcomes, standings
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
 from whist_sim.tournament import runner
@@ -98,3 +98,38 @@ def test_live_standings_keep_moments_and_print_what_every_value_would_give():
         assert got.hi - got.lo == pytest.approx(net.hi - net.lo, rel=1e-10)
         assert entrant.forfeits == int(mine["forfeits"].sum())
     assert live._entrants["C"].forfeits > 0
+
+
+def test_a_win_rate_near_one_has_its_interval_cut_at_zero_and_one():
+    """A rate cannot leave [0, 1], so neither may its interval: A wins 59 of 60 duplicate
+    pairs, whose t-interval reaches past 1 (and B's below 0). The report's standings, its
+    head-to-head shares and the live standings all cut it there, the estimate unchanged."""
+    rows = []
+    for deal in range(60):
+        for rotation in (0, 1):
+            a_wins = deal != 0 or rotation == 0
+            key = {"deal_key": f"0-{deal}-{rotation}-0", "pairing": 0, "deal": deal,
+                   "rotation": rotation, "hand": 0}
+            net = 3.0 if a_wins else -3.0
+            rows += [{**key, "seat": rotation, "strategy": "A", "net": net,
+                      "result": "win" if a_wins else "loss"},
+                     {**key, "seat": 1 - rotation, "strategy": "B", "net": -net,
+                      "result": "loss" if a_wins else "win"}]
+    seats = pl.DataFrame(rows).with_columns(pl.col("seat").cast(pl.Int8))
+    wins = pair_outcomes(seats.lazy()).collect()
+    uncut = t_interval(wins.filter(pl.col("strategy") == "A")["win"].to_list())
+    assert uncut.hi > 1.0  # what the cut is for
+
+    table = {row["strategy"]: row
+             for row in standings(seats.lazy()).collect().iter_rows(named=True)}
+    assert table["A"]["win_rate"] == pytest.approx(uncut.estimate)
+    assert table["A"]["win_rate_hi"] == 1.0 and 0.0 < table["A"]["win_rate_lo"] < 1.0
+    assert table["B"]["win_rate_lo"] == 0.0
+    assert table["A"]["net_hi"] > 3.0 - 1e-9  # a mean net has no bounds to cut at
+    shares = head_to_head(seats.lazy()).collect()
+    assert shares["share_lo"].min() >= 0.0 and shares["share_hi"].max() <= 1.0
+
+    live = LiveStandings(["A", "B"])
+    live.add_rows(seats.to_arrow())
+    line = next(x for x in live.lines() if x.startswith("A "))
+    assert f"{uncut.estimate:.3f} [{uncut.lo:.3f}, 1.000]" in line

@@ -68,12 +68,13 @@ def test_every_analysis_from_ranges_equals_the_whole_table(run: tuple[RunFolder,
     # the whole table averaged in one go (over_pairs)
     same(analyses.standings_of(from_ranges(lambda s: analyses.standings_parts(s("seats"))))
          .collect(), analyses.over_pairs(analyses.pair_outcomes(seats), ["strategy"],
-                                         analyses.STANDINGS_MEANS, ("forfeits",)).collect(),
+                                         analyses.STANDINGS_MEANS, ("forfeits",),
+                                         analyses.STANDINGS_RATES).collect(),
          ["strategy"])
     same(analyses.head_to_head_of(from_ranges(lambda s: analyses.head_to_head_parts(s("seats"))))
          .collect(), analyses.over_pairs(analyses.head_to_head_pairs(seats),
                                          analyses.HEAD_TO_HEAD_KEYS, analyses.HEAD_TO_HEAD_MEANS,
-                                         ("comparisons",))
+                                         ("comparisons",), analyses.HEAD_TO_HEAD_RATES)
          .select(analyses.head_to_head(seats).collect_schema().names()).collect(),
          ["strategy", "opponent"])
     same(analyses.dealer_effect_of(from_ranges(lambda s: analyses.dealer_counts(s("seats"))))

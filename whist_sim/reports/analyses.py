@@ -62,13 +62,16 @@ def _outcome_flags(seats: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def over_pairs(
-    per_pair: pl.LazyFrame, keys: list[str], means: dict[str, str], sums: tuple[str, ...] = ()
+    per_pair: pl.LazyFrame, keys: list[str], means: dict[str, str], sums: tuple[str, ...] = (),
+    rates: Iterable[str] = (),
 ) -> pl.LazyFrame:
     """Group per-pair rows by ``keys``: mean and 95% t-interval over pairs of each column.
 
     ``means`` maps a per-pair column to the name of its mean in the output;
-    ``hands`` and the columns in ``sums`` are added up.
+    ``hands`` and the columns in ``sums`` are added up. ``rates``: names of means that
+    are proportions, whose bounds are cut at 0 and 1 (``stats.with_t_interval``).
     """
+    rates = frozenset(rates)
     return (
         per_pair.group_by(keys)
         .agg(
@@ -77,7 +80,8 @@ def over_pairs(
             *[agg for column, name in means.items() for agg in mean_ci_aggs(column, name)],
             *[pl.col(column).sum().cast(pl.Int64) for column in sums],
         )
-        .with_columns(*[e for name in means.values() for e in with_t_interval(name)])
+        .with_columns(*[e for name in means.values()
+                        for e in with_t_interval(name, rate=name in rates)])
         .select(
             *keys,
             "hands",
@@ -109,12 +113,15 @@ def pair_moments(
 
 
 def over_pairs_of(
-    parts: pl.LazyFrame, keys: list[str], means: dict[str, str], sums: tuple[str, ...] = ()
+    parts: pl.LazyFrame, keys: list[str], means: dict[str, str], sums: tuple[str, ...] = (),
+    rates: Iterable[str] = (),
 ) -> pl.LazyFrame:
     """:func:`over_pairs` from :func:`pair_moments` of the run or of its ranges: counts and
     sums add up, and the sums of squared deviations combine by Chan et al.'s formula
     (``M2 = sum M2_i + sum n_i (mean_i - mean)^2``), as stable as the two-pass one, so the
-    means and intervals are those of the whole run's per-pair rows (to rounding)."""
+    means and intervals are those of the whole run's per-pair rows (to rounding).
+    ``rates``: as for :func:`over_pairs`."""
+    rates = frozenset(rates)
     def combined(column: str, name: str) -> list[pl.Expr]:
         n, total = pl.col(f"{column}__n"), pl.col(f"{column}__sum")
         mean = total.sum() / n.sum()
@@ -131,7 +138,8 @@ def over_pairs_of(
             *[agg for column, name in means.items() for agg in combined(column, name)],
             *[pl.col(column).sum() for column in sums],
         )
-        .with_columns(*[e for name in means.values() for e in with_t_interval(name)])
+        .with_columns(*[e for name in means.values()
+                        for e in with_t_interval(name, rate=name in rates)])
         .select(
             *keys,
             "hands",
@@ -175,6 +183,7 @@ def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
 
 
 STANDINGS_MEANS = {"win": "win_rate", "draw": "draw_rate", "net": "net"}
+STANDINGS_RATES = ("win_rate", "draw_rate")
 
 
 def standings_parts(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -185,7 +194,8 @@ def standings_parts(seats: pl.LazyFrame) -> pl.LazyFrame:
 def standings_of(parts: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`standings` from :func:`standings_parts` (of the whole run, or of its ranges of
     deal indices one under the other: a pair's rows are never split)."""
-    return over_pairs_of(parts, ["strategy"], STANDINGS_MEANS, sums=("forfeits",)).sort(
+    return over_pairs_of(parts, ["strategy"], STANDINGS_MEANS, sums=("forfeits",),
+                         rates=STANDINGS_RATES).sort(
         ["net", "strategy"], descending=[True, False])
 
 
@@ -252,6 +262,7 @@ def head_to_head(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
 
 HEAD_TO_HEAD_KEYS = ["strategy", "opponent"]
 HEAD_TO_HEAD_MEANS = {"share": "share", "net": "net"}
+HEAD_TO_HEAD_RATES = ("share",)
 
 
 def head_to_head_parts(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
@@ -279,7 +290,8 @@ def head_to_head_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame
 def head_to_head_of(parts: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`head_to_head` from :func:`head_to_head_parts` of the run or of its ranges."""
     return (
-        over_pairs_of(parts, HEAD_TO_HEAD_KEYS, HEAD_TO_HEAD_MEANS, sums=("comparisons",))
+        over_pairs_of(parts, HEAD_TO_HEAD_KEYS, HEAD_TO_HEAD_MEANS, sums=("comparisons",),
+                      rates=HEAD_TO_HEAD_RATES)
         .select("strategy", "opponent", "hands", "comparisons", "pairs", "share", "share_lo",
                 "share_hi", "net", "net_lo", "net_hi")
         .sort(["strategy", "opponent"])

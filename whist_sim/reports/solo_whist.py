@@ -503,7 +503,7 @@ def session_parts(matches: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
 def session_results_of(parts: pl.LazyFrame, balances: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`session_results` from :func:`session_parts` of the run or of its ranges."""
     flagged = balances
-    means = over_pairs_of(parts, ["strategy"], _SESSION_MEANS)
+    means = over_pairs_of(parts, ["strategy"], _SESSION_MEANS, rates=("win_rate", "draw_rate"))
     rate_bounds = [pl.col(f"{rate}_{end}").clip(0.0, 1.0)
                    for rate in ("win_rate", "draw_rate") for end in ("lo", "hi")]
     quantiles = flagged.group_by("strategy").agg(

@@ -42,6 +42,12 @@ class Interval(NamedTuple):
     hi: float
     n: int
 
+    def as_rate(self) -> Interval:
+        """The interval of a proportion: its bounds cut at 0 and 1 (see
+        :func:`with_t_interval`; NaN bounds stay NaN)."""
+        return self._replace(lo=min(max(self.lo, 0.0), 1.0) if self.lo == self.lo else self.lo,
+                             hi=min(max(self.hi, 0.0), 1.0) if self.hi == self.hi else self.hi)
+
 
 # -- means over units -------------------------------------------------------------------
 
@@ -75,13 +81,18 @@ def mean_ci_aggs(column: str, name: str | None = None) -> list[pl.Expr]:
     ]
 
 
-def with_t_interval(name: str, n: str = "pairs") -> list[pl.Expr]:
+def with_t_interval(name: str, n: str = "pairs", rate: bool = False) -> list[pl.Expr]:
     """``<name>_lo`` and ``<name>_hi``: the 95% t-interval of the mean ``name`` over ``n`` units.
 
     Expects the columns made by :func:`mean_ci_aggs` and a unit count column ``n``.
-    """
+    ``rate``: ``name`` is a proportion, so its bounds are cut at 0 and 1 (a t-interval of
+    a rate near either end reaches past it, as far as a rate cannot go; cut there it still
+    covers every value it covered)."""
     half = t_critical(pl.col(n)) * pl.col(f"{name}_sd") / pl.col(n).cast(pl.Float64).sqrt()
-    return [(pl.col(name) - half).alias(f"{name}_lo"), (pl.col(name) + half).alias(f"{name}_hi")]
+    lo, hi = pl.col(name) - half, pl.col(name) + half
+    if rate:
+        lo, hi = lo.clip(0.0, 1.0), hi.clip(0.0, 1.0)
+    return [lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi")]
 
 
 def t_interval(values: npt.ArrayLike) -> Interval:

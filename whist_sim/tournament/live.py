@@ -74,7 +74,7 @@ class LiveStandings:
         """The standings as aligned console lines, best mean net first."""
         rows = []
         for label, entrant in self._entrants.items():
-            win, net = entrant.wins.interval(), entrant.nets.interval()
+            win, net = entrant.wins.interval().as_rate(), entrant.nets.interval()
             per_decision = (
                 f"{1000 * entrant.seconds / entrant.decisions:.2f}" if entrant.decisions else "—"
             )
