@@ -76,7 +76,7 @@ class LiveStandings:
         for label, entrant in self._entrants.items():
             win, net = entrant.wins.interval().as_rate(), entrant.nets.interval()
             per_decision = (
-                f"{1000 * entrant.seconds / entrant.decisions:.2f}" if entrant.decisions else "—"
+                f"{1000 * entrant.seconds / entrant.decisions:.3f}" if entrant.decisions else "—"
             )
             rows.append((net.estimate if net.n else -math.inf, [
                 label, f"{entrant.hands:,}", _with_interval(win, 3), _with_interval(net, 2),
