@@ -504,8 +504,6 @@ def session_results_of(parts: pl.LazyFrame, balances: pl.LazyFrame) -> pl.LazyFr
     """:func:`session_results` from :func:`session_parts` of the run or of its ranges."""
     flagged = balances
     means = over_pairs_of(parts, ["strategy"], _SESSION_MEANS, rates=("win_rate", "draw_rate"))
-    rate_bounds = [pl.col(f"{rate}_{end}").clip(0.0, 1.0)
-                   for rate in ("win_rate", "draw_rate") for end in ("lo", "hi")]
     quantiles = flagged.group_by("strategy").agg(
         pl.col("balance").min().alias("balance_min"),
         pl.col("balance").quantile(0.05, "linear").alias("balance_p05"),
@@ -517,7 +515,6 @@ def session_results_of(parts: pl.LazyFrame, balances: pl.LazyFrame) -> pl.LazyFr
     )
     return (
         means.rename({"hands": "sessions"})
-        .with_columns(rate_bounds)
         .join(quantiles, on="strategy")
         .sort(["balance", "strategy"], descending=[True, False])
     )
