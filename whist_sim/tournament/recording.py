@@ -775,8 +775,7 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
     game_of_row = np.repeat(np.arange(count), counts)
     names = [f.name for f in table_schema("rounds", recorder.game.name)
              if f.name not in KEY_NAMES and f.name not in ("strategy", "dealer", "dealt_cards")]
-    # a list per column, not the rows' tuples transposed: a tuple per row is one more
-    # object per row for the cyclic collector to walk, and cost as much again
+    # a list per column read straight from the rows, with no tuple per row to transpose
     columns: dict[str, Any] = {"counts": counts}
     for name in names:
         columns[name] = (list(map(operator.itemgetter(name), rows)) if rows and name in rows[0]
