@@ -344,14 +344,8 @@ def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
     strength = np.where((suits == trumps) & (trumps >= 0), 200 + ranks,
                         np.where(suits == suits[:, :1], 100 + ranks, 0))
     winner = seats[np.arange(len(seats)), strength.argmax(axis=1)]
-    return {
-        "trick": pa.array(index[::size] // size + 1, pa.int16()),
-        "leader": pa.array(seats[:, 0] if len(seats) else seats.ravel(), pa.int8()),
-        "cards": pa.ListArray.from_arrays(
-            pa.array(np.arange(0, cards.size + 1, size, dtype=np.int32)),
-            CARD_NAMES.take(pa.array(cards.ravel()))),
-        "winner": pa.array(winner, pa.int8()),
-    }, tricks
+    return _trick_columns(index[::size] // size + 1, seats[:, 0] if len(seats) else seats.ravel(),
+                          cards.ravel(), winner, size), tricks
 
 
 def _log_tricks_compiled(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
@@ -361,14 +355,21 @@ def _log_tricks_compiled(hands: _Hands, size: int) -> tuple[dict[str, Any], np.n
     number, leader, cards, winner, tricks = tricks_from_log(
         hands.phase_codes, _phase_code(hands, "play"), hands.actions, hands.action_seats,
         hands.log_counts, _trumps(hands.raws), size)
+    return _trick_columns(number, leader, cards, winner, size), tricks
+
+
+def _trick_columns(number: np.ndarray, leader: np.ndarray, cards: np.ndarray,
+                   winner: np.ndarray, size: int) -> dict[str, Any]:
+    """The ``tricks`` columns read off the log, however they were read: per trick its
+    number, leader and winner, and its ``size`` cards (``cards``: every trick's, flat)."""
     return {
-        "trick": pa.array(number),
-        "leader": pa.array(leader),
+        "trick": pa.array(number, pa.int16()),
+        "leader": pa.array(leader, pa.int8()),
         "cards": pa.ListArray.from_arrays(
             pa.array(np.arange(0, cards.size + 1, size, dtype=np.int32)),
             CARD_NAMES.take(pa.array(cards))),
-        "winner": pa.array(winner),
-    }, tricks
+        "winner": pa.array(winner, pa.int8()),
+    }
 
 
 def _phase_code(hands: _Hands, name: str) -> int:
