@@ -141,13 +141,25 @@ class CompiledHistory(TrickSummary):
 
 class CompiledEncoder:
     """One seat's compiled encoder: a game's ``layout``, the ``history`` of completed
-    tricks (shared by an environment's seats) and the kernel's entry point."""
+    tricks (shared by an environment's seats), the kernel's entry point and ``by_seat``,
+    where the kernel gathers the cards each seat played (its scratch: kernels compiled
+    without numba's runtime make no array of their own)."""
 
     layout: Layout
     history: CompiledHistory
+    by_seat: np.ndarray
 
     def reset(self) -> None:
         self.history.reset()
+
+    def _compile(self, game_name: str) -> None:
+        """Make ``by_seat`` (room for Knock-out's seven seats) and find the game's
+        kernel's entry point for the argument types of ``_sample``."""
+        self.by_seat = np.zeros(8, np.int64)
+        self.write = _entry(kernels()[game_name], self._sample())
+
+    def _sample(self) -> tuple[Any, ...]:
+        raise NotImplementedError
 
 
 def _offsets(layout: Layout, *names: str | int) -> np.ndarray:
@@ -178,12 +190,12 @@ class GermanWhistCompiled(CompiledEncoder):
         self._faceup: tuple[Any, bytes] = ((), b"")
         """The face-up row as bytes, kept for the tuple it came from: it changes once a
         trick, and both seats' views hold the same one."""
-        self.write = _entry(kernels()["german_whist"], self._sample())
+        self._compile("german_whist")
 
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, 0, 0, 1, 1, 0, 0, bytes((1,)),
+                history.played, self.params, self.by_seat, 0, 0, 1, 1, 0, 0, bytes((1,)),
                 0, 1, 0, 0, -1, (0, 0), 0, (0, 0), (0, 0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -198,7 +210,7 @@ class GermanWhistCompiled(CompiledEncoder):
             self._faceup = (faceup, row)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, seat,
+        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
                    GERMAN_PHASES.get(phase, -1), legal, hand, trump, upcard, row,
                    facedown_left, stage, dealer, leader, trick[0] if trick else -1, taken,
                    drawn, won1, won2)
@@ -220,12 +232,12 @@ class SoloWhistCompiled(CompiledEncoder):
         self._bids: tuple[Any, bytes] = ((), b"")
         """The auction as bytes (seat, call, seat, call, ...), kept for the tuple it came
         from: during the play every view holds the same one."""
-        self.write = _entry(kernels()["solo_whist"], self._sample())
+        self._compile("solo_whist")
 
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, 0, 0, 1, 1, 1, 0, 0, 0,
+                history.played, self.params, self.by_seat, 0, 0, 1, 1, 1, 0, 0, 0,
                 bytes((0, 52)), (False, False, False, False), -1, -1, -1, -1, 0,
                 bytes((2,)), (0, 0, 0, 0), 0)
 
@@ -241,7 +253,7 @@ class SoloWhistCompiled(CompiledEncoder):
             self._bids = (bids, auction)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, seat,
+        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
                    SOLO_PHASES.get(phase, -1), legal & FULL_DECK, legal >> NUM_CARDS, hand,
                    dealer, upcard, upcard_held, auction, passed, contract, declarer, partner,
                    trump, leader, bytes(trick), won, exposed)
@@ -264,12 +276,12 @@ class MinnesotaWhistCompiled(CompiledEncoder):
         """(turned, calls, score) as the views held them, the first two as bytes (seat,
         card or call, ...) and the score squashed (side 0, side 1): the same tuples all
         through a deal's play."""
-        self.write = _entry(kernels()["minnesota_whist"], self._sample())
+        self._compile("minnesota_whist")
 
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, 0, 0, 1, 1, 0, -1, 0,
+                history.played, self.params, self.by_seat, 0, 0, 1, 1, 0, -1, 0,
                 bytes((0, 1)), bytes((0, 52)), -1, 0, 0, bytes((2,)), (0, 0), (0.0, 0.0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -283,7 +295,7 @@ class MinnesotaWhistCompiled(CompiledEncoder):
             public = self._public = self._public_of(turned, calls, score)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, seat,
+        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
                    MINNESOTA_PHASES.get(phase, -1), legal, hand, dealer, laid, laid_count,
                    public[3], public[4], grander, grand, leader, bytes(trick),
                    side_tricks, public[5])
@@ -310,12 +322,12 @@ class KnockoutWhistCompiled(CompiledEncoder):
         self._seats: dict[tuple[Any, Any], tuple[int, int, int]] = {}
         """(status, dog_used) -> which seats are in, on a dog's life, have had it, as
         masks of seats: the views build these tuples afresh, so they are kept by value."""
-        self.write = _entry(kernels()["knockout_whist"], self._sample())
+        self._compile("knockout_whist")
 
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, 0, 0, 1, 1, 1, 0, 0, -1, 0,
+                history.played, self.params, self.by_seat, 0, 0, 1, 1, 1, 0, 0, -1, 0,
                 bytes((2,)), bytes((0,)), bytes(self.players), 0, 0, 0)
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -329,7 +341,7 @@ class KnockoutWhistCompiled(CompiledEncoder):
             seats = self._seats_of(status, dog_used)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, seat,
+        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
                    KNOCKOUT_PHASES.get(phase, -1), legal, hand, round_, dealer, trump, upcard,
                    leader, bytes(trick), bytes(trick_seats), bytes(won), *seats)
         return obs, mask
