@@ -16,7 +16,11 @@ costs once (building its strategies, its schemas) weighs what it weighs in a run
 ``--deals N`` fixes the size instead.
 
 It prints both in hands per second and the ratio task / bare (target: at least
-0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs, and
+0.85, "recording at the speed of play"), best of ``--repeats`` interleaved runs; the
+median of the repeats' paired ratios, each from a task and bare play back to back (in
+alternating order), with their range, which shows how far one reading can be trusted
+(on this shared machine one pair read 0.46 and another 0.99 in the same run, whose median
+agreed with the ratio of the bests to 0.01); and
 where the difference goes, in microseconds a hand, each part the best of as many runs
 (``parts``): bare play and the same play with its decisions timed under the limit,
 back to back (``timing`` is their difference), handing each hand to the recorder
@@ -54,6 +58,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from whist_sim.games import make_game
@@ -164,22 +169,31 @@ def recorded(spec: TaskSpec) -> tuple[float, int]:
 
 
 def measure(game: str, strategy: str, deals: int, repeats: int, time_limit: float | None,
-            with_parts: bool = True) -> tuple[int, float, float, dict[str, float]]:
-    """Hands, the best seconds of bare play and of the task, interleaved, and the best
-    seconds of each of the task's parts (``parts``; none unless ``with_parts``)."""
+            with_parts: bool = True) -> tuple[int, float, float, list[float], dict[str, float]]:
+    """Hands; the best seconds of bare play and of the task, interleaved; each repeat's
+    ratio of the two (bare seconds / task seconds: the task's rate as a share of bare
+    play's), the two played back to back in alternating order (bare first, then the task
+    first), so a burst of outside load that lasts longer than the pair slows both alike;
+    and the best seconds of each of the task's parts (``parts``; none unless
+    ``with_parts``)."""
     spec = task_spec(game, GAMES[game], strategy, deals, time_limit)
     best_bare = best_task = float("inf")
     best_parts: dict[str, float] = {}
+    paired = []
     hands = 0
-    for _ in range(repeats):
-        seconds, hands = bare(spec)
-        best_bare = min(best_bare, seconds)
-        seconds, task_hands = recorded(spec)
-        best_task = min(best_task, seconds)
+    for repeat in range(repeats):
+        if repeat % 2 == 0:
+            bare_seconds, hands = bare(spec)
+            task_seconds, task_hands = recorded(spec)
+        else:
+            task_seconds, task_hands = recorded(spec)
+            bare_seconds, hands = bare(spec)
         assert task_hands == hands
+        best_bare, best_task = min(best_bare, bare_seconds), min(best_task, task_seconds)
+        paired.append(bare_seconds / task_seconds)
         for part, seconds in (parts(spec) if with_parts else {}).items():
             best_parts[part] = min(best_parts.get(part, float("inf")), seconds)
-    return hands, best_bare, best_task, best_parts
+    return hands, best_bare, best_task, paired, best_parts
 
 
 def task_size(game: str, strategy: str, seconds: float) -> int:
@@ -248,7 +262,7 @@ def main() -> None:
     now = CLOCK[args.clock]
     choose_readings(args.readings)
     if args.child:
-        hands, bare_s, task_s, _ = measure(args.games[0], args.strategies[0],
+        hands, bare_s, task_s, _, _ = measure(args.games[0], args.strategies[0],
                                            args.deals or 200, args.repeats, args.time_limit,
                                            with_parts=False)
         print(json.dumps({"hands": hands, "bare": bare_s, "task": task_s}))
@@ -261,7 +275,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         tree = export(args.before, Path(temporary)) if args.before else None
         head = (f"{'game':16s} {'strategy':10s} {'deals':>6s} {'bare hands/s':>13s}"
-                f" {'task hands/s':>13s} {'task/bare':>9s}  {'us a hand: bare':>15s}"
+                f" {'task hands/s':>13s} {'task/bare':>9s} {'paired [range]':>17s}"
+                f"  {'us a hand: bare':>15s}"
                 f" {'timing':>6s} {'keeping':>7s} {'tables':>6s} {'parts ratio':>11s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
@@ -270,14 +285,16 @@ def main() -> None:
             for strategy in args.strategies:
                 deals = args.deals or task_size(game, strategy, args.task_seconds)
                 old = before(tree, game, strategy, deals, args) if tree is not None else None
-                hands, bare_s, task_s, spent = measure(game, strategy, deals, args.repeats,
+                hands, bare_s, task_s, paired, spent = measure(game, strategy, deals, args.repeats,
                                                        args.time_limit)
                 ratio = bare_s / task_s
                 micro = {part: seconds / hands * 1e6 for part, seconds in spent.items()}
                 micro["timing"] = max(micro.pop("timed") - micro["bare"], 0.0)
                 by_parts = micro["bare"] / sum(micro.values())
                 line = (f"{game:16s} {strategy:10s} {deals:6d} {hands / bare_s:13.0f}"
-                        f" {hands / task_s:13.0f} {ratio:9.2f}  {micro['bare']:15.1f}"
+                        f" {hands / task_s:13.0f} {ratio:9.2f}"
+                        f" {median(paired):5.2f} [{min(paired):.2f}, {max(paired):.2f}]"
+                        f"  {micro['bare']:15.1f}"
                         f" {micro['timing']:6.1f} {micro['keeping']:7.1f}"
                         f" {micro['tables']:6.1f} {by_parts:11.2f}")
                 if old is not None:

@@ -127,8 +127,9 @@ def test_every_part_of_the_driver_is_timed_on_the_store_as_it_is(tmp_path):
 @pytest.mark.parametrize("game", ["german_whist", "knockout_whist"])
 def test_the_pipeline_benchmark_times_every_part_of_a_task(game):
     """pipeline_throughput's measurement on a tiny task: the task plays the hands bare play
-    plays, and every part of its time is measured."""
-    hands, bare, task, parts = pipeline.measure(game, "random", 3, 1, 10.0)
+    plays, and every part of its time is measured; each repeat gives its paired ratio."""
+    hands, bare, task, paired, parts = pipeline.measure(game, "random", 3, 2, 10.0)
     assert hands >= 6 and bare > 0 and task > 0
+    assert len(paired) == 2 and all(ratio > 0 for ratio in paired)
     assert set(parts) == {"bare", "timed", "keeping", "tables"}
     assert all(seconds > 0 for seconds in parts.values())
