@@ -10,6 +10,9 @@ interleaved, best of ``--repeats``:
   action drawn uniformly from ``obs["action_mask"]``; every step builds the acting
   seat's observation tensor and mask.
 
+Each repeat also gives a paired ratio, the engine's and the environment's loops run
+back to back; their median and range show how steady the reading is on a shared machine.
+
 A step is one decision (a card, a call, a trump choice); the agents' final steps
 with ``None`` are not counted. The ratio env/engine says how much of the engine's
 step rate the wrapper keeps; the goal is at least 0.5. A third loop, "no obs", steps
@@ -31,6 +34,7 @@ import argparse
 import platform
 import random
 import time
+from statistics import median
 
 from strategies.random_play import RandomStrategy, nth_set_bit
 from whist_sim.env import WhistEnv
@@ -110,18 +114,20 @@ def main() -> None:
           f" {args.deals} deals per game, best of {args.repeats}, CPU time of this process"
           " (a shared, loaded machine: compare the ratios, measured in the same run)")
     print(f"{'game':18s} {'engine steps/s':>15s} {'env steps/s':>12s} {'env/engine':>11s}"
-          f" {'no obs steps/s':>15s} {'no obs/engine':>14s}")
+          f" {'paired [range]':>17s} {'no obs steps/s':>15s} {'no obs/engine':>14s}")
     worst = float("inf")
     for game_name, players in GAMES:
         table = players or make_game(game_name).players
         plan = deals(game_name, table, args.deals)
         best_engine = best_env = best_bare = float("inf")
         engine_steps = env_steps = bare_steps = 0
+        paired = []
         for _ in range(args.repeats):
-            seconds, engine_steps = engine_run(game_name, players, plan)
-            best_engine = min(best_engine, seconds)
+            engine_seconds, engine_steps = engine_run(game_name, players, plan)
+            best_engine = min(best_engine, engine_seconds)
             seconds, env_steps = env_run(game_name, players, plan)
             best_env = min(best_env, seconds)
+            paired.append(env_steps / seconds / (engine_steps / engine_seconds))
             seconds, bare_steps = bare_env_run(game_name, players, plan)
             best_bare = min(best_bare, seconds)
         engine_rate = engine_steps / best_engine
@@ -131,6 +137,7 @@ def main() -> None:
         worst = min(worst, ratio)
         label = game_name + (f" ({players}p)" if players else "")
         print(f"{label:18s} {engine_rate:15,.0f} {env_rate:12,.0f} {ratio:11.2f}"
+              f" {median(paired):5.2f} [{min(paired):.2f}, {max(paired):.2f}]"
               f" {bare_rate:15,.0f} {bare_rate / engine_rate:14.2f}")
     verdict = "meets" if worst >= GOAL else "misses"
     print(f"lowest env/engine ratio {worst:.2f}: {verdict} the goal of {GOAL}")
