@@ -8,7 +8,13 @@ import pytest
 
 from strategies.german_heuristic import GermanHeuristic
 from strategies.random_play import RandomStrategy
-from whist_sim.checking import CHECK_VARIANTS, CheckReport, StrategyCheckError, check_strategy
+from whist_sim.checking import (
+    CHECK_VARIANTS,
+    CheckArgumentError,
+    CheckReport,
+    StrategyCheckError,
+    check_strategy,
+)
 from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
 
@@ -99,9 +105,18 @@ def test_the_error_is_an_assertion_and_a_whist_sim_error():
     assert issubclass(StrategyCheckError, WhistSimError)
 
 
-def test_a_game_the_strategy_does_not_play_is_refused():
-    with pytest.raises(StrategyCheckError, match="cannot be checked on 'solo_whist'"):
+def test_a_game_the_strategy_does_not_play_is_refused_as_bad_input():
+    """Not a verdict on the strategy: the caller asked for a game it does not claim."""
+    with pytest.raises(CheckArgumentError, match="game 'solo_whist': strategy 'GermanHeuristic'"
+                                                 " cannot be checked on it; allowed values"
+                                                 r" \(the games it plays\): german_whist"):
         check_strategy(GermanHeuristic, games=["solo_whist"])
+
+
+def test_no_deals_is_refused_as_bad_input():
+    with pytest.raises(CheckArgumentError, match="deals = 0 is not allowed"):
+        check_strategy(RandomStrategy, deals=0)
+    assert issubclass(CheckArgumentError, ValueError)
 
 
 def test_a_strategy_claiming_no_known_game_is_refused():

@@ -77,6 +77,11 @@ class StrategyCheckError(WhistSimError, AssertionError):
     """A strategy failed ``check_strategy``; the message names game, variant, seed and problem."""
 
 
+class CheckArgumentError(WhistSimError, ValueError):
+    """``check_strategy`` was asked for something it cannot check (no deals, a game the
+    strategy does not claim): bad input, not a verdict on the strategy."""
+
+
 @dataclass(frozen=True)
 class CheckReport:
     """What ``check_strategy`` checked, all of which passed."""
@@ -118,7 +123,8 @@ def check_strategy(
     seeds are ``seed, seed + 1, ...``.
     """
     if not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
+        raise CheckArgumentError(
+            f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
     name, claimed = _describe(strategy_or_spec)
     checked = _games_to_check(name, claimed, games)
     variants = played = 0
@@ -140,13 +146,15 @@ def check_strategy(
 
 
 def check_entrant(
-    spec: str, *, deals: int = 20, command: str | None = None, isolate: bool = False
+    spec: str, *, deals: int = 20, command: str | None = None, isolate: bool = False,
+    games: Iterable[str] | None = None,
 ) -> CheckReport:
     """``check_strategy`` for a config entry: a strategy in process (``spec``), the same in a
     process of its own (``isolate``), or a bot program (``spec = "process"`` with its
     ``command`` line). ``spec`` may carry parameters as ``whist-sim duel`` writes them,
     ``policy(callable='pkg.mod:act')``. A bot is started and greeted first; it is ended
-    afterwards."""
+    afterwards. ``games``: only these of the games it claims (a policy trained for one
+    game, say)."""
     if spec != "process":
         if command is not None:
             raise WhistSimError("--command goes with the strategy process (a bot program)")
@@ -154,9 +162,10 @@ def check_entrant(
             from whist_sim.tournament.duel import parse_entrant
 
             entrant = parse_entrant(spec, "strategy")
-            return check_strategy(entrant["use"], deals=deals, params=entrant["params"])
+            return check_strategy(entrant["use"], games, deals=deals,
+                                  params=entrant["params"])
         if not isolate:
-            return check_strategy(spec, deals=deals)
+            return check_strategy(spec, games, deals=deals)
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
     else:
         if not command:
@@ -170,7 +179,7 @@ def check_entrant(
             bot.start()
         except BotError as exc:
             raise StrategyCheckError(str(exc)) from None
-        return check_strategy(bot, deals=deals)
+        return check_strategy(bot, games, deals=deals)
 
 
 def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
@@ -202,9 +211,9 @@ def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | N
     wanted = [games] if isinstance(games, str) else list(games)
     for game in wanted:
         if game not in known:
-            raise StrategyCheckError(
-                f"strategy {name!r} cannot be checked on {game!r}: it plays"
-                f" {', '.join(sorted(known))}"
+            raise CheckArgumentError(
+                f"game {game!r}: strategy {name!r} cannot be checked on it; allowed values"
+                f" (the games it plays): {', '.join(sorted(known))}"
             )
     return wanted
 

@@ -306,12 +306,16 @@ def check(
     isolate: Annotated[bool, typer.Option(
         "--isolate/--in-process", help="check the strategy in a process of its own, behind"
         " the bot protocol, as isolate = true plays it")] = False,
+    game: Annotated[list[str] | None, typer.Option(
+        help="check only this game (repeat for several; default: every game it claims)",
+        show_default=False)] = None,
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
     from whist_sim.checking import StrategyCheckError, check_entrant
 
     try:
-        report = check_entrant(strategy, deals=deals, command=command, isolate=isolate)
+        report = check_entrant(strategy, deals=deals, command=command, isolate=isolate,
+                               games=game or None)
     except StrategyCheckError as exc:  # it ran and broke a rule: the verdict, then why
         typer.secho(f"failed: {strategy} does not pass the check: {exc}", fg=typer.colors.RED,
                     err=True)
