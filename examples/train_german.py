@@ -21,6 +21,14 @@ The whole loop, not a strong player:
        python -m whist_sim duel "policy(callable='examples.train_german:policy')" \\
            random --game german_whist --max-deals 1000 --workers 0
 
+Checkpoints: ``--out ckpt.npz`` saves elsewhere, and ``load_policy`` plays any saved
+file, so two checkpoints are two entrants of one duel::
+
+    python -m whist_sim duel \\
+        "policy(callable='examples.train_german:load_policy', weights='a.npz')" \\
+        "policy(callable='examples.train_german:load_policy', weights='b.npz')" \\
+        --game german_whist --max-deals 1000 --workers 0
+
 Run it from the repository root (so ``examples`` imports): ``python
 examples/train_german.py --minutes 3``. Same seed, same weights (the time budget
 only decides how many hands are played: ``--hands N`` fixes that instead).
@@ -31,6 +39,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -134,6 +143,19 @@ def policy(observation: dict[str, np.ndarray]) -> int:
         _weights = np.load(WEIGHTS)["w"]
     actions, f = _features(observation)  # type: ignore[misc]
     return int(actions[int(np.argmax(f @ _weights))])
+
+
+def load_policy(weights: str) -> Callable[[dict[str, np.ndarray]], int]:
+    """The greedy policy of the weights saved in ``weights`` (``--out``), for comparing
+    checkpoints: ``callable = "examples.train_german:load_policy"`` with ``params =
+    { weights = "ckpt.npz" }`` (a path from the folder the run starts in)."""
+    features, w = Features(), np.load(weights)["w"]
+
+    def greedy(observation: dict[str, np.ndarray]) -> int:
+        actions, f = features(observation)
+        return int(actions[int(np.argmax(f @ w))])
+
+    return greedy
 
 
 def train(seconds: float, hands: int | None, seed: int, lr: float) -> tuple[np.ndarray, int]:

@@ -13,9 +13,21 @@ and returns an action number (cards 0..51, a game's other actions from 52;
 docs/environment.md). An action outside the mask is a RuleError, so the seat
 forfeits the deal with the reason, like any illegal action.
 
+A policy that samples (a softmax over its scores, say) takes a second parameter, with
+no default: the seat's generator (``random.Random``, seeded by the deal and the seat as
+every strategy's is), so the same seed plays the same hands however the run is split
+across workers. NumPy's global generator would not be: each worker process has its own.
+
+Any other parameter makes ``callable`` a factory, called once with them when the
+strategy is built, which returns the policy: ``callable =
+"examples.train_german:load_policy"`` with ``params = { weights = "ckpt-1000.npz" }``
+plays that checkpoint, and two entries with two files are two entrants (the parameters
+are in their names), the way to compare checkpoints.
+
 The function is imported and checked when the strategy is built, i.e. when the
-config is validated: an import that fails or a reference that is not a function of
-one argument is refused there, before any deal is played.
+config is validated: an import that fails, a factory that refuses its parameters or
+a policy that cannot be called with the observation (or it and a generator) is
+refused there, before any deal is played.
 """
 
 from __future__ import annotations
@@ -69,18 +81,61 @@ def load_callable(reference: Any) -> Callable[[dict[str, Any]], Any]:
             f"callable = {reference!r} is {type(found).__name__} {found!r}, not a function;"
             " a policy is a function from the observation dict to an action"
         )
-    try:
-        signature = inspect.signature(found)
-    except (TypeError, ValueError):
-        return found  # a callable whose parameters cannot be read (C code): trusted as it is
-    try:
-        signature.bind({})
-    except TypeError:
-        raise ValueError(
-            f"callable = {reference!r}: {attribute}{signature} cannot be called with one"
-            " argument; a policy is a function from the observation dict to an action"
-        ) from None
     return found
+
+
+def made_by(factory: Callable[..., Any], reference: str, arguments: dict[str, Any]
+            ) -> Callable[..., Any]:
+    """The policy ``factory`` returns when called with ``arguments`` (the entry's parameters
+    other than ``callable``), or a ValueError saying why not."""
+    shown = ", ".join(f"{key}={value!r}" for key, value in sorted(arguments.items()))
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(**arguments)
+        except TypeError as exc:
+            raise ValueError(
+                f"callable = {reference!r} with parameters {shown}: {reference}{signature}"
+                f" cannot take them ({exc}); with parameters besides callable, callable is a"
+                " factory called with them that returns the policy"
+            ) from None
+    try:
+        policy = factory(**arguments)
+    except Exception as exc:  # the factory's own code failed (a missing file, say)
+        raise ValueError(
+            f"callable = {reference!r} with parameters {shown} raised"
+            f" {type(exc).__name__}: {exc}"
+        ) from None
+    if not callable(policy):
+        raise ValueError(
+            f"callable = {reference!r} with parameters {shown} returned"
+            f" {type(policy).__name__} {policy!r}, not a function; a factory returns the"
+            " policy, a function from the observation dict to an action"
+        )
+    return policy
+
+
+def arguments_taken(policy: Callable[..., Any], reference: str) -> int:
+    """1 if ``policy`` is called with the observation alone, 2 if it needs the seat's
+    generator too (a second parameter without a default); else a ValueError."""
+    try:
+        signature = inspect.signature(policy)
+    except (TypeError, ValueError):
+        return 1  # a callable whose parameters cannot be read (C code): trusted as it is
+    for count in (1, 2):
+        try:
+            signature.bind(*([None] * count))
+        except TypeError:
+            continue
+        return count
+    raise ValueError(
+        f"callable = {reference!r}: the policy{signature} cannot be called with one argument"
+        " (the observation dict) or two (the observation dict and the seat's generator); a"
+        " policy is a function from the observation dict to an action"
+    )
 
 
 class PolicyStrategy(Strategy):
@@ -89,11 +144,13 @@ class PolicyStrategy(Strategy):
     games = frozenset({"german_whist", "solo_whist", "minnesota_whist", "knockout_whist"})
     version = "1"
 
-    def __init__(self, callable: str | None = None) -> None:
+    def __init__(self, callable: str | None = None, **arguments: Any) -> None:
         if callable is None:
             raise ValueError('needs callable = "package.module:function" (the policy to play)')
         self.reference = callable
-        self.function = load_callable(callable)
+        found = load_callable(callable)
+        self.function = made_by(found, callable, arguments) if arguments else found
+        self.with_generator = arguments_taken(self.function, callable) == 2
         self._encoders: dict[tuple[Any, ...], Any] = {}
 
     def choose(self, view: Any, rng: Random) -> int:
@@ -104,7 +161,8 @@ class PolicyStrategy(Strategy):
             found = self._encoders[key] = (encoder_for(game), game)
         encoder, game = found
         observation, mask = encoder.encode(view)
-        action = self.function({"observation": observation, "action_mask": mask})
+        observed = {"observation": observation, "action_mask": mask}
+        action = self.function(observed, rng) if self.with_generator else self.function(observed)
         number = None
         if not isinstance(action, bool):
             with contextlib.suppress(TypeError):  # ints and NumPy integers, not floats

@@ -198,3 +198,136 @@ def test_a_numpy_integer_answer_is_an_action():
     action = PolicyStrategy(callable=f"{HERE}:returns_numpy_int").choose(
         state.view(state.to_act), strategy_rng(1))
     assert type(action) is int and state.legal >> action & 1
+
+
+def sampling_policy(observation: dict[str, np.ndarray], rng) -> int:
+    """Uniform over the mask, drawn from the seat's generator as the built-in ``random``
+    draws (the n-th allowed action, lowest first)."""
+    allowed = np.flatnonzero(observation["action_mask"])
+    return int(allowed[int(rng.random() * len(allowed))])
+
+
+def sampling_with_default(observation: dict[str, np.ndarray], rng=None) -> int:
+    """A second parameter with a default: called with the observation alone."""
+    assert rng is None
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def needs_three(observation, rng, extra) -> int:
+    return 0
+
+
+def scorer(weights_seed: int, temperature: float = 1.0):
+    """A factory: the linear scorer of ``weights_seed``'s random weights."""
+    def act(observation: dict[str, np.ndarray]) -> int:
+        x, mask = observation["observation"], observation["action_mask"]
+        w = np.random.default_rng(weights_seed).normal(size=(len(mask), len(x)))
+        return int(np.argmax(np.where(mask == 1, w @ x / temperature, -np.inf)))
+    return act
+
+
+def failing_factory(weights: str):
+    with open(weights, "rb") as file:
+        return file.read
+
+
+def not_a_factory(weights: str) -> int:
+    return 3
+
+
+@pytest.mark.parametrize("game,players", [("german_whist", None), ("solo_whist", None),
+                                          ("minnesota_whist", None), ("knockout_whist", 3)])
+def test_a_policy_of_two_parameters_draws_from_the_seats_own_generator(game, players):
+    """Drawing as ``random`` does from the generator it is handed, the policy plays
+    exactly the hands ``random`` plays: the generator is the seat's, seeded by the deal
+    and the seat, so a sampling policy is reproducible however a run is split."""
+    from strategies.random_play import RandomStrategy
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+
+    table = make_game(game, None, players)
+    sampling = PolicyStrategy(callable=f"{HERE}:sampling_policy")
+    assert sampling.with_generator
+    for seed in range(6):
+        ours = play_deal(table, [sampling] + [RandomStrategy()] * (table.players - 1), seed)
+        theirs = play_deal(table, [RandomStrategy()] * table.players, seed)
+        assert ours.state.log == theirs.state.log
+        assert ours.outcome == theirs.outcome
+
+
+def test_a_second_parameter_with_a_default_is_not_handed_the_generator():
+    from whist_sim.games import make_game
+    from whist_sim.rng import strategy_rng
+
+    state = make_game("german_whist").new_deal(3, 0)
+    strategy = PolicyStrategy(callable=f"{HERE}:sampling_with_default")
+    assert not strategy.with_generator
+    assert state.legal >> strategy.choose(state.view(state.to_act), strategy_rng(1)) & 1
+
+
+def test_parameters_make_the_callable_a_factory_and_each_set_an_entrant(tmp_path):
+    """Two checkpoints of one policy (here two seeds of random weights) are two entries:
+    the factory is called with each entry's parameters, which are in the names."""
+    body = f"""
+[tournament]
+game = "german_whist"
+deals = 4
+seed = 5
+deals_per_task = 4
+
+[[strategies]]
+use = "policy"
+callable = "{HERE}:scorer"
+params = {{ weights_seed = 1 }}
+
+[[strategies]]
+use = "policy"
+callable = "{HERE}:scorer"
+params = {{ weights_seed = 2, temperature = 0.5 }}
+"""
+    config = load_config(write_config(tmp_path, body))
+    first = f"policy(callable='{HERE}:scorer', weights_seed=1)"
+    second = f"policy(callable='{HERE}:scorer', temperature=0.5, weights_seed=2)"
+    assert config.labels() == [first, second]
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    seats = RunFolder.open(summary.path).scan("seats").collect()
+    assert set(seats["strategy"]) == {first, second}
+    assert seats.filter(pl.col("result") == "forfeit").height == 0
+
+
+@pytest.mark.parametrize("entry,fragment", [
+    (f'callable = "{HERE}:scorer"\nparams = {{ weights_seed = 1, seed = 1 }}',
+     "cannot take them (got an unexpected keyword argument 'seed')"),
+    (f'callable = "{HERE}:failing_factory"\nparams = {{ weights = "no/such/file.npz" }}',
+     "raised FileNotFoundError"),
+    (f'callable = "{HERE}:not_a_factory"\nparams = {{ weights = "a.npz" }}',
+     "returned int 3, not a function"),
+    (f'callable = "{HERE}:needs_three"', "cannot be called with one argument"),
+])
+def test_a_factory_or_policy_that_cannot_be_used_is_refused_naming_file_and_key(
+        tmp_path, entry, fragment):
+    body = f'[tournament]\ngame = "german_whist"\ndeals = 2\n\n[[strategies]]\n' \
+           f'use = "policy"\n{entry}\n\n[[strategies]]\nuse = "random"\n'
+    path = write_config(tmp_path, body, "bad.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert fragment in message, message
+    assert str(path) in message and "strategies[0]" in message
+
+
+def test_whist_sim_check_of_a_one_game_policy_checks_the_game_it_is_given():
+    """A policy trained for one game is checked on that game alone with --game; a game it
+    cannot be checked on, or no deals, is an error that says so, not a traceback."""
+    base = [sys.executable, "-m", "whist_sim", "check", f"policy(callable='{HERE}:linear_policy')"]
+    done = subprocess.run([*base, "--deals", "1", "--game", "german_whist"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("passed: policy plays german_whist by the rules:")
+    for extra, fragment in ((["--game", "german"], "game 'german': strategy"),
+                            (["--deals", "0"], "deals = 0 is not allowed")):
+        done = subprocess.run([*base, *extra], cwd=ROOT, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("error: ") and fragment in done.stderr, done.stderr

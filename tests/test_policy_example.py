@@ -43,3 +43,23 @@ def test_the_shipped_policy_plays_the_example_config(tmp_path):
     seats = RunFolder.open(summary.path).scan("seats").collect()
     trained = seats.filter(pl.col("strategy") == "trained")
     assert trained.height == 8 and trained.filter(pl.col("result") == "forfeit").height == 0
+
+
+def test_a_saved_checkpoint_loads_back_as_the_same_greedy_policy():
+    """load_policy(weights) plays the file it is given as policy plays the shipped one."""
+    from whist_sim.env import german_whist_v0
+
+    loaded = train_german.load_policy(str(train_german.WEIGHTS))
+    env = german_whist_v0()
+    env.reset(seed=11)
+    compared = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = loaded(observation)
+        assert action == train_german.policy(observation)
+        env.step(action)
+        compared += 1
+    assert compared == 52
