@@ -34,6 +34,7 @@ from whist_sim.inference import (
     sequential_verdict,
     tilted_distribution,
 )
+from whist_sim.inference.sprt import one_sided_bounds
 
 BATCH = 20
 """Pairs between two looks at the LLR, as the duel driver plays them."""
@@ -542,6 +543,19 @@ def test_fixed_verdict_uses_one_sided_confidence_bounds():
     values = np.repeat(grid, np.round(middle * 200_000).astype(int))
     both = fixed_verdict(model, settings_, values)
     assert both.decision == ("H1" if both.llr > 0 else "H0")
+
+
+def test_a_shares_bounds_in_the_verdict_text_are_cut_at_zero_and_one():
+    """Three pairs, two won outright: the t-bounds of the mean share run past 1 (1.32)
+    and the text says 1.000, as the report's intervals do; the decision is unchanged."""
+    model, settings_ = pentanomial_model(), SprtSettings()
+    values = np.array([1.0, 1.0, 0.5])
+    low, high = one_sided_bounds(model.estimate(values), settings_)
+    assert high > 1.0 and 0.0 < low < 1.0
+    verdict = fixed_verdict(model, settings_, values)
+    text = verdict.text("a", "b")
+    assert verdict.decision == "inconclusive"
+    assert f"the one-sided bounds of the mean, {low:.3f} to 1.000, take in both" in text
 
 
 # -- sample sizes -------------------------------------------------------------------------

@@ -146,8 +146,11 @@ class Verdict:
         )
 
     def _mean(self, value: float) -> str:
+        """A mean or a bound of it as the text shows it: a share's bound, a t-bound of a
+        value that lies in [0, 1], is cut there (the decision, against means inside it, is
+        the same either way), as the reports' share intervals are."""
         if self.estimate.mean_unit == "share":
-            return "n/a" if math.isnan(value) else f"{value:.3f}"
+            return "n/a" if math.isnan(value) else f"{min(max(value, 0.0), 1.0):.3f}"
         return f"{signed(value, 2)} {self.estimate.mean_unit}"
 
     def as_dict(self) -> dict[str, object]:
