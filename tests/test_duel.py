@@ -180,6 +180,14 @@ def test_bad_sprt_is_one_line_before_any_work(tmp_path, sprt, fragments):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("max_deals", [0, -3])
+def test_a_cap_of_no_deals_is_refused_not_taken_for_the_default(max_deals):
+    """--max-deals 0 once played the default 1,000 deals."""
+    with pytest.raises(ConfigError, match=f"tournament.deals = {max_deals}: out of range;"
+                                          " allowed values: whole numbers 1.."):
+        duel_config("random", "random", "german_whist", max_deals=max_deals)
+
+
 def test_sprt_needs_exactly_two_entrants(tmp_path):
     body = """
 [tournament]

@@ -99,7 +99,8 @@ def duel_config(
     name = StrategyEntry(**first).name
     if name == StrategyEntry(**second).name:  # a self-duel: is the test calibrated?
         first["label"], second["label"] = f"{name} (A)", f"{name} (B)"
-    deals = max_deals or (SEQUENTIAL_MAX_DEALS if sprt is not None else FIXED_DEALS)
+    deals = ((SEQUENTIAL_MAX_DEALS if sprt is not None else FIXED_DEALS) if max_deals is None
+             else max_deals)  # 0 is refused with the range, not taken for the default
     tournament: dict[str, Any] = {
         "game": game, "deals": deals, "seed": seed, "deals_per_task": deals_per_task,
         "time_limit": time_limit,
