@@ -49,7 +49,7 @@ def _assert_clean_error(result, *fragments: str) -> None:
         (("[[strategies]]", "[variant]\nstake = 2\n\n[[strategies]]"),
          ["unknown key 'stake'", "allowed keys: count, match, open_stock, race_to, trumps"]),
         (("deals = 12", "deals = 12\nplayers = 3"),
-         ["german_whist is played by 2..2 players, not 3"]),
+         ["german_whist is played by 2 players, not 3"]),
         (('game = "german_whist"', 'game = "bridge"'),
          ["tournament.game = 'bridge'", "allowed values: german_whist"]),
         (("deals = 12", "deals = 0"),

@@ -53,7 +53,7 @@ def test_a_saved_checkpoint_loads_back_as_the_same_greedy_policy():
     env = german_whist_v0()
     env.reset(seed=11)
     compared = 0
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)

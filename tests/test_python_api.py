@@ -91,3 +91,37 @@ def test_a_failing_check_says_failed_with_the_reason():
     line = result.output.strip().splitlines()[-1]
     assert line.startswith("failed: tests.test_checking:PlaysAnIllegalCard does not pass the"
                            " check: ")
+
+
+@pytest.mark.parametrize(("strategies", "seed", "error", "message"), [
+    (1, 3, ValueError, "german_whist is played by 2 players here: give one strategy a seat,"
+                       " 2, not 1"),
+    (3, 3, ValueError, "give one strategy a seat, 2, not 3"),
+    (2, "3", TypeError, "seed = '3' is not a whole number"),
+    (2, 3.0, TypeError, "seed = 3.0 is not a whole number"),
+    (2, True, TypeError, "seed = True is not a whole number"),
+])
+def test_play_deal_says_what_is_wrong_with_its_arguments(strategies, seed, error, message):
+    """From a notebook: the wrong number of strategies or a seed that is not a whole
+    number is named, not an IndexError or a TypeError from deep in the shuffle."""
+    from strategies.random_play import RandomStrategy
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+
+    with pytest.raises(error, match=re.escape(message)):
+        play_deal(make_game("german_whist"), [RandomStrategy()] * strategies, seed)
+
+
+def test_play_deal_takes_a_numpy_seed_and_names_a_seat_that_is_not_a_strategy():
+    import numpy as np
+
+    from strategies.random_play import RandomStrategy
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+
+    game = make_game("german_whist")
+    by_numpy = play_deal(game, [RandomStrategy()] * 2, np.int64(3))
+    assert by_numpy.state.log == play_deal(game, [RandomStrategy()] * 2, 3).state.log
+    with pytest.raises(TypeError, match=r"strategies\[1\] = 'random' is not a strategy: it has"
+                                        r" no choose\(view, rng\) method"):
+        play_deal(game, [RandomStrategy(), "random"], 3)

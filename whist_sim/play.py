@@ -13,6 +13,7 @@ hands over the built deal and the seed for everything the cards leave to chance.
 from __future__ import annotations
 
 import math
+import operator
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -118,10 +119,19 @@ def play_deal(
     that plays many deals under the same limit (``decision_clock``), so its alarm is set
     up once, not per deal; without it a deal under a limit opens its own.
     """
+    if seed.__class__ is not int or len(strategies) != game.players:
+        seed = _checked_arguments(game, strategies, seed)
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     # each seat's generator is seeded at its first draw (most strategies never draw)
     rngs = [LazyRandom(seat_seed, seed, seat, seat_seeding) for seat in range(game.players)]
-    choosers = [strategy.choose for strategy in strategies]
+    try:
+        choosers = [strategy.choose for strategy in strategies]
+    except AttributeError:
+        seat = next(i for i, s in enumerate(strategies) if not hasattr(s, "choose"))
+        raise TypeError(
+            f"strategies[{seat}] = {strategies[seat]!r} is not a strategy: it has no"
+            " choose(view, rng) method (build one with whist_sim.strategy.build_strategy)"
+        ) from None
     if chess_clock is None and time_control is not None:
         chess_clock = ChessClock(time_control, game.players)
     seconds: list[float] = []
@@ -147,6 +157,22 @@ def play_deal(
             raise StrategyFailure(seat, message) from exc
         return PlayedDeal(seed, dealer, state, state.forfeit(seat, message), seconds)
     return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
+
+
+def _checked_arguments(game: Game, strategies: Sequence[Any], seed: Any) -> int:
+    """``play_deal``'s seed as an int, or the error that says what is wrong with it or with
+    the number of strategies (a NumPy integer is a seed; a bool, a float or text is not)."""
+    if len(strategies) != game.players:
+        raise ValueError(
+            f"{game.name} is played by {game.players} players here: give one strategy a seat,"
+            f" {game.players}, not {len(strategies)}"
+        )
+    try:
+        if isinstance(seed, bool):
+            raise TypeError
+        return operator.index(seed)
+    except TypeError:
+        raise TypeError(f"seed = {seed!r} is not a whole number") from None
 
 
 def _play_timed(state: DealState, choosers: list[Any], rngs: list[Any],

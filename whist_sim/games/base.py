@@ -314,9 +314,14 @@ class Game(ABC):
         self.players = players if players is not None else self.min_players
         if not self.min_players <= self.players <= self.max_players:
             raise VariantError(
-                f"{self.name} is played by {self.min_players}..{self.max_players} players,"
-                f" not {self.players}"
-            )
+                f"{self.name} is played by {self.table_sizes()} players, not {self.players}")
+
+    @classmethod
+    def table_sizes(cls) -> str:
+        """The table sizes the game is played at, in words: "2", or "2..7"."""
+        if cls.min_players == cls.max_players:
+            return str(cls.min_players)
+        return f"{cls.min_players}..{cls.max_players}"
 
     @abstractmethod
     def new_deal(self, seed: int, dealer: int) -> DealState:

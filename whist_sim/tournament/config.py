@@ -665,7 +665,7 @@ def _check_players(config: TournamentConfig, source: str) -> None:
                 f"whole numbers {low}..{high}, or a list of distinct sizes")
             raise ConfigError(
                 f"{source}: tournament.players = {players!r}: {game.name} is played by"
-                f" {low}..{high} players, not {size}; allowed values: {allowed}"
+                f" {game.table_sizes()} players, not {size}; allowed values: {allowed}"
                 f"{' (or leave it out)' if low == high else ''}"
             )
 
