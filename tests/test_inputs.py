@@ -466,7 +466,24 @@ def test_workers_out_of_range_is_one_line(tmp_path):
     config = write_config(tmp_path, quick_config(deals=2))
     result = cli.invoke(app, ["run", str(config), "--workers", "-1"])
     assert result.exit_code == 2
-    _assert_names(result.output, "--workers -1", "whole numbers 0..100,000")
+    _assert_names(result.output, "--workers -1", "whole numbers 0..100,000",
+                  "or leave it out")
+
+
+@pytest.mark.parametrize("workers", [-1, 100_001, 2.5, True])
+def test_workers_out_of_range_from_python_are_refused_before_ray_starts(tmp_path, workers):
+    """From a notebook: run_tournament(workers=-1) once reached Ray, which refused a
+    negative number of CPUs in its own words after starting."""
+    from whist_sim.tournament.config import load_config
+    from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+    config = load_config(write_config(tmp_path, quick_config(deals=2)))
+    with pytest.raises(ClusterError, match=f"workers = {workers!r}: allowed values: whole"
+                                           r" numbers 0\.\.100,000 .*or None"):
+        run_tournament(config, tmp_path / "run", workers=workers, progress=False)
+    assert not (tmp_path / "run").exists()
+    with pytest.raises(ClusterError, match=f"workers = {workers!r}"):
+        resume_tournament(tmp_path / "run", workers=workers, progress=False)
 
 
 # -- file-system errors ---------------------------------------------------------------------

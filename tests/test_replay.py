@@ -53,6 +53,12 @@ def test_replay_of_an_unknown_deal_names_the_key_format(run):
     assert "no deal '9-9-9-9'" in result.output and "pairing-deal-rotation-hand" in result.output
 
 
+def test_a_deal_key_that_is_not_text_is_named(run):
+    with pytest.raises(TypeError, match="deal_key = 5 is not a deal key: keys are text,"
+                                        " pairing-deal-rotation-hand"):
+        replay_deal(run, 5)
+
+
 def test_standalone_replay_needs_no_whist_sim_and_agrees(run):
     tree = ast.parse(STANDALONE.read_text())
     imported = {

@@ -34,7 +34,6 @@ def _fail(exc: Exception | str) -> None:
     raise typer.Exit(2)
 
 
-MAX_WORKERS = 100_000
 """``--workers``: 0 (in process) to far more CPUs than any cluster has; the runner keeps
 two tasks per worker in flight, so an absurd count would submit the whole plan at once."""
 
@@ -79,16 +78,14 @@ def _check_out(out: Path) -> None:
 
 def _check_run_options(workers: int | None, address: str | None) -> None:
     """``--workers`` in range and ``--address`` well formed, before the config is read."""
-    if workers is not None and not 0 <= workers <= MAX_WORKERS:
-        _fail(f"--workers {workers}: allowed values: whole numbers 0..{MAX_WORKERS:,}"
-              " (0 plays in this process, without Ray)")
-    if address:
-        from whist_sim.tournament.cluster import parse_address
+    from whist_sim.tournament.cluster import check_workers, parse_address
 
-        try:
+    try:
+        check_workers(workers, "--workers")
+        if address:
             parse_address(address)  # the option or its environment variable, RAY_ADDRESS
-        except WhistSimError as exc:
-            _fail(exc)
+    except WhistSimError as exc:
+        _fail(exc)
 
 
 ConfigArg = Annotated[

@@ -44,6 +44,9 @@ class Replay:
 def replay_deal(run: Path | str, deal_key: str) -> Replay:
     """Replay deal ``deal_key`` (as in the ``deal_key`` column, e.g. ``0-12-1-0``)."""
     folder = RunFolder.open(run)
+    if not isinstance(deal_key, str):
+        raise TypeError(f"deal_key = {deal_key!r} is not a deal key: keys are text,"
+                        " pairing-deal-rotation-hand, e.g. '0-12-1-0'")
     deals = folder.scan("deals").filter(pl.col("deal_key") == deal_key).collect()
     if deals.height == 0:
         sample = folder.scan("deals").select("deal_key").head(3).collect()["deal_key"].to_list()

@@ -64,6 +64,24 @@ class ClusterError(WhistSimError):
     """A Ray address that is malformed, or where no Ray cluster answers."""
 
 
+MAX_WORKERS = 100_000
+"""The most workers a run may ask for (far above any cluster's cores: a typo's guard)."""
+
+
+def check_workers(workers: int | None, where: str = "workers =") -> None:
+    """A ClusterError naming ``where`` unless ``workers`` is None or 0..``MAX_WORKERS``
+    (0 plays in the calling process, without Ray)."""
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or not (
+            0 <= workers <= MAX_WORKERS):
+        unset = "leave it out" if where.startswith("--") else "None"
+        raise ClusterError(
+            f"{where} {workers!r}: allowed values: whole numbers 0..{MAX_WORKERS:,}"
+            f" (0 plays in this process, without Ray), or {unset} to decide by the run's size"
+        )
+
+
 def parse_address(address: str, where: str = "--address") -> tuple[str, int]:
     """(host, port) of a ``HOST:PORT`` address, or a ClusterError naming ``where``, the
     address and the accepted forms.

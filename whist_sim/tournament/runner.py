@@ -37,6 +37,7 @@ from whist_sim.store.space import bytes_per_hand, estimate_room
 from whist_sim.strategy import is_built_in
 from whist_sim.tournament.bench import Bench
 from whist_sim.tournament.bots import BotEntry
+from whist_sim.tournament.cluster import check_workers
 from whist_sim.tournament.compaction import Compaction
 from whist_sim.tournament.config import (
     MAX_DEALS,
@@ -128,6 +129,7 @@ def run_tournament(
     ``workers = 0`` plays in this process; a number of workers or an ``address``
     plays on Ray; ``None`` decides by the run's size (see ``choose_in_process``).
     """
+    check_workers(workers)
     game = config.game()
     seats = config.lineups()
     played = config.played_pairings()
@@ -231,6 +233,7 @@ def resume_tournament(
     Where it plays follows ``run_tournament``'s rule, the missing tasks' estimate
     taken from the time the run's tasks took so far.
     """
+    check_workers(workers)
     with RunFolder.open(run, repair=True) as folder:  # one writer: refused while another runs
         for note in folder.repairs:  # units found missing are played again: say so
             print(f"note: {note}", file=sys.stderr)
