@@ -34,9 +34,6 @@ def _fail(exc: Exception | str) -> None:
     raise typer.Exit(2)
 
 
-"""``--workers``: 0 (in process) to far more CPUs than any cluster has; the runner keeps
-two tasks per worker in flight, so an absurd count would submit the whole plan at once."""
-
 _OS_REASONS = {
     errno.ENOSPC: "no space left on the device",
     errno.EDQUOT: "disk quota exceeded",

@@ -61,11 +61,13 @@ _HOST_NAME = re.compile(
 
 
 class ClusterError(WhistSimError):
-    """A Ray address that is malformed, or where no Ray cluster answers."""
+    """A Ray address that is malformed, or where no Ray cluster answers; a number of
+    workers out of range."""
 
 
 MAX_WORKERS = 100_000
-"""The most workers a run may ask for (far above any cluster's cores: a typo's guard)."""
+"""The most workers a run may ask for: far more CPUs than any cluster has; the runner keeps
+two tasks per worker in flight, so an absurd count would submit the whole plan at once."""
 
 
 def check_workers(workers: int | None, where: str = "workers =") -> None:
