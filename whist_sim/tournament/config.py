@@ -184,6 +184,14 @@ class StrategyEntry(BaseModel):
                           " from the observation dict to an action)"
     )
 
+    @field_validator("label")
+    @classmethod
+    def _named(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("an empty label; allowed values: a name, or leave label out (the"
+                             " entry is then named after use and its parameters)")
+        return value
+
     @property
     def name(self) -> str:
         """The label, else ``use`` with its parameters: ``pimc(worlds=40)``; a bot program
@@ -293,6 +301,19 @@ class TournamentSection(BaseModel):
     def _known_game(cls, value: str) -> str:
         if value not in GAMES:
             raise ValueError(f"unknown game {value!r}; allowed values: {', '.join(sorted(GAMES))}")
+        return value
+
+    @field_validator("partnerships", mode="before")
+    @classmethod
+    def _pairs_of_labels(cls, value: Any) -> Any:
+        pairs = isinstance(value, list) and all(
+            isinstance(pair, list | tuple) and len(pair) == 2
+            and all(isinstance(label, str) for label in pair) for pair in value)
+        if value is not None and not pairs:
+            raise ValueError(
+                "not a list of pairs of strategy labels; allowed values: pairs of labels,"
+                ' e.g. [["heuristic", "pimc"], ["random", "random 2"]]'
+            )
         return value
 
     @field_validator("memory_limit", mode="before")
@@ -789,7 +810,8 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
         loc = error["loc"]
         if error["type"] not in ("extra_forbidden", "missing"):  # those name a key themselves
             loc = _key_path(loc)
-        key = ".".join(str(part) for part in loc)
+        key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
+                      for part in loc).lstrip(".")  # strategies[0].label, as elsewhere
         if key in reported:
             continue
         reported.add(key)
@@ -799,6 +821,9 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
             lines.append(f"{source}: unknown key {key!r}; allowed keys here: {allowed}")
         elif error["type"] == "missing":
             lines.append(f"{source}: missing key {key!r}")
+        elif error["type"] == "literal_error":  # one of a few words
+            lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: not allowed;"
+                         f" allowed values: {error['ctx']['expected']}")
         else:
             message = error["msg"].removeprefix("Value error, ")
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: {message}")
