@@ -178,6 +178,16 @@ def test_a_step_after_the_end_is_refused():
         e.step(0)
 
 
+def test_the_hand_asked_for_before_reset_says_to_call_reset():
+    """last() once raised AttributeError ('agent_selection') before the first reset()."""
+    e = wenv.german_whist_v0()
+    for call in (e.last, lambda: e.last(observe=False), lambda: e.observe("player_0")):
+        with pytest.raises(EnvError, match=r"before reset\(\): call reset\(\) first"):
+            call()
+    with pytest.raises(EnvError, match=r"reset\(\) was never called"):
+        e.step(0)
+
+
 def test_an_agent_not_at_the_table_is_refused_naming_the_agents():
     e = wenv.minnesota_whist_v0()
     e.reset(seed=0)

@@ -180,7 +180,10 @@ class WhistEnv(AECEnv):
         it), cumulative reward, termination, truncation and info. The observation is
         built here rather than through ``observe``: this runs at every step of every
         learner's loop, and the two calls it saves cost about a tenth of an engine step."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # set by reset(): free on the path every step takes
+            raise EnvError("last() before reset(): call reset() first") from None
         if not observe:
             observation = None
         else:
