@@ -235,7 +235,10 @@ def load_deal_set(path: Path | str, game: Game) -> DealSet:
     if not file.exists():
         raise DealSetError(f"{shown}: no such file")
     try:
-        with file.open("rb") as handle:
+        # Arrow's own file, not a Python one: Arrow's threads reading a Python file object
+        # left the process to abort at exit about one time in two ("terminate called
+        # without an active exception", pyarrow 26), after the work was done
+        with pa.OSFile(str(file)) as handle:
             table = pq.read_table(handle)
     except (OSError, pa.ArrowException) as exc:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
