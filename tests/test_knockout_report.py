@@ -42,6 +42,7 @@ from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports.build import build_report
 from whist_sim.reports.knockout_whist_section import knockout_whist_sections
+from whist_sim.reports.stats import wilson_interval
 from whist_sim.store import RunFolder, tables_for
 
 GAME = "knockout_whist"
@@ -192,9 +193,10 @@ def test_survival_curve_steps_down_to_the_win_rate(run: RunFolder):
     curve = [table[("A", kw.ALL, r)]["survival"] for r in range(8)]
     assert curve == pytest.approx([1, 1, 4 / 6, 3 / 6, 3 / 6, 2 / 6, 2 / 6, 2 / 6])
     assert table[("A", kw.ALL, 0)]["players"] == 6
-    # after round 2 each deal index keeps 2 of its 3 A players: no spread
+    # after round 2 each deal index keeps 2 of its 3 A players: no spread, so the interval
+    # is Wilson's over the 2 deal indices (no width would read as certainty)
     after2 = table[("A", kw.ALL, 2)]
-    assert (after2["survival_lo"], after2["survival_hi"]) == pytest.approx((4 / 6, 4 / 6))
+    assert (after2["survival_lo"], after2["survival_hi"]) == pytest.approx(wilson(4 / 6, 2))
     # after round 3: deal 0 keeps 1 of 3 (G2), deal 1 keeps 2 of 3 (G4, G6);
     # residuals 1 - 1.5 and 2 - 1.5, se = sqrt(2 x 0.5) / 6
     after3 = table[("A", kw.ALL, 3)]
@@ -232,7 +234,7 @@ def test_win_rate_and_first_round_knockouts_by_table(run: RunFolder):
     assert a2["win_rate_hi"] == 1.0  # 0.25 + 12.7 x 0.25, clipped
     a = table[("A", kw.ALL)]
     assert a["win_rate"] == pytest.approx(1 / 3)
-    assert (a["win_rate_lo"], a["win_rate_hi"]) == pytest.approx((1 / 3, 1 / 3))
+    assert (a["win_rate_lo"], a["win_rate_hi"]) == pytest.approx(wilson(1 / 3, 2))  # no spread
     assert a["fair_share"] == pytest.approx((4 / 2 + 2 / 3) / 6)
     # no trick in round 1: G1, G3, G5 (each saved by a dog's life, so none out in round 1)
     assert (a["first_round_knockouts"], a["first_round_rate"]) == (3, 0.5)
@@ -365,11 +367,12 @@ def survival_columns(text: str) -> dict[str, list[str]]:
 def test_report_renders_the_hand_built_numbers(run: RunFolder):
     text = build_report(run.path).markdown.read_text()
     survival = survival_columns(text)
-    assert survival["A · all tables · 6 players"][:2] == ["1.00 [1.00, 1.00]",
-                                                          "0.67 [0.67, 0.67]"]
+    assert survival["A · all tables · 6 players"][:2] == [  # no spread: Wilson's, 2 deals
+        "1.00 [{:.2f}, {:.2f}]".format(*wilson(1.0, 2)),
+        "0.67 [{:.2f}, {:.2f}]".format(*wilson(4 / 6, 2))]
     wins = {(r[0], r[1]): r for r in table_rows(
         text, "Knock-out Whist: wins by table size and seat", "By table size")}
-    assert wins[("A", "all")][3] == "0.333 [0.333, 0.333]"
+    assert wins[("A", "all")][3] == "0.333 [{:.3f}, {:.3f}]".format(*wilson(1 / 3, 2))
     dogs = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: dog's life")}
     assert dogs[("A", "all")][3].startswith("3 · 0.500 [")
     trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
@@ -449,9 +452,17 @@ def test_build_report_on_a_real_knockout_run(tmp_path: Path):
     trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
     chosen = rounds.filter(pl.col("chose_trump") & (pl.col("strategy") == "long"))
     assert trumps[("long", "all")][2] == str(chosen.height) > "0"
-    assert trumps[("long", "all")][3] == "1.000 [1.000, 1.000]"  # always a longest suit
+    # always a longest suit: no spread, so Wilson's interval over the deal indices
+    assert trumps[("long", "all")][3] == "1.000 [{:.3f}, 1.000]".format(
+        wilson(1.0, chosen["deal"].n_unique())[0])
     assert ("long", "shorter") not in trumps
 
 
 def test_build_registers_the_knockout_sections():
     assert build.GAME_SECTIONS[GAME] is knockout_whist_sections
+
+
+def wilson(share: float, units: int) -> tuple[float, float]:
+    """A rate's interval where its units showed no spread: Wilson's over the units."""
+    interval = wilson_interval(share * units, units)
+    return interval.lo, interval.hi

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats as sps
 
 from tests.tournament_helpers import quick_config, write_config
 from whist_sim.reports.analyses import head_to_head, pair_outcomes, standings
@@ -87,7 +88,7 @@ def test_live_standings_keep_moments_and_print_what_every_value_would_give():
     lines = live.lines()
     for label in "ABC":
         mine = every.filter(pl.col("strategy") == label)
-        win, net = t_interval(mine["win"].to_list()), t_interval(mine["net"].to_list())
+        win, net = t_interval(mine["win"].to_list()).as_rate(), t_interval(mine["net"].to_list())
         line = next(x for x in lines if x.startswith(label + " "))
         assert f"{win.estimate:.3f} [{win.lo:.3f}, {win.hi:.3f}]" in line
         assert f"{net.estimate:.2f} [{net.lo:.2f}, {net.hi:.2f}]" in line
@@ -133,3 +134,39 @@ def test_a_win_rate_near_one_has_its_interval_cut_at_zero_and_one():
     live.add_rows(seats.to_arrow())
     line = next(x for x in live.lines() if x.startswith("A "))
     assert f"{uncut.estimate:.3f} [{uncut.lo:.3f}, 1.000]" in line
+
+
+def test_a_rate_with_no_spread_between_pairs_gets_wilsons_interval_not_no_width():
+    """A wins all 30 duplicate pairs (B forfeits every hand, say): the t-interval has no
+    width, "100% to 100%", which would read as certainty. The standings, the
+    head-to-head shares and the live standings give Wilson's interval over the 30 pairs
+    instead: 30 / (30 + z^2) = 0.886 to 1 for A, 0 to 0.114 for B."""
+    rows = []
+    for deal in range(30):
+        for rotation in (0, 1):
+            key = {"deal_key": f"0-{deal}-{rotation}-0", "pairing": 0, "deal": deal,
+                   "rotation": rotation, "hand": 0}
+            rows += [{**key, "seat": rotation, "strategy": "A", "net": 7.0, "result": "win"},
+                     {**key, "seat": 1 - rotation, "strategy": "B", "net": -7.0,
+                      "result": "loss"}]
+    seats = pl.DataFrame(rows).with_columns(pl.col("seat").cast(pl.Int8))
+    flat = t_interval(pair_outcomes(seats.lazy()).collect().filter(
+        pl.col("strategy") == "A")["win"].to_list())
+    assert (flat.lo, flat.hi) == (1.0, 1.0)  # what the fallback is for
+    z2 = sps.norm.ppf(0.975) ** 2
+    low = 30 / (30 + z2)
+
+    table = {row["strategy"]: row
+             for row in standings(seats.lazy()).collect().iter_rows(named=True)}
+    assert (table["A"]["win_rate_lo"], table["A"]["win_rate_hi"]) == pytest.approx((low, 1.0))
+    assert (table["B"]["win_rate_lo"], table["B"]["win_rate_hi"]) == pytest.approx(
+        (0.0, 1 - low))
+    assert table["A"]["net_lo"] == table["A"]["net_hi"] == 7.0  # a net is not a rate
+    shares = {row["strategy"]: row for row in head_to_head(seats.lazy()).collect().iter_rows(
+        named=True)}
+    assert (shares["A"]["share_lo"], shares["A"]["share_hi"]) == pytest.approx((low, 1.0))
+
+    live = LiveStandings(["A", "B"])
+    live.add_rows(seats.to_arrow())
+    line = next(x for x in live.lines() if x.startswith("A "))
+    assert f"1.000 [{low:.3f}, 1.000]" in line

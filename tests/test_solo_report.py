@@ -326,10 +326,13 @@ def test_throw_in_rate_per_line_up_and_overall(run: RunFolder):
     df = sw.throw_ins(run.scan("contracts"), run.scan("deals")).collect()
     assert df["lineup"].to_list() == ["A B A B", "all line-ups"]
     row = df.row(0, named=True)
-    # H4 and H8 out of 8 hands, one in each duplicate set: no spread between sets
+    # H4 and H8 out of 8 hands, one in each duplicate set: no spread between sets, so the
+    # interval is Wilson's over the 2 sets (no width would read as certainty)
     assert (row["hands"], row["throw_ins"], row["sets"]) == (8, 2, 2)
     assert row["throw_in_rate"] == pytest.approx(0.25)
-    assert (row["throw_in_rate_lo"], row["throw_in_rate_hi"]) == pytest.approx((0.25, 0.25))
+    no_spread = wilson_interval(0.25 * 2, 2)
+    assert (row["throw_in_rate_lo"], row["throw_in_rate_hi"]) == pytest.approx(
+        (no_spread.lo, no_spread.hi))
 
 
 def test_throw_in_interval_is_over_duplicate_sets():
@@ -459,7 +462,9 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
                                                   "Declarer-side units")}
     assert units[("B", "all")][3].startswith("100.0")
     throw = table_rows(text, "Solo Whist: auction outcomes", "Throw-ins")
-    assert throw[0][:4] == ["A B A B", "8", "2", "0.250 [0.250, 0.250]"]
+    no_spread = wilson_interval(0.25 * 2, 2)  # one throw-in in each of the 2 sets
+    assert throw[0][:4] == ["A B A B", "8", "2",
+                            f"0.250 [{no_spread.lo:.3f}, {no_spread.hi:.3f}]"]
     sessions = {r[0]: r for r in table_rows(text, "Solo Whist: sessions")}
     assert sessions["A"][4].startswith("0.125 [")
     assert "## Seat position" in text and "| seat-hands |" in text

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.tournament_helpers import make_run_without_ray, quick_config
@@ -158,3 +159,17 @@ def test_a_share_interval_is_shown_within_0_and_100_percent():
     assert "wins 12.5% of hands" in against
     lo, hi = map(float, re.search(bounds, against).groups())
     assert lo == 0.0 and 12.5 < hi < 100, against
+
+
+def test_a_share_won_in_every_pair_is_shown_with_wilsons_interval_not_no_width():
+    """30 pairs all won (the other side forfeited every hand, say): the t interval has no
+    width ("100.0 to 100.0%"), which would read as certainty; the verdict shows Wilson's
+    interval over the 30 pairs, and still calls it decided."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.verdict_section import _comparison
+
+    figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
+    line = _comparison("heuristic", "broken", np.ones(30), figure, 1.0)
+    assert line == ("heuristic wins 100.0% of hands against broken (95%: 88.6 to 100.0%),"
+                    " over 30 deals: decided.")

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from whist_sim.reports.stats import ratio_aggs, with_ratio_interval
+from whist_sim.reports.stats import ratio_aggs, with_rate_bounds, with_ratio_interval
 
 ORDER_COLUMNS = ("unit", "deal", "strategy", "place", "players")
 """Columns of every finishing-order frame."""
@@ -129,8 +129,7 @@ def observed_win_share(seats: pl.LazyFrame) -> pl.LazyFrame:
              pl.len().cast(pl.Int64).alias("deals"),
              *ratio_aggs("win_share", pl.col("wins"), pl.col("games")))
         .with_columns(*with_ratio_interval("win_share"))
-        .with_columns(pl.col("win_share_lo", "win_share_hi").clip(0.0, 1.0),
-                      fair_share=1.0 / pl.col("players"))
+        .with_columns(*with_rate_bounds("win_share"), fair_share=1.0 / pl.col("players"))
         .select("strategy", "players", "games", "wins", "win_share", "win_share_lo",
                 "win_share_hi", "fair_share", "deals")
         .sort("players", "strategy")

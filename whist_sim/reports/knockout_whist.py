@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from whist_sim.reports.stats import ratio_aggs, with_ratio_interval
+from whist_sim.reports.stats import ratio_aggs, with_rate_bounds, with_ratio_interval
 
 ALL = "all"
 """``table`` of the rows pooling every table size."""
@@ -102,7 +102,7 @@ def _pool(
     ``per_unit`` is :func:`_units`: the ``sums`` (names) added up per deal index, here
     added up over all; ``ratios`` maps an output name to (numerator, denominator) among the
     sums. Deal indices with a zero denominator are left out of that ratio.
-    Names in ``rates`` are proportions: their bounds are clipped to [0, 1].
+    Names in ``rates`` are proportions: their bounds are a rate's (``stats.with_rate_bounds``).
     Adds ``deals``: the deal indices counted.
     """
     def where(column: str, count: str) -> pl.Expr:
@@ -117,8 +117,7 @@ def _pool(
               for agg in ratio_aggs(name, where(y, n), where(n, n))],
         )
         .with_columns(*[e for name in ratios for e in with_ratio_interval(name)])
-        .with_columns(*[pl.col(f"{name}_{end}").clip(0.0, 1.0)
-                        for name in rates for end in ("lo", "hi")])
+        .with_columns(*[e for name in rates for e in with_rate_bounds(name)])
         .drop([f"{name}_{suffix}" for name in ratios for suffix in ("se", "units")])
     )
 

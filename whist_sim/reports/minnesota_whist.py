@@ -33,7 +33,7 @@ from __future__ import annotations
 import polars as pl
 
 from whist_sim.reports.analyses import PAIR
-from whist_sim.reports.stats import ratio_aggs, with_ratio_interval
+from whist_sim.reports.stats import ratio_aggs, with_rate_bounds, with_ratio_interval
 
 HCP: dict[str, int] = {"A": 4, "K": 3, "Q": 2, "J": 1}
 """Milton Work high-card points per rank letter of the card notation."""
@@ -236,9 +236,8 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
     return (
         per_deal.join(games, on=keys, how="full", coalesce=True)
         .with_columns(
-            *[pl.col(f"{rate}_{end}").clip(0.0, 1.0)
-              for rate in ("grand_rate", "grand_success", "game_win_rate")
-              for end in ("lo", "hi")],
+            *[e for rate in ("grand_rate", "grand_success", "game_win_rate")
+              for e in with_rate_bounds(rate)],
         )
         .select(
             *keys, "deals", "sets", "grands",

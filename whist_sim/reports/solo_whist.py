@@ -43,7 +43,12 @@ from __future__ import annotations
 import polars as pl
 
 from whist_sim.reports.analyses import PAIR, over_pairs_of, pair_moments
-from whist_sim.reports.stats import ratio_aggs, with_ratio_interval, with_wilson_interval
+from whist_sim.reports.stats import (
+    ratio_aggs,
+    with_rate_bounds,
+    with_ratio_interval,
+    with_wilson_interval,
+)
 from whist_sim.vocabulary import SOLO_CALL_CONTRACT, SOLO_CONTRACTS, SOLO_MISERES
 
 CONTRACT_NAMES = SOLO_CONTRACTS
@@ -449,7 +454,7 @@ def throw_ins_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
                 *ratio_aggs("throw_in_rate", pl.col("throw_ins"), pl.col("hands")),
             )
             .with_columns(*with_ratio_interval("throw_in_rate"))
-            .with_columns(pl.col("throw_in_rate_lo", "throw_in_rate_hi").clip(0.0, 1.0))
+            .with_columns(*with_rate_bounds("throw_in_rate"))
             .select(*keys, "hands", "throw_ins", "throw_in_rate", "throw_in_rate_lo",
                     "throw_in_rate_hi", "sets")
         )

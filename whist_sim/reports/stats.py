@@ -43,10 +43,18 @@ class Interval(NamedTuple):
     n: int
 
     def as_rate(self) -> Interval:
-        """The interval of a proportion: its bounds cut at 0 and 1 (see
-        :func:`with_t_interval`; NaN bounds stay NaN)."""
+        """The interval of a proportion: its bounds cut at 0 and 1, or Wilson's when the
+        units showed no spread (see :func:`with_t_interval`; NaN bounds stay NaN)."""
+        if self.n >= 2 and self.hi - self.lo <= FLAT:  # zero width: every unit the same
+            lo, hi = _wilson(self.estimate, self.n)
+            return self._replace(lo=max(lo, 0.0), hi=min(hi, 1.0))
         return self._replace(lo=min(max(self.lo, 0.0), 1.0) if self.lo == self.lo else self.lo,
                              hi=min(max(self.hi, 0.0), 1.0) if self.hi == self.hi else self.hi)
+
+
+FLAT = 1e-12
+"""A spread over units this small is none: every unit gave the same value (a spread of
+shares made of a few hands is far larger, or exactly zero)."""
 
 
 # -- means over units -------------------------------------------------------------------
@@ -87,12 +95,34 @@ def with_t_interval(name: str, n: str = "pairs", rate: bool = False) -> list[pl.
     Expects the columns made by :func:`mean_ci_aggs` and a unit count column ``n``.
     ``rate``: ``name`` is a proportion, so its bounds are cut at 0 and 1 (a t-interval of
     a rate near either end reaches past it, as far as a rate cannot go; cut there it still
-    covers every value it covered)."""
+    covers every value it covered). And where every unit gave the same value, the
+    t-interval has no width, which would read as certainty (30 pairs all won: "100% to
+    100%"); a rate then gets Wilson's score interval over its units instead, the
+    interval of that many independent all-or-nothing units with that share, the widest
+    a mean of values in [0, 1] can need (30 pairs all won: 88.6% to 100%)."""
     half = t_critical(pl.col(n)) * pl.col(f"{name}_sd") / pl.col(n).cast(pl.Float64).sqrt()
     lo, hi = pl.col(name) - half, pl.col(name) + half
     if rate:
-        lo, hi = lo.clip(0.0, 1.0), hi.clip(0.0, 1.0)
+        lo, hi = _rate_bounds(pl.col(name), lo, hi, pl.col(f"{name}_sd"), pl.col(n))
     return [lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi")]
+
+
+def with_rate_bounds(name: str) -> list[pl.Expr]:
+    """``<name>_lo``/``<name>_hi`` of a pooled proportion (:func:`ratio_aggs`,
+    :func:`with_ratio_interval`) as a rate's: cut at 0 and 1, or Wilson's interval over
+    the units where they showed no spread (a zero standard error), as
+    :func:`with_t_interval` does for a mean."""
+    lo, hi = _rate_bounds(pl.col(name), pl.col(f"{name}_lo"), pl.col(f"{name}_hi"),
+                          pl.col(f"{name}_se"), pl.col(f"{name}_units"))
+    return [lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi")]
+
+
+def _rate_bounds(p: pl.Expr, lo: pl.Expr, hi: pl.Expr, spread: pl.Expr, units: pl.Expr
+                 ) -> tuple[pl.Expr, pl.Expr]:
+    flat = spread <= FLAT
+    wilson_lo, wilson_hi = _wilson_bounds(p, units.cast(pl.Float64))
+    return (pl.when(flat).then(wilson_lo).otherwise(lo.clip(0.0, 1.0)),
+            pl.when(flat).then(wilson_hi).otherwise(hi.clip(0.0, 1.0)))
 
 
 def t_interval(values: npt.ArrayLike) -> Interval:
@@ -215,18 +245,23 @@ def _wilson(p: float, n: float) -> tuple[float, float]:
     z2 = _Z * _Z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = _Z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return centre - half, centre + half
+    # at p = 0 or 1 the near bound is p itself, which rounding can miss by a hair
+    return (0.0 if p <= 0 else centre - half), (1.0 if p >= 1 else centre + half)
 
 
 def with_wilson_interval(name: str, n: str) -> list[pl.Expr]:
     """``<name>_lo``/``<name>_hi``: the 95% Wilson interval of proportion ``name`` over ``n``."""
-    p, count = pl.col(name), pl.col(n).cast(pl.Float64)
+    lo, hi = _wilson_bounds(pl.col(name), pl.col(n).cast(pl.Float64))
+    return [lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi")]
+
+
+def _wilson_bounds(p: pl.Expr, count: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     z2 = _Z * _Z
     centre = (p + z2 / (2 * count)) / (1 + z2 / count)
     half = _Z / (1 + z2 / count) * (p * (1 - p) / count + z2 / (4 * count * count)).sqrt()
-    # clipped: at p = 0 or 1 rounding can leave the bound a hair outside [0, 1]
-    return [(centre - half).clip(0.0, 1.0).alias(f"{name}_lo"),
-            (centre + half).clip(0.0, 1.0).alias(f"{name}_hi")]
+    # at p = 0 or 1 the near bound is p itself, which rounding can miss by a hair
+    return (pl.when(p <= 0).then(0.0).otherwise((centre - half).clip(0.0, 1.0)),
+            pl.when(p >= 1).then(1.0).otherwise((centre + half).clip(0.0, 1.0)))
 
 
 # -- Bradley-Terry ----------------------------------------------------------------------

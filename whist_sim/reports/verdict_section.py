@@ -189,6 +189,8 @@ def _pairwise(
 
 def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float) -> str:
     interval = t_interval(x)
+    if figure.unit == "share":  # cut at 0 and 1, or Wilson's where the pairs show no spread
+        interval = interval.as_rate()
     deals = round(interval.n / per_deal)
     leader, other = (a, b) if interval.estimate >= figure.null else (b, a)
     shown = _difference(interval, figure, leader == a, other)
@@ -249,7 +251,7 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     rows = []
     lines = []
     for (name, players), group in shares.group_by(["strategy", "players"], maintain_order=True):
-        interval = t_interval(group["value"].to_numpy())
+        interval = t_interval(group["value"].to_numpy()).as_rate()
         fair = 1.0 / players
         rows.append((name, players, interval, fair))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
