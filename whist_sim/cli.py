@@ -142,7 +142,32 @@ def run(
     except OSError as exc:
         _fail(_os_error_line(exc, folder))
         return
+    except KeyboardInterrupt:
+        _interrupted(folder)
     _finish(summary, report)
+
+
+def _interrupted(folder: Path | None) -> None:
+    """A Ctrl-C that reached the command: one before the run began, or a second one while
+    the runner was stopping after the first (which the runner itself turns into a stopped
+    run). Says what is kept and how to go on, and exits 1, as a stopped run does."""
+    from whist_sim.store import RunFolder, RunFolderError
+
+    status = None
+    if folder is not None:
+        try:
+            status = RunFolder(Path(folder)).meta().get("status")
+        except (RunFolderError, OSError):
+            status = None
+    if status is None:
+        typer.echo("interrupted before the run began: nothing was played", err=True)
+    elif status == "complete":
+        typer.echo(f"interrupted after the run completed -> {folder}; its report: whist-sim"
+                   f" report {folder}")
+    else:
+        typer.echo(f"interrupted: every task committed so far is kept -> {folder}")
+        typer.echo(f"continue with: whist-sim run --resume {folder}")
+    raise typer.Exit(1)
 
 
 def _finish(summary, report: bool) -> None:
@@ -207,6 +232,8 @@ def duel(
     except OSError as exc:
         _fail(_os_error_line(exc, folder))
         return
+    except KeyboardInterrupt:
+        _interrupted(folder)
     _finish(summary, report)
 
 

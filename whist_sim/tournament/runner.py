@@ -441,30 +441,44 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummar
         folder.update_meta(status="failed", ended=now_iso(), error=f"{type(exc).__name__}: {exc}")
         console.close()
         raise
-    wall = time.perf_counter() - started
-    if status == "complete" and tracker is not None and not tracker.finished:
-        # a fixed-sample verdict: every row
-        tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
-        tracker.look(_complete_deals(folder, plan))
-    console.close()  # the caller prints the final standings (summary.standings)
-    totals = clock.totals()  # earlier sessions', killed ones included, plus this one
-    extra: dict[str, Any] = {}
-    if tracker is not None and tracker.verdict is not None:
-        extra["verdict"] = tracker.record()
-    if bench.benched:
-        extra["benched"] = bench.record()
-    folder.update_meta(
-        status=status, ended=now_iso() if status == "complete" else None, totals=totals,
-        error=None,  # an earlier session's abort or failure is not this session's end
-        workers=executor.slots, where=executor.where, nodes=sorted(nodes),
-        decisions=standings.decision_totals(),  # earlier sessions' included (_trackers)
-        **extra,
-    )
-    return RunSummary(
-        folder.path, status, hands, committed, wall, task_seconds, executor.slots,
-        executor.where, standings.lines(), tracker.verdict if tracker else None, labels,
-        matches,
-    )
+
+    def close_session() -> RunSummary:
+        """Record how the session ended in run.json and sum it up."""
+        wall = time.perf_counter() - started
+        if status == "complete" and tracker is not None and not tracker.finished:
+            # a fixed-sample verdict: every row
+            tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
+            tracker.look(_complete_deals(folder, plan))
+        console.close()  # the caller prints the final standings (summary.standings)
+        totals = clock.totals()  # earlier sessions', killed ones included, plus this one
+        extra: dict[str, Any] = {}
+        if tracker is not None and tracker.verdict is not None:
+            extra["verdict"] = tracker.record()
+        if bench.benched:
+            extra["benched"] = bench.record()
+        folder.update_meta(
+            status=status, ended=now_iso() if status == "complete" else None, totals=totals,
+            error=None,  # an earlier session's abort or failure is not this session's end
+            workers=executor.slots, where=executor.where, nodes=sorted(nodes),
+            decisions=standings.decision_totals(),  # earlier sessions' included (_trackers)
+            **extra,
+        )
+        return RunSummary(
+            folder.path, status, hands, committed, wall, task_seconds, executor.slots,
+            executor.where, standings.lines(), tracker.verdict if tracker else None, labels,
+            matches,
+        )
+
+    try:
+        return close_session()
+    except KeyboardInterrupt:
+        if status != "interrupted":
+            raise
+        # On Ray one Ctrl-C can reach the driver twice: Ray's wait raises a
+        # KeyboardInterrupt, and the signal's own handler another a moment later (two
+        # stops in five, in a loop of them). The stop's record is made once more, so
+        # run.json says "interrupted"; a Ctrl-C after that one stops the process as usual.
+        return close_session()
 
 
 def _task(item: TaskResult | StoredTask) -> int:
