@@ -230,8 +230,9 @@ def share_bounds(lo: float, hi: float) -> tuple[float, float]:
 
     The t interval of a mean of shares can reach past them on few deals ("89.3 to
     100.7%"); the share itself cannot, so cutting the interval there loses no coverage
-    and spares the reader an impossible figure. Whether a result is decided is still read
-    off the interval as computed.
+    and spares the reader an impossible figure. The comparisons pass a rate's interval
+    already (``Interval.as_rate``: cut there, or Wilson's where the pairs show no spread),
+    which this leaves as it is; it guards the text against any other.
     """
     return max(0.0, lo), min(1.0, hi)
 
@@ -256,9 +257,8 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
         rows.append((name, players, interval, fair))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
     for name, players, interval, fair in rows:
-        lo, hi = share_bounds(interval.lo, interval.hi)
         text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
-                f" (95%: {100 * lo:.1f} to {100 * hi:.1f}%, over"
+                f" (95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%, over"
                 f" {interval.n:,} deals), against a fair share of {100 * fair:.1f}%")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
