@@ -14,8 +14,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.tournament_helpers import assert_same_rows, run_rows, write_config
-from whist_sim.tournament import executors
+from tests.tournament_helpers import (
+    assert_same_rows,
+    interrupt_in_process_at,
+    run_rows,
+    write_config,
+)
 from whist_sim.tournament.config import ConfigError, load_config
 from whist_sim.tournament.duel import duel_config, parse_entrant, parse_settings, run_duel
 from whist_sim.tournament.runner import resume_tournament, run_tournament
@@ -61,19 +65,10 @@ def test_sequential_duel_same_rows_for_any_task_size_and_workers(tmp_path, ray_c
 
 def test_resumed_duel_equals_the_uninterrupted_one(tmp_path, monkeypatch):
     reference = _duel(tmp_path, "reference", per_task=2)
-    calls = {"n": 0}
-    real = executors.InProcessExecutor.next_result
-
-    def interrupted(self):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt
-        return real(self)
-
-    monkeypatch.setattr(executors.InProcessExecutor, "next_result", interrupted)
+    interrupt_in_process_at(monkeypatch, 4)
     stopped = _duel(tmp_path, "stopped", per_task=2)
     assert stopped.status == "interrupted"
-    monkeypatch.setattr(executors.InProcessExecutor, "next_result", real)
+    monkeypatch.undo()
     resumed = resume_tournament(stopped.path, workers=0, progress=False)
     assert resumed.status == "complete"
     assert_same_rows(run_rows(resumed.path), run_rows(reference.path))

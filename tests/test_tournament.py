@@ -17,6 +17,7 @@ import pytest
 from tests.tournament_helpers import (
     SORT_KEYS,
     assert_same_rows,
+    interrupt_in_process_at,
     quick_config,
     run_rows,
     write_config,
@@ -333,18 +334,10 @@ def test_a_ctrl_c_that_reaches_the_driver_twice_still_records_the_stop(tmp_path,
     real runs; the resume test above failed so once on CI). Here the second comes as the
     runner closes its console: the stop is still recorded, and the run resumes to the
     rows of an uninterrupted one."""
-    from whist_sim.tournament import executors
     from whist_sim.tournament import runner as runner_module
 
-    calls = {"next": 0, "closes": 0}
-    next_result = executors.InProcessExecutor.next_result
+    calls = {"closes": 0}
     close = runner_module._Console.close
-
-    def interrupted_third(self):
-        calls["next"] += 1
-        if calls["next"] == 3:
-            raise KeyboardInterrupt
-        return next_result(self)
 
     def interrupted_once(self):
         calls["closes"] += 1
@@ -352,7 +345,7 @@ def test_a_ctrl_c_that_reaches_the_driver_twice_still_records_the_stop(tmp_path,
             raise KeyboardInterrupt  # the same Ctrl-C, once more
         return close(self)
 
-    monkeypatch.setattr(executors.InProcessExecutor, "next_result", interrupted_third)
+    interrupt_in_process_at(monkeypatch, 3)
     monkeypatch.setattr(runner_module._Console, "close", interrupted_once)
     body = quick_config(deals=12, per_task=2)
     config = load_config(write_config(tmp_path, body))
@@ -376,22 +369,14 @@ def test_a_ctrl_c_that_reaches_the_command_says_what_is_kept(tmp_path, monkeypat
     from typer.testing import CliRunner
 
     from whist_sim.cli import app
-    from whist_sim.tournament import executors
     from whist_sim.tournament import runner as runner_module
 
-    real_run, real_next = runner_module.run_tournament, executors.InProcessExecutor.next_result
-
-    def stopped_at_the_third(self):
-        self.calls = getattr(self, "calls", 0) + 1
-        if self.calls == 3:
-            raise KeyboardInterrupt
-        return real_next(self)
+    real_run = runner_module.run_tournament
 
     def run_then_interrupt(config, out, **options):
         if when != "before the run":
             if when == "while stopping":
-                monkeypatch.setattr(executors.InProcessExecutor, "next_result",
-                                    stopped_at_the_third)
+                interrupt_in_process_at(monkeypatch, 3)
             real_run(config, out, **options)  # records "interrupted" or "complete"
         raise KeyboardInterrupt  # one more, as Ray's shutdown can meet it
 

@@ -94,3 +94,20 @@ def make_run_without_ray(folder: Path, body: str, per_task: int = 10) -> Path:
     summary = run_tournament(validate_config(raw), folder / "run", workers=0, progress=False)
     assert summary.status == "complete", summary
     return summary.path
+
+
+def interrupt_in_process_at(monkeypatch, call: int) -> None:
+    """A Ctrl-C in the middle of an in-process run: the executor's ``call``-th
+    ``next_result`` raises KeyboardInterrupt (``monkeypatch.undo()`` puts it back)."""
+    from whist_sim.tournament import executors
+
+    real = executors.InProcessExecutor.next_result
+    calls = [0]
+
+    def interrupted(self):
+        calls[0] += 1
+        if calls[0] == call:
+            raise KeyboardInterrupt
+        return real(self)
+
+    monkeypatch.setattr(executors.InProcessExecutor, "next_result", interrupted)
