@@ -33,7 +33,8 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         " `pairs` the duplicate pairs (a line-up and deal index played in every seat"
         " rotation, so both sides held the same cards). Each pair is first reduced to"
         " the strategy's mean over its hands in it; the figures are means over pairs,"
-        " and the brackets are 95% t-intervals over pairs.",
+        " and the brackets are 95% t-intervals over pairs (a rate's cut at 0 and 1, and"
+        " Wilson's over the pairs where every pair gave the same rate).",
         "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
         " strategy raised, played illegally or ran out of time) is a loss by the"
         " largest score the variant allows. `net` is points won minus points lost"
