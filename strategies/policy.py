@@ -63,7 +63,7 @@ def load_callable(reference: Any) -> Callable[[dict[str, Any]], Any]:
             f"callable = {reference!r}: cannot import module {module_name!r} ({exc}); it must"
             " be installed or on PYTHONPATH (run from the folder that holds it)"
         ) from None
-    except Exception as exc:  # the module's own code failed while being imported
+    except (Exception, SystemExit) as exc:  # its own code failed, or exited, on import
         raise ValueError(
             f"callable = {reference!r}: importing {module_name!r} raised"
             f" {type(exc).__name__}: {exc}"
@@ -104,7 +104,7 @@ def made_by(factory: Callable[..., Any], reference: str, arguments: dict[str, An
             ) from None
     try:
         policy = factory(**arguments)
-    except Exception as exc:  # the factory's own code failed (a missing file, say)
+    except (Exception, SystemExit) as exc:  # its own code failed (a missing file) or exited
         raise ValueError(
             f"callable = {reference!r} with parameters {shown} raised"
             f" {type(exc).__name__}: {exc}"

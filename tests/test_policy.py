@@ -331,3 +331,18 @@ def test_whist_sim_check_of_a_one_game_policy_checks_the_game_it_is_given():
                               timeout=300)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert done.stderr.startswith("error: ") and fragment in done.stderr, done.stderr
+
+
+def exiting_factory(weights: str):
+    raise SystemExit(3)
+
+
+def test_a_factory_that_exits_is_refused_not_obeyed(tmp_path):
+    """A factory (or a module) that calls sys.exit while the config is read is refused
+    with the reason; it does not end the process."""
+    body = f'[tournament]\ngame = "german_whist"\ndeals = 2\n\n[[strategies]]\n' \
+           f'use = "policy"\ncallable = "{HERE}:exiting_factory"\n' \
+           'params = { weights = "a.npz" }\n\n[[strategies]]\nuse = "random"\n'
+    path = write_config(tmp_path, body, "bad.toml")
+    with pytest.raises(ConfigError, match=r"with parameters weights='a\.npz' raised SystemExit: 3"):
+        load_config(path)
