@@ -141,21 +141,23 @@ class CompiledHistory(TrickSummary):
 
 class CompiledEncoder:
     """One seat's compiled encoder: a game's ``layout``, the ``history`` of completed
-    tricks (shared by an environment's seats), the kernel's entry point and ``by_seat``,
-    where the kernel gathers the cards each seat played (its scratch: kernels compiled
-    without numba's runtime make no array of their own)."""
+    tricks (shared by an environment's seats), the kernel's entry point and ``params``,
+    the kernel's ``p``: offsets and numbers, then ``kernels.SCRATCH`` entries where the
+    kernel gathers the cards each seat played (so that is one array argument, not two)."""
 
     layout: Layout
     history: CompiledHistory
-    by_seat: np.ndarray
+    params: np.ndarray
 
     def reset(self) -> None:
         self.history.reset()
 
     def _compile(self, game_name: str) -> None:
-        """Make ``by_seat`` (room for Knock-out's seven seats) and find the game's
-        kernel's entry point for the argument types of ``_sample``."""
-        self.by_seat = np.zeros(8, np.int64)
+        """Add the kernel's scratch entries to ``params`` and find the game's kernel's
+        entry point for the argument types of ``_sample``."""
+        from whist_sim.env.kernels import SCRATCH
+
+        self.params = np.concatenate([self.params, np.zeros(SCRATCH, np.int64)])
         self.write = _entry(kernels()[game_name], self._sample())
 
     def _sample(self) -> tuple[Any, ...]:
@@ -195,7 +197,7 @@ class GermanWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, self.by_seat, 0, 0, 1, 1, 0, 0, bytes((1,)),
+                history.played, self.params, 0, 0, 1, 1, 0, 0, bytes((1,)),
                 0, 1, 0, 0, -1, (0, 0), 0, (0, 0), (0, 0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -210,7 +212,7 @@ class GermanWhistCompiled(CompiledEncoder):
             self._faceup = (faceup, row)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    GERMAN_PHASES.get(phase, -1), legal, hand, trump, upcard, row,
                    facedown_left, stage, dealer, leader, trick[0] if trick else -1, taken,
                    drawn, won1, won2)
@@ -237,7 +239,7 @@ class SoloWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, self.by_seat, 0, 0, 1, 1, 1, 0, 0, 0,
+                history.played, self.params, 0, 0, 1, 1, 1, 0, 0, 0,
                 bytes((0, 52)), (False, False, False, False), -1, -1, -1, -1, 0,
                 bytes((2,)), (0, 0, 0, 0), 0)
 
@@ -253,7 +255,7 @@ class SoloWhistCompiled(CompiledEncoder):
             self._bids = (bids, auction)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    SOLO_PHASES.get(phase, -1), legal & FULL_DECK, legal >> NUM_CARDS, hand,
                    dealer, upcard, upcard_held, auction, passed, contract, declarer, partner,
                    trump, leader, bytes(trick), won, exposed)
@@ -281,7 +283,7 @@ class MinnesotaWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, self.by_seat, 0, 0, 1, 1, 0, -1, 0,
+                history.played, self.params, 0, 0, 1, 1, 0, -1, 0,
                 bytes((0, 1)), bytes((0, 52)), -1, 0, 0, bytes((2,)), (0, 0), (0.0, 0.0))
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -295,7 +297,7 @@ class MinnesotaWhistCompiled(CompiledEncoder):
             public = self._public = self._public_of(turned, calls, score)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    MINNESOTA_PHASES.get(phase, -1), legal, hand, dealer, laid, laid_count,
                    public[3], public[4], grander, grand, leader, bytes(trick),
                    side_tricks, public[5])
@@ -327,7 +329,7 @@ class KnockoutWhistCompiled(CompiledEncoder):
     def _sample(self) -> tuple[Any, ...]:
         history = self.history
         return (np.zeros(self.size, np.float32), np.zeros(self.actions, np.int8),
-                history.played, self.params, self.by_seat, 0, 0, 1, 1, 1, 0, 0, -1, 0,
+                history.played, self.params, 0, 0, 1, 1, 1, 0, 0, -1, 0,
                 bytes((2,)), bytes((0,)), bytes(self.players), 0, 0, 0)
 
     def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -341,7 +343,7 @@ class KnockoutWhistCompiled(CompiledEncoder):
             seats = self._seats_of(status, dog_used)
         obs = _empty(self.size, FLOAT32)
         mask = _empty(self.actions, INT8)
-        self.write(obs, mask, history.played, self.params, self.by_seat, seat,
+        self.write(obs, mask, history.played, self.params, seat,
                    KNOCKOUT_PHASES.get(phase, -1), legal, hand, round_, dealer, trump, upcard,
                    leader, bytes(trick), bytes(trick_seats), bytes(won), *seats)
         return obs, mask
