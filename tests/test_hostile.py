@@ -124,11 +124,24 @@ def test_a_huge_error_is_cut_in_the_tables_and_kept_whole_once(tmp_path, ray_clu
 
 
 def test_in_process_runs_are_not_contained_and_say_so(tmp_path):
-    """The trade-off of a fast start: without a supervisor, SystemExit ends the run."""
-    config = load_config(write_config(tmp_path, _body("CallsSysExit")))
-    with pytest.raises(SystemExit):
+    """The trade-off of a fast start: without a supervisor, a BaseException that is not
+    SystemExit (or os._exit, which no test process survives) ends the run."""
+    config = load_config(write_config(tmp_path, _body("RaisesBaseException")))
+    with pytest.raises(BaseException, match="not an Exception"):
         run_tournament(config, tmp_path / "here", workers=0, progress=False)
     assert json.loads((tmp_path / "here" / "run.json").read_text())["status"] != "complete"
+
+
+def test_sys_exit_in_a_strategy_is_its_forfeit_even_in_process(tmp_path):
+    """sys.exit is caught where the strategy is called: it would otherwise end the whole
+    in-process run, and `whist-sim check` with status 0 and no word."""
+    config = load_config(write_config(tmp_path, _body("CallsSysExit")))
+    summary = run_tournament(config, tmp_path / "here", workers=0, progress=False)
+    assert summary.status == "complete"
+    deals = run_rows(summary.path)["deals"]
+    forfeits = deals.filter(pl.col("status") == "forfeit")
+    assert 0 < forfeits.height < deals.height
+    assert all("strategy raised SystemExit: 3" in error for error in forfeits["error"])
 
 
 def test_the_cli_survives_a_crashing_plug_in_with_every_default(tmp_path):

@@ -18,6 +18,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from typing import Any
 
 from whist_sim.budget import (
@@ -28,10 +29,13 @@ from whist_sim.budget import (
     _AlarmRang,
     decision_clock,
 )
+from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.rng import LazyRandom, derive_seed, splitmix64
 
 ON_ERROR = ("forfeit", "abort")
+_SECONDS = (float, int)
+_GAME_TYPES = frozenset(GAMES.values())
 
 
 class StrategyFailure(WhistSimError, RuntimeError):
@@ -84,6 +88,26 @@ the other hands. 1: a SplitMix64 step, cheaper but invertible; runs started befo
 version 2 resume with it, so their rows stay what they were."""
 
 
+def seat_generators(deal_seed: int, players: int, seeding: int = SEAT_SEEDING
+                    ) -> list[LazyRandom]:
+    """Each seat's generator for a deal, seeded at its first draw with ``seat_seed``.
+
+    Under seeding 2 what a generator keeps until then is the BLAKE2b hash of its seat's
+    text, not yet finished: the deal's seed cannot be read back from it (the seed as an
+    attribute of the generator a strategy is handed let ``vars(rng)`` rebuild every
+    hidden card). About half a microsecond a seat beside keeping the seed."""
+    if seeding == 2:
+        return [LazyRandom(_finish_seed, blake2b(b"%d:seat:%d" % (deal_seed, seat),
+                                                 digest_size=8))
+                for seat in range(players)]
+    return [LazyRandom(seat_seed, deal_seed, seat, seeding) for seat in range(players)]
+
+
+def _finish_seed(hashed: Any) -> int:
+    """``derive_seed``'s last step (its tests check the two agree)."""
+    return int.from_bytes(hashed.digest(), "big") >> 1
+
+
 def seat_seed(deal_seed: int, seat: int, seeding: int = SEAT_SEEDING) -> int:
     """Seed of the generator the strategy in ``seat`` gets for this deal (see SEAT_SEEDING)."""
     if seeding == 1:
@@ -119,11 +143,18 @@ def play_deal(
     that plays many deals under the same limit (``decision_clock``), so its alarm is set
     up once, not per deal; without it a deal under a limit opens its own.
     """
-    if seed.__class__ is not int or len(strategies) != game.players:
-        seed = _checked_arguments(game, strategies, seed)
+    try:
+        usual = (seed.__class__ is int and len(strategies) == game.players
+                 and (time_limit is None
+                      or (time_limit.__class__ in _SECONDS and time_limit > 0))
+                 and on_error in ON_ERROR)
+    except AttributeError:  # a game that is not one
+        usual = False
+    if not usual:  # one test a deal on the common path; the reason, when it fails
+        game, seed = _checked_arguments(game, strategies, seed, time_limit, on_error)
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     # each seat's generator is seeded at its first draw (most strategies never draw)
-    rngs = [LazyRandom(seat_seed, seed, seat, seat_seeding) for seat in range(game.players)]
+    rngs = seat_generators(seed, game.players, seat_seeding)
     try:
         choosers = [strategy.choose for strategy in strategies]
     except AttributeError:
@@ -150,7 +181,9 @@ def play_deal(
         else:
             with decision_clock(math.inf if time_limit is None else time_limit) as own:
                 _play_limited(state, choosers, rngs, seconds, time_limit, chess_clock, own)
-    except Exception as exc:  # any failure of a strategy is the seat's forfeit
+    except (Exception, SystemExit) as exc:  # any failure of a strategy is the seat's forfeit
+        # (sys.exit in a strategy too: it would end a whole in-process tournament, and
+        # end `whist-sim check` with status 0 and no word; Ctrl-C still stops the run)
         seat = state.to_act
         message = _describe(seat, exc, getattr(strategies[seat], "label", None))
         if on_error == "abort":
@@ -159,18 +192,30 @@ def play_deal(
     return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
 
 
-def _checked_arguments(game: Game, strategies: Sequence[Any], seed: Any) -> int:
-    """``play_deal``'s seed as an int, or the error that says what is wrong with it or with
-    the number of strategies (a NumPy integer is a seed; a bool, a float or text is not)."""
+def _checked_arguments(game: Any, strategies: Sequence[Any], seed: Any,
+                       time_limit: Any = None, on_error: Any = "forfeit") -> tuple[Game, int]:
+    """``play_deal``'s game (a name is its default variant) and seed as an int, or the error
+    that says what is wrong with them, the number of strategies, the time limit or
+    ``on_error`` (a NumPy integer is a seed; a bool, a float or text is not)."""
+    game = as_game(game)
     if len(strategies) != game.players:
         raise ValueError(
             f"{game.name} is played by {game.players} players here: give one strategy a seat,"
             f" {game.players}, not {len(strategies)}"
         )
+    if on_error not in ON_ERROR:
+        raise ValueError(f"on_error = {on_error!r} is not allowed; allowed values:"
+                         f" {', '.join(map(repr, ON_ERROR))}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
+        or not time_limit > 0
+    ):
+        raise ValueError(f"time_limit = {time_limit!r} is not allowed; allowed values: seconds"
+                         " > 0 a decision, or None for no limit")
     try:
         if isinstance(seed, bool):
             raise TypeError
-        return operator.index(seed)
+        return game, operator.index(seed)
     except TypeError:
         raise TypeError(f"seed = {seed!r} is not a whole number") from None
 
@@ -323,6 +368,9 @@ def play_match(
     or ``end_deal`` hears of each hand before it and of its outcome after. ``timed`` and
     ``clock`` are ``play_deal``'s, for every hand.
     """
+    if match_seed.__class__ is not int or game.__class__ not in _GAME_TYPES:
+        game, match_seed = _checked_arguments(game, strategies, match_seed, time_limit,
+                                              on_error)
     match = game.new_match()
     played: list[PlayedDeal] = []
     begin, end = _listening(strategies, "begin_deal"), _listening(strategies, "end_deal")
