@@ -33,7 +33,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from whist_sim.games import make_game
+from whist_sim.games import as_game, make_game
 from whist_sim.games.base import DealState, Game, VariantError, WhistSimError
 from whist_sim.play import DealSource, hand_seed
 from whist_sim.store import RunFolder
@@ -209,8 +209,9 @@ def file_digest(path: Path | str) -> str:
 
 # -- loading -------------------------------------------------------------------------------
 
-def load_deal_set(path: Path | str, game: Game) -> DealSet:
-    """Read and check the deal set at ``path`` for a run of ``game`` (its variant and seats).
+def load_deal_set(path: Path | str, game: Game | str) -> DealSet:
+    """Read and check the deal set at ``path`` for a run of ``game`` (its variant and seats;
+    a name: its default variant and table).
 
     Refused, each as one line naming the file (and the row, 0-based, with its deal and
     hand) and the problem: a missing file, a folder, a file that is not Parquet or is
@@ -225,6 +226,7 @@ def load_deal_set(path: Path | str, game: Game) -> DealSet:
     variant and the play. ``variant`` is informative and not compared: the same cards
     serve every variant of the game whose rules accept them.
     """
+    game = as_game(game)
     shown = str(path)
     file = Path(path)
     if file.is_dir():

@@ -13,7 +13,7 @@ import numpy as np
 
 from whist_sim.env import german_whist, knockout_whist, minnesota_whist, solo_whist
 from whist_sim.env.layout import Layout
-from whist_sim.games import GAMES, make_game
+from whist_sim.games import GAMES, as_game, make_game
 from whist_sim.games.base import Game, VariantError
 from whist_sim.games.german_whist import GermanWhistView
 from whist_sim.games.knockout_whist import KnockoutWhistView
@@ -64,8 +64,9 @@ if set(ENCODERS) != set(GAMES):  # a new game needs its encoder before it can be
     raise ImportError(f"whist_sim.env has no encoder for {sorted(set(GAMES) - set(ENCODERS))}")
 
 
-def encoder_for(game: Game, compiled: bool = False, history: Any = None) -> Encoder:
-    """A fresh encoder for one seat of ``game`` (its variant and table size).
+def encoder_for(game: Game | str, compiled: bool = False, history: Any = None) -> Encoder:
+    """A fresh encoder for one seat of ``game`` (its variant and table size; a name: its
+    default variant).
     ``compiled=True``: the game's compiled encoder (``whist_sim.env.compiled``), which
     hands the view's fields to one numba kernel: the same values as the reference
     (tests compare the two at every step), about a quarter of its time per observation,
@@ -77,6 +78,7 @@ def encoder_for(game: Game, compiled: bool = False, history: Any = None) -> Enco
     per seat); by default the encoder keeps its own."""
     if compiled is not True and compiled is not False:
         raise TypeError(f"compiled = {compiled!r}: True or False")
+    game = as_game(game)
     if compiled:
         from whist_sim.env.compiled import COMPILED
 
@@ -84,7 +86,9 @@ def encoder_for(game: Game, compiled: bool = False, history: Any = None) -> Enco
     return ENCODERS[game.name](game, history)
 
 
-def layout_for(game: Game) -> Layout:
+def layout_for(game: Game | str) -> Layout:
+    """The observation layout of ``game`` (a game, or a name for its default variant)."""
+    game = as_game(game)
     return LAYOUTS[game.name](game)
 
 

@@ -29,3 +29,16 @@ def make_game(name: str, variant: Mapping[str, Any] | None = None, players: int 
             f"unknown game {name!r}; allowed values: {', '.join(sorted(GAMES))}"
         ) from None
     return game_type(game_type.variant_type.from_mapping(variant or {}, where), players)
+
+
+def as_game(game: Game | str, where: str = "game") -> Game:
+    """``game`` itself, or the game of that name under its default variant and table:
+    the functions a notebook calls take either. Anything else is refused naming both."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        return make_game(game)
+    raise VariantError(
+        f"{where} = {game!r} is not a game; give a name ({', '.join(sorted(GAMES))}) or a"
+        " game built with whist_sim.games.make_game(name, variant, players)"
+    )

@@ -224,6 +224,12 @@ class Variant:
     def from_mapping(cls, values: Mapping[str, Any], where: str = "variant") -> Variant:
         """Build and validate from a config table, naming any unknown key and the allowed ones."""
         allowed = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(values, Mapping):
+            raise VariantError(
+                f"{where} = {values!r} is not a table of settings; give a mapping of keys to"
+                f" values, e.g. {{'{min(allowed)}': ...}}; allowed keys:"
+                f" {', '.join(sorted(allowed))}"
+            )
         for key in values:
             if key not in allowed:
                 raise VariantError(
@@ -311,6 +317,15 @@ class Game(ABC):
 
     def __init__(self, variant: Variant | None = None, players: int | None = None) -> None:
         self.variant = variant if variant is not None else self.variant_type()
+        if players is not None:
+            try:
+                if isinstance(players, bool):
+                    raise TypeError
+                players = operator.index(players)  # NumPy integers too; not 4.0 or "4"
+            except TypeError:
+                raise VariantError(
+                    f"{self.name}: players = {players!r} is not a whole number; allowed values:"
+                    f" {self.table_sizes()}") from None
         self.players = players if players is not None else self.min_players
         if not self.min_players <= self.players <= self.max_players:
             raise VariantError(
@@ -362,13 +377,17 @@ class Game(ABC):
 
     def checked_dealer(self, dealer: Any) -> int:
         """``dealer`` if it is a seat of this table, else a VariantError naming the seats."""
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not (
-            0 <= dealer < self.players
-        ):
+        try:
+            if isinstance(dealer, bool):
+                raise TypeError
+            seat = operator.index(dealer)  # NumPy integers too
+        except TypeError:
+            seat = -1
+        if not 0 <= seat < self.players:
             raise VariantError(
                 f"{self.name} dealer must be a seat 0..{self.players - 1}, not {dealer!r}"
             )
-        return dealer
+        return seat
 
     def action_str(self, action: int) -> str:
         if 0 <= action < NUM_CARDS:

@@ -43,11 +43,12 @@ class RolloutPolicy(Protocol):
 
 @functools.cache
 def default_policy(game: str) -> RolloutPolicy:
-    """The strategy registered as ``DEFAULT_POLICY`` for ``game``, built once per process.
+    """The strategy registered as ``DEFAULT_POLICY`` for ``game`` (a name; a game is taken
+    by its name), built once per process.
 
     Found through the strategy registry by name, as a config's ``use = "heuristic"`` is.
     """
-    return build_strategy(DEFAULT_POLICY, None, game)
+    return build_strategy(DEFAULT_POLICY, None, getattr(game, "name", game))
 
 
 def default_policy_for(view: Any) -> RolloutPolicy:

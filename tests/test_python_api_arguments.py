@@ -1,0 +1,71 @@
+"""Functions a notebook calls refuse a bad argument with a message that names it and the
+allowed values, and take a game's name wherever they take a game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from strategies.random_play import RandomStrategy
+from whist_sim.env import layout_for
+from whist_sim.env.encoders import encoder_for
+from whist_sim.games import make_game
+from whist_sim.games.base import VariantError
+from whist_sim.play import play_deal, play_match
+
+TWO = [RandomStrategy(), RandomStrategy()]
+
+
+@pytest.mark.parametrize("players", ["4", 4.0, True])
+def test_a_table_size_that_is_not_a_whole_number_is_refused_with_the_sizes(players):
+    with pytest.raises(VariantError, match=rf"players = {players!r} is not a whole number;"
+                                           r" allowed values: 2\.\.7"):
+        make_game("knockout_whist", None, players)
+
+
+def test_a_numpy_table_size_is_a_table_size():
+    game = make_game("knockout_whist", None, np.int64(4))
+    assert game.players == 4 and type(game.players) is int
+
+
+def test_a_variant_written_as_text_is_refused_naming_the_keys():
+    with pytest.raises(VariantError, match="variant = 'count=all' is not a table of settings;"
+                                           ".*allowed keys: count, match, open_stock"):
+        make_game("german_whist", "count=all")
+
+
+def test_a_numpy_dealer_is_a_seat():
+    assert make_game("solo_whist").checked_dealer(np.int64(2)) == 2
+
+
+def test_a_game_is_taken_by_name_where_a_game_is_taken():
+    by_name = play_deal("german_whist", TWO, 5)
+    assert by_name.outcome == play_deal(make_game("german_whist"), TWO, 5).outcome
+    assert layout_for("german_whist").size == layout_for(make_game("german_whist")).size
+    assert encoder_for("solo_whist").layout.game == "solo_whist"
+
+
+def test_something_that_is_not_a_game_is_refused_naming_the_games():
+    with pytest.raises(VariantError, match="game = 3 is not a game; give a name"
+                                           r" \(german_whist, knockout_whist"):
+        play_deal(3, TWO, 5)
+
+
+@pytest.mark.parametrize(("keyword", "fragment"), [
+    ({"on_error": "ABORT"}, "on_error = 'ABORT' is not allowed; allowed values: 'forfeit',"
+                            " 'abort'"),
+    ({"time_limit": "1"}, "time_limit = '1' is not allowed; allowed values: seconds > 0"),
+    ({"time_limit": 0}, "time_limit = 0 is not allowed"),
+    ({"time_limit": -1.5}, "time_limit = -1.5 is not allowed"),
+])
+def test_play_deal_refuses_an_option_outside_its_values(keyword, fragment):
+    """Before: an unknown on_error read as "forfeit", a text limit as the strategy's fault."""
+    with pytest.raises(ValueError, match=fragment):
+        play_deal(make_game("german_whist"), TWO, 5, **keyword)
+
+
+@pytest.mark.parametrize("seed", ["1", 1.5])
+def test_play_match_refuses_a_seed_that_is_not_a_whole_number(seed):
+    """play_deal refused these; play_match played "1" as 1 and accepted 1.5."""
+    with pytest.raises(TypeError, match=f"seed = {seed!r} is not a whole number"):
+        play_match(make_game("german_whist"), TWO, seed)
