@@ -125,3 +125,65 @@ def test_a_strategy_claiming_no_known_game_is_refused():
 
     with pytest.raises(StrategyCheckError, match="claims no game whist_sim knows"):
         check_strategy(NoGames())
+
+
+class ExitsQuietly(RandomStrategy):
+    """Calls sys.exit(0) at its first decision: a check must not read that as success."""
+
+    def choose(self, view, rng):
+        raise SystemExit(0)
+
+
+def test_a_strategy_that_calls_sys_exit_fails_the_check():
+    with pytest.raises(StrategyCheckError, match="SystemExit"):
+        check_strategy(ExitsQuietly(), deals=1)
+
+
+def test_the_cli_check_of_a_strategy_that_calls_sys_exit_says_failed(tmp_path):
+    """`whist-sim check` ended with status 0 and no word: a CI job read it as passing."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "quits.py").write_text(
+        "from strategies.random_play import RandomStrategy\n"
+        "class Quits(RandomStrategy):\n"
+        "    def choose(self, view, rng):\n"
+        "        raise SystemExit(0)\n")
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "check", "quits:Quits", "--deals", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{root}"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "failed:" in result.stdout + result.stderr
+    assert "SystemExit" in result.stdout + result.stderr
+
+
+def test_no_games_to_check_is_refused_as_bad_input():
+    with pytest.raises(CheckArgumentError, match=r"games = \[\]: nothing to check"):
+        check_strategy(RandomStrategy, games=[])
+
+
+def test_a_seed_that_is_not_a_whole_number_is_refused_as_bad_input():
+    with pytest.raises(CheckArgumentError, match="seed = 'x' is not allowed"):
+        check_strategy(RandomStrategy, seed="x")
+
+
+def test_a_games_attribute_written_as_one_text_is_refused_naming_the_fix():
+    class OneText(RandomStrategy):
+        games = "german_whist"
+
+    with pytest.raises(WhistSimError, match=r"games attribute is the text 'german_whist';"
+                                            r" write a set of game names"):
+        check_strategy(OneText())
+
+
+def test_an_entrant_with_parameters_is_checked_isolated_too_and_named_as_asked():
+    from whist_sim.checking import check_entrant
+
+    report = check_entrant("heuristic(compiled=false)", isolate=True, deals=1,
+                           games=["german_whist"])
+    assert report.games == ("german_whist",) and report.decisions > 0
+    assert check_entrant("heuristic(compiled=false)", deals=1, games=["german_whist"]
+                         ).strategy == "heuristic(compiled=false)"

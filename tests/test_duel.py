@@ -149,6 +149,13 @@ def test_entrants_and_settings_parse_like_config_values():
         parse_settings(["count"])
 
 
+def test_a_parameter_or_setting_given_twice_is_refused_not_overwritten():
+    with pytest.raises(ConfigError, match="parameter 'worlds' is given twice"):
+        parse_entrant("pimc(worlds=2, worlds=3)")
+    with pytest.raises(ConfigError, match="'count' is given twice"):
+        parse_settings(["count=all", "count=none"])
+
+
 @pytest.mark.parametrize(
     ("sprt", "fragments"),
     [

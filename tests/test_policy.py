@@ -139,7 +139,8 @@ def test_the_policy_passes_whist_sim_check():
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("passed: policy plays german_whist, knockout_whist,")
+    assert done.stdout.startswith(
+        f"passed: policy(callable='{HERE}:linear_policy') plays german_whist, knockout_whist,")
 
 
 def test_whist_sim_check_of_a_policy_without_its_callable_says_what_it_needs():
@@ -324,7 +325,8 @@ def test_whist_sim_check_of_a_one_game_policy_checks_the_game_it_is_given():
     done = subprocess.run([*base, "--deals", "1", "--game", "german_whist"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("passed: policy plays german_whist by the rules:")
+    assert done.stdout.startswith(  # named as it was asked for, the callable with it
+        f"passed: policy(callable='{HERE}:linear_policy') plays german_whist by the rules:")
     for extra, fragment in ((["--game", "german"], "game 'german': strategy"),
                             (["--deals", "0"], "deals = 0 is not allowed")):
         done = subprocess.run([*base, *extra], cwd=ROOT, capture_output=True, text=True,

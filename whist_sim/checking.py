@@ -23,6 +23,7 @@ meant to be run by plug-in authors in their own tests::
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import shlex
 import sys
@@ -33,7 +34,7 @@ from typing import Any
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, RuleError, WhistSimError
 from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
-from whist_sim.strategy import build_strategy, resolve_strategy
+from whist_sim.strategy import build_strategy, claimed_games, resolve_strategy
 
 CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
     "german_whist": (
@@ -122,9 +123,11 @@ def check_strategy(
     the number of deals (or matches, for match variants) per variant and seat; deal
     seeds are ``seed, seed + 1, ...``.
     """
-    if not isinstance(deals, int) or deals < 1:
+    if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise CheckArgumentError(
             f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise CheckArgumentError(f"seed = {seed!r} is not allowed; allowed values: whole numbers")
     name, claimed = _describe(strategy_or_spec)
     checked = _games_to_check(name, claimed, games)
     variants = played = 0
@@ -158,14 +161,16 @@ def check_entrant(
     if spec != "process":
         if command is not None:
             raise WhistSimError("--command goes with the strategy process (a bot program)")
-        if not isolate and "(" in spec:  # with parameters, written as for whist-sim duel
-            from whist_sim.tournament.duel import parse_entrant
+        from whist_sim.tournament.entrant_text import parse_entrant
 
-            entrant = parse_entrant(spec, "strategy")
-            return check_strategy(entrant["use"], games, deals=deals,
-                                  params=entrant["params"])
+        # parameters are written as for whist-sim duel; a bad spec is refused here, in
+        # this process, whether or not the strategy is to run isolated
+        entrant = parse_entrant(spec, "strategy")
         if not isolate:
-            return check_strategy(spec, games, deals=deals)
+            report = check_strategy(entrant["use"], games, deals=deals,
+                                    params=entrant["params"])
+            return dataclasses.replace(report, strategy=spec)  # named as it was asked for
+        resolve_strategy(entrant["use"])
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
     else:
         if not command:
@@ -186,16 +191,16 @@ def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
     """A name for messages and the games the strategy says it plays."""
     if isinstance(strategy_or_spec, str):
         cls = resolve_strategy(strategy_or_spec)
-        return strategy_or_spec, frozenset(getattr(cls, "games", ()))
+        return strategy_or_spec, claimed_games(cls, strategy_or_spec) or frozenset()
     if isinstance(strategy_or_spec, type):
-        return strategy_or_spec.__name__, frozenset(getattr(strategy_or_spec, "games", ()))
+        return strategy_or_spec.__name__, claimed_games(strategy_or_spec) or frozenset()
     if not callable(getattr(strategy_or_spec, "choose", None)):
         raise StrategyCheckError(
             f"{strategy_or_spec!r} is not a strategy: it has no choose(view, rng) method"
         )
     cls = type(strategy_or_spec)
     name = getattr(strategy_or_spec, "entrant", None) or cls.__name__  # a bot says its own
-    return name, frozenset(getattr(strategy_or_spec, "games", ()))
+    return name, claimed_games(strategy_or_spec, name) or frozenset()
 
 
 def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | None) -> list[str]:
@@ -209,6 +214,10 @@ def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | N
     if games is None:
         return sorted(known)
     wanted = [games] if isinstance(games, str) else list(games)
+    if not wanted:
+        raise CheckArgumentError(
+            f"games = []: nothing to check; allowed values (the games {name!r} plays):"
+            f" {', '.join(sorted(known))}, or None for all of them")
     for game in wanted:
         if game not in known:
             raise CheckArgumentError(

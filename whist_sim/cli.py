@@ -305,11 +305,11 @@ def deals_export(
 @app.command()
 def strategies() -> None:
     """List the registered strategies and the games they play."""
-    from whist_sim.strategy import available_strategies, resolve_strategy
+    from whist_sim.strategy import available_strategies, claimed_games, resolve_strategy
 
     for name, target in sorted(available_strategies().items()):
         try:
-            games = ", ".join(sorted(getattr(resolve_strategy(name), "games", ())))
+            games = ", ".join(sorted(claimed_games(resolve_strategy(name), name) or ()))
         except WhistSimError as exc:  # a name two distributions register, a broken plug-in
             typer.echo(f"{name:12s} {target}  [cannot be used: {exc}]")
             continue

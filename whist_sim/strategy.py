@@ -202,6 +202,22 @@ def strategy_version(cls: type) -> str:
     return str(getattr(cls, "version", "1"))
 
 
+def claimed_games(strategy: Any, name: str | None = None) -> frozenset[str] | None:
+    """The games a strategy (class or instance) says it plays (its ``games``), or None if
+    it does not say. A single text is refused: iterated, ``"german_whist"`` would claim
+    its letters, and ``in`` would test for a substring."""
+    games = getattr(strategy, "games", None)
+    if games is None:
+        return None
+    if isinstance(games, str):
+        shown = name or getattr(strategy, "__name__", type(strategy).__name__)
+        raise StrategyError(
+            f"strategy {shown!r}: its games attribute is the text {games!r}; write a set of"
+            f" game names, e.g. games = frozenset({{{games!r}}})"
+        )
+    return frozenset(games)
+
+
 def strategy_class(spec: str, game: str) -> type:
     """The class that plays ``game`` for ``spec``.
 
@@ -210,7 +226,7 @@ def strategy_class(spec: str, game: str) -> type:
     do the same.
     """
     cls = resolve_strategy(spec)
-    supported = getattr(cls, "games", None)
+    supported = claimed_games(cls, spec)
     if supported is not None and game not in supported:
         raise StrategyError(
             f"strategy {spec!r} does not play {game}; it supports: {', '.join(sorted(supported))}"

@@ -44,12 +44,14 @@ StrategyFactory = Callable[[str, Mapping[str, Any]], Any]
 """``(game, params) -> strategy``: builds the strategy that plays ``game``."""
 
 
-def registry_factory(spec: str) -> StrategyFactory:
+def registry_factory(spec: str, fixed: Mapping[str, Any] | None = None) -> StrategyFactory:
     """A factory for the strategy ``spec`` names (an entry-point name or ``module:Class``),
-    built exactly as a config builds it (``whist_sim.strategy.build_strategy``)."""
+    built exactly as a config builds it (``whist_sim.strategy.build_strategy``).
+    ``fixed``: parameters it is always built with (the engine's, if it sends any, are
+    added to them)."""
 
     def build(game: str, params: Mapping[str, Any]) -> Any:
-        return build_strategy(spec, params, game)
+        return build_strategy(spec, {**(fixed or {}), **params}, game)
 
     build.games = frozenset(getattr(resolve_strategy(spec), "games", GAMES))  # type: ignore[attr-defined]
     return build
@@ -188,10 +190,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m whist_sim.protocol",
         description="Serve a whist_sim strategy over the bot protocol on stdin/stdout.",
     )
-    parser.add_argument("strategy", help='an entry-point name ("heuristic") or module:Class')
+    parser.add_argument("strategy", help='an entry-point name ("heuristic") or module:Class,'
+                        " optionally with parameters: \"pimc(worlds=40)\"")
     parser.add_argument("--name", help="the bot's name in its hello (default: the strategy)")
     parser.add_argument("--version", help="the bot's version (default: the strategy's)")
     args = parser.parse_args(argv)
-    factory = registry_factory(args.strategy)
-    version = args.version or strategy_version(resolve_strategy(args.strategy))
+    from whist_sim.tournament.entrant_text import parse_entrant
+
+    entrant = parse_entrant(args.strategy, "strategy")
+    factory = registry_factory(entrant["use"], entrant["params"])
+    version = args.version or strategy_version(resolve_strategy(entrant["use"]))
     return run_bot(factory, args.name or args.strategy, version)

@@ -39,13 +39,9 @@ from whist_sim.strategy import (
     strategy_source,
     strategy_version,
 )
+from whist_sim.tournament.entrant_text import ConfigError
 from whist_sim.tournament.schedule import lineups, partnership_lineups
 from whist_sim.tournament.schedule import seatings as seatings_of
-
-
-class ConfigError(WhistSimError, ValueError):
-    """A config that cannot run; the message names the file, the key and what is allowed."""
-
 
 MAX_DEALS = 10**9
 """A sanity cap on ``deals``: far beyond any run, small enough to plan."""

@@ -13,17 +13,20 @@ Entrants are written as in results: ``heuristic``, ``pimc(worlds=40)``,
 
 from __future__ import annotations
 
-import re
-import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from whist_sim.tournament.config import (
-    ConfigError,
     StrategyEntry,
     TournamentConfig,
     validate_config,
+)
+from whist_sim.tournament.entrant_text import (  # noqa: F401 (parse_* are duel's API)
+    ConfigError,
+    parse_entrant,
+    parse_settings,
+    parse_value,
 )
 from whist_sim.tournament.runner import RunSummary, run_tournament
 
@@ -32,48 +35,6 @@ SEQUENTIAL_MAX_DEALS = 20_000
 
 FIXED_DEALS = 1_000
 """Default deal indices for a duel without ``--sprt``."""
-
-_ENTRANT = re.compile(r"^\s*(?P<use>[^()\s]+)\s*(?:\((?P<params>.*)\))?\s*$")
-
-
-def parse_entrant(text: str, where: str = "entrant") -> dict[str, Any]:
-    """``"pimc(worlds=40)"`` -> ``{"use": "pimc", "params": {"worlds": 40}}``."""
-    match = _ENTRANT.match(text)
-    if match is None:
-        raise ConfigError(
-            f"{where}: {text!r} is not a strategy; write a name, optionally with parameters:"
-            " heuristic, pimc(worlds=40), package.module:Class(depth=3)"
-        )
-    params: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise ConfigError(
-                f"{where}: {text!r}: parameter {item!r} is not key=value"
-                " (e.g. pimc(worlds=40, seed=1))"
-            )
-        params[key.strip()] = parse_value(value.strip())
-    return {"use": match["use"], "params": params}
-
-
-def parse_value(text: str) -> Any:
-    """A TOML value (``3``, ``0.5``, ``true``, ``"x"``, ``[1, 2]``), else the text itself."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, Any]:
-    """``["count=all", "open_stock=3"]`` -> ``{"count": "all", "open_stock": 3}``."""
-    settings: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"{where} {item!r}: write key=value, e.g. {where} count=all")
-        settings[key.strip()] = parse_value(value.strip())
-    return settings
-
 
 def duel_config(
     a: str,

@@ -1,0 +1,70 @@
+"""Strategies and settings written on a command line: ``pimc(worlds=40)``, ``count=all``.
+
+Kept apart from the config module (pydantic, Ray's runner, about a second to import)
+because a bot process reads its own strategy this way (``python -m whist_sim.protocol
+"pimc(worlds=40)"``, how ``whist-sim check --isolate`` runs one), and it starts for
+every isolated check.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Sequence
+from typing import Any
+
+from whist_sim.games.base import WhistSimError
+
+
+class ConfigError(WhistSimError, ValueError):
+    """A config that cannot run; the message names the file, the key and what is allowed."""
+
+
+_ENTRANT = re.compile(r"^\s*(?P<use>[^()\s]+)\s*(?:\((?P<params>.*)\))?\s*$")
+
+
+def parse_entrant(text: str, where: str = "entrant") -> dict[str, Any]:
+    """``"pimc(worlds=40)"`` -> ``{"use": "pimc", "params": {"worlds": 40}}``."""
+    match = _ENTRANT.match(text)
+    if match is None:
+        raise ConfigError(
+            f"{where}: {text!r} is not a strategy; write a name, optionally with parameters:"
+            " heuristic, pimc(worlds=40), package.module:Class(depth=3)"
+        )
+    params: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise ConfigError(
+                f"{where}: {text!r}: parameter {item!r} is not key=value"
+                " (e.g. pimc(worlds=40, seed=1))"
+            )
+        if key in params:
+            raise ConfigError(f"{where}: {text!r}: parameter {key!r} is given twice")
+        params[key] = parse_value(value.strip())
+    return {"use": match["use"], "params": params}
+
+
+def parse_value(text: str) -> Any:
+    """A TOML value (``3``, ``0.5``, ``true``, ``"x"``, ``[1, 2]``), else the text itself."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, Any]:
+    """``["count=all", "open_stock=3"]`` -> ``{"count": "all", "open_stock": 3}``."""
+    if isinstance(items, str):
+        raise ConfigError(f"{where}: give a list of key=value texts, not one text: [{items!r}]")
+    settings: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"{where} {item!r}: write key=value, e.g. {where} count=all")
+        if key in settings:
+            raise ConfigError(f"{where} {item!r}: {key!r} is given twice")
+        settings[key] = parse_value(value.strip())
+    return settings
