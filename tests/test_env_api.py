@@ -137,6 +137,43 @@ def test_render_prints_the_trick():
     assert f"seat {seat}: {card_str(lead)}" in text
 
 
+def test_render_of_a_hand_that_is_over_shows_no_trick_in_progress():
+    e = wenv.solo_whist_v0(render_mode="ansi")
+    e.reset(seed=2)
+    play_out(e, random.Random(1))
+    text = e.render()
+    assert "over:" in text and "(no card yet)" not in text and "trick 14" not in text
+
+
+@pytest.mark.parametrize("game", list(FACTORIES))
+def test_an_environment_pickles_mid_hand_and_plays_on_as_the_original(game):
+    """For subprocess vector environments and saved snapshots: the compiled encoders are
+    made again on load and catch up from the hand's completed tricks."""
+    import pickle
+
+    e = FACTORIES[game]()
+    e.reset(seed=11)
+    rng = random.Random(3)
+    for _ in range(9):
+        e.step(int(rng.choice(list(np.flatnonzero(e.last()[0]["action_mask"])))))
+    copy = pickle.loads(pickle.dumps(e))
+    assert copy.observation_spaces == e.observation_spaces
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        mine = copy.last()
+        assert copy.agent_selection == agent and mine[1:4] == (reward, terminated, truncated)
+        if terminated or truncated:
+            e.step(None)
+            copy.step(None)
+            continue
+        assert np.array_equal(observation["observation"], mine[0]["observation"])
+        action = int(rng.choice(list(np.flatnonzero(observation["action_mask"]))))
+        e.step(action)
+        copy.step(action)
+    decoded = e.layout.decode(observation["observation"])
+    assert pickle.loads(pickle.dumps(decoded)) == decoded
+
+
 # -- bad input ---------------------------------------------------------------------------
 
 
@@ -157,8 +194,12 @@ def test_an_action_outside_the_mask_names_the_seat_the_action_and_the_allowed_on
     assert all(f"{a} (" in message for a in allowed)
     assert caught.value.agent == agent and len(caught.value.allowed) == len(allowed)
     assert (e.state_.deal_record(), list(e.state_.log)) == before  # nothing applied
-    for bad in (52, -1, 10**6, "AS", 1.5, None, True):
+    for bad in (52, -1, 10**6):
         with pytest.raises(IllegalActionError, match="outside the action mask"):
+            e.step(bad)
+    for bad in ("AS", 1.5, 3.0, np.float32(3), None, True):  # not read as the card 3
+        with pytest.raises(IllegalActionError, match=r"is not an action: this environment's"
+                                                     r" actions are whole numbers 0\.\.51"):
             e.step(bad)
     e.step(np.int64(allowed[0]))  # NumPy integers are actions
 
@@ -176,6 +217,15 @@ def test_a_step_after_the_end_is_refused():
         e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
     with pytest.raises(EnvError, match="only valid action is None"):
         e.step(0)
+
+
+def test_last_after_every_agent_stepped_out_says_to_call_reset():
+    """It raised a bare KeyError('player_0')."""
+    e = wenv.german_whist_v0()
+    e.reset(seed=6)
+    play_out(e, random.Random(0))
+    with pytest.raises(EnvError, match=r"no agent left.*call reset\(\)"):
+        e.last()
 
 
 def test_the_hand_asked_for_before_reset_says_to_call_reset():

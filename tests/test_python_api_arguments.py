@@ -29,8 +29,8 @@ def test_a_numpy_table_size_is_a_table_size():
 
 
 def test_a_variant_written_as_text_is_refused_naming_the_keys():
-    with pytest.raises(VariantError, match="variant = 'count=all' is not a table of settings;"
-                                           ".*allowed keys: count, match, open_stock"):
+    with pytest.raises(VariantError, match=r"variant = 'count=all' is not a table of settings;"
+                                           r".*allowed keys: count, match, open_stock"):
         make_game("german_whist", "count=all")
 
 
@@ -69,3 +69,14 @@ def test_play_match_refuses_a_seed_that_is_not_a_whole_number(seed):
     """play_deal refused these; play_match played "1" as 1 and accepted 1.5."""
     with pytest.raises(TypeError, match=f"seed = {seed!r} is not a whole number"):
         play_match(make_game("german_whist"), TWO, seed)
+
+
+def test_an_information_state_tensor_for_a_seat_not_at_the_table_is_refused():
+    state = make_game("german_whist").new_deal(1, 0)
+    with pytest.raises(ValueError, match=r"seat = 5 is not at this table; allowed values: 0\.\.1"):
+        state.information_state_tensor(5)
+
+
+def test_an_unknown_segment_name_lists_the_segments():
+    with pytest.raises(KeyError, match="no segment 'hands'; segments: hand, played"):
+        layout_for("german_whist").slice("hands")

@@ -105,14 +105,31 @@ class WhistEnv(AECEnv):
         }) for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(self.num_actions)
                                for agent in self.possible_agents}
-        first = encoder_for(self.game, compiled=True)
-        self._encoders = [first] + [encoder_for(self.game, True, first.history)
-                                    for _ in range(1, n)]
+        self.observation_spaces = self._observation_spaces  # PettingZoo's optional dicts
+        self.action_spaces = self._action_spaces
+        self._encoders = self._new_encoders()
         self._np_random, _ = seeding.np_random(None)
         self.state_: Any = None
         self._live = False
         """From reset() until the hand's last action: steps take actions, not None."""
         self.agents = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        """All but the encoders, whose compiled entry points do not pickle (a vector of
+        environments in subprocesses, a saved snapshot); they are made again on load and
+        catch up with the hand from the next view's completed tricks."""
+        state = self.__dict__.copy()
+        del state["_encoders"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._encoders = self._new_encoders()
+
+    def _new_encoders(self) -> list[Any]:
+        first = encoder_for(self.game, compiled=True)
+        return [first] + [encoder_for(self.game, True, first.history)
+                          for _ in range(1, self.game.players)]
 
     # -- spaces ------------------------------------------------------------------------
     def _known(self, agent: Any) -> int:
@@ -194,8 +211,12 @@ class WhistEnv(AECEnv):
             else:
                 obs, mask = self._encoders[seat].encode(state.view(seat))
                 observation = {"observation": obs, "action_mask": mask}
-        return (observation, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        try:
+            return (observation, self._cumulative_rewards[agent], self.terminations[agent],
+                    self.truncations[agent], self.infos[agent])
+        except KeyError:  # every agent has stepped out of the hand
+            raise EnvError("last() with no agent left: the hand is over and every agent has"
+                           " stepped out; call reset() for a new one") from None
 
     def step(self, action: Any) -> None:
         if self._live:  # the hand is being played: every step but the agents' last ones
@@ -244,13 +265,20 @@ class WhistEnv(AECEnv):
         self.agent_selection = self.possible_agents[0]
 
     def _as_action(self, agent: str, action: Any) -> int:
-        """Python and NumPy integers (0-d arrays too); anything else is refused."""
+        """Python and NumPy integers (0-d arrays too); anything else is refused as not an
+        action at all (a float is not read as the card it rounds to)."""
         if action is not None and not isinstance(action, bool | np.bool_):
             try:
                 return operator.index(action)
             except TypeError:
                 pass
-        return self._refuse(agent, self.state_.to_act, action)
+        state = self.state_
+        allowed = [describe_action(self.game.action_str, a) for a in range(self.num_actions)
+                   if state.legal >> a & 1]
+        raise IllegalActionError(
+            agent, action, allowed, f"{agent} (seat {state.to_act}): action {action!r} is not an"
+            f" action: this environment's actions are whole numbers 0..{self.num_actions - 1}"
+            " (a Python or NumPy integer; None only once the hand is over)")
 
     def _refuse(self, agent: str, seat: int, action: Any,
                 broken: RuleError | None = None) -> Any:
@@ -305,7 +333,8 @@ class WhistEnv(AECEnv):
             seats = [(leader + i) % self.game.players for i in range(len(view.trick))]
         played = ", ".join(f"seat {s}: {card_str(c)}" for s, c in zip(seats, view.trick,
                                                                       strict=True))
-        lines.append(f"trick {len(view.tricks) + 1}: {played or '(no card yet)'}")
+        if state.to_act >= 0 or played:  # once the hand is over, no trick is in progress
+            lines.append(f"trick {len(view.tricks) + 1}: {played or '(no card yet)'}")
         if view.tricks:
             last = view.tricks[-1]
             lines.append(f"last trick: {' '.join(card_str(c) for c in last.cards)},"

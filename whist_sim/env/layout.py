@@ -91,6 +91,37 @@ def relative_seats(players: int) -> tuple[str, ...]:
     return ("self", *(f"left_{k}" for k in range(1, players)))
 
 
+_DECODED: dict[str, Any] = {}
+"""Each game's decoded-observation type, by its name (``GermanWhistObservation``), made
+once and named as an attribute of this module, so decoded fields pickle (multiprocessing,
+a replay buffer saved to disk)."""
+
+
+def _decoded_type(game: str, names: tuple[str, ...]) -> Any:
+    type_name = "".join(part.title() for part in game.split("_")) + "Observation"
+    made = _DECODED.get(type_name)
+    if made is None or made._fields != names:
+        made = _DECODED[type_name] = namedtuple(type_name, names, module=__name__)
+    return made
+
+
+def __getattr__(name: str) -> Any:
+    """A decoded-observation type pickle asks for before this process built its layout:
+    every game's layout is built, at each table size (their fields are the same under
+    every variant)."""
+    if name.endswith("Observation") and name not in _DECODED:
+        from whist_sim.env.encoders import layout_for
+        from whist_sim.games import GAMES, make_game
+
+        for game, kind in GAMES.items():
+            for players in range(kind.min_players, kind.max_players + 1):
+                layout_for(make_game(game, None, players))
+    try:
+        return _DECODED[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
 @dataclass
 class Layout:
     """One game's observation: its segments in order, binary ones first."""
@@ -118,8 +149,7 @@ class Layout:
             offset += segment.width
         self.size = offset
         self.binary_size = sum(s.width for s in self.segments if s.binary)
-        type_name = "".join(part.title() for part in self.game.split("_")) + "Observation"
-        self._decoded_type = namedtuple(type_name, names)
+        self._decoded_type = _decoded_type(self.game, tuple(names))
 
     def segment(self, name: str) -> Segment:
         for segment in self.segments:
@@ -129,8 +159,9 @@ class Layout:
                        f" segments: {', '.join(s.name for s in self.segments)}")
 
     def slice(self, name: str) -> slice:
+        segment = self.segment(name)  # an unknown name: the error lists the segments
         start = self.offsets[name]
-        return slice(start, start + self.segment(name).width)
+        return slice(start, start + segment.width)
 
     @property
     def packed_bits(self) -> int:

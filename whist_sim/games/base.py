@@ -141,6 +141,13 @@ class DealOutcome:
 class DealState(ABC):
     """A deal in progress. ``to_act`` is -1 once the deal is over."""
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled, with its texts interned again: an engine may test its phase by
+        identity (``phase is not PLAY``, the cheapest test on the hot path), and pickle
+        makes new string objects, which German Whist read as its "take" phase."""
+        self.__dict__.update({key: sys.intern(value) if value.__class__ is str else value
+                              for key, value in state.items()})
+
     to_act: int
     phase: str
     legal: int
@@ -206,6 +213,10 @@ class DealState(ABC):
         layout is ``whist_sim.env.layout_for(game)`` (docs/environment.md)."""
         from whist_sim.env.encoders import encoder_for
 
+        players = self.game.players  # type: ignore[attr-defined]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat = {seat!r} is not at this table; allowed values:"
+                             f" 0..{players - 1}")
         return encoder_for(self.game).encode(self.view(seat))[0]  # type: ignore[attr-defined]
 
     def legal_actions_mask(self) -> Any:
