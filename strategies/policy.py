@@ -41,7 +41,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from whist_sim.env.encoders import encoder_for, game_of_view
+from whist_sim.env.encoders import ACTIONS, encoder_for, game_of_view
 from whist_sim.games.base import RuleError, describe_action
 from whist_sim.strategy import Strategy
 
@@ -61,7 +61,7 @@ def load_callable(reference: Any) -> Callable[[dict[str, Any]], Any]:
     except ImportError as exc:
         raise ValueError(
             f"callable = {reference!r}: cannot import module {module_name!r} ({exc}); it must"
-            " be installed or on PYTHONPATH (run from the folder that holds it)"
+            " be in the folder whist-sim runs from, on PYTHONPATH or installed"
         ) from None
     except (Exception, SystemExit) as exc:  # its own code failed, or exited, on import
         raise ValueError(
@@ -177,10 +177,18 @@ class PolicyStrategy(Strategy):
             f"{a} ({describe_action(game.action_str, a)})"
             for a in range(legal.bit_length()) if legal >> a & 1
         )
-        shown = repr(action) if number is None else (
-            f"{number} ({describe_action(game.action_str, number)})")
-        raise RuleError(
-            view.seat, shown, "action mask",
-            f"seat {view.seat}: policy {self.reference} returned {shown}, which the action"
-            f" mask does not allow; allowed: {allowed}",
-        )
+        if number is None:  # a float, a text, an array: not read as the action it resembles
+            reason = (f"returned {action!r}, which is not an action: a policy returns a whole"
+                      f" number (a Python or NumPy integer); allowed: {allowed}")
+            shown = repr(action)
+        else:
+            name = describe_action(game.action_str, number)
+            shown = f"{number} ({name})" if name != repr(number) else str(number)
+            if 0 <= number < ACTIONS[game.name]:
+                reason = f"returned {shown}, which the action mask does not allow"
+            else:
+                reason = (f"returned {shown}, which is not one of the game's actions"
+                          f" (0..{ACTIONS[game.name] - 1})")
+            reason += f"; allowed: {allowed}"
+        raise RuleError(view.seat, shown, "action mask",
+                        f"seat {view.seat}: policy {self.reference} {reason}")

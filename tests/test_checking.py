@@ -187,3 +187,25 @@ def test_an_entrant_with_parameters_is_checked_isolated_too_and_named_as_asked()
     assert report.games == ("german_whist",) and report.decisions > 0
     assert check_entrant("heuristic(compiled=false)", deals=1, games=["german_whist"]
                          ).strategy == "heuristic(compiled=false)"
+
+
+def test_the_whist_sim_command_finds_a_plug_in_in_the_folder_it_runs_from(tmp_path):
+    """As `python -m whist_sim` does, and Ray's workers: the console script found it only
+    in the commands that restart themselves, and its hint said to run from that folder."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "here_bot.py").write_text(
+        "from strategies.random_play import RandomStrategy\n"
+        "class HereBot(RandomStrategy):\n"
+        "    games = frozenset({'german_whist'})\n")
+    command = Path(sys.executable).parent / "whist-sim"
+    assert command.exists(), "the package's console script is installed beside python"
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [str(command), "check", "here_bot:HereBot", "--deals", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("passed: here_bot:HereBot plays german_whist")

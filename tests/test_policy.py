@@ -176,19 +176,26 @@ def returns_numpy_int(observation: dict[str, np.ndarray]) -> np.int64:
     return np.flatnonzero(observation["action_mask"])[0]
 
 
-@pytest.mark.parametrize("name", ["returns_none", "returns_float", "returns_true",
-                                  "returns_text", "returns_negative"])
-def test_a_policy_answer_that_is_not_an_allowed_action_is_a_rule_error(name):
+@pytest.mark.parametrize(("name", "reason"), [
+    ("returns_none", "returned None, which is not an action"),
+    ("returns_float", r"returned \d+\.0, which is not an action: a policy returns a whole"),
+    ("returns_true", "returned True, which is not an action"),
+    ("returns_text", "which is not an action"),
+    ("returns_negative", r"returned -1, which is not one of the game's actions \(0\.\.51\)"),
+])
+def test_a_policy_answer_that_is_not_an_allowed_action_is_a_rule_error(name, reason):
     """None, a float (even of a legal card), a bool, text or a negative number is not an
-    action: the seat forfeits with what the policy returned and the actions allowed."""
+    action: the seat forfeits with what the policy returned, why it is refused (not an
+    action at all, or none of the game's) and the actions allowed."""
     from whist_sim.games import make_game
     from whist_sim.games.base import RuleError
     from whist_sim.rng import strategy_rng
 
     state = make_game("german_whist").new_deal(3, 0)
     strategy = PolicyStrategy(callable=f"{HERE}:{name}")
-    with pytest.raises(RuleError, match="allowed"):
+    with pytest.raises(RuleError, match=reason) as refused:
         strategy.choose(state.view(state.to_act), strategy_rng(1))
+    assert "; allowed: " in str(refused.value)
 
 
 def test_a_numpy_integer_answer_is_an_action():

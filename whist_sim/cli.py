@@ -375,4 +375,9 @@ def main() -> None:
         if extra:
             command = [sys.executable, "-m", "whist_sim", *argv]
             os.execve(sys.executable, command, {**os.environ, **extra})
+    # plug-ins (module:Class, policy callables) are found in the current folder as under
+    # `python -m whist_sim`, which the embedded run above becomes, and as Ray's workers
+    # find them: every command alike, not only the ones that restart
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     app(prog_name="whist-sim")

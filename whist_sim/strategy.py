@@ -159,7 +159,8 @@ def resolve_strategy(spec: str) -> type:
             module = importlib.import_module(module_name)
         except ImportError as exc:
             raise StrategyError(
-                f"strategy {spec!r}: cannot import {module_name!r} ({exc})"
+                f"strategy {spec!r}: cannot import {module_name!r} ({exc}); it must be in the"
+                " folder whist-sim runs from, on PYTHONPATH or installed"
             ) from None
         except Exception as exc:  # the plug-in's own code failed while being imported
             raise StrategyError(
