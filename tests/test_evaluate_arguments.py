@@ -43,12 +43,38 @@ GOOD = {"worlds": 2, "exact_cards": 0, "solve": None}
      "min_make = 1.5 is not allowed; allowed values: numbers from 0 to 1"),
     ({"budget_candidates": 0}, ValueError,
      "budget_candidates = 0 is not allowed; allowed values: None (no cap) or whole numbers >= 1"),
+    ({"candidates": [99]}, ValueError, "candidates = [99]: [99] not among seat"),
+    ({"incumbent": 99}, ValueError, "incumbent = [99]: [99] not among seat"),
 ])
 def test_a_bad_argument_is_named_with_the_values_allowed(view, changes, error, words):
     with pytest.raises(error) as caught:
         evaluate(view, Random(1), **{**GOOD, **changes})
     assert str(caught.value).startswith("evaluate: ")
     assert words in str(caught.value)
+
+
+def test_a_candidate_the_seat_may_not_play_is_refused_with_its_legal_actions(view):
+    """A card not held was returned as the choice, with no world drawn."""
+    illegal = next(a for a in range(52) if not view.legal >> a & 1)
+    allowed = [a for a in range(52) if view.legal >> a & 1]
+    with pytest.raises(ValueError, match=rf"allowed values: \[{allowed[0]}, "):
+        evaluate(view, Random(1), **GOOD, candidates=[illegal])
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"iterations": 0}, "iterations = 0 is not allowed; allowed values: whole numbers >= 1"),
+    ({"iterations": -5}, "iterations = -5 is not allowed"),
+    ({"exploration": -1}, "exploration = -1 is not allowed; allowed values: finite numbers >= 0"),
+    ({"exploration": float("nan")}, "exploration = nan is not allowed"),
+    ({"exact_cards": 13}, "solve = None needs exact_cards = 0"),
+])
+def test_ismcts_search_refuses_a_bad_budget_naming_it(view, changes, words):
+    """An empty or negative budget returned no children; a NaN exploration ran."""
+    from whist_sim.search.ismcts import search
+
+    with pytest.raises(ValueError) as caught:
+        search(view, Random(1), **{"iterations": 4, **changes})
+    assert str(caught.value).startswith("search: ") and words in str(caught.value)
 
 
 def test_good_arguments_still_evaluate(view):

@@ -255,6 +255,16 @@ def test_an_impossible_view_names_the_seat_and_the_void():
         sample_world(bad, random.Random(0))
 
 
+def test_a_stock_holding_a_card_twice_is_named_not_miscounted():
+    """It read "the stock has 25 cards, not 25"."""
+    state = make_game("german_whist").new_deal(3, 0)
+    view = state.view(state.to_act)
+    world = sample_world(view, random.Random(1))
+    stock = (*world.stock[:-1], world.stock[0])
+    with pytest.raises(SamplingError, match=r"the stock holds .* more than once"):
+        check_world(view, World(world.hands, stock, world.undealt))
+
+
 def test_a_view_that_is_not_a_game_view_is_refused():
     with pytest.raises(TypeError, match="does not know views of type dict"):
         sample_world({}, random.Random(0))

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from whist_sim.cards import FULL_DECK, SUIT_MASKS, SUIT_NAMES, cards_of, cards_str
+from whist_sim.cards import FULL_DECK, SUIT_MASKS, SUIT_NAMES, card_str, cards_of, cards_str
 from whist_sim.games.base import TrickRecord, WhistSimError
 from whist_sim.games.german_whist import GermanWhistView
 from whist_sim.games.knockout_whist import DOG, IN, KnockoutWhistView
@@ -731,8 +731,11 @@ def _check_german(view: GermanWhistView, world: World) -> None:
         raise SamplingError(f"seat {spec.opp} holds {opp_hand.bit_count()}, not {spec.opp_size}")
     if spec.opp_known & ~opp_hand:
         raise SamplingError(f"seat {spec.opp} lacks face-up cards it took")
-    if len(stock) != spec.stock_size or len(set(stock)) != len(stock):
+    if len(stock) != spec.stock_size:
         raise SamplingError(f"the stock has {len(stock)} cards, not {spec.stock_size}")
+    if len(set(stock)) != len(stock):
+        twice = sorted({card for card in stock if stock.count(card) > 1})
+        raise SamplingError(f"the stock holds {', '.join(map(card_str, twice))} more than once")
     stock_mask = sum(1 << c for c in stock)
     held = opp_hand & ~spec.opp_known
     if held & stock_mask or (held | stock_mask) != spec.unseen:

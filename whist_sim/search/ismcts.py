@@ -39,6 +39,7 @@ from random import Random
 from typing import Any
 
 from whist_sim.cards import cards_of
+from whist_sim.games.base import is_finite_number, is_whole
 from whist_sim.sampling import sample_world
 from whist_sim.search.model import model_for, rollout_function
 from whist_sim.search.pimc import candidate_actions
@@ -57,6 +58,23 @@ class Node:
         self.children: dict[int, Node] = {}
 
 
+def _check_arguments(iterations: Any, exploration: Any, exact_cards: Any, solve: Any) -> None:
+    """``search``'s budget and exploration, as ``pimc.evaluate`` checks its own (an empty
+    or negative budget returned no children; a NaN exploration ran)."""
+    if not is_whole(iterations) or iterations < 1:
+        raise ValueError(f"search: iterations = {iterations!r} is not allowed; allowed values:"
+                         " whole numbers >= 1")
+    if not is_finite_number(exploration) or exploration < 0:
+        raise ValueError(f"search: exploration = {exploration!r} is not allowed; allowed"
+                         " values: finite numbers >= 0 (the UCB constant)")
+    if not is_whole(exact_cards) or exact_cards < 0:
+        raise ValueError(f"search: exact_cards = {exact_cards!r} is not allowed; allowed"
+                         " values: whole numbers >= 0 (0: never solve exactly, roll-outs only)")
+    if solve is None and exact_cards > 0:
+        raise ValueError(f"search: solve = None needs exact_cards = 0 (roll-outs only), not"
+                         f" {exact_cards}; to solve endings pass solve=whist_sim.solver.solve")
+
+
 def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
            exact_cards: int = 0, solve: Callable[..., int] | None = None,
            policy: RolloutPolicy | None = None) -> dict[int, Node]:
@@ -66,8 +84,10 @@ def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
     solver once no hand holds more than ``exact_cards`` cards, a Knock-out round's end).
     ``policy`` plays the other seats and the roll-outs (``whist_sim.search.policy``; the
     ``ismcts`` strategy passes its game's heuristic); None: the strategy registered as
-    ``heuristic``, found through the registry.
+    ``heuristic``, found through the registry. A bad argument raises a ValueError naming
+    it and the values allowed, before any iteration.
     """
+    _check_arguments(iterations, exploration, exact_cards, solve)
     model = model_for(view, policy)
     rollout = rollout_function(model, view, exact_cards, solve)
     me = view.seat

@@ -120,6 +120,7 @@ def evaluate(
     """
     _check_arguments(worlds, exact_cards, solve, candidates, confidence, min_make,
                      budget_candidates)
+    _check_legal(view, candidates, incumbent)
     model = model_for(view, policy)
     actions = list(candidates) if candidates is not None else candidate_actions(view, model)
     if incumbent is not None and incumbent not in actions:
@@ -254,6 +255,19 @@ def _check_arguments(worlds: Any, exact_cards: Any, solve: Any, candidates: Any,
                                           or budget_candidates < 1):
         raise ValueError(f"evaluate: budget_candidates = {budget_candidates!r} is not allowed;"
                          " allowed values: None (no cap) or whole numbers >= 1")
+
+
+def _check_legal(view: Any, candidates: Any, incumbent: Any) -> None:
+    """Candidates and the incumbent must be the seat's legal actions (a card it does not
+    hold was evaluated, or chosen with no world drawn, as if it were one)."""
+    legal = view.legal
+    for name, actions in (("candidates", candidates or ()),
+                          ("incumbent", () if incumbent is None else (incumbent,))):
+        illegal = [a for a in actions if not (_is_whole(a) and a >= 0 and legal >> a & 1)]
+        if illegal:
+            allowed = [a for a in range(legal.bit_length()) if legal >> a & 1]
+            raise ValueError(f"evaluate: {name} = {list(actions)!r}: {illegal!r} not among"
+                             f" seat {view.seat}'s legal actions; allowed values: {allowed}")
 
 
 def _clearly_better(per_world: list[dict[int, float]], action: int, incumbent: int | None,
