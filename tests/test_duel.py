@@ -267,3 +267,16 @@ def test_tracker_keeps_a_float_per_deal_and_reads_them_in_deal_order(tmp_path):
     short.add_rows(seats.filter(pl.col("deal") != 3), matches.filter(pl.col("deal") != 3))
     with pytest.raises(KeyError, match="deal 3 has no pair value"):
         short.look(24)
+
+
+@pytest.mark.parametrize(("keyword", "fragment"), [
+    ({"sprt": {"elo0": "0", "elo1": 10}}, "sprt.elo0 = '0': not a finite number (a string)"),
+    ({"sprt": {"elo0": True, "elo1": 10}}, "sprt.elo0 = true: not a finite number (true)"),
+    ({"sprt": "elo0=0 elo1=10"}, "sprt = 'elo0=0 elo1=10' is not a table"),
+    ({"variant": "count=all"}, "variant = 'count=all' is not a table"),
+])
+def test_duel_config_from_python_refuses_what_is_not_a_number_or_a_table(keyword, fragment):
+    """A text read as its number and true as 1; a text variant gave Python's own error."""
+    with pytest.raises(ConfigError) as refused:
+        duel_config("random", "heuristic", "german_whist", **keyword)
+    assert fragment in str(refused.value)

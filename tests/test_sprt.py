@@ -806,3 +806,19 @@ def test_a_verdict_on_points_warns_when_the_pairs_are_skewed():
     assert "Caution" not in in_elo
     symmetric = rng.normal(0.3, 1.0, 400)
     assert "Caution" not in fixed_verdict(net_model(), points, symmetric).text("A", "B")
+
+
+
+@pytest.mark.parametrize("model", [pentanomial_model(), net_model()],
+                         ids=["pentanomial", "net"])
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_a_pair_value_that_is_not_a_finite_number_is_refused_naming_it(model, bad):
+    """A NaN read as "'list' argument must have no negative elements" (pentanomial) or as a
+    verdict of NaN estimates (net)."""
+    settings = (SprtSettings.create(net0=0, net1=1) if isinstance(model, NetPairModel)
+                else SprtSettings.create())
+    values = [0.5, bad, 1.0]
+    with pytest.raises(SprtError, match=rf"pair value {bad!r} \(pair 1\) is not a finite"):
+        fixed_verdict(model, settings, values)
+    with pytest.raises(SprtError, match="is not a finite number"):
+        sequential_verdict(model, settings, values, finished=True)

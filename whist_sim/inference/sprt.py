@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
@@ -205,6 +206,17 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
     )
 
 
+def finite_pair_values(values: npt.ArrayLike) -> np.ndarray:
+    """The pair values as floats, or a SprtError naming the first that is not a finite
+    number (a NaN read as an unrelated NumPy error in one model, a NaN verdict in another)."""
+    x = np.asarray(values, dtype=float).ravel()
+    bad = ~np.isfinite(x)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise SprtError(f"pair value {float(x[first])!r} (pair {first}) is not a finite number")
+    return x
+
+
 def sequential_verdict(
     model: PairModel, settings: SprtSettings, values: npt.ArrayLike, *, finished: bool
 ) -> Verdict:
@@ -214,6 +226,7 @@ def sequential_verdict(
     "continue", or "inconclusive" when ``finished`` (the duel has no more pairs to play).
     """
     settings.check_model(model)
+    values = finite_pair_values(values)
     estimate = model.estimate(values)
     llr = model.llr(values, settings)
     decision: Decision
@@ -237,6 +250,7 @@ def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLik
     over pairs; for normalised Elo the means under H0 and H1 use the estimated sd.
     """
     settings.check_model(model)
+    values = finite_pair_values(values)
     estimate = model.estimate(values)
     llr = model.llr(values, settings)
     mean0, mean1 = model.hypothesis_means(settings, estimate.sd)

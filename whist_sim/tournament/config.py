@@ -400,6 +400,15 @@ class SprtSection(BaseModel):
     def _batch_in_range(cls, value: Any) -> Any:
         return whole_in(value, 1, MAX_BATCH)
 
+    @field_validator("elo0", "elo1", "net0", "net1", "alpha", "beta", mode="before")
+    @classmethod
+    def _a_number(cls, value: Any) -> Any:
+        """Numbers as written, not coerced: "0" or true read as 0 and 1 from Python (a
+        TOML file cannot give them by mistake). The ranges are SprtSettings' to check."""
+        if value is not None and not is_finite_number(value):
+            raise ValueError(f"not a finite number ({_kind(value)}); allowed values: numbers")
+        return value
+
     def settings(self, where: str = "sprt") -> SprtSettings:
         values = self.model_dump(exclude={"batch"}, exclude_none=True)
         try:

@@ -68,9 +68,15 @@ def duel_config(
     }
     if players is not None:
         tournament["players"] = players
+    if variant is not None and not isinstance(variant, Mapping):
+        raise ConfigError(f"duel: variant = {variant!r} is not a table; give a mapping such as"
+                          " {'count': 'all'} (or parse_settings(['count=all']))")
     raw: dict[str, Any] = {"tournament": tournament, "variant": dict(variant or {}),
                            "strategies": entries}
     if sprt is not None:
+        if not isinstance(sprt, Mapping):
+            raise ConfigError(f"duel: sprt = {sprt!r} is not a table; give a mapping such as"
+                              " {'elo0': 0, 'elo1': 10}")
         raw["sprt"] = dict(sprt)
     return validate_config(raw, "duel")
 
