@@ -522,6 +522,8 @@ def test_export_picks_one_table_size_of_a_knockout_run(tmp_path: Path) -> None:
         export_deal_set(run, tmp_path / "both.parquet")
     with pytest.raises(DealSetError, match="has no table of 5 players"):
         export_deal_set(run, tmp_path / "five.parquet", players=5)
+    with pytest.raises(DealSetError, match=r"has no table of '4' \(not a whole number\) players"):
+        export_deal_set(run, tmp_path / "text.parquet", players="4")
     out = export_deal_set(run, tmp_path / "four.parquet", players=4)
     deal_set = load_deal_set(out, make_game("knockout_whist", {}, 4))
     assert (deal_set.deals, deal_set.players) == (2, 4)

@@ -80,3 +80,26 @@ def test_an_information_state_tensor_for_a_seat_not_at_the_table_is_refused():
 def test_an_unknown_segment_name_lists_the_segments():
     with pytest.raises(KeyError, match="no segment 'hands'; segments: hand, played"):
         layout_for("german_whist").slice("hands")
+
+
+def test_run_tournament_takes_a_config_file_path_and_refuses_what_is_not_a_config(tmp_path):
+    """A path raised AttributeError: 'str' object has no attribute 'game'."""
+    from tests.tournament_helpers import quick_config, write_config
+    from whist_sim.tournament.config import ConfigError
+    from whist_sim.tournament.runner import run_tournament
+
+    path = write_config(tmp_path, quick_config(deals=2, per_task=2))
+    assert run_tournament(str(path), tmp_path / "run", workers=0, progress=False).status == (
+        "complete")
+    with pytest.raises(ConfigError, match="config = 5 is not a config; give the path"):
+        run_tournament(5, tmp_path / "other", workers=0, progress=False)
+
+
+def test_load_config_overrides_must_be_a_mapping():
+    from pathlib import Path
+
+    from whist_sim.tournament.config import ConfigError, load_config
+
+    quickstart = Path(__file__).resolve().parents[1] / "configs" / "quickstart.toml"
+    with pytest.raises(ConfigError, match=r"overrides = \[\('deals', 5\)\] is not a mapping"):
+        load_config(quickstart, [("deals", 5)])

@@ -459,9 +459,10 @@ def _one_table_size(rows: pl.DataFrame, run: Path | str, players: int | None) ->
                 f" choose one with players ({shown})"
             )
         return rows
-    if players not in sizes:
+    if isinstance(players, bool) or not isinstance(players, int) or players not in sizes:
+        shown = f"{players!r} (not a whole number)" if not isinstance(players, int) else players
         raise DealSetError(
-            f"{run}: has no table of {players} players; its tables seat"
+            f"{run}: has no table of {shown} players; its tables seat"
             f" {', '.join(map(str, sizes))}"
         )
     return rows.filter(pl.col("hands").list.len() == players)

@@ -509,6 +509,9 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
     ``{"deals": 50}``.
     """
     path = Path(path)
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ConfigError(f"overrides = {overrides!r} is not a mapping; give e.g."
+                          " {'tournament.deals': 50, 'variant.count': 'all'}")
     raw = _read_toml(path)
     for dotted, value in (overrides or {}).items():
         section, _, key = _override_key(dotted, path)

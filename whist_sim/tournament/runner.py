@@ -42,8 +42,10 @@ from whist_sim.tournament.compaction import Compaction
 from whist_sim.tournament.config import (
     MAX_DEALS,
     MAX_DEALS_PER_TASK,
+    ConfigError,
     TournamentConfig,
     bot_environment,
+    load_config,
     validate_config,
 )
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
@@ -117,7 +119,7 @@ class RunSummary:
 
 
 def run_tournament(
-    config: TournamentConfig,
+    config: TournamentConfig | Path | str,
     out: Path | str,
     *,
     workers: int | None = None,
@@ -128,8 +130,14 @@ def run_tournament(
 
     ``workers = 0`` plays in this process; a number of workers or an ``address``
     plays on Ray; ``None`` decides by the run's size (see ``choose_in_process``).
+    ``config``: a loaded config, or the path of its file (read with ``load_config``).
     """
     check_workers(workers)
+    if isinstance(config, str | Path):
+        config = load_config(config)
+    elif not isinstance(config, TournamentConfig):
+        raise ConfigError(f"config = {config!r} is not a config; give the path of a config"
+                          " file, or what whist_sim.tournament.config.load_config returns")
     game = config.game()
     seats = config.lineups()
     played = config.played_pairings()
