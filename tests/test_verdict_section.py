@@ -54,12 +54,17 @@ def test_german_verdict_ranks_by_hands_won_and_decides_only_what_is_clear(tmp_pa
     assert "one in twenty would still look decided by chance" in verdict
 
 
-def test_a_duel_report_repeats_the_duels_verdict(tmp_path):
-    config = duel_config("heuristic", "random", "german_whist", max_deals=200, seed=3,
+@pytest.mark.parametrize(("a", "b"), [("heuristic", "random"), ("random", "heuristic")])
+def test_a_duel_report_repeats_the_duels_verdict(tmp_path, a, b):
+    """Whichever label sorts first: A and B were read from run.json's strategies table,
+    whose keys are written sorted, and random against heuristic was reported the other way
+    round (H1 where the run accepted H0)."""
+    config = duel_config(a, b, "german_whist", max_deals=200, seed=3,
                          sprt={"elo0": 0, "elo1": 150, "batch": 10})
     summary = run_duel(config, tmp_path / "duel", workers=0, progress=False)
     verdict = _verdict(summary.path)
     assert "This run was a sequential test (an SPRT) of A against B" in verdict
+    assert f"(A = {a}, B = {b};" in verdict
     assert summary.verdict_text() in verdict
     recorded = json.loads((summary.path / "run.json").read_text())["verdict"]
     assert f"LLR {recorded['llr']:.2f}" in verdict

@@ -143,13 +143,31 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
 
 
 def _entrants_in_order(meta: dict[str, Any], labels: list[str]) -> tuple[str, str]:
-    """(A, B): the config's first and second entrant (run.json's ``strategies`` keeps that
-    order); the labels in alphabetical order if run.json does not say."""
-    recorded = meta.get("strategies")
-    if isinstance(recorded, dict) and set(recorded) == set(labels):
-        a, b = list(recorded)
+    """(A, B): the config's first and second entrant, as run.json's ``entrants`` lists
+    them, or, for a run recorded before it did, as its config's ``strategies`` list names
+    them (run.json's ``strategies`` table is written with its keys sorted: reading A and
+    B from it swapped them whenever B's label sorted first, and the report's verdict
+    contradicted the run's). The labels in alphabetical order if neither says."""
+    recorded = meta.get("entrants")
+    if not isinstance(recorded, list):
+        recorded = _config_entrants(meta)
+    if isinstance(recorded, list) and sorted(recorded) == sorted(labels):
+        a, b = recorded
         return a, b
     return labels[0], labels[1]
+
+
+def _config_entrants(meta: dict[str, Any]) -> list[str] | None:
+    """The labels of run.json's config ``strategies``, in order, as the run named them."""
+    from whist_sim.tournament.config import StrategyEntry
+
+    entries = (meta.get("config") or {}).get("strategies")
+    if not isinstance(entries, list):
+        return None
+    try:
+        return [StrategyEntry(**entry).name for entry in entries]
+    except (TypeError, ValueError):
+        return None
 
 
 # -- pairwise comparisons -------------------------------------------------------------------

@@ -205,6 +205,9 @@ def _run_meta(
         "pairing_ids": played,
         "plan": {"pairings": plan.pairings, "deals": plan.deals,
                  "deals_per_task": plan.deals_per_task, "tasks": plan.tasks},
+        # the entrants in the config's order (A, B of a duel): "strategies" is a table by
+        # label, whose order run.json does not keep (its keys are written sorted)
+        "entrants": [e.name for e in config.strategies],
         "strategies": {  # "source": where each was loaded from (strategy.strategy_source)
             e.name: {"use": e.use, "params": e.params, "version": v, "source": source}
             for e, v, source in zip(config.strategies, config.strategy_versions().values(),
