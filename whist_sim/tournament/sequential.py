@@ -29,6 +29,9 @@ from whist_sim.tournament.config import TournamentConfig, duel_model
 DECIDED = ("H1", "H0")
 """Decisions that stop a sequential run."""
 
+INITIAL_ROOM = 1 << 16
+"""Deal indices a tracker has room for at first (512 KiB); it doubles as deals come."""
+
 
 class DuelTracker:
     """The pair values of a two-entrant run so far, and the test that reads them.
@@ -47,9 +50,11 @@ class DuelTracker:
         self.settings = config.sprt.settings() if config.sprt else SprtSettings.from_mapping({})
         self.batch = config.sprt.batch if config.sprt else config.tournament.deals
         self.deals = config.tournament.deals
-        self._values = np.full(self.deals, np.nan)
+        self._values = np.full(min(self.deals, INITIAL_ROOM), np.nan)
         """A's value in each deal index's duplicate pairs, by deal index (NaN: not yet
-        played): 8 bytes a deal, where a dict of Python floats took over 100."""
+        played): 8 bytes a deal played, where a dict of Python floats took over 100. It
+        grows as deals are played, not to the plan's size at the start: a plan of 10**9
+        deals took 8 GB before its first hand."""
         self.looked = 0
         """Deal indices the test has read: whole batches, in order."""
         self.verdict: Any = None
@@ -63,8 +68,8 @@ class DuelTracker:
         """
         values = duel_pair_values(seats, matches, self.a, self.game).collect()
         deals = values["deal"].to_numpy()
-        if deals.size and deals.max() >= self._values.size:  # deal indices past the plan's
-            grown = np.full(int(deals.max()) + 1, np.nan)
+        if deals.size and deals.max() >= self._values.size:  # room doubles, as a list's
+            grown = np.full(max(int(deals.max()) + 1, 2 * self._values.size), np.nan)
             grown[: self._values.size] = self._values
             self._values = grown
         self._values[deals] = values["value"].cast(pl.Float64).to_numpy()
@@ -79,6 +84,8 @@ class DuelTracker:
             self.looked = end
             values = self._values[:end].copy()
             missing = np.flatnonzero(np.isnan(values))
+            if values.size < end:
+                missing = np.append(missing, values.size)
             if missing.size:
                 raise KeyError(f"deal {int(missing[0])} has no pair value: the test reads"
                                " whole deal indices only")
