@@ -822,3 +822,17 @@ def test_a_pair_value_that_is_not_a_finite_number_is_refused_naming_it(model, ba
         fixed_verdict(model, settings, values)
     with pytest.raises(SprtError, match="is not a finite number"):
         sequential_verdict(model, settings, values, finished=True)
+
+
+def test_a_fixed_sample_test_of_a_share_whose_pairs_all_agree_reads_wilsons_bounds():
+    """Two pairs lost by A read "accepted H0: the upper bound of the mean, 0.000": Student's
+    t gives identical pairs no width; the report showed 0 of 2 as 0 to 66%."""
+    model, settings = pentanomial_model(), SprtSettings.create()
+    assert fixed_verdict(model, settings, [0.0, 0.0]).decision == "inconclusive"
+    low, high = one_sided_bounds(model.estimate([0.0, 0.0]), settings)
+    assert low == 0.0 and 0.5 < high < 0.7
+    estimate = model.estimate([1.0] * 3)
+    assert estimate.mean_hi == 1.0 and 0.4 < estimate.mean_lo < 0.6  # 95% Wilson over 3
+    # enough agreeing pairs still decide
+    assert fixed_verdict(model, settings, [0.0] * 40).decision == "H0"
+    assert fixed_verdict(model, settings, [1.0] * 40).decision == "H1"

@@ -136,6 +136,19 @@ def likelihood_of_superiority(mean: float, sd: float, pairs: int, fair_mean: flo
     return float(stats.norm.cdf((mean - fair_mean) / (sd / math.sqrt(pairs))))
 
 
+def wilson_bounds(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's score bounds of a proportion ``p`` over ``n`` units at normal quantile ``z``.
+
+    What a share gets when its units all agree (no spread, so Student's t would give no
+    width at all: "100% (95%: 100 to 100%)" after three pairs); the report's intervals
+    use it the same way (``reports.stats``)."""
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # at p = 0 or 1 the near bound is p itself, which rounding can miss by a hair
+    return (0.0 if p <= 0 else centre - half), (1.0 if p >= 1 else centre + half)
+
+
 def summarise(
     values: npt.ArrayLike,
     *,
@@ -153,7 +166,9 @@ def summarise(
     pairs = int(x.size)
     mean = float(x.mean()) if pairs else math.nan
     sd = float(x.std(ddof=1)) if pairs >= 2 else math.nan
-    if pairs >= 2:
+    if pairs >= 2 and sd == 0 and value_range == (0.0, 1.0):  # a share, every pair alike
+        mean_lo, mean_hi = wilson_bounds(mean, pairs, float(stats.norm.ppf(0.5 + CONFIDENCE / 2)))
+    elif pairs >= 2:
         half = t_quantile(0.5 + CONFIDENCE / 2, pairs) * sd / math.sqrt(pairs)
         mean_lo, mean_hi = mean - half, mean + half
     else:

@@ -24,7 +24,13 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
-from whist_sim.inference.estimate import Estimate, json_safe, signed, t_quantile
+from whist_sim.inference.estimate import (
+    Estimate,
+    json_safe,
+    signed,
+    t_quantile,
+    wilson_bounds,
+)
 from whist_sim.inference.pair_models import (
     NetPairModel,
     PairModel,
@@ -195,10 +201,19 @@ def _h0_head(a: str, b: str, high: float) -> str:
 def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float, float]:
     """The one-sided (1 - alpha) lower and (1 - beta) upper confidence bounds of the mean.
 
-    Student's t over pairs; NaN below two pairs.
+    Student's t over pairs; NaN below two pairs. A share whose pairs all agree gets
+    Wilson's bounds over its pairs instead: Student's t gives it no width, and a
+    fixed-sample test decided after two pairs of one outcome, against the report's own
+    interval (0 of 2: 0 to 66%).
     """
     if estimate.pairs < 2 or math.isnan(estimate.sd):
         return math.nan, math.nan
+    if estimate.sd == 0 and estimate.mean_unit == "share":
+        lower = wilson_bounds(estimate.mean, estimate.pairs,
+                              float(stats.norm.ppf(1 - settings.alpha)))[0]
+        upper = wilson_bounds(estimate.mean, estimate.pairs,
+                              float(stats.norm.ppf(1 - settings.beta)))[1]
+        return lower, upper
     error = estimate.sd / math.sqrt(estimate.pairs)
     return (
         estimate.mean - t_quantile(1 - settings.alpha, estimate.pairs) * error,

@@ -22,6 +22,8 @@ import numpy.typing as npt
 import polars as pl
 from scipy import stats as sps
 
+from whist_sim.inference.estimate import wilson_bounds
+
 CONFIDENCE = 0.95
 """Level of every interval in the reports."""
 
@@ -242,11 +244,7 @@ def wilson_interval(successes: float, n: int) -> Interval:
 
 
 def _wilson(p: float, n: float) -> tuple[float, float]:
-    z2 = _Z * _Z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = _Z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    # at p = 0 or 1 the near bound is p itself, which rounding can miss by a hair
-    return (0.0 if p <= 0 else centre - half), (1.0 if p >= 1 else centre + half)
+    return wilson_bounds(p, n, _Z)
 
 
 def with_wilson_interval(name: str, n: str) -> list[pl.Expr]:
