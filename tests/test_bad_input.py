@@ -101,6 +101,30 @@ def test_missing_run_folder_is_one_line(tmp_path, command):
     _assert_clean_error(_run(*args), missing, "no such run folder")
 
 
+@pytest.mark.parametrize("option", [["--deals", "100"], ["--seed", "9"], ["--out", "elsewhere"]])
+def test_resume_refuses_options_it_would_ignore(tmp_path, good_run, option):
+    """They were dropped without a word: the run resumed as planned, into its own folder."""
+    run = _copy(good_run, tmp_path)
+    _assert_clean_error(_run("run", "--resume", str(run), *option, "--workers", "0"),
+                        f"{option[0]} cannot go with --resume", "start a new run")
+
+
+def test_a_bot_that_fails_its_handshake_is_a_warning_before_the_run(tmp_path):
+    """The warning docs/protocol.md promises was collected and never printed: the run
+    ended 0 with the bot forfeiting every hand and a verdict against it."""
+    body = quick_config(deals=2).replace(
+        '[[strategies]]\nuse = "random"\nlabel = "random_b"\n',
+        '[[strategies]]\nuse = "process"\nlabel = "ghost"\ncommand = ["/nonexistent/bot"]\n')
+    assert "ghost" in body
+    config = write_config(tmp_path, body)
+    result = CliRunner().invoke(app, ["run", str(config), "--workers", "0", "--no-progress",
+                                      "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    warning = next(line for line in result.stderr.splitlines() if line.startswith("warning:"))
+    assert "(ghost)" in warning and "/nonexistent/bot" in warning
+    assert "it will forfeit its deals and be benched" in warning
+
+
 @pytest.mark.parametrize("command", ["report", "replay", "resume"])
 def test_corrupt_run_json_is_one_line(tmp_path, good_run, command):
     run = _copy(good_run, tmp_path)

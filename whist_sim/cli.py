@@ -124,6 +124,12 @@ def run(
         if resume is not None:
             if config is not None:
                 raise WhistSimError("give either a config or --resume RUN, not both")
+            ignored = [name for name, value in (("--deals", deals), ("--seed", seed),
+                                                ("--out", out)) if value is not None]
+            if ignored:  # they were dropped without a word: the run went on as planned
+                raise WhistSimError(
+                    f"{', '.join(ignored)} cannot go with --resume: a run resumes with its own"
+                    f" plan, seed and folder ({resume}); start a new run to change them")
             summary = resume_tournament(resume, workers=workers, address=address,
                                         progress=progress)
         else:
@@ -132,6 +138,7 @@ def run(
             given = {"tournament.deals": deals, "tournament.seed": seed}
             overrides = {key: value for key, value in given.items() if value is not None}
             loaded = load_config(config, overrides)
+            _warn(loaded.warnings)
             folder = out or Path("results") / f"{config.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
             _check_out(folder)
             summary = run_tournament(loaded, folder, workers=workers, address=address,
@@ -145,6 +152,13 @@ def run(
     except KeyboardInterrupt:
         _interrupted(folder)
     _finish(summary, report)
+
+
+def _warn(lines: list[str]) -> None:
+    """What validation found that does not stop the run (a bot that failed its handshake
+    plays on, forfeiting, until benched), one line each on stderr before the run starts."""
+    for line in lines:
+        typer.echo(f"warning: {line}", err=True)
 
 
 def _interrupted(folder: Path | None) -> None:
@@ -224,6 +238,7 @@ def duel(
         config = duel_config(a, b, game, variant=parse_settings(variant or []), sprt=sprt_table,
                              max_deals=max_deals, players=players, seed=seed,
                              time_limit=time_limit)
+        _warn(config.warnings)
         _check_out(folder)
         summary = run_duel(config, folder, workers=workers, address=address, progress=progress)
     except WhistSimError as exc:
