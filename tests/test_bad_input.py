@@ -63,6 +63,13 @@ def _assert_clean_error(result, *fragments: str) -> None:
          ["tournament.clock.per = 'hand'", "allowed values: 'deal' or 'match'"]),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = " "'),
          ["strategies[1].label = ' ': an empty label;", "or leave label out"]),
+        (('use = "heuristic"', 'use = "heuristic"\nlabel = 5'),
+         ["strategies[1].label = 5: not a text (a whole number)", 'e.g. label = "bold"']),
+        (('use = "heuristic"', 'use = "heuristic"\nisolate = "yes"'),
+         ["strategies[1].isolate = 'yes': not true or false (a string); allowed values:"
+          " true, false"]),
+        (('use = "heuristic"', 'use = "heuristic"\nisolate = 1'),
+         ["strategies[1].isolate = 1: not true or false"]),
     ],
 )
 def test_bad_config_fails_before_any_work_naming_file_key_and_allowed(tmp_path, change, fragments):

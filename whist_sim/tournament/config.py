@@ -141,7 +141,8 @@ def _kind(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float) and not math.isfinite(value):
         return "nan" if value != value else "infinite"
-    names = {str: "a string", list: "a list", dict: "a table", float: "a decimal number"}
+    names = {str: "a string", list: "a list", dict: "a table", float: "a decimal number",
+             int: "a whole number"}
     return names.get(type(value), f"a {type(value).__name__}")
 
 
@@ -179,6 +180,22 @@ class StrategyEntry(BaseModel):
         None, description="use = 'policy': the policy, 'package.module:function' (a function"
                           " from the observation dict to an action)"
     )
+
+    @field_validator("isolate", mode="before")
+    @classmethod
+    def _true_or_false(cls, value: Any) -> Any:
+        """As written: "yes" or 1 were read as true, "no" or 0 as false."""
+        if value is not None and not isinstance(value, bool):
+            raise ValueError(f"not true or false ({_kind(value)}); allowed values: true, false")
+        return value
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"not a text ({_kind(value)}); allowed values: a name in quotes,"
+                             " e.g. label = \"bold\"")
+        return value
 
     @field_validator("label")
     @classmethod
