@@ -108,6 +108,15 @@ def test_missing_run_folder_is_one_line(tmp_path, command):
     _assert_clean_error(_run(*args), missing, "no such run folder")
 
 
+def test_an_entrant_in_no_partnership_is_refused(tmp_path):
+    """It got a row of standings, and a verdict, with no hand played."""
+    body = GAME_CONFIG.format(game="minnesota_whist", variant="",
+                              extra='partnerships = [["random", "random"], ["random", "h"]]')
+    config = write_config(tmp_path, body + '\n[[strategies]]\nuse = "heuristic"\nlabel = "h"\n')
+    _assert_clean_error(_run("run", str(config), "--workers", "0"),
+                        "entrant 'random_b' is in no partnership")
+
+
 @pytest.mark.parametrize("option", [["--deals", "100"], ["--seed", "9"], ["--out", "elsewhere"]])
 def test_resume_refuses_options_it_would_ignore(tmp_path, good_run, option):
     """They were dropped without a word: the run resumed as planned, into its own folder."""
@@ -203,6 +212,9 @@ label = "random_b"
          ["tournament.partnerships: unknown label 'nobody'", "random_b"]),
         ("minnesota_whist", 'partnerships = [["random", "random_b"]]', "",
          ["at least two partnerships"]),
+        ("minnesota_whist", 'partnerships = [["random", "random"], ["random", "random"]]', "",
+         ["tournament.partnerships: ['random', 'random'] is given twice"]),
+
         ("minnesota_whist", "partnerships = [[0, 1], [2, 3]]", "",
          ["tournament.partnerships = [[0, 1], [2, 3]]: not a list of pairs of strategy labels",
           "allowed values: pairs of labels"]),

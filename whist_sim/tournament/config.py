@@ -733,9 +733,25 @@ def _check_partnerships(config: TournamentConfig, game: Game, source: str) -> No
                     f"{source}: tournament.partnerships: unknown label {label!r};"
                     f" strategy labels: {', '.join(labels)}"
                 )
-    if len(config.partnership_pairs()) < 2:
+    pairs = config.partnership_pairs()
+    if len(pairs) < 2:
         raise ConfigError(
             f"{source}: tournament.partnerships: a round robin needs at least two partnerships"
+        )
+    seen: set[tuple[str, ...]] = set()
+    for pair in pairs:
+        key = tuple(sorted(pair))
+        if key in seen:  # its games against itself would count twice, and say nothing
+            raise ConfigError(
+                f"{source}: tournament.partnerships: {list(pair)} is given twice; each"
+                " partnership once"
+            )
+        seen.add(key)
+    unused = [label for label in labels if not any(label in pair for pair in pairs)]
+    if unused:  # it would get standings and a verdict with no hand played
+        raise ConfigError(
+            f"{source}: tournament.partnerships: entrant {unused[0]!r} is in no partnership;"
+            " put it in one, or leave it out of [[strategies]]"
         )
 
 
@@ -781,6 +797,10 @@ def _check_format(config: TournamentConfig, source: str) -> None:
             f"{source}: tournament.format = \"gauntlet\" needs tournament.candidates, a list of"
             f" one or more strategy labels: {', '.join(labels)}"
         )
+    if len(set(section.candidates)) != len(section.candidates):
+        twice = next(label for label in section.candidates
+                     if section.candidates.count(label) > 1)
+        raise ConfigError(f"{source}: tournament.candidates: {twice!r} is given twice")
     for label in section.candidates:
         if label not in labels:
             raise ConfigError(
