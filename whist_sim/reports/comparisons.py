@@ -55,9 +55,11 @@ RANKING = {
     "solo_whist": Figure(
         "net units per hand", "hands", "units per hand", 0.0,
         "Solo Whist is played for stakes: a made abundance pays more than a made proposal,"
-        " so entrants are ranked by the mean net units they win per hand (the standings'"
-        " `mean net`), not by how often they finish ahead; the finishing-order ratings count"
-        " the second and ignore the stakes.",
+        " so entrants are ranked by the net units they win per hand head to head: in each"
+        " hand two entrants shared, half the gap between their nets, averaged over the"
+        " entrants each met (the standings' `mean net` is against the whole table, so its"
+        " figures differ), not by how often they finish ahead; the finishing-order ratings"
+        " count the second and ignore the stakes.",
     ),
     "minnesota_whist": Figure(
         "share of games to the target won", "games to the target", "share", 0.5,
