@@ -280,3 +280,14 @@ def test_duel_config_from_python_refuses_what_is_not_a_number_or_a_table(keyword
     with pytest.raises(ConfigError) as refused:
         duel_config("random", "heuristic", "german_whist", **keyword)
     assert fragment in str(refused.value)
+
+
+def test_a_best_of_n_duel_is_measured_per_match_and_says_so():
+    """Its pair values are shares of matches; the verdict read "Elo per hand"."""
+    from whist_sim.tournament.config import duel_model
+
+    single = duel_model(duel_config("random", "heuristic", "german_whist"))
+    matches = duel_model(duel_config("random", "heuristic", "german_whist",
+                                     variant={"match": "best_of_3"}))
+    assert single.scale == "logistic Elo per hand"
+    assert matches.scale == "logistic Elo per match" and matches.unit == "Elo per match"

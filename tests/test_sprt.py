@@ -824,13 +824,17 @@ def test_a_pair_value_that_is_not_a_finite_number_is_refused_naming_it(model, ba
         sequential_verdict(model, settings, values, finished=True)
 
 
-def test_a_fixed_sample_test_of_a_share_whose_pairs_all_agree_reads_wilsons_bounds():
+def test_a_fixed_sample_test_of_a_share_whose_pairs_all_agree_reads_exact_bounds():
     """Two pairs lost by A read "accepted H0: the upper bound of the mean, 0.000": Student's
-    t gives identical pairs no width; the report showed 0 of 2 as 0 to 66%."""
+    t gives identical pairs no width; the report showed 0 of 2 as 0 to 66%. The test
+    reads Clopper-Pearson's bounds, which hold for any share in [0, 1] at the ends."""
     model, settings = pentanomial_model(), SprtSettings.create()
     assert fixed_verdict(model, settings, [0.0, 0.0]).decision == "inconclusive"
+    assert fixed_verdict(model, settings, [0.0] * 3).decision == "inconclusive"
     low, high = one_sided_bounds(model.estimate([0.0, 0.0]), settings)
-    assert low == 0.0 and 0.5 < high < 0.7
+    assert low == 0.0 and high == pytest.approx(1 - 0.05 ** 0.5)
+    low, high = one_sided_bounds(model.estimate([1.0] * 5), settings)
+    assert high == 1.0 and low == pytest.approx(0.05 ** 0.2)
     estimate = model.estimate([1.0] * 3)
     assert estimate.mean_hi == 1.0 and 0.4 < estimate.mean_lo < 0.6  # 95% Wilson over 3
     # enough agreeing pairs still decide

@@ -25,10 +25,22 @@ returns one; nothing is collected here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 NET_GAMES = frozenset({"solo_whist", "minnesota_whist"})
 """Games whose duel is tested on net points rather than on results."""
+
+
+def pair_unit(game: str, variant: Mapping[str, Any]) -> str:
+    """What a German Whist duel's pair values are shares of: a hand, or a match under a
+    best-of-N ``match`` variant (the verdict said "per hand" of values computed per
+    match). Every other game's pair is read per hand or per game as its model says."""
+    if game == "german_whist" and variant.get("match", "single") not in ("single", None):
+        return "match"
+    return "hand"
 
 
 def duel_pair_values(

@@ -353,12 +353,13 @@ class NetPairModel(PairModel):
 # -- constructors ---------------------------------------------------------------------
 
 
-def pentanomial_model() -> CategoricalPairModel:
-    """German Whist: A's share of the two hands of a pair, logistic Elo per hand."""
+def pentanomial_model(per: str = "hand") -> CategoricalPairModel:
+    """German Whist: A's share of the two hands of a pair, logistic Elo per hand; ``per =
+    "match"`` under a match variant (best of N), where a pair is two matches."""
     return CategoricalPairModel(
         name="pentanomial",
-        scale="logistic Elo per hand",
-        unit="Elo per hand",
+        scale=f"logistic Elo per {per}",
+        unit=f"Elo per {per}",
         players=2,
         seats_of_a=1,
         steps=4,
@@ -408,13 +409,15 @@ def net_model() -> NetPairModel:
 
 
 def model_for(
-    game: str, players: int, seats_of_a: int | Sequence[int], seatings: int | Sequence[int]
+    game: str, players: int, seats_of_a: int | Sequence[int], seatings: int | Sequence[int],
+    per: str = "hand",
 ) -> PairModel:
     """The pair model of a game's duel; ``players``, ``seats_of_a``, ``seatings`` matter
     to Knock-out Whist only (the others have one shape of pair; see :func:`knockout_model`
-    for several line-ups)."""
+    for several line-ups). ``per``: what German Whist's pair values are shares of, a
+    "hand", or a "match" under a best-of-N variant."""
     if game == "german_whist":
-        return pentanomial_model()
+        return pentanomial_model(per)
     if game == "knockout_whist":
         return knockout_model(players, seats_of_a, seatings)
     if game in NET_GAMES:

@@ -29,7 +29,6 @@ from whist_sim.inference.estimate import (
     json_safe,
     signed,
     t_quantile,
-    wilson_bounds,
 )
 from whist_sim.inference.pair_models import (
     NetPairModel,
@@ -202,17 +201,21 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
     """The one-sided (1 - alpha) lower and (1 - beta) upper confidence bounds of the mean.
 
     Student's t over pairs; NaN below two pairs. A share whose pairs all agree gets
-    Wilson's bounds over its pairs instead: Student's t gives it no width, and a
-    fixed-sample test decided after two pairs of one outcome, against the report's own
-    interval (0 of 2: 0 to 66%).
+    Clopper and Pearson's exact binomial bounds over its pairs instead: Student's t
+    gives it no width, and a fixed-sample test decided after two pairs of one outcome,
+    against the report's own interval (0 of 2: 0 to 66%). A pair's share lies in
+    [0, 1], so n pairs all at 0 have chance at most (1 - mean)^n, the binomial's: at the
+    ends of the range (every pair lost, or won) the exact bound keeps the error rate
+    asked for whatever the pairs' distribution; Wilson's, which the report shows, does
+    not at a handful of pairs.
     """
     if estimate.pairs < 2 or math.isnan(estimate.sd):
         return math.nan, math.nan
     if estimate.sd == 0 and estimate.mean_unit == "share":
-        lower = wilson_bounds(estimate.mean, estimate.pairs,
-                              float(stats.norm.ppf(1 - settings.alpha)))[0]
-        upper = wilson_bounds(estimate.mean, estimate.pairs,
-                              float(stats.norm.ppf(1 - settings.beta)))[1]
+        n = estimate.pairs
+        x = estimate.mean * n
+        lower = 0.0 if x <= 0 else float(stats.beta.ppf(settings.alpha, x, n - x + 1))
+        upper = 1.0 if x >= n else float(stats.beta.ppf(1 - settings.beta, x + 1, n - x))
         return lower, upper
     error = estimate.sd / math.sqrt(estimate.pairs)
     return (

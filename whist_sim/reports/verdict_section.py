@@ -34,7 +34,7 @@ from whist_sim.inference import (
     pairs_to_separate,
     sequential_verdict,
 )
-from whist_sim.inference.duel_pairs import duel_pair_values
+from whist_sim.inference.duel_pairs import duel_pair_values, pair_unit
 from whist_sim.reports.analyses import table_size_counts
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import (
@@ -124,7 +124,8 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
     lineups = per_pairing["lineup"].to_list()
     seatings = per_pairing["seatings"].to_list()
     players = len(lineups[0])
-    model = model_for(game, players, [lineup.count(a) for lineup in lineups], seatings)
+    model = model_for(game, players, [lineup.count(a) for lineup in lineups], seatings,
+                      per=pair_unit(game, meta.get("variant") or {}))
     read = int((meta.get("verdict") or {}).get("deals_read") or values.height)
     pairs = values.filter(pl.col("deal") < read)["value"].to_list()
     sprt = config.get("sprt")

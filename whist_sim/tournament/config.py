@@ -31,6 +31,7 @@ from whist_sim.games.base import (
     shown_number,
 )
 from whist_sim.inference import PairModel, SprtError, SprtSettings, model_for
+from whist_sim.inference.duel_pairs import pair_unit
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import (
     StrategyError,
@@ -840,7 +841,8 @@ def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:
     played = [config.lineups()[p] for p in config.played_pairings()]
     seats = [lineup.count(first) for lineup in played]
     seatings = [len(seatings_of(lineup, game.duplicate_rotations)) for lineup in played]
-    return model_for(game.name, game.players, seats, seatings)
+    return model_for(game.name, game.players, seats, seatings,
+                     per=pair_unit(game.name, game.variant.as_dict()))
 
 
 def _describe_validation(exc: ValidationError, source: str) -> str:
