@@ -233,3 +233,19 @@ def test_bad_game_settings_fail_before_any_work(tmp_path, game, extra, variant, 
     result = _run("run", str(config), "--out", str(out), "--no-progress")
     _assert_clean_error(result, str(config), *fragments)
     assert not out.exists()
+
+
+def test_two_runs_started_in_the_same_second_get_their_own_default_folders(
+        tmp_path, monkeypatch):
+    """The second was refused and told to resume the first's folder."""
+    from whist_sim import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli.time, "strftime", lambda _format: "20261203-142600")
+    first = cli._new_folder("duel")
+    assert first == Path("results/duel-20261203-142600")
+    first.mkdir(parents=True)
+    second = cli._new_folder("duel")
+    assert second == Path("results/duel-20261203-142600-2")
+    second.mkdir()
+    assert cli._new_folder("duel").name == "duel-20261203-142600-3"

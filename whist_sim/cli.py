@@ -57,6 +57,17 @@ def _os_error_line(exc: OSError, run: Path | None = None) -> str:
     return line
 
 
+def _new_folder(stem: str) -> Path:
+    """``results/<stem>-<time>``, or with ``-2``, ``-3`` ... where a run started in the same
+    second has it (the second run was refused, told to resume the first's folder)."""
+    base = Path("results") / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    return folder
+
+
 def _check_out(out: Path) -> None:
     """Refuse an ``--out`` that cannot become a run folder before any work starts: a file,
     or a place where nothing may be written (a read-only disk, a folder without write
@@ -139,7 +150,7 @@ def run(
             overrides = {key: value for key, value in given.items() if value is not None}
             loaded = load_config(config, overrides)
             _warn(loaded.warnings)
-            folder = out or Path("results") / f"{config.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+            folder = out or _new_folder(config.stem)
             _check_out(folder)
             summary = run_tournament(loaded, folder, workers=workers, address=address,
                                      progress=progress)
@@ -221,7 +232,8 @@ def duel(
     players: Annotated[int | None, typer.Option(help="table size (Knock-out Whist)")] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     time_limit: Annotated[float, typer.Option(help="seconds per decision")] = 10.0,
-    out: OutOpt = None,
+    out: Annotated[Path | None, typer.Option(
+        help="run folder (default results/duel-<time>)")] = None,
     workers: WorkersOpt = None,
     address: AddressOpt = None,
     report: ReportOpt = False,
@@ -231,7 +243,7 @@ def duel(
     from whist_sim.tournament.duel import duel_config, parse_settings, run_duel
 
     _check_run_options(workers, address)
-    folder = out or Path("results") / f"duel-{time.strftime('%Y%m%d-%H%M%S')}"
+    folder = out or _new_folder("duel")
     try:
         sprt_table = None if sprt is None else parse_settings(
             sprt.replace(",", " ").split(), "--sprt")
