@@ -684,3 +684,15 @@ def test_a_process_that_loaded_a_deal_set_exits_cleanly(runs: dict[str, Path]) -
         done = subprocess.run([sys.executable, "-c", code, str(deals)], capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 0, done.stderr
+
+
+def test_the_docs_list_the_columns_in_the_order_export_writes_them() -> None:
+    """docs/deal-sets.md says "exactly the nine columns above, in that order"."""
+    import re
+
+    from whist_sim.deal_sets import SCHEMA
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "deal-sets.md").read_text()
+    table = text[text.index("| column | type | required | meaning |"):]
+    table = table[:table.index("\n\n")]
+    assert re.findall(r"^\| `(\w+)` \|", table, re.MULTILINE) == SCHEMA.names
