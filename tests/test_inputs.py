@@ -107,6 +107,10 @@ TASK_SIZES = "whole numbers 1..10,000, or 'auto'"
         ("memory_limit = [1]", "tournament.memory_limit = [1]", 'a size such as "2 GiB"'),
         ('memory_limit = "1 KiB"', "tournament.memory_limit = '1 KiB'",
          "sizes from 256 MiB to 1 TiB"),
+        ("memory_limit = 1e3", "tournament.memory_limit = 1000.0", "sizes from 256 MiB"),
+        ("memory_limit = 2.5", "tournament.memory_limit = 2.5", "a whole number of bytes"),
+        ("clock = 5", "tournament.clock = 5", "not a table (a whole number); write it as a"
+                                              " section, [tournament.clock]"),
         ('output_limit = "2 GiB"', "tournament.output_limit = '2 GiB'",
          "sizes from 0 bytes to 1 GiB"),
         (f'output_limit = "{"9" * 400} TiB"', "tournament.output_limit = '999",
@@ -117,6 +121,19 @@ def test_tournament_keys_are_refused_out_of_range_naming_file_key_and_range(
     tmp_path, line, key, allowed
 ):
     _assert_names(_refusal(tmp_path, _config_text(tournament=line)), key, allowed)
+
+
+def test_a_size_written_as_a_whole_decimal_is_a_number_of_bytes(tmp_path):
+    """TOML writes 2e9 as a float; it was refused as "not a number of bytes"."""
+    config = load_config(write_config(tmp_path, _config_text(tournament="memory_limit = 2e9")))
+    assert config.tournament.memory_limit == 2_000_000_000
+
+
+def test_a_config_of_one_entrant_says_to_add_one(tmp_path):
+    body = quick_config(deals=2)
+    one = body[:body.index("[[strategies]]", body.index("[[strategies]]") + 1)]
+    _assert_names(_refusal(tmp_path, one), "strategies: 1 given; at least 2 are needed",
+                  "add a [[strategies]] entry")
 
 
 def _config_without(key: str, line: str) -> str:

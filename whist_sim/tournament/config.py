@@ -13,7 +13,7 @@ import os
 import re
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -76,10 +76,13 @@ OUTPUT_LIMITS = (0, 1 << 30)
 """tournament.output_limit: 0 (keep nothing) to 1 GiB per entrant."""
 
 
-def parse_size(value: str | int) -> int:
-    """Bytes of a size written as a number of bytes or with a unit ("600 MiB")."""
+def parse_size(value: str | int | float) -> int:
+    """Bytes of a size written as a number of bytes or with a unit ("600 MiB"); a whole
+    number written as a decimal (TOML's ``2e9``) is a number of bytes too."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError("must be a size such as \"2 GiB\" or a number of bytes")
+        raise ValueError("must be a size such as \"2 GiB\" or a whole number of bytes")
     if isinstance(value, int):
         return value
     match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*", value)
@@ -871,10 +874,37 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
         elif error["type"] == "literal_error":  # one of a few words
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: not allowed;"
                          f" allowed values: {error['ctx']['expected']}")
+        elif error["type"] in _PLAIN_WORDS:  # pydantic's own words name its types
+            given = "" if error["type"] == "too_short" else f" = {as_toml(error.get('input'))}"
+            lines.append(f"{source}: {key}{given}: {_PLAIN_WORDS[error['type']](error, key)}")
         else:
             message = error["msg"].removeprefix("Value error, ")
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: {message}")
     return "\n".join(lines)
+
+
+_PLAIN_WORDS: dict[str, Callable[[Any, str], str]] = {
+    "model_type": lambda error, key: (
+        f"not a table ({_kind(error.get('input'))}); write it as a section, [{key}], or"
+        f" inline: {key.rsplit('.', 1)[-1]} = {{ ... }}"),
+    "dict_type": lambda error, key: f"not a table ({_kind(error.get('input'))})",
+    "too_short": lambda error, key: (
+        f"{error['ctx'].get('actual_length')} given; at least"
+        f" {error['ctx'].get('min_length')} are needed"
+        + (" (a tournament compares two entrants or more: add a [[strategies]] entry)"
+           if key == "strategies" else "")),
+    "string_type": lambda error, key: (
+        f"not a text ({_kind(error.get('input'))}); allowed values: text in quotes"),
+    "list_type": lambda error, key: f"not a list ({_kind(error.get('input'))})",
+    "int_type": lambda error, key: (
+        f"not a whole number ({_kind(error.get('input'))}); allowed values: whole numbers"),
+    "float_type": lambda error, key: (
+        f"not a number ({_kind(error.get('input'))}); allowed values: numbers"),
+    "bool_type": lambda error, key: (
+        f"not true or false ({_kind(error.get('input'))}); allowed values: true, false"),
+}
+"""pydantic's errors a config meets, in the words the rest of this module uses (its own
+say "Input should be a valid dictionary or instance of ClockSection")."""
 
 
 def _key_path(loc: tuple[Any, ...]) -> tuple[Any, ...]:
