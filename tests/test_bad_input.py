@@ -249,3 +249,11 @@ def test_two_runs_started_in_the_same_second_get_their_own_default_folders(
     assert second == Path("results/duel-20261203-142600-2")
     second.mkdir()
     assert cli._new_folder("duel").name == "duel-20261203-142600-3"
+
+
+def test_a_report_out_that_is_a_file_is_one_line_naming_it(tmp_path, good_run):
+    """It read "afile: File exists"."""
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    _assert_clean_error(_run("report", str(good_run), "--out", str(afile)),
+                        f"--out {afile}: is a file, not a folder")

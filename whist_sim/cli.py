@@ -276,6 +276,10 @@ def report_command(
 def _report(run: Path, out: Path | None) -> None:
     from whist_sim.reports.build import build_report
 
+    if out is not None and out.exists() and not out.is_dir():  # "afile: File exists"
+        _fail(f"--out {out}: is a file, not a folder; the report is a folder (report.md,"
+              " report.html, figures and tables): choose another --out")
+        return
     try:
         paths = build_report(run, out)
     except WhistSimError as exc:
