@@ -170,3 +170,11 @@ def test_a_rate_with_no_spread_between_pairs_gets_wilsons_interval_not_no_width(
     live.add_rows(seats.to_arrow())
     line = next(x for x in live.lines() if x.startswith("A "))
     assert f"1.000 [{low:.3f}, 1.000]" in line
+
+
+def test_wide_characters_in_a_label_keep_the_console_table_aligned():
+    """A Chinese or emoji label took two columns a character on screen, counted as one."""
+    from whist_sim.tournament.live import shown_width
+
+    assert shown_width("随机🎲") == 6 and shown_width("héuristique") == 11
+    assert shown_width("e\u0301") == 1  # a combining accent takes no column

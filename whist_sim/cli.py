@@ -338,13 +338,15 @@ def strategies() -> None:
     """List the registered strategies and the games they play."""
     from whist_sim.strategy import available_strategies, claimed_games, resolve_strategy
 
-    for name, target in sorted(available_strategies().items()):
+    found = sorted(available_strategies().items())
+    width = max((len(name) for name, _ in found), default=0)
+    for name, target in found:
         try:
             games = ", ".join(sorted(claimed_games(resolve_strategy(name), name) or ()))
         except WhistSimError as exc:  # a name two distributions register, a broken plug-in
-            typer.echo(f"{name:12s} {target}  [cannot be used: {exc}]")
+            typer.echo(f"{name:{width}s} {target}  [cannot be used: {exc}]")
             continue
-        typer.echo(f"{name:12s} {target}  [{games}]")
+        typer.echo(f"{name:{width}s} {target}  [{games}]")
 
 
 @app.command()

@@ -23,6 +23,7 @@ does not switch the backend of a notebook or program that uses it.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -52,9 +53,16 @@ def new_figure(height: float, width: float = WIDTH) -> Figure:
 
 
 def save(fig: Figure, path: Path | str) -> Path:
+    """Write ``fig``. A label with characters the plot font lacks (Chinese, emoji) is drawn
+    with boxes there, and matplotlib's warning for each missing glyph, about 25 lines with
+    its source paths per report, is not passed on: the report's tables and text keep
+    every label whole."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font",
+                                category=UserWarning)
+        fig.savefig(path, dpi=DPI)
     return path
 
 

@@ -13,6 +13,7 @@ that fails is never silent.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -21,6 +22,13 @@ import pyarrow as pa
 
 from whist_sim.reports.analyses import pair_outcomes
 from whist_sim.reports.stats import RunningMean
+
+
+def shown_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: two for a wide character (Chinese, most
+    emoji), none for a combining mark; ``len`` misaligned such a label's row."""
+    return sum(0 if unicodedata.combining(char) else
+               2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
 @dataclass
@@ -86,9 +94,10 @@ class LiveStandings:
         header = ["entrant", self.hands_word, "win rate [95% CI]", "mean net [95% CI]",
                   "forfeits", "ms/decision", "decision s"]
         table = [header, *(cells for _, cells in rows)]
-        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        widths = [max(shown_width(row[i]) for row in table) for i in range(len(header))]
         text = [
-            "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+            "  ".join(cell + " " * (w - shown_width(cell)) if i == 0
+                      else " " * (w - shown_width(cell)) + cell
                       for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
             for row in table
         ]
