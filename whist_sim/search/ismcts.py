@@ -42,7 +42,7 @@ from whist_sim.cards import cards_of
 from whist_sim.games.base import is_finite_number, is_whole
 from whist_sim.sampling import sample_world
 from whist_sim.search.model import model_for, rollout_function
-from whist_sim.search.pimc import candidate_actions
+from whist_sim.search.pimc import candidate_actions, check_solving
 from whist_sim.search.policy import RolloutPolicy
 
 
@@ -67,12 +67,7 @@ def _check_arguments(iterations: Any, exploration: Any, exact_cards: Any, solve:
     if not is_finite_number(exploration) or exploration < 0:
         raise ValueError(f"search: exploration = {exploration!r} is not allowed; allowed"
                          " values: finite numbers >= 0 (the UCB constant)")
-    if not is_whole(exact_cards) or exact_cards < 0:
-        raise ValueError(f"search: exact_cards = {exact_cards!r} is not allowed; allowed"
-                         " values: whole numbers >= 0 (0: never solve exactly, roll-outs only)")
-    if solve is None and exact_cards > 0:
-        raise ValueError(f"search: solve = None needs exact_cards = 0 (roll-outs only), not"
-                         f" {exact_cards}; to solve endings pass solve=whist_sim.solver.solve")
+    check_solving("search", exact_cards, solve)
 
 
 def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,

@@ -220,6 +220,25 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def check_solving(caller: str, exact_cards: Any, solve: Any) -> None:
+    """A search's ``exact_cards`` and ``solve``, checked alike by ``evaluate`` and
+    ``ismcts.search``: a ValueError (TypeError for a ``solve`` that cannot be called)
+    naming ``caller``, the argument and the values allowed."""
+    if not _is_whole(exact_cards) or exact_cards < 0:
+        raise ValueError(f"{caller}: exact_cards = {exact_cards!r} is not allowed; allowed"
+                         " values: whole numbers >= 0 (0: never solve exactly, roll-outs only)")
+    if solve is None and exact_cards > 0:
+        raise ValueError(
+            f"{caller}: solve = None needs exact_cards = 0 (roll-outs only), not {exact_cards};"
+            " to solve endings of up to that many cards pass solve=whist_sim.solver.solve"
+            " (or whist_sim.solver.solve_fast, compiled)")
+    if solve is not None and not callable(solve):
+        raise TypeError(
+            f"{caller}: solve = {solve!r} is not allowed; allowed values:"
+            " whist_sim.solver.solve, whist_sim.solver.solve_fast (or a function with their"
+            " signature), or None with exact_cards = 0")
+
+
 def _check_arguments(worlds: Any, exact_cards: Any, solve: Any, candidates: Any,
                      confidence: Any, min_make: Any, budget_candidates: Any) -> None:
     """``evaluate``'s arguments, checked before any world is drawn: a wrong one fails
@@ -227,19 +246,7 @@ def _check_arguments(worlds: Any, exact_cards: Any, solve: Any, candidates: Any,
     if not _is_whole(worlds) or worlds < 1:
         raise ValueError(f"evaluate: worlds = {worlds!r} is not allowed; allowed values: whole"
                          " numbers >= 1 (sampled worlds per candidate action)")
-    if not _is_whole(exact_cards) or exact_cards < 0:
-        raise ValueError(f"evaluate: exact_cards = {exact_cards!r} is not allowed; allowed"
-                         " values: whole numbers >= 0 (0: never solve exactly, roll-outs only)")
-    if solve is None and exact_cards > 0:
-        raise ValueError(
-            f"evaluate: solve = None needs exact_cards = 0 (roll-outs only), not {exact_cards};"
-            " to solve endings of up to that many cards pass solve=whist_sim.solver.solve"
-            " (or whist_sim.solver.solve_fast, compiled)")
-    if solve is not None and not callable(solve):
-        raise TypeError(
-            f"evaluate: solve = {solve!r} is not allowed; allowed values:"
-            " whist_sim.solver.solve, whist_sim.solver.solve_fast (or a function with their"
-            " signature), or None with exact_cards = 0")
+    check_solving("evaluate", exact_cards, solve)
     if candidates is not None and (isinstance(candidates, (str, bytes))
                                    or not all(_is_whole(a) for a in candidates)
                                    or len(candidates) == 0):
