@@ -424,8 +424,8 @@ class SprtSection(BaseModel):
     @field_validator("elo0", "elo1", "net0", "net1", "alpha", "beta", mode="before")
     @classmethod
     def _a_number(cls, value: Any) -> Any:
-        """Numbers as written, not coerced: "0" or true read as 0 and 1 from Python (a
-        TOML file cannot give them by mistake). The ranges are SprtSettings' to check."""
+        """Numbers as written, not coerced: elo1 = "10" or true were read as 10 and 1 (the
+        test then ran at elo1 = 1). The ranges are SprtSettings' to check."""
         if value is not None and not is_finite_number(value):
             raise ValueError(f"not a finite number ({_kind(value)}); allowed values: numbers")
         return value
