@@ -178,6 +178,17 @@ def test_sprt_batch_is_bounded(tmp_path, batch):
     _assert_names(_refusal(tmp_path, body), "sprt.batch = ", "whole numbers 1..100,000")
 
 
+@pytest.mark.parametrize(("line", "key"), [
+    ('elo0 = 0\nelo1 = "10"', "sprt.elo1 = '10'"),
+    ("elo0 = 0\nelo1 = true", "sprt.elo1 = true"),
+    ('alpha = "0.05"', "sprt.alpha = '0.05'"),
+])
+def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
+    """A text or true was read as its number: elo1 = true ran the test at elo1 = 1."""
+    body = _config_text(sprt=f"[sprt]\n{line}")
+    _assert_names(_refusal(tmp_path, body), key, "not a finite number")
+
+
 @pytest.mark.parametrize(
     ("game", "setting", "key", "allowed"),
     [
