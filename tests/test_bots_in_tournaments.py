@@ -103,6 +103,22 @@ def test_c_and_javascript_bots_play_every_game_on_ray(tmp_path, c_bot, game, pla
     assert meta["strategies"]["h"]["source"]["sha256"][str(c_bot)]
 
 
+def test_a_bot_slower_to_start_than_the_time_limit_plays_every_deal(tmp_path):
+    """Its start-up is the handshake's (10 s), not a decision's: started inside its first
+    decision, a bot that loads for longer than time_limit timed out there, was ended, and
+    started again in the next deal's first decision, forfeiting every deal."""
+    slow = tmp_path / "slow_bot.sh"
+    slow.write_text(f"#!/bin/sh\nsleep 0.8\nexec {sys.executable} {BOTS}/python_random_bot.py\n")
+    slow.chmod(0o755)
+    body = GERMAN.format(game="german_whist", deals=3, players="time_limit = 0.5",
+                         first=f'use = "process"\ncommand = ["{slow}"]',
+                         second='use = "random"')
+    config = load_config(write_config(tmp_path, body, "slow.toml"))
+    summary = run_tournament(config, tmp_path / "slow", workers=0, progress=False)
+    deals = run_rows(summary.path)["deals"]
+    assert (deals["status"] == "ok").all(), deals.filter(pl.col("status") != "ok")["error"]
+
+
 def test_a_bot_that_cannot_start_forfeits_with_one_line_and_is_benched(tmp_path):
     missing = 'use = "process"\ncommand = ["./no-such-bot"]'
     config, summary = _play(tmp_path, "missing", missing, 'use = "random"', deals=8)

@@ -330,6 +330,17 @@ def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
     )
 
 
+def _seats_to_ready(strategies: Sequence[Any]) -> list[tuple[Callable[..., Any], list[int]]]:
+    """Each strategy's ``ready_seats`` with the seats it holds (an entrant seated twice
+    is one strategy object, asked once for both seats)."""
+    found: dict[int, tuple[Callable[..., Any], list[int]]] = {}
+    for seat, strategy in enumerate(strategies):
+        method = getattr(strategy, "ready_seats", None)
+        if callable(method):
+            found.setdefault(id(strategy), (method, []))[1].append(seat)
+    return list(found.values())
+
+
 def _listening(strategies: Sequence[Any], method: str) -> list[Callable[..., Any]]:
     """The bound ``method`` of each strategy that has one, once per strategy object (an
     entrant seated twice hears once). Bots behind the protocol listen: ``begin_deal``
@@ -365,8 +376,10 @@ def play_match(
     Hand ``h`` is shuffled from ``hand_seed(match_seed, h)``, unless ``deal_source``
     gives that hand (then its deal and seed are played; see ``DealSource``). The
     source is asked once per hand, never per decision. A strategy with ``begin_deal``
-    or ``end_deal`` hears of each hand before it and of its outcome after. ``timed`` and
-    ``clock`` are ``play_deal``'s, for every hand.
+    or ``end_deal`` hears of each hand before it and of its outcome after; one with
+    ``ready_seats`` is given its seats before each hand, to start what playing them needs
+    (a bot's processes) outside every decision's time limit. ``timed`` and ``clock`` are
+    ``play_deal``'s, for every hand.
     """
     if match_seed.__class__ is not int or game.__class__ not in _GAME_TYPES:
         game, match_seed = _checked_arguments(game, strategies, match_seed, time_limit,
@@ -374,10 +387,13 @@ def play_match(
     match = game.new_match()
     played: list[PlayedDeal] = []
     begin, end = _listening(strategies, "begin_deal"), _listening(strategies, "end_deal")
+    ready = _seats_to_ready(strategies)
     match_clock = (ChessClock(time_control, game.players)
                    if time_control is not None and time_control.per == "match" else None)
     while (dealer := match.next_dealer()) is not None:
         hand = len(played)
+        for ready_seats, seats in ready:  # a bot's processes start here, not in a decision
+            ready_seats(seats)
         for begin_deal in begin:
             begin_deal(hand=hand, match=match)
         context = match.deal_context()

@@ -185,6 +185,9 @@ class ProcessStrategy:
         self._seats: dict[int, _Seat] = {}
         """Seat number (or ``SPARE``) -> its process."""
         self._cannot_start: BotStartError | None = None
+        self._failed_start: dict[int, BotError] = {}
+        """Seats whose process ``ready_seats`` could not start: the error, for the seat's
+        next decision to raise."""
         self._announced: tuple[int | None, Mapping[str, Any] | None] = (None, None)
         self._finalizer = weakref.finalize(self, _end_all, self._seats,
                                            [self._log, self._transcript])
@@ -218,6 +221,21 @@ class ProcessStrategy:
             spare = self._seats[SPARE] = self._open(tag="new")
         return spare.hello
 
+    def ready_seats(self, seats: Sequence[int]) -> None:
+        """Start a process for each of ``seats`` that has none running, before the deal
+        (``play_match`` calls this outside every decision's time limit): a process started
+        in a seat's first decision spent its start-up in that decision's budget, so a bot
+        slower to start than the limit forfeited every deal, restarted each time. A start
+        that fails is kept and raised at that seat's first decision, its forfeit."""
+        for number in seats:
+            found = self._seats.get(number)
+            if number in self._failed_start or (found is not None and found.process.alive):
+                continue
+            try:
+                self._seat(number)
+            except BotError as exc:
+                self._failed_start[number] = exc
+
     def begin_deal(self, *, hand: int | None = None, match: Any = None) -> None:
         """Announce the next deal: its number in the match and the match state (a
         ``MatchState``, as ``play_match`` passes it, or its ``match_info.match_summary``),
@@ -230,6 +248,9 @@ class ProcessStrategy:
         """The bot's action for ``view``: a ``deal`` first if this is the seat's first
         decision of a deal, then ``decide`` and its ``action`` reply."""
         seat_number = view.seat
+        failed = self._failed_start.pop(seat_number, None)
+        if failed is not None:  # ready_seats could not start it before this deal
+            raise failed
         seat = self._seats.get(seat_number)
         new_deal = seat is None or seat.rng is not rng
         if seat is not None and not new_deal and not seat.process.alive:

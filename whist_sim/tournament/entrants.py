@@ -199,18 +199,20 @@ class Table:
 
 class Entrant:
     """One entrant of a task, as the play loop calls it: ``choose``, and for a strategy
-    that listens (a bot behind the protocol) ``begin_deal`` and ``end_deal``.
+    that listens (a bot behind the protocol) ``ready_seats``, ``begin_deal`` and
+    ``end_deal``.
 
     ``choose`` is the strategy's own, or under a supervisor (``Table.monitor``) the same
     with the supervisor told of each decision; in a scripted hand, the script's."""
 
-    __slots__ = ("begin_deal", "choose", "end_deal", "label", "output", "own")
+    __slots__ = ("begin_deal", "choose", "end_deal", "label", "output", "own", "ready_seats")
 
     def __init__(self, label: str, index: int, strategy: Any, table: Table) -> None:
         self.label = label
         self.output = CappedOutput()
         self.begin_deal = getattr(strategy, "begin_deal", None)
         self.end_deal = getattr(strategy, "end_deal", None)
+        self.ready_seats = getattr(strategy, "ready_seats", None)  # a bot starts before a deal
         choose: Callable[[Any, Any], int] = strategy.choose
         monitor = table.monitor
         table.entrants.append(self)
