@@ -173,10 +173,14 @@ def check_entrant(
         resolve_strategy(entrant["use"])
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
     else:
-        if not command:
+        try:
+            argv = shlex.split(command or "")
+        except ValueError as exc:  # an unclosed quote
+            raise CheckArgumentError(f"--command {command!r}: {exc}; write the bot's command"
+                                     " line as a shell would read it") from None
+        if not argv:
             raise WhistSimError("process needs --command, the bot's command line, e.g."
                                      " --command './simple_bot --fast'")
-        argv = shlex.split(command)
     from whist_sim.protocol import BotError, ProcessStrategy
 
     with ProcessStrategy(argv, label=spec if spec != "process" else None) as bot:

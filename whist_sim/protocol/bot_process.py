@@ -244,12 +244,17 @@ class BotProcess:
         return f"exited with code {code}"
 
     def kill(self) -> None:
-        """End the process and everything in its session, now; close the pipes."""
+        """End the process and everything in its process group, now; close the pipes.
+
+        The group is ended even when the bot itself has exited (a bot that quits when
+        asked): what it started in the background lives on in its group, and was left
+        running after the run. A child that made a session of its own (``setsid``) has
+        left the group, and only the operating system's limits (a container, a user of
+        its own) reach it: docs/protocol.md says so."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.popen.pid, signal.SIGKILL)
         if self.popen.poll() is None:
-            try:
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.popen.kill()
+            self.popen.kill()
         self._reap()
 
     def ask_to_quit(self, line: bytes) -> None:
