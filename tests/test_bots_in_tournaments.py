@@ -180,3 +180,31 @@ def test_check_accepts_the_same_entries(c_bot, how):
     assert set(report.games) == {"german_whist", "solo_whist", "minnesota_whist",
                                  "knockout_whist"}
     assert report.decisions > 0
+
+
+def test_what_a_bot_started_in_the_background_ends_with_it(tmp_path):
+    """Its process group is ended even when the bot quit as asked: the background child
+    was left running after the run."""
+    import os
+    import time
+
+    from whist_sim.protocol import ProcessStrategy
+
+    pid_file = tmp_path / "child.pid"
+    bot = tmp_path / "forks.sh"
+    bot.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {pid_file}\n"
+                   f"exec {sys.executable} {BOTS}/python_random_bot.py\n")
+    bot.chmod(0o755)
+    with ProcessStrategy([str(bot)]) as strategy:
+        strategy.start()
+        child = int(pid_file.read_text())
+        os.kill(child, 0)  # running while the bot runs
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the bot's background child outlived it")

@@ -209,3 +209,11 @@ def test_the_whist_sim_command_finds_a_plug_in_in_the_folder_it_runs_from(tmp_pa
         env={**__import__("os").environ, "PYTHONPATH": str(root)})
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("passed: here_bot:HereBot plays german_whist")
+
+
+def test_a_bot_command_with_an_unclosed_quote_is_bad_input():
+    """shlex's ValueError reached the console as a traceback."""
+    from whist_sim.checking import check_entrant
+
+    with pytest.raises(CheckArgumentError, match="No closing quotation"):
+        check_entrant("process", command="./bot 'unterminated")
