@@ -88,6 +88,23 @@ def test_a_first_item_that_pays_the_process_start_up_is_timed_again(tmp_path, mo
     assert per_item < runner.SAMPLE_SECONDS / 4, per_item
 
 
+def test_the_timing_sample_plays_deals_of_its_own_not_the_plans(tmp_path, monkeypatch):
+    """It played the plan's first deals: a bot met a scored deal before it was scored,
+    and two processes of one entrant could pass each other its cards."""
+    config = _config(tmp_path, quick_config(deals=10))
+    real = runner.play_task
+    seeds = []
+
+    def recorded(spec):
+        seeds.append(spec.root_seed)
+        return real(spec)
+
+    monkeypatch.setattr(runner, "play_task", recorded)
+    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
+    runner._seconds_per_item(config, seats, [0, 1, 2])
+    assert seeds and config.tournament.seed not in seeds
+
+
 def test_long_run_goes_to_ray(tmp_path, no_ray_yet):
     config = _config(tmp_path, quick_config(deals=10))
     assert not choose_in_process(config, None, None, runner.IN_PROCESS_SECONDS * 2)

@@ -32,6 +32,7 @@ from tqdm import tqdm
 import whist_sim
 from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import SEAT_SEEDING, StrategyFailure
+from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.space import bytes_per_hand, estimate_room
 from whist_sim.strategy import is_built_in
@@ -604,7 +605,8 @@ def _seconds_per_item(
 ) -> float:
     """Seconds one (line-up, deal) item takes to play, all its seatings, on one core.
 
-    Plays the first items of the real plan in this process (deterministic, then
+    Plays the first items of the plan's shape, on deals of a seed of its own (so no
+    entrant sees a scored deal before it is scored), in this process (deterministic, then
     discarded): one item alone, to learn the order of magnitude, then, if that was
     quick, one task of as many items as fit in SAMPLE_SECONDS (deal 0 of every
     line-up first). A task's fixed costs (building the game and strategies,
@@ -622,10 +624,16 @@ def _seconds_per_item(
     supervisor = None if trusted else Supervisor()
     play = play_task if supervisor is None else supervisor.play
 
+    # deals of a seed of their own, not the plan's: a bot must not meet a scored deal
+    # before it is scored (two processes of one entrant could pass each other its cards)
+    sample_seed = derive_seed(config.tournament.seed, "timing sample")
+
     def timed(size: int) -> float:
         plan = Plan(len(played), config.tournament.deals, size)
+        spec = dataclasses.replace(_spec(config, plan, lineups, played, 0),
+                                   root_seed=sample_seed, deal_set=None)
         started = time.perf_counter()
-        play(_spec(config, plan, lineups, played, 0))
+        play(spec)
         return time.perf_counter() - started
 
     try:
