@@ -292,6 +292,20 @@ def test_contest_decisions_are_stage1_tricks_the_follower_could_win(hand_built_r
     assert (c["prize"], c["trump_prize"], c["contested"]) == ("7S", False, False)  # no trumps
 
 
+def test_a_trick_the_follower_could_not_legally_win_is_no_decision(hand_built_run: RunFolder):
+    """A follower holding a trump but bound to follow suit lost without a choice: it was
+    counted as a duck. Runs that record follower_could_win_legally are read by it (the
+    hand-built run above has only the older column, read as before)."""
+    tricks = hand_built_run.scan("tricks")
+    forced = (pl.col("deal_key") == "0-0-1-0") & (pl.col("trick") == 3)  # "A ducks KC"
+    legal = tricks.with_columns(
+        follower_could_win_legally=pl.col("follower_could_win") & ~forced)
+    rows = gw.contest_decisions(legal, hand_built_run.scan("deals"),
+                                hand_built_run.scan("seats")).collect()
+    assert rows.height == 6
+    assert rows.filter(pl.col("strategy") == "A")["prize"].sort().to_list() == ["3C", "AS", "KH"]
+
+
 def test_contest_by_suit_type_and_gain(hand_built_run: RunFolder):
     table = by_strategy(gw.contest_by_suit_type(decisions(hand_built_run)).collect(),
                         "strategy", "trump_prize")

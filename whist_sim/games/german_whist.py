@@ -485,6 +485,9 @@ class GermanWhistDeal(DealState):
                     higher = hand & SUIT_MASKS[suit] & ~((2 << lead) - 1)
                     trumps = hand & SUIT_MASKS[trump] if 0 <= trump != suit else 0
                     facts[-1]["follower_could_win"] = bool(higher or trumps)
+                    # a trump wins only for a follower void in the suit led
+                    facts[-1]["follower_could_win_legally"] = bool(
+                        higher or (trumps and not hand & SUIT_MASKS[suit]))
                     lead = -1
                 hands[seat] = hand & ~(1 << card)
             elif phase == TAKE:
@@ -516,6 +519,9 @@ class GermanWhistDeal(DealState):
                     lead = replay.trick[0]
                     facts[-1]["follower_could_win"] = any(
                         beats(c, lead, self.trump) for c in iter_cards(replay.hands[seat])
+                    )
+                    facts[-1]["follower_could_win_legally"] = any(
+                        beats(c, lead, self.trump) for c in iter_cards(replay.legal)
                     )
             elif phase == TAKE:
                 facts[-1]["taken"] = card_str(card)

@@ -122,6 +122,7 @@ GAME_COLUMNS: dict[str, dict[str, dict[str, pa.DataType]]] = {
             "faceup": pa.string(),
             "taken": pa.string(),
             "follower_could_win": pa.bool_(),
+            "follower_could_win_legally": pa.bool_(),
         },
     },
     "solo_whist": {

@@ -875,7 +875,8 @@ other game's come from each state's ``extra_rows``)."""
 def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence[Any]],
                         counts: np.ndarray) -> dict[str, Any]:
     """The ``tricks`` columns a game adds (German Whist: stage, faceup, taken,
-    follower_could_win; Knock-out: round, players), one value per completed trick."""
+    follower_could_win, follower_could_win_legally; Knock-out: round, players), one value
+    per completed trick."""
     if _german_facts_by_arrays(game):
         if hands.compiled:
             return _german_facts_compiled(hands, counts)
@@ -981,6 +982,8 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
     trumps_held = np.where(trumping, held & suit_masks[np.where(trump >= 0, trump, 0)],
                            np.uint64(0))
     could_win = (higher != 0) | (trumps_held != 0)
+    void = (held & suit_masks[suit]) == 0  # a trump wins only for a follower void in the suit
+    could_win_legally = (higher != 0) | ((trumps_held != 0) & void)
     trick_index = np.arange(follows.size) - np.searchsorted(follow_hand, follow_hand)
     stage_one = trick_index < 13
     faceup_card = stock[follow_hand, np.minimum(trick_index, 12)]
@@ -999,6 +1002,7 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
         "faceup": faceup,
         "taken": CARD_NAMES.take(pa.array(np.maximum(taken_card, 0), mask=taken_card < 0)),
         "follower_could_win": could_win,
+        "follower_could_win_legally": could_win_legally,
     }
 
 
@@ -1018,7 +1022,7 @@ def _german_facts_compiled(hands: _Hands, trick_counts: np.ndarray) -> dict[str,
     from whist_sim.tournament.trick_kernels import german_facts
 
     initial, trumps, faceup_cards = _german_deals(hands.raws)
-    stage, faceup, taken, could_win = german_facts(
+    stage, faceup, taken, could_win, could_win_legally = german_facts(
         hands.phase_codes, _phase_code(hands, "play"), _phase_code(hands, "take"),
         hands.actions, hands.action_seats, hands.log_counts, initial, trumps, faceup_cards)
     if stage.size != int(trick_counts.sum()):
@@ -1028,6 +1032,7 @@ def _german_facts_compiled(hands: _Hands, trick_counts: np.ndarray) -> dict[str,
         "faceup": CARD_NAMES.take(pa.array(np.maximum(faceup, 0), mask=faceup < 0)),
         "taken": CARD_NAMES.take(pa.array(np.maximum(taken, 0), mask=taken < 0)),
         "follower_could_win": could_win,
+        "follower_could_win_legally": could_win_legally,
     }
 
 

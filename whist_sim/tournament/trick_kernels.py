@@ -91,7 +91,8 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
                  initial, trumps, faceup_cards):
     """German Whist's facts of every completed trick under the classic one face-up card:
     (stage, the face-up card as the trick was led or -1 in stage 2, the card its winner
-    took or -1, whether the follower could win). ``initial``: each hand's dealt hands
+    took or -1, whether the follower held a card that beats the lead, whether it could
+    play one). ``initial``: each hand's dealt hands
     (hands x 2 masks); ``faceup_cards``: per hand the stock cards turned face up in
     stage 1, in order (the stock's even places: hands x 13). A card's bit is flipped in
     its seat's hand at every row naming it (a card enters a hand once and leaves once),
@@ -102,6 +103,7 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
     faceup = np.empty(total, np.int64)
     taken = np.full(total, -1, np.int64)
     could_win = np.zeros(total, np.bool_)
+    could_win_legally = np.zeros(total, np.bool_)
     trick = 0
     row = 0
     for hand in range(hands):
@@ -127,10 +129,14 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
                     suit = lead // 13
                     suit_cards = np.uint64(0x1FFF) << np.uint64(13 * suit)
                     above = ~((np.uint64(2) << np.uint64(lead)) - np.uint64(1))
-                    wins = held & suit_cards & above
+                    higher = held & suit_cards & above
+                    trumping = np.uint64(0)
                     if trump >= 0 and trump != suit:
-                        wins |= held & (np.uint64(0x1FFF) << np.uint64(13 * trump))
-                    could_win[trick] = wins != 0
+                        trumping = held & (np.uint64(0x1FFF) << np.uint64(13 * trump))
+                    could_win[trick] = (higher | trumping) != 0
+                    # a trump wins only for a follower void in the suit led
+                    could_win_legally[trick] = higher != 0 or (
+                        trumping != 0 and held & suit_cards == 0)
                     trick += 1
                     lead = -1
             elif code == take_code:
@@ -142,7 +148,7 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
             else:
                 held1 = held ^ bit
             row += 1
-    return stage, faceup, taken, could_win
+    return stage, faceup, taken, could_win, could_win_legally
 
 
 @_compiled
