@@ -148,3 +148,24 @@ def _assert_replays(run: Path) -> None:
         outcome = replay_deal(run, key).state.outcome()
         recorded = seats.filter(pl.col("deal_key") == key).sort("seat")
         assert list(outcome.net) == recorded["net"].to_list(), key
+
+
+def test_a_knockout_replay_prints_each_trick_with_its_recorded_winner(tmp_path):
+    """It grouped plays by the full table and credited every trick to the game's winner;
+    players go out and dogs knock, so a trick is as many cards as its record holds."""
+    import re
+
+    body = ('[tournament]\ngame = "knockout_whist"\nplayers = 4\ndeals = 2\nseed = 3\n'
+            '[variant]\ndogs_life = "first_round"\n'
+            '\n[[strategies]]\nuse = "heuristic"\n\n[[strategies]]\nuse = "random"\n')
+    run = make_run_without_ray(tmp_path, body)
+    tricks = RunFolder.open(run).scan("tricks").collect()
+    for key in tricks["deal_key"].unique().sort().to_list()[:4]:
+        text = replay_deal(run, key).text
+        printed = [(int(n), len([p for p in plays.split(", ") if not p.endswith("knocks")]),
+                    int(w)) for n, plays, w in re.findall(
+            r"Trick +(\d+): (.*) -> seat (\d+) wins", text)]
+        rows = tricks.filter(pl.col("deal_key") == key).sort("trick")
+        assert printed == list(zip(rows["trick"].to_list(), rows["cards"].list.len().to_list(),
+                                   rows["winner"].to_list(), strict=True)), key
+        assert "knock knock" not in text and "(unfinished)" not in text

@@ -155,21 +155,36 @@ def render(record: dict, state: DealState, game) -> str:
         lines.append(f"Stock (top first): {record['stock']}")
     lines.append("")
     log = state.log
+    completed = state.completed_tricks()  # every round's, in Knock-out Whist
     i = 0
     trick_no = 0
     while i < len(log):
         seat, phase, action, chosen = log[i]
         if phase == "play":
+            # a trick is as many plays as its record holds (Knock-out tables shrink as
+            # players go out, and a dog that knocked plays no card); the last, unfinished
+            # trick is the plays left in a row
+            record_ = completed[trick_no] if trick_no < len(completed) else None
+            size = len(record_.cards) if record_ is not None else len(log)
             trick_no += 1
-            plays = []
-            while i < len(log) and log[i][1] == "play" and len(plays) < game.players:
-                plays.append(f"seat {log[i][0]} {card_str(log[i][2])}")
+            plays, cards = [], 0
+            while i < len(log) and cards < size and log[i][1] in ("play", "knock"):
+                who, kind, card, _ = log[i]
+                if kind == "play":
+                    plays.append(f"seat {who} {card_str(card)}")
+                    cards += 1
+                else:  # a dog knocks in its turn, within the trick
+                    plays.append(f"seat {who} knocks")
                 i += 1
-            record_ = state.tricks[trick_no - 1] if trick_no <= len(state.tricks) else None
             won = f" -> seat {record_.winner} wins" if record_ else " (unfinished)"
             lines.append(f"Trick {trick_no:2d}: " + ", ".join(plays) + won)
             continue
         how = "" if chosen or phase == "draw" else " (forced)"
+        if phase == "knock":  # the action is the knock itself
+            lines.append(f"          seat {seat} knocks (a dog's life: no card this trick)"
+                         f"{how}")
+            i += 1
+            continue
         verbs = {"take": "takes face-up", "draw": "draws", "bid": "calls", "trump": "names",
                  "lay": "lays face down", "turn": "turns up"}
         verb = verbs.get(phase, phase)
