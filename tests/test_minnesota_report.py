@@ -187,8 +187,9 @@ def test_seat_rows_name_each_sides_partnership_and_choice(run: RunFolder):
     assert df.height == 24  # six played deals, the forfeited one left out
     d1 = df.filter(pl.col("deal_key") == "0-0-0-0")
     assert d1["partnership"].to_list() == ["A+B", "C+C", "A+B", "C+C"]
-    # A0 laid red, C1 red, B2 black and granded, C3's black card was never turned
-    assert d1["choice"].to_list() == ["pass", "pass", "grand", None]
+    # turned from the dealer's left: C1 red, B2 black and granded; C3's black card and
+    # A0's red one were never turned, so neither chose anything that counted
+    assert d1["choice"].to_list() == [None, "pass", "grand", None]
     assert d1["hcp"].to_list() == [7, 2, 13, 1]
     assert d1["granded"].to_list() == [True, False, True, False]
     assert d1["success"].to_list() == [True, False, True, False]  # side 0 took 8
@@ -285,9 +286,10 @@ def test_grand_value_curves_by_hcp(run: RunFolder):
     # grands at 0-3 HCP: A1 with 2 in D3 (-6), C2 with 3 in D5 (+4)
     assert cells[(mw.ALL, "grand", 0)]["net"] == pytest.approx(-1.0)
     assert cells[("B", "grand", 12)]["net"] == 2.0  # B2 granded D1 with 13
-    assert cells[("A", "pass", 4)]["seats"] == 3  # A0 in D1 (7), D2 (6); A1 in D6 (4)
+    assert cells[("A", "pass", 4)]["seats"] == 2  # A0 in D2 (6), A1 in D6 (4)
     assert ("B", "pass", 8) in cells and ("C", "grand", 8) in cells
-    assert values.filter(pl.col("strategy") == "A")["seats"].sum() == 5  # D4: black, unturned
+    # A: D2, D3, D5, D6; not D1 (red, never turned) nor D4 (black, never turned)
+    assert values.filter(pl.col("strategy") == "A")["seats"].sum() == 4
 
 
 def test_grand_vs_pass_side_by_side(run: RunFolder):
@@ -298,7 +300,8 @@ def test_grand_vs_pass_side_by_side(run: RunFolder):
     assert (band8["grand_seats"], band8["pass_seats"]) == (1, 2)
     assert band8["gain"] == pytest.approx(1 - (-0.5))
     assert wide[(mw.ALL, 4)]["grand_seats"] is None and wide[(mw.ALL, 4)]["gain"] is None
-    assert wide[(mw.ALL, 12)]["gain"] == pytest.approx(2 - 6)  # B2 13 grand, C2 13 pass
+    # B2 granded with 13 in D1; C2's red card in D3 (13) was never turned: no pass there
+    assert wide[(mw.ALL, 12)]["pass_seats"] is None and wide[(mw.ALL, 12)]["gain"] is None
 
 
 def test_grand_threshold_is_the_lowest_band_above_which_granding_always_gained():
@@ -322,8 +325,8 @@ def test_grand_threshold_is_the_lowest_band_above_which_granding_always_gained()
 def test_threshold_of_the_fixture(run: RunFolder):
     table = rows_by(mw.grand_threshold(mw.grand_value_by_hcp(seat_rows(run), band=4))
                     .collect(), "strategy")
-    # pooled bands with both choices: 0 (gain +0.6), 8 (+1.5), 12 (-4): the top one lost
-    assert table[mw.ALL]["bands"] == 3 and table[mw.ALL]["threshold"] is None
+    # pooled bands with both choices: 0 (gain +0.6) and 8 (+1.5): granding gained in both
+    assert table[mw.ALL]["bands"] == 2 and table[mw.ALL]["threshold"] == 0
     # C: only band 0 has both: grand C2 with 3 (+4) against passes -2, -3, -3, -1
     assert table["C"]["threshold"] == 0
 
@@ -382,8 +385,9 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     curve = {r[0]: r for r in table_rows(
         text, "Minnesota Whist: when to grand",
         "Grand against pass by high-card points: all strategies")}
-    # band 12-13: grand B2 with 13 in D1 (+2, points 2); pass C2 with 13 in D3 (+6)
-    assert curve["12–13"][1:] == ["1 · 2.00 · 2.00", "1 · 6.00 · 6.00", "-4.00"]
+    # band 12-13: grand B2 with 13 in D1 (+2, points 2); no pass (C2's red card in D3
+    # was never turned)
+    assert curve["12–13"][1:] == ["1 · 2.00 · 2.00", "—", "—"]
     assert "only seats of opposite partnerships are compared" in text
 
 
@@ -471,7 +475,7 @@ def test_build_report_on_a_real_minnesota_run(tmp_path: Path):
     assert rows[("strategy", "bold")][3] != rows[("strategy", "shy")][3]
 
     # two cells of the curves, from the deals directly: hands of 14-27 points, granded by a
-    # "bold" seat; hands of 0-13 points whose "shy" seat laid a red card
+    # "bold" seat; hands of 0-13 points whose "shy" seat laid a red card that was turned
     hcp_of = {"A": 4, "K": 3, "Q": 2, "J": 1}
     grand_nets: list[int] = []
     pass_nets: list[int] = []
@@ -482,7 +486,8 @@ def test_build_report_on_a_real_minnesota_run(tmp_path: Path):
             label = deal["strategies"][seat]
             if label == "bold" and deal["grander"] == seat and 14 <= hcp < 28:
                 grand_nets.append(net)
-            if label == "shy" and deal["laid"][seat][-1] in "HD" and hcp < 14:
+            if (label == "shy" and deal["laid"][seat][-1] in "HD" and hcp < 14
+                    and seat in deal["turned"]):
                 pass_nets.append(net)
     values = rows_by(mw.grand_value_by_hcp(
         mw.seat_deals(folder.scan("seats"), folder.scan("deals")), band=14).collect(),

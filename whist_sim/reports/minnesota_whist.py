@@ -72,22 +72,26 @@ def seat_deals(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     side's), points (its side's), net (its side's minus the other's).
 
     ``choice`` is what the seat itself did in the bidding: "grand" for the
-    grander; "pass" for a seat that declined to grand (laid a red card, or
-    said pass when bidding is spoken); null for a seat whose wish is unknown
-    because an earlier seat granded first (a black card never turned, or a
-    call never made). Forfeited deals are left out.
+    grander; "pass" for a seat that declined to grand (laid a red card that was
+    turned, or said pass when bidding is spoken); null for a seat whose choice did
+    not come into play because an earlier seat granded first (its card never turned,
+    red or black, or its call never made). Forfeited deals are left out.
     """
     played = deals.filter((pl.col("status") == "ok") & pl.col("hand_type").is_not_null()).select(
-        "deal_key", "hand_type", "grander", "laid", "calls", "side_tricks", "side_points",
-        "hands", "strategies",
+        "deal_key", "hand_type", "grander", "laid", "turned", "calls", "side_tricks",
+        "side_points", "hands", "strategies",
     )
     seat = pl.col("seat").cast(pl.Int64)
     side = seat % 2
     grander = pl.col("grander").cast(pl.Int64)
     laid = pl.col("laid").list.get(seat, null_on_oob=True)
+    # a laid card counts only once turned: an earlier grand left the later cards face
+    # down, and a red one among them was counted as a pass while a black one was left
+    # out, though neither decided the hand
+    turned = pl.col("turned").fill_null([]).list.contains(pl.col("seat").cast(pl.Int8))
     passed = (
         pl.when(laid.is_not_null())
-        .then(laid.str.slice(-1).is_in(RED))
+        .then(laid.str.slice(-1).is_in(RED) & turned)
         .otherwise(
             pl.col("calls").fill_null("").str.split(" ")
             .list.contains(pl.format("{}:pass", pl.col("seat")))

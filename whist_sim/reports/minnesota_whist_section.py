@@ -90,9 +90,10 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             "Minnesota Whist: when to grand",
             [
                 "The value of granding by hand strength. For every seat that made a bidding"
-                " choice: `grand` if it granded, `pass` if it declined (laid a red card, or"
-                " said pass). Seats whose wish is unknown, because an earlier seat granded"
-                " before their card was turned or their turn came, are left out. Strength is"
+                " choice: `grand` if it granded, `pass` if it declined (a red card of its"
+                " turned up, or said pass). Seats whose choice never came into play, because"
+                " an earlier seat granded before their card was turned (red or black) or"
+                " their turn came, are left out. Strength is"
                 " the seat's high-card points, counted from `deals.hands` (A=4 K=3 Q=2 J=1,"
                 f" 40 in the pack), in bands of {HCP_BAND}.",
                 "Each cell reads `seats · mean net [95% CI] · mean points`: `net` is the"
