@@ -85,6 +85,11 @@ for line in sys.stdin:
             if mode == "not_json":
                 print("QS please", flush=True)
                 continue
+            if mode == "explains_then_not_json":
+                print("no model loaded, guessing", file=sys.stderr, flush=True)
+                time.sleep(0.3)  # the engine's reader has it before the reply
+                print("QS please", flush=True)
+                continue
             if mode == "not_held":
                 action = next(c for c in CARDS if c not in hand)
             if mode == "crash" or (mode == "crash_once" and first_time()):
@@ -209,6 +214,15 @@ def test_another_major_version_is_refused_at_the_handshake(bad_bot):
         ProcessStrategy(command, label="future").start()
     assert_names(caught.value, "future", command, "protocol 2.0, a different MAJOR version",
                  "protocol 1.x")
+
+
+def test_a_reply_that_breaks_the_protocol_shows_the_bots_stderr(bad_bot):
+    """docs/protocol.md: a bad reply forfeits with the last lines of the bot's stderr;
+    only a timeout or a crash carried them."""
+    with ProcessStrategy(bad_bot("explains_then_not_json"), label="noisy") as bot:
+        error = failure_in_play(bot)
+    assert "no model loaded, guessing" in error.stderr_tail
+    assert "no model loaded, guessing" in str(error)
 
 
 def test_a_bot_that_exits_at_the_handshake_shows_its_stderr(bad_bot):

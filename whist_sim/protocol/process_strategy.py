@@ -491,8 +491,9 @@ class ProcessStrategy:
                 f"an action within the time limit of {self.time_limit:g} s per decision",
                 process.stderr_tail(0),
             )
-        if isinstance(exc, ProtocolError):
-            return BotReplyError(self.entrant, self.command, exc.problem, exc.expected)
+        if isinstance(exc, ProtocolError):  # what it said on stderr often says why
+            return BotReplyError(self.entrant, self.command, exc.problem, exc.expected,
+                                 process.stderr_tail(0))
         return self._pipe_error(BotCrashed, process, exc, waiting, expected)
 
     def _pipe_error(self, kind: type[BotError], process: BotProcess, exc: BaseException,
