@@ -208,3 +208,21 @@ def test_what_a_bot_started_in_the_background_ends_with_it(tmp_path):
         time.sleep(0.05)
     else:
         raise AssertionError("the bot's background child outlived it")
+
+
+def test_a_new_run_starts_its_bots_for_validation_once(tmp_path):
+    """run_tournament validated the config it was given a second time, starting every bot
+    again (a bot that ignores its hello cost the handshake's 10 s twice)."""
+    starts = tmp_path / "starts.log"
+    bot = tmp_path / "counted.sh"
+    bot.write_text(f"#!/bin/sh\necho start >> {starts}\n"
+                   f"exec {sys.executable} {BOTS}/python_random_bot.py\n")
+    bot.chmod(0o755)
+    body = GERMAN.format(game="german_whist", deals=2, players="",
+                         first=f'use = "process"\ncommand = ["{bot}"]', second='use = "random"')
+    body = body[:body.index('[[strategies]]\nuse = "heuristic"\nlabel = "baseline"')]
+    config = load_config(write_config(tmp_path, body, "counted.toml"))
+    assert starts.read_text().count("start") == 1  # validation's handshake
+    run_tournament(config, tmp_path / "counted", workers=0, progress=False)
+    # then one process per seat it holds (seat 0, then seat 1 in the swapped seating)
+    assert starts.read_text().count("start") == 3

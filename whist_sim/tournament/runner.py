@@ -161,7 +161,7 @@ def run_tournament(
             per_task = _within_batches(per_task, config.sprt.batch, len(played))
         plan = Plan(len(played), config.tournament.deals, per_task, game.duplicate_rotations)
         with RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan)) as folder:
-            return _execute(folder, executor, progress)
+            return _execute(folder, executor, progress, config)
 
 
 def choose_in_process(
@@ -261,13 +261,17 @@ def resume_tournament(
 
 
 def load_plan(
-    folder: RunFolder,
+    folder: RunFolder, config: TournamentConfig | None = None,
 ) -> tuple[TournamentConfig, Plan, list[tuple[str, ...]], list[int]]:
-    """The config, plan, played line-ups and their pairing numbers recorded in run.json."""
+    """The config, plan, played line-ups and their pairing numbers recorded in run.json.
+    ``config``: the config the run was just started from, validated already (validating
+    it again started every bot a second time, a bot that ignores its hello costing the
+    handshake's timeout twice); None, as on resuming: run.json's, validated here."""
     meta = folder.meta()
     _check_deal_set_unchanged(folder, meta)
     try:
-        config = validate_config(meta["config"], str(folder.path / "run.json"))
+        if config is None:
+            config = validate_config(meta["config"], str(folder.path / "run.json"))
         rotations = config.game().duplicate_rotations
         plan = Plan(
             meta["plan"]["pairings"], meta["plan"]["deals"], meta["plan"]["deals_per_task"],
@@ -334,8 +338,9 @@ class _Console:
         self.bar.close()
 
 
-def _execute(folder: RunFolder, executor: Executor, progress: bool) -> RunSummary:
-    config, plan, seats, played = load_plan(folder)
+def _execute(folder: RunFolder, executor: Executor, progress: bool,
+             config: TournamentConfig | None = None) -> RunSummary:
+    config, plan, seats, played = load_plan(folder, config)
     done = folder.completed_tasks()
     labels = tuple(config.labels())
     standings, tracker = _trackers(folder, config, plan, done)
