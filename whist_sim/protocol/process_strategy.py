@@ -228,8 +228,9 @@ class ProcessStrategy:
         slower to start than the limit forfeited every deal, restarted each time. A start
         that fails is kept and raised at that seat's first decision, its forfeit."""
         for number in seats:
+            self._failed_start.pop(number, None)  # a deal that ended first: try again
             found = self._seats.get(number)
-            if number in self._failed_start or (found is not None and found.process.alive):
+            if found is not None and found.process.alive:
                 continue
             try:
                 self._seat(number)
