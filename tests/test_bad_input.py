@@ -70,6 +70,8 @@ def _assert_clean_error(result, *fragments: str) -> None:
           " true, false"]),
         (('use = "heuristic"', 'use = "heuristic"\nisolate = 1'),
          ["strategies[1].isolate = 1: not true or false"]),
+        (('use = "heuristic"', 'use = "process"\ncommand = ["/bin/true"]\nenv = { X = 1 }'),
+         ["strategies[1].env.X = 1: not a text"]),
     ],
 )
 def test_bad_config_fails_before_any_work_naming_file_key_and_allowed(tmp_path, change, fragments):

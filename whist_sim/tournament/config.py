@@ -912,15 +912,26 @@ def _key_path(loc: tuple[Any, ...]) -> tuple[Any, ...]:
     (``tournament.memory_limit.str``), which is no key of the file."""
     model: type[BaseModel] | None = TournamentConfig
     path: list[Any] = []
+    mapping = False
+    """The last key was a table of free keys (``env``): the next part is one of them."""
     for part in loc:
-        if isinstance(part, int):
+        if isinstance(part, int) or mapping:
             path.append(part)
+            mapping = False
             continue
         if model is None or str(part) not in model.model_fields:
             break
         path.append(part)
-        model = _model_of(model.model_fields[str(part)].annotation)
+        annotation = model.model_fields[str(part)].annotation
+        model = _model_of(annotation)
+        mapping = model is None and _is_mapping(annotation)
     return tuple(path) or loc
+
+
+def _is_mapping(annotation: Any) -> bool:
+    """A ``dict[str, ...]`` field, optional or not (``env``): its keys are the user's."""
+    return any(getattr(candidate, "__origin__", candidate) is dict
+               for candidate in (annotation, *getattr(annotation, "__args__", ())))
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
