@@ -217,3 +217,22 @@ def test_a_bot_command_with_an_unclosed_quote_is_bad_input():
 
     with pytest.raises(CheckArgumentError, match="No closing quotation"):
         check_entrant("process", command="./bot 'unterminated")
+
+
+class Slow(RandomStrategy):
+    """Takes a fifth of a second over every decision."""
+
+    def choose(self, view, rng):
+        import time
+
+        time.sleep(0.2)
+        return super().choose(view, rng)
+
+
+def test_a_time_limit_fails_a_strategy_too_slow_for_it():
+    """Without one, a strategy slow per decision passed the check and forfeited in the
+    tournament whose time_limit it could not keep."""
+    with pytest.raises(StrategyCheckError, match="DecisionTimeout: .* past its budget of 0.05 s"):
+        check_strategy(Slow(), games=["german_whist"], deals=1, time_limit=0.05)
+    with pytest.raises(CheckArgumentError, match="time_limit = 0 is not allowed"):
+        check_strategy(RandomStrategy, deals=1, time_limit=0)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import pickle
 import shlex
 import sys
@@ -115,19 +116,27 @@ def check_strategy(
     deals: int = 20,
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
+    time_limit: float | None = None,
 ) -> CheckReport:
     """Check a strategy (instance, class, entry-point name or ``"module:Class"``, built
     with ``params`` when given: ``check_strategy("policy", params={"callable": ...})``).
 
     ``games`` narrows the check to some of the games the strategy claims; ``deals`` is
     the number of deals (or matches, for match variants) per variant and seat; deal
-    seeds are ``seed, seed + 1, ...``.
+    seeds are ``seed, seed + 1, ...``. ``time_limit``: seconds each decision must take at
+    most, as a tournament's ``time_limit`` (None: no limit), so a strategy that is slow
+    per decision fails here rather than forfeiting in the tournament.
     """
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise CheckArgumentError(
             f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise CheckArgumentError(f"seed = {seed!r} is not allowed; allowed values: whole numbers")
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, int | float)
+                                   or not 0 < time_limit < math.inf):
+        raise CheckArgumentError(f"time_limit = {time_limit!r} is not allowed; allowed values:"
+                                 " seconds > 0 a decision, or None for no limit")
     name, claimed = _describe(strategy_or_spec)
     checked = _games_to_check(name, claimed, games)
     variants = played = 0
@@ -143,21 +152,23 @@ def check_strategy(
                 label = f"{game_name} ({_settings_str(settings)}, {game.players} players)"
                 for seat in range(game.players):
                     for deal_seed in range(seed, seed + deals):
-                        _check_deal(watched, opponent, game, seat, deal_seed, name, label)
+                        _check_deal(watched, opponent, game, seat, deal_seed, name, label,
+                                    time_limit)
                         played += 1
     return CheckReport(name, tuple(checked), variants, played, decisions[0])
 
 
 def check_entrant(
     spec: str, *, deals: int = 20, command: str | None = None, isolate: bool = False,
-    games: Iterable[str] | None = None,
+    games: Iterable[str] | None = None, time_limit: float | None = None,
 ) -> CheckReport:
     """``check_strategy`` for a config entry: a strategy in process (``spec``), the same in a
     process of its own (``isolate``), or a bot program (``spec = "process"`` with its
     ``command`` line). ``spec`` may carry parameters as ``whist-sim duel`` writes them,
     ``policy(callable='pkg.mod:act')``. A bot is started and greeted first; it is ended
     afterwards. ``games``: only these of the games it claims (a policy trained for one
-    game, say)."""
+    game, say). ``time_limit``: as ``check_strategy``'s; a bot is given the share of it a
+    tournament gives (``tournament.bots.BOT_TIME_SHARE``)."""
     if spec != "process":
         if command is not None:
             raise WhistSimError("--command goes with the strategy process (a bot program)")
@@ -168,7 +179,7 @@ def check_entrant(
         entrant = parse_entrant(spec, "strategy")
         if not isolate:
             report = check_strategy(entrant["use"], games, deals=deals,
-                                    params=entrant["params"])
+                                    params=entrant["params"], time_limit=time_limit)
             return dataclasses.replace(report, strategy=spec)  # named as it was asked for
         resolve_strategy(entrant["use"])
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
@@ -182,13 +193,15 @@ def check_entrant(
             raise WhistSimError("process needs --command, the bot's command line, e.g."
                                      " --command './simple_bot --fast'")
     from whist_sim.protocol import BotError, ProcessStrategy
+    from whist_sim.tournament.bots import BOT_TIME_SHARE
 
-    with ProcessStrategy(argv, label=spec if spec != "process" else None) as bot:
+    limits = {} if time_limit is None else {"time_limit": max(0.001, time_limit * BOT_TIME_SHARE)}
+    with ProcessStrategy(argv, label=spec if spec != "process" else None, **limits) as bot:
         try:
             bot.start()
         except BotError as exc:
             raise StrategyCheckError(str(exc)) from None
-        return check_strategy(bot, games, deals=deals)
+        return check_strategy(bot, games, deals=deals, time_limit=time_limit)
 
 
 def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
@@ -283,7 +296,7 @@ def _what_changed(before: Any, view: Any) -> str:
 
 
 def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_seed: int,
-                name: str, label: str) -> None:
+                name: str, label: str, time_limit: float | None = None) -> None:
     """Play one deal (or match) twice with the strategy in ``seat``; raise on any problem."""
     seats = [opponent] * game.players
     seats[seat] = watched
@@ -293,9 +306,11 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
     for _ in range(2):
         try:
             if getattr(game.variant, "match", "single") != "single":
-                played, _result = play_match(game, seats, deal_seed, on_error="abort")
+                played, _result = play_match(game, seats, deal_seed, on_error="abort",
+                                             time_limit=time_limit)
             else:
-                played = [play_deal(game, seats, deal_seed, dealer, on_error="abort")]
+                played = [play_deal(game, seats, deal_seed, dealer, on_error="abort",
+                                    time_limit=time_limit)]
         except StrategyFailure as exc:
             if exc.seat != seat:  # the random opponent cannot fail: the engine is at fault
                 raise

@@ -363,13 +363,16 @@ def check(
     game: Annotated[list[str] | None, typer.Option(
         help="check only this game (repeat for several; default: every game it claims)",
         show_default=False)] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        help="seconds each decision may take, as the tournament's time_limit (default: no"
+             " limit; a bot then gets 10 s)", show_default=False)] = None,
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
     from whist_sim.checking import StrategyCheckError, check_entrant
 
     try:
         report = check_entrant(strategy, deals=deals, command=command, isolate=isolate,
-                               games=game or None)
+                               games=game or None, time_limit=time_limit)
     except StrategyCheckError as exc:  # it ran and broke a rule: the verdict, then why
         typer.secho(f"failed: {strategy} does not pass the check: {exc}", fg=typer.colors.RED,
                     err=True)
