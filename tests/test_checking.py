@@ -232,7 +232,8 @@ class Slow(RandomStrategy):
 def test_a_time_limit_fails_a_strategy_too_slow_for_it():
     """Without one, a strategy slow per decision passed the check and forfeited in the
     tournament whose time_limit it could not keep."""
-    with pytest.raises(StrategyCheckError, match="DecisionTimeout: .* past its budget of 0.05 s"):
+    with pytest.raises(StrategyCheckError,
+                       match=r"DecisionTimeout: .* past its budget of 0\.05 s"):
         check_strategy(Slow(), games=["german_whist"], deals=1, time_limit=0.05)
     with pytest.raises(CheckArgumentError, match="time_limit = 0 is not allowed"):
         check_strategy(RandomStrategy, deals=1, time_limit=0)
