@@ -99,3 +99,12 @@ def test_play_deal_gives_each_seat_the_stream_of_its_seat_seed(game_name):
                 plain.random()  # the second draw
                 plain.random()  # RandomStrategy's own
             assert drawn == expected, (game_name, deal_seed, seat)
+
+
+@pytest.mark.parametrize("deal_seed", [0, 7, -5, 2**63 - 1, 123_456_789_012_345])
+def test_a_seats_unfinished_hash_gives_its_seat_seed(deal_seed):
+    """``seat_seed_hash`` writes ``derive_seed``'s text directly, for speed: the two agree."""
+    from whist_sim.rng import seat_seed_hash, seed_of_hash
+
+    for seat in range(7):
+        assert seed_of_hash(seat_seed_hash(deal_seed, seat)) == seat_seed(deal_seed, seat)

@@ -18,7 +18,6 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from hashlib import blake2b
 from typing import Any
 
 from whist_sim.budget import (
@@ -31,7 +30,7 @@ from whist_sim.budget import (
 )
 from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
-from whist_sim.rng import LazyRandom, derive_seed, splitmix64
+from whist_sim.rng import LazyRandom, derive_seed, seat_seed_hash, seed_of_hash, splitmix64
 
 ON_ERROR = ("forfeit", "abort")
 _SECONDS = (float, int)
@@ -97,15 +96,9 @@ def seat_generators(deal_seed: int, players: int, seeding: int = SEAT_SEEDING
     attribute of the generator a strategy is handed let ``vars(rng)`` rebuild every
     hidden card). About half a microsecond a seat beside keeping the seed."""
     if seeding == 2:
-        return [LazyRandom(_finish_seed, blake2b(b"%d:seat:%d" % (deal_seed, seat),
-                                                 digest_size=8))
+        return [LazyRandom(seed_of_hash, seat_seed_hash(deal_seed, seat))
                 for seat in range(players)]
     return [LazyRandom(seat_seed, deal_seed, seat, seeding) for seat in range(players)]
-
-
-def _finish_seed(hashed: Any) -> int:
-    """``derive_seed``'s last step (its tests check the two agree)."""
-    return int.from_bytes(hashed.digest(), "big") >> 1
 
 
 def seat_seed(deal_seed: int, seat: int, seeding: int = SEAT_SEEDING) -> int:

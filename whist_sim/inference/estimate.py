@@ -24,6 +24,8 @@ import numpy.typing as npt
 from scipy import stats
 
 CONFIDENCE = 0.95
+Z_CONFIDENCE = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+"""The normal quantile of a two-sided ``CONFIDENCE`` interval (1.96)."""
 """Two-sided level of every interval an Estimate reports."""
 
 
@@ -167,7 +169,7 @@ def summarise(
     mean = float(x.mean()) if pairs else math.nan
     sd = float(x.std(ddof=1)) if pairs >= 2 else math.nan
     if pairs >= 2 and sd == 0 and value_range == (0.0, 1.0):  # a share, every pair alike
-        mean_lo, mean_hi = wilson_bounds(mean, pairs, float(stats.norm.ppf(0.5 + CONFIDENCE / 2)))
+        mean_lo, mean_hi = wilson_bounds(mean, pairs, Z_CONFIDENCE)
     elif pairs >= 2:
         half = t_quantile(0.5 + CONFIDENCE / 2, pairs) * sd / math.sqrt(pairs)
         mean_lo, mean_hi = mean - half, mean + half

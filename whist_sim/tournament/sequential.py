@@ -84,11 +84,10 @@ class DuelTracker:
             self.looked = end
             values = self._values[:end].copy()
             missing = np.flatnonzero(np.isnan(values))
-            if values.size < end:
-                missing = np.append(missing, values.size)
-            if missing.size:
-                raise KeyError(f"deal {int(missing[0])} has no pair value: the test reads"
-                               " whole deal indices only")
+            if missing.size or values.size < end:  # past the room kept: not played either
+                first = int(missing[0]) if missing.size else values.size
+                raise KeyError(f"deal {first} has no pair value: the test reads whole deal"
+                               " indices only")
             finished = end >= self.deals
             if self.sequential:
                 self.verdict = sequential_verdict(self.model, self.settings, values,
