@@ -37,10 +37,12 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             "German Whist: contesting the face-up card",
             [
                 "In stage 1 the trick's winner takes the face-up stock card. When the"
-                " follower (the seat that did not lead) held a card that beat the lead, it"
-                " chose: contest (win the trick and take the face-up card) or duck (lose on"
-                " purpose and draw the unseen card). These tables count only such choices,"
-                " in hands that were not forfeited."
+                " follower (the seat that did not lead) could play a card that beat the lead"
+                " (a higher card of the suit led, or a trump when it held none of that suit),"
+                " it chose: contest (win the trick and take the face-up card) or duck (lose"
+                " on purpose and draw the unseen card). These tables count only such choices"
+                " (a trump held by a follower bound to follow suit is no choice), in hands"
+                " that were not forfeited."
                 " The prize is the card the winner took; trump means its suit was trump.",
                 "`net` and `stage-2 tricks` are the follower's results in that hand, averaged"
                 " over decisions when it contested and when it ducked; the gain is the"
