@@ -226,3 +226,47 @@ def test_a_new_run_starts_its_bots_for_validation_once(tmp_path):
     run_tournament(config, tmp_path / "counted", workers=0, progress=False)
     # then one process per seat it holds (seat 0, then seat 1 in the swapped seating)
     assert starts.read_text().count("start") == 3
+
+
+@pytest.mark.parametrize("asked", [True, False], ids=["child asked to quit", "child ended"])
+def test_a_bots_background_children_end_with_the_timing_samples_process(
+        tmp_path, monkeypatch, asked):
+    """The run's timing sample plays a bot's entrant in a supervised child; when the
+    sample is done the child ends, and so must what its bots started in the background
+    (two such processes outlived a run): asked to quit, or ended if it does not."""
+    import time
+
+    from whist_sim.tournament import sandbox
+
+    if not asked:
+        monkeypatch.setattr(sandbox, "CLOSE_SECONDS", 0.0)
+    pids = tmp_path / "children.pid"
+    bot = tmp_path / "forks.sh"
+    bot.write_text(f"#!/bin/sh\nsleep 300 &\necho $! >> {pids}\n"
+                   f"exec {sys.executable} {BOTS}/python_random_bot.py\n")
+    bot.chmod(0o755)
+    body = GERMAN.format(game="german_whist", deals=2, players="",
+                         first=f'use = "process"\ncommand = ["{bot}"]',
+                         second='use = "random"').replace("deals_per_task = 4\n", "")
+    config = load_config(write_config(tmp_path, body, "forks.toml"))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) >= 2  # the sample's bots and the run's
+    deadline = time.monotonic() + 5
+    alive = started
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if _running(pid)]
+        time.sleep(0.05)
+    assert not alive, f"background children of bots still running: {alive}"
+
+
+def _running(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as handle:  # a zombie waiting for its parent is done
+        return handle.read().rsplit(")", 1)[1].split()[0] != "Z"

@@ -30,6 +30,8 @@ It ignores Ctrl-C (the driver handles it) and dies with its supervisor
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import mmap
 import os
 import pickle
@@ -57,6 +59,9 @@ strategy that switched the alarm off or swallows it."""
 
 DEFAULT_MEMORY_LIMIT = 2 << 30
 """Bytes of resident memory a worker's child may use (``tournament.memory_limit``)."""
+
+CLOSE_SECONDS = 2.0
+"""How long a closing supervisor waits for its child to say ``quit`` to its bots and exit."""
 
 PROCESS_OUTPUT_LIMIT = 1 << 20
 """Bytes of a child's descriptor-level output kept per task."""
@@ -182,10 +187,18 @@ class Supervisor:
                     self._output_dropped += max(0, len(chunk) - max(room, 0))
 
     def _stop(self) -> None:
-        if self._child is not None and self._child.poll() is None:
-            self._child.kill()
-        if self._child is not None:
-            self._child.wait()
+        """End the child now, and the process groups of the bots it started: a bot dies
+        with the child (``PR_SET_PDEATHSIG``), but what it started in the background
+        lives on in its group (the run's timing sample left two such processes)."""
+        child = self._child
+        if child is not None:
+            groups = _session_children(child.pid) if child.poll() is None else []
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+            for group in groups:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(group, signal.SIGKILL)
         for conn in (self._conn, getattr(self, "_to_child", None)):
             if conn is not None:
                 conn.close()
@@ -193,6 +206,13 @@ class Supervisor:
         self._conn = None
 
     def close(self) -> None:
+        """End the child: asked first (its input closed, it says ``quit`` to its bots and
+        exits), ended after ``CLOSE_SECONDS`` if it has not, with its bots' groups."""
+        child = self._child
+        if child is not None and child.poll() is None:
+            self._to_child.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(CLOSE_SECONDS)
         self._stop()
         self.heartbeat.close()
         for path in self._folder.iterdir():
@@ -300,9 +320,27 @@ def play_task_supervised(spec: TaskSpec) -> TaskResult:
     global _supervisor
     if _supervisor is None:
         _supervisor = Supervisor()
+        atexit.register(_supervisor.close)  # a worker that exits ends its child's bots
     result = _supervisor.play(spec)
     result.node = node_address()  # the child knows nothing of Ray; this worker does
     return result
+
+
+def _session_children(pid: int) -> list[int]:
+    """The children of ``pid`` that lead a session of their own: the bots its isolated
+    entrants started (``start_new_session``), each its process group's leader. Linux
+    lists a process's children in /proc; elsewhere there is nothing to read (the bots
+    still die with the child, their background children do not)."""
+    found, children = [], []
+    with contextlib.suppress(OSError, ValueError):
+        for thread in os.listdir(f"/proc/{pid}/task"):  # each thread lists its own children
+            with open(f"/proc/{pid}/task/{thread}/children") as handle:
+                children += [int(word) for word in handle.read().split()]
+    for child in children:
+        with contextlib.suppress(OSError):
+            if os.getsid(child) == child:
+                found.append(child)
+    return found
 
 
 def _resident_bytes(pid: int) -> int:
