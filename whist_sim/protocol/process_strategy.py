@@ -14,6 +14,16 @@ deal is recognised by the generator ``play_deal`` hands the seat: one per seat p
 deal, never reused, so nothing in the play loop has to announce a deal; an engine
 that does (``begin_deal``) adds the match state to the ``deal`` message.
 
+No process is dealt the same cards twice. Duplicate play deals every deal to an
+entrant once in each line-up and seating, and a process that had played it would know,
+the second time, every card it saw played the first (the stock's order, the other
+hands): a memory no sandbox takes away. So each seat keeps a pool of processes, each
+remembering the hands it was dealt (``_Seat.seen``), and a deal goes to one that has
+not seen its hand, else to a fresh process (``ready_seats`` keeps one started, outside
+the decisions' time). A round robin's pool settles at one process per line-up an
+entrant plays a seat in, up to ``PROCESSES_PER_SEAT``; past that, the least recently
+used is ended for a fresh one (a start-up per deal: correct, slower).
+
 Every message is built from ``view`` alone (``state.view(seat)``): no hidden card can
 be sent because none is at hand.
 
@@ -28,6 +38,7 @@ same way on every later deal, at once, without trying again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -35,7 +46,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +94,15 @@ LOG_TEXT = 2000
 SPARE = -1
 """Where the process ``start()`` makes waits for the first seat that needs one."""
 
+PROCESSES_PER_SEAT = 16
+"""Bot processes one seat of an entrant may keep (see the module's docstring): a round
+robin of up to 17 entrants of a two-seat game needs no more; a larger one restarts
+processes rather than let one see a deal twice."""
+
+DEALS_PER_PROCESS = 100_000
+"""Deals a process plays before it is ended for a fresh one: bounds what the engine
+remembers of the hands it was dealt."""
+
 SEND_SECONDS = 5.0
 """How long a line without a reply (``deal``, ``result``) may take to write: a bot
 that reads nothing for this long while the engine has something to say is hung."""
@@ -100,6 +120,9 @@ class _Seat:
     """Decisions of the current deal answered so far."""
     in_deal: bool = False
     """A ``deal`` was sent and its ``result`` not yet."""
+    seen: set[int] = field(default_factory=set)
+    """The hands it was dealt (its cards at its first decision of each deal): a deal
+    whose hand is here goes to another process."""
 
 
 class ProcessStrategy:
@@ -183,13 +206,15 @@ class ProcessStrategy:
         self._log = LineLog(stderr_path, stderr_limit)
         self._transcript = None if transcript_path is None else LineLog(transcript_path, 1 << 30)
         self._seats: dict[int, _Seat] = {}
-        """Seat number (or ``SPARE``) -> its process."""
+        """Seat number (or ``SPARE``) -> its process, the one playing or last to play it."""
+        self._resting: dict[int, list[_Seat]] = {}
+        """Seat number -> its other processes, least recently used first."""
         self._cannot_start: BotStartError | None = None
         self._failed_start: dict[int, BotError] = {}
         """Seats whose process ``ready_seats`` could not start: the error, for the seat's
         next decision to raise."""
         self._announced: tuple[int | None, Mapping[str, Any] | None] = (None, None)
-        self._finalizer = weakref.finalize(self, _end_all, self._seats,
+        self._finalizer = weakref.finalize(self, _end_all, self._seats, self._resting,
                                            [self._log, self._transcript])
 
     # -- what the registry and the config check read -----------------------------------
@@ -226,7 +251,9 @@ class ProcessStrategy:
         (``play_match`` calls this outside every decision's time limit): a process started
         in a seat's first decision spent its start-up in that decision's budget, so a bot
         slower to start than the limit forfeited every deal, restarted each time. A start
-        that fails is kept and raised at that seat's first decision, its forfeit."""
+        that fails is kept and raised at that seat's first decision, its forfeit. A fresh
+        process is kept ready too, for a deal none of a seat's processes may play (its
+        hand seen before: see the module's docstring)."""
         for number in seats:
             self._failed_start.pop(number, None)  # a deal that ended first: try again
             found = self._seats.get(number)
@@ -236,6 +263,10 @@ class ProcessStrategy:
                 self._seat(number)
             except BotError as exc:
                 self._failed_start[number] = exc
+        if self._cannot_start is None and not self._failed_start:
+            # a start that fails here: the seat whose deal needs a fresh one tries again
+            with contextlib.suppress(BotError):
+                self.start()
 
     def begin_deal(self, *, hand: int | None = None, match: Any = None) -> None:
         """Announce the next deal: its number in the match and the match state (a
@@ -257,8 +288,8 @@ class ProcessStrategy:
         if seat is not None and not new_deal and not seat.process.alive:
             self._fail(seat_number, BotCrashed, f"{seat.process.exit_status()} during a deal",
                        "a process that answers every decide of the deal", tail=True)
-        if seat is None or not seat.process.alive:
-            seat = self._seat(seat_number)
+        if new_deal:
+            seat = self._seat_for_deal(seat_number, view.hand)
         waiting = "deal"
         try:
             if new_deal:
@@ -290,8 +321,10 @@ class ProcessStrategy:
 
     def close(self) -> None:
         """Say ``quit`` to every bot, give them ``quit_timeout`` seconds, then end them."""
-        seats = list(self._seats.values())
+        seats = list(self._seats.values()) + [
+            seat for pool in self._resting.values() for seat in pool]
         self._seats.clear()
+        self._resting.clear()
         line = encode_line(quit_message())
         for seat in seats:
             seat.process.ask_to_quit(line)
@@ -311,7 +344,8 @@ class ProcessStrategy:
     def pids(self) -> list[int]:
         """Process ids of the running bots (each leads a process group of its own): what a
         supervisor ends if the engine's process dies without closing them."""
-        return [seat.process.popen.pid for seat in self._seats.values() if seat.process.alive]
+        seats = [*self._seats.values(), *(s for pool in self._resting.values() for s in pool)]
+        return [seat.process.popen.pid for seat in seats if seat.process.alive]
 
     def source(self) -> dict[str, Any]:
         """Where the bot came from, for run.json: the command, its folder, the bot's own
@@ -351,6 +385,36 @@ class ProcessStrategy:
         seat.process.tag = f"seat {number}"
         self._seats[number] = seat
         return seat
+
+    def _seat_for_deal(self, number: int, hand: int) -> _Seat:
+        """The process to play seat ``number`` of a deal in which it holds ``hand``: the
+        seat's last one, else one of its resting ones, that has not been dealt ``hand``
+        and has played fewer than ``DEALS_PER_PROCESS`` deals; else a fresh one (the
+        spare ``ready_seats`` started, or one started now). The last one rests, and the
+        pool keeps at most ``PROCESSES_PER_SEAT``, the least recently used ended first."""
+        pool = self._resting.setdefault(number, [])
+        current = self._seats.pop(number, None)
+        if current is not None:
+            pool.append(current)
+        chosen = None
+        for candidate in reversed(pool):  # the most recently used first
+            if (candidate.process.alive and hand not in candidate.seen
+                    and len(candidate.seen) < DEALS_PER_PROCESS):
+                chosen = candidate
+                break
+        if chosen is not None:
+            pool.remove(chosen)
+            self._seats[number] = chosen
+        for seat in [s for s in pool if not s.process.alive
+                     or len(s.seen) >= DEALS_PER_PROCESS]:
+            seat.process.kill()
+            pool.remove(seat)
+        while len(pool) >= PROCESSES_PER_SEAT:  # with the one playing: at most the cap
+            pool.pop(0).process.kill()
+        if chosen is None:
+            chosen = self._seat(number)
+        chosen.seen.add(hand)
+        return chosen
 
     def _open(self, tag: str) -> _Seat:
         """Start the command and complete the handshake, or raise the BotError that says why."""
@@ -517,11 +581,13 @@ class ProcessStrategy:
         raise kind(self.entrant, self.command, message, expected, lines)
 
 
-def _end_all(seats: dict[int, _Seat], logs: list[LineLog | None]) -> None:
+def _end_all(seats: dict[int, _Seat], resting: dict[int, list[_Seat]],
+             logs: list[LineLog | None]) -> None:
     """At garbage collection or exit: no bot outlives the strategy that started it."""
-    for seat in list(seats.values()):
+    for seat in [*seats.values(), *(s for pool in resting.values() for s in pool)]:
         seat.process.kill()
     seats.clear()
+    resting.clear()
     for log in logs:
         if log is not None:
             log.close()
