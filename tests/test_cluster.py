@@ -89,3 +89,26 @@ def test_tournament_on_a_two_node_cluster_equals_the_embedded_run(
     assert meta["nodes"] == ["127.0.0.2", "127.0.0.3"]  # both nodes played tasks
     embedded = run_tournament(load_config(config), tmp_path / "embedded", progress=False)
     assert_same_rows(run_rows(out), run_rows(embedded.path))
+
+
+@pytest.mark.slow
+def test_an_embedded_run_starts_its_own_ray_beside_a_cluster_ray_start_left(tmp_path):
+    """Ray joins the cluster `ray start` last recorded on this machine when not told
+    otherwise, and a join takes no CPU count: the embedded run died with a traceback
+    while a user's local cluster (or the stale record of one) was there."""
+    temp = Path(tempfile.mkdtemp(prefix="wsray-", dir="/tmp"))  # short: socket paths
+    try:
+        (temp / "ray").mkdir()
+        (temp / "ray" / "ray_current_cluster").write_text("127.0.0.9:6390")
+        config = write_config(tmp_path, quick_config(deals=4, per_task=2))
+        result = subprocess.run(
+            [sys.executable, "-m", "whist_sim", "run", str(config), "--out",
+             str(tmp_path / "run"), "--workers", "2", "--no-progress"],
+            cwd=ROOT, env={**os.environ, "RAY_TMPDIR": str(temp)}, capture_output=True,
+            text=True, timeout=300,
+        )
+        assert result.returncode == 0, result.stderr[-2000:]
+        assert json.loads((tmp_path / "run" / "run.json").read_text())["status"] == "complete"
+    finally:
+        _kill_processes_mentioning(str(temp))
+        shutil.rmtree(temp, ignore_errors=True)

@@ -204,6 +204,10 @@ def ray_session(address: str | None, workers: int | None) -> Iterator[int]:
             # raylet passes it on to every worker), so the bind shim covers them all.
             with processes_bound_to(EMBEDDED_HOST):
                 ray.init(
+                    # "local": a new Ray of this run's own, even where `ray start` left a
+                    # cluster running on this machine, which Ray would otherwise join
+                    # (and refuse, as a join takes no num_cpus: a traceback)
+                    address="local",
                     _node_ip_address=EMBEDDED_HOST,
                     num_cpus=workers or os.cpu_count() or 1,
                     include_dashboard=False,
