@@ -663,6 +663,28 @@ def test_a_plugin_may_not_take_a_built_in_name(tmp_path, impostor):
     assert not is_built_in("heuristic")  # and never plays in process on its own
 
 
+def test_a_plugin_with_a_built_in_name_reaches_no_search_strategy_unnamed(tmp_path, impostor):
+    """The search strategies roll out with whist_sim's own heuristic, and ``check`` plays
+    against its own random: a plug-in registering ``heuristic`` made every pimc, solver
+    and ismcts decision raise (the registry refuses to guess), in runs that never named
+    the plug-in."""
+    from whist_sim.checking import check_entrant
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+    from whist_sim.search import policy
+    from whist_sim.strategy import build_strategy
+
+    policy.default_policy.cache_clear()
+    policy.default_policy_class.cache_clear()
+    game = make_game("german_whist")
+    searcher = build_strategy("pimc", {"worlds": 2}, game.name)
+    played = play_deal(game, [searcher, build_strategy("random", {}, game.name)], 3,
+                       on_error="abort")
+    assert played.outcome.error is None
+    assert type(policy.default_policy(game.name)).__module__.startswith("strategies.")
+    assert check_entrant("solver", deals=1, games=["german_whist"]).decisions > 0
+
+
 def test_the_plugin_and_the_built_in_both_work_by_full_name(tmp_path, impostor):
     body = _config_text().replace('use = "heuristic"', f'use = "{impostor}"').replace(
         'use = "random"', 'use = "strategies.heuristic:Heuristic"')

@@ -35,7 +35,7 @@ from typing import Any
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, RuleError, WhistSimError
 from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
-from whist_sim.strategy import build_strategy, claimed_games, resolve_strategy
+from whist_sim.strategy import build_strategy, built_in_spec, claimed_games, resolve_strategy
 
 CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
     "german_whist": (
@@ -143,7 +143,7 @@ def check_strategy(
     decisions = [0]
     for game_name in checked:
         watched = _Watched(_build(strategy_or_spec, game_name, params), decisions)
-        opponent = build_strategy("random", None, game_name)
+        opponent = build_strategy(built_in_spec("random"), None, game_name)
         sizes = TABLE_SIZES.get(game_name, (None,))
         for settings in CHECK_VARIANTS.get(game_name, ({},)):
             variants += 1

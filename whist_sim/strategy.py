@@ -133,6 +133,18 @@ def registered(name: str) -> EntryPoint | None:
     )
 
 
+def built_in_spec(name: str) -> str:
+    """The ``module:Class`` whist_sim itself registers as ``name``, whatever a plug-in
+    registers under the same name: what the library's own callers (search's roll-out
+    policy) mean by a built-in's name. A plug-in registering ``heuristic`` is refused
+    where a config names it; it must not reach, unnamed, every search strategy's
+    roll-outs. ``name`` itself where whist_sim is not installed as a distribution."""
+    for ep in _registrations():
+        if ep.name == name and _distribution_name(ep) == BUILT_IN_DISTRIBUTION:
+            return ep.value
+    return name
+
+
 def is_built_in(spec: str) -> bool:
     """Whether ``spec`` names a strategy shipped with whist_sim (an entry point of this
     distribution, registered by no other), as opposed to a plug-in: only built-ins may

@@ -12,9 +12,12 @@ It reaches search in one of two ways:
   heuristic this way (the registry's instance, ``default_policy_for(view)``, with
   which each game's ``MODEL`` and its memos serve them);
 - by name, where no parameter reaches (a search called without one, the models' own
-  ``MODEL``, match equity's measured distribution): the strategy registered as
+  ``MODEL``, match equity's measured distribution): the strategy whist_sim registers as
   ``DEFAULT_POLICY`` (``heuristic``), built for the game with its default parameters
-  through the strategy registry (``whist_sim.strategy.build_strategy``).
+  through the strategy registry (``whist_sim.strategy.build_strategy``). whist_sim's
+  own registration, not whatever else is registered by that name: a plug-in that
+  registers ``heuristic`` too would otherwise have made every search strategy forfeit
+  (the registry refuses to guess between the two), in runs that never named it.
 
 A roll-out policy must be deterministic in what it reads and keep no state between
 calls that changes its choices (one instance plays every seat of every roll-out),
@@ -27,10 +30,10 @@ import functools
 from random import Random
 from typing import Any, Protocol
 
-from whist_sim.strategy import build_strategy, strategy_class
+from whist_sim.strategy import build_strategy, built_in_spec, strategy_class
 
 DEFAULT_POLICY = "heuristic"
-"""Registry name of the roll-out policy used when none is given."""
+"""Registry name of the built-in roll-out policy used when none is given."""
 
 
 class RolloutPolicy(Protocol):
@@ -43,12 +46,9 @@ class RolloutPolicy(Protocol):
 
 @functools.cache
 def default_policy(game: str) -> RolloutPolicy:
-    """The strategy registered as ``DEFAULT_POLICY`` for ``game`` (a name; a game is taken
-    by its name), built once per process.
-
-    Found through the strategy registry by name, as a config's ``use = "heuristic"`` is.
-    """
-    return build_strategy(DEFAULT_POLICY, None, getattr(game, "name", game))
+    """The strategy whist_sim registers as ``DEFAULT_POLICY``, for ``game`` (a name; a game
+    is taken by its name), built once per process (``built_in_spec``)."""
+    return build_strategy(built_in_spec(DEFAULT_POLICY), None, getattr(game, "name", game))
 
 
 def default_policy_for(view: Any) -> RolloutPolicy:
@@ -61,5 +61,5 @@ def default_policy_for(view: Any) -> RolloutPolicy:
 
 @functools.cache
 def default_policy_class(game: str) -> type:
-    """The class that plays ``game`` for ``DEFAULT_POLICY`` in the strategy registry."""
-    return strategy_class(DEFAULT_POLICY, game)
+    """The class that plays ``game`` for whist_sim's ``DEFAULT_POLICY``."""
+    return strategy_class(built_in_spec(DEFAULT_POLICY), game)

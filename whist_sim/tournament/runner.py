@@ -35,7 +35,7 @@ from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.space import bytes_per_hand, estimate_room
-from whist_sim.strategy import is_built_in
+from whist_sim.strategy import built_in_spec, is_built_in
 from whist_sim.tournament.bench import Bench
 from whist_sim.tournament.bots import BotEntry
 from whist_sim.tournament.cluster import check_workers
@@ -686,7 +686,8 @@ def _check_room(
                     config.game().duplicate_rotations)
         spec = dataclasses.replace(
             _spec(config, plan, [seats[p] for p in played], played, 0),
-            strategies={e.name: ("random", {}) for e in config.strategies}, bots={},
+            strategies={e.name: (built_in_spec("random"), {}) for e in config.strategies},
+            bots={},
             time_limit=None, time_control=None)
         started = time.perf_counter()
         return play_task(spec), time.perf_counter() - started
