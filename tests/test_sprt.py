@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -446,7 +447,8 @@ def test_estimate_handles_thin_and_extreme_data():
     single = penta.estimate([0.75])
     assert single.pairs == 1 and math.isnan(single.sd) and "too few pairs" in single.describe()
     swept = penta.estimate([1, 1, 1, 1])
-    assert swept.elo == math.inf and swept.los == 1.0 and "+inf" in swept.describe()
+    assert swept.elo == math.inf and "+inf" in swept.describe()
+    assert math.isnan(swept.los) and "superiority n/a" in swept.describe()
     lost = penta.estimate([0, 0, 0.25, 0])
     assert lost.elo_lo == -math.inf and lost.mean_lo == 0.0
     assert net.estimate([0, 0, 0]).elo == 0
@@ -461,7 +463,7 @@ def test_the_interval_contains_the_mean_and_the_elo(values):
     estimate = pentanomial_model().estimate(values)
     assert estimate.mean_lo <= estimate.mean <= estimate.mean_hi
     assert estimate.elo_lo <= estimate.elo <= estimate.elo_hi
-    assert 0 <= estimate.los <= 1
+    assert 0 <= estimate.los <= 1 if len(set(values)) > 1 else math.isnan(estimate.los)
 
 
 @settings(max_examples=60, deadline=None)
@@ -840,3 +842,41 @@ def test_a_fixed_sample_test_of_a_share_whose_pairs_all_agree_reads_exact_bounds
     # enough agreeing pairs still decide
     assert fixed_verdict(model, settings, [0.0] * 40).decision == "H0"
     assert fixed_verdict(model, settings, [1.0] * 40).decision == "H1"
+
+
+def test_no_likelihood_of_superiority_when_every_pair_agrees():
+    """With no spread the normal approximation has no standard error: it read 100% after
+    three pairs won, beside an interval of 44 to 100% (a statistician's probe)."""
+    for model, values in ((pentanomial_model(), [1, 1, 1]), (pentanomial_model(), [0, 0]),
+                          (net_model(), [0.75, 0.75, 0.75])):
+        estimate = model.estimate(values)
+        assert math.isnan(estimate.los), values
+        assert "likelihood of superiority n/a" in estimate.describe()
+    assert 0 < net_model().estimate([0.75, 0.5, 1.0]).los < 1
+
+
+@pytest.mark.parametrize("values", [[1.0, 1.0], [1.0] * 3, [0.0] * 3, [2.5] * 40])
+def test_a_fixed_sample_test_of_net_margins_that_all_agree_decides_nothing(values):
+    """Two pairs of +1 read "A is stronger" from a bound of no width (and three of 0,
+    "not stronger" against net1 = 0.5), claiming alpha and beta; margins of rare large
+    losses and frequent small wins look like that for a while. The sequential test, at
+    LLR 0, had no evidence either way; now neither has the fixed one."""
+    for hypotheses in (SprtSettings.create(), SprtSettings.create(net0=0, net1=0.5)):
+        assert fixed_verdict(net_model(), hypotheses, values).decision == "inconclusive"
+        assert math.isnan(one_sided_bounds(net_model().estimate(values), hypotheses)[0])
+
+
+@pytest.mark.parametrize(("settings", "fragment"), [
+    ({"net0": -1e308, "net1": 1e308}, "net0 = -1e+308 is out of range"),
+    ({"elo0": 0, "elo1": 1e7}, "elo1 = 1e+07 is out of range"),
+])
+def test_hypotheses_too_large_to_test_are_refused(settings, fragment):
+    """A margin of 1e308 overflowed the LLR into NaN, read as "continue" to the end."""
+    with pytest.raises(SprtError, match=re.escape(fragment)):
+        SprtSettings.create(**settings)
+
+
+def test_pair_values_too_large_to_test_are_refused():
+    with pytest.raises(SprtError, match=r"pair value 1e\+200 \(pair 1\) is out of range"):
+        sequential_verdict(net_model(), SprtSettings.create(), [3.0, 1e200, -1e200],
+                           finished=False)

@@ -90,7 +90,8 @@ class Estimate:
                 if self.mean_unit == "share"
                 else "no spread between pairs, so the normalised Elo is unbounded"
             )
-        parts.append(f"likelihood of superiority {self.los:.1%}")
+        parts.append(f"likelihood of superiority {self.los:.1%}" if math.isfinite(self.los)
+                     else "likelihood of superiority n/a (the pairs all agree)")
         return ", ".join(parts)
 
     def _mean_phrase(self) -> str:
@@ -130,11 +131,12 @@ def t_quantile(probability: float, pairs: int) -> float:
 
 
 def likelihood_of_superiority(mean: float, sd: float, pairs: int, fair_mean: float) -> float:
-    """P(true mean > fair mean) by the normal approximation; NaN below two pairs."""
-    if pairs < 2 or math.isnan(sd):
+    """P(true mean > fair mean) by the normal approximation; NaN below two pairs, and NaN
+    when the pairs all agree: with no spread the approximation has no standard error to
+    divide by, and its limit (100% after three pairs won) contradicted the interval shown
+    beside it (a share of 44 to 100%)."""
+    if pairs < 2 or math.isnan(sd) or sd == 0.0:
         return math.nan
-    if sd == 0.0:
-        return 1.0 if mean > fair_mean else 0.0 if mean < fair_mean else 0.5
     return float(stats.norm.cdf((mean - fair_mean) / (sd / math.sqrt(pairs))))
 
 

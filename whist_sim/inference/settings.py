@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 DEFAULT_ELO0 = 0.0
 DEFAULT_ELO1 = 10.0
+HYPOTHESIS_LIMIT = 1e6
+"""The largest |elo0|, |elo1|, |net0|, |net1| taken: far beyond any game's margins (an Elo
+of a million is certainty), and small enough that the LLR stays a finite number."""
+
 ALLOWED_KEYS = ("elo0", "elo1", "net0", "net1", "alpha", "beta")
 EXAMPLES = {"elo0": "0", "elo1": "10", "net0": "0", "net1": "0.5", "alpha": "0.05", "beta": "0.05"}
 NET_GAMES = ("solo_whist", "minnesota_whist")
@@ -95,6 +99,11 @@ def _validate(
             for key, value in ((low_key, low), (high_key, high)):
                 if not _is_number(value) or not math.isfinite(value):
                     raise SprtError(f"{_label(where, key)} = {value!r} must be a finite number")
+                if abs(value) > HYPOTHESIS_LIMIT:
+                    raise SprtError(
+                        f"{_label(where, key)} = {value:g} is out of range; allowed values:"
+                        f" -{HYPOTHESIS_LIMIT:g} to {HYPOTHESIS_LIMIT:g} (a margin this large"
+                        " overflowed the likelihood ratio into NaN, and the test never decided)")
             if low >= high:
                 raise SprtError(
                     f"{_label(where, low_key)} = {low:g} must be below {high_key} = {high:g}"

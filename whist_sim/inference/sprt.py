@@ -200,7 +200,11 @@ def _h0_head(a: str, b: str, high: float) -> str:
 def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float, float]:
     """The one-sided (1 - alpha) lower and (1 - beta) upper confidence bounds of the mean.
 
-    Student's t over pairs; NaN below two pairs. A share whose pairs all agree gets
+    Student's t over pairs; NaN below two pairs, and NaN for pairs in points that all
+    agree (no spread: Student's t gives a bound of no width, and two pairs of +1 read
+    "A is stronger", where the sequential test, at LLR 0, had no evidence either way;
+    pairs of rare large losses and frequent small wins show no spread for a while). A
+    share whose pairs all agree gets
     Clopper and Pearson's exact binomial bounds over its pairs instead: Student's t
     gives it no width, and a fixed-sample test decided after two pairs of one outcome,
     against the report's own interval (0 of 2: 0 to 66%). A pair's share lies in
@@ -217,6 +221,8 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
         lower = 0.0 if x <= 0 else float(stats.beta.ppf(settings.alpha, x, n - x + 1))
         upper = 1.0 if x >= n else float(stats.beta.ppf(1 - settings.beta, x + 1, n - x))
         return lower, upper
+    if estimate.sd == 0:
+        return math.nan, math.nan
     error = estimate.sd / math.sqrt(estimate.pairs)
     return (
         estimate.mean - t_quantile(1 - settings.alpha, estimate.pairs) * error,
@@ -224,14 +230,25 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
     )
 
 
+PAIR_VALUE_LIMIT = 1e12
+"""The largest |pair value| taken (a game's margins are a few dozen points): squares of
+larger ones overflow the variance, and the LLR became NaN, read as "continue" to the end."""
+
+
 def finite_pair_values(values: npt.ArrayLike) -> np.ndarray:
     """The pair values as floats, or a SprtError naming the first that is not a finite
-    number (a NaN read as an unrelated NumPy error in one model, a NaN verdict in another)."""
+    number (a NaN read as an unrelated NumPy error in one model, a NaN verdict in another)
+    or is beyond ``PAIR_VALUE_LIMIT``."""
     x = np.asarray(values, dtype=float).ravel()
     bad = ~np.isfinite(x)
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
         raise SprtError(f"pair value {float(x[first])!r} (pair {first}) is not a finite number")
+    huge = np.abs(x) > PAIR_VALUE_LIMIT
+    if huge.any():
+        first = int(np.flatnonzero(huge)[0])
+        raise SprtError(f"pair value {float(x[first]):g} (pair {first}) is out of range; allowed"
+                        f" values: -{PAIR_VALUE_LIMIT:g} to {PAIR_VALUE_LIMIT:g}")
     return x
 
 

@@ -17,6 +17,7 @@ or a resume in the middle.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -113,7 +114,8 @@ class DuelTracker:
         estimate = self.verdict.estimate
         line = (f"{self.a} vs {self.b}: {estimate.pairs:,} pairs, Elo-like"
                 f" {_signed(estimate.elo)} [{_signed(estimate.elo_lo)}, {_signed(estimate.elo_hi)}]"
-                f" ({self.model.scale}), LOS {100 * estimate.los:.1f}%")
+                f" ({self.model.scale}), LOS "
+                + (f"{100 * estimate.los:.1f}%" if math.isfinite(estimate.los) else "n/a"))
         if self.sequential:
             line += (f", LLR {self.verdict.llr:.2f} (bounds {self.verdict.lower:.2f},"
                      f" {self.verdict.upper:.2f})")
