@@ -152,3 +152,19 @@ def test_a_lost_manifest_is_named_and_rebuilt_by_resume_from_the_units_records(
     assert resumed.tasks_run == 0
     assert_same_rows(run_rows(run), reference)
     assert_tidy(run)
+
+
+@pytest.mark.parametrize(("key", "value", "recorded"), [
+    ("seed", 7, "tournament.seed is 7, but the run was started with"),
+    ("deals", 3000, "tournament.deals is 3000, but the run was started with 12"),
+    ("game", "solo_whist", "tournament.game is 'solo_whist', but the run was started with"),
+])
+def test_resume_refuses_a_run_json_whose_config_was_edited(run: Path, key, value, recorded):
+    """An edited seed resumed "complete", its later tasks dealt from the new seed beside
+    the earlier ones; an edited deal count was overruled by the plan without a word."""
+    meta_path = run / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta["config"]["tournament"][key] = value
+    meta_path.write_text(json.dumps(meta))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert recorded in message and "run.json was edited" in message

@@ -19,6 +19,7 @@ uninterrupted run.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import platform
 import sys
@@ -279,6 +280,7 @@ def load_plan(
         )
         seats = [tuple(lineup) for lineup in meta["lineups"]]
         played = list(meta.get("pairing_ids") or range(len(seats)))
+        _check_config_matches_record(folder, meta, config, seats, played)
     except (KeyError, TypeError) as exc:
         raise RunFolderError(f"{folder.path}/run.json: corrupt (missing {exc})") from None
     sizes = (plan.pairings, plan.deals, plan.deals_per_task)
@@ -290,6 +292,37 @@ def load_plan(
             f" {len(seats)} line-ups)"
         )
     return config, plan, seats, played
+
+
+def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
+                                 config: TournamentConfig, seats: list[tuple[str, ...]],
+                                 played: list[int]) -> None:
+    """Refuse to resume on a config that disagrees with what run.json recorded of the run
+    when it started: an edited seed resumed "complete", its later tasks dealt from the new
+    seed beside the earlier ones (an operator probe), and an edited deal count was
+    silently overruled by the plan."""
+    recorded = {
+        "tournament.seed": meta["root_seed"],
+        "tournament.deals": meta["plan"]["deals"],
+        "tournament.game": meta["game"],
+        "variant": meta["variant"],
+        "line-ups": [list(lineup) for lineup in seats],
+    }
+    current = {
+        "tournament.seed": config.tournament.seed,
+        "tournament.deals": config.tournament.deals,
+        "tournament.game": config.game().name,
+        "variant": config.game().variant.as_dict(),
+        "line-ups": [list(config.lineups()[p]) for p in played]
+        if max(played, default=-1) < len(config.lineups()) else None,
+    }
+    for key, value in recorded.items():
+        if json.loads(json.dumps(current[key])) != value:  # as run.json holds it
+            raise RunFolderError(
+                f"{folder.path}/run.json: its config's {key} is {current[key]!r}, but the run"
+                f" was started with {value!r} (run.json was edited): a resumed run must play"
+                " what it started; restore the value, or start a new run with the new config"
+            )
 
 
 def _check_deal_set_unchanged(folder: RunFolder, meta: dict[str, Any]) -> None:
