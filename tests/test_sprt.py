@@ -766,6 +766,21 @@ def test_points_hypotheses_on_strongly_skewed_pairs_miss_beta_as_the_docs_warn()
     assert wilson_lower(outcome.false_h1, outcome.runs) <= settings_.alpha
 
 
+def test_normalised_elo_on_left_skewed_pairs_exceeds_alpha_as_the_docs_warn():
+    """The mirror image of the rare-large-wins case (rare large losses, skewness -2.5):
+    false H1 about 8% at alpha 5% (a statistician's probe; Student's t's right tail grows
+    when the data lean left). docs/statistics.md says so, and the verdict warns."""
+    support, chances = strongly_skewed_pairs()
+    support = -support
+    sd = moments(support, chances)[1]
+    model, settings_ = net_model(), SprtSettings.create(elo0=0, elo1=25)
+    outcome = simulate_net(settings_, support, chances,
+                           (model.mean_at(0, sd), model.mean_at(25, sd)),
+                           _max_pairs(model, settings_, sd), seed=6)
+    assert wilson_lower(outcome.false_h1, outcome.runs) > settings_.alpha
+    assert wilson_lower(outcome.false_h0, outcome.runs) <= settings_.beta
+
+
 @pytest.mark.parametrize("kind", ["pentanomial", "normalised Elo"])
 @pytest.mark.slow
 def test_fixed_verdict_at_fixed_sample_pairs_has_the_asked_error_rates(kind):
@@ -805,7 +820,9 @@ def test_a_verdict_on_points_warns_when_the_pairs_are_skewed():
     warned = fixed_verdict(net_model(), points, skewed).text("A", "B")
     assert "Caution: the pair values are skewed" in warned
     in_elo = fixed_verdict(net_model(), SprtSettings.from_mapping({}), skewed).text("A", "B")
-    assert "Caution" not in in_elo
+    assert "Caution: the pair values are skewed to the left" in in_elo  # rare large losses
+    right = fixed_verdict(net_model(), SprtSettings.from_mapping({}), -skewed).text("A", "B")
+    assert "Caution" not in right  # rare large wins: normalised Elo keeps alpha (measured)
     symmetric = rng.normal(0.3, 1.0, 400)
     assert "Caution" not in fixed_verdict(net_model(), points, symmetric).text("A", "B")
 
