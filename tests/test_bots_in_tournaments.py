@@ -270,3 +270,18 @@ def _running(pid: int) -> bool:
         return False
     with open(f"/proc/{pid}/stat") as handle:  # a zombie waiting for its parent is done
         return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_supervisor_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """Ray ends its workers without running their exit handlers, and each worker's
+    supervisor left a folder with its heartbeat file in /tmp (an operator counted 900):
+    the heartbeat is now a file with no name, shared with the child by descriptor."""
+    import tempfile
+
+    from whist_sim.tournament.sandbox import Supervisor
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    supervisor = Supervisor()
+    supervisor.heartbeat.hand_started(3)  # the mapping is live
+    assert list(tmp_path.iterdir()) == []  # before close(), which a killed worker never runs
+    supervisor.close()

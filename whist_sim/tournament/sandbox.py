@@ -43,7 +43,6 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 from whist_sim.play import StrategyFailure
 from whist_sim.tournament.entrants import CrashScript
@@ -78,18 +77,28 @@ CHILD_MODULE = "whist_sim.tournament.sandbox_child"
 
 
 class Heartbeat:
-    """The shared file the child writes and the supervisor reads (``entrants.Monitor``)."""
+    """The shared file the child writes and the supervisor reads (``entrants.Monitor``).
 
-    def __init__(self, path: Path) -> None:
-        self._file = open(path, "r+b")  # noqa: SIM115 - open as long as the mapping
+    A file with no name: the supervisor makes it and removes its name at once, and the
+    child inherits the open descriptor. Nothing is left in the temporary folder however
+    the worker ends (Ray ends its workers without running their exit handlers, and each
+    left a folder behind: an operator found 900 in /tmp)."""
+
+    def __init__(self, fd: int) -> None:
+        self._file = os.fdopen(fd, "r+b")  # open as long as the mapping
         self._map = mmap.mmap(self._file.fileno(), SLOTS * 8)
         self.slots = memoryview(self._map).cast("q")
 
     @classmethod
-    def create(cls, folder: Path) -> Heartbeat:
-        path = folder / "heartbeat"
-        path.write_bytes(bytes(SLOTS * 8))
-        return cls(path)
+    def create(cls) -> Heartbeat:
+        fd, path = tempfile.mkstemp(prefix="whist-sim-heartbeat-")
+        os.unlink(path)
+        os.ftruncate(fd, SLOTS * 8)
+        return cls(fd)
+
+    def fileno(self) -> int:
+        """The descriptor a child inherits (``pass_fds``) to open the same file."""
+        return self._file.fileno()
 
     # -- the child's side (entrants.Monitor) --------------------------------------
     def match_started(self, lineup: int, deal: int, rotation: int) -> None:
@@ -152,8 +161,7 @@ class Supervisor:
     """One child process playing tasks, watched from outside (one per Ray worker)."""
 
     def __init__(self) -> None:
-        self._folder = Path(tempfile.mkdtemp(prefix="whist-sim-sandbox-"))
-        self.heartbeat = Heartbeat.create(self._folder)
+        self.heartbeat = Heartbeat.create()
         self._child: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._output = bytearray()
@@ -166,9 +174,9 @@ class Supervisor:
         from_child_r, from_child_w = os.pipe()
         output_r, output_w = os.pipe()
         self._child = subprocess.Popen(
-            [sys.executable, "-m", CHILD_MODULE, str(self._folder / "heartbeat"),
+            [sys.executable, "-m", CHILD_MODULE, str(self.heartbeat.fileno()),
              str(to_child_r), str(from_child_w)],
-            pass_fds=(to_child_r, from_child_w),
+            pass_fds=(self.heartbeat.fileno(), to_child_r, from_child_w),
             stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
         )
         for fd in (to_child_r, from_child_w, output_w):
@@ -215,9 +223,6 @@ class Supervisor:
                 child.wait(CLOSE_SECONDS)
         self._stop()
         self.heartbeat.close()
-        for path in self._folder.iterdir():
-            path.unlink()
-        self._folder.rmdir()
 
     # -- a task -----------------------------------------------------------------------
     def play(self, spec: TaskSpec) -> TaskResult:

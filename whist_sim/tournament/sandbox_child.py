@@ -1,6 +1,6 @@
 """The supervised child of ``sandbox``: plays the tasks it is sent, one after another.
 
-Started as ``python -m whist_sim.tournament.sandbox_child HEARTBEAT IN_FD OUT_FD``.
+Started as ``python -m whist_sim.tournament.sandbox_child HEARTBEAT_FD IN_FD OUT_FD``.
 It reads pickled ``TaskSpec`` objects from IN_FD, plays each with ``play_task``
 (reporting to the heartbeat, strategies' ``BaseException`` contained), and writes
 back ``("result", TaskResult)``, ``("abort", (seat, message))`` when a strategy
@@ -19,7 +19,6 @@ import signal
 import sys
 import traceback
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
 
@@ -37,7 +36,7 @@ def main(argv: list[str]) -> int:
     from whist_sim.tournament.sandbox import Heartbeat
     from whist_sim.tournament.worker import play_task
 
-    heartbeat = Heartbeat(Path(argv[0]))
+    heartbeat = Heartbeat(int(argv[0]))
     inbox = Connection(int(argv[1]), writable=False)
     outbox = Connection(int(argv[2]), readable=False)
     while True:
