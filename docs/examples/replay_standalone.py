@@ -4,6 +4,8 @@ Usage: python replay_standalone.py RUN_FOLDER DEAL_KEY
 
 This file deliberately does not import whist_sim: it shows that the `deals` and
 `actions` tables are enough to follow a deal and recompute its trick counts.
+It knows German Whist's rules only: given another game's run it says so in one
+line and exits with status 2.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ def beats(card: str, best: str, trump: str) -> bool:
 
 def replay(run: str, deal_key: str) -> tuple[int, int]:
     (deal,) = load(run, "deals", deal_key)
+    if deal["game"] != "german_whist":
+        print(f"{run} is a {deal['game']} run; replay_standalone.py reads German Whist"
+              " runs only", file=sys.stderr)
+        sys.exit(2)
     actions = sorted(load(run, "actions", deal_key), key=lambda a: a["step"])
     hands = [set(h.split()) for h in deal["hands"]]
     trump = deal["trump"]
