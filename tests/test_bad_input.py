@@ -110,6 +110,17 @@ def test_missing_run_folder_is_one_line(tmp_path, command):
     _assert_clean_error(_run(*args), missing, "no such run folder")
 
 
+@pytest.mark.parametrize("command", ["report", "replay", "resume"])
+def test_a_config_file_given_for_a_run_folder_is_named_a_file(tmp_path, command):
+    """`whist-sim report configs/quickstart.toml` said "no such run folder" of a file that
+    exists (a docs probe)."""
+    config = tmp_path / "quickstart.toml"
+    config.write_text(quick_config(deals=2))
+    args = {"report": ["report", str(config)], "replay": ["replay", str(config), "0-0-0-0"],
+            "resume": ["run", "--resume", str(config)]}[command]
+    _assert_clean_error(_run(*args), str(config), "a file, not a run folder")
+
+
 def test_an_entrant_in_no_partnership_is_refused(tmp_path):
     """It got a row of standings, and a verdict, with no hand played."""
     body = GAME_CONFIG.format(game="minnesota_whist", variant="",

@@ -518,7 +518,8 @@ def test_export_replaces_a_file_whole(runs: dict[str, Path], tmp_path: Path) -> 
 
 def test_export_picks_one_table_size_of_a_knockout_run(tmp_path: Path) -> None:
     run = make_run_without_ray(tmp_path, config_text("knockout_whist", 2, {}, [3, 4]))
-    with pytest.raises(DealSetError, match="plays tables of 3, 4 players; a deal set holds one"):
+    with pytest.raises(DealSetError, match="plays tables of 3, 4 players; a deal set holds one"
+                       r".*choose one with --players \(3, 4; players= in Python\)"):
         export_deal_set(run, tmp_path / "both.parquet")
     with pytest.raises(DealSetError, match="has no table of 5 players"):
         export_deal_set(run, tmp_path / "five.parquet", players=5)

@@ -456,7 +456,7 @@ def _one_table_size(rows: pl.DataFrame, run: Path | str, players: int | None) ->
             shown = ", ".join(map(str, sizes))
             raise DealSetError(
                 f"{run}: plays tables of {shown} players; a deal set holds one table size:"
-                f" choose one with players ({shown})"
+                f" choose one with --players ({shown}; players= in Python)"
             )
         return rows
     if isinstance(players, bool) or not isinstance(players, int) or players not in sizes:

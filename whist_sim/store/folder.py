@@ -142,6 +142,9 @@ class RunFolder:
         deletes a file whose bytes are wrong: that is for the user to remove.
         """
         path = Path(path)
+        if path.is_file():
+            raise RunFolderError(f"{path}: a file, not a run folder (a run folder holds"
+                                 " run.json; --out of `whist-sim run` names one)")
         if not path.is_dir():
             raise RunFolderError(f"{path}: no such run folder")
         folder = cls(path)
