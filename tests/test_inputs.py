@@ -206,7 +206,7 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
          "odd numbers"),
         ("german_whist", 'match = "best_of_03"', "variant.match = 'best_of_03'", "'best_of_3'"),
         ("german_whist", 'count = ["all"]', "variant.count = ['all']", "'stage2', 'all'"),
-        ("german_whist", "trumps = true", "variant.trumps = True", "'upcard', 'none'"),
+        ("german_whist", "trumps = true", "variant.trumps = true", "'upcard', 'none'"),
         # Solo Whist
         ("solo_whist", "stake = 1e300", "variant.stake = 1e+300", "a number > 0 and <= 1,000,000"),
         ("solo_whist", "stake = 9223372036854775807", "variant.stake = 9223372036854775807",
@@ -223,8 +223,8 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
          "a number > 0 and <= 1,000,000,000, or leave it out (off)"),
         ("solo_whist", "session_hands = 20\ntarget = 1e10", "variant.target = 10000000000.0",
          "a number > 0 and <= 1,000,000,000"),
-        ("solo_whist", "upcard = 1", "variant.upcard = 1", "True, False"),
-        ("solo_whist", 'play_out = "yes"', "variant.play_out = 'yes'", "True, False"),
+        ("solo_whist", "upcard = 1", "variant.upcard = 1", "true, false"),
+        ("solo_whist", 'play_out = "yes"', "variant.play_out = 'yes'", "true, false"),
         ("solo_whist", "payments = 1", "variant.payments = 1", "'default', 'classic'"),
         # Minnesota Whist
         ("minnesota_whist", "target = 0", "variant.target = 0", "whole numbers 1..1,000"),
@@ -235,7 +235,7 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
         ("minnesota_whist", "bid = 1", "variant.bid = 1", "'cards', 'spoken'"),
         # Knock-out Whist
         ("knockout_whist", "tie_break = 1", "variant.tie_break = 1", "'cut', 'nearest_left'"),
-        ("knockout_whist", "dogs_life = true", "variant.dogs_life = True",
+        ("knockout_whist", "dogs_life = true", "variant.dogs_life = true",
          "'off', 'first_round', 'first_knockout'"),
     ],
 )

@@ -264,8 +264,9 @@ def check_choice(where: str, key: str, value: Any, allowed: tuple[Any, ...]) -> 
     Python: a config's ``upcard = 1`` would pass as ``true`` and be recorded as 1.
     """
     if not any(type(value) is type(a) and value == a for a in allowed):
-        shown = ", ".join(repr(a) for a in allowed)
-        raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
+        shown = ", ".join(as_toml(a) for a in allowed)  # true, false: as a config spells them
+        raise VariantError(f"{where}.{key} = {as_toml(value)} is not allowed; allowed values:"
+                           f" {shown}")
 
 
 def as_toml(value: Any) -> str:
