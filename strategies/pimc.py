@@ -49,6 +49,7 @@ from random import Random
 from typing import Any
 
 from whist_sim.games import GAMES
+from whist_sim.games.base import as_toml
 from whist_sim.search.model import BIDDING_PHASES
 from whist_sim.search.params import (
     exact_cards_for,
@@ -127,7 +128,7 @@ class Pimc(Strategy):
         self.exact_cards = exact_cards
         if bidding not in BIDDING:
             raise ValueError(
-                f"parameter 'bidding' must be one of {', '.join(BIDDING)}, not {bidding!r}"
+                f"parameter 'bidding' must be one of {', '.join(BIDDING)}, not {as_toml(bidding)}"
             )
         self.bidding = bidding
         self.incumbent = flag("incumbent", incumbent)
@@ -138,7 +139,8 @@ class Pimc(Strategy):
             raise ValueError(f"parameter 'min_make' must be between 0 and 1, not {min_make!r}")
         if fit_calls not in FIT_CALLS:
             raise ValueError(
-                f"parameter 'fit_calls' must be one of {', '.join(FIT_CALLS)}, not {fit_calls!r}"
+                f"parameter 'fit_calls' must be one of {', '.join(FIT_CALLS)}, not"
+                f" {as_toml(fit_calls)}"
             )
         self.fit_calls = fit_calls
         if budget_candidates is not None:
