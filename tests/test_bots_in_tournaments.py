@@ -224,8 +224,9 @@ def test_a_new_run_starts_its_bots_for_validation_once(tmp_path):
     config = load_config(write_config(tmp_path, body, "counted.toml"))
     assert starts.read_text().count("start") == 1  # validation's handshake
     run_tournament(config, tmp_path / "counted", workers=0, progress=False)
-    # then one process per seat it holds (seat 0, then seat 1 in the swapped seating)
-    assert starts.read_text().count("start") == 3
+    # then one process per seat it holds (seat 0, then seat 1 in the swapped seating) and
+    # the fresh one kept ready for a deal none of a seat's processes may play again
+    assert starts.read_text().count("start") == 4
 
 
 @pytest.mark.parametrize("asked", [True, False], ids=["child asked to quit", "child ended"])

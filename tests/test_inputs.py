@@ -674,14 +674,14 @@ def test_a_plugin_with_a_built_in_name_reaches_no_search_strategy_unnamed(tmp_pa
     from whist_sim.search import policy
     from whist_sim.strategy import build_strategy
 
-    policy.default_policy.cache_clear()
-    policy.default_policy_class.cache_clear()
     game = make_game("german_whist")
+    # uncached (the caches, shared by every search model, may hold a policy already)
+    assert policy.default_policy_class.__wrapped__(game.name).__module__.startswith("strategies.")
+    assert type(policy.default_policy.__wrapped__(game.name)).__module__.startswith("strategies.")
     searcher = build_strategy("pimc", {"worlds": 2}, game.name)
     played = play_deal(game, [searcher, build_strategy("random", {}, game.name)], 3,
                        on_error="abort")
     assert played.outcome.error is None
-    assert type(policy.default_policy(game.name)).__module__.startswith("strategies.")
     assert check_entrant("solver", deals=1, games=["german_whist"]).decisions > 0
 
 
@@ -717,6 +717,21 @@ def test_a_class_without_a_usable_choose_is_refused_at_validation(
     name = source.split("class ", 1)[1].split("(", 1)[0].split(":", 1)[0]
     body = _config_text().replace('use = "heuristic"', f'use = "{module}:{name}"')
     _assert_names(_refusal(tmp_path, body), "strategies[1]", fragment)
+
+
+def test_a_class_that_names_no_games_is_refused_by_run_and_check_alike(tmp_path, monkeypatch):
+    """The docs promise a strategy is never asked to play a game it does not name; a class
+    without ``games`` was entered in any game by a run, while ``check`` said its games
+    attribute (which it did not have) was [] (a docs probe)."""
+    from whist_sim.checking import StrategyCheckError, check_entrant
+
+    module = _plugin(tmp_path, monkeypatch, "no_games_mod",
+                     "class NoGames:\n    def choose(self, view, rng):\n        return 0\n")
+    body = _config_text().replace('use = "heuristic"', f'use = "{module}:NoGames"')
+    _assert_names(_refusal(tmp_path, body), "strategies[1]", "names no games",
+                  "games = frozenset(", "known games: german_whist")
+    with pytest.raises(StrategyCheckError, match="names no games"):
+        check_entrant(f"{module}:NoGames", deals=1)
 
 
 @pytest.mark.parametrize(

@@ -204,24 +204,30 @@ def check_entrant(
         return check_strategy(bot, games, deals=deals, time_limit=time_limit)
 
 
-def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str]]:
+def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str] | None]:
     """A name for messages and the games the strategy says it plays."""
     if isinstance(strategy_or_spec, str):
         cls = resolve_strategy(strategy_or_spec)
-        return strategy_or_spec, claimed_games(cls, strategy_or_spec) or frozenset()
+        return strategy_or_spec, claimed_games(cls, strategy_or_spec)
     if isinstance(strategy_or_spec, type):
-        return strategy_or_spec.__name__, claimed_games(strategy_or_spec) or frozenset()
+        return strategy_or_spec.__name__, claimed_games(strategy_or_spec)
     if not callable(getattr(strategy_or_spec, "choose", None)):
         raise StrategyCheckError(
             f"{strategy_or_spec!r} is not a strategy: it has no choose(view, rng) method"
         )
     cls = type(strategy_or_spec)
     name = getattr(strategy_or_spec, "entrant", None) or cls.__name__  # a bot says its own
-    return name, claimed_games(strategy_or_spec, name) or frozenset()
+    return name, claimed_games(strategy_or_spec, name)
 
 
-def _games_to_check(name: str, claimed: frozenset[str], games: Iterable[str] | None) -> list[str]:
+def _games_to_check(name: str, claimed: frozenset[str] | None, games: Iterable[str] | None
+                    ) -> list[str]:
     """The games the strategy claims that whist_sim knows, narrowed to ``games`` if given."""
+    if claimed is None:  # as a config refuses it: a strategy names the games it plays
+        raise StrategyCheckError(
+            f"strategy {name!r} names no games: give its class a games attribute, the games"
+            f" it plays, e.g. games = frozenset({{'german_whist'}}); known games:"
+            f" {', '.join(sorted(GAMES))}")
     known = claimed & set(GAMES)
     if not known:
         raise StrategyCheckError(

@@ -37,6 +37,7 @@ from pathlib import Path
 from random import Random
 from typing import Any, ClassVar
 
+from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
 
 ENTRY_POINT_GROUP = "whist_sim.strategies"
@@ -240,7 +241,12 @@ def strategy_class(spec: str, game: str) -> type:
     """
     cls = resolve_strategy(spec)
     supported = claimed_games(cls, spec)
-    if supported is not None and game not in supported:
+    if supported is None:  # a strategy is never asked to play a game it does not name
+        raise StrategyError(
+            f"strategy {spec!r} names no games: give its class a games attribute, the games it"
+            f" plays, e.g. games = frozenset({{{game!r}}}); known games:"
+            f" {', '.join(sorted(GAMES))}")
+    if game not in supported:
         raise StrategyError(
             f"strategy {spec!r} does not play {game}; it supports: {', '.join(sorted(supported))}"
         )
