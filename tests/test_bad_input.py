@@ -270,3 +270,23 @@ def test_a_report_out_that_is_a_file_is_one_line_naming_it(tmp_path, good_run):
     afile.write_text("")
     _assert_clean_error(_run("report", str(good_run), "--out", str(afile)),
                         f"--out {afile}: is a file, not a folder")
+
+
+def test_ray_failing_under_a_run_is_one_line_and_says_how_to_resume(tmp_path, monkeypatch):
+    """A killed raylet ended the command with Ray's state dump and a traceback, and no word
+    of the run's committed tasks or of --resume (an operator probe)."""
+    import ray.exceptions
+
+    from whist_sim.tournament import runner as runner_module
+
+    def lost(*args, **kwargs):
+        raise ray.exceptions.LocalRayletDiedError()
+
+    monkeypatch.setattr(runner_module, "run_tournament", lost)
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    out = tmp_path / "run"
+    result = _run("run", str(config), "--out", str(out), "--no-progress")
+    _assert_clean_error(result, "Ray failed during the run (LocalRayletDiedError: The task's"
+                        " local raylet died", "every task committed so far is kept",
+                        f"continue with: whist-sim run --resume {out}")

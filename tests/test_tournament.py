@@ -184,8 +184,10 @@ def _kill_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-@pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
+@pytest.mark.parametrize("how", ["kill -9", "ctrl-c", "sigterm"])
 def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cluster, how):
+    """SIGTERM, what a scheduler, systemd or docker stop sends, stops a run as Ctrl-C does
+    (Ray's own handler printed a crash report and left the run "running")."""
     body = quick_config(deals=60, per_task=2)
     config = write_config(tmp_path, body)
     out = tmp_path / "interrupted"
@@ -196,7 +198,7 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
             process.kill()
             process.wait(timeout=30)
         else:
-            process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
             stdout, stderr = process.communicate(timeout=60)
             assert process.returncode == 1, f"{stdout}\n{stderr}"
             assert f"whist-sim run --resume {out}" in stdout

@@ -126,8 +126,11 @@ def run(
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
 ) -> None:
     """Play a round-robin tournament on Ray and write Parquet results."""
+    from whist_sim.tournament.cluster import stop_on_sigterm
     from whist_sim.tournament.config import load_config
     from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+    stop_on_sigterm()  # a scheduler's stop is a Ctrl-C: the run kept, and resumable
 
     _check_run_options(workers, address)
     folder = resume
@@ -162,7 +165,26 @@ def run(
         return
     except KeyboardInterrupt:
         _interrupted(folder)
+    except Exception as exc:
+        if not type(exc).__module__.startswith("ray."):
+            raise
+        _cluster_lost(exc, folder)
     _finish(summary, report)
+
+
+def _cluster_lost(exc: Exception, folder: Path | None) -> None:
+    """Ray failed under the run (its raylet or the cluster died): one line saying so, what
+    is kept and how to go on, instead of Ray's traceback; exit 2. The runner has recorded
+    the run as failed; its committed tasks are in the folder, and --resume plays the rest
+    once Ray (or the cluster) is back."""
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    where = f" -> {folder}" if folder is not None else ""
+    typer.secho(f"error: Ray failed during the run ({type(exc).__name__}: {first}); every task"
+                f" committed so far is kept{where}", fg=typer.colors.RED, err=True)
+    if folder is not None:
+        typer.echo(f"continue with: whist-sim run --resume {folder} (once the cluster is back)",
+                   err=True)
+    raise typer.Exit(2)
 
 
 def _warn(lines: list[str]) -> None:
@@ -240,8 +262,10 @@ def duel(
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
 ) -> None:
     """Is A stronger than B? Play duplicate pairs until a test decides, and say so."""
+    from whist_sim.tournament.cluster import stop_on_sigterm
     from whist_sim.tournament.duel import duel_config, parse_settings, run_duel
 
+    stop_on_sigterm()
     _check_run_options(workers, address)
     folder = out or _new_folder("duel")
     try:
@@ -261,7 +285,26 @@ def duel(
         return
     except KeyboardInterrupt:
         _interrupted(folder)
+    except Exception as exc:
+        if not type(exc).__module__.startswith("ray."):
+            raise
+        _cluster_lost(exc, folder)
     _finish(summary, report)
+
+
+def _cluster_lost(exc: Exception, folder: Path | None) -> None:
+    """Ray failed under the run (its raylet or the cluster died): one line saying so, what
+    is kept and how to go on, instead of Ray's traceback; exit 2. The runner has recorded
+    the run as failed; its committed tasks are in the folder, and --resume plays the rest
+    once Ray (or the cluster) is back."""
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    where = f" -> {folder}" if folder is not None else ""
+    typer.secho(f"error: Ray failed during the run ({type(exc).__name__}: {first}); every task"
+                f" committed so far is kept{where}", fg=typer.colors.RED, err=True)
+    if folder is not None:
+        typer.echo(f"continue with: whist-sim run --resume {folder} (once the cluster is back)",
+                   err=True)
+    raise typer.Exit(2)
 
 
 @app.command("report")

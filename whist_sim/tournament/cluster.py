@@ -24,8 +24,11 @@ import contextlib
 import ipaddress
 import os
 import re
+import signal
 import socket
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 from whist_sim.games.base import WhistSimError
 from whist_sim.tournament.loopback import processes_bound_to
@@ -216,12 +219,30 @@ def ray_session(address: str | None, workers: int | None) -> Iterator[int]:
                     runtime_env={"env_vars": {"PYTHONPATH": _python_path()}},
                 )
         started_here = True
+    previous = stop_on_sigterm()  # after ray.init, whose own handler it replaces
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         yield min(cpus, workers) if workers else cpus
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         if started_here:
             ray.shutdown()
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm() -> Any:
+    """Make SIGTERM (what a scheduler, systemd or ``docker stop`` sends) stop a run as Ctrl-C
+    does: every committed task kept, the run recorded ``interrupted``, the resume line
+    printed. Ray's own handler for it printed a crash report and left the run
+    ``running``. Returns the handler it replaced (None off the main thread, where
+    signals cannot be handled, and nothing is changed)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _terminated)
 
 
 def _join(address: str, where: str) -> None:
