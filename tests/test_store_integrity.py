@@ -168,3 +168,22 @@ def test_resume_refuses_a_run_json_whose_config_was_edited(run: Path, key, value
     meta_path.write_text(json.dumps(meta))
     message = _one_line_error(COMMANDS["resume"](run))
     assert recorded in message and "run.json was edited" in message
+
+
+def test_a_resume_counts_the_decisions_its_committed_tasks_hold(run: Path):
+    """run.json's decision counts are written at most once a second; a driver killed just
+    after a commit left them short of the committed rows, and the resumed run's totals
+    stayed short for good (195,000 where the rows held 208,000). A resume now counts them
+    again from the rows when run.json's do not cover them."""
+    meta_path = run / "run.json"
+    meta = json.loads(meta_path.read_text())
+    exact = {label: count for label, (count, _) in meta["decisions"].items()}
+    assert min(exact.values()) > 10
+    meta["decisions"] = {label: [count - 7, seconds]
+                         for label, (count, seconds) in meta["decisions"].items()}
+    meta["status"] = "running"  # as a killed driver leaves it
+    meta_path.write_text(json.dumps(meta))
+    resumed = resume_tournament(run, workers=0, progress=False)
+    assert resumed.status == "complete"
+    after = json.loads(meta_path.read_text())["decisions"]
+    assert {label: count for label, (count, _) in after.items()} == exact

@@ -54,7 +54,7 @@ from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.sandbox import Supervisor
-from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue
+from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue, rotate
 from whist_sim.tournament.sequential import DuelTracker
 from whist_sim.tournament.unit_writing import StoredTask, UnitTarget
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
@@ -586,12 +586,46 @@ def _trackers(
     tracker = DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1 else None
     if done:
         standings.add_rows(folder.scan("seats"))
-        earlier = folder.meta().get("decisions") or {}
-        standings.add_decisions({label: (int(n), float(t)) for label, (n, t) in earlier.items()})
+        standings.add_decisions(_earlier_decisions(folder, config))
         if tracker is not None:
             tracker.add_rows(folder.scan("seats"), folder.scan("matches"))
             tracker.look(_complete_deals(folder, plan, done))
     return standings, tracker
+
+
+def _earlier_decisions(folder: RunFolder, config: TournamentConfig
+                       ) -> dict[str, tuple[int, float]]:
+    """Per entrant, the decisions the committed tasks hold and their seconds: run.json's
+    counts when they cover every committed decision (they then include the time of a
+    forfeited decision, which no row holds), else counted again from the committed
+    ``actions`` rows. run.json is written at most once a second, so a killed driver left
+    the last second's tasks out of it, and the resumed run's totals short (an operator
+    counted 195,000 decisions where the rows held 208,000)."""
+    recorded = {label: (int(n), float(t))
+                for label, (n, t) in (folder.meta().get("decisions") or {}).items()}
+    counted = _committed_decisions(folder, config)
+    if all(recorded.get(label, (0, 0.0))[0] == n for label, (n, _) in counted.items()):
+        return recorded
+    return counted
+
+
+def _committed_decisions(folder: RunFolder, config: TournamentConfig
+                         ) -> dict[str, tuple[int, float]]:
+    """Per entrant, the chosen actions of the committed rows and their seconds, read by
+    line-up, seating and seat (three small columns; no join with the seats table)."""
+    import polars as pl
+
+    lineups = config.lineups()
+    per_seat = (folder.scan("actions").filter(pl.col("chosen"))
+                .group_by("pairing", "rotation", "seat")
+                .agg(pl.len().alias("n"), pl.col("seconds").fill_nan(0.0).sum().alias("s"))
+                .collect())
+    found: dict[str, tuple[int, float]] = {label: (0, 0.0) for label in config.labels()}
+    for pairing, rotation, seat, n, spent in per_seat.iter_rows():
+        label = rotate(lineups[pairing], rotation)[seat]
+        count, seconds = found.get(label, (0, 0.0))
+        found[label] = (count + int(n), seconds + float(spent or 0.0))
+    return found
 
 
 def _complete_deals(folder: RunFolder, plan: Plan, done: set[int] | None = None) -> int:
