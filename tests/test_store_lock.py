@@ -79,3 +79,47 @@ def test_two_writers_in_one_process_are_refused_too(run: Path):
 def test_a_new_run_refuses_a_folder_being_written(run: Path):
     with RunFolder.open(run, repair=True), pytest.raises(RunFolderError, match="not empty"):
         RunFolder.create(run, RunFolder.open(run).meta())
+
+
+@pytest.mark.parametrize("was_there", [False, True], ids=["new folder", "empty folder"])
+def test_a_run_that_fails_while_its_folder_is_made_leaves_nothing_half_made(
+        tmp_path: Path, monkeypatch, was_there):
+    """A full disk while run.json was written left a folder holding a lock file (or an
+    empty run.json.tmp): running into it again said "already exists and is not empty;
+    continue it with --resume", and --resume said "not a run folder" (an operator
+    probe). Now nothing is left, and the same --out works once there is room."""
+    import errno
+
+    out = tmp_path / "run"
+    if was_there:
+        out.mkdir()
+
+    def full(self, meta):
+        (self.path / ".run.json.tmp").write_bytes(b"")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    command = ["run", str(config), "--out", str(out), "--workers", "0", "--no-progress"]
+    with monkeypatch.context() as patched:
+        patched.setattr(RunFolder, "write_meta", full)
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 2, result.output
+        assert "no space left on the device" in result.output
+    assert (list(out.iterdir()) == []) if was_there else not out.exists()
+    again = CliRunner().invoke(app, command)
+    assert again.exit_code == 0, again.output
+
+
+def test_a_folder_holding_only_a_lock_file_takes_a_new_run(tmp_path: Path):
+    """What a killed start leaves: the lock file alone, no run in it."""
+    import tomllib
+
+    from whist_sim.tournament.config import validate_config
+    from whist_sim.tournament.runner import run_tournament
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / ".writer.lock").write_text("")
+    config = validate_config(tomllib.loads(quick_config(deals=2)))
+    assert run_tournament(config, out, workers=0, progress=False).status == "complete"

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -108,20 +109,28 @@ class RunFolder:
             raise RunFolderError(f"{path}: the run's metadata names no game")
         meta = {**meta, "run_id": meta.get("run_id") or new_run_id(),
                 "schema_version": SCHEMA_VERSION}
+        existed = path.is_dir()
         path.mkdir(parents=True, exist_ok=True)
         folder = cls(path)
         folder._lock = WriterLock.acquire(path, now_iso())
         if _has_content(path):  # another process created it meanwhile
             folder.close()
             raise refusal
-        for name in (UNITS_DIR, SNAPSHOTS_DIR, STAGING_DIR):
-            (path / name).mkdir()
-        folder._tables = tables_for(str(meta["game"]))
-        folder._run = (str(meta["run_id"]), str(meta["game"]))
-        folder._manifest = Manifest(0)
-        build_snapshot(path, folder._manifest, folder._tables, "create")
-        show(path, 0)
-        folder.write_meta(dict(meta))  # last: run.json is what makes a folder a run
+        try:
+            for name in (UNITS_DIR, SNAPSHOTS_DIR, STAGING_DIR):
+                (path / name).mkdir()
+            folder._tables = tables_for(str(meta["game"]))
+            folder._run = (str(meta["run_id"]), str(meta["game"]))
+            folder._manifest = Manifest(0)
+            build_snapshot(path, folder._manifest, folder._tables, "create")
+            show(path, 0)
+            folder.write_meta(dict(meta))  # last: run.json is what makes a folder a run
+        except BaseException:
+            # a full disk, say: leave no half-made folder, which was neither empty
+            # enough to run into again nor a run to resume
+            folder.close()
+            _remove_made(path, existed)
+            raise
         return folder
 
     @classmethod
@@ -553,6 +562,27 @@ class RunFolder:
 def _has_content(path: Path) -> bool:
     """Whether ``path`` holds anything but a writer's lock file."""
     return path.is_dir() and any(p.name != LOCK_FILE for p in path.iterdir())
+
+
+def is_fresh(path: Path | str) -> bool:
+    """Whether a new run may be created at ``path``: nothing there, an empty folder, or one
+    holding only a writer's lock file (what a killed or failed start can leave)."""
+    path = Path(path)
+    return not path.exists() or (path.is_dir() and not _has_content(path))
+
+
+def _remove_made(path: Path, existed: bool) -> None:
+    """Remove what a failed ``create`` made at ``path``: the folder, or its contents if the
+    folder was there (empty) before. Nothing there is anyone's data yet."""
+    with contextlib.suppress(OSError):
+        if not existed:
+            shutil.rmtree(path)
+            return
+        for child in path.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
 
 
 def _target(link: Path) -> str | None:

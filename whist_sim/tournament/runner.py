@@ -35,6 +35,7 @@ from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
+from whist_sim.store.folder import is_fresh
 from whist_sim.store.space import bytes_per_hand, estimate_room
 from whist_sim.strategy import built_in_spec, is_built_in
 from whist_sim.tournament.bench import Bench
@@ -143,7 +144,7 @@ def run_tournament(
     game = config.game()
     seats = config.lineups()
     played = config.played_pairings()
-    if Path(out).exists() and any(Path(out).iterdir()):
+    if not is_fresh(out):  # a folder with only a lock file in it is fresh
         raise RunFolderError(
             f"{out} already exists and is not empty; choose another --out or"
             f" continue it with --resume {out}"
