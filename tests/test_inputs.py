@@ -719,6 +719,22 @@ def test_a_class_without_a_usable_choose_is_refused_at_validation(
     _assert_names(_refusal(tmp_path, body), "strategies[1]", fragment)
 
 
+@pytest.mark.parametrize(("body", "fragment"), [
+    ("self.x = 1 + 'a'", "building it raised TypeError: unsupported operand type(s) for +"),
+    ("raise RuntimeError('no model file')", "building it raised RuntimeError: no model file"),
+])
+def test_a_constructor_that_fails_is_named_with_its_error_and_where(
+        tmp_path, monkeypatch, body, fragment):
+    """A plug-in's constructor that raised read as Python's bare words ("unsupported operand
+    type(s) for +"), with no type and no place, unlike a decision's forfeit."""
+    source = ("class Broken:\n    games = frozenset({'german_whist'})\n"
+              f"    def __init__(self):\n        {body}\n"
+              "    def choose(self, view, rng):\n        return 0\n")
+    module = _plugin(tmp_path, monkeypatch, f"broken_ctor_{abs(hash(body))}", source)
+    config = _config_text().replace('use = "heuristic"', f'use = "{module}:Broken"')
+    _assert_names(_refusal(tmp_path, config), "strategies[1]", fragment, f"{module}.py:4)")
+
+
 def test_a_class_that_names_no_games_is_refused_by_run_and_check_alike(tmp_path, monkeypatch):
     """The docs promise a strategy is never asked to play a game it does not name; a class
     without ``games`` was entered in any game by a run, while ``check`` said its games

@@ -24,6 +24,7 @@ import importlib
 import inspect
 import re
 import sys
+import traceback
 from collections.abc import Mapping
 from importlib.metadata import (
     Distribution,
@@ -272,10 +273,22 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str) -> An
         )
     try:
         strategy = cls(**params)
-    except (TypeError, ValueError) as exc:
+    except ValueError as exc:  # the strategy's own words on a parameter it refuses
         raise StrategyError(f"strategy {spec!r}: {exc}") from None
+    except Exception as exc:
+        raise StrategyError(f"strategy {spec!r}: {_raised_in(exc)}") from None
     _check_choose(spec, strategy)
     return strategy
+
+
+def _raised_in(exc: BaseException) -> str:
+    """An error a strategy's constructor raised, with its type and where, as a forfeit
+    names a failing decision: "unsupported operand type(s) for +" alone left a plug-in's
+    author to guess. An argument the call itself refused keeps Python's words."""
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    if where is None or where.filename == __file__:
+        return str(exc)
+    return f"building it raised {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
 
 
 def _check_choose(spec: str, strategy: Any) -> None:
