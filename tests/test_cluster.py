@@ -112,3 +112,22 @@ def test_an_embedded_run_starts_its_own_ray_beside_a_cluster_ray_start_left(tmp_
     finally:
         _kill_processes_mentioning(str(temp))
         shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_joining_a_token_cluster_without_the_token_mode_says_what_to_set(
+        tmp_path, two_node_cluster):
+    """Ray's own reason (an invalid token) went to a warning line above ours, which said
+    only "cannot join the Ray cluster (Failed to connect ...)" (an operator probe)."""
+    address, env = two_node_cluster
+    config = write_config(tmp_path, quick_config(deals=2, per_task=2))
+    plain = {key: value for key, value in env.items() if key != "RAY_AUTH_MODE"}
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(tmp_path / "r"),
+         "--address", address, "--no-progress"],
+        cwd=ROOT, env=plain, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "cannot join the Ray cluster" in result.stderr
+    assert "set RAY_AUTH_MODE=token here too" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -257,7 +257,12 @@ def _join(address: str, where: str) -> None:
         ray.init(address=address, log_to_driver=False, logging_level="ERROR")
     except Exception as exc:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise ClusterError(f"{where} {address}: cannot join the Ray cluster ({first})") from None
+        hint = ("" if os.environ.get("RAY_AUTH_MODE") == "token" else
+                "; a cluster started with RAY_AUTH_MODE=token refuses a driver without it:"
+                " set RAY_AUTH_MODE=token here too, with the head's ~/.ray/auth_token"
+                " (docs/cluster.md)")
+        raise ClusterError(
+            f"{where} {address}: cannot join the Ray cluster ({first}){hint}") from None
     finally:
         if previous is None:
             os.environ.pop(_WAIT_VARIABLE, None)
