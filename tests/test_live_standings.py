@@ -10,7 +10,7 @@ from scipy import stats as sps
 
 from tests.tournament_helpers import quick_config, write_config
 from whist_sim.reports.analyses import head_to_head, pair_outcomes, standings
-from whist_sim.reports.stats import t_interval
+from whist_sim.reports.stats import ratio_interval, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.tournament import runner
 from whist_sim.tournament.config import load_config
@@ -59,9 +59,9 @@ def test_live_standings_resume_from_the_rows_already_committed(tmp_path):
 
 
 def test_live_standings_keep_moments_and_print_what_every_value_would_give():
-    """Fed in uneven tasks, the running count, mean and spread print the same intervals as
-    ``t_interval`` over every duplicate pair's value kept in a list (what the standings
-    kept before)."""
+    """Fed in uneven tasks, the running sums and co-moments print the same intervals as
+    ``ratio_interval`` over every duplicate pair's values kept in a list (what the
+    standings kept before), which with as many hands in every pair is ``t_interval``."""
     rng = np.random.default_rng(11)
     live = LiveStandings(["A", "B", "C"])
     outcomes: list[pl.DataFrame] = []
@@ -88,12 +88,16 @@ def test_live_standings_keep_moments_and_print_what_every_value_would_give():
     lines = live.lines()
     for label in "ABC":
         mine = every.filter(pl.col("strategy") == label)
-        win, net = t_interval(mine["win"].to_list()).as_rate(), t_interval(mine["net"].to_list())
+        hands = mine["hands"].to_numpy()
+        win = ratio_interval(mine["win"].to_numpy() * hands, hands).as_rate()
+        net = ratio_interval(mine["net"].to_numpy() * hands, hands)
+        assert net.hi - net.lo == pytest.approx(  # equal hands a pair: the t-interval
+            t_interval(mine["net"].to_list()).hi - t_interval(mine["net"].to_list()).lo)
         line = next(x for x in lines if x.startswith(label + " "))
         assert f"{win.estimate:.3f} [{win.lo:.3f}, {win.hi:.3f}]" in line
         assert f"{net.estimate:.2f} [{net.lo:.2f}, {net.hi:.2f}]" in line
         entrant = live._entrants[label]
-        assert entrant.nets.n == mine.height
+        assert entrant.nets.k == mine.height
         got = entrant.nets.interval()
         assert got.estimate == pytest.approx(net.estimate, rel=1e-12, abs=1e-12)
         assert got.hi - got.lo == pytest.approx(net.hi - net.lo, rel=1e-10)
@@ -178,3 +182,46 @@ def test_wide_characters_in_a_label_keep_the_console_table_aligned():
 
     assert shown_width("随机🎲") == 6 and shown_width("héuristique") == 11
     assert shown_width("e\u0301") == 1  # a combining accent takes no column
+
+
+def test_standings_weigh_every_seat_hand_alike_at_a_table_of_three(tmp_path):
+    """Knock-out Whist at three seats, two entrants: line-ups A B A and B A B. The
+    standings averaged per-pair means, weighing a pair of A's two seats as much as one of
+    its one: A's win rate read 0.635 where it won 0.580 of its seat-games, and the mean
+    nets of the table did not add up to zero (a statistician's probe). Now each figure is
+    the share of seat-hands, equal to the plain count, and the nets cancel; the live
+    standings print the same."""
+    body = """
+[tournament]
+game = "knockout_whist"
+players = 3
+deals = 30
+seed = 4
+deals_per_task = 10
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+"""
+    config = load_config(write_config(tmp_path, body))
+    summary = run_tournament(config, tmp_path / "ko3", workers=0, progress=False)
+    seats = RunFolder.open(summary.path).scan("seats").collect()
+    table = {row["strategy"]: row for row in standings(seats.lazy()).collect()
+             .iter_rows(named=True)}
+    for label, row in table.items():
+        mine = seats.filter(pl.col("strategy") == label)
+        assert row["hands"] == mine.height
+        assert row["win_rate"] == pytest.approx((mine["result"] == "win").mean())
+        assert row["net"] == pytest.approx(mine["net"].mean())
+    assert table["heuristic"]["net"] * table["heuristic"]["hands"] == pytest.approx(
+        -table["random"]["net"] * table["random"]["hands"])
+    per_pair = pair_outcomes(seats.lazy()).collect()
+    assert per_pair["hands"].n_unique() > 1  # the case: pairs of one and of two seats
+    live = LiveStandings(["heuristic", "random"])
+    live.add_rows(seats.to_arrow())
+    for label, row in table.items():
+        line = next(x for x in live.lines() if x.startswith(label + " "))
+        assert f"{row['win_rate']:.3f} [{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" in line
+        assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line

@@ -175,9 +175,17 @@ def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: hands, win rate, draw rate, mean net points per hand, each with a 95% CI.
 
     Columns: strategy, hands, pairs, win_rate(_lo/_hi), draw_rate(_lo/_hi),
-    net(_lo/_hi), forfeits. First every duplicate pair is reduced to the
-    strategy's mean over its seats and hands in that pair (:func:`pair_outcomes`);
-    the means and t-intervals are over those pairs. Sorted best mean net first.
+    net(_lo/_hi), forfeits. Every duplicate pair is first reduced to the strategy's
+    total over its seats and hands in that pair (wins, draws, net) and the count of
+    those seat-hands (:func:`pair_outcomes`); a figure is the total over pairs by the
+    count over pairs, the share of its seat-hands won (the mean net per seat-hand), so
+    every seat-hand weighs the same and the nets of a table add up to zero. Its
+    interval is the ratio estimator's over pairs (``stats.ratio_aggs``: pairs, not
+    hands, are the independent units): where every pair holds as many seat-hands, that
+    is the t-interval of the per-pair means. The mean of per-pair means it replaces
+    weighed a pair of few seat-hands as much as one of many: at a table of three, the
+    line-up A B A (two seats of A) as much as B A B (one), and the standings disagreed
+    with the verdict and were not zero-sum. Sorted best mean net first.
     """
     return standings_of(standings_parts(seats))
 
@@ -187,16 +195,55 @@ STANDINGS_RATES = ("win_rate", "draw_rate")
 
 
 def standings_parts(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`pair_moments` of :func:`pair_outcomes`: what :func:`standings_of` combines."""
-    return pair_moments(pair_outcomes(seats), ["strategy"], STANDINGS_MEANS, ("forfeits",))
+    """Per strategy, the sums :func:`standings_of` combines, of each pair's totals ``y``
+    (``<column>__y``) and seat-hands ``n`` (``hands``): their co-moments over pairs
+    (``<column>__cyy``, ``<column>__cyn``, ``__cnn``; sums of products of deviations from
+    this part's means), so the parts of a run's ranges of deal indices combine into the
+    whole run's ratios and intervals (Chan et al.'s formula, as stable as two passes)."""
+    per_pair = pair_outcomes(seats).with_columns(
+        *[(pl.col(column) * pl.col("hands")).alias(f"{column}__pair")
+          for column in STANDINGS_MEANS])
+    n = pl.col("hands").cast(pl.Float64)
+    dn = n - n.mean()
+    aggs = [pl.col("hands").sum().cast(pl.Int64), pl.len().cast(pl.Int64).alias("pairs"),
+            pl.col("forfeits").sum().cast(pl.Int64), (dn * dn).sum().alias("__cnn")]
+    for column in STANDINGS_MEANS:
+        y = pl.col(f"{column}__pair")
+        dy = y - y.mean()
+        aggs += [y.sum().alias(f"{column}__y"), (dy * dy).sum().alias(f"{column}__cyy"),
+                 (dy * dn).sum().alias(f"{column}__cyn")]
+    return per_pair.group_by("strategy").agg(*aggs)
 
 
 def standings_of(parts: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`standings` from :func:`standings_parts` (of the whole run, or of its ranges of
     deal indices one under the other: a pair's rows are never split)."""
-    return over_pairs_of(parts, ["strategy"], STANDINGS_MEANS, sums=("forfeits",),
-                         rates=STANDINGS_RATES).sort(
-        ["net", "strategy"], descending=[True, False])
+    k_i, n_i = pl.col("pairs").cast(pl.Float64), pl.col("hands").cast(pl.Float64)
+    k, total = k_i.sum(), n_i.sum()
+    dn = n_i / k_i - total / k  # each part's mean count off the whole run's
+    cnn = pl.col("__cnn").sum() + (k_i * dn * dn).sum()
+    aggs = [pl.col("hands").sum(), pl.col("pairs").sum(), pl.col("forfeits").sum()]
+    for column, name in STANDINGS_MEANS.items():
+        y_i = pl.col(f"{column}__y")
+        dy = y_i / k_i - y_i.sum() / k
+        cyy = pl.col(f"{column}__cyy").sum() + (k_i * dy * dy).sum()
+        cyn = pl.col(f"{column}__cyn").sum() + (k_i * dy * dn).sum()
+        ratio = y_i.sum() / total
+        # sum over pairs of (y - R n)^2, from the co-moments (the means' term is 0 at R)
+        residuals = (cyy - 2 * ratio * cyn + ratio * ratio * cnn).clip(lower_bound=0.0)
+        se = (k / (k - 1) * residuals).sqrt() / total
+        aggs += [pl.when(total > 0).then(ratio).alias(name),
+                 pl.when(k > 1).then(se * k.sqrt()).alias(f"{name}_sd")]  # as a t-interval
+    rates = frozenset(STANDINGS_RATES)
+    return (
+        parts.group_by("strategy").agg(*aggs)
+        .with_columns(*[e for name in STANDINGS_MEANS.values()
+                        for e in with_t_interval(name, rate=name in rates)])
+        .select("strategy", "hands", "pairs",
+                *[c for name in STANDINGS_MEANS.values()
+                  for c in (name, f"{name}_lo", f"{name}_hi")], "forfeits")
+        .sort(["net", "strategy"], descending=[True, False])
+    )
 
 
 def seat_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:

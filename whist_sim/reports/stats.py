@@ -139,36 +139,51 @@ def t_interval(values: npt.ArrayLike) -> Interval:
 
 
 @dataclass
-class RunningMean:
-    """Count, mean and sum of squared deviations of values added batch by batch: what
-    :func:`t_interval` needs, in constant memory (batches merged by Chan et al.'s formula,
-    as stable as a two-pass computation)."""
+class RunningRatio:
+    """A ratio ``sum(y) / sum(n)`` over units added batch by batch, with its interval as
+    :func:`ratio_interval` gives it, in constant memory: counts, sums and the co-moments
+    of ``y`` and ``n`` over units, batches merged by Chan et al.'s formula (the report's
+    standings combine their parts the same way, ``analyses.standings_of``)."""
 
-    n: int = 0
-    mean: float = 0.0
-    m2: float = 0.0
+    k: int = 0
+    total_y: float = 0.0
+    total_n: float = 0.0
+    cyy: float = 0.0
+    cyn: float = 0.0
+    cnn: float = 0.0
 
-    def add(self, values: npt.ArrayLike) -> None:
-        x = np.asarray(values, dtype=float).ravel()
-        if not x.size:
+    def add(self, y: npt.ArrayLike, n: npt.ArrayLike) -> None:
+        ys = np.asarray(y, dtype=float).ravel()
+        ns = np.asarray(n, dtype=float).ravel()
+        if not ys.size:
             return
-        k, mean = int(x.size), float(x.mean())
-        m2 = float(((x - mean) ** 2).sum())
-        total = self.n + k
-        delta = mean - self.mean
-        self.mean += delta * k / total
-        self.m2 += m2 + delta * delta * self.n * k / total
-        self.n = total
+        j = int(ys.size)
+        my, mn = float(ys.mean()), float(ns.mean())
+        cyy, cyn, cnn = (float(((ys - my) ** 2).sum()), float(((ys - my) * (ns - mn)).sum()),
+                         float(((ns - mn) ** 2).sum()))
+        if self.k:
+            k = self.k
+            dy, dn = my - self.total_y / k, mn - self.total_n / k
+            weight = k * j / (k + j)
+            cyy += weight * dy * dy
+            cyn += weight * dy * dn
+            cnn += weight * dn * dn
+        self.cyy += cyy
+        self.cyn += cyn
+        self.cnn += cnn
+        self.k += j
+        self.total_y += float(ys.sum())
+        self.total_n += float(ns.sum())
 
     def interval(self) -> Interval:
-        """The mean with its 95% Student t-interval, as :func:`t_interval` of the values."""
-        if self.n == 0:
-            return Interval(math.nan, math.nan, math.nan, 0)
-        if self.n < 2:
-            return Interval(self.mean, math.nan, math.nan, self.n)
-        sd = math.sqrt(max(self.m2, 0.0) / (self.n - 1))
-        half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, self.n - 1) * sd / math.sqrt(self.n))
-        return Interval(self.mean, self.mean - half, self.mean + half, self.n)
+        k = self.k
+        ratio = self.total_y / self.total_n if k and self.total_n else math.nan
+        if k < 2:
+            return Interval(ratio, math.nan, math.nan, k)
+        residuals = max(self.cyy - 2 * ratio * self.cyn + ratio * ratio * self.cnn, 0.0)
+        se = math.sqrt(k / (k - 1) * residuals) / self.total_n
+        half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, k - 1)) * se
+        return Interval(ratio, ratio - half, ratio + half, k)
 
 
 # -- ratios over units ------------------------------------------------------------------

@@ -3,11 +3,11 @@
 The driver feeds every committed task's rows to :class:`LiveStandings`, which
 reduces each to one outcome per entrant and duplicate pair
 (``analyses.pair_outcomes``, the very reduction the report's Standings table
-averages) and keeps of them only a count, a mean and a spread per entrant
-(``stats.RunningMean``: memory does not grow with the run), so the last lines
-printed equal the report's standings. A resumed run starts from the rows it
-already holds. Forfeits are counted and shown from the first one on: a strategy
-that fails is never silent.
+starts from) and keeps of them only sums and co-moments per entrant
+(``stats.RunningRatio``: memory does not grow with the run), so the last lines
+printed equal the report's standings: shares of seat-hands, over pairs. A resumed
+run starts from the rows it already holds. Forfeits are counted and shown from the
+first one on: a strategy that fails is never silent.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import polars as pl
 import pyarrow as pa
 
 from whist_sim.reports.analyses import pair_outcomes
-from whist_sim.reports.stats import RunningMean
+from whist_sim.reports.stats import RunningRatio
 
 
 def shown_width(text: str) -> int:
@@ -35,9 +35,9 @@ def shown_width(text: str) -> int:
 class _Entrant:
     hands: int = 0
     forfeits: int = 0
-    wins: RunningMean = field(default_factory=RunningMean)
-    """Win rate per duplicate pair: count, mean and spread, not the values."""
-    nets: RunningMean = field(default_factory=RunningMean)
+    wins: RunningRatio = field(default_factory=RunningRatio)
+    """Wins over seat-hands, pair by pair: sums and co-moments, not the values."""
+    nets: RunningRatio = field(default_factory=RunningRatio)
     decisions: int = 0
     seconds: float = 0.0
 
@@ -64,8 +64,9 @@ class LiveStandings:
             entrant = self._entrants.setdefault(str(label), _Entrant())
             entrant.hands += int(group["hands"].sum())
             entrant.forfeits += int(group["forfeits"].sum())
-            entrant.wins.add(group["win"].to_numpy())
-            entrant.nets.add(group["net"].to_numpy())
+            hands = group["hands"].to_numpy()
+            entrant.wins.add(group["win"].to_numpy() * hands, hands)
+            entrant.nets.add(group["net"].to_numpy() * hands, hands)
 
     def add_decisions(self, decisions: Mapping[str, tuple[int, float]]) -> None:
         """Decisions taken and seconds spent per entrant (from ``TaskResult.decisions``)."""
