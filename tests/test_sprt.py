@@ -897,3 +897,20 @@ def test_pair_values_too_large_to_test_are_refused():
     with pytest.raises(SprtError, match=r"pair value 1e\+200 \(pair 1\) is out of range"):
         sequential_verdict(net_model(), SprtSettings.create(), [3.0, 1e200, -1e200],
                            finished=False)
+
+
+def test_a_net_verdict_reached_within_a_few_pairs_carries_a_caution():
+    """Hypotheses far apart decide within a handful of pairs, whose spread says little
+    about the pairs' true spread: read every two pairs at 0/300 nElo, normal pairs made
+    false H1 16% at alpha 5% (a statistician's probe). Such a verdict now says so."""
+    rng = np.random.default_rng(3)
+    few = rng.normal(3.0, 1.0, 6)
+    quick = fixed_verdict(net_model(), SprtSettings.create(elo0=0, elo1=300), few)
+    assert quick.decision in ("H0", "H1")
+    assert "Caution: decided after only 6 pairs" in quick.text("A", "B")
+    many = rng.normal(3.0, 1.0, 60)
+    slow = fixed_verdict(net_model(), SprtSettings.create(elo0=0, elo1=300), many)
+    assert slow.decision in ("H0", "H1") and "decided after only" not in slow.text("A", "B")
+    shares = fixed_verdict(pentanomial_model(), SprtSettings.create(elo0=0, elo1=300),
+                           [1, 1, 0.75, 1, 1, 0.5])
+    assert "decided after only" not in shares.text("A", "B")

@@ -38,6 +38,9 @@ from whist_sim.inference.settings import SprtError, SprtSettings
 
 Decision = Literal["H1", "H0", "inconclusive", "continue"]
 
+FEW_PAIRS = 30
+"""A net-margin verdict reached with fewer pairs than this carries a caution."""
+
 SKEW_WARNING = 1.0
 """|skewness| of the pair values above which a verdict on points-per-hand hypotheses warns:
 at 2.5 the measured false-H0 rate was 13% for beta = 5% (docs/statistics.md, "Limits")."""
@@ -84,7 +87,7 @@ class Verdict:
         else:
             head = f"{a} against {b}: {evidence}; "
         tail = self._sequential_tail(*claims) if self.sequential else self._fixed_tail(*claims)
-        return head + tail + self._skew_warning()
+        return head + tail + self._skew_warning() + self._few_pairs_warning()
 
     def _skew_warning(self) -> str:
         """Tests of net margins keep their error rates only for roughly symmetric pair
@@ -107,6 +110,21 @@ class Verdict:
             " large losses), and a test in normalised Elo then says \"A is stronger\" more"
             " often than alpha (measured 8% at alpha 5%, skewness -2.5); confirm a verdict"
             " for A with more pairs (docs/statistics.md, Limits)."
+        )
+
+    def _few_pairs_warning(self) -> str:
+        """A test of net margins decided within ``FEW_PAIRS`` pairs read the pairs' spread
+        from a handful of them: hypotheses far apart read every two pairs made false H1
+        16% at alpha 5% (a statistician's probe). Shares are bounded and not at risk."""
+        pairs = self.estimate.pairs
+        if (self.estimate.mean_unit == "share" or self.decision not in ("H0", "H1")
+                or pairs >= FEW_PAIRS):
+            return ""
+        return (
+            f" Caution: decided after only {_pairs(pairs)}; a test of net margins estimates"
+            f" their spread from the pairs, and below about {FEW_PAIRS} pairs that estimate is"
+            " loose enough for the error rates to exceed alpha and beta: play more pairs, or"
+            " set hypotheses closer together (docs/statistics.md, Limits)."
         )
 
     def _sequential_tail(self, claim_h1: str, claim_h0: str) -> str:
