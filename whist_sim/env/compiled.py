@@ -204,8 +204,18 @@ class GermanWhistCompiled(CompiledEncoder):
         (seat, phase, legal, hand, trump, upcard, faceup, facedown_left, stage, dealer,
          leader, trick, tricks, taken, drawn, won1, won2, _) = view
         history = self.history
-        if tricks is not history.synced:
-            history.sync(tricks)
+        synced = history.synced
+        if tricks is not synced:
+            done = len(synced)
+            if len(tricks) == done + 1 and (not done or tricks[done - 1] is synced[-1]):
+                # one trick more, as after every trick: its record's bytes from a table
+                # (``CompiledHistory.sync``'s, without the call and the three bytes made)
+                record = tricks[done]
+                first, second = record.cards
+                history.played += _german_tricks()[record.leader][first * 52 + second]
+                history.synced = tricks
+            else:
+                history.sync(tricks)
         known, row = self._faceup
         if faceup is not known:
             row = bytes(faceup)
@@ -217,6 +227,20 @@ class GermanWhistCompiled(CompiledEncoder):
                    facedown_left, stage, dealer, leader, trick[0] if trick else -1, taken,
                    drawn, won1, won2)
         return obs, mask
+
+
+_GERMAN_TRICKS: list[list[bytes]] = []
+
+
+def _german_tricks() -> list[list[bytes]]:
+    """Per leader, per (first card, second card) ``first * 52 + second``: a completed German
+    Whist trick as ``CompiledHistory`` records it (its size, the seats in playing order,
+    the cards), made once (two tables of 2,704 five-byte records)."""
+    if not _GERMAN_TRICKS:
+        _GERMAN_TRICKS.extend(
+            [bytes((2, leader, 1 - leader, first, second)) for first in range(NUM_CARDS)
+             for second in range(NUM_CARDS)] for leader in (0, 1))
+    return _GERMAN_TRICKS
 
 
 class SoloWhistCompiled(CompiledEncoder):
