@@ -8,10 +8,12 @@ Each function is LazyFrames in, one LazyFrame out; the caller collects.
 Words used throughout:
 - a SIDE is a partnership at the table: side 0 holds seats 0 and 2, side 1
   seats 1 and 3. Its PARTNERSHIP label is ``"A+B"``, the strategies of its
-  seats in seat order (``strategies[side] + "+" + strategies[side + 2]``).
-  The schedule seats partnership P = (P1, P2) as P1 Q1 P2 Q2 and, in
-  rotation 1, Q2 P1 Q1 P2, so a partnership keeps its label in both
-  rotations.
+  seats in the line-up's order. The schedule seats partnership P = (P1, P2)
+  against Q = (Q1, Q2) as P1 Q1 P2 Q2 and, in rotation 1, Q2 P1 Q1 P2: Q's
+  seats in seat order then read Q2+Q1, and a label in seat order split Q's
+  two games of a set into two rows (a reader's probe); read in the line-up's
+  order (a seat's position in it is the seat minus the rotation, modulo 4),
+  each partnership keeps one label.
 - its side GRANDED when ``deals.grander`` is a seat of that side; the grand
   SUCCEEDED when that side then took 7 tricks or more.
 - POINTS are the side's ``side_points`` in the deal (what the scoring gave
@@ -102,8 +104,13 @@ def seat_deals(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         .join(played, on="deal_key")
         .with_columns(
             side=side,
-            partnership=pl.format("{}+{}", pl.col("strategies").list.get(side),
-                                  pl.col("strategies").list.get(side + 2)),
+            # the partnership's seats in the line-up's order, whichever seats it holds
+            partnership=pl.when(((side - pl.col("rotation")) % 4)
+                                < ((side + 2 - pl.col("rotation")) % 4))
+            .then(pl.format("{}+{}", pl.col("strategies").list.get(side),
+                            pl.col("strategies").list.get(side + 2)))
+            .otherwise(pl.format("{}+{}", pl.col("strategies").list.get(side + 2),
+                                 pl.col("strategies").list.get(side))),
             grand=pl.col("hand_type") == GRAND,
             granded=grander.is_not_null() & (grander % 2 == side),
             choice=pl.when(grander == seat).then(pl.lit(GRAND))

@@ -32,9 +32,12 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         "One row per strategy, best mean net first. `hands` is every hand it played;"
         " `pairs` the duplicate pairs (a line-up and deal index played in every seat"
         " rotation, so both sides held the same cards). Each pair is first reduced to"
-        " the strategy's mean over its hands in it; the figures are means over pairs,"
-        " and the brackets are 95% t-intervals over pairs (a rate's cut at 0 and 1, and"
-        " Wilson's over the pairs where every pair gave the same rate).",
+        " the strategy's totals over its hands in it (wins, draws, net) and their count;"
+        " a figure is the total over pairs by the count over pairs (the share of its hands"
+        " won, the net per hand: every hand weighs the same), and the brackets are 95%"
+        " intervals of that ratio over pairs, pairs being the independent units (a rate's"
+        " cut at 0 and 1, and Wilson's over the pairs where every pair gave the same"
+        " rate).",
         "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
         " strategy raised, played illegally or ran out of time) is a loss by the"
         " largest score the variant allows. `net` is points won minus points lost"
