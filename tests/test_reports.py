@@ -28,6 +28,7 @@ from whist_sim.reports.render import render_markdown
 from whist_sim.reports.stats import (
     ELO_PER_LOGIT,
     bradley_terry,
+    ratio_interval,
     t_interval,
     wilson_interval,
 )
@@ -252,7 +253,12 @@ def test_dealer_effect_splits_wins_by_role(hand_built_run: RunFolder):
     assert (table[("A", "dealer")]["hands"], table[("A", "dealer")]["wins"]) == (4, 2)
     # A as non-dealer: wins, wins, a draw, wins
     assert table[("A", "non-dealer")]["wins"] == 3
-    expected = wilson_interval(3, 4)
+    # its interval is over deal indices (they share their cards), not over hands
+    seats = analyses.seat_positions(hand_built_run.scan("seats")).collect()
+    mine = (seats.filter((pl.col("strategy") == "A") & (pl.col("role") == "non-dealer"))
+            .group_by("deal").agg((pl.col("result") == "win").sum().alias("wins"),
+                                  pl.len().alias("hands")))
+    expected = ratio_interval(mine["wins"], mine["hands"]).as_rate()
     assert table[("A", "non-dealer")]["win_rate_lo"] == pytest.approx(expected.lo)
     assert table[("A", "non-dealer")]["win_rate_hi"] == pytest.approx(expected.hi)
 

@@ -18,21 +18,20 @@ def seat_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]
     dealer = analyses.dealer_effect_of(counts.lazy()).collect()
     two, several = facts.two, len(facts.sizes) > 1
     paragraphs = [
-        "Win rate of each strategy when it dealt and when it did not, with 95% Wilson"
-        " intervals over hands, and its mean net per hand with a 95% t-interval over"
-        " hands. Treating hands as independent is fair here because a strategy deals"
-        " one hand of each two-player duplicate pair; hands of different line-ups on"
-        " the same deal index still share cards."
+        "Win rate of each strategy when it dealt and when it did not (wins over hands),"
+        " and its mean net per hand, with 95% intervals over deal indices: every"
+        " line-up and seating of one deal index is one unit, since they share its cards"
+        " (a ratio's interval over units; a rate's cut at 0 and 1, Wilson's where every"
+        " unit gave the same rate)."
         if two else
         "Win rate and mean net per hand of each strategy by its seat's position"
         " relative to the dealer: `eldest` sits left of the dealer (in Solo Whist it"
         " calls first and leads the first trick), then `dealer+2`, `dealer+3`; the"
-        " dealer calls last. Win rates have 95% Wilson intervals, mean nets 95%"
-        " t-intervals, both over hands: a strategy holds a position once per hand,"
-        " and in line-ups such as A B C D or A B A B every seating of a duplicate"
-        " set moves it to other cards. In a line-up such as A B C A, and across"
-        " line-ups on the same deal index, it holds some cards twice, which the"
-        " intervals ignore.",
+        " dealer calls last. The figures are totals over hands (wins over hands, net per"
+        " hand), with 95% intervals over deal indices: every line-up and seating of one"
+        " deal index is one unit, since a strategy can hold the same cards in several"
+        " of them (in Knock-out Whist, where each deal index's cards go to the same"
+        " seats in every seating, up to once per seat at the table).",
     ]
     if several:
         paragraphs.append(
