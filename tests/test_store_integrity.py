@@ -187,3 +187,34 @@ def test_a_resume_counts_the_decisions_its_committed_tasks_hold(run: Path):
     assert resumed.status == "complete"
     after = json.loads(meta_path.read_text())["decisions"]
     assert {label: count for label, (count, _) in after.items()} == exact
+
+
+def test_a_ctrl_c_that_compiled_code_wrapped_stops_the_run_as_interrupted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """numba turns a KeyboardInterrupt that lands inside one of its calls into a
+    SystemError ("returned a result with an exception set"): 1 Ctrl-C in 22 was recorded
+    as a failed run, with a traceback (a reproducibility probe). It is an interrupt."""
+    import tomllib
+
+    from whist_sim.tournament import executors
+
+    real = executors.play_task
+    calls = []
+
+    def interrupted_third_task(spec):
+        calls.append(spec.task)
+        if len(calls) == 3:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as exc:
+                raise SystemError("CPUDispatcher(<function tricks_from_log>) returned a"
+                                  " result with an exception set") from exc
+        return real(spec)
+
+    monkeypatch.setattr(executors, "play_task", interrupted_third_task)
+    config = validate_config(tomllib.loads(quick_config(deals=12, per_task=3)))
+    stopped = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert stopped.status == "interrupted"
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["status"] == "interrupted"
+    monkeypatch.setattr(executors, "play_task", real)
+    assert resume_tournament(tmp_path / "run", workers=0, progress=False).status == "complete"

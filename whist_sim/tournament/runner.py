@@ -489,9 +489,12 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         console.close()
         raise
     except Exception as exc:  # a worker or node lost: finished tasks stay committed
-        folder.update_meta(status="failed", ended=now_iso(), error=f"{type(exc).__name__}: {exc}")
-        console.close()
-        raise
+        if not _a_ctrl_c(exc):
+            folder.update_meta(status="failed", ended=now_iso(),
+                               error=f"{type(exc).__name__}: {exc}")
+            console.close()
+            raise
+        status = "interrupted"
 
     def close_session() -> RunSummary:
         """Record how the session ended in run.json and sum it up."""
@@ -530,6 +533,18 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         # stops in five, in a loop of them). The stop's record is made once more, so
         # run.json says "interrupted"; a Ctrl-C after that one stops the process as usual.
         return close_session()
+
+
+def _a_ctrl_c(exc: BaseException) -> bool:
+    """A Ctrl-C that compiled code wrapped: numba raises ``SystemError(... returned a result
+    with an exception set)`` when the KeyboardInterrupt lands inside one of its calls (1 in
+    22 Ctrl-Cs of a probe), which was recorded as a failed run, with a traceback."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def _task(item: TaskResult | StoredTask) -> int:

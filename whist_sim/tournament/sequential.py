@@ -82,7 +82,6 @@ class DuelTracker:
             end = min(self.looked + self.batch, self.deals)
             if end <= self.looked or end > complete_deals:
                 break
-            self.looked = end
             values = self._values[:end].copy()
             missing = np.flatnonzero(np.isnan(values))
             if missing.size or values.size < end:  # past the room kept: not played either
@@ -91,10 +90,15 @@ class DuelTracker:
                                " indices only")
             finished = end >= self.deals
             if self.sequential:
-                self.verdict = sequential_verdict(self.model, self.settings, values,
-                                                  finished=finished)
+                verdict = sequential_verdict(self.model, self.settings, values,
+                                             finished=finished)
             elif finished:
-                self.verdict = fixed_verdict(self.model, self.settings, values)
+                verdict = fixed_verdict(self.model, self.settings, values)
+            else:
+                verdict = self.verdict
+            # the verdict and the deals it read change together: a Ctrl-C between the two
+            # recorded "1,280 deals read" beside a verdict on 1,260 pairs
+            self.verdict, self.looked = verdict, end
         return self.decided
 
     @property
