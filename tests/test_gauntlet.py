@@ -110,3 +110,19 @@ def test_bad_gauntlet_is_one_line_before_any_work(tmp_path, extra, fragments):
     assert str(path) in message and "\n" not in message
     for fragment in fragments:
         assert fragment in message
+
+
+def test_a_two_entrant_gauntlet_tests_the_candidate_against_the_baseline(tmp_path):
+    """With the baseline listed first the verdict read "heuristic against bold", testing
+    whether the baseline was stronger than the candidate (a reproducibility probe)."""
+    import json
+
+    body = GERMAN.format(extra='format = "gauntlet"\ncandidates = ["bold"]').replace(
+        '[[strategies]]\nuse = "random"\n\n', "", 1)
+    config = load_config(write_config(tmp_path, body, "two.toml"))
+    assert config.labels() == ["heuristic", "bold"]
+    assert config.duel_order() == ["bold", "heuristic"]
+    summary = run_tournament(config, tmp_path / "two", workers=0, progress=False)
+    assert summary.verdict_text().startswith("bold")  # bold is A, tested against heuristic
+    assert json.loads((summary.path / "run.json").read_text())["entrants"] == [
+        "bold", "heuristic"]

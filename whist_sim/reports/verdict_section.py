@@ -107,7 +107,8 @@ def _one_table_size(ranges: DealRanges) -> bool:
 def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
                    labels: list[str]) -> str:
     """The test of a two-entrant run, recomputed from its rows and run.json (what the run
-    printed and recorded), A being the first entrant of the config."""
+    printed and recorded), A being the first entrant of the config (a gauntlet's candidate
+    first)."""
     config = meta["config"] if isinstance(meta.get("config"), dict) else {}
     a, b = _entrants_in_order(meta, labels)
     # one value per deal index, each in one range: the ranges' values, in order, are sorted

@@ -476,6 +476,16 @@ class TournamentConfig(BaseModel):
     def labels(self) -> list[str]:
         return [entry.name for entry in self.strategies]
 
+    def duel_order(self) -> list[str]:
+        """The labels as a two-entrant test reads them, A first: the config's order, but a
+        gauntlet's candidate first (it is what is under test: a baseline listed first
+        made the verdict test whether the baseline was stronger than the candidate)."""
+        labels = self.labels()
+        candidates = set(self.tournament.candidates or ())
+        if len(labels) == 2 and labels[1] in candidates and labels[0] not in candidates:
+            return [labels[1], labels[0]]
+        return labels
+
     def partnership_pairs(self) -> list[tuple[str, str]]:
         given = self.tournament.partnerships
         return [tuple(p) for p in given] if given else [(n, n) for n in self.labels()]

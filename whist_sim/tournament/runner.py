@@ -208,9 +208,10 @@ def _run_meta(
         "pairing_ids": played,
         "plan": {"pairings": plan.pairings, "deals": plan.deals,
                  "deals_per_task": plan.deals_per_task, "tasks": plan.tasks},
-        # the entrants in the config's order (A, B of a duel): "strategies" is a table by
-        # label, whose order run.json does not keep (its keys are written sorted)
-        "entrants": [e.name for e in config.strategies],
+        # the entrants in the config's order (A, B of a duel; a gauntlet's candidate
+        # first): "strategies" is a table by label, whose order run.json does not keep (its
+        # keys are written sorted)
+        "entrants": config.duel_order(),
         "strategies": {  # "source": where each was loaded from (strategy.strategy_source)
             e.name: {"use": e.use, "params": e.params, "version": v, "source": source}
             for e, v, source in zip(config.strategies, config.strategy_versions().values(),
@@ -376,7 +377,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
              config: TournamentConfig | None = None) -> RunSummary:
     config, plan, seats, played = load_plan(folder, config)
     done = folder.completed_tasks()
-    labels = tuple(config.labels())
+    labels = tuple(config.duel_order())  # A, B of a two-entrant verdict
     standings, tracker = _trackers(folder, config, plan, done)
     # lazily, from the plan's numbers: no list or table over every task (10**8 of them
     # for 10**9 deals), so the driver's memory does not grow with the plan

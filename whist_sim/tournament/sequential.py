@@ -44,7 +44,7 @@ class DuelTracker:
     """
 
     def __init__(self, config: TournamentConfig) -> None:
-        self.a, self.b = config.labels()
+        self.a, self.b = config.duel_order()
         self.game = config.tournament.game
         self.model = duel_model(config)
         self.sequential = config.sprt is not None
