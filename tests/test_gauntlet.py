@@ -126,3 +126,19 @@ def test_a_two_entrant_gauntlet_tests_the_candidate_against_the_baseline(tmp_pat
     assert summary.verdict_text().startswith("bold")  # bold is A, tested against heuristic
     assert json.loads((summary.path / "run.json").read_text())["entrants"] == [
         "bold", "heuristic"]
+
+
+def test_a_gauntlet_report_says_it_is_one_and_counts_only_the_comparisons_made(tmp_path):
+    """Its report never said gauntlet, ranked the baselines as if they had met, and spoke
+    of "3 comparisons" where the two baselines never played (a reproducibility probe)."""
+    from whist_sim.reports.build import build_report
+
+    config = load_config(write_config(
+        tmp_path, GERMAN.format(extra='format = "gauntlet"\ncandidates = ["bold"]'), "g.toml"))
+    summary = run_tournament(config, tmp_path / "g", workers=0, progress=False)
+    build_report(summary.path, tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "gauntlet (candidates: bold; only line-ups with a candidate played)" in text
+    assert "A gauntlet: only the line-ups with a candidate (bold) were played" in text
+    assert "heuristic and random never met" in text
+    assert "among 2 comparisons" in text and "among 3 comparisons" not in text

@@ -29,6 +29,7 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         ["variant", variant_text(facts["variant"])],
         ["status", str(meta["status"])],
         ["root seed", str(meta["root_seed"])],
+        ["format", _format_text(tournament)],
         ["deals per line-up (config)", str(tournament.get("deals", "—"))],
         ["line-ups played", str(facts["pairings"])],
         ["deals played (deal indices)", str(facts["deal_indices"])],
@@ -47,6 +48,15 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
          Table(["label", "strategy", "params", "version"], strategy_rows(meta), "Entrants",
                "run_entrants")],
     )
+
+
+def _format_text(tournament: dict[str, Any]) -> str:
+    """"round robin", or the gauntlet's candidates: a gauntlet plays only the line-ups with
+    a candidate, and its report said nowhere that it was one."""
+    if tournament.get("format") == "gauntlet":
+        candidates = ", ".join(map(str, tournament.get("candidates") or []))
+        return f"gauntlet (candidates: {candidates}; only line-ups with a candidate played)"
+    return "round robin"
 
 
 def deal_facts(ranges: DealRanges) -> dict[str, Any]:

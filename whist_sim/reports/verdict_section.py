@@ -87,6 +87,13 @@ def verdict_section(
     paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
         f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
     paragraphs += lines
+    candidates = _gauntlet_candidates(meta)
+    if candidates:
+        paragraphs.append(
+            f"A gauntlet: only the line-ups with a candidate ({', '.join(candidates)}) were"
+            " played, so a baseline's figure was earned against the candidates alone, and"
+            " the baselines' places relative to one another say nothing of how they would"
+            " fare against each other.")
     tables.append(Table(["rank", "entrant", f"{figure.name}"],
                         [[str(i + 1), name, text] for i, (name, text) in enumerate(ranked)],
                         f"Ranked by {figure.name}", "verdict_ranking"))
@@ -94,6 +101,15 @@ def verdict_section(
     if note:
         paragraphs.append(note)
     return [Section(TITLE, paragraphs, tables)]
+
+
+def _gauntlet_candidates(meta: dict[str, Any]) -> list[str]:
+    """A gauntlet's candidates as run.json's config names them; empty for a round robin."""
+    config = meta.get("config") if isinstance(meta.get("config"), dict) else {}
+    tournament = config.get("tournament") if isinstance(config.get("tournament"), dict) else {}
+    if tournament.get("format") != "gauntlet":
+        return []
+    return [str(c) for c in tournament.get("candidates") or []]
 
 
 def _one_table_size(ranges: DealRanges) -> bool:
@@ -196,14 +212,16 @@ def _pairwise(
     compared = (list(itertools.combinations(order, 2)) if len(order) <= ALL_PAIRS_UP_TO
                 else list(itertools.pairwise(order)))
     lines = []
+    made = 0
     for a, b in compared:
         x = by_pair.get((a, b))
         if x is None or x.size == 0:
             lines.append(f"{a} and {b} never met.")
             continue
         lines.append(_comparison(a, b, x, figure, values.per_deal(a, b)))
-    if len(compared) > 1:
-        lines.append(_multiplicity(len(compared)))
+        made += 1
+    if made > 1:  # the comparisons made, not those of entrants that never met
+        lines.append(_multiplicity(made))
     return ranked, lines
 
 
