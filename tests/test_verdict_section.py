@@ -178,3 +178,13 @@ def test_a_share_won_in_every_pair_is_shown_with_wilsons_interval_not_no_width()
     line = _comparison("heuristic", "broken", np.ones(30), figure, 1.0)
     assert line == ("heuristic wins 100.0% of hands against broken (95%: 88.6 to 100.0%),"
                     " over 30 deals: decided.")
+
+
+@pytest.mark.parametrize("game", ["german_whist", "solo_whist", "minnesota_whist",
+                                  "knockout_whist"])
+def test_a_disagreement_with_the_ratings_claims_no_noise_it_did_not_measure(game):
+    """"a difference is within their noise" was printed beside rating intervals that did
+    not overlap (a reader's probe): the note says why the two orders can differ instead."""
+    note = _disagreement(["a", "b"], ["b", "a"], game)
+    assert "disagree (a above b" in note
+    assert "noise" not in note

@@ -328,10 +328,13 @@ def group_values(shares: pl.DataFrame, name: str, players: int) -> np.ndarray:
 # -- ratings against the ranking figure -----------------------------------------------------
 
 TRUST = {
+    # none says the two differ by noise: that was printed of rating intervals that did
+    # not overlap (a reader's probe); each says why the two can differ, and which to read
     "german_whist": (
-        "Where they differ, the two are within each other's noise: both count hands won,"
-        " the ratings pooling every opponent at once. Trust neither order there until more"
-        " deals separate them."
+        "Both count hands won, but the ratings fit one strength per entrant to every"
+        " opponent at once while the ranking figure averages each entrant's own results"
+        " against the others: where entrants met different opponents the two can order"
+        " them differently. The comparisons above say which differences are decided."
     ),
     "solo_whist": (
         "Trust the net units: they are what the game pays. The finishing-order ratings count"
@@ -339,12 +342,14 @@ TRUST = {
         " many small hands and loses a few large ones rates higher than it earns."
     ),
     "minnesota_whist": (
-        "Trust the games won: a game to the target is the result; the ratings fit the same"
-        " games with every opponent pooled, so a difference is within their noise."
+        "Trust the games won: a game to the target is the result. The ratings fit one"
+        " strength per strategy to the games with every opponent and partner pooled, a model"
+        " that can order them differently when they played with and against different ones."
     ),
     "knockout_whist": (
-        "Trust the games won: the `who wins` ratings fit the same first places with every"
-        " table pooled, so a difference is within their noise."
+        "Trust the games won: a game's winner is the result. The `who wins` ratings fit one"
+        " strength per entrant to the first places of every table at once, a model that can"
+        " order them differently when they met different tables."
     ),
 }
 
