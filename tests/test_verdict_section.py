@@ -188,3 +188,44 @@ def test_a_disagreement_with_the_ratings_claims_no_noise_it_did_not_measure(game
     note = _disagreement(["a", "b"], ["b", "a"], game)
     assert "disagree (a above b" in note
     assert "noise" not in note
+
+
+def test_knockout_at_several_table_sizes_ranks_by_games_won_over_a_fair_share(tmp_path):
+    """The ranking averaged each size's share with equal weight, a size of 120
+    player-games as much as one of 1,000, and put an entrant first whom the pooled share
+    and the larger table placed second (a reader's probe). It is now the games won over
+    the games a fair share (1/players) would win, pooled over sizes."""
+    import polars as pl
+
+    from whist_sim.store import RunFolder
+
+    body = """
+[tournament]
+game = "knockout_whist"
+players = [3, 5]
+deals = 10
+seed = 21
+deals_per_task = 5
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+label = "heuristic_b"
+params = { survival_weight = 1.0 }
+"""
+    run = make_run_without_ray(tmp_path, body, per_task=5)
+    seats = RunFolder.open(run).scan("seats").collect().with_columns(
+        players=pl.len().over("deal_key"))
+    of_fair = {row["strategy"]: row["won"] / row["fair"] for row in seats.group_by(
+        "strategy").agg((pl.col("result") == "win").sum().alias("won"),
+                        (1.0 / pl.col("players")).sum().alias("fair")).iter_rows(named=True)}
+    expected = sorted(of_fair, key=lambda name: (-of_fair[name], name))
+    build_report(run, tmp_path / "report")
+    ranking = pl.read_csv(tmp_path / "report" / "tables" / "verdict_ranking.csv")
+    assert ranking["entrant"].to_list() == expected
+    assert all("x a fair share" in text for text in ranking[ranking.columns[2]])

@@ -316,8 +316,22 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     best = {}
     for name, players, interval, _fair in rows:
         best.setdefault(name, []).append((players, interval.estimate))
-    ranked = sorted(best, key=lambda n: -np.mean([e for _, e in best[n]]))
-    return [(n, ", ".join(f"{100 * e:.1f}% at {p}" for p, e in best[n])) for n in ranked], lines
+    # ranked by games won over the games a fair share would win, pooled over table sizes:
+    # at one size that is the share's order; averaging the sizes' shares instead weighed a
+    # size of 120 player-games as much as one of 1,000 and ignored their fair shares
+    won = shares["value"] * shares["seat_games"]
+    by_name = shares.with_columns(won=won, expected=shares["seat_games"] * shares["fair"]) \
+        .group_by("strategy").agg(pl.col("won").sum(), pl.col("expected").sum())
+    of_fair = {row["strategy"]: row["won"] / row["expected"] for row in by_name.iter_rows(
+        named=True) if row["expected"] > 0}
+    ranked = sorted(best, key=lambda n: (-of_fair.get(n, 0.0), n))
+    several = len({players for _, players, _, _ in rows}) > 1
+
+    def shown(name: str) -> str:
+        text = ", ".join(f"{100 * e:.1f}% at {p}" for p, e in best[name])
+        return f"{text}; {of_fair.get(name, math.nan):.2f}x a fair share" if several else text
+
+    return [(n, shown(n)) for n in ranked], lines
 
 
 def group_values(shares: pl.DataFrame, name: str, players: int) -> np.ndarray:
