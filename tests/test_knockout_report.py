@@ -241,9 +241,9 @@ def test_win_rate_and_first_round_knockouts_by_table(run: RunFolder):
     assert (a["first_round_out"], a["first_round_out_rate"]) == (0, 0.0)
     assert a["placing"] == pytest.approx((2 + 1 + 3 + 2 + 2 + 1) / 6)
     # placings sum to 6 in deal 0 and 5 in deal 1, 3 players each: residuals 0.5 and -0.5,
-    # se = sqrt(2 x 0.5) / 6 (a mean, not clipped)
-    assert a["placing_lo"] == pytest.approx(11 / 6 - T1 / 6)
-    assert a["placing_hi"] == pytest.approx(11 / 6 + T1 / 6)
+    # se = sqrt(2 x 0.5) / 6, cut to the placings there are (1 to the largest table's 7)
+    assert a["placing_lo"] == pytest.approx(max(1.0, 11 / 6 - T1 / 6))
+    assert a["placing_hi"] == pytest.approx(min(7.0, 11 / 6 + T1 / 6))
     b3 = table[("B", "3")]
     assert (b3["players"], b3["wins"], b3["first_round_knockouts"]) == (4, 1, 0)
 
@@ -498,3 +498,12 @@ use = "random"
         assert mine["hands"] == theirs["games"] and mine["wins"] == theirs["wins"]
         assert (mine["win_rate_lo"], mine["win_rate_hi"]) == pytest.approx(
             (theirs["win_rate_lo"], theirs["win_rate_hi"]))
+
+
+def test_a_placing_interval_stays_within_the_placings_there_are():
+    """From two deal indices a revived dog's mean placing read "2.00 [-10.71, 14.71]" at a
+    table of three (a reader's probe); like a rate's, it is cut where a placing cannot go."""
+    bounds = pl.DataFrame({"table": ["3", "all"], "placing_lo": [-10.71, -3.0],
+                           "placing_hi": [14.71, 12.0]}).with_columns(
+        *kw._placing_bounds("placing"))
+    assert bounds.rows() == [("3", 1.0, 3.0), ("all", 1.0, 7.0)]

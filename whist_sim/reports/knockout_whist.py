@@ -23,8 +23,9 @@ Words used throughout:
 Intervals are 95% t-intervals over DEAL INDICES: every line-up and seating
 of deal index d shares its seed, so rows of one deal index are not
 independent, and rows of different indices are. Rates and means are pooled
-ratios (every player-game weighs the same) with a cluster standard error
-(``stats.ratio_aggs``); bounds of rates are clipped to [0, 1].
+ratios (every unit a row counts weighs the same: a player-game, a dog's life, a
+trump choice) with a cluster standard error (``stats.ratio_aggs``); bounds of
+rates are clipped to [0, 1], of placings to 1..table size.
 
 Forfeited games are left out: a forfeit ends the game with no placings.
 """
@@ -88,6 +89,19 @@ def _units(rows: pl.LazyFrame, keys: list[str], sums: dict[str, pl.Expr]) -> pl.
         .group_by([*keys, UNIT])
         .agg(pl.col(*sums).sum())
     )
+
+
+MOST_PLAYERS = 7
+"""The largest Knock-out table: no placing is worse."""
+
+
+def _placing_bounds(name: str) -> list[pl.Expr]:
+    """A mean placing's interval cut to the placings there are, 1 to the table's size (the
+    largest table's for "all"): from two deal indices its t-interval read "2.00 [-10.71,
+    14.71]" at a table of three (a reader's probe), as a rate's is cut at 0 and 1."""
+    size = pl.col("table").cast(pl.Int64, strict=False).fill_null(MOST_PLAYERS)
+    return [pl.col(f"{name}_{end}").clip(lower_bound=1).clip(upper_bound=size)
+            .alias(f"{name}_{end}") for end in ("lo", "hi")]
 
 
 def _pool(
@@ -245,6 +259,7 @@ def table_results_of(units: pl.LazyFrame) -> pl.LazyFrame:
             },
             rates=("win_rate", "first_round_rate", "first_round_out_rate"),
         )
+        .with_columns(*_placing_bounds("placing"))
         .with_columns(fair_share=pl.col("share_sum") / pl.col("players"))
         .select(
             "strategy", "table", "players", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
@@ -331,6 +346,7 @@ def dogs_life_of(units: pl.LazyFrame) -> pl.LazyFrame:
             },
             rates=("granted_rate", "revival_rate", "revived_win_rate"),
         )
+        .with_columns(*_placing_bounds("revived_placing"))
         .select(
             "strategy", "table", "players", "granted", "granted_rate", "granted_rate_lo",
             "granted_rate_hi", "revived", "revival_rate", "revival_rate_lo", "revival_rate_hi",

@@ -89,8 +89,9 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     intervals = (
         "Intervals are 95% t-intervals over deal indices: every line-up and seating of a"
         " deal index is played from the same seed, so only different deal indices count as"
-        " independent. Rates and means are pooled ratios (every player-game weighs the"
-        " same) with a cluster standard error. Forfeited games are left out."
+        " independent. Rates and means are pooled ratios (every unit a row counts weighs the"
+        " same: a player-game, a granted dog's life, a trump choice) with a cluster standard"
+        " error. Forfeited games are left out."
     )
     tables_note = (
         " `table` is the table size; `all` pools every size of the run." if several else ""
