@@ -106,7 +106,9 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " many points did better granding. The threshold table gives the lowest"
                 " band from which the grand net is above the pass net in that band and every"
                 " higher band where both occurred (a point estimate: check it against the"
-                " bands of the figure). This is an association: each strategy's own choices"
+                " bands of the figure); its `grands` and `passes` count the seats of the"
+                " bands compared, those where both choices occurred, not every seat of the"
+                " tables below. This is an association: each strategy's own choices"
                 " decide which hands land in each curve, and a passing seat's deal may be"
                 " granded by another seat.",
             ],
