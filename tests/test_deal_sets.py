@@ -697,3 +697,26 @@ def test_the_docs_list_the_columns_in_the_order_export_writes_them() -> None:
     table = text[text.index("| column | type | required | meaning |"):]
     table = table[:table.index("\n\n")]
     assert re.findall(r"^\| `(\w+)` \|", table, re.MULTILINE) == SCHEMA.names
+
+
+def test_a_run_from_a_deal_set_resumes_from_any_folder(tmp_path: Path, monkeypatch) -> None:
+    """run.json named the set by a path relative to the folder the run started in: a resume
+    from anywhere else said the set "cannot be read" (a reproducibility probe)."""
+    import json
+
+    from whist_sim.tournament.config import load_config
+    from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+    original = _run_from(tmp_path, "original", SOLO_SET.format(seed=4, deals="deals = 3"))
+    export_deal_set(original, tmp_path / "set.parquet")
+    write_config(tmp_path, SOLO_SET.format(seed=1, deals='deals_file = "set.parquet"'),
+                 "again.toml")
+    monkeypatch.chdir(tmp_path.parent)  # the config given by a path relative to here
+    config = load_config(Path(tmp_path.name) / "again.toml")
+    again = run_tournament(config, tmp_path / "again", workers=0, progress=False).path
+    recorded = json.loads((again / "run.json").read_text())["config"]["tournament"]["deals_file"]
+    assert Path(recorded).is_absolute() and Path(recorded) == tmp_path / "set.parquet"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert resume_tournament(again, workers=0, progress=False).status == "complete"

@@ -551,8 +551,11 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
             table[key] = value
     tournament = raw.get("tournament")
     if isinstance(tournament, dict) and isinstance(tournament.get("deals_file"), str):
-        # a deal set named in a config file is found beside that file, wherever one runs it
-        tournament["deals_file"] = str(path.parent / Path(tournament["deals_file"]).expanduser())
+        # a deal set named in a config file is found beside that file, wherever one runs it;
+        # kept as an absolute path, so run.json names it for a resume from any folder (a
+        # path relative to where the run started was not found from anywhere else)
+        tournament["deals_file"] = str(
+            (path.parent / Path(tournament["deals_file"]).expanduser()).absolute())
     return validate_config(raw, str(path))
 
 
