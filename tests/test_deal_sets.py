@@ -720,3 +720,26 @@ def test_a_run_from_a_deal_set_resumes_from_any_folder(tmp_path: Path, monkeypat
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     assert resume_tournament(again, workers=0, progress=False).status == "complete"
+
+
+def test_a_run_that_did_not_complete_is_exported_only_when_asked(
+        tmp_path: Path, monkeypatch) -> None:
+    """A stopped run's deals are a prefix of its plan: exported quietly they made a set of
+    750 deals from a run of 3,000 with no hint of it (a reproducibility probe)."""
+    from whist_sim.tournament import executors
+
+    real, calls = executors.play_task, []
+
+    def stop_at_the_third(spec):
+        calls.append(spec.task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(spec)
+
+    monkeypatch.setattr(executors, "play_task", stop_at_the_third)
+    stopped = _run_from(tmp_path, "stopped", SOLO_SET.format(seed=4, deals="deals = 8"))
+    with pytest.raises(DealSetError, match="the run is interrupted, not complete: its deals"
+                       " are only those played of the 8 it planned"):
+        export_deal_set(stopped, tmp_path / "set.parquet")
+    written = export_deal_set(stopped, tmp_path / "set.parquet", partial=True)
+    assert 0 < pl.read_parquet(written)["deal"].n_unique() < 8

@@ -361,12 +361,14 @@ def deals_export(
     out: Annotated[Path, typer.Option(help="the deal set to write (Parquet)")],
     players: Annotated[int | None, typer.Option(
         help="Knock-out Whist runs at several table sizes: the size to export")] = None,
+    partial: Annotated[bool, typer.Option(
+        "--partial", help="export the deals of a run that did not complete")] = False,
 ) -> None:
     """Write a run's deals as a deal set, for tournament.deals_file."""
     from whist_sim.deal_sets import export_deal_set
 
     try:
-        path = export_deal_set(run, out, players=players)
+        path = export_deal_set(run, out, players=players, partial=partial)
     except WhistSimError as exc:
         _fail(exc)
         return

@@ -399,7 +399,8 @@ def _is_string(dtype: pa.DataType) -> bool:
 
 # -- exporting ---------------------------------------------------------------------------
 
-def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = None) -> Path:
+def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = None,
+                    partial: bool = False) -> Path:
     """Write the deals of run folder ``run`` as a deal set at ``out``; return ``out``.
 
     One row per (deal, hand) of the run's ``deals`` table: the line-ups and seat
@@ -411,8 +412,10 @@ def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = N
     renamed, so ``out`` is never half-written; an existing file at ``out`` is replaced.
 
     Refused, in one line: an ``out`` that is a folder or whose folder does not exist,
-    a run folder that cannot be read, a run whose deal indices have gaps (resume it
-    first), and a run whose rows for one (deal, hand) disagree.
+    a run folder that cannot be read, a run that did not complete (a stopped run's deals
+    are a prefix of its plan, and exported quietly they made a smaller set with no hint
+    of it; ``partial=True`` exports them anyway), a run whose deal indices have gaps
+    (resume it first), and a run whose rows for one (deal, hand) disagree.
     """
     target = Path(out)
     if target.is_dir():
@@ -420,6 +423,15 @@ def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = N
     if not target.parent.is_dir():
         raise DealSetError(f"{out}: no folder {str(target.parent)!r} to write it in")
     folder = RunFolder.open(run)
+    meta = folder.meta()
+    status = meta.get("status")
+    if status != "complete" and not partial:
+        planned = (meta.get("plan") or {}).get("deals")
+        of = f" of the {planned:,} it planned" if isinstance(planned, int) else ""
+        raise DealSetError(
+            f"{run}: the run is {status}, not complete: its deals are only those played"
+            f"{of}; finish it with whist-sim run --resume {run}, or export what it has"
+            " with --partial")
     rows = (
         folder.scan("deals")
         .select("pairing", "rotation", "deal", "hand", *DEAL_FIELDS, "game", "variant")
