@@ -290,3 +290,22 @@ def test_ray_failing_under_a_run_is_one_line_and_says_how_to_resume(tmp_path, mo
     _assert_clean_error(result, "Ray failed during the run (LocalRayletDiedError: The task's"
                         " local raylet died", "every task committed so far is kept",
                         f"continue with: whist-sim run --resume {out}")
+
+
+def test_an_address_with_workers_0_is_said_to_be_unused(tmp_path):
+    """--workers 0 plays in process; an --address beside it was dropped without a word."""
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    result = _run("run", str(config), "--out", str(tmp_path / "r"), "--workers", "0",
+                  "--address", "127.0.0.9:6379", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert ("warning: --workers 0 plays in this process: the Ray address 127.0.0.9:6379"
+            " (--address or RAY_ADDRESS) is not used") in result.output
+
+
+def test_a_bad_value_given_on_the_command_line_is_named_as_such(tmp_path):
+    """`run use.toml --deals 0` blamed the file ("use.toml: tournament.deals = 0")."""
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    _assert_clean_error(_run("run", str(config), "--deals", "0", "--out", str(tmp_path / "r")),
+                        "tournament.deals = 0", "(given on the command line: --deals 0)")

@@ -94,6 +94,9 @@ def _check_run_options(workers: int | None, address: str | None) -> None:
             parse_address(address)  # the option or its environment variable, RAY_ADDRESS
     except WhistSimError as exc:
         _fail(exc)
+    if address and workers == 0:  # said, not silently dropped
+        _warn([f"--workers 0 plays in this process: the Ray address {address} (--address or"
+               " RAY_ADDRESS) is not used"])
 
 
 ConfigArg = Annotated[
@@ -151,7 +154,15 @@ def run(
                 raise WhistSimError("give a config, e.g. whist-sim run configs/quickstart.toml")
             given = {"tournament.deals": deals, "tournament.seed": seed}
             overrides = {key: value for key, value in given.items() if value is not None}
-            loaded = load_config(config, overrides)
+            try:
+                loaded = load_config(config, overrides)
+            except WhistSimError as exc:  # a value of the command line, not of the file
+                named = [f"--{key.split('.')[1]} {value}" for key, value in overrides.items()
+                         if f"{key} = " in str(exc)]
+                if not named:
+                    raise
+                raise WhistSimError(f"{exc} (given on the command line: {', '.join(named)})"
+                                    ) from None
             _warn(loaded.warnings)
             folder = out or _new_folder(config.stem)
             _check_out(folder)
