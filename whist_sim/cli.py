@@ -303,21 +303,6 @@ def duel(
     _finish(summary, report)
 
 
-def _cluster_lost(exc: Exception, folder: Path | None) -> None:
-    """Ray failed under the run (its raylet or the cluster died): one line saying so, what
-    is kept and how to go on, instead of Ray's traceback; exit 2. The runner has recorded
-    the run as failed; its committed tasks are in the folder, and --resume plays the rest
-    once Ray (or the cluster) is back."""
-    first = (str(exc).strip().splitlines() or [""])[0][:300]
-    where = f" -> {folder}" if folder is not None else ""
-    typer.secho(f"error: Ray failed during the run ({type(exc).__name__}: {first}); every task"
-                f" committed so far is kept{where}", fg=typer.colors.RED, err=True)
-    if folder is not None:
-        typer.echo(f"continue with: whist-sim run --resume {folder} (once the cluster is back)",
-                   err=True)
-    raise typer.Exit(2)
-
-
 @app.command("report")
 def report_command(
     run: Annotated[Path, typer.Argument(help="run folder")],
