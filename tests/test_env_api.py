@@ -261,3 +261,58 @@ def test_bad_settings_are_refused_naming_the_allowed_values():
     e = wenv.german_whist_v0()
     with pytest.raises(Exception, match=r"dealer must be a seat 0\.\.1"):
         e.reset(options={"dealer": 2})
+
+
+def test_last_reads_what_a_wrapper_wrote_into_the_dicts_while_the_hand_is_live():
+    """TerminateIllegalWrapper charges an illegal move by writing a penalty and a
+    termination into the dicts while the hand stays live; last() returned the reset's
+    0.0, False, False regardless (an RL user's probe)."""
+    from pettingzoo.utils import TerminateIllegalWrapper
+
+    wrapped = TerminateIllegalWrapper(wenv.german_whist_v0(), illegal_reward=-1)
+    wrapped.reset(seed=3)
+    raw = wrapped.unwrapped
+    agent = raw.agent_selection
+    illegal = next(a for a in range(52) if not raw.state_.legal >> a & 1)
+    wrapped.step(illegal)
+    for name in raw.agents:
+        raw.agent_selection = name
+        _, reward, terminated, truncated, info = raw.last()
+        assert (reward, terminated, truncated, info) == (
+            raw._cumulative_rewards[name], raw.terminations[name], raw.truncations[name],
+            raw.infos[name])
+        assert raw.last(observe=False)[1:] == (reward, terminated, truncated, info)
+    assert raw.terminations[agent]
+
+
+@pytest.mark.parametrize(("max_iter", "steps"), [(0, 0), (1, 1), (2.0, 2), (3.5, 4), (-1, 0)])
+def test_agent_iter_counts_as_pettingzoo_does_and_iterates_again(max_iter, steps):
+    """A float was refused ("cannot be interpreted as an integer"), and the iterable,
+    a bare generator, gave nothing on a second pass (an RL user's probe)."""
+    from pettingzoo.utils.env import AECIterable
+
+    env = wenv.german_whist_v0()
+    env.reset(seed=1)
+    ours = env.agent_iter(max_iter)
+    assert len(list(ours)) == len(list(AECIterable(env, max_iter))) == steps
+    assert len(list(ours)) == steps  # again, as PettingZoo's
+
+
+def test_numpy_scalars_are_taken_as_the_numbers_they_stand_for():
+    """np.int64(3) as open_stock was "not allowed; allowed values: whole numbers 1..26",
+    a stake of np.float64(2.0) was kept as NumPy, and information_state_tensor refused
+    seat np.int64(1) as "not at this table; allowed values: 0..3" (an RL user's probe)."""
+    german = make_game("german_whist", {"open_stock": np.int64(3), "race_to": np.int64(7)})
+    assert (german.variant.open_stock, german.variant.race_to) == (3, 7)
+    assert type(german.variant.open_stock) is int
+    solo = make_game("solo_whist", {"stake": np.float64(2.0), "prop_and_cop": np.bool_(False)})
+    assert type(solo.variant.stake) is float and solo.variant.prop_and_cop is False
+    state = solo.new_deal(1, 0)
+    for seat in np.arange(4):
+        assert state.information_state_tensor(seat).shape == state.information_state_tensor(
+            int(seat)).shape
+    with pytest.raises(ValueError, match="seat = True is not at this table"):
+        state.information_state_tensor(True)
+    env = wenv.german_whist_v0({"open_stock": np.int64(2)})
+    env.reset(seed=1)
+    assert env.game.variant.open_stock == 2

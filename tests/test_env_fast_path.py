@@ -168,3 +168,41 @@ def test_the_compiled_history_follows_tricks_as_the_reference_does(listed):
             played, numbers = _summary(compiled)
             assert played == reference.played
             assert numbers == reference.numbers.tolist()
+
+
+OBSERVATIONS_DIGEST = """
+import hashlib, sys
+import whist_sim.env as wenv
+digest = hashlib.sha256()
+for name, players in (("german_whist", None), ("solo_whist", None), ("minnesota_whist", None),
+                      ("knockout_whist", 3)):
+    env = wenv.WhistEnv(name, None, players)
+    env.reset(seed=7)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        digest.update(observation["observation"].tobytes())
+        digest.update(observation["action_mask"].tobytes())
+        env.step(int(observation["action_mask"].nonzero()[0][-1]))
+print(digest.hexdigest())
+"""
+
+
+def test_the_environment_works_and_agrees_under_numbas_debugging_switch():
+    """NUMBA_DISABLE_JIT=1 runs compiled code as Python, where numba's bit intrinsics
+    cannot run: no environment could be built (an RL user's probe). The bit helpers
+    have Python twins there, and every observation is the compiled run's to the byte."""
+    import os
+    import subprocess
+    import sys
+
+    runs = {}
+    for switch in ("0", "1"):
+        done = subprocess.run([sys.executable, "-c", OBSERVATIONS_DIGEST], capture_output=True,
+                              text=True, timeout=600,
+                              env={**os.environ, "NUMBA_DISABLE_JIT": switch})
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs[switch] = done.stdout.strip()
+    assert runs["0"] == runs["1"]

@@ -9,7 +9,7 @@ only sometimes need a compiled path import theirs on first use.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import config, njit, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
@@ -43,6 +43,9 @@ def cached_njit(*, allocates: bool = True, **options):
 
 _compiled = cached_njit()
 
+MASK64 = (1 << 64) - 1
+"""A mask as the 64 bits compiled code holds (a negative int64 is bit 63 set)."""
+
 
 @_compiled
 def highest_bit(x: int) -> int:
@@ -72,3 +75,22 @@ def _popcount(typingctx, x):
 def count_bits(x: int) -> int:
     """Set bits of a mask."""
     return _popcount(np.int64(x))
+
+
+if config.DISABLE_JIT:  # numba's debugging switch runs compiled code as Python, where
+    # its intrinsics (trailing_zeros, ctpop) cannot run: the same helpers, in Python, so
+    # every compiled path (the environment's encoders, the solver) still works, slowly
+    # (an RL user's probe found no environment could be built under the switch)
+
+    def highest_bit(x: int) -> int:
+        """Index of the highest set bit of a non-zero mask."""
+        return (int(x) & MASK64).bit_length() - 1
+
+    def lowest_bit(x: int) -> int:
+        """Index of the lowest set bit of a non-zero mask."""
+        x = int(x) & MASK64
+        return (x & -x).bit_length() - 1
+
+    def count_bits(x: int) -> int:
+        """Set bits of a mask."""
+        return (int(x) & MASK64).bit_count()

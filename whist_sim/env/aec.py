@@ -20,10 +20,8 @@ from ``state.view(seat)``, never from the state.
 
 from __future__ import annotations
 
-import itertools
 import operator
-import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -64,14 +62,24 @@ class UnknownAgentError(WhistSimError, KeyError):
         return str(self.args[0])
 
 
-def _agents(env: WhistEnv, max_iter: int) -> Iterator[str]:
-    # repeat() counts in C; PettingZoo's default of 2**63 steps is beyond what it can count,
-    # and as good as no limit
-    for _ in itertools.repeat(None) if max_iter >= sys.maxsize else itertools.repeat(
-            None, max(max_iter, 0)):
-        if not env.agents:
-            return
+def _agents(env: WhistEnv, max_iter: float) -> Iterator[str]:
+    while env.agents and max_iter > 0:  # PettingZoo's AECIterator, as a generator
+        max_iter -= 1
         yield env.agent_selection
+
+
+class _AgentIterable:
+    """What ``agent_iter`` returns: iterable again and again, as PettingZoo's is (a bare
+    generator yielded nothing the second time), each pass a generator (which resumes for
+    less than PettingZoo's iterator's method call, once per step of a learner's loop)."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: WhistEnv, max_iter: float) -> None:
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
 
 
 class WhistEnv(AECEnv):
@@ -188,11 +196,10 @@ class WhistEnv(AECEnv):
         self.agent_selection = self.agents[self._seat_to_act]
         self._live = True
 
-    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+    def agent_iter(self, max_iter: float = 2**63) -> Iterable[str]:
         """PettingZoo's ``agent_iter``: the agent to act, until no agent is left or
-        ``max_iter`` were given. A generator, which resumes for less than the method
-        call of PettingZoo's iterator (once per step of every learner's loop)."""
-        return _agents(self, max_iter)
+        ``max_iter`` were given (``_AgentIterable``: PettingZoo's rule, a float too)."""
+        return _AgentIterable(self, max_iter)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._known(agent)
@@ -206,14 +213,14 @@ class WhistEnv(AECEnv):
         it), cumulative reward, termination, truncation and info. The observation is
         built here rather than through ``observe``: this runs at every step of every
         learner's loop, and the two calls it saves cost about a tenth of an engine step.
-        While the hand is played the acting seat is kept (``_seat_to_act``) and the reward,
-        termination and truncation are what ``reset`` set (0.0, False, False: they change
-        only with the hand's last action), so they are not looked up in four dicts."""
+        While the hand is played the acting seat is kept (``_seat_to_act``)."""
         if self._live and observe:
-            seat = self._seat_to_act
+            seat, agent = self._seat_to_act, self.agent_selection
             obs, mask = self._encoders[seat].encode(self.state_.view(seat))
-            return ({"observation": obs, "action_mask": mask}, 0.0, False, False,
-                    self.infos[self.agent_selection])
+            # read from the dicts, never assumed: a wrapper (TerminateIllegalWrapper)
+            # writes a penalty and a termination into them while the hand is still live
+            return ({"observation": obs, "action_mask": mask}, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
         try:
             agent = self.agent_selection
         except AttributeError:  # set by reset(): free on the path every step takes

@@ -214,8 +214,13 @@ class DealState(ABC):
         from whist_sim.env.encoders import encoder_for
 
         players = self.game.players  # type: ignore[attr-defined]
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat = {seat!r} is not at this table; allowed values:"
+        shown = seat
+        try:  # a NumPy integer is a seat (``for seat in np.arange(4)``); a bool is not
+            seat = None if isinstance(seat, bool) else operator.index(seat)
+        except TypeError:
+            seat = None
+        if seat is None or not 0 <= seat < players:
+            raise ValueError(f"seat = {shown!r} is not at this table; allowed values:"
                              f" 0..{players - 1}")
         return encoder_for(self.game).encode(self.view(seat))[0]  # type: ignore[attr-defined]
 
@@ -246,7 +251,9 @@ class Variant:
                 raise VariantError(
                     f"{where}: unknown key {key!r}; allowed keys: {', '.join(sorted(allowed))}"
                 )
-        variant = cls(**values)
+        # NumPy scalars as the Python values they stand for (np.int64(3) is 3): refused as
+        # "not allowed; allowed values: whole numbers 1..26" before, or kept as NumPy
+        variant = cls(**{key: _plain(value) for key, value in values.items()})
         variant.validate(where)
         return variant
 
@@ -255,6 +262,13 @@ class Variant:
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar (integer, float, bool) as its Python value; anything else as it is."""
+    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == ():
+        return value.item()
+    return value
 
 
 def check_choice(where: str, key: str, value: Any, allowed: tuple[Any, ...]) -> None:
