@@ -151,7 +151,8 @@ def test_a_bot_that_fails_its_handshake_is_a_warning_before_the_run(tmp_path):
     assert result.exit_code == 0, result.output
     warning = next(line for line in result.stderr.splitlines() if line.startswith("warning:"))
     assert "(ghost)" in warning and "/nonexistent/bot" in warning
-    assert "it will forfeit its deals and be benched" in warning
+    assert ("the run goes on: each deal it cannot be started for is its forfeit, and after"
+            " tournament.bench_after of them (10 for a bot unless set) it is benched") in warning
 
 
 @pytest.mark.parametrize("command", ["report", "replay", "resume"])

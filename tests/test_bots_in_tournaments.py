@@ -286,3 +286,47 @@ def test_a_supervisor_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypat
     supervisor.heartbeat.hand_started(3)  # the mapping is live
     assert list(tmp_path.iterdir()) == []  # before close(), which a killed worker never runs
     supervisor.close()
+
+
+@pytest.mark.slow  # a bot that takes 0.8 s to start, started dozens of times
+@pytest.mark.parametrize(("game", "extra"), [
+    ("knockout_whist", "players = 3"),
+    ("minnesota_whist", "[variant]\ntarget = 3"),
+], ids=["knockout X A X", "minnesota X+X"])
+def test_a_slow_starting_bot_holding_two_seats_plays_every_deal(tmp_path, game, extra):
+    """One fresh process was kept ready per entrant: holding two seats whose processes had
+    both played the deal (Knock-out's X A X after A X X, a Minnesota pair of itself), the
+    second seat's started inside its first decision, and a bot slower to start than the
+    limit forfeited; in the timing sample the whole run died (a bot operator's probe)."""
+    slow = tmp_path / "slow_bot.sh"
+    slow.write_text(f"#!/bin/sh\nsleep 0.8\nexec {sys.executable} {BOTS}/python_random_bot.py\n")
+    slow.chmod(0o755)
+    tournament, _, variant = extra.partition("[variant]")
+    body = (f'[tournament]\ngame = "{game}"\ndeals = 2\nseed = 5\ntime_limit = 0.5\n'
+            f"{tournament}\n{('[variant]' + variant) if variant else ''}\n"
+            f'[[strategies]]\nuse = "process"\ncommand = ["{slow}"]\nlabel = "X"\n\n'
+            '[[strategies]]\nuse = "random"\n')
+    config = load_config(write_config(tmp_path, body, "slow.toml"))
+    summary = run_tournament(config, tmp_path / "slow", workers=0, progress=False)
+    assert summary.status == "complete"
+    deals = run_rows(summary.path)["deals"]
+    assert (deals["status"] == "ok").all(), deals.filter(pl.col("status") != "ok")["error"]
+
+
+def test_a_run_with_bots_leaves_no_scratch_folder(tmp_path, monkeypatch):
+    """Each run left a whist-sim-bots-* folder (with copies of the bots' stderr) in the
+    temporary folder, one per process that ran bots (a bot operator counted 300 in /tmp)."""
+    import tempfile
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # this process and the timing sample's child
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    body = GERMAN.format(game="german_whist", deals=2, players="",
+                         first=f'use = "process"\ncommand = ["{sys.executable}",'
+                               f' "{BOTS}/python_random_bot.py"]',
+                         second='use = "random"').replace("deals_per_task = 4\n", "")
+    config = load_config(write_config(tmp_path, body, "bots.toml"))
+    assert run_tournament(config, tmp_path / "run", workers=0,
+                          progress=False).status == "complete"
+    assert [p.name for p in scratch.iterdir() if p.name.startswith("whist-sim")] == []

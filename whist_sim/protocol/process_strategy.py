@@ -19,10 +19,11 @@ entrant once in each line-up and seating, and a process that had played it would
 the second time, every card it saw played the first (the stock's order, the other
 hands): a memory no sandbox takes away. So each seat keeps a pool of processes, each
 remembering the hands it was dealt (``_Seat.seen``), and a deal goes to one that has
-not seen its hand, else to a fresh process (``ready_seats`` keeps one started, outside
-the decisions' time). A round robin's pool settles at one process per line-up an
-entrant plays a seat in, up to ``PROCESSES_PER_SEAT``; past that, the least recently
-used is ended for a fresh one (a start-up per deal: correct, slower).
+not seen its hand, else to a fresh process (``ready_seats`` keeps one started for each
+seat the entrant holds, outside the decisions' time). A round robin's pool settles at
+one process per line-up an entrant plays a seat in, up to ``PROCESSES_PER_SEAT``; past
+that, the least recently used is ended for a fresh one (a start-up per deal: correct,
+slower).
 
 Every message is built from ``view`` alone (``state.view(seat)``): no hidden card can
 be sent because none is at hand.
@@ -91,8 +92,6 @@ from whist_sim.protocol.views import game_of
 
 LOG_TEXT = 2000
 """Characters of a bot's ``log`` or ``error`` text kept."""
-SPARE = -1
-"""Where the process ``start()`` makes waits for the first seat that needs one."""
 
 PROCESSES_PER_SEAT = 16
 """Bot processes one seat of an entrant may keep (see the module's docstring): a round
@@ -206,7 +205,9 @@ class ProcessStrategy:
         self._log = LineLog(stderr_path, stderr_limit)
         self._transcript = None if transcript_path is None else LineLog(transcript_path, 1 << 30)
         self._seats: dict[int, _Seat] = {}
-        """Seat number (or ``SPARE``) -> its process, the one playing or last to play it."""
+        """Seat number -> its process, the one playing or last to play it."""
+        self._spares: list[_Seat] = []
+        """Fresh processes (``start``, ``ready_seats``), for the first seats that need one."""
         self._resting: dict[int, list[_Seat]] = {}
         """Seat number -> its other processes, least recently used first."""
         self._cannot_start: BotStartError | None = None
@@ -215,7 +216,7 @@ class ProcessStrategy:
         next decision to raise."""
         self._announced: tuple[int | None, Mapping[str, Any] | None] = (None, None)
         self._finalizer = weakref.finalize(self, _end_all, self._seats, self._resting,
-                                           [self._log, self._transcript])
+                                           self._spares, [self._log, self._transcript])
 
     # -- what the registry and the config check read -----------------------------------
     @property
@@ -241,10 +242,9 @@ class ProcessStrategy:
     def start(self) -> BotHello:
         """Start a process and complete the handshake now (the next seat to play takes it):
         how a config check learns, before any deal, that the bot runs and plays the game."""
-        spare = self._seats.get(SPARE)
-        if spare is None:
-            spare = self._seats[SPARE] = self._open(tag="new")
-        return spare.hello
+        if not self._spares:
+            self._spares.append(self._open(tag="new"))
+        return self._spares[0].hello
 
     def ready_seats(self, seats: Sequence[int]) -> None:
         """Start a process for each of ``seats`` that has none running, before the deal
@@ -252,8 +252,11 @@ class ProcessStrategy:
         in a seat's first decision spent its start-up in that decision's budget, so a bot
         slower to start than the limit forfeited every deal, restarted each time. A start
         that fails is kept and raised at that seat's first decision, its forfeit. A fresh
-        process is kept ready too, for a deal none of a seat's processes may play (its
-        hand seen before: see the module's docstring)."""
+        process is kept ready too for each of the seats, for a deal none of a seat's
+        processes may play (its hand seen before: see the module's docstring): with one
+        for all, an entrant holding two seats (Knock-out's X A X, a Minnesota pair of
+        itself) started the second seat's in its first decision, and a bot slower to
+        start than the limit forfeited."""
         for number in seats:
             self._failed_start.pop(number, None)  # a deal that ended first: try again
             found = self._seats.get(number)
@@ -264,9 +267,13 @@ class ProcessStrategy:
             except BotError as exc:
                 self._failed_start[number] = exc
         if self._cannot_start is None and not self._failed_start:
+            for dead in [spare for spare in self._spares if not spare.process.alive]:
+                dead.process.kill()  # reaped, and its group ended
+                self._spares.remove(dead)
             # a start that fails here: the seat whose deal needs a fresh one tries again
             with contextlib.suppress(BotError):
-                self.start()
+                while len(self._spares) < len(seats):
+                    self._spares.append(self._open(tag="new"))
 
     def begin_deal(self, *, hand: int | None = None, match: Any = None) -> None:
         """Announce the next deal: its number in the match and the match state (a
@@ -308,7 +315,7 @@ class ProcessStrategy:
         """Tell every seat that played the deal how it ended (``result``). A bot that has
         died meanwhile is dropped quietly: the deal is over, and its next deal restarts it."""
         for number, seat in list(self._seats.items()):
-            if number == SPARE or not seat.in_deal:
+            if not seat.in_deal:
                 continue
             seat.in_deal = False
             try:
@@ -321,10 +328,11 @@ class ProcessStrategy:
 
     def close(self) -> None:
         """Say ``quit`` to every bot, give them ``quit_timeout`` seconds, then end them."""
-        seats = list(self._seats.values()) + [
-            seat for pool in self._resting.values() for seat in pool]
+        seats = [*self._seats.values(), *(s for pool in self._resting.values() for s in pool),
+                 *self._spares]
         self._seats.clear()
         self._resting.clear()
+        self._spares.clear()
         line = encode_line(quit_message())
         for seat in seats:
             seat.process.ask_to_quit(line)
@@ -344,7 +352,8 @@ class ProcessStrategy:
     def pids(self) -> list[int]:
         """Process ids of the running bots (each leads a process group of its own): what a
         supervisor ends if the engine's process dies without closing them."""
-        seats = [*self._seats.values(), *(s for pool in self._resting.values() for s in pool)]
+        seats = [*self._seats.values(), *(s for pool in self._resting.values() for s in pool),
+                 *self._spares]
         return [seat.process.popen.pid for seat in seats if seat.process.alive]
 
     def source(self) -> dict[str, Any]:
@@ -375,12 +384,16 @@ class ProcessStrategy:
 
     # -- processes ----------------------------------------------------------------------------
     def _seat(self, number: int) -> _Seat:
-        """A process for seat ``number``: the spare one ``start`` made, or a new one."""
+        """A process for seat ``number``: a spare one ``start`` or ``ready_seats`` made, or
+        a new one."""
         self._drop(number)  # a process that died between deals: reaped before its successor
-        seat = self._seats.pop(SPARE, None)
-        if seat is None or not seat.process.alive:
-            if seat is not None:
+        seat = None
+        while self._spares and seat is None:
+            seat = self._spares.pop(0)
+            if not seat.process.alive:
                 seat.process.kill()
+                seat = None
+        if seat is None:
             seat = self._open(tag=f"seat {number}")
         seat.process.tag = f"seat {number}"
         self._seats[number] = seat
@@ -581,13 +594,14 @@ class ProcessStrategy:
         raise kind(self.entrant, self.command, message, expected, lines)
 
 
-def _end_all(seats: dict[int, _Seat], resting: dict[int, list[_Seat]],
+def _end_all(seats: dict[int, _Seat], resting: dict[int, list[_Seat]], spares: list[_Seat],
              logs: list[LineLog | None]) -> None:
     """At garbage collection or exit: no bot outlives the strategy that started it."""
-    for seat in [*seats.values(), *(s for pool in resting.values() for s in pool)]:
+    for seat in [*seats.values(), *(s for pool in resting.values() for s in pool), *spares]:
         seat.process.kill()
     seats.clear()
     resting.clear()
+    spares.clear()
     for log in logs:
         if log is not None:
             log.close()

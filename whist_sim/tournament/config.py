@@ -701,7 +701,12 @@ def _greet(
     try:
         bot.start()
     except BotError as exc:
-        config._warnings.append(f"{where}: {exc}; it will forfeit its deals and be benched")
+        # said as what will follow if it keeps failing: a bot that fails only sometimes
+        # plays the deals its later starts reach (a probe's flaky bot forfeited none)
+        config._warnings.append(
+            f"{where}: {exc}; the run goes on: each deal it cannot be started for is its"
+            " forfeit, and after tournament.bench_after of them (10 for a bot unless set)"
+            " it is benched")
     finally:
         bot.close()
     return bot.source()
