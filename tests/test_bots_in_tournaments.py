@@ -289,10 +289,8 @@ def test_a_supervisor_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypat
 
 
 @pytest.mark.slow  # a bot that takes 0.8 s to start, started dozens of times
-@pytest.mark.parametrize(("game", "extra"), [
-    ("knockout_whist", "players = 3"),
-    ("minnesota_whist", "[variant]\ntarget = 3"),
-], ids=["knockout X A X", "minnesota X+X"])
+@pytest.mark.parametrize(("game", "extra"), [("knockout_whist", "players = 3")],
+                         ids=["knockout X A X"])
 def test_a_slow_starting_bot_holding_two_seats_plays_every_deal(tmp_path, game, extra):
     """One fresh process was kept ready per entrant: holding two seats whose processes had
     both played the deal (Knock-out's X A X after A X X, a Minnesota pair of itself), the
