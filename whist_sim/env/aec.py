@@ -126,8 +126,6 @@ class WhistEnv(AECEnv):
         self.state_: Any = None
         self._live = False
         """From reset() until the hand's last action: steps take actions, not None."""
-        self._seat_to_act = -1
-        """While ``_live``: the seat of ``agent_selection``."""
         self.agents = []
 
     def __getstate__(self) -> dict[str, Any]:
@@ -192,8 +190,7 @@ class WhistEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
-        self._seat_to_act = self.state_.to_act
-        self.agent_selection = self.agents[self._seat_to_act]
+        self.agent_selection = self.agents[self.state_.to_act]
         self._live = True
 
     def agent_iter(self, max_iter: float = 2**63) -> Iterable[str]:
@@ -213,14 +210,9 @@ class WhistEnv(AECEnv):
         it), cumulative reward, termination, truncation and info. The observation is
         built here rather than through ``observe``: this runs at every step of every
         learner's loop, and the two calls it saves cost about a tenth of an engine step.
-        While the hand is played the acting seat is kept (``_seat_to_act``)."""
-        if self._live and observe:
-            seat, agent = self._seat_to_act, self.agent_selection
-            obs, mask = self._encoders[seat].encode(self.state_.view(seat))
-            # read from the dicts, never assumed: a wrapper (TerminateIllegalWrapper)
-            # writes a penalty and a termination into them while the hand is still live
-            return ({"observation": obs, "action_mask": mask}, self._cumulative_rewards[agent],
-                    self.terminations[agent], self.truncations[agent], self.infos[agent])
+        The reward, termination and truncation are read from the dicts even while the hand
+        is played: a wrapper (TerminateIllegalWrapper) writes a penalty and a termination
+        into them mid-hand."""
         try:
             agent = self.agent_selection
         except AttributeError:  # set by reset(): free on the path every step takes
@@ -256,7 +248,6 @@ class WhistEnv(AECEnv):
             seat = state.to_act
             if seat >= 0:
                 self.agent_selection = self.possible_agents[seat]
-                self._seat_to_act = seat
             else:
                 self._end()
             if self.render_mode == "human":
