@@ -231,16 +231,11 @@ def with_ratio_interval(name: str, scale: float = 1.0) -> list[pl.Expr]:
 
 
 def ratio_interval(y: npt.ArrayLike, n: npt.ArrayLike) -> Interval:
-    """NumPy twin of :func:`ratio_aggs` and :func:`with_ratio_interval`: one (y, n) per unit."""
-    ys = np.asarray(y, dtype=float)
-    ns = np.asarray(n, dtype=float)
-    k = int(ys.size)
-    ratio = float(ys.sum() / ns.sum()) if k and ns.sum() else math.nan
-    if k < 2:
-        return Interval(ratio, math.nan, math.nan, k)
-    se = math.sqrt(k / (k - 1) * float(((ys - ratio * ns) ** 2).sum())) / float(ns.sum())
-    half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, k - 1)) * se
-    return Interval(ratio, ratio - half, ratio + half, k)
+    """NumPy twin of :func:`ratio_aggs` and :func:`with_ratio_interval`: one (y, n) per unit
+    (:class:`RunningRatio` given them all at once)."""
+    ratio = RunningRatio()
+    ratio.add(y, n)
+    return ratio.interval()
 
 
 # -- proportions ------------------------------------------------------------------------
