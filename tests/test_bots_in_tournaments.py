@@ -46,6 +46,13 @@ label = "baseline"
 """
 
 
+def random_bot_after(script: Path, shell: str) -> Path:
+    """A bot program at ``script``: ``shell`` lines, then the Python random bot."""
+    script.write_text(f"#!/bin/sh\n{shell}\nexec {sys.executable} {BOTS}/python_random_bot.py\n")
+    script.chmod(0o755)
+    return script
+
+
 def _play(tmp_path: Path, name: str, first: str, second: str, game: str = "german_whist",
           deals: int = 6, players: str = "", workers: int | None = 0):
     body = GERMAN.format(game=game, deals=deals, first=first, second=second, players=players)
@@ -107,9 +114,7 @@ def test_a_bot_slower_to_start_than_the_time_limit_plays_every_deal(tmp_path):
     """Its start-up is the handshake's (10 s), not a decision's: started inside its first
     decision, a bot that loads for longer than time_limit timed out there, was ended, and
     started again in the next deal's first decision, forfeiting every deal."""
-    slow = tmp_path / "slow_bot.sh"
-    slow.write_text(f"#!/bin/sh\nsleep 0.8\nexec {sys.executable} {BOTS}/python_random_bot.py\n")
-    slow.chmod(0o755)
+    slow = random_bot_after(tmp_path / "slow_bot.sh", "sleep 0.8")
     body = GERMAN.format(game="german_whist", deals=3, players="time_limit = 0.5",
                          first=f'use = "process"\ncommand = ["{slow}"]',
                          second='use = "random"')
@@ -191,10 +196,7 @@ def test_what_a_bot_started_in_the_background_ends_with_it(tmp_path):
     from whist_sim.protocol import ProcessStrategy
 
     pid_file = tmp_path / "child.pid"
-    bot = tmp_path / "forks.sh"
-    bot.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {pid_file}\n"
-                   f"exec {sys.executable} {BOTS}/python_random_bot.py\n")
-    bot.chmod(0o755)
+    bot = random_bot_after(tmp_path / "forks.sh", f"sleep 300 &\necho $! > {pid_file}")
     with ProcessStrategy([str(bot)]) as strategy:
         strategy.start()
         child = int(pid_file.read_text())
@@ -214,10 +216,7 @@ def test_a_new_run_starts_its_bots_for_validation_once(tmp_path):
     """run_tournament validated the config it was given a second time, starting every bot
     again (a bot that ignores its hello cost the handshake's 10 s twice)."""
     starts = tmp_path / "starts.log"
-    bot = tmp_path / "counted.sh"
-    bot.write_text(f"#!/bin/sh\necho start >> {starts}\n"
-                   f"exec {sys.executable} {BOTS}/python_random_bot.py\n")
-    bot.chmod(0o755)
+    bot = random_bot_after(tmp_path / "counted.sh", f"echo start >> {starts}")
     body = GERMAN.format(game="german_whist", deals=2, players="",
                          first=f'use = "process"\ncommand = ["{bot}"]', second='use = "random"')
     body = body[:body.index('[[strategies]]\nuse = "heuristic"\nlabel = "baseline"')]
@@ -242,10 +241,7 @@ def test_a_bots_background_children_end_with_the_timing_samples_process(
     if not asked:
         monkeypatch.setattr(sandbox, "CLOSE_SECONDS", 0.0)
     pids = tmp_path / "children.pid"
-    bot = tmp_path / "forks.sh"
-    bot.write_text(f"#!/bin/sh\nsleep 300 &\necho $! >> {pids}\n"
-                   f"exec {sys.executable} {BOTS}/python_random_bot.py\n")
-    bot.chmod(0o755)
+    bot = random_bot_after(tmp_path / "forks.sh", f"sleep 300 &\necho $! >> {pids}")
     body = GERMAN.format(game="german_whist", deals=2, players="",
                          first=f'use = "process"\ncommand = ["{bot}"]',
                          second='use = "random"').replace("deals_per_task = 4\n", "")
@@ -296,9 +292,7 @@ def test_a_slow_starting_bot_holding_two_seats_plays_every_deal(tmp_path, game, 
     both played the deal (Knock-out's X A X after A X X, a Minnesota pair of itself), the
     second seat's started inside its first decision, and a bot slower to start than the
     limit forfeited; in the timing sample the whole run died (a bot operator's probe)."""
-    slow = tmp_path / "slow_bot.sh"
-    slow.write_text(f"#!/bin/sh\nsleep 0.8\nexec {sys.executable} {BOTS}/python_random_bot.py\n")
-    slow.chmod(0o755)
+    slow = random_bot_after(tmp_path / "slow_bot.sh", "sleep 0.8")
     tournament, _, variant = extra.partition("[variant]")
     body = (f'[tournament]\ngame = "{game}"\ndeals = 2\nseed = 5\ntime_limit = 0.5\n'
             f"{tournament}\n{('[variant]' + variant) if variant else ''}\n"
