@@ -142,3 +142,21 @@ def test_a_gauntlet_report_says_it_is_one_and_counts_only_the_comparisons_made(t
     assert "A gauntlet: only the line-ups with a candidate (bold) were played" in text
     assert "heuristic and random never met" in text
     assert "among 2 comparisons" in text and "among 3 comparisons" not in text
+
+
+def test_a_gauntlet_whose_baselines_share_its_tables_does_not_say_they_never_met(tmp_path):
+    """At a Knock-out table of three with three entrants the one line-up seats them all:
+    the baselines did meet, and the report said their places relative to one another
+    meant nothing (seen in the report's page)."""
+    from whist_sim.reports.build import build_report
+
+    body = ('[tournament]\ngame = "knockout_whist"\nplayers = 3\ndeals = 4\nseed = 3\n'
+            'format = "gauntlet"\ncandidates = ["bold"]\n\n[[strategies]]\nuse = "random"\n\n'
+            '[[strategies]]\nuse = "heuristic"\n\n[[strategies]]\nuse = "heuristic"\n'
+            'label = "bold"\nparams = { survival_weight = 1.0 }\n')
+    config = load_config(write_config(tmp_path, body, "ko.toml"))
+    summary = run_tournament(config, tmp_path / "ko", workers=0, progress=False)
+    build_report(summary.path, tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "gauntlet (candidates: bold" in text
+    assert "A gauntlet: only the line-ups with a candidate" not in text

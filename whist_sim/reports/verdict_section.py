@@ -88,7 +88,7 @@ def verdict_section(
         f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
     paragraphs += lines
     candidates = _gauntlet_candidates(meta)
-    if candidates:
+    if candidates and _baselines_apart(meta, candidates, labels):
         paragraphs.append(
             f"A gauntlet: only the line-ups with a candidate ({', '.join(candidates)}) were"
             " played, so a baseline's figure was earned against the candidates alone, and"
@@ -110,6 +110,15 @@ def _gauntlet_candidates(meta: dict[str, Any]) -> list[str]:
     if tournament.get("format") != "gauntlet":
         return []
     return [str(c) for c in tournament.get("candidates") or []]
+
+
+def _baselines_apart(meta: dict[str, Any], candidates: list[str], labels: list[str]) -> bool:
+    """Whether two baselines of a gauntlet never sat in one played line-up (at a table of
+    three entrants and three seats every line-up holds them all, and they did meet)."""
+    played = [set(lineup) for lineup in meta.get("lineups") or []]
+    baselines = [name for name in labels if name not in candidates]
+    return any(not any({a, b} <= lineup for lineup in played)
+               for a, b in itertools.combinations(baselines, 2))
 
 
 def _one_table_size(ranges: DealRanges) -> bool:
