@@ -190,7 +190,7 @@ def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
             ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
         ax.set_xticks(x, names, rotation=20)
         ax.set_ylim(0, 1)
-        ax.set_ylabel("win rate (95% Wilson interval)")
+        ax.set_ylabel("win rate (95% interval over deal indices)")
         ax.legend(fontsize=LEGEND_SIZE, ncols=2 if len(roles) > 4 else 1)
         title = "Dealer and non-dealer" if len(roles) == 2 else "Win rate by seat position"
         ax.set_title(title if len(sizes) == 1 else f"{title}: {size} seats")
