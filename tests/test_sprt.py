@@ -35,6 +35,7 @@ from whist_sim.inference import (
     sequential_verdict,
     tilted_distribution,
 )
+from whist_sim.inference.skewness import corrected_t, corrected_t_inverse, sample_skewness
 from whist_sim.inference.sprt import one_sided_bounds
 
 BATCH = 20
@@ -382,7 +383,56 @@ def test_the_vectorised_llr_is_the_llr_of_each_test():
         [m.mean() for m in margins],
         [m.var(ddof=1) for m in margins],
         nelo,
+        [scipy_stats.skew(m, bias=False) for m in margins],
     ) == pytest.approx([net.llr(m, nelo) for m in margins])
+
+
+# -- the skewness guard of net margins ---------------------------------------------------
+
+
+@given(st.floats(-40, 40), st.floats(-6, 6), st.integers(3, 100_000))
+def test_the_skewness_corrected_t_increases_and_inverts(t, skewness, pairs):
+    corrected = corrected_t(t, skewness, pairs)
+    assert corrected_t(t + 1e-3, skewness, pairs) >= corrected
+    assert corrected_t_inverse(corrected, skewness, pairs) == pytest.approx(t, abs=1e-6)
+
+
+def test_the_skewness_corrected_t_is_johnsons_near_zero_and_plain_without_skew():
+    pairs, t = 400, 1.5
+    assert corrected_t(t, -2.0, pairs) == pytest.approx(t - 2.0 * (1 + 2 * t * t) / 120)
+    assert corrected_t(t, 0.0, pairs) == t
+
+
+@given(
+    st.lists(st.integers(-24, 24), min_size=3, max_size=60),
+    st.sampled_from([(0, 25), (-10, 10), (5, 40)]),
+    st.booleans(),
+)
+def test_the_skewness_guard_never_makes_a_verdict_easier(values, hypotheses, on_points):
+    """The guarded LLR lies between 0 and the plain normal LLR: it can only ask for more
+    pairs, whichever side the pairs lean to."""
+    x = np.array(values, dtype=float)
+    assume(x.var() > 0)
+    low, high = hypotheses
+    settings_ = (SprtSettings.create(net0=low / 10, net1=high / 10) if on_points
+                 else SprtSettings.create(elo0=low, elo1=high))
+    model = net_model()
+    plain = model.llr_of_moments(x.size, x.mean(), x.var(ddof=1), settings_)
+    guarded = model.llr(x, settings_)
+    assert min(plain, 0.0) - 1e-9 <= guarded <= max(plain, 0.0) + 1e-9
+
+
+def test_the_skewness_guard_draws_the_llr_towards_zero_after_rare_large_losses():
+    settings_ = SprtSettings.create(elo0=0, elo1=25)
+    model = net_model()
+
+    def plain(x: np.ndarray) -> float:
+        return float(model.llr_of_moments(x.size, x.mean(), x.var(ddof=1), settings_))
+
+    rare_losses = np.array([1.0] * 97 + [-20.0] * 3)  # mean +0.37, skewness about -5.5
+    assert 0 <= model.llr(rare_losses, settings_) < plain(rare_losses)
+    rare_wins = np.array([-1.0] * 90 + [40.0] * 10)  # mean +3.1, skewness +2.7: no risk
+    assert model.llr(rare_wins, settings_) == pytest.approx(plain(rare_wins))
 
 
 def test_values_off_the_grid_are_refused():
@@ -659,15 +709,17 @@ def simulate_net(
     means: tuple[float, float],
     max_pairs: int,
     seed: int,
+    guarded: bool = True,
 ) -> Outcome:
-    """RUNS tests of pairs from the shifted distribution with mean means[0], RUNS with means[1]."""
+    """RUNS tests of pairs from the shifted distribution with mean means[0], RUNS with
+    means[1]; ``guarded=False`` drops the skewness guard, to measure what it is for."""
     model = net_model()
     rng = np.random.default_rng(seed)
     centred = support - chances @ support
     cumulative = np.cumsum(chances)
     cumulative[-1] = 1.0
     shift = np.repeat(means, RUNS)
-    pairs, total, squares = (np.zeros(2 * RUNS) for _ in range(3))
+    pairs, total, squares, cubes = (np.zeros(2 * RUNS) for _ in range(4))
     decision = np.zeros(2 * RUNS, dtype=int)
     for _ in range(0, max_pairs, BATCH):
         running = np.flatnonzero(decision == 0)
@@ -678,9 +730,12 @@ def simulate_net(
         pairs[running] += BATCH
         total[running] += values.sum(axis=1)
         squares[running] += (values * values).sum(axis=1)
+        cubes[running] += (values**3).sum(axis=1)
         n, mean = pairs[running], total[running] / pairs[running]
         variance = (squares[running] - n * mean * mean) / (n - 1)
-        llr = model.llr_of_moments(n, mean, variance, settings_)
+        third = (cubes[running] - 3 * mean * squares[running]) / n + 2 * mean**3
+        skewness = sample_skewness(n, variance, third) if guarded else 0.0
+        llr = model.llr_of_moments(n, mean, variance, settings_, skewness)
         decision[running] = _decide(llr, settings_)
     return Outcome(
         RUNS,
@@ -766,19 +821,45 @@ def test_points_hypotheses_on_strongly_skewed_pairs_miss_beta_as_the_docs_warn()
     assert wilson_lower(outcome.false_h1, outcome.runs) <= settings_.alpha
 
 
-def test_normalised_elo_on_left_skewed_pairs_exceeds_alpha_as_the_docs_warn():
-    """The mirror image of the rare-large-wins case (rare large losses, skewness -2.5):
-    false H1 about 8% at alpha 5% (a statistician's probe; Student's t's right tail grows
-    when the data lean left). docs/statistics.md says so, and the verdict warns."""
+@pytest.mark.parametrize("elo1", [25, 10])
+def test_normalised_elo_on_left_skewed_pairs_keeps_alpha_with_the_skewness_guard(elo1):
+    """The mirror image of the rare-large-wins case (rare large losses, skewness -2.5).
+    Student's t's right tail grows when the pairs lean left: without the guard false H1
+    was 8.0% at alpha 5% for 0/25 and 6.6% for 0/10 (a statistician's probe); with it,
+    4.6% and 5.1% (docs/statistics.md)."""
     support, chances = strongly_skewed_pairs()
     support = -support
     sd = moments(support, chances)[1]
+    model, settings_ = net_model(), SprtSettings.create(elo0=0, elo1=elo1)
+    means = (model.mean_at(0, sd), model.mean_at(elo1, sd))
+    max_pairs = _max_pairs(model, settings_, sd)
+    guarded = simulate_net(settings_, support, chances, means, max_pairs, seed=6)
+    guarded.check(settings_)
+    unguarded = simulate_net(settings_, support, chances, means, max_pairs, seed=6,
+                             guarded=False)
+    assert wilson_lower(unguarded.false_h1, unguarded.runs) > settings_.alpha
+
+
+@pytest.mark.parametrize("lean", ["left", "right"])
+@pytest.mark.slow
+def test_the_fixed_test_in_normalised_elo_keeps_its_error_rates_on_skewed_pairs(lean):
+    """Student's t bounds alone gave 5.9% false H1 and 6.0% false H0 at 5% on rare large
+    losses (20,000 runs a side): H1's mean moves with the sd, which large losses inflate.
+    With the guard's widened bounds: about 5.1% and 4.1%; rare large wins stay below."""
+    rng = np.random.default_rng(9)
+    runs = 3000
+    support, chances = strongly_skewed_pairs()
+    support = -support if lean == "left" else support
+    centre, sd, _ = moments(support, chances)
     model, settings_ = net_model(), SprtSettings.create(elo0=0, elo1=25)
-    outcome = simulate_net(settings_, support, chances,
-                           (model.mean_at(0, sd), model.mean_at(25, sd)),
-                           _max_pairs(model, settings_, sd), seed=6)
-    assert wilson_lower(outcome.false_h1, outcome.runs) > settings_.alpha
-    assert wilson_lower(outcome.false_h0, outcome.runs) <= settings_.beta
+    pairs = fixed_sample_pairs(model, settings_, sd)
+    errors = []
+    for side, wrong in ((0, "H1"), (1, "H0")):
+        shift = model.mean_at((0, 25)[side], sd) - centre
+        drawn = rng.choice(support, size=(runs, pairs), p=chances) + shift
+        errors.append(sum(fixed_verdict(model, settings_, x).decision == wrong for x in drawn))
+    assert wilson_lower(errors[0], runs) <= settings_.alpha
+    assert wilson_lower(errors[1], runs) <= settings_.beta
 
 
 @pytest.mark.parametrize("kind", ["pentanomial", "normalised Elo"])
@@ -815,16 +896,24 @@ def test_fixed_verdict_at_fixed_sample_pairs_has_the_asked_error_rates(kind):
 
 def test_a_verdict_on_points_warns_when_the_pairs_are_skewed():
     rng = np.random.default_rng(3)
-    skewed = np.where(rng.random(400) < 0.05, -20.0, 1.0)  # rare large losses
+    skewed = np.where(rng.random(400) < 0.2, -5.0, 1.0)  # large losses: skewness about -1.5
     points = SprtSettings.from_mapping({"net0": 0, "net1": 0.5})
     warned = fixed_verdict(net_model(), points, skewed).text("A", "B")
     assert "Caution: the pair values are skewed" in warned
-    in_elo = fixed_verdict(net_model(), SprtSettings.from_mapping({}), skewed).text("A", "B")
-    assert "Caution: the pair values are skewed to the left" in in_elo  # rare large losses
-    right = fixed_verdict(net_model(), SprtSettings.from_mapping({}), -skewed).text("A", "B")
-    assert "Caution" not in right  # rare large wins: normalised Elo keeps alpha (measured)
+    in_elo = SprtSettings.from_mapping({})
+    for lean in (skewed, -skewed):  # the guard holds normalised Elo's rates: no caution
+        assert "Caution" not in fixed_verdict(net_model(), in_elo, lean).text("A", "B")
     symmetric = rng.normal(0.3, 1.0, 400)
     assert "Caution" not in fixed_verdict(net_model(), points, symmetric).text("A", "B")
+
+
+def test_a_verdict_in_normalised_elo_warns_beyond_the_skewness_its_guard_was_measured_at():
+    rng = np.random.default_rng(3)
+    rare = np.where(rng.random(400) < 0.05, -20.0, 1.0)  # skewness about -4
+    in_elo = SprtSettings.from_mapping({})
+    for lean in (rare, -rare):
+        text = fixed_verdict(net_model(), in_elo, lean).text("A", "B")
+        assert "than the test's guard against skewness was measured at (±2.5)" in text
 
 
 

@@ -59,7 +59,12 @@ class Estimate:
     """What ``mean`` is measured in: "share" or "points per hand"."""
     skewness: float = math.nan
     """Sample skewness of the pair values (NaN below three pairs or with no spread): the
-    verdict warns when hypotheses in points per hand meet strongly skewed pairs."""
+    verdict warns when hypotheses in points per hand meet strongly skewed pairs, and the
+    tests of net margins guard against it (:mod:`whist_sim.inference.skewness`)."""
+    kurtosis: float = math.nan
+    """Sample kurtosis, m4 / m2^2 (3 for a normal; NaN below four pairs or with no
+    spread): with the skewness, the spread of mean / sd that a fixed-sample test in
+    normalised Elo allows for."""
 
     def describe(self) -> str:
         """One clause a reader takes in at a glance, e.g.
@@ -181,6 +186,8 @@ def summarise(
         mean_lo, mean_hi = max(mean_lo, value_range[0]), min(mean_hi, value_range[1])
     skewness = (float(stats.skew(x, bias=False)) if pairs >= 3 and sd and sd > 0
                 else math.nan)
+    kurtosis = (float(stats.kurtosis(x, fisher=False)) if pairs >= 4 and sd and sd > 0
+                else math.nan)
     return Estimate(
         pairs=pairs,
         mean=mean,
@@ -195,4 +202,5 @@ def summarise(
         fair_mean=fair_mean,
         mean_unit=mean_unit,
         skewness=skewness,
+        kurtosis=kurtosis,
     )
