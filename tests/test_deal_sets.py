@@ -491,6 +491,30 @@ def test_a_hand_written_file_needs_only_the_required_columns(tmp_path: Path) -> 
         "dealer": 0, "hands": hands, "stock": None, "upcard": None, "seed": None}
 
 
+def test_deals_that_deal_the_same_cards_twice_are_named_in_a_warning(tmp_path: Path) -> None:
+    """Two deals of the same cards are not independent evidence; the run plays them, as
+    asked, and warns before it starts. Spelling (order, case) does not hide a repeat."""
+    from whist_sim.tournament.config import validate_config
+
+    game = make_game("minnesota_whist")
+    hands = [game.new_deal(seed, 0).deal_record()["hands"] for seed in (3, 4)]
+    respelled = [" ".join(reversed(cards.lower().split())) for cards in hands[0]]
+    table = pa.table({"deal": [0, 1, 2], "hand": [0, 0, 0], "dealer": [0, 0, 0],
+                      "hands": [hands[0], hands[1], respelled],
+                      "game": ["minnesota_whist"] * 3})
+    path = tmp_path / "twice.parquet"
+    pq.write_table(table, path)
+    assert load_deal_set(path, game).repeated_deals() == [(0, 2)]
+    raw = {"tournament": {"game": "minnesota_whist", "deals_file": str(path)},
+           "strategies": [{"use": "random"}, {"use": "heuristic"}]}
+    warnings = validate_config(raw).warnings
+    assert len(warnings) == 1
+    assert "twice.parquet: deals that deal the same cards as an earlier one: 2 repeats 0" in (
+        warnings[0])
+    raw["tournament"]["deals"] = 2  # the repeat is not played: nothing to warn of
+    assert validate_config(raw).warnings == []
+
+
 def test_a_card_error_is_a_deal_error_naming_the_seat() -> None:
     game = make_game("solo_whist")
     record = {**game.new_deal(1, 2).deal_record(), "hands": ["AS"] * 4}

@@ -33,6 +33,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from whist_sim.cards import parse_card, parse_cards
 from whist_sim.games import as_game, make_game
 from whist_sim.games.base import DealState, Game, VariantError, WhistSimError
 from whist_sim.play import DealSource, hand_seed
@@ -144,6 +145,27 @@ class DealSet:
         """The same set holding only ``deals``: what one task ships to its worker."""
         wanted = {d: self.by_deal[d] for d in deals if d in self.by_deal}
         return DealSet(self.path, self.game, self.players, self.deals, wanted)
+
+    def repeated_deals(self) -> list[tuple[int, int]]:
+        """(earlier, later) for each deal whose first hand deals exactly the cards of an
+        earlier deal's (every seat's hand, the stock in order, the turned card), however
+        the file spells them: their results are not independent, so a test or an interval
+        that counts them as two deals claims more evidence than the set holds."""
+        first_seen: dict[tuple[Any, ...], int] = {}
+        repeats = []
+        for deal in sorted(self.by_deal):
+            row = self.by_deal[deal].get(0)
+            if row is None:
+                continue
+            key = (tuple(parse_cards(cards) for cards in row.hands),
+                   None if row.stock is None else tuple(parse_card(card)
+                                                        for card in row.stock.split()),
+                   None if row.upcard is None else parse_card(row.upcard))
+            if key in first_seen:
+                repeats.append((first_seen[key], deal))
+            else:
+                first_seen[key] = deal
+        return repeats
 
     def row(self, deal: int, hand: int) -> DealRow | None:
         """The row for hand ``hand`` of deal ``deal``, or None if the set holds none."""

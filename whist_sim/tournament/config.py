@@ -454,7 +454,8 @@ class TournamentConfig(BaseModel):
     @property
     def warnings(self) -> list[str]:
         """What validation found that does not stop the run: a bot that failed its
-        handshake plays on, forfeiting its deals, until benched (docs/protocol.md)."""
+        handshake plays on, forfeiting its deals, until benched (docs/protocol.md); a
+        deal set that deals the same cards twice (docs/deal-sets.md)."""
         return list(self._warnings)
 
     def deal_set(self) -> DealSet | None:
@@ -802,6 +803,14 @@ def _load_deals(config: TournamentConfig, games: list[Game], source: str) -> Non
             " or leave deals out to play them all"
         )
     config._deal_set = deal_set
+    played = [(a, b) for a, b in deal_set.repeated_deals() if b < section.deals]
+    if played:
+        shown = ", ".join(f"{b} repeats {a}" for a, b in played[:5])
+        more = f" (and {len(played) - 5} more)" if len(played) > 5 else ""
+        config._warnings.append(
+            f"{section.deals_file}: deals that deal the same cards as an earlier one: {shown}"
+            f"{more}; a verdict's error rates and the report's intervals count them as"
+            " independent deals, so they overstate the evidence (docs/deal-sets.md)")
 
 
 def _check_format(config: TournamentConfig, source: str) -> None:
