@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def test_german_verdict_ranks_by_hands_won_and_decides_only_what_is_clear(tmp_pa
     assert re.search(r"heuristic(_bold)? and heuristic(_bold)? are not separated after 40 deals",
                      verdict)
     assert "more deals would separate a difference of that size" in verdict
-    assert "one in twenty would still look decided by chance" in verdict
+    assert "\"Decided\" holds for the 3 comparisons together" in verdict
 
 
 @pytest.mark.parametrize(("a", "b"), [("heuristic", "random"), ("random", "heuristic")])
@@ -178,6 +179,25 @@ def test_a_share_won_in_every_pair_is_shown_with_wilsons_interval_not_no_width()
     line = _comparison("heuristic", "broken", np.ones(30), figure, 1.0)
     assert line == ("heuristic wins 100.0% of hands against broken (95%: 88.6 to 100.0%),"
                     " over 30 deals: decided.")
+
+
+def test_a_comparison_decided_on_its_own_but_not_among_several_says_so():
+    """A difference whose own 95% interval just excludes equality (p about 0.03) is not
+    decided among six comparisons (Holm asks p <= 0.05 / 6 of the smallest)."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.verdict_section import _comparison
+
+    figure = SimpleNamespace(unit="points per hand", noun="hands", null=0.0)
+    rng = np.random.default_rng(4)
+    x = rng.normal(0.0, 1.0, 400)
+    x = x - x.mean() + 2.2 * x.std(ddof=1) / math.sqrt(x.size)  # t = 2.2
+    alone = _comparison("a", "b", x, figure, 1.0)
+    among = _comparison("a", "b", x, figure, 1.0, decided=False, family=6)
+    assert alone.endswith("decided.")
+    assert among.endswith("its own 95% interval excludes equality, but it is not decided"
+                          " with the 6 comparisons taken together (Holm's test, 5% over all"
+                          " of them).")
 
 
 @pytest.mark.parametrize("game", ["german_whist", "solo_whist", "minnesota_whist",

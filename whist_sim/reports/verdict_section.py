@@ -8,13 +8,12 @@ A reader who reads nothing else should come away right. So the section says:
   (docs/statistics.md), recomputed from the rows;
 - for more entrants, one sentence per comparison of neighbours in the ranking
   (and of every two when there are few): the difference with its 95% interval,
-  "decided" when the interval excludes no difference, otherwise how many more
-  deals would separate a difference of the size seen;
+  "decided" when Holm's test over all the section's comparisons decides it
+  (``multiplicity``: at most 5% chance that any comparison of truly equal entrants
+  reads decided), otherwise how many more deals would separate a difference of the
+  size seen;
 - where the ratings rank two entrants in the opposite order to the ranking
   figure, which one to trust and why.
-
-Each comparison is a 95% interval on its own: with many comparisons a few may
-look decided by chance, which the section says.
 """
 
 from __future__ import annotations
@@ -46,6 +45,7 @@ from whist_sim.reports.comparisons import (
     pairwise_values,
 )
 from whist_sim.reports.document import Section, Table
+from whist_sim.reports.multiplicity import holm, p_value
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
 
@@ -220,21 +220,27 @@ def _pairwise(
     ranked = [(name, _fmt(score[name], figure.unit)) for name in order]
     compared = (list(itertools.combinations(order, 2)) if len(order) <= ALL_PAIRS_UP_TO
                 else list(itertools.pairwise(order)))
+    made = [(a, b, by_pair[(a, b)]) for a, b in compared
+            if by_pair.get((a, b)) is not None and by_pair[(a, b)].size]
+    # the comparisons made, not those of entrants that never met, are the family
+    decided = dict(zip(((a, b) for a, b, _ in made), holm(
+        [p_value(x, figure.null, figure.unit == "share") for _, _, x in made]), strict=True))
     lines = []
-    made = 0
     for a, b in compared:
-        x = by_pair.get((a, b))
-        if x is None or x.size == 0:
+        if (a, b) not in decided:
             lines.append(f"{a} and {b} never met.")
             continue
-        lines.append(_comparison(a, b, x, figure, values.per_deal(a, b)))
-        made += 1
-    if made > 1:  # the comparisons made, not those of entrants that never met
-        lines.append(_multiplicity(made))
+        lines.append(_comparison(a, b, by_pair[(a, b)], figure, values.per_deal(a, b),
+                                 decided[(a, b)], len(made)))
+    if len(made) > 1:
+        lines.append(_multiplicity(len(made)))
     return ranked, lines
 
 
-def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float) -> str:
+def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
+                decided: bool | None = None, family: int = 1) -> str:
+    """One comparison in words. ``decided``: whether Holm's test over the ``family`` of
+    comparisons the section makes decides it (None: the comparison alone, at 95%)."""
     interval = t_interval(x)
     if figure.unit == "share":  # cut at 0 and 1, or Wilson's where the pairs show no spread
         interval = interval.as_rate()
@@ -242,6 +248,9 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float) -> 
     leader, other = (a, b) if interval.estimate >= figure.null else (b, a)
     shown = _difference(interval, figure, leader == a, other)
     if interval.n >= 2 and not (interval.lo <= figure.null <= interval.hi):
+        if decided is False:
+            return (f"{leader} {shown}, over {deals:,} deals: its own 95% interval excludes"
+                    f" equality, but it is {_not_with_the_others(family)}")
         return f"{leader} {shown}, over {deals:,} deals: decided."
     gap = abs(interval.estimate - figure.null)
     sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
@@ -285,9 +294,17 @@ def share_bounds(lo: float, hi: float) -> tuple[float, float]:
 
 
 def _multiplicity(count: int) -> str:
-    return (f"Each comparison is a 95% interval on its own: among {count} comparisons of"
-            " entrants that were in truth equal, about one in twenty would still look"
-            " decided by chance.")
+    return (f"\"Decided\" holds for the {count} comparisons together: each is decided by"
+            " Holm's step-down test over all of them, so if every difference compared were"
+            " in truth zero, the chance that any of them reads decided would be at most 5%."
+            " Each interval is 95% on its own, so one may exclude equality while its"
+            " comparison is not decided.")
+
+
+def _not_with_the_others(family: int) -> str:
+    """Why a comparison whose own 95% interval leaves out no difference is not decided."""
+    return (f"not decided with the {family} comparisons taken together (Holm's test, 5%"
+            " over all of them).")
 
 
 # -- Knock-out Whist: each entrant against the fair share --------------------------------
@@ -303,13 +320,17 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
         fair = 1.0 / players
         rows.append((name, players, interval, fair))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
-    for name, players, interval, fair in rows:
+    decided = holm([p_value(group_values(shares, name, players), fair, rate=True)
+                    for name, players, _interval, fair in rows])
+    for (name, players, interval, fair), holds in zip(rows, decided, strict=True):
         text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
                 f" (95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%, over"
                 f" {interval.n:,} deals), against a fair share of {100 * fair:.1f}%")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
-            lines.append(f"{text}: {side} it, decided.")
+            lines.append(f"{text}: {side} it, decided." if holds else
+                         f"{text}: {side} it on its own interval, but"
+                         f" {_not_with_the_others(len(rows))}")
         else:
             x = group_values(shares, name, players)
             gap = abs(interval.estimate - fair)
