@@ -35,7 +35,11 @@ from scipy import optimize, special
 
 from whist_sim.inference.estimate import Estimate, summarise
 from whist_sim.inference.settings import NET_GAMES, SprtError, SprtSettings
-from whist_sim.inference.skewness import corrected_t, sample_skewness
+from whist_sim.inference.skewness import (
+    corrected_t,
+    ratio_variance_factor,
+    sample_skewness,
+)
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Logistic Elo is 400 log10 of the odds, that is ELO_PER_NAT times the natural log."""
@@ -327,38 +331,43 @@ class NetPairModel(PairModel):
         variance: npt.ArrayLike,
         settings: SprtSettings,
         skewness: npt.ArrayLike = 0.0,
+        kurtosis: npt.ArrayLike = math.nan,
     ) -> np.ndarray:
-        """The LLR of many tests at once from their pair counts, means, variances and
-        skewnesses (:func:`~whist_sim.inference.skewness.sample_skewness`; 0 leaves the
-        plain normal LLR).
+        """The LLR of many tests at once from their pair counts, means, variances,
+        skewnesses (:func:`~whist_sim.inference.skewness.sample_skewness`) and kurtoses
+        (m4 / m2^2); a skewness of 0 leaves the plain normal LLR.
 
-        With skewed pairs the LLR is guarded: Student's t of the mean against each
-        hypothesis' mean is corrected for the skewness (Johnson's term), and the LLR is
-        drawn towards 0 (never past it) when the correction says the pairs are weaker
-        evidence than they look, as with rare large losses before H1; it is never pushed
-        away from 0. docs/statistics.md gives the error rates measured with and without.
+        With skewed pairs the LLR is guarded (docs/statistics.md, "The skewness
+        guard"): Student's t of the mean against each hypothesis' mean is standardised
+        by the spread of mean / sd at that hypothesis (in normalised Elo, Mertens'
+        factor) and corrected for the skewness (Johnson's term), and the LLR is drawn
+        towards 0 (never past it) when that says the pairs are weaker evidence than
+        they look; it is never pushed away from 0.
         """
-        n, xbar, var, g = np.broadcast_arrays(
-            *(np.asarray(x, dtype=float) for x in (pairs, mean, variance, skewness)))
+        n, xbar, var, g, k = np.broadcast_arrays(
+            *(np.asarray(x, dtype=float) for x in (pairs, mean, variance, skewness, kurtosis)))
         if settings.on_net_scale:
             mean0, mean1 = (np.full_like(xbar, m) for m in self.hypothesis_means(settings))
+            spread0 = spread1 = np.ones_like(xbar)
         else:
             sd = np.sqrt(np.maximum(var, 0.0))
-            elo0, elo1 = settings.elo_bounds
             per_elo = math.sqrt(2.0) / NELO_PER_T
-            mean0, mean1 = elo0 * per_elo * sd, elo1 * per_elo * sd
+            ratio0, ratio1 = (elo * per_elo for elo in settings.elo_bounds)
+            mean0, mean1 = ratio0 * sd, ratio1 * sd
+            spread0, spread1 = (np.sqrt(ratio_variance_factor(ratio, g, k))
+                                for ratio in (ratio0, ratio1))
         plain = normal_llr(n, xbar, var, mean0, mean1)
         if not np.any(g):
             return plain
         error = np.sqrt(np.maximum(var, 0.0) / np.maximum(n, 1.0))
         safe_error = np.where(error > 0, error, 1.0)
 
-        def seen_from(reference: np.ndarray) -> np.ndarray:
-            t = (xbar - reference) / safe_error
+        def seen_from(reference: np.ndarray, spread: np.ndarray) -> np.ndarray:
+            t = (xbar - reference) / (safe_error * spread)
             return reference + corrected_t(t, g, n) * safe_error
 
-        toward_h1 = normal_llr(n, seen_from(mean0), var, mean0, mean1)
-        toward_h0 = normal_llr(n, seen_from(mean1), var, mean0, mean1)
+        toward_h1 = normal_llr(n, seen_from(mean0, spread0), var, mean0, mean1)
+        toward_h0 = normal_llr(n, seen_from(mean1, spread1), var, mean0, mean1)
         return np.where(plain > 0, np.maximum(np.minimum(plain, toward_h1), 0.0),
                         np.minimum(np.maximum(plain, toward_h0), 0.0))
 
@@ -367,9 +376,13 @@ class NetPairModel(PairModel):
         if x.size < 2:
             return 0.0
         variance = x.var(ddof=1)
-        third = float(np.mean((x - x.mean()) ** 3))
+        deviations = x - x.mean()
+        second = float(np.mean(deviations**2))
+        third = float(np.mean(deviations**3))
         skewness = sample_skewness(x.size, variance, third)
-        return float(self.llr_of_moments(x.size, x.mean(), variance, settings, skewness))
+        kurtosis = float(np.mean(deviations**4)) / second**2 if second > 0 else math.nan
+        return float(self.llr_of_moments(x.size, x.mean(), variance, settings, skewness,
+                                         kurtosis))
 
     def estimate(self, values: npt.ArrayLike) -> Estimate:
         return summarise(
