@@ -221,6 +221,11 @@ class CategoricalPairModel(PairModel):
                 f"{where}: net0/net1 (points per hand) apply to {' and '.join(NET_GAMES)}"
                 f" only; the {self.name} model takes elo0/elo1"
             )
+        if settings.skewness is not None:
+            raise SprtError(
+                f"{where}: skewness applies to net margins ({' and '.join(NET_GAMES)}) only;"
+                f" the {self.name} model's pair values are shares, on a bounded grid that"
+                " its test already models whole")
         for key, elo in zip(("elo0", "elo1"), settings.elo_bounds, strict=True):
             if not 0.0 < self.mean_at(elo) < 1.0:
                 raise SprtError(
@@ -335,7 +340,9 @@ class NetPairModel(PairModel):
     ) -> np.ndarray:
         """The LLR of many tests at once from their pair counts, means, variances,
         skewnesses (:func:`~whist_sim.inference.skewness.sample_skewness`) and kurtoses
-        (m4 / m2^2); a skewness of 0 leaves the plain normal LLR.
+        (m4 / m2^2); a skewness of 0 leaves the plain normal LLR, unless the settings
+        give the pairs' skewness (``SprtSettings.skewness``), which is used wherever the
+        pairs' own lies nearer 0 on its side.
 
         With skewed pairs the LLR is guarded (docs/statistics.md, "The skewness
         guard"): Student's t of the mean against each hypothesis' mean is standardised
@@ -346,6 +353,9 @@ class NetPairModel(PairModel):
         """
         n, xbar, var, g, k = np.broadcast_arrays(
             *(np.asarray(x, dtype=float) for x in (pairs, mean, variance, skewness, kurtosis)))
+        known = settings.skewness
+        if known:  # the guard uses the skewness given where the pairs' reads nearer 0
+            g = np.minimum(g, known) if known < 0 else np.maximum(g, known)
         if settings.on_net_scale:
             mean0, mean1 = (np.full_like(xbar, m) for m in self.hypothesis_means(settings))
             spread0 = spread1 = np.ones_like(xbar)

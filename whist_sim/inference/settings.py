@@ -32,8 +32,12 @@ HYPOTHESIS_LIMIT = 1e6
 """The largest |elo0|, |elo1|, |net0|, |net1| taken: far beyond any game's margins (an Elo
 of a million is certainty), and small enough that the LLR stays a finite number."""
 
-ALLOWED_KEYS = ("elo0", "elo1", "net0", "net1", "alpha", "beta")
-EXAMPLES = {"elo0": "0", "elo1": "10", "net0": "0", "net1": "0.5", "alpha": "0.05", "beta": "0.05"}
+ALLOWED_KEYS = ("elo0", "elo1", "net0", "net1", "alpha", "beta", "skewness")
+EXAMPLES = {"elo0": "0", "elo1": "10", "net0": "0", "net1": "0.5", "alpha": "0.05", "beta": "0.05",
+            "skewness": "-1.5"}
+SKEWNESS_LIMIT = 10.0
+"""The largest |skewness| a test may be told of: far beyond any game's pairs measured
+(Solo Whist's heuristic against random: -1.4)."""
 NET_GAMES = ("solo_whist", "minnesota_whist")
 """Games whose pairs are net margins, the only ones that take ``net0``/``net1``."""
 
@@ -76,8 +80,16 @@ def _validate(
     alpha: float,
     beta: float,
     where: str,
+    skewness: float | None = None,
 ) -> None:
     """Check every rule; raise SprtError naming the first key that breaks one."""
+    if skewness is not None and (not _is_number(skewness) or not math.isfinite(skewness)
+                                 or abs(skewness) > SKEWNESS_LIMIT):
+        shown = f"{skewness:g}" if _is_number(skewness) else repr(skewness)
+        raise SprtError(
+            f"{_label(where, 'skewness')} = {shown} is not allowed; allowed values: numbers"
+            f" from -{SKEWNESS_LIMIT:g} to {SKEWNESS_LIMIT:g} (the pair values' skewness,"
+            " e.g. -1.5 for rare large losses)")
     for key, value in (("alpha", alpha), ("beta", beta)):
         if not _is_number(value) or not 0 < value < 0.5:
             shown = f"{value:g}" if _is_number(value) else repr(value)
@@ -137,9 +149,15 @@ class SprtSettings:
     """Chance of a false "A is stronger" (H1 accepted though H0 holds); in (0, 0.5)."""
     beta: float = 0.05
     """Chance of a false "A is not stronger" (H0 accepted though H1 holds); in (0, 0.5)."""
+    skewness: float | None = None
+    """The skewness the pair values are known to have (net margins only), e.g. from an
+    earlier run's verdict: the test's skewness guard uses it wherever the pairs' own
+    reads nearer 0 on its side, since the runs that go wrong are those whose pairs have
+    not yet shown it (docs/statistics.md). None: the pairs' own."""
 
     def __post_init__(self) -> None:
-        _validate(self.elo0, self.elo1, self.net0, self.net1, self.alpha, self.beta, "SprtSettings")
+        _validate(self.elo0, self.elo1, self.net0, self.net1, self.alpha, self.beta,
+                  "SprtSettings", self.skewness)
 
     # -- construction -------------------------------------------------------------
 
@@ -153,16 +171,18 @@ class SprtSettings:
         net1: float | None = None,
         alpha: float = 0.05,
         beta: float = 0.05,
+        skewness: float | None = None,
         where: str = "sprt",
     ) -> SprtSettings:
         """Settings with the default ``elo0 = 0, elo1 = 10`` written in when no pair is given.
 
         Errors name ``where`` (the option or config table the values came from).
         """
-        _validate(elo0, elo1, net0, net1, alpha, beta, where)
+        _validate(elo0, elo1, net0, net1, alpha, beta, where, skewness)
         if elo0 is None and net0 is None:
             elo0, elo1 = DEFAULT_ELO0, DEFAULT_ELO1
-        return cls(elo0=elo0, elo1=elo1, net0=net0, net1=net1, alpha=alpha, beta=beta)
+        return cls(elo0=elo0, elo1=elo1, net0=net0, net1=net1, alpha=alpha, beta=beta,
+                   skewness=skewness)
 
     @classmethod
     def parse(cls, text: str, where: str = "--sprt") -> SprtSettings:
@@ -232,19 +252,33 @@ class SprtSettings:
         model.check_bounds(self, where)
 
     def describe(self) -> str:
-        """E.g. ``elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05``."""
+        """E.g. ``elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05`` (and ``skewness = -1.5``
+        when given)."""
         low_key, high_key = ("net0", "net1") if self.on_net_scale else ("elo0", "elo1")
         low, high = self.bounds
+        skewness = "" if self.skewness is None else f", skewness = {self.skewness:g}"
         return (
             f"{low_key} = {low:g}, {high_key} = {high:g},"
-            f" alpha = {self.alpha:g}, beta = {self.beta:g}"
+            f" alpha = {self.alpha:g}, beta = {self.beta:g}{skewness}"
         )
 
     def as_dict(self) -> dict[str, float | None]:
         """The settings as a JSON-safe dict, the defaults written in."""
         low_key, high_key = ("net0", "net1") if self.on_net_scale else ("elo0", "elo1")
         low, high = self.bounds
-        return {low_key: low, high_key: high, "alpha": self.alpha, "beta": self.beta}
+        values = {low_key: low, high_key: high, "alpha": self.alpha, "beta": self.beta}
+        if self.skewness is not None:
+            values["skewness"] = self.skewness
+        return values
+
+    def guard_skewness(self, observed: float) -> float:
+        """The skewness the guard uses: the pairs' own (``observed``), or the one given in
+        ``skewness`` where that lies farther from 0 on its side."""
+        known = self.skewness
+        observed = 0.0 if math.isnan(observed) else observed
+        if known is None or known == 0:
+            return observed
+        return min(observed, known) if known < 0 else max(observed, known)
 
 
 def _refuse_repeat(values: Mapping[str, str], key: str, raw: str, where: str) -> str:

@@ -279,7 +279,7 @@ def _guarded_reach(
     so it is widened for the spread of mean / sd at H0's ratio, and the upper bound for
     H1's; with hypotheses in points the means do not move with the sd and only the
     skewness term applies."""
-    skew = 0.0 if math.isnan(estimate.skewness) else estimate.skewness
+    skew = settings.guard_skewness(estimate.skewness)
     pairs = estimate.pairs
     if settings.on_net_scale:
         spread0 = spread1 = 1.0

@@ -414,6 +414,7 @@ class SprtSection(BaseModel):
     net1: float | None = None
     alpha: float = 0.05
     beta: float = 0.05
+    skewness: float | None = None
     batch: int = Field(20, description="duplicate pairs between two looks")
 
     @field_validator("batch", mode="before")
@@ -421,7 +422,7 @@ class SprtSection(BaseModel):
     def _batch_in_range(cls, value: Any) -> Any:
         return whole_in(value, 1, MAX_BATCH)
 
-    @field_validator("elo0", "elo1", "net0", "net1", "alpha", "beta", mode="before")
+    @field_validator("elo0", "elo1", "net0", "net1", "alpha", "beta", "skewness", mode="before")
     @classmethod
     def _a_number(cls, value: Any) -> Any:
         """Numbers as written, not coerced: elo1 = "10" or true were read as 10 and 1 (the
