@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -71,3 +72,24 @@ def test_holm_keeps_the_family_wise_error_rate_over_six_comparisons_of_equal_ent
     assert any_alone / runs > 0.15
     rate = any_holm / runs
     assert rate - 2.326 * math.sqrt(rate * (1 - rate) / runs) <= 0.05
+
+
+def test_the_deals_said_to_separate_a_difference_are_those_holm_would_need():
+    """Among m comparisons a difference is sized at 5% / m: clearing that level, it is
+    decided by Holm's test whatever the others' p-values."""
+    from types import SimpleNamespace
+
+    from scipy import stats as sps
+
+    from whist_sim.inference import pairs_to_separate
+    from whist_sim.reports.verdict_section import _comparison
+
+    z = sps.norm.ppf(1 - 0.05 / 6) + sps.norm.ppf(0.8)
+    assert pairs_to_separate(1.0, 0.1, alpha=0.05 / 3) == math.ceil((z * 10) ** 2)
+    assert pairs_to_separate(1.0, 0.1, alpha=0.05 / 3) > pairs_to_separate(1.0, 0.1)
+    figure = SimpleNamespace(unit="points per hand", noun="hands", null=0.0)
+    x = np.random.default_rng(2).normal(0.05, 1.0, 200)
+    more = [int(re.search(r"about ([\d,]+) more deals",
+                          _comparison("a", "b", x, figure, 1.0, family=family)
+                          ).group(1).replace(",", "")) for family in (1, 3)]
+    assert more[1] > more[0]

@@ -423,9 +423,12 @@ def fixed_sample_pairs(model: PairModel, settings: SprtSettings, sd: float) -> i
     return pairs
 
 
-def pairs_to_separate(sd: float, difference: float, power: float = 0.8) -> int:
-    """Pairs needed so that a true mean ``difference`` makes the two-sided 95% interval
-    exclude zero with chance ``power``: ((z_0.975 + z_power) sd / difference)^2, at least 2.
+def pairs_to_separate(sd: float, difference: float, power: float = 0.8,
+                      alpha: float = 0.05) -> int:
+    """Pairs needed so that a true mean ``difference`` makes the two-sided (1 - alpha)
+    interval exclude zero with chance ``power``: ((z_{1-alpha/2} + z_power) sd /
+    difference)^2, at least 2. A report making m comparisons asks alpha = 0.05 / m: a
+    comparison that clears that level is decided by Holm's test over all m.
 
     Normal approximation; the chance of excluding zero on the wrong side is ignored.
     """
@@ -438,5 +441,7 @@ def pairs_to_separate(sd: float, difference: float, power: float = 0.8) -> int:
         )
     if not 0 < power < 1:
         raise SprtError(f"pairs_to_separate: power = {power!r} must be in (0, 1)")
-    z = stats.norm.ppf(0.975) + stats.norm.ppf(power)
+    if not 0 < alpha < 1:
+        raise SprtError(f"pairs_to_separate: alpha = {alpha!r} must be in (0, 1)")
+    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
     return max(2, math.ceil((z * sd / abs(difference)) ** 2))

@@ -45,7 +45,7 @@ from whist_sim.reports.comparisons import (
     pairwise_values,
 )
 from whist_sim.reports.document import Section, Table
-from whist_sim.reports.multiplicity import holm, p_value
+from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
 
@@ -257,7 +257,8 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
     if gap == 0 or not math.isfinite(sd) or sd == 0:
         return (f"{a} and {b} are not separated after {deals:,} deals ({shown});"
                 " no difference has been seen to size a longer run by.")
-    more = max(0, math.ceil((pairs_to_separate(sd, gap) - interval.n) / per_deal))
+    more = max(0, math.ceil(
+        (pairs_to_separate(sd, gap, alpha=FAMILY_WISE_ALPHA / family) - interval.n) / per_deal))
     return (f"{a} and {b} are not separated after {deals:,} deals ({leader} {shown}); about"
             f" {more:,} more deals would separate a difference of that size"
             f" ({_fmt_gap(gap, figure.unit)}) with 80% probability.")
@@ -298,7 +299,8 @@ def _multiplicity(count: int) -> str:
             " Holm's step-down test over all of them, so if every difference compared were"
             " in truth zero, the chance that any of them reads decided would be at most 5%."
             " Each interval is 95% on its own, so one may exclude equality while its"
-            " comparison is not decided.")
+            f" comparison is not decided; the deals said to separate a difference are"
+            f" those that would decide it among all {count} (at the level 5% / {count}).")
 
 
 def _not_with_the_others(family: int) -> str:
@@ -336,7 +338,8 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
             gap = abs(interval.estimate - fair)
             sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
             if gap > 0 and math.isfinite(sd) and sd > 0:
-                more = max(0, pairs_to_separate(sd, gap) - interval.n)
+                more = max(0, pairs_to_separate(
+                    sd, gap, alpha=FAMILY_WISE_ALPHA / len(rows)) - interval.n)
                 lines.append(f"{text}: not separated from it; about {more:,} more deals would"
                              " separate a difference of that size with 80% probability.")
             else:
