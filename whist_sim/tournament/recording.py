@@ -53,7 +53,6 @@ TRUMP_NAMES = pa.array([*SUITS, "none"], pa.string())
 """Trump suit number -> the ``trump`` column's text; index 4 (a suit of -1) is "none"."""
 
 _chain = itertools.chain.from_iterable
-_cards_of = operator.attrgetter("cards")
 
 
 class TaskRecorder:
@@ -306,12 +305,10 @@ class TaskRecorder:
         counts = np.fromiter(map(len, trick_lists), np.int64, len(trick_lists)) // 4
         columns: dict[str, Any] = self._keys(hands, counts)
         flat = list(_chain(trick_lists))
-        cards = flat[2::4]
         columns["trick"] = pa.array(flat[0::4], pa.int16())
         columns["leader"] = pa.array(flat[1::4], pa.int8())
-        lengths = np.fromiter(map(len, cards), np.int32, len(cards))
+        lengths, played = hands.trick_cards()
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-        played = np.fromiter(_chain(cards), np.int32, int(offsets[-1]))
         columns["cards"] = pa.ListArray.from_arrays(pa.array(offsets), CARD_NAMES.take(played))
         columns["winner"] = pa.array(flat[3::4], pa.int8())
         return columns, counts, trick_lists
@@ -447,6 +444,31 @@ class _Hands:
         self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
         self.seconds, self.failed_decisions = _decision_seconds(
             self.chosen, self.log_counts, times, seated, self.outcomes)
+        self._trick_cards: tuple[np.ndarray, np.ndarray] | None = None
+        self._trick_seats: np.ndarray | None = None
+
+    def trick_cards(self) -> tuple[np.ndarray, np.ndarray]:
+        """(cards in each completed trick, every card played to one in order), from the
+        trick records of a game whose tricks the log does not give (``TRICKS_FROM_LOG``),
+        read once for the ``tricks`` table and a game's own tables alike (Knock-out's
+        ``rounds`` reads the cards each seat played, a third of that table's time when
+        it read them again)."""
+        if self._trick_cards is None:
+            cards = list(_chain(records[2::4] for records in self.tricks))
+            lengths = np.fromiter(map(len, cards), np.int64, len(cards))
+            self._trick_cards = lengths, np.fromiter(_chain(cards), np.int64,
+                                                     int(lengths.sum()))
+        return self._trick_cards
+
+    def trick_seats(self) -> np.ndarray:
+        """Knock-out Whist: the seat that played each card of ``trick_cards``, from the
+        games' own lists of each trick's players (in playing order, as its cards)."""
+        if self._trick_seats is None:
+            cards = self.trick_cards()[1]
+            self._trick_seats = np.fromiter(
+                _chain(_chain(state.all_trick_players for state in self.states)), np.int64,
+                cards.size)
+        return self._trick_seats
 
 
 def log_columns(log: Sequence[tuple[int, str, int, bool]], compiled: bool = False
@@ -787,19 +809,16 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
     rounds = np.zeros(count, np.int64)
     np.maximum.at(rounds, game_of_row, round_of_row)
     span = int(round_of_row.max(initial=0)) + 1
-    # every card played to a trick of a finished round, by (game, round, seat)
-    tricks = [(number, state.all_trick_rounds, state.all_trick_players, state.all_tricks)
-              for number, state in enumerate(states)]
-    trick_players = list(_chain(t[2] for t in tricks))
-    sizes = np.fromiter(map(len, trick_players), np.int64, len(trick_players))
-    per_game = np.fromiter((len(t[1]) for t in tricks), np.int64, count)
+    # every card played to a trick of a finished round, by (game, round, seat): the
+    # cards and their seats as the tricks table read them (one hand a game, in order)
+    sizes, card = hands.trick_cards()
+    card_seat = hands.trick_seats()
+    per_game = np.fromiter((len(state.all_trick_rounds) for state in states), np.int64, count)
     trick_game = np.repeat(np.arange(count), per_game)
-    trick_round = np.fromiter(_chain(t[1] for t in tricks), np.int64, len(trick_players))
+    trick_round = np.fromiter(_chain(state.all_trick_rounds for state in states), np.int64,
+                              sizes.size)
     card_game = np.repeat(trick_game, sizes)
     card_round = np.repeat(trick_round, sizes)
-    card_seat = np.fromiter(_chain(trick_players), np.int64, int(sizes.sum()))
-    card = np.fromiter(_chain(map(_cards_of, _chain(t[3] for t in tricks))),
-                       np.int64, int(sizes.sum()))
     kept = (card_round <= rounds[card_game]) & (card_round > 1)
     key = (card_game[kept] * span + card_round[kept]) * seats + card_seat[kept]
     dealt = np.zeros(count * span * seats, np.uint64)
@@ -884,7 +903,7 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
                                   (hands.phase_codes, hands.phase_names), hands.actions,
                                   counts)
     if game.name == "knockout_whist":
-        return _knockout_trick_facts(hands.states, counts)
+        return _knockout_trick_facts(hands, counts)
     facts = list(_chain(
         _padded(state.trick_facts() if hasattr(state, "trick_facts") else [], tricks)
         for state, tricks in zip(hands.states, counts.tolist(), strict=True)))
@@ -894,19 +913,19 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
     return columns
 
 
-def _knockout_trick_facts(states: Sequence[Any], counts: np.ndarray) -> dict[str, Any]:
+def _knockout_trick_facts(hands: _Hands, counts: np.ndarray) -> dict[str, Any]:
     """Knock-out Whist's trick facts (``KnockoutWhistDeal.trick_facts``: each trick's round
     and the seats that played to it) as columns, from the games' own lists."""
+    states = hands.states
     if any(len(state.all_trick_rounds) != tricks
            for state, tricks in zip(states, counts.tolist(), strict=True)):
         raise RuntimeError("Knock-out trick facts: the completed tricks and the rounds disagree")
-    players = list(_chain(state.all_trick_players for state in states))
-    sizes = np.fromiter(map(len, players), np.int64, len(players))
+    sizes, _ = hands.trick_cards()  # a seat per card
     return {
         "round": list(_chain(state.all_trick_rounds for state in states)),
         "players": pa.ListArray.from_arrays(
             pa.array(np.concatenate([[0], np.cumsum(sizes)]), pa.int32()),
-            pa.array(np.fromiter(_chain(players), np.int64, int(sizes.sum())))),
+            pa.array(hands.trick_seats())),
     }
 
 
