@@ -52,8 +52,9 @@ JOHNSON_REACH = 3.0
 carried on with slope 1 (a constant shift). Evaluated further out, the t^2 term grows
 as t does with the pairs (t ~ sqrt(n) mean/sd), so it became a fixed bias on mean/sd
 that a clearly stronger A could not clear: a statistician's probe found 1.8-7.8% of
-runs at H1 reaching the maximum for 0/100 nElo at skewness -4 (none without the guard),
-0.3% with the reach at 3, the error rates unchanged."""
+runs at H1 reaching the maximum for 0/100 nElo at skewness -4 (none without the guard);
+with the reach at 3, under 1% (and 4% of runs at H0, whose test there may run 340
+pairs: docs/statistics.md, Limits)."""
 
 
 def corrected_t(t: npt.ArrayLike, skewness: npt.ArrayLike, pairs: npt.ArrayLike) -> np.ndarray:
