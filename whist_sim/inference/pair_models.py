@@ -341,8 +341,7 @@ class NetPairModel(PairModel):
         """The LLR of many tests at once from their pair counts, means, variances,
         skewnesses (:func:`~whist_sim.inference.skewness.sample_skewness`) and kurtoses
         (m4 / m2^2); a skewness of 0 leaves the plain normal LLR, unless the settings
-        give the pairs' skewness (``SprtSettings.skewness``), which is used wherever the
-        pairs' own lies nearer 0 on its side.
+        give the pairs' skewness (``SprtSettings.skewness``: see ``guard_skewness``).
 
         With skewed pairs the LLR is guarded (docs/statistics.md, "The skewness
         guard"): Student's t of the mean against each hypothesis' mean is standardised
@@ -353,31 +352,33 @@ class NetPairModel(PairModel):
         """
         n, xbar, var, g, k = np.broadcast_arrays(
             *(np.asarray(x, dtype=float) for x in (pairs, mean, variance, skewness, kurtosis)))
-        known = settings.skewness
-        if known:  # the guard uses the skewness given where the pairs' reads nearer 0
-            g = np.minimum(g, known) if known < 0 else np.maximum(g, known)
+        # the pairs' own skewness, and the settings' if given: each side of the guard
+        # keeps whichever asks it for more evidence (a value given only adds caution)
+        tried = settings.guard_skewness(g)
         if settings.on_net_scale:
             mean0, mean1 = (np.full_like(xbar, m) for m in self.hypothesis_means(settings))
-            spread0 = spread1 = np.ones_like(xbar)
+            ratio0 = ratio1 = None
         else:
             sd = np.sqrt(np.maximum(var, 0.0))
             per_elo = math.sqrt(2.0) / NELO_PER_T
             ratio0, ratio1 = (elo * per_elo for elo in settings.elo_bounds)
             mean0, mean1 = ratio0 * sd, ratio1 * sd
-            spread0, spread1 = (np.sqrt(ratio_variance_factor(ratio, g, k))
-                                for ratio in (ratio0, ratio1))
         plain = normal_llr(n, xbar, var, mean0, mean1)
-        if not np.any(g):
+        if not any(np.any(skew) for skew in tried):
             return plain
         error = np.sqrt(np.maximum(var, 0.0) / np.maximum(n, 1.0))
         safe_error = np.where(error > 0, error, 1.0)
 
-        def seen_from(reference: np.ndarray, spread: np.ndarray) -> np.ndarray:
+        def seen_from(reference: np.ndarray, ratio: float | None, skew: np.ndarray
+                      ) -> np.ndarray:
+            spread = 1.0 if ratio is None else np.sqrt(ratio_variance_factor(ratio, skew, k))
             t = (xbar - reference) / (safe_error * spread)
-            return reference + corrected_t(t, g, n) * safe_error
+            return reference + corrected_t(t, skew, n) * safe_error
 
-        toward_h1 = normal_llr(n, seen_from(mean0, spread0), var, mean0, mean1)
-        toward_h0 = normal_llr(n, seen_from(mean1, spread1), var, mean0, mean1)
+        toward_h1 = np.min([normal_llr(n, seen_from(mean0, ratio0, skew), var, mean0, mean1)
+                            for skew in tried], axis=0)
+        toward_h0 = np.max([normal_llr(n, seen_from(mean1, ratio1, skew), var, mean0, mean1)
+                            for skew in tried], axis=0)
         return np.where(plain > 0, np.maximum(np.minimum(plain, toward_h1), 0.0),
                         np.minimum(np.maximum(plain, toward_h0), 0.0))
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from whist_sim.games.base import WhistSimError
 
 if TYPE_CHECKING:
@@ -151,13 +153,15 @@ class SprtSettings:
     """Chance of a false "A is not stronger" (H0 accepted though H1 holds); in (0, 0.5)."""
     skewness: float | None = None
     """The skewness the pair values are known to have (net margins only), e.g. from an
-    earlier run's verdict: the test's skewness guard uses it wherever the pairs' own
-    reads nearer 0 on its side, since the runs that go wrong are those whose pairs have
-    not yet shown it (docs/statistics.md). None: the pairs' own."""
+    earlier run's verdict: the test's skewness guard tries it beside the pairs' own,
+    since the runs that go wrong are those whose pairs have not yet shown it
+    (``guard_skewness``, docs/statistics.md). None: the pairs' own only."""
 
     def __post_init__(self) -> None:
         _validate(self.elo0, self.elo1, self.net0, self.net1, self.alpha, self.beta,
                   "SprtSettings", self.skewness)
+        if self.skewness is not None:  # a NumPy number made as_dict() unfit for JSON
+            object.__setattr__(self, "skewness", float(self.skewness))
 
     # -- construction -------------------------------------------------------------
 
@@ -271,14 +275,15 @@ class SprtSettings:
             values["skewness"] = self.skewness
         return values
 
-    def guard_skewness(self, observed: float) -> float:
-        """The skewness the guard uses: the pairs' own (``observed``), or the one given in
-        ``skewness`` where that lies farther from 0 on its side."""
-        known = self.skewness
-        observed = 0.0 if math.isnan(observed) else observed
-        if known is None or known == 0:
-            return observed
-        return min(observed, known) if known < 0 else max(observed, known)
+    def guard_skewness(self, observed: Any) -> list[Any]:
+        """The skewnesses the guard tries, each side keeping whichever asks it for more
+        evidence: the pairs' own (``observed``, a number or an array; NaN read as 0),
+        and the one given in ``skewness`` if any. So a value given only adds caution,
+        of either sign, and the pairs' own always counts."""
+        observed = np.nan_to_num(np.asarray(observed, dtype=float))
+        if self.skewness is None:
+            return [observed]
+        return [observed, np.full_like(observed, self.skewness)]
 
 
 def _refuse_repeat(values: Mapping[str, str], key: str, raw: str, where: str) -> str:

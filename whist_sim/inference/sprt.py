@@ -279,20 +279,22 @@ def _guarded_reach(
     so it is widened for the spread of mean / sd at H0's ratio, and the upper bound for
     H1's; with hypotheses in points the means do not move with the sd and only the
     skewness term applies."""
-    skew = settings.guard_skewness(estimate.skewness)
     pairs = estimate.pairs
-    if settings.on_net_scale:
-        spread0 = spread1 = 1.0
-    else:
-        per_elo = math.sqrt(2.0) / NELO_PER_T
-        elo0, elo1 = settings.elo_bounds
-        spread0, spread1 = (
-            math.sqrt(float(ratio_variance_factor(elo * per_elo, skew, estimate.kurtosis)))
-            for elo in (elo0, elo1)
-        )
-    reach_below = max(below, float(corrected_t_inverse(below, skew, pairs)))
-    reach_above = max(above, -float(corrected_t_inverse(-above, skew, pairs)))
-    return reach_below * spread0, reach_above * spread1
+    reach_below = reach_above = 0.0
+    for skew in (float(g) for g in settings.guard_skewness(estimate.skewness)):
+        if settings.on_net_scale:
+            spread0 = spread1 = 1.0
+        else:
+            per_elo = math.sqrt(2.0) / NELO_PER_T
+            elo0, elo1 = settings.elo_bounds
+            spread0, spread1 = (
+                math.sqrt(float(ratio_variance_factor(elo * per_elo, skew, estimate.kurtosis)))
+                for elo in (elo0, elo1))
+        reach_below = max(reach_below, spread0 * max(
+            below, float(corrected_t_inverse(below, skew, pairs))))
+        reach_above = max(reach_above, spread1 * max(
+            above, -float(corrected_t_inverse(-above, skew, pairs))))
+    return reach_below, reach_above
 
 
 PAIR_VALUE_LIMIT = 1e12
