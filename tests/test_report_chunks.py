@@ -71,10 +71,17 @@ def test_every_analysis_from_ranges_equals_the_whole_table(run: tuple[RunFolder,
                                          analyses.STANDINGS_MEANS, ("forfeits",),
                                          analyses.STANDINGS_RATES).collect(),
          ["strategy"])
+    # head to head: over deal indices, each the mean of its duplicate pairs
+    per_deal = analyses.head_to_head_pairs(seats).group_by(
+        ["deal", *analyses.HEAD_TO_HEAD_KEYS]).agg(
+        pl.col("hands").sum(), pl.col("comparisons").sum(), pl.len().alias("pair_count"),
+        pl.col("share").mean(), pl.col("net").mean())
     same(analyses.head_to_head_of(from_ranges(lambda s: analyses.head_to_head_parts(s("seats"))))
-         .collect(), analyses.over_pairs(analyses.head_to_head_pairs(seats),
-                                         analyses.HEAD_TO_HEAD_KEYS, analyses.HEAD_TO_HEAD_MEANS,
-                                         ("comparisons",), analyses.HEAD_TO_HEAD_RATES)
+         .collect(), analyses.over_pairs(per_deal, analyses.HEAD_TO_HEAD_KEYS,
+                                         analyses.HEAD_TO_HEAD_MEANS,
+                                         ("comparisons", "pair_count"),
+                                         analyses.HEAD_TO_HEAD_RATES)
+         .rename({"pairs": "deals", "pair_count": "pairs"})
          .select(analyses.head_to_head(seats).collect_schema().names()).collect(),
          ["strategy", "opponent"])
     same(analyses.dealer_effect_of(from_ranges(lambda s: analyses.dealer_counts(s("seats"))))

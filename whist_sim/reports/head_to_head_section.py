@@ -17,9 +17,10 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
     paragraphs = [
         "Row strategy against column strategy, over the duplicate pairs in which the"
         " two met. The win share counts a draw as half a win (the higher net in the"
-        " hand wins); brackets are 95% t-intervals over pairs (a share cut at 0 and 1,"
-        " and Wilson's over the pairs where every pair gave the same share). The second"
-        " table is"
+        " hand wins); brackets are 95% t-intervals over the deal indices at which the two"
+        " met, a deal index's duplicate pairs averaged into one value since they play the"
+        " same cards (a share cut at 0 and 1, and Wilson's where every deal index gave the"
+        " same share). The second table is"
         " the row strategy's mean net points per hand against that opponent.",
     ]
     if not facts.two:

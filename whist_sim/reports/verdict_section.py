@@ -230,8 +230,9 @@ def _pairwise(
         if (a, b) not in decided:
             lines.append(f"{a} and {b} never met.")
             continue
-        lines.append(_comparison(a, b, by_pair[(a, b)], figure, values.per_deal(a, b),
-                                 decided[(a, b)], len(made)))
+        # the values are per deal index (the independent unit), a deal each
+        lines.append(_comparison(a, b, by_pair[(a, b)], figure, 1.0, decided[(a, b)],
+                                 len(made)))
     if len(made) > 1:
         lines.append(_multiplicity(len(made)))
     return ranked, lines
