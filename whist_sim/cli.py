@@ -258,7 +258,8 @@ def duel(
         help="a rule setting key=value; repeat for more (--variant count=all)")] = None,
     sprt: Annotated[str | None, typer.Option(
         help="stop when a sequential test decides: 'elo0=0 elo1=10 alpha=0.05 beta=0.05'"
-             " (Solo, Minnesota: also net0/net1 in points per hand; batch=N pairs per look)"
+             " (Solo, Minnesota: also net0/net1 in points per hand, skewness=-1.5 the pairs'"
+             " skewness if known; batch=N pairs per look)"
     )] = None,
     max_deals: Annotated[int | None, typer.Option(
         help="deal indices to play at most (default 20,000 with --sprt, else 1,000)")] = None,

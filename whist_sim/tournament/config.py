@@ -17,7 +17,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from whist_sim.budget import TimeControl
 from whist_sim.deal_sets import DealSet, DealSetError, load_deal_set
@@ -32,6 +40,7 @@ from whist_sim.games.base import (
 )
 from whist_sim.inference import PairModel, SprtError, SprtSettings, model_for
 from whist_sim.inference.duel_pairs import pair_unit
+from whist_sim.inference.settings import SKEWNESS_LIMIT
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import (
     StrategyError,
@@ -424,11 +433,16 @@ class SprtSection(BaseModel):
 
     @field_validator("elo0", "elo1", "net0", "net1", "alpha", "beta", "skewness", mode="before")
     @classmethod
-    def _a_number(cls, value: Any) -> Any:
+    def _a_number(cls, value: Any, info: ValidationInfo) -> Any:
         """Numbers as written, not coerced: elo1 = "10" or true were read as 10 and 1 (the
-        test then ran at elo1 = 1). The ranges are SprtSettings' to check."""
+        test then ran at elo1 = 1). The ranges are SprtSettings' to check; the message
+        names a key's range where one number in it is all it takes."""
         if value is not None and not is_finite_number(value):
-            raise ValueError(f"not a finite number ({_kind(value)}); allowed values: numbers")
+            allowed = {"skewness": f"numbers from -{SKEWNESS_LIMIT:g} to {SKEWNESS_LIMIT:g}",
+                       "alpha": "numbers in the open interval (0, 0.5)",
+                       "beta": "numbers in the open interval (0, 0.5)"}
+            raise ValueError(f"not a finite number ({_kind(value)}); allowed values:"
+                             f" {allowed.get(info.field_name or '', 'numbers')}")
         return value
 
     def settings(self, where: str = "sprt") -> SprtSettings:
