@@ -305,7 +305,7 @@ def _multiplicity(count: int) -> str:
 
 
 def _not_with_the_others(family: int) -> str:
-    """Why a comparison whose own 95% interval leaves out no difference is not decided."""
+    """Why a comparison whose own 95% interval excludes equality is not decided."""
     return (f"not decided with the {family} comparisons taken together (Holm's test, 5%"
             " over all of them).")
 
