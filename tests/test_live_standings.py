@@ -9,7 +9,12 @@ import pytest
 from scipy import stats as sps
 
 from tests.tournament_helpers import quick_config, write_config
-from whist_sim.reports.analyses import head_to_head, pair_outcomes, standings
+from whist_sim.reports.analyses import (
+    head_to_head,
+    pair_outcomes,
+    standings,
+    standings_deals,
+)
 from whist_sim.reports.stats import ratio_interval, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.tournament import runner
@@ -45,6 +50,27 @@ def test_final_live_standings_equal_the_reports_standings(tmp_path):
         assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line
 
 
+def test_a_deal_index_split_between_tasks_is_one_unit_of_the_live_standings(tmp_path):
+    """Three line-ups, two items a task: deal indices straddle tasks. Each waits until its
+    third line-up is in, and the last lines equal the report's, over deal indices."""
+    config = load_config(write_config(tmp_path, quick_config(deals=8, per_task=2)))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    table = standings(RunFolder.open(summary.path).scan("seats")).collect()
+    assert set(table["deals"].to_list()) == {8}
+    for row in table.iter_rows(named=True):
+        line = next(x for x in summary.standings if x.startswith(row["strategy"] + " "))
+        assert f"{row['win_rate']:.3f} [{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" in line
+        assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line
+    live = LiveStandings(config.labels(), lineups=3)
+    seats = pl.from_arrow(RunFolder.open(summary.path).scan("seats").collect().to_arrow())
+    live.add_rows(seats.filter(pl.col("pairing") < 2).to_arrow())  # every deal still open
+    assert len(live._open) == 8 and live._entrants["random"].nets.k == 0
+    live.add_rows(seats.filter(pl.col("pairing") == 2).to_arrow())
+    assert not live._open
+    assert [line.split()[:-2] for line in live.lines()[1:]] == [
+        line.split()[:-2] for line in summary.standings[1:]]
+
+
 def test_live_standings_resume_from_the_rows_already_committed(tmp_path):
     config = load_config(write_config(tmp_path, quick_config(deals=4, per_task=2)))
     summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
@@ -60,8 +86,8 @@ def test_live_standings_resume_from_the_rows_already_committed(tmp_path):
 
 def test_live_standings_keep_moments_and_print_what_every_value_would_give():
     """Fed in uneven tasks, the running sums and co-moments print the same intervals as
-    ``ratio_interval`` over every duplicate pair's values kept in a list (what the
-    standings kept before), which with as many hands in every pair is ``t_interval``."""
+    ``ratio_interval`` over every deal index's totals kept in a list, which with as many
+    hands at every deal index is ``t_interval`` of the per-deal means."""
     rng = np.random.default_rng(11)
     live = LiveStandings(["A", "B", "C"])
     outcomes: list[pl.DataFrame] = []
@@ -84,15 +110,16 @@ def test_live_standings_keep_moments_and_print_what_every_value_would_give():
         seats = pl.DataFrame(rows).with_columns(pl.col("seat").cast(pl.Int8))
         live.add_rows(seats.to_arrow())
         outcomes.append(pair_outcomes(seats.lazy()).collect())
-    every = pl.concat(outcomes)
+    every = standings_deals(pl.concat(outcomes))  # the unit: a deal index's line-ups
     lines = live.lines()
     for label in "ABC":
         mine = every.filter(pl.col("strategy") == label)
         hands = mine["hands"].to_numpy()
-        win = ratio_interval(mine["win"].to_numpy() * hands, hands).as_rate()
-        net = ratio_interval(mine["net"].to_numpy() * hands, hands)
-        assert net.hi - net.lo == pytest.approx(  # equal hands a pair: the t-interval
-            t_interval(mine["net"].to_list()).hi - t_interval(mine["net"].to_list()).lo)
+        win = ratio_interval(mine["win"].to_numpy(), hands).as_rate()
+        net = ratio_interval(mine["net"].to_numpy(), hands)
+        per_deal = (mine["net"] / mine["hands"]).to_list()
+        assert net.hi - net.lo == pytest.approx(  # equal hands a deal: the t-interval
+            t_interval(per_deal).hi - t_interval(per_deal).lo)
         line = next(x for x in lines if x.startswith(label + " "))
         assert f"{win.estimate:.3f} [{win.lo:.3f}, {win.hi:.3f}]" in line
         assert f"{net.estimate:.2f} [{net.lo:.2f}, {net.hi:.2f}]" in line

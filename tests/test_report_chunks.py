@@ -66,10 +66,16 @@ def test_every_analysis_from_ranges_equals_the_whole_table(run: tuple[RunFolder,
 
     # means and intervals over pairs: from each range's parts, against the per-pair rows of
     # the whole table averaged in one go (over_pairs)
+    # the standings: over deal indices, each the strategy's totals there (as many hands
+    # at every deal index here, so the ratio is the mean of the per-deal means)
+    deal_means = analyses.standings_deals(analyses.pair_outcomes(seats)).select(
+        "deal", "strategy", "hands", "forfeits", pl.col("pairs").alias("pair_count"),
+        *[pl.col(c) / pl.col("hands") for c in analyses.STANDINGS_MEANS])
     same(analyses.standings_of(from_ranges(lambda s: analyses.standings_parts(s("seats"))))
-         .collect(), analyses.over_pairs(analyses.pair_outcomes(seats), ["strategy"],
-                                         analyses.STANDINGS_MEANS, ("forfeits",),
-                                         analyses.STANDINGS_RATES).collect(),
+         .collect(), analyses.over_pairs(deal_means, ["strategy"], analyses.STANDINGS_MEANS,
+                                         ("forfeits", "pair_count"), analyses.STANDINGS_RATES)
+         .rename({"pairs": "deals", "pair_count": "pairs"})
+         .select(analyses.standings(seats).collect_schema().names()).collect(),
          ["strategy"])
     # head to head: over deal indices, each the mean of its duplicate pairs
     per_deal = analyses.head_to_head_pairs(seats).group_by(

@@ -197,25 +197,28 @@ def test_bradley_terry_orders_a_clearly_dominant_strategy_first():
 # -- generic analyses -----------------------------------------------------------------------
 
 
-def test_standings_are_means_over_duplicate_pairs(hand_built_run: RunFolder):
+def test_standings_are_ratios_over_deal_indices(hand_built_run: RunFolder):
+    """A strategy's line-ups of one deal index play the same cards: the deal index, not
+    the duplicate pair, is the unit of the standings' intervals."""
     table = by_strategy(analyses.standings(hand_built_run.scan("seats")).collect(), "strategy")
-    # A's pairs (pairing, deal): net means (3+1)/2, (-2+4)/2, (2+0)/2, (-1+5)/2
-    a_net = [2.0, 1.0, 1.0, 2.0]
+    # A's nets: deal 0 3, 1 (against B) and 2, 0 (against C), 6 over 4 hands; deal 1
+    # -2, 4 and -1, 5, also 6 over 4: the two deal indices agree, an interval of no width
     a = table["A"]
-    assert (a["hands"], a["pairs"]) == (8, 4)
+    assert (a["hands"], a["pairs"], a["deals"]) == (8, 4, 2)
     assert a["net"] == pytest.approx(1.5)
-    assert a["net_lo"] == pytest.approx(1.5 - t_half(a_net))
-    assert a["net_hi"] == pytest.approx(1.5 + t_half(a_net))
-    # wins per pair: 2/2, 1/2, 1/2 (one draw), 1/2
+    assert (a["net_lo"], a["net_hi"]) == (pytest.approx(1.5), pytest.approx(1.5))
+    # wins: deal 0 three of four hands (one draw), deal 1 two of four
     assert a["win_rate"] == pytest.approx(0.625)
-    assert a["win_rate_lo"] == pytest.approx(0.625 - t_half([1, 0.5, 0.5, 0.5]))
+    assert a["win_rate_lo"] == pytest.approx(max(0.0, 0.625 - t_half([0.75, 0.5])))
     assert a["draw_rate"] == pytest.approx(0.125)
     # B: -2, -1 against A; -2, -1 against C; its two forfeits count as losses
     assert table["B"]["net"] == pytest.approx(-1.5)
     assert table["B"]["win_rate"] == pytest.approx(0.25)
     assert table["B"]["forfeits"] == 2
+    # C: deal 0 -2, 0 (against A) and 3, 1 (against B), +0.5 a hand; deal 1 1, -5 and
+    # -1, 3, -0.5 a hand
     assert table["C"]["net"] == pytest.approx(0.0)
-    assert table["C"]["net_hi"] == pytest.approx(t_half([-1, -2, 2, 1]))
+    assert table["C"]["net_hi"] == pytest.approx(t_half([0.5, -0.5]))
     assert list(table) == ["A", "C", "B"]  # best mean net first
 
 
@@ -419,25 +422,28 @@ def test_build_report_end_to_end(tmp_path: Path):
         assert f"({name.name})" in text and f'src="{name.name}"' in page
     assert "<table>" in page and "ASSOCIATION" in page and "duplicate pairs" in page
 
-    # Standings recomputed directly: mean net per (pairing, deal) pair, then over pairs.
+    # Standings recomputed directly: mean net per deal index (its line-ups play the same
+    # cards; every deal index holds as many of a strategy's hands here), then over them.
     seats = pl.read_parquet([str(p) for p in folder.parquet_files("seats")])
     rows = markdown_rows(text, "Standings")
     assert set(rows) == {"random", "random2", "low"}
     for label in ("random", "random2", "low"):
         mine = seats.filter(pl.col("strategy") == label)
-        pairs: dict[tuple[int, int], list[float]] = {}
-        wins: dict[tuple[int, int], list[float]] = {}
+        pairs = {(row["pairing"], row["deal"]) for row in mine.iter_rows(named=True)}
+        deals: dict[int, list[float]] = {}
+        wins: dict[int, list[float]] = {}
         for row in mine.iter_rows(named=True):
-            pairs.setdefault((row["pairing"], row["deal"]), []).append(row["net"])
-            wins.setdefault((row["pairing"], row["deal"]), []).append(row["result"] == "win")
-        net = [sum(v) / len(v) for v in pairs.values()]
+            deals.setdefault(row["deal"], []).append(row["net"])
+            wins.setdefault(row["deal"], []).append(row["result"] == "win")
+        net = [sum(v) / len(v) for v in deals.values()]
         won = [sum(v) / len(v) for v in wins.values()]
         mean, half = sum(net) / len(net), t_half(net)
         cells = rows[label]
         assert cells[1] == str(mine.height) and cells[2] == str(len(pairs))
-        assert cells[5] == f"{mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]".replace(
+        assert cells[3] == str(len(deals))
+        assert cells[6] == f"{mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]".replace(
             "-0.000", "0.000")
-        assert cells[3].startswith(f"{sum(won) / len(won):.3f} [")
+        assert cells[4].startswith(f"{sum(won) / len(won):.3f} [")
     settings = markdown_rows(text, "Run")
     assert settings["game"][1].startswith(GAME)
     assert settings["root seed"][1] == "7" and settings["status"][1] == "complete"

@@ -176,18 +176,19 @@ def pair_outcomes(seats: pl.LazyFrame) -> pl.LazyFrame:
 def standings(seats: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: hands, win rate, draw rate, mean net points per hand, each with a 95% CI.
 
-    Columns: strategy, hands, pairs, win_rate(_lo/_hi), draw_rate(_lo/_hi),
-    net(_lo/_hi), forfeits. Every duplicate pair is first reduced to the strategy's
-    total over its seats and hands in that pair (wins, draws, net) and the count of
-    those seat-hands (:func:`pair_outcomes`); a figure is the total over pairs by the
-    count over pairs, the share of its seat-hands won (the mean net per seat-hand), so
-    every seat-hand weighs the same and the nets of a table add up to zero. Its
-    interval is the ratio estimator's over pairs (``stats.ratio_aggs``: pairs, not
-    hands, are the independent units): where every pair holds as many seat-hands, that
-    is the t-interval of the per-pair means. The mean of per-pair means it replaces
-    weighed a pair of few seat-hands as much as one of many: at a table of three, the
-    line-up A B A (two seats of A) as much as B A B (one), and the standings disagreed
-    with the verdict and were not zero-sum. Sorted best mean net first.
+    Columns: strategy, hands, pairs, deals, win_rate(_lo/_hi), draw_rate(_lo/_hi),
+    net(_lo/_hi), forfeits. Every deal index is first reduced to the strategy's total
+    over its seats and hands there (wins, draws, net) and the count of those seat-hands
+    (:func:`standings_deals`); a figure is the total over deal indices by the count, the
+    share of its seat-hands won (the mean net per seat-hand), so every seat-hand weighs
+    the same and the nets of a table add up to zero. Its interval is the ratio
+    estimator's over deal indices (``stats.ratio_aggs``: deal indices, not hands nor the
+    line-ups of one deal index, are the independent units): where every deal index
+    holds as many seat-hands, that is the t-interval of the per-deal means. The mean of
+    per-pair means it replaces weighed a pair of few seat-hands as much as one of many:
+    at a table of three, the line-up A B A (two seats of A) as much as B A B (one), and
+    the standings disagreed with the verdict and were not zero-sum. Sorted best mean net
+    first.
     """
     return standings_of(standings_parts(seats))
 
@@ -196,23 +197,34 @@ STANDINGS_MEANS = {"win": "win_rate", "draw": "draw_rate", "net": "net"}
 STANDINGS_RATES = ("win_rate", "draw_rate")
 
 
+def standings_deals(per_pair: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.DataFrame:
+    """:func:`pair_outcomes` summed per deal index and strategy: its totals (wins, draws,
+    net) over its seat-hands, its seat-hands, forfeits and duplicate pairs there. The
+    standings' unit: an entrant's line-ups of one deal index play the same cards, so
+    its pairs there are not independent (a probe measured intervals over pairs 1.2-1.3
+    times too narrow in Solo Whist with five entrants)."""
+    return per_pair.group_by(["deal", "strategy"]).agg(
+        pl.col("hands").sum(),
+        *[(pl.col(column) * pl.col("hands")).sum().alias(column) for column in STANDINGS_MEANS],
+        pl.col("forfeits").sum().cast(pl.Int64),
+        pl.len().cast(pl.Int64).alias("pairs"))
+
+
 def standings_parts(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`cluster_ratio_parts` of each pair's totals (wins, draws, net) over its
-    seat-hands, per strategy: what :func:`standings_of` combines."""
-    per_pair = pair_outcomes(seats).with_columns(
-        *[(pl.col(column) * pl.col("hands")).alias(column) for column in STANDINGS_MEANS],
-        pl.col("forfeits").cast(pl.Int64))
-    return cluster_ratio_parts(per_pair, ["strategy"], list(STANDINGS_MEANS),
-                               sums=("forfeits",), units="pairs")
+    """:func:`cluster_ratio_parts` of each deal index's totals (:func:`standings_deals`),
+    per strategy: what :func:`standings_of` combines."""
+    return cluster_ratio_parts(standings_deals(pair_outcomes(seats)), ["strategy"],
+                               list(STANDINGS_MEANS), sums=("forfeits", "pairs"),
+                               units="deals")
 
 
 def standings_of(parts: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`standings` from :func:`standings_parts` (of the whole run, or of its ranges of
-    deal indices one under the other: a pair's rows are never split)."""
+    deal indices one under the other: a deal index's rows are never split)."""
     return (
-        cluster_ratio_of(parts, ["strategy"], STANDINGS_MEANS, sums=("forfeits",),
-                         units="pairs", rates=STANDINGS_RATES)
-        .select("strategy", "hands", "pairs",
+        cluster_ratio_of(parts, ["strategy"], STANDINGS_MEANS, sums=("forfeits", "pairs"),
+                         units="deals", rates=STANDINGS_RATES)
+        .select("strategy", "hands", "pairs", "deals",
                 *[c for name in STANDINGS_MEANS.values()
                   for c in (name, f"{name}_lo", f"{name}_hi")], "forfeits")
         .sort(["net", "strategy"], descending=[True, False])

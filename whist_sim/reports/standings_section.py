@@ -31,13 +31,13 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
     paragraphs = [
         "One row per strategy, best mean net first. `hands` is every hand it played;"
         " `pairs` the duplicate pairs (a line-up and deal index played in every seat"
-        " rotation, so both sides held the same cards). Each pair is first reduced to"
-        " the strategy's totals over its hands in it (wins, draws, net) and their count;"
-        " a figure is the total over pairs by the count over pairs (the share of its hands"
-        " won, the net per hand: every hand weighs the same), and the brackets are 95%"
-        " intervals of that ratio over pairs, pairs being the independent units (a rate's"
-        " cut at 0 and 1, and Wilson's over the pairs where every pair gave the same"
-        " rate).",
+        " rotation, so both sides held the same cards) and `deals` the deal indices. Each"
+        " deal index is first reduced to the strategy's totals over its hands there (wins,"
+        " draws, net) and their count; a figure is the total over deal indices by the"
+        " count (the share of its hands won, the net per hand: every hand weighs the"
+        " same), and the brackets are 95% intervals of that ratio over deal indices, the"
+        " independent units: the line-ups of one deal index play the same cards (a rate's"
+        " cut at 0 and 1, and Wilson's where every deal index gave the same rate).",
         "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
         " strategy raised, played illegally or ran out of time) is a loss by the"
         " largest score the variant allows. `net` is points won minus points lost"
@@ -54,6 +54,7 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         ("strategy", column("strategy")),
         (hands, column("hands")),
         ("pairs", column("pairs")),
+        ("deals", column("deals")),
         ("win rate [95% CI]", interval("win_rate")),
         ("draw rate [95% CI]", interval("draw_rate")),
         ("mean net [95% CI]", interval("net")),

@@ -1,12 +1,15 @@
 """Standings while a run plays: each entrant's score with its interval, forfeits, time used.
 
 The driver feeds every committed task's rows to :class:`LiveStandings`, which
-reduces each to one outcome per entrant and duplicate pair
-(``analyses.pair_outcomes``, the very reduction the report's Standings table
-starts from) and keeps of them only sums and co-moments per entrant
-(``stats.RunningRatio``: memory does not grow with the run), so the last lines
-printed equal the report's standings: shares of seat-hands, over pairs. A resumed
-run starts from the rows it already holds. Forfeits are counted and shown from the
+reduces them to one outcome per entrant and deal index (``analyses.standings_deals``
+of ``analyses.pair_outcomes``, the very reduction the report's Standings table
+makes) and keeps of them only sums and co-moments per entrant (``stats.RunningRatio``),
+so the last lines printed equal the report's standings: shares of seat-hands, over
+deal indices. A deal index's line-ups may be played in different tasks, committed in
+any order: its partial totals wait in a buffer until every line-up is in (the buffer
+holds the deal indices of the tasks in flight, so memory does not grow with the run),
+and are counted as they stand in the lines printed meanwhile. A resumed run starts
+from the rows it already holds. Forfeits are counted and shown from the
 first one on: a strategy that fails is never silent.
 """
 
@@ -15,12 +18,12 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import polars as pl
 import pyarrow as pa
 
-from whist_sim.reports.analyses import pair_outcomes
+from whist_sim.reports.analyses import pair_outcomes, standings_deals
 from whist_sim.reports.stats import RunningRatio
 
 
@@ -46,9 +49,16 @@ class LiveStandings:
     """Running standings of one run, fed task by task."""
 
     def __init__(
-        self, labels: Iterable[str], *, hands_word: str = "hands", fair_share: float | None = None
+        self, labels: Iterable[str], *, hands_word: str = "hands", fair_share: float | None = None,
+        lineups: int | None = None,
     ) -> None:
         self._entrants = {label: _Entrant() for label in labels}
+        self.lineups = lineups
+        """Line-ups played at every deal index: a deal index is complete once they are all
+        in (None: each batch of rows holds whole deal indices)."""
+        self._open: dict[int, tuple[set[int], dict[str, list[float]]]] = {}
+        """Deal indices not yet complete: the line-ups seen, and per entrant its totals
+        (seat-hands, wins, net) so far."""
         self.hands_word = hands_word
         """What a row counts: "hands", or "seat-hands" at tables of more than two."""
         self.fair_share = fair_share
@@ -59,14 +69,29 @@ class LiveStandings:
         """Account for the seat rows of whole duplicate pairs (one task, or a run so far)."""
         frame = seats if isinstance(seats, pl.LazyFrame) else pl.from_arrow(seats).lazy()
         per_pair = pair_outcomes(frame).collect()
-        self.pairs += per_pair.select("pairing", "deal").n_unique() if per_pair.height else 0
+        if not per_pair.height:
+            return
+        self.pairs += per_pair.select("pairing", "deal").n_unique()
         for (label,), group in per_pair.group_by("strategy", maintain_order=True):
             entrant = self._entrants.setdefault(str(label), _Entrant())
             entrant.hands += int(group["hands"].sum())
             entrant.forfeits += int(group["forfeits"].sum())
-            hands = group["hands"].to_numpy()
-            entrant.wins.add(group["win"].to_numpy() * hands, hands)
-            entrant.nets.add(group["net"].to_numpy() * hands, hands)
+        seen = per_pair.group_by("deal").agg(pl.col("pairing").unique())
+        for deal, strategy, hands, win, net in standings_deals(per_pair).select(
+                "deal", "strategy", "hands", "win", "net").iter_rows():
+            totals = self._open.setdefault(deal, (set(), {}))[1]
+            mine = totals.setdefault(strategy, [0.0, 0.0, 0.0])
+            mine[0] += hands
+            mine[1] += win
+            mine[2] += net
+        for deal, pairings in _pairings_of(seen):
+            lineups, totals = self._open[deal]
+            lineups.update(pairings)
+            if self.lineups is None or len(lineups) >= self.lineups:
+                for label, (hands, win, net) in self._open.pop(deal)[1].items():
+                    entrant = self._entrants.setdefault(label, _Entrant())
+                    entrant.wins.add([win], [hands])
+                    entrant.nets.add([net], [hands])
 
     def add_decisions(self, decisions: Mapping[str, tuple[int, float]]) -> None:
         """Decisions taken and seconds spent per entrant (from ``TaskResult.decisions``)."""
@@ -82,8 +107,15 @@ class LiveStandings:
     def lines(self) -> list[str]:
         """The standings as aligned console lines, best mean net first."""
         rows = []
+        waiting = self._waiting()
         for label, entrant in self._entrants.items():
-            win, net = entrant.wins.interval().as_rate(), entrant.nets.interval()
+            wins, nets = entrant.wins, entrant.nets
+            if label in waiting:  # deal indices still open count as they stand
+                hands, win, net = waiting[label]
+                wins, nets = replace(wins), replace(nets)
+                wins.add(win, hands)
+                nets.add(net, hands)
+            win, net = wins.interval().as_rate(), nets.interval()
             per_decision = (
                 f"{1000 * entrant.seconds / entrant.decisions:.3f}" if entrant.decisions else "—"
             )
@@ -106,6 +138,23 @@ class LiveStandings:
         if self.fair_share is not None:
             note += f"; fair share (1 / players) {self.fair_share:.3f}"
         return [note, *text]
+
+
+    def _waiting(self) -> dict[str, tuple[list[float], list[float], list[float]]]:
+        """Per entrant, the totals (seat-hands, wins, net) of each deal index still open."""
+        waiting: dict[str, tuple[list[float], list[float], list[float]]] = {}
+        for _, totals in self._open.values():
+            for label, (hands, win, net) in totals.items():
+                lists = waiting.setdefault(label, ([], [], []))
+                lists[0].append(hands)
+                lists[1].append(win)
+                lists[2].append(net)
+        return waiting
+
+
+def _pairings_of(seen: pl.DataFrame) -> list[tuple[int, list[int]]]:
+    """(deal index, the line-ups of it in ``seen``, a frame of deal and pairing lists)."""
+    return [(int(deal), list(pairings)) for deal, pairings in seen.iter_rows()]
 
 
 def _with_interval(interval, digits: int) -> str:

@@ -599,7 +599,8 @@ def _trackers(
     sizes = config.table_sizes()
     fair = 1.0 / game.players if game.name == "knockout_whist" and len(sizes) == 1 else None
     standings = LiveStandings(config.labels(), hands_word="hands" if game.players == 2
-                              else "seat-hands", fair_share=fair)
+                              else "seat-hands", fair_share=fair,
+                              lineups=len(config.played_pairings()))
     tracker = DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1 else None
     if done:
         standings.add_rows(folder.scan("seats"))
