@@ -85,7 +85,7 @@ class LiveStandings:
             mine[1] += win
             mine[2] += net
         for deal, pairings in _pairings_of(seen):
-            lineups, totals = self._open[deal]
+            lineups = self._open[deal][0]
             lineups.update(pairings)
             if self.lineups is None or len(lineups) >= self.lineups:
                 for label, (hands, win, net) in self._open.pop(deal)[1].items():
