@@ -291,3 +291,15 @@ def test_a_best_of_n_duel_is_measured_per_match_and_says_so():
                                      variant={"match": "best_of_3"}))
     assert single.scale == "logistic Elo per hand"
     assert matches.scale == "logistic Elo per match" and matches.unit == "Elo per match"
+
+
+def test_a_decimal_comma_in_sprt_is_named_with_a_sprt_example():
+    """--sprt reads commas as separators: "elo1=1,5" gave "'5': write key=value, e.g.
+    --sprt count=all", a --variant example (a probe)."""
+    from whist_sim.tournament.config import ConfigError
+    from whist_sim.tournament.entrant_text import parse_settings
+
+    with pytest.raises(ConfigError) as caught:
+        parse_settings("elo0=0 elo1=1,5".replace(",", " ").split(), "--sprt")
+    assert str(caught.value) == ("--sprt '5': write key=value, e.g. --sprt 'elo0=0 elo1=10'"
+                                 " (decimals with a point: 1.5, not 1,5)")

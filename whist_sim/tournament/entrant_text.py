@@ -54,6 +54,11 @@ def parse_value(text: str) -> Any:
         return text
 
 
+SETTING_EXAMPLES = {"--variant": "count=all", "--sprt": "'elo0=0 elo1=10'"}
+"""An example for each option whose values are key=value texts (a decimal point, not a
+comma: --sprt reads commas as separators)."""
+
+
 def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, Any]:
     """``["count=all", "open_stock=3"]`` -> ``{"count": "all", "open_stock": 3}``."""
     if isinstance(items, str):
@@ -63,7 +68,10 @@ def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, 
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ConfigError(f"{where} {item!r}: write key=value, e.g. {where} count=all")
+            example = SETTING_EXAMPLES.get(where, "key=value")
+            raise ConfigError(f"{where} {item!r}: write key=value, e.g. {where} {example}"
+                              + (" (decimals with a point: 1.5, not 1,5)"
+                                 if where == "--sprt" and item.strip().isdigit() else ""))
         if key in settings:
             raise ConfigError(f"{where} {item!r}: {key!r} is given twice")
         settings[key] = parse_value(value.strip())
