@@ -15,8 +15,8 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
         lambda scan: analyses.head_to_head_parts(scan("seats"), facts.sides))
     h2h = analyses.head_to_head_of(parts.lazy()).collect()
     paragraphs = [
-        "Row strategy against column strategy, over the duplicate pairs in which the"
-        " two met. The win share counts a draw as half a win (the higher net in the"
+        "Row strategy against column strategy, over the hands in which the two met."
+        " The win share counts a draw as half a win (the higher net in the"
         " hand wins); brackets are 95% t-intervals over the deal indices at which the two"
         " met, a deal index's duplicate pairs averaged into one value since they play the"
         " same cards (a share cut at 0 and 1, and Wilson's where every deal index gave the"
