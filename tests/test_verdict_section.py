@@ -266,3 +266,13 @@ def test_the_verdict_compares_two_entrants_over_deal_indices_not_over_their_pair
     values = PairValues.of(frame)
     assert values.values[("A", "B")].tolist() == [2.0, -1.0, 2.0]
     assert values.deals[("A", "B")] == 3 and values.per_deal("A", "B") == 2.0
+
+
+def test_a_comparison_over_one_deal_says_one_deal():
+    from types import SimpleNamespace
+
+    from whist_sim.reports.verdict_section import _comparison
+
+    figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
+    line = _comparison("heuristic", "random", np.array([1.0]), figure, 1.0)
+    assert "after 1 deal " in line and "1 deals" not in line

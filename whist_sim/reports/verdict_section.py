@@ -250,17 +250,17 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
     shown = _difference(interval, figure, leader == a, other)
     if interval.n >= 2 and not (interval.lo <= figure.null <= interval.hi):
         if decided is False:
-            return (f"{leader} {shown}, over {deals:,} deals: its own 95% interval excludes"
+            return (f"{leader} {shown}, over {_deals(deals)}: its own 95% interval excludes"
                     f" equality, but it is {_not_with_the_others(family)}")
-        return f"{leader} {shown}, over {deals:,} deals: decided."
+        return f"{leader} {shown}, over {_deals(deals)}: decided."
     gap = abs(interval.estimate - figure.null)
     sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
     if gap == 0 or not math.isfinite(sd) or sd == 0:
-        return (f"{a} and {b} are not separated after {deals:,} deals ({shown});"
+        return (f"{a} and {b} are not separated after {_deals(deals)} ({shown});"
                 " no difference has been seen to size a longer run by.")
     more = max(0, math.ceil(
         (pairs_to_separate(sd, gap, alpha=FAMILY_WISE_ALPHA / family) - interval.n) / per_deal))
-    return (f"{a} and {b} are not separated after {deals:,} deals ({leader} {shown}); about"
+    return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}); about"
             f" {more:,} more deals would separate a difference of that size"
             f" ({_fmt_gap(gap, figure.unit)}) with 80% probability.")
 
@@ -304,6 +304,10 @@ def _multiplicity(count: int) -> str:
             f" those that would decide it among all {count} (at the level 5% / {count}).")
 
 
+def _deals(count: int) -> str:
+    return "1 deal" if count == 1 else f"{count:,} deals"
+
+
 def _not_with_the_others(family: int) -> str:
     """Why a comparison whose own 95% interval excludes equality is not decided."""
     return (f"not decided with the {family} comparisons taken together (Holm's test, 5%"
@@ -326,9 +330,11 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     decided = holm([p_value(group_values(shares, name, players), fair, rate=True)
                     for name, players, _interval, fair in rows])
     for (name, players, interval, fair), holds in zip(rows, decided, strict=True):
+        bounds = ("no interval from one deal" if math.isnan(interval.lo) else
+                  f"95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%")
         text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
-                f" (95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%, over"
-                f" {interval.n:,} deals), against a fair share of {100 * fair:.1f}%")
+                f" ({bounds}, over {_deals(interval.n)}), against a fair share of"
+                f" {100 * fair:.1f}%")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
             lines.append(f"{text}: {side} it, decided." if holds else
