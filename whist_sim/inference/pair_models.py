@@ -360,8 +360,7 @@ class NetPairModel(PairModel):
             ratio0 = ratio1 = None
         else:
             sd = np.sqrt(np.maximum(var, 0.0))
-            per_elo = math.sqrt(2.0) / NELO_PER_T
-            ratio0, ratio1 = (elo * per_elo for elo in settings.elo_bounds)
+            ratio0, ratio1 = (self.mean_at(elo, 1.0) for elo in settings.elo_bounds)
             mean0, mean1 = ratio0 * sd, ratio1 * sd
         plain = normal_llr(n, xbar, var, mean0, mean1)
         if not any(np.any(skew) for skew in tried):

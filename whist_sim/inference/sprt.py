@@ -31,7 +31,6 @@ from whist_sim.inference.estimate import (
     t_quantile,
 )
 from whist_sim.inference.pair_models import (
-    NELO_PER_T,
     NetPairModel,
     PairModel,
 )
@@ -284,12 +283,11 @@ def _guarded_reach(
     for skew in (float(g) for g in settings.guard_skewness(estimate.skewness)):
         if settings.on_net_scale:
             spread0 = spread1 = 1.0
-        else:
-            per_elo = math.sqrt(2.0) / NELO_PER_T
-            elo0, elo1 = settings.elo_bounds
+        else:  # the hypotheses' ratios mean / sd, NetPairModel's mean at an sd of 1
             spread0, spread1 = (
-                math.sqrt(float(ratio_variance_factor(elo * per_elo, skew, estimate.kurtosis)))
-                for elo in (elo0, elo1))
+                math.sqrt(float(ratio_variance_factor(NetPairModel().mean_at(elo, 1.0), skew,
+                                                      estimate.kurtosis)))
+                for elo in settings.elo_bounds)
         reach_below = max(reach_below, spread0 * max(
             below, float(corrected_t_inverse(below, skew, pairs))))
         reach_above = max(reach_above, spread1 * max(

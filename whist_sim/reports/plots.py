@@ -58,7 +58,7 @@ def plot_standings(
     left.barh(y, standings["net"].to_numpy(), xerr=errors(standings, "net"), capsize=4,
               color="tab:blue")
     left.axvline(0, color="black", linewidth=0.8)
-    left.set_xlabel("mean net points per hand (95% CI over duplicate pairs)")
+    left.set_xlabel("mean net points per hand (95% CI over deal indices)")
     right.barh(y, standings["win_rate"].to_numpy(), xerr=errors(standings, "win_rate"),
                capsize=4, color="tab:green")
     if fair is not None:
@@ -67,7 +67,7 @@ def plot_standings(
         if fair[1]:
             right.legend(fontsize=LEGEND_SIZE, loc="lower right")
     right.set_xlim(0, 1)
-    right.set_xlabel("win rate (95% CI over duplicate pairs)")
+    right.set_xlabel("win rate (95% CI over deal indices)")
     left.set_yticks(y, names)
     left.invert_yaxis()
     fig.suptitle("Standings")
