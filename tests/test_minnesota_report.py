@@ -374,8 +374,9 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     text = build_report(run.path).markdown.read_text()
     rows = {(r[0], r[1]): r for r in table_rows(text, "Minnesota Whist: granding and games")}
     ab = rows[("partnership", "A+B")]
-    assert ab[2] == "6" and ab[3] == "2 · 0.333 [0.000, 1.000]"
-    assert ab[4] == "1 · 0.500"
+    assert ab[2:4] == ["6", "2"]  # hands, deal indices
+    assert ab[4] == "2 · 0.333 [0.000, 1.000]"
+    assert ab[5] == "1 · 0.500"
     games = {(r[0], r[1]): r for r in table_rows(text, "Minnesota Whist: granding and games",
                                                   "Games")}
     no_spread = wilson_interval(0.5 * 2, 2)  # one win in each of the 2 sets
@@ -464,15 +465,16 @@ def test_build_report_on_a_real_minnesota_run(tmp_path: Path):
                 successes += deal["side_tricks"][side] >= 7
         cells = rows[("partnership", label)]
         assert cells[2] == str(played.height)
-        assert cells[3].startswith(f"{grands} · {grands / played.height:.3f} [")
-        assert cells[4].startswith(f"{successes} · {successes / grands:.3f}")
+        assert cells[3] == str(played["deal"].n_unique())  # deal indices
+        assert cells[4].startswith(f"{grands} · {grands / played.height:.3f} [")
+        assert cells[5].startswith(f"{successes} · {successes / grands:.3f}")
         first = label.split("+")[0]
         games = matches.filter((pl.col("seat") < 2) & (pl.col("strategy") == first))
         wins = (games["result"] == "win").sum()
         assert game_rows[("partnership", label)][2] == str(games.height)
         assert game_rows[("partnership", label)][3].startswith(f"{wins / games.height:.3f}")
     # the bold seats grand far more often than the shy ones
-    assert rows[("strategy", "bold")][3] != rows[("strategy", "shy")][3]
+    assert rows[("strategy", "bold")][4] != rows[("strategy", "shy")][4]
 
     # two cells of the curves, from the deals directly: hands of 14-27 points, granded by a
     # "bold" seat; hands of 0-13 points whose "shy" seat laid a red card that was turned

@@ -102,9 +102,16 @@ def test_every_analysis_from_ranges_equals_the_whole_table(run: tuple[RunFolder,
     comparisons = ["pairing", "deal", "strategy", "opponent"]
     same(from_ranges(lambda s: analyses.pair_comparisons(s("seats"))).collect(),
          analyses.pair_comparisons(seats).collect(), comparisons)
+    # tricks by stage: over deal indices too, each the mean of its pairs
+    stage_deals = gw.stage_pairs(seats, deals).group_by(["deal", "strategy"]).agg(
+        pl.col("hands").sum(), pl.len().alias("pair_count"), pl.col("stage1").mean(),
+        pl.col("stage2").mean())
     same(gw.tricks_by_stage_of(from_ranges(lambda s: gw.stage_parts(s("seats"), s("deals"))))
-         .collect(), analyses.over_pairs(gw.stage_pairs(seats, deals), ["strategy"],
-                                         gw.STAGE_MEANS).collect(), ["strategy"])
+         .collect(), analyses.over_pairs(stage_deals, ["strategy"], gw.STAGE_MEANS,
+                                         ("pair_count",))
+         .rename({"pairs": "deals", "pair_count": "pairs"})
+         .select(gw.tricks_by_stage(seats, deals).collect_schema().names()).collect(),
+         ["strategy"])
     counts = from_ranges(lambda s: gw.contest_counts(
         gw.contest_decisions(s("tricks"), s("deals"), s("seats"))))
     decisions = gw.contest_decisions(folder.scan("tricks"), deals, seats)

@@ -217,7 +217,11 @@ def test_bids_count_seat_hands_and_prop_and_cop_counts_both_calls(run: RunFolder
     solo = table[("A", "solo")]
     assert (solo["seat_hands"], solo["bids"]) == (16, 3)
     assert solo["bid_rate"] == pytest.approx(3 / 16)
-    assert solo["bid_rate_lo"] == pytest.approx(wilson_interval(3, 16).lo)
+    # over deal indices: 1 bid in deal 0's 8 seat-hands, 2 in deal 1's (a pooled ratio)
+    spread = ratio_interval([1, 2], [8, 8])
+    assert solo["bid_rate"] == pytest.approx(spread.estimate)
+    assert solo["bid_rate_lo"] == pytest.approx(max(spread.lo, 0.0))
+    assert solo["bid_rate_hi"] == pytest.approx(spread.hi)
     # A's Prop and Cop calls: prop and cop in H2 (two seats), prop in H6
     assert table[("A", "prop_and_cop")]["bids"] == 3
     # B: cop in H6, prop in H8 (thrown in: bid but not won)
@@ -236,7 +240,8 @@ def test_won_and_made_count_declarer_side_seats(run: RunFolder):
     assert (solo["won"], solo["made"]) == (2, 1)
     assert solo["won_rate"] == pytest.approx(2 / 3)
     assert solo["make_rate"] == pytest.approx(0.5)
-    assert solo["make_rate_hi"] == pytest.approx(wilson_interval(1, 2).hi)
+    # both contracts in deal index 1: one unit of the pooled ratio, so no interval
+    assert solo["make_rate_lo"] is None and solo["make_rate_hi"] is None
     # A's Prop and Cop: both seats of H2 and the proposer of H6, all failed
     pc = table[("A", "prop_and_cop")]
     assert (pc["won"], pc["made"], pc["make_rate"]) == (3, 0, 0.0)
@@ -368,7 +373,7 @@ def test_contract_mix_shares_of_contracts_won(run: RunFolder):
 # -- sessions -------------------------------------------------------------------------------------
 
 
-def test_session_balances_and_win_rate_over_duplicate_sets(run: RunFolder):
+def test_session_balances_and_win_rate_per_session_seat_over_deal_indices(run: RunFolder):
     table = rows_by(sw.session_results(run.scan("matches")).collect(), "strategy")
     # A's balances: set 0 -5, -5 (H1+H2), -3, -3 (H3+H4); set 1 5, -11 (H5+H6), 9, -3 (H7+H8)
     a = table["A"]
@@ -471,7 +476,8 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert throw[0][:4] == ["A B A B", "8", "2",
                             f"0.250 [{no_spread.lo:.3f}, {no_spread.hi:.3f}]"]
     sessions = {r[0]: r for r in table_rows(text, "Solo Whist: sessions")}
-    assert sessions["A"][4].startswith("0.125 [")
+    assert sessions["A"][2:4] == ["2", "2"]  # sets, deal indices
+    assert sessions["A"][5].startswith("0.125 [")
     assert "## Seat position" in text and "| seat-hands |" in text
 
 
@@ -569,14 +575,20 @@ def test_build_report_on_a_real_solo_run(tmp_path: Path):
         assert unit_rows[(label, "all")][3].startswith(
             f"{100 * units / seat_hands:.1f}".replace("-0.0", "0.0"))
 
-    # session win rate: mean over duplicate sets of the per-set share of sessions won
+    # session win rate: sessions won per session-seat (a strategy with two seats of a
+    # line-up weighs each of them as much as a seat elsewhere), with the interval of a
+    # ratio over deal indices
     sessions = {r[0]: r for r in table_rows(text, "Solo Whist: sessions")}
     for label in LABELS:
         mine = matches.filter(pl.col("strategy") == label)
-        per_set = (mine.group_by("pairing", "deal")
-                   .agg((pl.col("result") == "win").mean().alias("w")))
+        per_deal = mine.group_by("deal").agg(
+            (pl.col("result") == "win").sum().alias("won"), pl.len().alias("n"),
+            pl.col("pairing").n_unique().alias("sets"))
+        share = ratio_interval(per_deal["won"].to_numpy(), per_deal["n"].to_numpy())
         assert sessions[label][1] == str(mine.height)
-        assert sessions[label][4].startswith(f"{per_set['w'].mean():.3f} [")
+        assert sessions[label][2:4] == [str(per_deal["sets"].sum()), str(per_deal.height)]
+        assert sessions[label][5] == (f"{share.estimate:.3f} [{max(share.lo, 0):.3f},"
+                                      f" {min(share.hi, 1):.3f}]")
     assert 0 < thrown < contracts.height
     assert re.search(r"\| bold \| prop_and_cop \|", text)
 

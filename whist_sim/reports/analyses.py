@@ -4,13 +4,17 @@ Inputs are the run's tables as ``RunFolder.scan(table)`` gives them (or any
 LazyFrame with the same columns, e.g. a tiny fixture). Nothing here collects:
 the caller runs one ``collect()`` per question.
 
-The unit of inference is the DUPLICATE PAIR: a (pairing, deal) played under
-every distinct seating, so each side held each set of cards once (two seatings
-in a two-player game; with four seats, up to four: a duplicate *set*, still
-called a pair here). A strategy's
-outcome in a pair is its mean over all its seats and hands in that pair; means
-and 95% t-intervals are then taken over pairs (``pairs`` columns count them).
-Hands inside a pair share their cards and are never treated as independent.
+The DUPLICATE PAIR is a (pairing, deal) played under every distinct seating, so
+each side held each set of cards once (two seatings in a two-player game; with
+four seats, up to four: a duplicate *set*, still called a pair here). A
+strategy's outcome in a pair is its mean over all its seats and hands in that
+pair. The unit of inference is the DEAL INDEX: every line-up of the run plays
+it, so with three or more entrants a strategy's pairs of one deal index share
+their cards; each deal index's pairs are reduced to one value (their mean,
+:func:`deal_means`, or the strategy's totals there for a ratio,
+:func:`cluster_ratio_parts`) before means and 95% intervals are taken (``deals``
+columns count deal indices, ``pairs`` the pairs). Hands inside a pair share
+their cards and are never treated as independent.
 
 How results count:
 - a win is ``result == "win"``; a draw counts in the draw rate, and as half a
@@ -112,6 +116,29 @@ def pair_moments(
             pl.col(column).sum().alias(f"{column}__sum"),
             ((pl.col(column) - pl.col(column).mean()) ** 2).sum().alias(f"{column}__m2"))],
     )
+
+
+def deal_means(per_pair: pl.LazyFrame, keys: Iterable[str], means: Iterable[str],
+               sums: tuple[str, ...] = ()) -> pl.LazyFrame:
+    """Per-pair rows reduced to one per deal index and group of ``keys``: the mean of each
+    column in ``means`` over the deal index's pairs, ``hands`` and the ``sums`` added up,
+    and ``pairs`` counted. The unit of every interval a reader compares: the line-ups of
+    one deal index play the same cards, so a strategy that meets them in several line-ups
+    (three or more entrants) has correlated pairs there (a probe measured intervals over
+    the pairs themselves 1.2-1.3 times too narrow in Solo Whist with five entrants)."""
+    return per_pair.group_by(["deal", *keys]).agg(
+        pl.col("hands").sum(), *[pl.col(column).sum() for column in sums],
+        pl.len().cast(pl.Int64).alias("pairs"), *[pl.col(column).mean() for column in means])
+
+
+def deal_totals(per_set: pl.LazyFrame, keys: Iterable[str], totals: Iterable[str]
+                ) -> pl.LazyFrame:
+    """Per-set rows added up per deal index and group of ``keys``: the columns ``totals``
+    summed and ``sets`` counted. The cluster of a pooled ratio (``stats.ratio_aggs``):
+    the line-ups of one deal index share its cards, so with more entrants than seats (or
+    several Minnesota partnerships) a strategy's sets there are not independent."""
+    return per_set.group_by(["deal", *keys]).agg(
+        *[pl.col(column).sum() for column in totals], pl.len().cast(pl.Int64).alias("sets"))
 
 
 def over_pairs_of(
@@ -362,9 +389,8 @@ def head_to_head_parts(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame
     cards, so two strategies that meet in several of them meet on correlated pairs:
     each deal index's pairs are averaged into one unit (a probe measured intervals over
     the pairs themselves 1.2-1.3 times too narrow in Solo Whist with five entrants)."""
-    per_deal = head_to_head_pairs(seats, sides).group_by(["deal", *HEAD_TO_HEAD_KEYS]).agg(
-        pl.col("hands").sum(), pl.col("comparisons").sum(), pl.len().alias("pairs"),
-        *[pl.col(column).mean() for column in HEAD_TO_HEAD_MEANS])
+    per_deal = deal_means(head_to_head_pairs(seats, sides), HEAD_TO_HEAD_KEYS,
+                          HEAD_TO_HEAD_MEANS, ("comparisons",))
     return pair_moments(per_deal, HEAD_TO_HEAD_KEYS, HEAD_TO_HEAD_MEANS,
                         ("comparisons", "pairs"), units="deals")
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import polars as pl
 
 from whist_sim.cards import RANKS
-from whist_sim.reports.analyses import PAIR, over_pairs_of, pair_moments
+from whist_sim.reports.analyses import PAIR, deal_means, over_pairs_of, pair_moments
 
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 """Rank letter -> 0 (two) .. 12 (ace), for sorting and plotting."""
@@ -163,9 +163,11 @@ def contest_by_suit_type(decisions: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def tricks_by_stage(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
-    """Per strategy: mean stage-1 and stage-2 tricks per hand, with 95% CIs over duplicate pairs.
+    """Per strategy: mean stage-1 and stage-2 tricks per hand, with 95% CIs over deal indices.
 
-    Columns: strategy, hands, pairs, stage1(_lo/_hi), stage2(_lo/_hi). Stage 1
+    Each deal index's duplicate pairs are averaged first (``analyses.deal_means``): with
+    three or more entrants a strategy plays the same cards in several line-ups.
+    Columns: strategy, hands, deals, stage1(_lo/_hi), stage2(_lo/_hi), pairs. Stage 1
     decides the cards each side holds for stage 2; under the classic count only
     stage 2 scores.
     """
@@ -176,9 +178,10 @@ STAGE_MEANS = {"stage1": "stage1", "stage2": "stage2"}
 
 
 def stage_parts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
-    """``analyses.pair_moments`` of :func:`stage_pairs`: what :func:`tricks_by_stage_of`
-    combines."""
-    return pair_moments(stage_pairs(seats, deals), ["strategy"], STAGE_MEANS)
+    """``analyses.pair_moments`` over deal indices of :func:`stage_pairs`: what
+    :func:`tricks_by_stage_of` combines."""
+    return pair_moments(deal_means(stage_pairs(seats, deals), ["strategy"], STAGE_MEANS),
+                        ["strategy"], STAGE_MEANS, ("pairs",), units="deals")
 
 
 def stage_pairs(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
@@ -201,5 +204,5 @@ def stage_pairs(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
 def tricks_by_stage_of(parts: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`tricks_by_stage` from :func:`stage_parts` (of the run, or of its ranges of
     deal indices one under the other)."""
-    return over_pairs_of(parts, ["strategy"], STAGE_MEANS).sort(
+    return over_pairs_of(parts, ["strategy"], STAGE_MEANS, ("pairs",), units="deals").sort(
         ["stage2", "strategy"], descending=[True, False])

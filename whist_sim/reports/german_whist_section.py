@@ -77,11 +77,14 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [
                 "Mean tricks per hand won in stage 1 (while the stock lasts) and in stage 2"
                 " (the last 13, which the classic count scores), with 95% t-intervals over"
-                " duplicate pairs.",
+                " deal indices (each deal index's duplicate pairs averaged: with three or"
+                " more entrants a strategy plays its cards in several line-ups).",
             ],
             [_table(stages, [
                 ("strategy", _col("strategy")),
                 ("hands", _col("hands")),
+                ("pairs", _col("pairs")),
+                ("deals", _col("deals")),
                 ("stage-1 tricks [95% CI]", _ci("stage1", 2)),
                 ("stage-2 tricks [95% CI]", _ci("stage2", 2)),
             ], name="german_whist_tricks_by_stage")],

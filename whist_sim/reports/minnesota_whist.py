@@ -20,10 +20,12 @@ Words used throughout:
   it, 0 when the other side scored); NET is its points minus the other
   side's, the zero-sum form the generic sections use.
 - a duplicate SET is a ``(pairing, deal)``: the same game's cards played in
-  rotations 0 and 1 (the partnerships swapping seats). Intervals are 95%
-  t-intervals over sets; rates and per-deal means are pooled ratios (every
-  deal weighs the same) with a cluster standard error over sets
-  (``stats.ratio_aggs``), since the two games of a set share their cards.
+  rotations 0 and 1 (the partnerships swapping seats). Rates and per-deal
+  means are pooled ratios (every deal weighs the same) with 95% t-intervals
+  over DEAL INDICES, a cluster standard error (``stats.ratio_aggs``): the two
+  games of a set share their cards, and so do the sets of every line-up that
+  plays that deal index (three or more partnerships). ``deal_indices`` counts
+  them, ``sets`` the sets.
 
 Forfeited deals are left out of the deal analyses (a forfeit's points are a
 penalty, not the result of a grand or a null hand); the game win rate keeps
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from whist_sim.reports.analyses import PAIR
+from whist_sim.reports.analyses import PAIR, deal_totals
 from whist_sim.reports.stats import ratio_aggs, with_rate_bounds, with_ratio_interval
 
 HCP: dict[str, int] = {"A": 4, "K": 3, "Q": 2, "J": 1}
@@ -161,20 +163,20 @@ def _units(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> tuple[pl.LazyFrame
 
 def summary(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
     """Per partnership and per strategy: grand rate, grand success, points by hand type,
-    game win rate, each with a 95% interval over duplicate sets.
+    game win rate, each with a 95% interval over deal indices.
 
     ``seat_rows`` is :func:`seat_deals`; ``matches`` the ``matches`` table.
 
     Columns: kind ("partnership" or "strategy"), name, deals (side-deals for a
-    partnership, seat-deals for a strategy), sets, grands (deals its side
+    partnership, seat-deals for a strategy), sets, deal_indices, grands (deals its side
     granded), grand_rate (grands / deals), successes, grand_success
     (successes / grands), grand_hands, grand_points (its side's mean points
     per grand hand, whoever granded), null_hands, null_points (per null
     hand), games, wins, game_win_rate (a game is a row group of
     ``matches``: one per pairing, deal and rotation; a draw is not a win).
-    Every rate and mean has ``_lo``/``_hi``: a 95% t-interval over duplicate
-    sets (pooled ratio, cluster standard error), null with fewer than two
-    sets. Partnerships first, then strategies, by name.
+    Every rate and mean has ``_lo``/``_hi``: a 95% t-interval over deal
+    indices (pooled ratio, cluster standard error), null with fewer than two.
+    Partnerships first, then strategies, by name.
     """
     return summary_of(*summary_sets(seat_rows, matches))
 
@@ -217,10 +219,13 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
         return pl.col(column).filter(pl.col(count) > 0)
 
     per_deal = (
-        per_set.group_by(keys)
+        deal_totals(per_set, keys, ("deals", "grands", "successes", "grand_hands",
+                                    "grand_sum", "null_hands", "null_sum"))
+        .group_by(keys)
         .agg(
             pl.col("deals", "grands", "successes", "grand_hands", "null_hands").sum(),
-            pl.len().cast(pl.Int64).alias("sets"),
+            pl.col("sets").sum(),
+            pl.len().cast(pl.Int64).alias("deal_indices"),
             *ratio_aggs("grand_rate", pl.col("grands"), pl.col("deals")),
             *ratio_aggs("grand_success", where("successes", "grands"), where("grands", "grands")),
             *ratio_aggs("grand_points", where("grand_sum", "grand_hands"),
@@ -236,7 +241,8 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
         )
     )
     games = (
-        game_sets.group_by(keys)
+        deal_totals(game_sets, keys, ("games", "wins"))
+        .group_by(keys)
         .agg(
             pl.col("games").sum(),
             pl.col("wins").sum().cast(pl.Int64),
@@ -251,7 +257,7 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
               for e in with_rate_bounds(rate)],
         )
         .select(
-            *keys, "deals", "sets", "grands",
+            *keys, "deals", "sets", "deal_indices", "grands",
             "grand_rate", "grand_rate_lo", "grand_rate_hi",
             "successes", "grand_success", "grand_success_lo", "grand_success_hi",
             "grand_hands", "grand_points", "grand_points_lo", "grand_points_hi",
@@ -271,10 +277,10 @@ def grand_value_by_hcp(seat_rows: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
     ``"all strategies"``).
 
     Columns: strategy, choice, hcp (the band's lowest value: HCP // band *
-    band), hcp_hi (its highest), seats (choices counted), sets, points (mean
-    points of the seat's side in the deal) and net (mean of its side's points
-    minus the other side's), each with ``_lo``/``_hi``: a 95% t-interval over
-    duplicate sets (pooled ratio, cluster standard error).
+    band), hcp_hi (its highest), seats (choices counted), sets, deal_indices,
+    points (mean points of the seat's side in the deal) and net (mean of its
+    side's points minus the other side's), each with ``_lo``/``_hi``: a 95%
+    t-interval over deal indices (pooled ratio, cluster standard error).
 
     Read the two curves against each other: where "grand" lies above "pass",
     seats with that many points did better granding than passing. It is an
@@ -305,17 +311,19 @@ def grand_value_of(sets: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
     """:func:`grand_value_by_hcp` from :func:`grand_value_sets` (the same ``band``)."""
     keys = _CHOICE
     return (
-        sets.group_by(keys)
+        deal_totals(sets, keys, ("n", "points", "net"))
+        .group_by(keys)
         .agg(
             pl.col("n").sum().alias("seats"),
-            pl.len().cast(pl.Int64).alias("sets"),
+            pl.col("sets").sum(),
+            pl.len().cast(pl.Int64).alias("deal_indices"),
             *ratio_aggs("points", pl.col("points"), pl.col("n")),
             *ratio_aggs("net", pl.col("net"), pl.col("n")),
         )
         .with_columns(*with_ratio_interval("points"), *with_ratio_interval("net"),
                       hcp_hi=pl.col("hcp") + band - 1)
-        .select(*keys, "hcp_hi", "seats", "sets", "points", "points_lo", "points_hi", "net",
-                "net_lo", "net_hi")
+        .select(*keys, "hcp_hi", "seats", "sets", "deal_indices", "points", "points_lo",
+                "points_hi", "net", "net_lo", "net_hi")
         .sort([pl.col("strategy") == ALL, "strategy", "choice", "hcp"])
     )
 

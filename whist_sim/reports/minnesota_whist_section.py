@@ -64,8 +64,8 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " side scored), averaged over grand hands (whoever granded) and over null"
                 " hands. `game win rate`: share of games to `target` won; a game is a row"
                 " group of the `matches` table (one line-up, deal index and rotation).",
-                "Intervals are 95% t-intervals over duplicate sets: a line-up and deal index"
-                " played in both rotations, the partnerships swapping seats on the same"
+                "Intervals are 95% t-intervals over deal indices: every line-up plays a deal"
+                " index in both rotations, the partnerships swapping seats on the same"
                 " cards. Rates and means are pooled ratios (every hand weighs the same)"
                 " with a cluster standard error. Forfeited hands are left out of the hand"
                 " columns; the games keep them.",
@@ -74,6 +74,7 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("kind", _col("kind")),
                 ("name", _col("name")),
                 ("hands", _col("deals")),
+                ("deal indices", _col("deal_indices")),
                 ("grands · rate [95% CI]", _count_ci("grands", "grand_rate")),
                 ("made 7+ · success [95% CI]", _count_ci("successes", "grand_success")),
                 ("points per grand hand [95% CI]", _ci("grand_points", 2)),
@@ -100,7 +101,7 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " seat's side's points minus the other side's in that hand, `points` the"
                 " side's own points. Net is the figure to decide by: a failed grand scores"
                 " 0 for the granders but 2 per trick over six for the other side. Intervals"
-                " are 95% t-intervals over duplicate sets (pooled ratio, cluster standard"
+                " are 95% t-intervals over deal indices (pooled ratio, cluster standard"
                 " error). One table per strategy; `all strategies` pools every seat.",
                 "Read where the `grand` curve rises above the `pass` curve: seats with that"
                 " many points did better granding. The threshold table gives the lowest"

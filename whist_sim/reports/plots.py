@@ -288,7 +288,7 @@ def plot_units_per_contract(bidding: pl.DataFrame, path: Path | str) -> Path:
     axes[0, 0].set_ylabel("units per contract played")
     axes[1, 0].set_ylabel("units per 100 seat-hands")
     shared_legend(fig, axes.ravel(),
-                  "Declarer-side units by contract (95% CI over duplicate sets)")
+                  "Declarer-side units by contract (95% CI over deal indices)")
     notes = []
     if apart:
         notes.append(f"{', '.join(apart)}: panels of {'its' if len(apart) == 1 else 'their'}"
@@ -339,7 +339,7 @@ def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
     ax: Axes = fig.subplots()
     ax.bxp(stats, positions=y, orientation="horizontal", showfliers=True, widths=0.5)
     ax.errorbar(sessions["balance"].to_numpy(), y, xerr=errors(sessions, "balance"), fmt="D",
-                color="tab:red", capsize=4, label="mean (95% CI over duplicate sets)")
+                color="tab:red", capsize=4, label="mean (95% CI over deal indices)")
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
     ax.set_yticks(y, names)
     ax.invert_yaxis()

@@ -25,24 +25,29 @@ Words used throughout:
   the unit of inference (the generic sections call it a duplicate pair).
 
 Intervals (95%), and what they are over:
-- proportions a strategy owns (bid rate per seat-hand, auctions won per bid,
-  make rate per contract, share of its contract mix): Wilson intervals, taking
-  seat-hands or contracts as independent. In a line-up where a strategy sits
-  once (A B C D) or every other seat (A B A B), every seating of a duplicate
-  set moves it to other cards, so this is close to true; in A B C A it holds
-  each seat's cards twice per set, and the intervals are somewhat too narrow.
-- mean units (per contract played, per 100 seat-hands, per defence), the
-  throw-in rate of a line-up (the same cards are dealt in every seating, so
-  its hands are not independent), and session results: over duplicate sets,
-  as a pooled ratio with a cluster standard error (``stats.ratio_aggs``) or a
-  mean of per-set means (``analyses.over_pairs``).
+- the bidding table's rates (bid rate per seat-hand, auctions won per bid, make
+  rate per contract won), mean units (per contract played, per 100 seat-hands,
+  per defence), the throw-in rate and session results: pooled ratios over DEAL
+  INDICES with a cluster standard error (``stats.ratio_aggs``,
+  ``analyses.cluster_ratio_of``). Every line-up and seating of a deal index is
+  dealt its cards, so its auctions and contracts are not independent: a probe
+  measured Wilson intervals over seat-hands 1.6-1.7 times too narrow for the bid
+  rates of A B C A line-ups, where a strategy holds each seat's cards twice.
+- the make rate by hand strength and the contract mix: Wilson intervals over
+  contracts, too narrow by about that much (a known limit, documented in
+  docs/reading-a-report.md).
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from whist_sim.reports.analyses import PAIR, over_pairs_of, pair_moments
+from whist_sim.reports.analyses import (
+    PAIR,
+    cluster_ratio_of,
+    cluster_ratio_parts,
+    deal_totals,
+)
 from whist_sim.reports.stats import (
     ratio_aggs,
     with_rate_bounds,
@@ -77,11 +82,6 @@ queens: the danger) for misères, whose hands are strong when they have FEW of t
 
 _LEVEL = pl.col("contract").replace_strict(CONTRACT_LEVEL, return_dtype=pl.Int8,
                                           default=None)
-
-
-def _share(part: str, whole: str) -> pl.Expr:
-    """``part / whole``, null (not NaN) when ``whole`` is 0."""
-    return pl.when(pl.col(whole) > 0).then(pl.col(part) / pl.col(whole))
 
 
 def played_keys(deals: pl.LazyFrame) -> pl.LazyFrame:
@@ -166,11 +166,14 @@ def bidding(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
     seat_hands (auctions the strategy sat in), bids (seat-hands in which it bid
     the contract; for ``all``, in which it made any bid), bid_rate (bids /
     seat_hands), won (declarer-side seats it held), won_rate (won / bids),
-    made, make_rate (made / won) — each rate with Wilson ``_lo``/``_hi`` —
+    made, make_rate (made / won) — each rate with ``_lo``/``_hi``, the 95%
+    interval of a pooled ratio over deal indices (below), cut at 0 and 1, or
+    Wilson's over the deal indices where they show no spread —
     units (total units of its declarer-side seats), units_per_contract (units
     / won) and units_per_100 (100 * units / seat_hands), each with a 95%
-    t-interval over duplicate sets (pooled ratio, cluster standard error),
-    and sets (duplicate sets it sat in). Rows only for contracts it bid or won.
+    t-interval over deal indices (pooled ratio, cluster standard error: every
+    line-up of a deal index is dealt its cards), sets (duplicate sets it sat
+    in) and deals (their deal indices). Rows only for contracts it bid or won.
     """
     return bidding_of(bidding_sets(bids, outcomes))
 
@@ -209,42 +212,50 @@ def bidding_sets(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+_BIDDING_RATES = ("bid_rate", "won_rate", "make_rate")
+
+
+def _where(column: str, count: str) -> pl.Expr:
+    """``column`` of the deal indices where ``count`` is not 0: a ratio's units are those
+    that hold some of its denominator."""
+    return pl.col(column).filter(pl.col(count) > 0)
+
+
 def bidding_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`bidding` from :func:`bidding_sets` of the run or of its ranges."""
+    keys = ["strategy", "contract"]
     return (
-        per_set.group_by(["strategy", "contract"])
+        deal_totals(per_set, keys, ("seat_hands", "bids", "won", "made", "units"))
+        .group_by(keys)
         .agg(
             pl.col("seat_hands").sum(),
             pl.col("bids").sum(),
             pl.col("won").sum(),
             pl.col("made").sum(),
             pl.col("units").sum(),
-            pl.len().cast(pl.Int64).alias("sets"),
-            *ratio_aggs("units_per_contract", pl.col("units").filter(pl.col("won") > 0),
-                        pl.col("won").filter(pl.col("won") > 0)),
+            pl.col("sets").sum(),
+            pl.len().cast(pl.Int64).alias("deals"),
+            *ratio_aggs("bid_rate", pl.col("bids"), pl.col("seat_hands")),
+            *ratio_aggs("won_rate", _where("won", "bids"), _where("bids", "bids")),
+            *ratio_aggs("make_rate", _where("made", "won"), _where("won", "won")),
+            *ratio_aggs("units_per_contract", _where("units", "won"), _where("won", "won")),
             *ratio_aggs("units_per_100", pl.col("units"), pl.col("seat_hands")),
         )
         .filter((pl.col("bids") > 0) | (pl.col("won") > 0))
         .with_columns(
-            level=_LEVEL,
-            bid_rate=_share("bids", "seat_hands"),
-            won_rate=_share("won", "bids"),
-            make_rate=_share("made", "won"),
-        )
-        .with_columns(
-            *with_wilson_interval("bid_rate", "seat_hands"),
-            *with_wilson_interval("won_rate", "bids"),
-            *with_wilson_interval("make_rate", "won"),
+            *[e for rate in _BIDDING_RATES for e in with_ratio_interval(rate)],
             *with_ratio_interval("units_per_contract"),
             *with_ratio_interval("units_per_100", scale=100.0),
+            level=_LEVEL,
         )
+        .with_columns(*[e for rate in _BIDDING_RATES for e in with_rate_bounds(rate)])
         .select(
             "strategy", "contract", "level", "seat_hands",
             "bids", "bid_rate", "bid_rate_lo", "bid_rate_hi",
             "won", "won_rate", "won_rate_lo", "won_rate_hi",
             "made", "make_rate", "make_rate_lo", "make_rate_hi",
             "units", "units_per_contract", "units_per_contract_lo", "units_per_contract_hi",
-            "units_per_100", "units_per_100_lo", "units_per_100_hi", "sets",
+            "units_per_100", "units_per_100_lo", "units_per_100_hi", "sets", "deals",
         )
         .sort(["strategy", "level"])
     )
@@ -261,8 +272,8 @@ def defence(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     seats), made_against (of those, contracts made), units_lost (units paid
     on them, a positive number), defeated, units_won, units (won minus lost),
     units_per_defence (units / defended) and units_per_100 (100 * units /
-    seat_hands), each with a 95% t-interval over duplicate sets (pooled
-    ratio, cluster standard error), and sets.
+    seat_hands), each with a 95% t-interval over deal indices (pooled
+    ratio, cluster standard error), sets and deals (deal indices).
     """
     return defence_of(defence_sets(outcomes))
 
@@ -294,16 +305,15 @@ def defence_sets(outcomes: pl.LazyFrame) -> pl.LazyFrame:
 
 def defence_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`defence` from :func:`defence_sets` of the run or of its ranges."""
+    keys = ["strategy", "contract"]
+    totals = ("seat_hands", "defended", "made_against", "units_lost", "units_won", "units")
     return (
-        per_set.group_by(["strategy", "contract"])
+        deal_totals(per_set, keys, totals)
+        .group_by(keys)
         .agg(
-            pl.col("seat_hands").sum(),
-            pl.col("defended").sum(),
-            pl.col("made_against").sum(),
-            pl.col("units_lost").sum(),
-            pl.col("units_won").sum(),
-            pl.col("units").sum(),
-            pl.len().cast(pl.Int64).alias("sets"),
+            *[pl.col(column).sum() for column in totals],
+            pl.col("sets").sum(),
+            pl.len().cast(pl.Int64).alias("deals"),
             *ratio_aggs("units_per_defence", pl.col("units").filter(pl.col("defended") > 0),
                         pl.col("defended").filter(pl.col("defended") > 0)),
             *ratio_aggs("units_per_100", pl.col("units"), pl.col("seat_hands")),
@@ -321,7 +331,7 @@ def defence_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
             "strategy", "contract", "level", "seat_hands", "defended", "made_against",
             "units_lost", "defeated", "units_won", "units",
             "units_per_defence", "units_per_defence_lo", "units_per_defence_hi",
-            "units_per_100", "units_per_100_lo", "units_per_100_hi", "sets",
+            "units_per_100", "units_per_100_lo", "units_per_100_hi", "sets", "deals",
         )
         .sort(["strategy", "level"])
     )
@@ -413,11 +423,11 @@ def throw_ins(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
 
     Columns: pairing (null for the pooled row), lineup (the seats' strategies
     in seating 0, or "all line-ups"), hands, throw_ins, throw_in_rate with a
-    95% t-interval over duplicate sets (pooled ratio, cluster standard error:
-    every seating of a set is dealt the same cards; bounds clipped to [0, 1]),
-    sets. When every set had the same rate (say, no throw-in at all) the
-    interval has zero width: that is a limit of the method, not certainty.
-    Forfeited hands are left out.
+    95% t-interval over deal indices (pooled ratio, cluster standard error:
+    every line-up and seating of a deal index is dealt the same cards; bounds
+    clipped to [0, 1], or Wilson's over the deal indices where they show no
+    spread), sets and deals (deal indices; one set per deal index in a line-up's
+    row). Forfeited hands are left out.
     """
     return throw_ins_of(throw_in_sets(contracts, deals))
 
@@ -446,17 +456,19 @@ def throw_ins_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`throw_ins` from :func:`throw_in_sets` of the run or of its ranges."""
     def summary(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
         return (
-            frame.group_by(keys)
+            deal_totals(frame, keys, ("hands", "throw_ins"))
+            .group_by(keys)
             .agg(
                 pl.col("hands").sum(),
                 pl.col("throw_ins").sum(),
-                pl.len().cast(pl.Int64).alias("sets"),
+                pl.col("sets").sum(),
+                pl.len().cast(pl.Int64).alias("deals"),
                 *ratio_aggs("throw_in_rate", pl.col("throw_ins"), pl.col("hands")),
             )
             .with_columns(*with_ratio_interval("throw_in_rate"))
             .with_columns(*with_rate_bounds("throw_in_rate"))
             .select(*keys, "hands", "throw_ins", "throw_in_rate", "throw_in_rate_lo",
-                    "throw_in_rate_hi", "sets")
+                    "throw_in_rate_hi", "sets", "deals")
         )
 
     by_lineup = summary(per_set, ["pairing", "lineup"]).sort("pairing")
@@ -474,10 +486,12 @@ def session_results(matches: pl.LazyFrame) -> pl.LazyFrame:
     the sole top balance and "draw" when tied for top. One row of ``matches``
     is a SESSION-SEAT.
 
-    Columns: strategy, sessions (session-seats), pairs (duplicate sets),
-    balance, win_rate, draw_rate (each the mean over duplicate sets of the
-    strategy's per-set mean, with a 95% t-interval over sets: _lo/_hi, the
-    rates' bounds clipped to [0, 1]), and
+    Columns: strategy, sessions (session-seats), deals (deal indices), pairs
+    (duplicate sets), balance, win_rate, draw_rate (each per session-seat: the
+    strategy's totals over its session-seats, with the 95% interval of a ratio
+    over deal indices, ``analyses.cluster_ratio_of``: _lo/_hi, the rates'
+    bounds cut at 0 and 1; every line-up and seating of a deal index plays its
+    cards), and
     the distribution of balances over session-seats: balance_min, balance_p05,
     balance_q1, balance_median, balance_q3, balance_p95, balance_max
     (descriptive, no interval). With four seats an even share of sessions won
@@ -490,25 +504,35 @@ _SESSION_MEANS = {"balance": "balance", "win": "win_rate", "draw": "draw_rate"}
 
 
 def session_parts(matches: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """What :func:`session_results_of` combines: ``analyses.pair_moments`` of each strategy's
-    per-set means, and every session-seat's (strategy, balance) for the quantiles."""
+    """What :func:`session_results_of` combines: ``analyses.cluster_ratio_parts`` of each
+    strategy's totals per deal index (balances, sessions won and drawn, over its
+    session-seats there), and every session-seat's (strategy, balance) for the quantiles.
+
+    Totals, not a mean of per-set means: with three entrants at four seats a strategy
+    holds two seats of one line-up and one of the others, and a mean of set means
+    weighed each of its two-seat sessions half (a probe measured mean balances 5-10% off
+    the mean per session-seat, the interval missing it)."""
     flagged = matches.with_columns(
         balance=pl.col("points").cast(pl.Float64),
         win=(pl.col("result") == "win").cast(pl.Float64),
         draw=(pl.col("result") == "draw").cast(pl.Float64),
     )
-    per_pair = flagged.group_by([*PAIR, "strategy"]).agg(
-        pl.len().alias("hands"), pl.col("balance").mean(), pl.col("win").mean(),
-        pl.col("draw").mean(),
+    per_deal = flagged.group_by(["deal", "strategy"]).agg(
+        pl.len().alias("hands"), *[pl.col(column).sum() for column in _SESSION_MEANS],
+        pl.col("pairing").n_unique().cast(pl.Int64).alias("pairs"),
     )
-    return (pair_moments(per_pair, ["strategy"], _SESSION_MEANS),
+    return (cluster_ratio_parts(per_deal, ["strategy"], list(_SESSION_MEANS), sums=("pairs",),
+                                units="deals"),
             flagged.select("strategy", "balance"))
 
 
 def session_results_of(parts: pl.LazyFrame, balances: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`session_results` from :func:`session_parts` of the run or of its ranges."""
     flagged = balances
-    means = over_pairs_of(parts, ["strategy"], _SESSION_MEANS, rates=("win_rate", "draw_rate"))
+    means = cluster_ratio_of(parts, ["strategy"], _SESSION_MEANS, sums=("pairs",),
+                             units="deals", rates=("win_rate", "draw_rate")).select(
+        "strategy", "hands", "deals", "pairs",
+        *[c for name in _SESSION_MEANS.values() for c in (name, f"{name}_lo", f"{name}_hi")])
     quantiles = flagged.group_by("strategy").agg(
         pl.col("balance").min().alias("balance_min"),
         pl.col("balance").quantile(0.05, "linear").alias("balance_p05"),

@@ -60,13 +60,14 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " every contract (its bids are the auctions in which the strategy made any"
                 " bid). Forfeited hands are left out of every Solo Whist section but the"
                 " sessions.",
-                "Intervals (95%): the bid rate is over the strategy's seat-hands (its"
-                " auctions), won/bid over its bids and the make rate over the contracts it"
-                " won, all Wilson intervals treating those as independent. Units per"
-                " contract played and per 100 seat-hands are pooled ratios (total units"
-                " over contracts, or over seat-hands) with t-intervals over duplicate sets"
-                " (a line-up and deal index under every seating), whose units cannot be"
-                " taken as independent: a cluster standard error. `units per 100"
+                "Intervals (95%): every rate and mean is a pooled ratio (the bid rate bids"
+                " over the strategy's seat-hands, its auctions; won/bid won over bids; the"
+                " make rate made over won; units over contracts played, or over"
+                " seat-hands) with a t-interval over deal indices: every line-up of a deal"
+                " index under every seating is dealt its cards, so its auctions and"
+                " contracts cannot be taken as independent (a cluster standard error; a"
+                " rate whose deal indices show no spread gets Wilson's interval over them)."
+                " `units per 100"
                 " seat-hands` adds up over contracts: the `all` row is what declaring"
                 " earned the strategy per 100 hands it was dealt.",
             ],
@@ -94,7 +95,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " strategy count: where the declarer side holds a seat of the same strategy"
                 " (line-up A B A B), what one of its seats loses the other wins. `units`"
                 " is won minus lost. Units per contract defended and per 100 seat-hands"
-                " are pooled ratios with 95% t-intervals over duplicate sets (cluster"
+                " are pooled ratios with 95% t-intervals over deal indices (cluster"
                 " standard error). Declaring (the `all` row above) plus defending plus"
                 " defending against its own strategy make up the strategy's whole net.",
             ],
@@ -143,10 +144,11 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [
                 "Throw-ins: hands in which everyone passed, or a Prop found no Cop, per"
                 " line-up (its strategies in seat order, first seating) and over all. The"
-                " interval is a 95% t-interval over duplicate sets (pooled ratio, cluster"
-                " standard error): every seating of a set is dealt the same cards, so its"
-                " hands are not independent. A zero-width interval means every set had the"
-                " same rate (e.g. no throw-in at all), not certainty.",
+                " interval is a 95% t-interval over deal indices (pooled ratio, cluster"
+                " standard error): every line-up and seating of a deal index is dealt the"
+                " same cards, so its hands are not independent. Where every deal index had"
+                " the same rate (e.g. no throw-in at all) it is Wilson's interval over the"
+                " deal indices instead, not a zero width.",
                 "Contract mix: of the contracts each strategy won in the auction"
                 " (declarer-side seats), the share of each kind, with 95% Wilson intervals"
                 " over those contracts, and how many of each it won per 100 seat-hands.",
@@ -158,6 +160,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("throw-ins", _col("throw_ins")),
                     ("throw-in rate [95% CI]", _ci("throw_in_rate")),
                     ("duplicate sets", _col("sets")),
+                    ("deals", _col("deals")),
                 ], "Throw-ins", "solo_whist_throw_ins"),
                 *tables_by(mix, "strategy", [
                     ("strategy", _col("strategy")),
@@ -177,8 +180,9 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " seats tied for top draw. One row of the `matches` table is a"
                 " session-seat; `sessions` counts them (a strategy with two seats of a"
                 " line-up has two per session). Mean balance, win rate and draw rate are"
-                " means over duplicate sets of the strategy's mean in each set, with 95%"
-                " t-intervals over sets. With four seats an even share is a win rate of"
+                " means over deal indices of the strategy's mean in each duplicate set"
+                " (a deal index's sets averaged: its line-ups share the cards), with 95%"
+                " t-intervals over deal indices. With four seats an even share is a win rate of"
                 " 1/4 per seat. Forfeit penalties stay in the balances. The quantiles"
                 " describe the spread of single sessions and carry no interval.",
             ],
@@ -186,6 +190,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("strategy", _col("strategy")),
                 ("sessions", _col("sessions")),
                 ("sets", _col("pairs")),
+                ("deals", _col("deals")),
                 ("mean balance [95% CI]", _ci("balance", 2)),
                 ("win rate [95% CI]", _ci("win_rate")),
                 ("draw rate [95% CI]", _ci("draw_rate")),

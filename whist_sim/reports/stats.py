@@ -1,11 +1,11 @@
 """Small statistics helpers for the reports: t-intervals, Wilson intervals, Bradley-Terry.
 
-The unit of inference is the DUPLICATE PAIR: one (pairing, deal) played under
-every seat rotation, so both sides held the same cards. Hands inside a pair are
-not independent (they share the cards), pairs are; so means and their intervals
-are taken over pairs, never over hands (a mean of per-pair means, or, where
-pairs hold different numbers of hands or contracts, a pooled ratio with a
-cluster standard error: :func:`ratio_aggs`). Each helper comes in two forms where
+The unit of inference is the DEAL INDEX: every line-up and seat rotation of the
+run plays its cards, so the hands and duplicate pairs of one deal index are not
+independent, deal indices are; means and their intervals are taken over deal
+indices, never over hands (a mean of per-deal means, or, where deal indices hold
+different numbers of hands or contracts, a pooled ratio with a cluster standard
+error: :func:`ratio_aggs`). Each helper comes in two forms where
 reports need both: Polars expressions (used inside the lazy chains of
 ``analyses``) and plain NumPy functions (for tests and notebooks).
 """
