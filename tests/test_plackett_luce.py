@@ -25,8 +25,10 @@ from whist_sim.inference.plackett_luce import (
 from whist_sim.reports import analyses, finishing, stats
 from whist_sim.reports.ratings_section import (
     TITLE,
+    _sweep_text,
     multiplayer_ratings_section,
     predicted_vs_observed,
+    swept_entrants,
 )
 from whist_sim.store import RunFolder
 
@@ -151,6 +153,42 @@ def test_a_strategy_that_always_wins_gets_a_finite_rating():
     for column in ("rating", "rating_lo", "rating_hi"):
         assert ratings[column].is_finite().all(), column
     assert ratings["rating"][0] > 400  # far ahead, yet finite: the prior's doing
+
+
+def test_an_entrant_never_ahead_of_another_is_named_even_when_its_interval_has_width():
+    """A probe's case: three entrants, one (C) last in every order it shared. Its rating is
+    the prior's doing, yet the centred scale gives it the others' spread as width."""
+    rng = np.random.default_rng(5)
+    orders = []
+    for _ in range(120):
+        a_first = bool(rng.integers(0, 2))
+        orders.append([("A", 1 if a_first else 2), ("B", 2 if a_first else 1), ("C", 3),
+                       ("C", 3)])
+    frame = orders_frame(orders, [u // 2 for u in range(120)])
+    ratings = plackett_luce(frame, bootstrap=50)
+    c = ratings.filter(pl.col("strategy") == "C").row(0, named=True)
+    assert c["rating_hi"] - c["rating_lo"] >= 0.5  # the old width test missed it
+    assert swept_entrants(frame) == {"never_ahead": ["C"], "never_behind": []}
+    [text] = _sweep_text(frame, ratings)
+    assert text.startswith("C never finished ahead of another entrant's seat")
+    assert '"at most this much"' in text
+
+
+def test_a_tie_is_neither_ahead_nor_behind_and_top_limits_the_places_read():
+    frame = orders_frame([[("A", 1), ("B", 2), ("C", 3)], [("A", 1), ("C", 2), ("B", 2)]])
+    # C tied B once and trailed it once: never ahead; B was ahead of C once
+    assert swept_entrants(frame) == {"never_ahead": ["C"], "never_behind": ["A"]}
+    # who wins (top 1): B and C were ahead of each other only from second place
+    assert swept_entrants(frame, top=1) == {"never_ahead": ["B", "C"], "never_behind": ["A"]}
+    level = orders_frame([[("A", 1), ("B", 1)], [("A", 2), ("B", 2)]])
+    assert swept_entrants(level) == {"never_ahead": ["A", "B"], "never_behind": ["A", "B"]}
+
+
+def test_entrants_that_beat_and_lose_to_others_get_no_warning():
+    rng = np.random.default_rng(7)
+    frame = simulate_orders(rng, np.array([0.3, 0.0, -0.2, 0.1, -0.1]), 300)
+    assert swept_entrants(frame) == {"never_ahead": [], "never_behind": []}
+    assert _sweep_text(frame, plackett_luce(frame, bootstrap=50)) == []
 
 
 def test_two_seat_orders_agree_with_bradley_terry():
