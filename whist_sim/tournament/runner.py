@@ -54,6 +54,7 @@ from whist_sim.tournament.config import (
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
 from whist_sim.tournament.run_logs import RunLogs
+from whist_sim.tournament.same_code import check_same_code
 from whist_sim.tournament.sandbox import Supervisor
 from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue, rotate
 from whist_sim.tournament.sequential import DuelTracker
@@ -273,8 +274,10 @@ def load_plan(
     meta = folder.meta()
     _check_deal_set_unchanged(folder, meta)
     try:
-        if config is None:
+        if config is None:  # resuming: the entrants must be the code the run started with
             config = validate_config(meta["config"], str(folder.path / "run.json"))
+            check_same_code(folder.path / "run.json", meta.get("strategies") or {},
+                            config.strategy_versions(), config.strategy_sources())
         rotations = config.game().duplicate_rotations
         plan = Plan(
             meta["plan"]["pairings"], meta["plan"]["deals"], meta["plan"]["deals_per_task"],
