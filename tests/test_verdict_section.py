@@ -77,6 +77,29 @@ def test_two_entrants_without_a_test_get_a_fixed_sample_verdict(tmp_path):
     assert "fixed-sample test" in verdict
 
 
+def test_a_run_not_yet_finished_says_so_before_its_verdict(tmp_path):
+    """A newcomer probe read "ends in a fixed-sample test ... accepted H1" and "decided" off
+    a run stopped at 76 of 300 deals: a fixed-length test read before its end is optional
+    stopping, and only a status row said the run was partial."""
+    run = make_run_without_ray(tmp_path, quick_config(deals=30).replace(
+        '[[strategies]]\nuse = "random"\nlabel = "random_b"\n', ""))
+    meta_path = run / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta["status"] = "interrupted"  # as a Ctrl-C leaves it
+    meta_path.write_text(json.dumps(meta))
+    verdict = _verdict(run)
+    tasks = meta["plan"]["tasks"]
+    first = verdict.split("\n\n")[1]
+    assert first.startswith(f"**This run is not finished** (status interrupted: {tasks} of"
+                            f" {tasks} tasks committed)")
+    assert f"whist-sim run --resume {run}" in first
+    assert "once finished, ends in a fixed-sample test" in verdict
+    assert "not a verdict yet" in verdict
+    meta["status"] = "complete"
+    meta_path.write_text(json.dumps(meta))
+    assert "not finished" not in _verdict(run)
+
+
 @pytest.mark.slow
 def test_solo_verdict_ranks_by_net_units(tmp_path):
     body = """

@@ -75,6 +75,9 @@ def verdict_section(
     figure = RANKING[game]
     ranges = ranges if ranges is not None else DealRanges.of(folder)
     paragraphs = [figure.why]
+    unfinished = _unfinished(folder, meta)
+    if unfinished:
+        paragraphs.insert(0, unfinished)
     tables: list[Table] = []
     labels = sorted(set(ranges.collect(
         lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
@@ -101,6 +104,29 @@ def verdict_section(
     if note:
         paragraphs.append(note)
     return [Section(TITLE, paragraphs, tables)]
+
+
+def _unfinished(folder: RunFolder, meta: dict[str, Any]) -> str | None:
+    """A warning first thing in the section when the run has not reached its end (still
+    running, interrupted, failed): a newcomer probe read "ends in a fixed-sample test ...
+    accepted H1" and "decided" off a run stopped at 76 of 300 deals, with nothing but a
+    status row to say it was partial. A sequential test's decision holds whenever it is
+    read; a fixed-length test's, the intervals' and Holm's only at the planned end."""
+    status = str(meta.get("status") or "complete")
+    if status == "complete":
+        return None
+    tasks = (meta.get("plan") or {}).get("tasks")
+    done = len(folder.completed_tasks())
+    played = f"{done:,} of {tasks:,} tasks committed" if isinstance(tasks, int) else (
+        f"{done:,} tasks committed")
+    return (
+        f"**This run is not finished** (status {status}: {played}). Every figure below is"
+        " over the deal indices played so far. A fixed-sample test, the 95% intervals and"
+        " the \"decided\" of Holm's test keep their error rates only at the run's planned"
+        " end: read before it, and again as more is played, they find a difference that"
+        " is not there more often than they say. Only a sequential test (`[sprt]`) is"
+        f" built to be read along the way. Finish the run: whist-sim run --resume {folder.path}"
+    )
 
 
 def _gauntlet_candidates(meta: dict[str, Any]) -> list[str]:
@@ -164,7 +190,10 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
     else:
         verdict = fixed_verdict(model, SprtSettings.from_mapping({}), pairs)
         kind = ("This run of two entrants ends in a fixed-sample test of A against B at the"
-                " default hypotheses")
+                " default hypotheses" if meta.get("status", "complete") == "complete" else
+                "This run of two entrants, once finished, ends in a fixed-sample test of A"
+                " against B at the default hypotheses; over the deals played so far, not a"
+                " verdict yet")
     return (f"{kind} (A = {a}, B = {b}; docs/statistics.md explains the model):"
             f" {verdict.text(a, b)}")
 
