@@ -314,8 +314,8 @@ def test_make_rate_by_strength_uses_sure_tricks_or_high_cards_for_misere(run: Ru
     # A's Solos both had 5 sure tricks: one failed (H5), one made (H7)
     cell = table[("solo", "A", 5)]
     assert (cell["contracts"], cell["made"], cell["make_rate"]) == (2, 1, 0.5)
-    expected = wilson_interval(1, 2)
-    assert (cell["make_rate_lo"], cell["make_rate_hi"]) == pytest.approx((expected.lo, expected.hi))
+    # both in deal index 1: one unit of the ratio over deal indices, so no interval
+    assert (cell["make_rate_lo"], cell["make_rate_hi"]) == (None, None)
     # Prop and Cop is placed by the proposer's hand: A2 in H2 (3) and H6 (4)
     assert table[("prop_and_cop", "A", 3)]["contracts"] == 1
     assert table[("prop_and_cop", "A", 4)]["make_rate"] == 0.0
@@ -338,6 +338,34 @@ def test_throw_in_rate_per_line_up_and_overall(run: RunFolder):
     no_spread = wilson_interval(0.25 * 2, 2)
     assert (row["throw_in_rate_lo"], row["throw_in_rate_hi"]) == pytest.approx(
         (no_spread.lo, no_spread.hi))
+
+
+def test_make_rate_and_contract_mix_intervals_are_over_deal_indices():
+    """Every line-up of a deal index is dealt its cards, so a strategy declaring on them
+    in several is not independent: the make rate and the contract mix are ratios over
+    deal indices (a probe measured Wilson's over contracts 1.2-1.4 times too narrow)."""
+    rows = []
+    for deal, (made, failed) in enumerate([(2, 0), (0, 2), (1, 1), (2, 1)]):
+        rows += [{"strategy": "A", "contract": "solo", "measure": "sure_tricks",
+                  "strength": 5, "deal": deal, "contracts": 1, "made": 1}] * made
+        rows += [{"strategy": "A", "contract": "solo", "measure": "sure_tricks",
+                  "strength": 5, "deal": deal, "contracts": 1, "made": 0}] * failed
+    cell = sw.make_rate_of(pl.LazyFrame(rows)).collect().row(0, named=True)
+    expected = ratio_interval([2, 0, 1, 2], [2, 2, 2, 3])
+    assert (cell["contracts"], cell["made"]) == (9, 5)
+    assert cell["make_rate"] == pytest.approx(expected.estimate)
+    assert (cell["make_rate_lo"], cell["make_rate_hi"]) == pytest.approx(
+        (max(expected.lo, 0.0), min(expected.hi, 1.0)))
+    won = pl.LazyFrame({"strategy": ["A"] * 4, "contract": ["solo", "prop_and_cop",
+                                                            "solo", "misere"],
+                        "deal": [0, 0, 1, 2], "won": [1, 3, 2, 1]})
+    hands = pl.LazyFrame({"strategy": ["A"], "seat_hands": [40]})
+    mix = rows_by(sw.contract_mix_of(won, hands).collect(), "contract")
+    solo = ratio_interval([1, 2, 0], [4, 2, 1])  # solo of all won, per deal index
+    assert (mix["solo"]["won"], mix["solo"]["total"]) == (3, 7)
+    assert mix["solo"]["share"] == pytest.approx(solo.estimate)
+    assert mix["solo"]["share_hi"] == pytest.approx(min(solo.hi, 1.0))
+    assert mix["misere"]["per_100"] == pytest.approx(100 / 40)
 
 
 def test_throw_in_interval_is_over_duplicate_sets():
@@ -365,7 +393,10 @@ def test_contract_mix_shares_of_contracts_won(run: RunFolder):
     # A won 5 declarer-side seats: Solo 2 (H5, H7), Prop and Cop 3 (H2 twice, H6)
     assert table[("A", "solo")]["share"] == pytest.approx(0.4)
     assert table[("A", "prop_and_cop")]["share"] == pytest.approx(0.6)
-    assert table[("A", "solo")]["share_lo"] == pytest.approx(wilson_interval(2, 5).lo)
+    # over deal indices: Solo 0 of A's 2 in deal 0 (H2), 2 of its 3 in deal 1
+    spread = ratio_interval([0, 2], [2, 3])
+    assert table[("A", "solo")]["share_lo"] == pytest.approx(max(spread.lo, 0.0))
+    assert table[("A", "solo")]["share_hi"] == pytest.approx(min(spread.hi, 1.0))
     assert table[("A", "solo")]["per_100"] == pytest.approx(2 / 16 * 100)
     assert {c for s, c in table if s == "B"} == {"solo", "misere", "prop_and_cop"}
 

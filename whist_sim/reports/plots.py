@@ -206,7 +206,8 @@ def _label(name: str) -> str:
 
 def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
     """Make rate against hand strength, one panel per contract, a line per declaring
-    strategy with its 95% Wilson band and error bars (``solo_whist.make_rate_by_strength``).
+    strategy with its 95% band over deal indices and error bars
+    (``solo_whist.make_rate_by_strength``; none where one deal index holds the strength).
     The dotted line at 1/2 is where a contract paying the same made or failed breaks even.
     One legend above the panels: a legend in each would hide its curves."""
     contracts = rates.select("contract", "level").unique().sort("level")["contract"].to_list()
@@ -224,7 +225,7 @@ def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
             x = line["strength"].to_numpy()
             ax.fill_between(x, line["make_rate_lo"].to_numpy(), line["make_rate_hi"].to_numpy(),
                             color=colour[name], alpha=0.15, linewidth=0)
-            # error bars too, so that a strength seen once still shows its interval
+            # error bars too, so that a strength between two unseen ones shows its interval
             ax.errorbar(x, line["make_rate"].to_numpy(), yerr=errors(line, "make_rate"),
                         marker="o", color=colour[name], capsize=2, elinewidth=0.8, label=name)
         ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")

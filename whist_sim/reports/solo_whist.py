@@ -25,17 +25,17 @@ Words used throughout:
   the unit of inference (the generic sections call it a duplicate pair).
 
 Intervals (95%), and what they are over:
-- the bidding table's rates (bid rate per seat-hand, auctions won per bid, make
-  rate per contract won), mean units (per contract played, per 100 seat-hands,
-  per defence), the throw-in rate and session results: pooled ratios over DEAL
+- every rate and mean: the bidding table's rates (bid rate per seat-hand,
+  auctions won per bid, make rate per contract won), the make rate by hand
+  strength, the contract mix, mean units (per contract played, per 100
+  seat-hands, per defence), the throw-in rate and session results: pooled ratios
+  over DEAL
   INDICES with a cluster standard error (``stats.ratio_aggs``,
   ``analyses.cluster_ratio_of``). Every line-up and seating of a deal index is
   dealt its cards, so its auctions and contracts are not independent: a probe
   measured Wilson intervals over seat-hands 1.6-1.7 times too narrow for the bid
-  rates of A B C A line-ups, where a strategy holds each seat's cards twice.
-- the make rate by hand strength and the contract mix: Wilson intervals over
-  contracts, too narrow by about that much (a known limit, documented in
-  docs/reading-a-report.md).
+  rates of A B C A line-ups, where a strategy holds each seat's cards twice, and
+  1.2-1.4 times for the make rates.
 """
 
 from __future__ import annotations
@@ -52,7 +52,6 @@ from whist_sim.reports.stats import (
     ratio_aggs,
     with_rate_bounds,
     with_ratio_interval,
-    with_wilson_interval,
 )
 from whist_sim.vocabulary import SOLO_CALL_CONTRACT, SOLO_CONTRACTS, SOLO_MISERES
 
@@ -349,7 +348,10 @@ def make_rate_by_strength(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     is better; ``measure`` names it.
 
     Columns: contract, level, measure, strategy, strength, contracts, made,
-    make_rate with its Wilson 95% interval over contracts (_lo/_hi).
+    make_rate with its 95% interval (_lo/_hi): a pooled ratio over deal indices
+    (cluster standard error; Wilson's over the deal indices where they show no
+    spread; none from a single deal index), since every line-up of a deal index
+    is dealt its cards and a strategy may declare on them in several.
     """
     return make_rate_of(make_rate_counts(outcomes))
 
@@ -362,7 +364,7 @@ def make_rate_counts(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     what :func:`make_rate_of` adds up."""
     return (
         outcomes.filter(pl.col("side") == "declarer")
-        .group_by(_STRENGTH)
+        .group_by([*_STRENGTH, "deal"])
         .agg(
             pl.len().cast(pl.Int64).alias("contracts"),
             pl.col("made").cast(pl.Int64).sum().alias("made"),
@@ -373,9 +375,12 @@ def make_rate_counts(outcomes: pl.LazyFrame) -> pl.LazyFrame:
 def make_rate_of(counts: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`make_rate_by_strength` from :func:`make_rate_counts` of the run or its ranges."""
     return (
-        counts.group_by(_STRENGTH).agg(pl.col("contracts", "made").sum())
-        .with_columns(level=_LEVEL, make_rate=pl.col("made") / pl.col("contracts"))
-        .with_columns(*with_wilson_interval("make_rate", "contracts"))
+        deal_totals(counts, _STRENGTH, ("contracts", "made"))
+        .group_by(_STRENGTH)
+        .agg(pl.col("contracts", "made").sum(),
+             *ratio_aggs("make_rate", pl.col("made"), pl.col("contracts")))
+        .with_columns(*with_ratio_interval("make_rate"), level=_LEVEL)
+        .with_columns(*with_rate_bounds("make_rate"))
         .select("contract", "level", "measure", "strategy", "strength", "contracts", "made",
                 "make_rate", "make_rate_lo", "make_rate_hi")
         .sort(["level", "strategy", "strength"])
@@ -386,18 +391,19 @@ def contract_mix(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: which contracts it won in the auction, as shares of all it won.
 
     Columns: strategy, contract, level, won (declarer-side seats), total (all
-    it won), share (won / total) with its Wilson 95% interval over the
-    contracts it won, seat_hands and per_100 (contracts of this kind won per
-    100 seat-hands). ``outcomes`` is :func:`seat_outcomes`.
+    it won), share (won / total) with its 95% interval, a pooled ratio over the
+    deal indices in which it won a contract (cluster standard error, as for
+    :func:`make_rate_by_strength`), seat_hands and per_100 (contracts of this
+    kind won per 100 seat-hands). ``outcomes`` is :func:`seat_outcomes`.
     """
     return contract_mix_of(*contract_mix_counts(outcomes))
 
 
 def contract_mix_counts(outcomes: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """Contracts won per strategy and contract, and seat-hands per strategy (unsorted):
-    what :func:`contract_mix_of` adds up."""
+    """Contracts won per strategy, contract and deal index, and seat-hands per strategy
+    (unsorted): what :func:`contract_mix_of` adds up."""
     hands = outcomes.group_by("strategy").agg(pl.len().cast(pl.Int64).alias("seat_hands"))
-    won = (outcomes.filter(pl.col("own_contract")).group_by(["strategy", "contract"])
+    won = (outcomes.filter(pl.col("own_contract")).group_by(["strategy", "contract", "deal"])
            .agg(pl.len().cast(pl.Int64).alias("won")))
     return won, hands
 
@@ -405,11 +411,19 @@ def contract_mix_counts(outcomes: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFr
 def contract_mix_of(won: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`contract_mix` from :func:`contract_mix_counts` of the run or of its ranges."""
     hands = hands.group_by("strategy").agg(pl.col("seat_hands").sum())
+    per_deal = won.group_by(["strategy", "contract", "deal"]).agg(pl.col("won").sum())
+    totals = per_deal.group_by(["strategy", "deal"]).agg(pl.col("won").sum().alias("total"))
+    # every kind the strategy won anywhere, at every deal index where it won any (0 there
+    # if not that kind): the units of each share's ratio
+    grid = (totals.join(per_deal.select("strategy", "contract").unique(), on="strategy")
+            .join(per_deal, on=["strategy", "contract", "deal"], how="left")
+            .with_columns(pl.col("won").fill_null(0)))
     return (
-        won.group_by(["strategy", "contract"]).agg(pl.col("won").sum())
-        .with_columns(total=pl.col("won").sum().over("strategy"), level=_LEVEL)
-        .with_columns(share=pl.col("won") / pl.col("total"))
-        .with_columns(*with_wilson_interval("share", "total"))
+        grid.group_by(["strategy", "contract"])
+        .agg(pl.col("won", "total").sum(),
+             *ratio_aggs("share", pl.col("won"), pl.col("total")))
+        .with_columns(*with_ratio_interval("share"), level=_LEVEL)
+        .with_columns(*with_rate_bounds("share"))
         .join(hands, on="strategy")
         .with_columns(per_100=100 * pl.col("won") / pl.col("seat_hands"))
         .select("strategy", "contract", "level", "won", "total", "share", "share_lo",

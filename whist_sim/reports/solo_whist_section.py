@@ -123,7 +123,8 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " sure tricks under no trump would be 0 for almost every misère hand. Prop"
                 " and Cop is placed by the proposer's hand alone. Each contract counts"
                 " once, under its declarer's strategy.",
-                "Intervals are 95% Wilson intervals over contracts. Read the curve as where"
+                "Intervals are 95% intervals of a pooled ratio over deal indices (none where a"
+                " strength was seen in a single deal index). Read the curve as where"
                 " a contract starts to pay: without `overtricks` every contract pays the"
                 " same whether made or failed (a Solo 3 units per defender), so against"
                 " a score of 0 it gains when its make rate is above 1/2, the dotted line."
@@ -150,8 +151,9 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " the same rate (e.g. no throw-in at all) it is Wilson's interval over the"
                 " deal indices instead, not a zero width.",
                 "Contract mix: of the contracts each strategy won in the auction"
-                " (declarer-side seats), the share of each kind, with 95% Wilson intervals"
-                " over those contracts, and how many of each it won per 100 seat-hands.",
+                " (declarer-side seats), the share of each kind, with 95% intervals over"
+                " deal indices (pooled ratios), and how many of each it won per 100"
+                " seat-hands.",
             ],
             [
                 _table(throw_ins, [
