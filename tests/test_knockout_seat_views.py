@@ -89,7 +89,7 @@ class Audit(FieldAudit):
             id(state.first_hands): "the round-1 hands",
             id(state.log): "the action log",
             id(state.all_tricks): "the state's trick list",
-            id(state.round_rows): "the rounds table",
+            id(state.round_records): "the rounds table",
             id(state.status): "the state's status list",
         }
         return self.scan(

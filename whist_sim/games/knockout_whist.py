@@ -78,6 +78,13 @@ ROUNDS = 7
 _new_tuple = tuple.__new__
 IN, DOG, OUT = "in", "dog", "out"
 
+ROUND_FIELDS = ("round", "cards_dealt", "trump", "trump_chooser", "seat", "tricks", "dog",
+                "knocked_out", "revived", "dog_granted", "chose_trump", "trump_length",
+                "longest_suit")
+"""The fields of a ``KnockoutWhistDeal.round_records`` tuple: the ``rounds`` table's own
+columns, in order (the table adds strategy, dealer and dealt_cards)."""
+ROUND_SEAT = ROUND_FIELDS.index("seat")
+
 
 @dataclass(frozen=True)
 class KnockoutWhistVariant(Variant):
@@ -175,7 +182,10 @@ class KnockoutWhistDeal(DealState):
         self.all_tricks: list[TrickRecord] = []
         self.all_trick_rounds: list[int] = []
         self.all_trick_players: list[tuple[int, ...]] = []
-        self.round_rows: list[dict[str, Any]] = []
+        self.round_records: list[tuple[Any, ...]] = []
+        """One tuple per player per round dealt in, fields in ``ROUND_FIELDS`` order: kept
+        as tuples, not dicts, because a task's recording reads them column by column
+        (``round_rows`` gives them as dicts)."""
         self.winner = -1
         self.ended_by: str | None = None
         self.round = 0
@@ -385,24 +395,17 @@ class KnockoutWhistDeal(DealState):
         knocked = [s for s in self.dealt_in if self.status[s] == IN and self.round_tricks[s] == 0]
         grants = self._dogs_granted(knocked, final_round)
         most = max(self.round_tricks)
-        row_base = {"round": self.round, "cards_dealt": self.cards_dealt,
-                    "trump": SUITS[self.trump], "trump_chooser": self.chooser}
+        number, trump, chooser = self.round, SUITS[self.trump], self.chooser
+        trump_mask = SUIT_MASKS[self.trump]
         for seat in self.dealt_in:
             was_dog = self.status[seat] == DOG
             hand = self.round_start_hands[seat]
-            self.round_rows.append({
-                **row_base,
-                "cards_dealt": 1 if was_dog else self.cards_dealt,
-                "seat": seat,
-                "tricks": self.round_tricks[seat],
-                "dog": was_dog,
-                "knocked_out": seat in knocked or (was_dog and self.round_tricks[seat] == 0),
-                "revived": was_dog and self.round_tricks[seat] > 0,
-                "dog_granted": seat in grants,
-                "chose_trump": seat == self.chooser,
-                "trump_length": (hand & SUIT_MASKS[self.trump]).bit_count(),
-                "longest_suit": max(suit_lengths(hand)),
-            })
+            tricks = self.round_tricks[seat]
+            self.round_records.append((  # ROUND_FIELDS
+                number, 1 if was_dog else self.cards_dealt, trump, chooser, seat, tricks,
+                was_dog, seat in knocked or (was_dog and tricks == 0), was_dog and tricks > 0,
+                seat in grants, seat == chooser, (hand & trump_mask).bit_count(),
+                max(suit_lengths(hand))))
         for seat in self.dealt_in:
             if self.status[seat] == DOG:
                 if self.round_tricks[seat] > 0:
@@ -572,6 +575,11 @@ class KnockoutWhistDeal(DealState):
             for row in self.round_rows
         ]}
 
+    @property
+    def round_rows(self) -> list[dict[str, Any]]:
+        """``round_records`` as dicts keyed by ``ROUND_FIELDS`` (a new list each time)."""
+        return [dict(zip(ROUND_FIELDS, record, strict=True)) for record in self.round_records]
+
     def round_facts(self) -> tuple[list[int], list[dict[int, str]]]:
         """Each finished round's dealer, and the cards each player dealt in was dealt
         (``round_masks``, the cards in notation)."""
@@ -588,7 +596,8 @@ class KnockoutWhistDeal(DealState):
         ``first_hands``. The deal passes to the next seat on the left still in (a dog
         included), which is the first seat after the last dealer among the players of the
         next round; the last round's dealer is the game's ``dealer``."""
-        rounds = max((row["round"] for row in self.round_rows), default=0)
+        records = self.round_records
+        rounds = max((record[0] for record in records), default=0)
         dealt: list[dict[int, int]] = [{} for _ in range(rounds)]
         for number, trick, seats in zip(self.all_trick_rounds, self.all_tricks,
                                         self.all_trick_players, strict=True):
@@ -597,11 +606,11 @@ class KnockoutWhistDeal(DealState):
                 for seat, card in zip(seats, trick.cards, strict=True):
                     hands[seat] = hands.get(seat, 0) | 1 << card
         if rounds:
-            dealt[0] = {row["seat"]: self.first_hands[row["seat"]]
-                        for row in self.round_rows if row["round"] == 1}
+            dealt[0] = {record[ROUND_SEAT]: self.first_hands[record[ROUND_SEAT]]
+                        for record in records if record[0] == 1}
         players: list[set[int]] = [set() for _ in range(rounds)]
-        for row in self.round_rows:
-            players[row["round"] - 1].add(row["seat"])
+        for record in records:
+            players[record[0] - 1].add(record[ROUND_SEAT])
         dealers = [self.first_dealer]
         for number in range(1, rounds):
             dealers.append(next(

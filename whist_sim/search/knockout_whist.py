@@ -168,7 +168,7 @@ class KnockoutWhistModel:
         state.all_tricks = [*_EARLIER[round_], *tricks]
         state.all_trick_rounds = [*_EARLIER_ROUNDS[round_], *(round_,) * len(tricks)]
         state.all_trick_players = [*_EARLIER_PLAYERS[round_], *view.trick_players]
-        state.round_rows = []
+        state.round_records = []
         state.winner = -1
         state.ended_by = None
         state._outcome = None

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import operator
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -42,6 +41,7 @@ import pyarrow.compute as pc
 
 from whist_sim.cards import RANKS, SUIT_MASKS, SUITS, card_str
 from whist_sim.games.base import shared_log_entries
+from whist_sim.games.knockout_whist import ROUND_FIELDS
 from whist_sim.games.solo_whist import COP, PASS
 from whist_sim.play import PlayedDeal
 from whist_sim.store import table_schema, tables_for, to_arrow
@@ -793,18 +793,18 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
     missing entry where a seat played none; their notation is made for every row at once."""
     states = hands.states
     count = len(states)
-    rows: list[dict[str, Any]] = list(_chain(state.round_rows for state in states))
-    counts = np.fromiter((len(state.round_rows) for state in states), np.int64, count)
+    records: list[tuple[Any, ...]] = list(_chain(state.round_records for state in states))
+    counts = np.fromiter((len(state.round_records) for state in states), np.int64, count)
     game_of_row = np.repeat(np.arange(count), counts)
-    names = [f.name for f in table_schema("rounds", recorder.game.name)
-             if f.name not in KEY_NAMES and f.name not in ("strategy", "dealer", "dealt_cards")]
-    # a list per column read straight from the rows, with no tuple per row to transpose
+    # the records' fields are the table's own columns (ROUND_FIELDS): one transpose
+    fields = dict(zip(ROUND_FIELDS, zip(*records, strict=True) if records
+                      else [()] * len(ROUND_FIELDS), strict=True))
     columns: dict[str, Any] = {"counts": counts}
-    for name in names:
-        columns[name] = (list(map(operator.itemgetter(name), rows)) if rows and name in rows[0]
-                         else [row.get(name) for row in rows])
-    round_of_row = np.fromiter(columns["round"], np.int64, len(rows))
-    seat_of_row = np.fromiter(columns["seat"], np.int64, len(rows))
+    for f in table_schema("rounds", recorder.game.name):
+        if f.name not in KEY_NAMES and f.name not in ("strategy", "dealer", "dealt_cards"):
+            columns[f.name] = fields[f.name]
+    round_of_row = np.fromiter(fields["round"], np.int64, len(records))
+    seat_of_row = np.fromiter(fields["seat"], np.int64, len(records))
     seats = max((state.players for state in states), default=1)
     rounds = np.zeros(count, np.int64)
     np.maximum.at(rounds, game_of_row, round_of_row)
@@ -827,7 +827,7 @@ def _knockout_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[st
     played[key] = True
     row_key = (game_of_row * span + round_of_row) * seats + seat_of_row
     first = round_of_row == 1
-    first_hands = np.zeros(len(rows), np.uint64)
+    first_hands = np.zeros(len(records), np.uint64)
     if first.any():
         first_hands[first] = np.fromiter(
             (states[g].first_hands[seat] for g, seat in zip(game_of_row[first].tolist(),
