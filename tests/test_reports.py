@@ -23,7 +23,7 @@ from scipy import stats as sps
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import german_whist as gw
 from whist_sim.reports.build import build_report
-from whist_sim.reports.document import Section, Table
+from whist_sim.reports.document import Section, Table, fmt_ci
 from whist_sim.reports.render import render_markdown
 from whist_sim.reports.stats import (
     ELO_PER_LOGIT,
@@ -195,6 +195,14 @@ def test_bradley_terry_orders_a_clearly_dominant_strategy_first():
 
 
 # -- generic analyses -----------------------------------------------------------------------
+
+
+def test_an_interval_of_no_width_is_shown_as_no_spread_not_as_certainty():
+    """A probe: Solo units per contract read `9.00 [9.00, 9.00]` from two contracts of 9."""
+    assert fmt_ci({"units": 9.0, "units_lo": 9.0, "units_hi": 9.0}, "units", 2) == (
+        "9.00 [no spread]")
+    assert fmt_ci({"net": 1.5, "net_lo": 1.0, "net_hi": 2.0}, "net", 2) == "1.50 [1.00, 2.00]"
+    assert fmt_ci({"net": 1.5, "net_lo": None, "net_hi": None}, "net", 2) == "1.50"
 
 
 def test_standings_are_ratios_over_deal_indices(hand_built_run: RunFolder):

@@ -78,11 +78,20 @@ def fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+NO_SPREAD = "[no spread]"
+"""Shown for an interval of no width: every unit gave the same value (a mean of 9.00 from
+two contracts of 9 units each), and ``[9.00, 9.00]`` read as certainty (a probe). Rates
+never show it: they get Wilson's interval over their units instead."""
+
+
 def fmt_ci(row: dict[str, Any], name: str, digits: int = 3) -> str:
-    """``estimate [lo, hi]`` from columns ``name``, ``name_lo``, ``name_hi`` of a row."""
+    """``estimate [lo, hi]`` from columns ``name``, ``name_lo``, ``name_hi`` of a row;
+    ``estimate [no spread]`` when the bounds meet (:data:`NO_SPREAD`)."""
     lo, hi = row.get(f"{name}_lo"), row.get(f"{name}_hi")
     if lo is None or hi is None or lo != lo or hi != hi:
         return fmt(row[name], digits)
+    if hi - lo <= 1e-12 * max(1.0, abs(hi)):
+        return f"{fmt(row[name], digits)} {NO_SPREAD}"
     return f"{fmt(row[name], digits)} [{fmt(lo, digits)}, {fmt(hi, digits)}]"
 
 

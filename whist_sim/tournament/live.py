@@ -134,7 +134,7 @@ class LiveStandings:
                       for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
             for row in table
         ]
-        note = f"after {self.pairs:,} duplicate pairs"
+        note = f"after {self.pairs:,} duplicate {'pair' if self.pairs == 1 else 'pairs'}"
         if self.fair_share is not None:
             note += f"; fair share (1 / players) {self.fair_share:.3f}"
         return [note, *text]
@@ -162,5 +162,7 @@ def _with_interval(interval, digits: int) -> str:
         return "—"
     if math.isnan(interval.lo):
         return f"{interval.estimate:.{digits}f}"
+    if interval.hi - interval.lo <= 1e-12 * max(1.0, abs(interval.hi)):
+        return f"{interval.estimate:.{digits}f} [no spread]"  # as the report says it
     return (f"{interval.estimate:.{digits}f} [{interval.lo:.{digits}f},"
             f" {interval.hi:.{digits}f}]")
