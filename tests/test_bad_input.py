@@ -273,6 +273,19 @@ def test_a_report_out_that_is_a_file_is_one_line_naming_it(tmp_path, good_run):
                         f"--out {afile}: is a file, not a folder")
 
 
+def test_build_report_refuses_an_out_that_is_a_file_as_the_command_does(tmp_path, good_run):
+    """build_report raised a bare "FileExistsError: [Errno 17] File exists"."""
+    from whist_sim.reports.build import ReportError, build_report
+
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    with pytest.raises(ReportError, match="is a file, not a folder; the report is a folder"):
+        build_report(good_run, out=afile)
+    with pytest.raises(ReportError, match="afile is a file, so no folder can be made under it"):
+        build_report(good_run, out=afile / "report")
+    assert afile.read_text() == ""
+
+
 def test_ray_failing_under_a_run_is_one_line_and_says_how_to_resume(tmp_path, monkeypatch):
     """A killed raylet ended the command with Ray's state dump and a traceback, and no word
     of the run's committed tasks or of --resume (an operator probe)."""

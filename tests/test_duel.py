@@ -282,6 +282,26 @@ def test_duel_config_from_python_refuses_what_is_not_a_number_or_a_table(keyword
     assert fragment in str(refused.value)
 
 
+def test_duel_config_refuses_both_strategies_given_as_one_list():
+    """re raised "expected string or bytes-like object, got 'list'" from parse_entrant."""
+    with pytest.raises(ConfigError, match=r"duel: a = \['heuristic', 'random'\] is a list and"
+                                          r" b = None; give the two strategies as two texts:"
+                                          r" duel_config\('heuristic', 'random', 'german_whist'\)"):
+        duel_config(["heuristic", "random"], None, "german_whist")
+    with pytest.raises(ConfigError, match=r"B: 3 \(int, not a text\) is not a strategy"):
+        duel_config("heuristic", 3, "german_whist")
+
+
+def test_run_duel_refuses_a_config_that_is_not_two_entrants(tmp_path):
+    """The quickstart's round robin of three was played whole, as if it were a duel."""
+    with pytest.raises(ConfigError, match=r"run_duel: .*quickstart\.toml has 3 entrants"
+                                          r" \(random, heuristic, heuristic_bold\); a duel is"
+                                          r" of two"):
+        run_duel(ROOT / "configs" / "quickstart.toml", tmp_path / "run", workers=0,
+                 progress=False)
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_best_of_n_duel_is_measured_per_match_and_says_so():
     """Its pair values are shares of matches; the verdict read "Elo per hand"."""
     from whist_sim.tournament.config import duel_model

@@ -8,6 +8,7 @@ and Knock-out Whist at every table size.
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -123,6 +124,26 @@ def test_reset_options_fix_the_deal_as_play_deal_would_deal_it():
     e = wenv.german_whist_v0()
     e.reset(options={"deal_seed": 12345, "dealer": 1})
     assert e.state_.deal_record() == make_game("german_whist").new_deal(12345, 1).deal_record()
+
+
+def test_reset_refuses_options_that_are_not_a_mapping_naming_the_keys():
+    """A list raised "'list' object has no attribute 'get'"."""
+    e = wenv.german_whist_v0()
+    with pytest.raises(EnvError, match=r"options = \[1\] is not a mapping; give a dict of the"
+                                       r" keys deal_seed, dealer"):
+        e.reset(options=[1])
+
+
+def test_reset_warns_of_an_unknown_option_but_for_pettingzoos_own():
+    """A misspelt deal_seed was dropped without a word; PettingZoo's api_test passes
+    {"options": 1} to see that reset takes options, and gets no warning for it."""
+    e = wenv.german_whist_v0()
+    with pytest.warns(UserWarning, match="unknown key 'deal-seed' ignored; known keys:"
+                                         " deal_seed, dealer"):
+        e.reset(options={"deal-seed": 3})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e.reset(seed=0, options={"options": 1})
 
 
 def test_render_prints_the_trick():

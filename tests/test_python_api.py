@@ -125,3 +125,28 @@ def test_play_deal_takes_a_numpy_seed_and_names_a_seat_that_is_not_a_strategy():
     with pytest.raises(TypeError, match=r"strategies\[1\] = 'random' is not a strategy: it has"
                                         r" no choose\(view, rng\) method"):
         play_deal(game, [RandomStrategy(), "random"], 3)
+
+
+def test_play_deal_refuses_a_strategy_whose_games_leave_the_game_out():
+    """The solver in a Solo Whist seat read a view it did not know and the seat forfeited
+    with "'SoloWhistView' object has no attribute 'stage'"."""
+    from whist_sim.play import play_deal
+    from whist_sim.strategy import StrategyError, build_strategy
+
+    seats = [build_strategy("solver", {}, "german_whist")]
+    seats += [build_strategy("random", {}, "solo_whist") for _ in range(3)]
+    with pytest.raises(StrategyError, match=r"seat 0: strategy strategies\.german_solver:"
+                                            r"GermanSolver plays german_whist, not solo_whist"):
+        play_deal("solo_whist", seats, 1)
+
+
+def test_play_deal_refuses_a_strategy_class_in_a_seat():
+    """The class's unbound choose failed as "missing 1 required positional argument: 'rng'",
+    and the seat forfeited every hand."""
+    from whist_sim.play import play_deal
+    from whist_sim.strategy import StrategyError, resolve_strategy
+
+    with pytest.raises(StrategyError, match=r"seat 0: strategies\.random_play:RandomStrategy is"
+                                            r" a strategy class, not an instance; build it"
+                                            r" with RandomStrategy\(\.\.\.\)"):
+        play_deal("german_whist", [resolve_strategy("random")] * 2, 1)

@@ -103,3 +103,31 @@ def test_load_config_overrides_must_be_a_mapping():
     quickstart = Path(__file__).resolve().parents[1] / "configs" / "quickstart.toml"
     with pytest.raises(ConfigError, match=r"overrides = \[\('deals', 5\)\] is not a mapping"):
         load_config(quickstart, [("deals", 5)])
+
+
+@pytest.mark.parametrize(("given", "fragment"), [
+    ({"tournament": {"game": "german_whist"}},
+     "; a config already read into a table is validated by"
+     " whist_sim.tournament.config.validate_config(table)"),
+    (None, "path = None is not a config file's path; give a str or a pathlib.Path"),
+])
+def test_load_config_refuses_what_is_not_a_path_naming_the_types(given, fragment):
+    """A table or None raised pathlib's "expected str, bytes or os.PathLike object"."""
+    from whist_sim.tournament.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError) as refused:
+        load_config(given)
+    assert fragment in str(refused.value)
+
+
+def test_run_tournament_refuses_an_out_that_is_not_a_path(tmp_path):
+    """out = None raised pathlib's TypeError from inside the run folder's code."""
+    from tests.tournament_helpers import quick_config, write_config
+    from whist_sim.store import RunFolderError
+    from whist_sim.tournament.config import load_config
+    from whist_sim.tournament.runner import run_tournament
+
+    config = load_config(write_config(tmp_path, quick_config(deals=2, per_task=2)))
+    with pytest.raises(RunFolderError, match=r"run folder = None is not a folder's path; give"
+                                             r" a str or a pathlib\.Path"):
+        run_tournament(config, None, workers=0, progress=False)

@@ -16,7 +16,7 @@ import math
 import operator
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from whist_sim.budget import (
 from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.rng import LazyRandom, derive_seed, seat_seed_hash, seed_of_hash, splitmix64
+from whist_sim.strategy import StrategyError
 
 ON_ERROR = ("forfeit", "abort")
 _SECONDS = (float, int)
@@ -148,14 +149,7 @@ def play_deal(
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     # each seat's generator is seeded at its first draw (most strategies never draw)
     rngs = seat_generators(seed, game.players, seat_seeding)
-    try:
-        choosers = [strategy.choose for strategy in strategies]
-    except AttributeError:
-        seat = next(i for i, s in enumerate(strategies) if not hasattr(s, "choose"))
-        raise TypeError(
-            f"strategies[{seat}] = {strategies[seat]!r} is not a strategy: it has no"
-            " choose(view, rng) method (build one with whist_sim.strategy.build_strategy)"
-        ) from None
+    choosers = _choosers(game, strategies)
     if chess_clock is None and time_control is not None:
         chess_clock = ChessClock(time_control, game.players)
     seconds: list[float] = []
@@ -183,6 +177,60 @@ def play_deal(
             raise StrategyFailure(seat, message) from exc
         return PlayedDeal(seed, dealer, state, state.forfeit(seat, message), seconds)
     return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
+
+
+def _choosers(game: Game, strategies: Sequence[Any]) -> list[Any]:
+    """Each seat's ``choose``, once every seat holds a strategy built to play ``game``.
+
+    Refused here, before the first card: what has no ``choose``, a strategy's class
+    (its ``choose`` is there, unbound, and failed as "missing 1 required positional
+    argument: 'rng'"), and a strategy whose ``games`` leaves ``game`` out (it read a view
+    it did not know, and the seat forfeited with an AttributeError from inside it).
+    A strategy that declares no ``games``, or none yet (a bot's come with its hello, and
+    it checks the game itself), is taken as it is: the protocol is ``choose``.
+    """
+    try:
+        choosers = [strategy.choose for strategy in strategies]
+    except AttributeError:
+        seat = next(i for i, s in enumerate(strategies) if not hasattr(s, "choose"))
+        raise TypeError(
+            f"strategies[{seat}] = {strategies[seat]!r} is not a strategy: it has no"
+            " choose(view, rng) method (build one with whist_sim.strategy.build_strategy)"
+        ) from None
+    name = game.name
+    for seat, strategy in enumerate(strategies):
+        if isinstance(strategy, type) or not _plays(strategy, name):
+            raise StrategyError(_unfit(seat, strategy, name))
+    return choosers
+
+
+def _plays(strategy: Any, game: str) -> bool:
+    """Whether ``strategy`` may play ``game`` by its ``games`` (none declared, or an empty
+    set, as a bot's before its hello: it may)."""
+    games = getattr(strategy, "games", None)
+    if isinstance(games, str):  # it would claim its substrings ("solo" in "solo_whist")
+        return False
+    try:
+        return not games or game in games
+    except TypeError:  # games = 5: no set of names at all
+        return False
+
+
+def _unfit(seat: int, strategy: Any, game: str) -> str:
+    """Why the strategy in ``seat`` cannot play ``game``, and how to seat one that can."""
+    build = f"whist_sim.strategy.build_strategy(name, params, {game!r})"
+    if isinstance(strategy, type):
+        return (f"seat {seat}: {strategy.__module__}:{strategy.__qualname__} is a strategy"
+                f" class, not an instance; build it with {strategy.__name__}(...) or {build}")
+    games = strategy.games
+    who = getattr(strategy, "label", None) or (
+        f"{type(strategy).__module__}:{type(strategy).__qualname__}")
+    if isinstance(games, str):
+        return (f"seat {seat}: strategy {who}: its games attribute is the text {games!r};"
+                f" write a set of game names, e.g. games = frozenset({{{games!r}}})")
+    shown = ", ".join(sorted(map(str, games))) if isinstance(games, Iterable) else repr(games)
+    return (f"seat {seat}: strategy {who} plays {shown}, not {game}; seat a"
+            f" strategy that plays {game} ({build} checks that it does)")
 
 
 def _checked_arguments(game: Any, strategies: Sequence[Any], seed: Any,

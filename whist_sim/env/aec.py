@@ -21,7 +21,7 @@ from ``state.view(seat)``, never from the state.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -60,6 +60,38 @@ class UnknownAgentError(WhistSimError, KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its message; this one reads as a sentence
         return str(self.args[0])
+
+
+RESET_OPTIONS = ("deal_seed", "dealer")
+"""The keys ``reset(options=...)`` reads."""
+
+PETTINGZOO_OPTIONS = frozenset({"options"})
+"""Keys PettingZoo's own tests pass to ``reset`` to see that it takes ``options``
+(``api_test`` and ``parallel_test``: ``options={"options": 1}``): ignored without a word."""
+
+
+def reset_options(options: Any) -> Mapping[str, Any]:
+    """``reset``'s ``options`` as a mapping (None: no options), or an EnvError if it is
+    none; an unknown key is ignored with a warning naming it and the known keys.
+
+    A list raised "'list' object has no attribute 'get'", and a misspelt key
+    (``deal-seed``) was dropped without a word, so the hand was not the one asked for.
+    A warning rather than an error: wrappers and test suites pass keys of their own.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise EnvError(
+            f"options = {options!r} is not a mapping; give a dict of the keys"
+            f" {', '.join(RESET_OPTIONS)} (e.g. {{'deal_seed': 3, 'dealer': 0}}), or None"
+        )
+    unknown = [key for key in options
+               if key not in RESET_OPTIONS and key not in PETTINGZOO_OPTIONS]
+    if unknown:
+        shown = ", ".join(map(repr, unknown))
+        logger.warn("%s", f"reset(options=...): unknown key{'s' * (len(unknown) > 1)} {shown}"
+                    f" ignored; known keys: {', '.join(RESET_OPTIONS)}", stacklevel=3)
+    return options
 
 
 def _agents(env: WhistEnv, max_iter: float) -> Iterator[str]:
@@ -166,11 +198,11 @@ class WhistEnv(AECEnv):
     # -- the episode -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new hand. ``options``: ``deal_seed`` and ``dealer`` fix its cards instead of
-        drawing them from the generator; other keys are ignored (PettingZoo's api_test
-        passes one of its own)."""
+        drawing them from the generator; other keys are ignored with a warning (but for
+        the one PettingZoo's api_test passes, see ``reset_options``)."""
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        options = options or {}
+        options = reset_options(options)
         deal_seed = options.get("deal_seed")
         if deal_seed is None:
             deal_seed = int(self._np_random.integers(0, 2**63))

@@ -31,6 +31,7 @@ all.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,9 +56,15 @@ from whist_sim.reports.solo_whist_section import solo_whist_sections
 from whist_sim.reports.standings_section import standings_section
 from whist_sim.reports.stats import bradley_terry
 from whist_sim.reports.verdict_section import verdict_section
-from whist_sim.store import RunFolder
+from whist_sim.store import RunFolder, RunFolderError
 
 REPORT_DIR = "report"
+
+
+class ReportError(RunFolderError, ValueError):
+    """A report folder that cannot be made where it was asked to be (a file there, or
+    above it). A RunFolderError, as every folder problem ``build_report`` names is (and
+    reports import nothing of the games, where ``WhistSimError`` lives)."""
 
 
 @dataclass(frozen=True)
@@ -129,14 +136,15 @@ def _ratings_order(folder: RunFolder, facts: RunFacts) -> list[str]:
     return leading.sort("rating", descending=True)["strategy"].to_list()
 
 
-def build_report(run: Path | str, out: Path | None = None) -> ReportPaths:
+def build_report(run: Path | str, out: Path | str | None = None) -> ReportPaths:
     """Analyse run folder ``run`` and write its report (default ``<run>/report/``).
 
     Raises ``RunFolderError`` (one line) if the folder is missing, corrupt or has
-    no results yet.
+    no results yet, and ``ReportError`` if ``out`` cannot be the report's folder.
     """
+    chosen = None if out is None else _report_folder(out)
     folder = RunFolder.open(run)
-    out = Path(out) if out is not None else folder.path / REPORT_DIR
+    out = chosen or folder.path / REPORT_DIR
     out.mkdir(parents=True, exist_ok=True)
     sections = report_sections(folder, out)
     page = layout(f"Report: {folder.path.name} ({folder.meta()['game']})", sections, out)
@@ -149,3 +157,20 @@ def build_report(run: Path | str, out: Path | None = None) -> ReportPaths:
     html.write_text(render.html(page), encoding="utf-8")
     images = {image.stem: image for section in sections for image in section.images}
     return ReportPaths(out, markdown, html, images, tables)
+
+
+def _report_folder(out: Path | str) -> Path:
+    """``out`` as the report's folder, checked before the run is read: a file there (or
+    above it) made ``mkdir`` raise a bare ``FileExistsError: [Errno 17]``."""
+    if not isinstance(out, str | os.PathLike):
+        raise ReportError(f"out = {out!r} is not a folder's path; give a str or a pathlib.Path,"
+                          " or None for RUN/report")
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"out = {str(out)!r} is a file, not a folder; the report is a folder"
+                          " (report.md, report.html, figures and tables): choose another out")
+    above = next((parent for parent in out.parents if parent.exists()), None)
+    if above is not None and not above.is_dir():
+        raise ReportError(f"out = {str(out)!r}: {above} is a file, so no folder can be made"
+                          " under it; choose another out")
+    return out

@@ -96,7 +96,7 @@ class RunFolder:
     @classmethod
     def create(cls, path: Path | str, meta: Mapping[str, Any]) -> RunFolder:
         """Start a new run folder at ``path`` (missing or empty), holding its writer's lock."""
-        path = Path(path)
+        path = folder_path(path)
         refusal = RunFolderError(
             f"{path} already exists and is not empty; choose another --out or"
             f" continue it with --resume {path}"
@@ -150,7 +150,7 @@ class RunFolder:
         and drops units whose files are gone, so their tasks are played again. It never
         deletes a file whose bytes are wrong: that is for the user to remove.
         """
-        path = Path(path)
+        path = folder_path(path)
         if path.is_file():
             raise RunFolderError(f"{path}: a file, not a run folder (a run folder holds"
                                  " run.json; --out of `whist-sim run` names one)")
@@ -564,10 +564,23 @@ def _has_content(path: Path) -> bool:
     return path.is_dir() and any(p.name != LOCK_FILE for p in path.iterdir())
 
 
+def folder_path(path: Any) -> Path:
+    """``path`` as a Path, or a RunFolderError naming the types taken. Every function that
+    takes a run folder (``run_tournament``'s ``out``, ``build_report``'s ``run``, ...)
+    reaches here first; pathlib's own TypeError ("expected str, bytes or os.PathLike
+    object, not NoneType") named neither the argument nor what to give."""
+    if isinstance(path, str | os.PathLike):
+        return Path(path)
+    raise RunFolderError(
+        f"run folder = {path!r} is not a folder's path; give a str or a pathlib.Path"
+        " (e.g. \"results/mine\")"
+    )
+
+
 def is_fresh(path: Path | str) -> bool:
     """Whether a new run may be created at ``path``: nothing there, an empty folder, or one
     holding only a writer's lock file (what a killed or failed start can leave)."""
-    path = Path(path)
+    path = folder_path(path)
     return not path.exists() or (path.is_dir() and not _has_content(path))
 
 

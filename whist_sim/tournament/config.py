@@ -553,9 +553,10 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
 
     ``overrides`` replace values of the file: ``{"tournament.deals": 50,
     "variant.count": "all"}`` (section.key), or a plain ``tournament`` key such as
-    ``{"deals": 50}``.
+    ``{"deals": 50}``. A config already read into a mapping is validated by
+    :func:`validate_config` instead.
     """
-    path = Path(path)
+    path = _config_path(path)
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ConfigError(f"overrides = {overrides!r} is not a mapping; give e.g."
                           " {'tournament.deals': 50, 'variant.count': 'all'}")
@@ -573,6 +574,27 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
         tournament["deals_file"] = str(
             (path.parent / Path(tournament["deals_file"]).expanduser()).absolute())
     return validate_config(raw, str(path))
+
+
+def _config_path(path: Any) -> Path:
+    """``path`` as a Path, or a ConfigError naming the types taken: pathlib raised its
+    own TypeError ("expected str, bytes or os.PathLike object, not dict") from deep
+    inside for a config given as a table or as None."""
+    if isinstance(path, str | os.PathLike):
+        return Path(path)
+    table = ("; a config already read into a table is validated by"
+             " whist_sim.tournament.config.validate_config(table)")
+    raise ConfigError(
+        f"path = {_short_repr(path)} is not a config file's path; give a str or a"
+        f" pathlib.Path of a TOML file (e.g. \"configs/quickstart.toml\")"
+        f"{table if isinstance(path, Mapping) else ''}"
+    )
+
+
+def _short_repr(value: Any, limit: int = 80) -> str:
+    """``repr(value)``, cut at ``limit`` characters: a whole config table is no one line."""
+    shown = repr(value)
+    return shown if len(shown) <= limit else f"{shown[:limit - 3]}..."
 
 
 OVERRIDE_SECTIONS = ("tournament", "variant", "sprt")
@@ -614,6 +636,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> TournamentConfig:
+    """Validate and dry-build a config already read into a table (what ``tomllib`` gives
+    for a config file); ``source`` names it in every message. ``load_config`` is this
+    for a file, with overrides and ``deals_file`` found beside the file."""
     try:
         config = TournamentConfig.model_validate(raw)
     except ValidationError as exc:

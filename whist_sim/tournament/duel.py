@@ -13,6 +13,7 @@ Entrants are written as in results: ``heuristic``, ``pimc(worlds=40)``,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from whist_sim.tournament.config import (
     StrategyEntry,
     TournamentConfig,
+    load_config,
     validate_config,
 )
 from whist_sim.tournament.entrant_text import (  # noqa: F401 (parse_* are duel's API)
@@ -55,6 +57,7 @@ def duel_config(
     or None for a fixed number of deals. ``max_deals``: the cap on deal indices
     (default SEQUENTIAL_MAX_DEALS with an SPRT, FIXED_DEALS without).
     """
+    _check_two_texts(a, b, game)
     first, second = parse_entrant(a, "A"), parse_entrant(b, "B")
     entries = [first, second]
     name = StrategyEntry(**first).name
@@ -81,14 +84,44 @@ def duel_config(
     return validate_config(raw, "duel")
 
 
+def _check_two_texts(a: Any, b: Any, game: Any) -> None:
+    """Refuse both strategies given as one list in ``a`` (``duel_config(["heuristic",
+    "random"], None, game)``), naming the call that was meant; anything else that is not a
+    text ``parse_entrant`` refuses naming A or B."""
+    if isinstance(a, list | tuple) and len(a) == 2 and b is None:
+        first, second = a
+        raise ConfigError(
+            f"duel: a = {a!r} is a {type(a).__name__} and b = None; give the two strategies"
+            f" as two texts: duel_config({first!r}, {second!r}, {game!r})"
+        )
+
+
 def run_duel(
-    config: TournamentConfig,
+    config: TournamentConfig | Path | str,
     out: Path | str,
     *,
     workers: int | None = None,
     address: str | None = None,
     progress: bool = True,
 ) -> RunSummary:
-    """Play the duel ``config`` (from :func:`duel_config`) into ``out``; the summary holds
-    the verdict (``summary.verdict`` and ``summary.verdict_text()``)."""
+    """Play the duel ``config`` (from :func:`duel_config`, or the path of a config file of
+    two entrants) into ``out``; the summary holds the verdict (``summary.verdict`` and
+    ``summary.verdict_text()``). A config of more entrants is refused: played as given it
+    was a whole round robin, with no verdict, under the name of a duel."""
+    where = "config"
+    if isinstance(config, str | os.PathLike):
+        where, config = str(config), load_config(config)
+    if isinstance(config, TournamentConfig):  # anything else run_tournament refuses
+        _check_two_entrants(config, where)
     return run_tournament(config, out, workers=workers, address=address, progress=progress)
+
+
+def _check_two_entrants(config: TournamentConfig, where: str) -> None:
+    """A duel is A against B: refuse a config of any other number of entrants."""
+    labels = config.labels()
+    if len(labels) != 2:
+        raise ConfigError(
+            f"run_duel: {where} has {len(labels)} entrants ({', '.join(labels)}); a duel is"
+            " of two, A and B: make one with duel_config(a, b, game), or play every"
+            " line-up of these with whist_sim.tournament.runner.run_tournament"
+        )

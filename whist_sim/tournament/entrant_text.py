@@ -24,12 +24,17 @@ _ENTRANT = re.compile(r"^\s*(?P<use>[^()\s]+)\s*(?:\((?P<params>.*)\))?\s*$")
 
 
 def parse_entrant(text: str, where: str = "entrant") -> dict[str, Any]:
-    """``"pimc(worlds=40)"`` -> ``{"use": "pimc", "params": {"worlds": 40}}``."""
-    match = _ENTRANT.match(text)
+    """``"pimc(worlds=40)"`` -> ``{"use": "pimc", "params": {"worlds": 40}}``.
+
+    Anything but a text is refused here: ``re`` raised its own TypeError ("expected
+    string or bytes-like object, got 'list'") for a duel's two strategies given as one
+    list."""
+    match = _ENTRANT.match(text) if isinstance(text, str) else None
     if match is None:
+        kind = "" if isinstance(text, str) else f" ({type(text).__name__}, not a text)"
         raise ConfigError(
-            f"{where}: {text!r} is not a strategy; write a name, optionally with parameters:"
-            " heuristic, pimc(worlds=40), package.module:Class(depth=3)"
+            f"{where}: {text!r}{kind} is not a strategy; write a name, optionally with"
+            " parameters: heuristic, pimc(worlds=40), package.module:Class(depth=3)"
         )
     params: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in (match["params"] or "").split(","))):
