@@ -322,3 +322,89 @@ def test_a_run_with_bots_leaves_no_scratch_folder(tmp_path, monkeypatch):
     assert run_tournament(config, tmp_path / "run", workers=0,
                           progress=False).status == "complete"
     assert [p.name for p in scratch.iterdir() if p.name.startswith("whist-sim")] == []
+
+
+def test_a_decision_that_raises_is_no_longer_timed_by_the_supervisor():
+    """A decision that ended in an exception (a bot that could not be started, say) left
+    the heartbeat saying it still ran: the supervisor timed what followed it, the next
+    bot start-up between deals, as that decision, and ended the process."""
+    from whist_sim.tournament.entrants import Entrant, Table
+    from whist_sim.tournament.sandbox import Heartbeat
+
+    class Fails:
+        def choose(self, view, rng):
+            raise ValueError("no hello")
+
+    heartbeat = Heartbeat.create()
+    try:
+        entrant = Entrant("bad", 0, Fails(), Table(monitor=heartbeat, contain=True))
+        with pytest.raises(ValueError, match="no hello"):
+            entrant.choose(None, None)
+        assert heartbeat.deciding_since() is None
+    finally:
+        heartbeat.close()
+
+
+def hello_less_bot(script: Path, seconds: float) -> Path:
+    """A bot that never says hello: silent for ``seconds`` (longer than the run's time_limit
+    plus the supervisor's grace), then gone. The bot of the report stayed silent for
+    ever; its handshake then fails after 10 s, this one's sooner, the same way."""
+    script.write_text(f"#!/bin/sh\nsleep {seconds}\n")
+    script.chmod(0o755)
+    return script
+
+
+NO_HELLO = """
+[tournament]
+game = "german_whist"
+deals = {deals}
+seed = 3
+time_limit = 0.2
+{per_task}
+[[strategies]]
+use = "process"
+label = "evil_nohello"
+command = ["{bot}"]
+
+[[strategies]]
+use = "random"
+"""
+
+
+def _run_a_bot_that_never_says_hello(tmp_path: Path, workers: int, deals: int,
+                                     per_task: str = "") -> None:
+    """The run completes, every deal of the bot forfeited for its handshake."""
+    from whist_sim.tournament.sandbox import GRACE_SECONDS
+
+    bot = hello_less_bot(tmp_path / "no_hello.sh", 0.2 + GRACE_SECONDS + 0.8)
+    body = NO_HELLO.format(deals=deals, bot=bot, per_task=per_task)
+    config = load_config(write_config(tmp_path, body, "no_hello.toml"))
+    assert len(config.warnings) == 1 and "evil_nohello" in config.warnings[0]
+    summary = run_tournament(config, tmp_path / "run", workers=workers, progress=False)
+    assert summary.status == "complete"
+    meta = json.loads((summary.path / "run.json").read_text())
+    assert meta["status"] == "complete" and meta.get("error") is None
+    deals_rows = run_rows(summary.path)["deals"]
+    assert deals_rows.height == 2 * deals  # every deal, in both seatings
+    assert (deals_rows["status"] == "forfeit").all()
+    for error in deals_rows["error"].to_list():
+        assert "(evil_nohello)" in error and "hello" in error, error
+        assert "to decide" not in error and "process died" not in error, error
+
+
+@pytest.mark.slow  # each start of the bot takes two seconds to fail, a dozen starts
+def test_a_bot_that_never_says_hello_forfeits_and_the_run_completes_in_process(tmp_path):
+    """With a time_limit shorter than the bot's start-up, the run's timing sample (played
+    under a supervisor, as deals_per_task = "auto" asks) ended with "its process died
+    outside any strategy decision (took more than its time limit of 1 s to decide ...),
+    twice" and a traceback."""
+    _run_a_bot_that_never_says_hello(tmp_path, workers=0, deals=2)
+
+
+def test_a_bot_that_never_says_hello_forfeits_and_the_run_completes_on_ray(
+        tmp_path, ray_cluster):
+    """On Ray the same task failed in its worker's supervisor: the run ended ``failed``,
+    blaming Ray, and every --resume failed the same way. One deal a task: the task's
+    second seating starts the bot after the first seating's forfeit."""
+    _run_a_bot_that_never_says_hello(tmp_path, workers=2, deals=1,
+                                     per_task="deals_per_task = 1")

@@ -237,3 +237,78 @@ def test_a_time_limit_fails_a_strategy_too_slow_for_it():
         check_strategy(Slow(), games=["german_whist"], deals=1, time_limit=0.05)
     with pytest.raises(CheckArgumentError, match="time_limit = 0 is not allowed"):
         check_strategy(RandomStrategy, deals=1, time_limit=0)
+
+
+class LoopsAtTrick5(RandomStrategy):
+    """Never returns from its decision after four tricks: a bug, not a slow search."""
+
+    def choose(self, view, rng):
+        if len(view.tricks) == 4:
+            while True:
+                pass
+        return super().choose(view, rng)
+
+
+def test_the_default_time_limit_is_the_tournaments():
+    """A strategy that passes a check with no --time-limit keeps a default run's limit."""
+    import inspect
+
+    from whist_sim.checking import CHECK_TIME_LIMIT, check_entrant
+    from whist_sim.tournament.config import TournamentSection
+
+    assert TournamentSection.model_fields["time_limit"].default == CHECK_TIME_LIMIT
+    for function in (check_strategy, check_entrant):
+        default = inspect.signature(function).parameters["time_limit"].default
+        assert default == CHECK_TIME_LIMIT, function.__name__
+
+
+def test_a_strategy_that_loops_fails_as_too_slow_naming_seat_and_decision():
+    with pytest.raises(StrategyCheckError) as caught:
+        check_strategy(LoopsAtTrick5(), games=["german_whist"], deals=1, time_limit=0.2)
+    message = str(caught.value)
+    assert "seat 0: it is too slow: its play decision after 4 tricks took longer than 0.2 s"\
+        in message, message
+
+
+def test_the_cli_check_without_a_time_limit_reports_a_loop_rather_than_hang(monkeypatch):
+    """With no --time-limit the check waited on such a strategy for ever, printing
+    nothing. The default (10 s) is shortened here to keep the test quick; the CLI reads
+    it when called."""
+    from typer.testing import CliRunner
+
+    from whist_sim import checking
+    from whist_sim.cli import app
+
+    monkeypatch.setattr(checking, "CHECK_TIME_LIMIT", 0.2)
+    result = CliRunner().invoke(
+        app, ["check", "tests.test_checking:LoopsAtTrick5", "--deals", "1",
+              "--game", "german_whist"])
+    assert result.exit_code == 1, result.output
+    assert "failed: tests.test_checking:LoopsAtTrick5 does not pass the check" in result.output
+    assert "seat 0: it is too slow: its play decision after 4 tricks" in result.output
+
+
+def test_the_cli_check_names_its_default_time_limit_in_its_help():
+    import typer.main
+
+    from whist_sim.cli import app
+
+    check = typer.main.get_command(app).commands["check"]
+    option = next(param for param in check.params if param.name == "time_limit")
+    assert "default: 10 s" in option.help
+
+
+@pytest.mark.slow  # waits out the real default, 10 s
+def test_the_whist_sim_check_of_a_loop_ends_within_its_default_time_limit():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "check", "tests.test_checking:LoopsAtTrick5",
+         "--deals", "1", "--game", "german_whist"],
+        cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "it is too slow: its play decision after 4 tricks took longer than 10 s" \
+        in result.stderr, result.stderr

@@ -8,7 +8,10 @@ each seat, stopping at the first failure (``on_error="abort"``), and checks that
 - the same seed gives the same actions twice (determinism: randomness must come
   from the ``rng`` argument, not the global ``random`` module, and choices must not
   depend on state kept between calls);
-- the strategy never changes the view it is given.
+- the strategy never changes the view it is given;
+- every decision ends within the time limit (``CHECK_TIME_LIMIT`` unless told
+  otherwise), so a strategy that loops is reported as too slow, naming the seat and
+  the decision, rather than hanging the check.
 
 A failure raises ``StrategyCheckError`` naming the game, variant, seed, seat and
 problem; success returns a ``CheckReport``. Like PettingZoo's ``api_test``, it is
@@ -32,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from whist_sim.budget import DecisionTimeout
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, RuleError, WhistSimError
 from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
@@ -70,6 +74,12 @@ CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
     ),
 }
 """Variant settings checked per game; a game not listed is checked under its defaults."""
+
+CHECK_TIME_LIMIT = 10.0
+"""Seconds a decision may take in a check unless told otherwise: a tournament's default
+``time_limit``, so that what passes keeps a default run's limit. Without a default, a
+strategy that looped in one decision kept ``whist-sim check`` silent for ever; a search
+meant for a longer limit is checked with that limit (``time_limit``, ``--time-limit``)."""
 
 TABLE_SIZES: dict[str, tuple[int, ...]] = {"knockout_whist": (2, 4, 7)}
 """Table sizes checked for games that have a choice (others: their only size)."""
@@ -116,7 +126,7 @@ def check_strategy(
     deals: int = 20,
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
-    time_limit: float | None = None,
+    time_limit: float | None = CHECK_TIME_LIMIT,
 ) -> CheckReport:
     """Check a strategy (instance, class, entry-point name or ``"module:Class"``, built
     with ``params`` when given: ``check_strategy("policy", params={"callable": ...})``).
@@ -124,8 +134,9 @@ def check_strategy(
     ``games`` narrows the check to some of the games the strategy claims; ``deals`` is
     the number of deals (or matches, for match variants) per variant and seat; deal
     seeds are ``seed, seed + 1, ...``. ``time_limit``: seconds each decision must take at
-    most, as a tournament's ``time_limit`` (None: no limit), so a strategy that is slow
-    per decision fails here rather than forfeiting in the tournament.
+    most, as a tournament's ``time_limit`` (default ``CHECK_TIME_LIMIT``, a tournament's
+    default; None: no limit, and a strategy that loops is waited on for ever), so a
+    strategy that is slow per decision fails here rather than forfeiting in the tournament.
     """
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise CheckArgumentError(
@@ -160,15 +171,15 @@ def check_strategy(
 
 def check_entrant(
     spec: str, *, deals: int = 20, command: str | None = None, isolate: bool = False,
-    games: Iterable[str] | None = None, time_limit: float | None = None,
+    games: Iterable[str] | None = None, time_limit: float | None = CHECK_TIME_LIMIT,
 ) -> CheckReport:
     """``check_strategy`` for a config entry: a strategy in process (``spec``), the same in a
     process of its own (``isolate``), or a bot program (``spec = "process"`` with its
     ``command`` line). ``spec`` may carry parameters as ``whist-sim duel`` writes them,
     ``policy(callable='pkg.mod:act')``. A bot is started and greeted first; it is ended
     afterwards. ``games``: only these of the games it claims (a policy trained for one
-    game, say). ``time_limit``: as ``check_strategy``'s; a bot is given the share of it a
-    tournament gives (``tournament.bots.BOT_TIME_SHARE``)."""
+    game, say). ``time_limit``: as ``check_strategy``'s (default ``CHECK_TIME_LIMIT``); a
+    bot is given the share of it a tournament gives (``tournament.bots.BOT_TIME_SHARE``)."""
     if spec != "process":
         if command is not None:
             raise WhistSimError("--command goes with the strategy process (a bot program)")
@@ -272,8 +283,11 @@ class _Watched:
     def __init__(self, strategy: Any, decisions: list[int]) -> None:
         self.strategy = strategy
         self.decisions = decisions
+        self.view: Any = None
+        """The view of the decision asked last (the one running, if one runs)."""
 
     def choose(self, view: Any, rng: Any) -> Any:
+        self.view = view  # the decision a time-out names
         before = _snapshot(view)
         action = self.strategy.choose(view, rng)
         self.decisions[0] += 1
@@ -325,6 +339,10 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
                 problem = str(cause)
             elif isinstance(cause, RuleError):
                 problem = f"it played an illegal action: {cause}"
+            elif _too_slow(cause):
+                limit = "its time limit" if time_limit is None else f"{time_limit:g} s"
+                problem = (f"it is too slow: {_decision_name(watched.view)} took longer than"
+                           f" {limit} ({exc})")
             else:
                 problem = f"it failed: {exc}"
             raise StrategyCheckError(f"{where}: {problem}") from exc
@@ -336,6 +354,23 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
             f" ({difference}). Draw randomness only from the rng argument (not the global"
             " random module) and keep no state between calls that changes choices"
         )
+
+
+def _too_slow(cause: BaseException | None) -> bool:
+    """Whether a strategy's failure is its decision running out of time: the play loop's
+    alarm, or a bot's own reply timeout (which fires first, at its share of the limit)."""
+    from whist_sim.protocol.errors import BotTimeout  # the bot machinery only if asked
+
+    return isinstance(cause, DecisionTimeout | BotTimeout)
+
+
+def _decision_name(view: Any) -> str:
+    """Which decision ran out of time, from its view ("its play decision after 4 tricks"):
+    every game's view has a phase and the tricks played."""
+    phase = getattr(view, "phase", None)
+    tricks = len(getattr(view, "tricks", ()))
+    kind = f"{phase} " if isinstance(phase, str) else ""
+    return f"its {kind}decision after {tricks} trick{'' if tricks == 1 else 's'}"
 
 
 def _first_difference(game: Game, first: Sequence[PlayedDeal], second: Sequence[PlayedDeal]

@@ -406,15 +406,17 @@ def check(
         help="check only this game (repeat for several; default: every game it claims)",
         show_default=False)] = None,
     time_limit: Annotated[float | None, typer.Option(
-        help="seconds each decision may take, as the tournament's time_limit (default: no"
-             " limit; a bot then gets 10 s)", show_default=False)] = None,
+        help="seconds each decision may take, as the tournament's time_limit (default: 10 s,"
+             " a tournament's default, so a strategy that loops fails as too slow; give"
+             " more for a strategy meant for a longer limit)", show_default=False)] = None,
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
-    from whist_sim.checking import StrategyCheckError, check_entrant
+    from whist_sim.checking import CHECK_TIME_LIMIT, StrategyCheckError, check_entrant
 
     try:
         report = check_entrant(strategy, deals=deals, command=command, isolate=isolate,
-                               games=game or None, time_limit=time_limit)
+                               games=game or None,
+                               time_limit=CHECK_TIME_LIMIT if time_limit is None else time_limit)
     except StrategyCheckError as exc:  # it ran and broke a rule: the verdict, then why
         typer.secho(f"failed: {strategy} does not pass the check: {exc}", fg=typer.colors.RED,
                     err=True)

@@ -68,6 +68,9 @@ class Monitor(Protocol):
 
     def decided(self, action: int) -> None: ...
 
+    def decision_failed(self) -> None:
+        """The decision in progress ended in an exception: no action, and no longer timed."""
+
 
 class _Router(io.TextIOBase):
     """sys.stdout and sys.stderr during a task: text goes to the entrant deciding."""
@@ -226,6 +229,8 @@ class Entrant:
             try:
                 action = choose(view, rng)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from the strategy
+                if monitor is not None:
+                    monitor.decision_failed()
                 if isinstance(exc, Exception) or not table.contain or is_alarm(exc):
                     raise
                 raise SeatFailure(f"({label}) raised {type(exc).__name__}: {exc}") from None

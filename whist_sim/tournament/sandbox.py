@@ -123,6 +123,14 @@ class Heartbeat:
             slots[HEADER + count] = action
             slots[ACTIONS] = count + 1
 
+    def decision_failed(self) -> None:
+        """The decision ended in an exception (its forfeit): no longer timed. Left set, the
+        flag went on timing what came after it as if the decision still ran, and a bot's
+        next start-up (``ready_seats``, whose handshake has a timeout of its own) was
+        ended as a decision overrunning ``time_limit``, outside any hand: the task failed
+        twice and took the run with it."""
+        self.slots[DECIDING] = 0
+
     # -- the supervisor's side ----------------------------------------------------
     def reset(self) -> None:
         self.slots[DECIDING] = 0
