@@ -323,3 +323,57 @@ def test_a_bad_value_given_on_the_command_line_is_named_as_such(tmp_path):
     config.write_text(quick_config(deals=2))
     _assert_clean_error(_run("run", str(config), "--deals", "0", "--out", str(tmp_path / "r")),
                         "tournament.deals = 0", "(given on the command line: --deals 0)")
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["run", "x.toml", "--workers", "2,5"],
+     ["'2,5' is not a whole number (a decimal comma? write a point)",
+      "it takes a number of workers, 0..100,000"]),
+    (["run", "x.toml", "--deals", "1.5"], ["'1.5' is not a whole number; it takes a number of"
+                                           " deal indices"]),
+    (["duel", "random", "heuristic", "--game", "german_whist", "--time-limit", "0,5"],
+     ["'0,5' is not a number (a decimal comma? write a point)", "e.g. 0.5"]),
+    (["check", "random", "--deals", "many"], ["'many' is not a whole number"]),
+])
+def test_a_number_option_that_is_not_a_number_says_what_it_takes(args, fragments):
+    """Typer's own types said "Input should be a valid integer, unable to parse string as an
+    integer", nothing of the decimal comma nor of what the option takes (a newcomer probe)."""
+    result = CliRunner().invoke(app, args, terminal_width=200)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    for fragment in fragments:
+        assert fragment in text, text
+
+
+def test_a_bad_address_from_the_environment_is_named_ray_address(tmp_path):
+    """`RAY_ADDRESS=auto whist-sim run ...` said "--address 'auto' is not an address",
+    an option nobody had typed."""
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    result = CliRunner().invoke(app, ["run", str(config), "--no-progress"],
+                                env={"RAY_ADDRESS": "auto"})
+    _assert_clean_error(result, "RAY_ADDRESS 'auto' is not an address")
+    typed = CliRunner().invoke(app, ["run", str(config), "--address", "auto", "--no-progress"])
+    _assert_clean_error(typed, "--address 'auto' is not an address")
+
+
+def test_a_failed_runs_error_in_run_json_carries_no_terminal_colour_codes(tmp_path, monkeypatch):
+    """Ray's task errors come coloured (`\\x1b[36mray::play_and_store()\\x1b[39m`); run.json
+    kept the codes, which read as noise in the file and in reports (a probe)."""
+    from whist_sim.tournament import runner as runner_module
+
+    assert runner_module.plain_text("\x1b[36mray::play_and_store()\x1b[39m failed") == (
+        "ray::play_and_store() failed")
+
+    def coloured(*args, **kwargs):
+        raise RuntimeError("\x1b[31mboom\x1b[0m in a worker")
+
+    monkeypatch.setattr(runner_module._Console, "update", coloured)  # fails mid-run
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    out = tmp_path / "run"
+    result = _run("run", str(config), "--out", str(out), "--workers", "0", "--no-progress")
+    assert result.exit_code != 0
+    error = json.loads((out / "run.json").read_text())["error"]
+    assert "boom in a worker" in error and "\x1b" not in error

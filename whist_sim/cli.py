@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from whist_sim.cli_numbers import decimal, whole_number
 from whist_sim.games.base import WhistSimError
 
 app = typer.Typer(
@@ -84,14 +85,18 @@ def _check_out(out: Path) -> None:
               " permission); choose another --out")
 
 
-def _check_run_options(workers: int | None, address: str | None) -> None:
-    """``--workers`` in range and ``--address`` well formed, before the config is read."""
+def _check_run_options(workers: int | None, address: str | None, ctx: typer.Context) -> None:
+    """``--workers`` in range and ``--address`` well formed, before the config is read;
+    ``ctx`` says whether the address came from ``RAY_ADDRESS`` (a bad one in the
+    environment was reported as a bad ``--address`` nobody had typed: a probe)."""
     from whist_sim.tournament.cluster import check_workers, parse_address
 
+    source = ctx.get_parameter_source("address")
+    where = "RAY_ADDRESS" if source is not None and source.name == "ENVIRONMENT" else "--address"
     try:
         check_workers(workers, "--workers")
         if address:
-            parse_address(address)  # the option or its environment variable, RAY_ADDRESS
+            parse_address(address, where)
     except WhistSimError as exc:
         _fail(exc)
     if address and workers == 0:  # said, not silently dropped
@@ -106,7 +111,8 @@ OutOpt = Annotated[Path | None, typer.Option(help="run folder (default results/<
 ResumeOpt = Annotated[Path | None, typer.Option(help="continue the stopped run in this folder")]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option(help="Ray workers (default: all CPUs; small runs of built-ins play in"
+    typer.Option(parser=whole_number("a number of workers, 0..100,000"),
+                 help="Ray workers (default: all CPUs; small runs of built-ins play in"
                       " process); 0 plays in this process, without Ray"),
 ]
 AddressOpt = Annotated[
@@ -118,13 +124,18 @@ ReportOpt = Annotated[bool, typer.Option("--report/--no-report", help="write the
 
 @app.command()
 def run(
+    ctx: typer.Context,
     config: ConfigArg = None,
     out: OutOpt = None,
     resume: ResumeOpt = None,
     workers: WorkersOpt = None,
     address: AddressOpt = None,
-    deals: Annotated[int | None, typer.Option(help="override tournament.deals")] = None,
-    seed: Annotated[int | None, typer.Option(help="override tournament.seed")] = None,
+    deals: Annotated[int | None, typer.Option(
+        parser=whole_number("a number of deal indices"),
+        help="override tournament.deals")] = None,
+    seed: Annotated[int | None, typer.Option(
+        parser=whole_number("a seed, a whole number from 0"),
+        help="override tournament.seed")] = None,
     report: ReportOpt = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
 ) -> None:
@@ -135,7 +146,7 @@ def run(
 
     stop_on_sigterm()  # a scheduler's stop is a Ctrl-C: the run kept, and resumable
 
-    _check_run_options(workers, address)
+    _check_run_options(workers, address, ctx)
     folder = resume
     try:
         if resume is not None:
@@ -250,6 +261,7 @@ def _finish(summary, report: bool) -> None:
 
 @app.command()
 def duel(
+    ctx: typer.Context,
     a: Annotated[str, typer.Argument(help="strategy A, e.g. pimc or 'pimc(worlds=40)'")],
     b: Annotated[str, typer.Argument(help="strategy B, the one A is measured against")],
     game: Annotated[str, typer.Option(help="german_whist, solo_whist, minnesota_whist or"
@@ -262,10 +274,16 @@ def duel(
              " skewness if known; batch=N pairs per look)"
     )] = None,
     max_deals: Annotated[int | None, typer.Option(
+        parser=whole_number("a number of deal indices"),
         help="deal indices to play at most (default 20,000 with --sprt, else 1,000)")] = None,
-    players: Annotated[int | None, typer.Option(help="table size (Knock-out Whist)")] = None,
-    seed: Annotated[int, typer.Option(help="root seed")] = 0,
-    time_limit: Annotated[float, typer.Option(help="seconds per decision")] = 10.0,
+    players: Annotated[int | None, typer.Option(
+        parser=whole_number("a table size, 2..7"), help="table size (Knock-out Whist)")
+    ] = None,
+    seed: Annotated[int, typer.Option(
+        parser=whole_number("a seed, a whole number from 0"), help="root seed")] = 0,
+    time_limit: Annotated[float, typer.Option(
+        parser=decimal("seconds per decision, e.g. 0.5"),
+        help="seconds per decision")] = 10.0,
     out: Annotated[Path | None, typer.Option(
         help="run folder (default results/duel-<time>)")] = None,
     workers: WorkersOpt = None,
@@ -278,7 +296,7 @@ def duel(
     from whist_sim.tournament.duel import duel_config, parse_settings, run_duel
 
     stop_on_sigterm()
-    _check_run_options(workers, address)
+    _check_run_options(workers, address, ctx)
     folder = out or _new_folder("duel")
     try:
         sprt_table = None if sprt is None else parse_settings(
@@ -357,6 +375,7 @@ def deals_export(
     run: Annotated[Path, typer.Argument(help="run folder")],
     out: Annotated[Path, typer.Option(help="the deal set to write (Parquet)")],
     players: Annotated[int | None, typer.Option(
+        parser=whole_number("a table size, 2..7"),
         help="Knock-out Whist runs at several table sizes: the size to export")] = None,
     partial: Annotated[bool, typer.Option(
         "--partial", help="export the deals of a run that did not complete")] = False,
@@ -396,7 +415,8 @@ def check(
     strategy: Annotated[str, typer.Argument(
         help="entry-point name or package.module:Class, with parameters as for duel"
              " (policy(callable='pkg.mod:act')), or process (a bot: give --command)")],
-    deals: Annotated[int, typer.Option(help="deals per game and variant")] = 20,
+    deals: Annotated[int, typer.Option(parser=whole_number("a number of deals"),
+                                       help="deals per game and variant")] = 20,
     command: Annotated[str | None, typer.Option(
         help="process: the bot's command line, e.g. './simple_bot --fast'")] = None,
     isolate: Annotated[bool, typer.Option(
@@ -406,6 +426,7 @@ def check(
         help="check only this game (repeat for several; default: every game it claims)",
         show_default=False)] = None,
     time_limit: Annotated[float | None, typer.Option(
+        parser=decimal("seconds per decision, e.g. 0.5"),
         help="seconds each decision may take, as the tournament's time_limit (default: 10 s,"
              " a tournament's default, so a strategy that loops fails as too slow; give"
              " more for a strategy meant for a longer limit)", show_default=False)] = None,

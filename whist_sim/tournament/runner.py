@@ -22,6 +22,7 @@ import dataclasses
 import json
 import os
 import platform
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -226,6 +227,16 @@ def _run_meta(
         "status": "running",
         "schema_version": 1,
     }
+
+
+ANSI_ESCAPES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+"""Terminal colour codes, which Ray writes into a task's error (``\x1b[36mray::...``)."""
+
+
+def plain_text(text: str) -> str:
+    """``text`` without terminal colour codes: run.json's ``error`` is read in files and
+    reports, where they show as ``\x1b[36m`` (a probe found them in a failed run's)."""
+    return ANSI_ESCAPES.sub("", text)
 
 
 def _ray_version() -> str | None:
@@ -495,7 +506,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     except Exception as exc:  # a worker or node lost: finished tasks stay committed
         if not _a_ctrl_c(exc):
             folder.update_meta(status="failed", ended=now_iso(),
-                               error=f"{type(exc).__name__}: {exc}")
+                               error=plain_text(f"{type(exc).__name__}: {exc}"))
             console.close()
             raise
         status = "interrupted"
