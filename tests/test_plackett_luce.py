@@ -25,7 +25,9 @@ from whist_sim.inference.plackett_luce import (
 from whist_sim.reports import analyses, finishing, stats
 from whist_sim.reports.ratings_section import (
     TITLE,
+    _reading_text,
     _sweep_text,
+    _unplaced,
     multiplayer_ratings_section,
     predicted_vs_observed,
     swept_entrants,
@@ -171,7 +173,10 @@ def test_an_entrant_never_ahead_of_another_is_named_even_when_its_interval_has_w
     assert swept_entrants(frame) == {"never_ahead": ["C"], "never_behind": []}
     [text] = _sweep_text(frame, ratings)
     assert text.startswith("C never finished ahead of another entrant's seat")
-    assert '"at most this much"' in text
+    assert '"at most this much" and every gap to it' in text
+    reading = _reading_text(ratings, "solo_whist", [4], _unplaced(frame))
+    assert reading.endswith("These are lower bounds: C's rating is held by the prior alone"
+                            " (above), so the true gap may be larger.")
 
 
 def test_a_tie_is_neither_ahead_nor_behind_and_top_limits_the_places_read():

@@ -356,6 +356,13 @@ def test_make_rate_and_contract_mix_intervals_are_over_deal_indices():
     assert cell["make_rate"] == pytest.approx(expected.estimate)
     assert (cell["make_rate_lo"], cell["make_rate_hi"]) == pytest.approx(
         (max(expected.lo, 0.0), min(expected.hi, 1.0)))
+    # the summary's rate over every strength: the same ratio, strength 6 added at deal 0
+    more = [*rows, {**rows[0], "strength": 6, "made": 0}]
+    overall = sw.make_rate_overall_of(pl.LazyFrame(more)).collect().row(0, named=True)
+    pooled = ratio_interval([2, 0, 1, 2], [3, 2, 2, 3])
+    assert (overall["contracts"], overall["made"]) == (10, 5)
+    assert (overall["make_rate_lo"], overall["make_rate_hi"]) == pytest.approx(
+        (max(pooled.lo, 0.0), min(pooled.hi, 1.0)))
     won = pl.LazyFrame({"strategy": ["A"] * 4, "contract": ["solo", "prop_and_cop",
                                                             "solo", "misere"],
                         "deal": [0, 0, 1, 2], "won": [1, 3, 2, 1]})

@@ -123,7 +123,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
         *_sweep_text(orders, ratings),
     ]
     if game != "knockout_whist":
-        paragraphs.append(_reading_text(ratings, game, sizes))
+        paragraphs.append(_reading_text(ratings, game, sizes, _unplaced(orders)))
         return [Section(TITLE, paragraphs, [
             table_of(ratings, [
                 ("strategy", column("strategy")),
@@ -146,7 +146,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
     paragraphs += [
         KNOCKOUT_TEXT,
         *_sweep_text(orders, winners, top=1, fit="who wins"),
-        _reading_text(winners, game, sizes),
+        _reading_text(winners, game, sizes, _unplaced(orders, top=1)),
         "Does the model fit? `predicted` is each strategy's chance per seat to win the game,"
         " from the ratings: at every line-up of the run its strength over the sum of the"
         " table's, averaged over line-ups weighted by the seats it held there (as the observed"
@@ -283,7 +283,8 @@ def _sweep_text(orders: pl.DataFrame, ratings: pl.DataFrame, top: int | None = N
                 " rating is held only by the prior's one virtual level game per pair of"
                 " entrants, and would be infinite without it. It moves with the prior and"
                 f" the run's length, not with the play: read it as \"{reading} this much\""
-                " (the interval does not show it), and the gaps to it likewise.")
+                " and every gap to it, and the chances drawn from the gaps, as \"at least"
+                " this much\" (the interval does not show it).")
     placed = set(swept["never_ahead"]) | set(swept["never_behind"])
     flat = [name for name in ratings.filter(pl.col("rating_hi") - pl.col("rating_lo") < 0.5)
             ["strategy"].to_list() if name not in placed]
@@ -295,22 +296,34 @@ def _sweep_text(orders: pl.DataFrame, ratings: pl.DataFrame, top: int | None = N
     return lines
 
 
+def _unplaced(orders: pl.DataFrame, top: int | None = None) -> frozenset[str]:
+    swept = swept_entrants(orders, top)
+    return frozenset(swept["never_ahead"]) | frozenset(swept["never_behind"])
+
+
 def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int]) -> str:
-    """The gap between the best and worst entrant, in chances a reader can picture."""
+def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int],
+                  unplaced: frozenset[str] = frozenset()) -> str:
+    """The gap between the best and worst entrant, in chances a reader can picture;
+    ``unplaced``: entrants the data cannot place (:func:`swept_entrants`), whose gap is a
+    lower bound, said so after the figures."""
     if ratings.height < 2:
         return "With a single entrant there is nothing to compare."
     best, worst = ratings.row(0, named=True), ratings.row(-1, named=True)
     gap = best["rating"] - worst["rating"]
     two = _ahead(gap)
+    held = sorted({best["strategy"], worst["strategy"]} & unplaced)
+    bound = (f" These are lower bounds: {_names(held)}'s rating is held by the prior"
+             " alone (above), so the true gap may be larger." if held else "")
     if game == "minnesota_whist":
         return (
             f"Reading a gap: {best['strategy']} is rated {fmt(gap, 0)} points above"
             f" {worst['strategy']}, so a partnership of two {best['strategy']} seats beats one"
             f" of two {worst['strategy']} seats with probability {fmt(100 * two, 1)}%."
+            + bound
         )
     n = 4 if 4 in sizes or not sizes else sizes[0]
     table = [best["strategy"]] + [worst["strategy"]] * (n - 1)
@@ -320,7 +333,7 @@ def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int]) -> str:
         f" {worst['strategy']}. In a two-seat order it would finish ahead with probability"
         f" {fmt(100 * two, 1)}%; at a table of {n} with one {best['strategy']} seat and"
         f" {n - 1} {worst['strategy']} seats, the {best['strategy']} seat finishes first with"
-        f" probability {fmt(100 * first, 1)}% (an even table: {fmt(100 / n, 1)}%)."
+        f" probability {fmt(100 * first, 1)}% (an even table: {fmt(100 / n, 1)}%)." + bound
     )
 
 

@@ -387,6 +387,22 @@ def make_rate_of(counts: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def make_rate_overall_of(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """Per contract, measure and declaring strategy, over every strength: contracts, made
+    and the make rate with its 95% interval over deal indices, as
+    :func:`make_rate_of` gives it per strength (from :func:`make_rate_counts`)."""
+    keys = ["contract", "measure", "strategy"]
+    return (
+        deal_totals(counts, keys, ("contracts", "made"))
+        .group_by(keys)
+        .agg(pl.col("contracts", "made").sum(),
+             *ratio_aggs("make_rate", pl.col("made"), pl.col("contracts")))
+        .with_columns(*with_ratio_interval("make_rate"))
+        .with_columns(*with_rate_bounds("make_rate"))
+        .select(*keys, "contracts", "made", "make_rate", "make_rate_lo", "make_rate_hi")
+    )
+
+
 def contract_mix(outcomes: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: which contracts it won in the auction, as shares of all it won.
 

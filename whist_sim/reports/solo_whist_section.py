@@ -16,7 +16,6 @@ from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
 from whist_sim.reports.document import table_of as _table
-from whist_sim.reports.stats import wilson_interval
 from whist_sim.store import RunFolder
 
 
@@ -32,11 +31,12 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
 
     (bid_sets, defence_sets, strength_counts, won, hands, throw_in_sets, session_parts,
      balances) = (frame.lazy() for frame in DealRanges.of(folder).collect_all(per_set))
-    bidding, defence, strength, mix, throw_ins, sessions = pl.collect_all(
+    bidding, defence, strength, overall, mix, throw_ins, sessions = pl.collect_all(
         [
             sw.bidding_of(bid_sets),
             sw.defence_of(defence_sets),
             sw.make_rate_of(strength_counts),
+            sw.make_rate_overall_of(strength_counts),
             sw.contract_mix_of(won, hands),
             sw.throw_ins_of(throw_in_sets),
             sw.session_results_of(session_parts, balances),
@@ -137,7 +137,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " point estimate: check it against the bands of the figure). The rates at"
                 " each strength are in the CSV of the whole table linked under it.",
             ],
-            [make_rate_summary(strength)],
+            [make_rate_summary(strength, overall)],
             figure(strength, plots.plot_make_rate_by_strength, "solo_make_rate"),
         ),
         Section(
@@ -182,9 +182,10 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " seats tied for top draw. One row of the `matches` table is a"
                 " session-seat; `sessions` counts them (a strategy with two seats of a"
                 " line-up has two per session). Mean balance, win rate and draw rate are"
-                " means over deal indices of the strategy's mean in each duplicate set"
-                " (a deal index's sets averaged: its line-ups share the cards), with 95%"
-                " t-intervals over deal indices. With four seats an even share is a win rate of"
+                " per session-seat (the strategy's totals over its session-seats, so a"
+                " line-up in which it holds two seats counts both), with the 95% interval"
+                " of a ratio over deal indices (every line-up and seating of a deal index"
+                " plays its cards). With four seats an even share is a win rate of"
                 " 1/4 per seat. Forfeit penalties stay in the balances. The quantiles"
                 " describe the spread of single sessions and carry no interval.",
             ],
@@ -212,16 +213,18 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     ]
 
 
-def make_rate_summary(strength: pl.DataFrame) -> Table:
-    """One row per contract and declaring strategy, from ``solo_whist.make_rate_by_strength``;
-    the rate at every strength (a row per strength: 130 rows in a run of three entrants) is
-    its ``details``, a CSV only."""
+def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
+    """One row per contract and declaring strategy, from ``solo_whist.make_rate_by_strength``
+    and its rate over every strength (``solo_whist.make_rate_overall_of``, an interval over
+    deal indices, as every other); the rate at every strength (a row per strength: 130 rows
+    in a run of three entrants) is its ``details``, a CSV only."""
+    pooled = {(row["contract"], row["strategy"]): row for row in overall.iter_rows(named=True)}
     rows = []
     for (_, contract, measure, name), part in strength.group_by(
             "level", "contract", "measure", "strategy", maintain_order=True):
         part = part.sort("strength")
         contracts, made = int(part["contracts"].sum()), int(part["made"].sum())
-        rate = wilson_interval(made, contracts)
+        rate = pooled[(contract, name)]
         # stronger is more sure tricks, or fewer high cards for a misère
         stronger_first = part.reverse() if measure == "sure_tricks" else part
         pays_from = None
@@ -232,7 +235,7 @@ def make_rate_summary(strength: pl.DataFrame) -> Table:
         rows.append([
             str(contract), str(name), str(measure),
             f"{part['strength'].min()}–{part['strength'].max()}", fmt(contracts), fmt(made),
-            fmt_ci({"r": rate.estimate, "r_lo": rate.lo, "r_hi": rate.hi}, "r"),
+            fmt_ci(rate, "make_rate"),
             _pays_from(pays_from, measure),
         ])
     details = _table(strength, [

@@ -89,7 +89,7 @@ def verdict_section(
         ranked, lines = _pairwise(game, figure, ranges, labels, comparisons, summaries)
     paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
         f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
-    paragraphs += lines
+    paragraphs += _so_far(lines) if unfinished else lines
     candidates = _gauntlet_candidates(meta)
     if candidates and _baselines_apart(meta, candidates, labels):
         paragraphs.append(
@@ -117,8 +117,9 @@ def _unfinished(folder: RunFolder, meta: dict[str, Any]) -> str | None:
         return None
     tasks = (meta.get("plan") or {}).get("tasks")
     done = len(folder.completed_tasks())
-    played = f"{done:,} of {tasks:,} tasks committed" if isinstance(tasks, int) else (
-        f"{done:,} tasks committed")
+    played = (f"about {100 * done / tasks:.0f}% of the planned deals played, {done:,} of"
+              f" {tasks:,} tasks" if isinstance(tasks, int) and tasks > 0
+              else f"{done:,} tasks played")
     return (
         f"**This run is not finished** (status {status}: {played}). Every figure below is"
         " over the deal indices played so far. A fixed-sample test, the 95% intervals and"
@@ -127,6 +128,14 @@ def _unfinished(folder: RunFolder, meta: dict[str, Any]) -> str | None:
         " is not there more often than they say. Only a sequential test (`[sprt]`) is"
         f" built to be read along the way. Finish the run: whist-sim run --resume {folder.path}"
     )
+
+
+def _so_far(lines: list[str]) -> list[str]:
+    """The comparisons of an unfinished run: each "decided" said to be as of the deals
+    played so far (a probe: only the section's first paragraph said the run was partial,
+    and every comparison still read "decided")."""
+    return [line.replace(" decided.", " decided on the deals played so far, not final.")
+            for line in lines]
 
 
 def _gauntlet_candidates(meta: dict[str, Any]) -> list[str]:
