@@ -241,7 +241,8 @@ def _interrupted(folder: Path | None) -> None:
 
 def _finish(summary, report: bool) -> None:
     """The closing lines of a run: what was played, the standings, the verdict."""
-    where = "in process" if summary.where == "in process" else f"on {summary.workers} Ray workers"
+    where = ("in process" if summary.where == "in process" else
+             f"on {summary.workers} Ray {'worker' if summary.workers == 1 else 'workers'}")
     typer.echo(
         f"{summary.status}: {summary.matches:,} matches ({summary.hands:,} hands) in"
         f" {summary.wall_seconds:.1f} s {where}"
