@@ -20,30 +20,25 @@ def _comma_hint(text: str) -> str:
     return " (a decimal comma? write a point)" if "," in text else ""
 
 
+def _parser(convert: Callable[[str], Any], kind: str, what: str) -> Callable[[Any], Any]:
+    """A parser that reads text with ``convert`` and refuses, naming the ``kind`` of
+    number expected, a decimal comma, and ``what`` the option takes."""
+    def parse(value: Any) -> Any:
+        text = str(value).strip()  # a default arrives as its number, a typed value as text
+        try:
+            return convert(text)
+        except ValueError:
+            raise typer.BadParameter(f"{value!r} is not {kind}{_comma_hint(text)}; it takes"
+                                     f" {what}") from None
+    return parse
+
+
 def whole_number(what: str) -> Callable[[Any], int]:
     """A parser for an option that takes a whole number; ``what`` says which, e.g. "a
     number of workers, 0..100,000"."""
-    def parse(value: Any) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        text = str(value).strip()
-        try:
-            return int(text)
-        except ValueError:
-            raise typer.BadParameter(f"{value!r} is not a whole number{_comma_hint(text)};"
-                                     f" it takes {what}") from None
-    return parse
+    return _parser(int, "a whole number", what)
 
 
 def decimal(what: str) -> Callable[[Any], float]:
     """A parser for an option that takes a number such as seconds; ``what`` says which."""
-    def parse(value: Any) -> float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        text = str(value).strip()
-        try:
-            return float(text)
-        except ValueError:
-            raise typer.BadParameter(f"{value!r} is not a number{_comma_hint(text)}; it takes"
-                                     f" {what}") from None
-    return parse
+    return _parser(float, "a number", what)
