@@ -284,11 +284,10 @@ def load_plan(
     handshake's timeout twice); None, as on resuming: run.json's, validated here."""
     meta = folder.meta()
     _check_deal_set_unchanged(folder, meta)
+    resuming = config is None
     try:
-        if config is None:  # resuming: the entrants must be the code the run started with
+        if config is None:
             config = validate_config(meta["config"], str(folder.path / "run.json"))
-            check_same_code(folder.path / "run.json", meta.get("strategies") or {},
-                            config.strategy_versions(), config.strategy_sources())
         rotations = config.game().duplicate_rotations
         plan = Plan(
             meta["plan"]["pairings"], meta["plan"]["deals"], meta["plan"]["deals_per_task"],
@@ -297,6 +296,10 @@ def load_plan(
         seats = [tuple(lineup) for lineup in meta["lineups"]]
         played = list(meta.get("pairing_ids") or range(len(seats)))
         _check_config_matches_record(folder, meta, config, seats, played)
+        if resuming:  # the entrants must be the code the run started with (after the
+            # config's own check: an edited game changes every entrant's class)
+            check_same_code(folder.path / "run.json", meta.get("strategies") or {},
+                            config.strategy_versions(), config.strategy_sources())
     except (KeyError, TypeError) as exc:
         raise RunFolderError(f"{folder.path}/run.json: corrupt (missing {exc})") from None
     sizes = (plan.pairings, plan.deals, plan.deals_per_task)
