@@ -3,6 +3,8 @@ time used; the last lines equal the report's standings."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import polars as pl
 import pytest
@@ -38,6 +40,43 @@ def test_standings_are_printed_while_the_run_plays_with_forfeits_and_time(
     last = err[err.rindex("entrant "):].splitlines()
     raiser = next(line for line in last if line.startswith("raiser"))
     assert raiser.split()[-3] == "24"  # every hand it played was forfeited, and it shows
+
+
+def test_progress_into_a_log_is_plain_lines_with_the_standings_under_each(
+    tmp_path, capsys, monkeypatch
+):
+    """stderr a file or a pipe (capsys's is neither a terminal): no bar redrawn in place,
+    whose carriage returns a log keeps and on whose last line the standings began."""
+    monkeypatch.setattr(runner, "LIVE_SECONDS", 0.0)
+    config = load_config(write_config(tmp_path, quick_config(deals=6, per_task=2)))
+    run_tournament(config, tmp_path / "log", workers=0, progress=True)
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    lines = err.splitlines()
+    progress = [n for n, line in enumerate(lines) if line.startswith("log: ")]
+    assert len(progress) == 9  # one a task
+    assert lines[progress[-1]].startswith("log: 36/36 matches (100%) after ")
+    assert all(lines[n + 1].startswith("after ") and lines[n + 2].startswith("entrant ")
+               for n in progress)
+    assert " left" in lines[progress[0]] and " left" not in lines[progress[-1]]
+
+
+def test_progress_on_a_terminal_is_a_bar_redrawn_in_place(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(runner, "LIVE_SECONDS", 0.0)
+    folder = SimpleNamespace(path=tmp_path / "bar")  # the console reads its name only
+    console = runner._Console(folder, total=10, done=0, enabled=True, terminal=True)
+    live = LiveStandings(["a", "b"])
+    console.update(4, live, None)
+    console.close()
+    err = capsys.readouterr().err
+    assert "\r" in err and "bar:  40%|" in err and "entrant " in err
+    assert "bar: 4/10 matches (40%)" not in err  # the log's line is not printed
+
+
+def test_a_log_line_says_how_long_in_seconds_minutes_and_hours():
+    assert runner._duration(41.6) == "42 s"
+    assert runner._duration(185) == "3 min 5 s"
+    assert runner._duration(7_800) == "2 h 10 min"
 
 
 def test_final_live_standings_equal_the_reports_standings(tmp_path):

@@ -363,20 +363,31 @@ def _check_deal_set_unchanged(folder: RunFolder, meta: dict[str, Any]) -> None:
 
 
 class _Console:
-    """The progress bar and, every ``LIVE_SECONDS``, the live standings (stderr)."""
+    """The progress bar and, every ``LIVE_SECONDS``, the live standings (stderr).
 
-    def __init__(self, folder: RunFolder, total: int, done: int, enabled: bool) -> None:
+    On a terminal the bar redraws itself in place. When stderr is a file or a pipe (a
+    log, ``nohup``, a batch job), redrawing in place writes carriage returns that a log
+    keeps, and the standings began on the bar's last line: there each update is a plain
+    line of its own instead, every ``LIVE_SECONDS``, with the standings under it.
+    """
+
+    def __init__(self, folder: RunFolder, total: int, done: int, enabled: bool,
+                 terminal: bool | None = None) -> None:
         self.enabled = enabled
+        self.terminal = _is_terminal(sys.stderr) if terminal is None else terminal
         # counts matches, as the closing line does ("complete: 2,400 matches (48,000 hands)")
         self.bar = tqdm(total=total, initial=done, unit=" matches", desc=folder.path.name,
                         bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}"
                                    " matches [{elapsed}<{remaining}, {rate_fmt}]",
-                        disable=not enabled, smoothing=0.1, file=sys.stderr)
-        self._shown = time.perf_counter()
+                        disable=not (enabled and self.terminal), smoothing=0.1,
+                        file=sys.stderr)
+        self.name, self.total, self.done, self.start_done = folder.path.name, total, done, done
+        self._started = self._shown = time.perf_counter()
 
     def update(self, matches: int, standings: LiveStandings,
                tracker: DuelTracker | None) -> None:
         self.bar.update(matches)
+        self.done += matches
         now = time.perf_counter()
         if not self.enabled or now - self._shown < LIVE_SECONDS:
             return
@@ -384,10 +395,47 @@ class _Console:
         lines = standings.lines()
         if tracker is not None and tracker.progress_line():
             lines.append(tracker.progress_line())
-        self.bar.write("\n".join(lines), file=sys.stderr)
+        if self.terminal:
+            self.bar.write("\n".join(lines), file=sys.stderr)
+        else:
+            print("\n".join([self.progress_line(now), *lines]), file=sys.stderr, flush=True)
+
+    def progress_line(self, now: float) -> str:
+        """Where the run stands, as one line of a log: matches done of the total, time
+        spent in this session, and the time left at this session's rate."""
+        elapsed = now - self._started
+        share = self.done / self.total if self.total else 1.0
+        line = (f"{self.name}: {self.done:,}/{self.total:,} matches ({share:.0%})"
+                f" after {_duration(elapsed)}")
+        played = self.done - self.start_done
+        if played > 0 and elapsed > 0:
+            left = (self.total - self.done) * elapsed / played
+            line += f", {played / elapsed:,.0f} matches/s"
+            if self.done < self.total:
+                line += f", about {_duration(left)} left"
+        return line
 
     def close(self) -> None:
         self.bar.close()
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``3 min 5 s``, ``2 h 10 min``: a log line's times."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
 
 
 def _execute(folder: RunFolder, executor: Executor, progress: bool,
