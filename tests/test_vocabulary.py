@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from tests.tournament_helpers import write_config
 from whist_sim.cli import app
 from whist_sim.store import RunFolder
+from whist_sim.tournament import runner
 from whist_sim.tournament.config import load_config
 from whist_sim.tournament.runner import run_tournament
 
@@ -44,7 +45,8 @@ def _last_bar(err: str) -> tuple[int, int]:
     return int(done), int(total)
 
 
-def test_the_progress_bar_counts_the_matches_the_summary_counts(tmp_path, capsys):
+def test_the_progress_bar_counts_the_matches_the_summary_counts(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(runner, "_is_terminal", lambda stream: True)  # the bar, as on a tty
     summary = run_tournament(load_config(write_config(tmp_path, SOLO)), tmp_path / "run",
                              workers=0, progress=True)
     done, total = _last_bar(capsys.readouterr().err)
