@@ -8,6 +8,8 @@ finished without a word, its first half played by the old code and its second by
 from __future__ import annotations
 
 import json
+import re
+import sys
 import textwrap
 import tomllib
 from pathlib import Path
@@ -83,11 +85,60 @@ def test_a_version_other_than_the_recorded_one_stops_its_resume(run):
         resume_tournament(folder, workers=0, progress=False)
 
 
-def test_a_bot_file_that_changed_is_named_and_a_run_without_records_is_not_compared():
-    recorded = {"bot": {"version": "1", "source": {"files": {"bot.py": "a" * 64}}},
-                "old": {"use": "random"}}  # a run.json from before the records
-    with pytest.raises(RunFolderError, match=r"'bot\.py' of its command is not the file"):
-        check_same_code(Path("run.json"), recorded, {"bot": "1", "old": "1"},
-                        {"bot": {"files": {"bot.py": "b" * 64}}, "old": {}})
-    check_same_code(Path("run.json"), recorded, {"bot": "1", "old": "9"},
-                    {"bot": {"files": {"bot.py": "a" * 64}}, "old": {"sha256": "c" * 64}})
+BOT = textwrap.dedent('''
+    """A bot for the resume test: the built-in random strategy over the protocol."""
+    from whist_sim.protocol.client import main
+
+    raise SystemExit(main(["random"]))
+''')
+
+
+def _isolated_run(tmp_path: Path, entry: str) -> Path:
+    config = validate_config(tomllib.loads(textwrap.dedent(f'''
+        [tournament]
+        game = "german_whist"
+        deals = 4
+        deals_per_task = 2
+
+        [[strategies]]
+        {entry}
+        label = "theirs"
+        cwd = "{tmp_path}"
+
+        [[strategies]]
+        use = "random"
+    ''')))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    return summary.path
+
+
+def test_an_isolated_plugin_edited_since_the_run_started_stops_its_resume(tmp_path):
+    """Its code is never imported by the driver: the file is found without running it."""
+    module = tmp_path / "resume_plugin_isolated.py"
+    module.write_text(PLUGIN)
+    folder = _isolated_run(tmp_path, 'use = "resume_plugin_isolated:Lowest"\nisolate = true')
+    recorded = json.loads((folder / "run.json").read_text())["strategies"]["theirs"]["source"]
+    assert recorded["plugin_file"] == str(module.resolve())
+    module.write_text(PLUGIN + "# edited\n")
+    with pytest.raises(RunFolderError, match=rf"strategy 'theirs' changed since the run started:"
+                       rf" its module {re.escape(str(module.resolve()))} is not the file"):
+        resume_tournament(folder, workers=0, progress=False)
+    module.write_text(PLUGIN)
+    assert resume_tournament(folder, workers=0, progress=False).status == "complete"
+
+
+def test_a_bot_script_edited_since_the_run_started_stops_its_resume(tmp_path):
+    script = tmp_path / "resume_bot.py"
+    script.write_text(BOT)
+    folder = _isolated_run(tmp_path, f'use = "process"\ncommand = ["{sys.executable}",'
+                                     f' "{script}"]')
+    script.write_text(BOT + "# edited\n")
+    with pytest.raises(RunFolderError, match=rf"'{re.escape(str(script))}' of its command is not"
+                       " the file the run was played with"):
+        resume_tournament(folder, workers=0, progress=False)
+
+
+def test_a_run_without_records_is_not_compared():
+    recorded = {"old": {"use": "random"}}  # a run.json from before the records
+    check_same_code(Path("run.json"), recorded, {"old": "9"}, {"old": {"sha256": "c" * 64}})

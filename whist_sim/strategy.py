@@ -346,6 +346,47 @@ def strategy_source(spec: str, game: str) -> dict[str, Any]:
     }
 
 
+def isolated_source(spec: str, search: list[str]) -> dict[str, Any]:
+    """An isolated entrant's module and its file's SHA-256, for run.json, found without
+    importing it: its code runs in its own process only, never in the driver (a parent
+    package's ``__init__`` is not run either). ``search``: the folders the entrant's
+    process looks in first (its working directory), before this process's ``sys.path``.
+    Empty where the module is not found (the process's start says why).
+
+    A resume compares the SHA-256 with the file's then (``tournament.same_code``): an
+    isolated plug-in edited between two sessions played on under its old label."""
+    module_name = spec.partition(":")[0] if ":" in spec else None
+    if module_name is None:
+        ep = registered(spec)
+        if ep is None or ":" not in ep.value:
+            return {}
+        module_name = ep.value.partition(":")[0]
+    file = _module_file(module_name.strip(), [*search, *sys.path])
+    if file is None:
+        return {}
+    return {"plugin_module": module_name, "plugin_file": str(file),
+            "plugin_sha256": hashlib.sha256(file.read_bytes()).hexdigest()}
+
+
+def _module_file(module_name: str, search: list[str]) -> Path | None:
+    """Where ``module_name`` would be imported from, level by level, running nothing."""
+    from importlib.machinery import PathFinder
+
+    locations: list[str] | None = search
+    spec = None
+    parts = module_name.split(".")
+    for depth in range(1, len(parts) + 1):
+        if locations is None:
+            return None
+        spec = PathFinder.find_spec(".".join(parts[:depth]), list(locations))
+        if spec is None:
+            return None
+        found = spec.submodule_search_locations
+        locations = None if found is None else list(found)
+    origin = getattr(spec, "origin", None)
+    return Path(origin).resolve() if origin and Path(origin).is_file() else None
+
+
 def _source_file(module: Any) -> Path | None:
     """The module's source file (its .py; else whatever file it was loaded from)."""
     if module is None:

@@ -45,6 +45,7 @@ from whist_sim.play import ON_ERROR
 from whist_sim.strategy import (
     StrategyError,
     build_strategy,
+    isolated_source,
     strategy_class,
     strategy_source,
     strategy_version,
@@ -750,7 +751,10 @@ def _greet(
             " it is benched")
     finally:
         bot.close()
-    return bot.source()
+    source = bot.source()
+    if entry.use != PROCESS:  # a Python strategy the process imports: its module's file too
+        source.update(isolated_source(entry.use, [str(entry.cwd or os.getcwd())]))
+    return source
 
 
 def bot_environment(entry: StrategyEntry) -> dict[str, str] | None:

@@ -39,21 +39,33 @@ def check_same_code(run_json: Path, recorded: Mapping[str, Any],
 
 def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, Any]
                   ) -> str | None:
-    """What differs first, as a clause of the refusal; None when nothing does."""
+    """What differs first, as a clause of the refusal; None when nothing does.
+
+    ``source`` is ``strategy_source``'s for a strategy played in the workers' processes
+    (its module's ``file`` and ``sha256``), ``ProcessStrategy.source``'s for an entrant
+    in a process of its own (``sha256``: every file its command names, by the command's
+    part), with, for an isolated Python strategy, its module's ``plugin_file`` and
+    ``plugin_sha256`` (``strategy.isolated_source``)."""
     recorded_version = then.get("version")
     if recorded_version is not None and str(recorded_version) != str(version):
         return f"its version is {version!r}, the run was played with {recorded_version!r}"
     before = then.get("source") or {}
     if not isinstance(before, Mapping):
         return None
-    if before.get("sha256") and source.get("sha256") and before["sha256"] != source["sha256"]:
-        return (f"its module {source.get('file') or before.get('file')} is not the file the"
-                f" run was played with (SHA-256 {source['sha256'][:12]}..., recorded"
-                f" {before['sha256'][:12]}...)")
-    files_then, files_now = before.get("files") or {}, source.get("files") or {}
-    if isinstance(files_then, Mapping) and isinstance(files_now, Mapping):
-        for part, digest in files_then.items():
-            if part in files_now and files_now[part] != digest:
-                return (f"{part!r} of its command is not the file the run was played with"
-                        f" (SHA-256 {files_now[part][:12]}..., recorded {digest[:12]}...)")
+    digest_then, digest_now = before.get("sha256"), source.get("sha256")
+    if isinstance(digest_then, str) and isinstance(digest_now, str) and digest_then != digest_now:
+        return _file_changed(f"its module {source.get('file') or before.get('file')}",
+                             digest_now, digest_then)
+    if isinstance(digest_then, Mapping) and isinstance(digest_now, Mapping):
+        for part, digest in digest_then.items():
+            if part in digest_now and digest_now[part] != digest:
+                return _file_changed(f"{part!r} of its command", digest_now[part], digest)
+    plugin_then, plugin_now = before.get("plugin_sha256"), source.get("plugin_sha256")
+    if plugin_then and plugin_now and plugin_then != plugin_now:
+        return _file_changed(f"its module {source.get('plugin_file')}", plugin_now, plugin_then)
     return None
+
+
+def _file_changed(what: str, now: str, then: str) -> str:
+    return (f"{what} is not the file the run was played with (SHA-256 {now[:12]}...,"
+            f" recorded {then[:12]}...)")
