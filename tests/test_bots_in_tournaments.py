@@ -141,6 +141,31 @@ def test_a_bot_that_cannot_start_forfeits_with_one_line_and_is_benched(tmp_path)
     assert meta["benched"]["h"]["forfeits"] == 10
 
 
+@pytest.mark.parametrize(("module", "reason"), [
+    (None, r"cannot import 'no_such_isolated_module' \(No module named"),
+    ("raise RuntimeError('no licence key')\n",
+     r"importing 'bad_isolated_plugin' raised RuntimeError: no licence key"),
+])
+def test_an_isolated_strategy_that_cannot_be_imported_stops_the_run_before_any_deal(
+    tmp_path, module, reason
+):
+    """As it does played in the workers: one line naming the entry and why, not a
+    warning, a traceback and every one of its deals forfeited (a newcomer probe ran the
+    configs page's example, whose plug-in does not exist, to the end with exit code 0)."""
+    from whist_sim.tournament.config import ConfigError
+
+    name = "no_such_isolated_module" if module is None else "bad_isolated_plugin"
+    if module is not None:
+        (tmp_path / f"{name}.py").write_text(module)
+    first = f'use = "{name}:Mine"\nisolate = true\ncwd = "{tmp_path}"'
+    body = GERMAN.format(game="german_whist", deals=2, first=first, second='use = "random"',
+                         players="")
+    with pytest.raises(ConfigError, match=r"bad\.toml: strategies\[0\] \(h\): strategy"
+                       rf" '{name}:Mine': {reason}") as refused:
+        load_config(write_config(tmp_path, body, "bad.toml"))
+    assert "Traceback" not in str(refused.value) and "\n" not in str(refused.value)
+
+
 @pytest.mark.slow
 def test_a_bots_stderr_is_kept_in_the_run_folder(tmp_path):
     script = tmp_path / "chatty.py"

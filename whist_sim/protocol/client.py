@@ -25,6 +25,7 @@ from contextlib import redirect_stdout
 from typing import Any, BinaryIO
 
 from whist_sim.games import GAMES
+from whist_sim.games.base import WhistSimError
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.messages import (
     PROTOCOL_VERSION,
@@ -197,7 +198,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from whist_sim.tournament.entrant_text import parse_entrant
 
-    entrant = parse_entrant(args.strategy, "strategy")
-    factory = registry_factory(entrant["use"], entrant["params"])
-    version = args.version or strategy_version(resolve_strategy(entrant["use"]))
+    try:
+        entrant = parse_entrant(args.strategy, "strategy")
+        factory = registry_factory(entrant["use"], entrant["params"])
+        version = args.version or strategy_version(resolve_strategy(entrant["use"]))
+    except WhistSimError as exc:  # one line, not a traceback: the engine shows it as the cause
+        print(f"{NOT_SERVED}{exc}", file=sys.stderr, flush=True)
+        return NOT_SERVED_CODE
     return run_bot(factory, args.name or args.strategy, version)
+
+
+NOT_SERVED = "whist_sim.protocol: cannot serve this strategy: "
+"""How ``main`` begins the one stderr line that says why the strategy it was asked to
+serve cannot be imported or built; a config check reads it to stop before any deal
+(``tournament.config``), as it does for the same strategy played in the workers."""
+
+NOT_SERVED_CODE = 78
+"""``main``'s exit code then (sysexits' EX_CONFIG: a configuration error)."""
