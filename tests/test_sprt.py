@@ -635,6 +635,25 @@ def test_fixed_verdict_uses_one_sided_confidence_bounds():
     assert both.decision == ("H1" if both.llr > 0 else "H0")
 
 
+@pytest.mark.parametrize("margin", [0.0, 1.5])
+def test_pairs_of_one_margin_read_no_spread_not_an_interval_of_no_width(margin):
+    """Every pair the same margin (a newcomer probe: four Solo pairs all at 0): the
+    verdict read "+0.00 points per hand (95%: +0.00 to +0.00), +0.0 normalised Elo (95%:
+    +0.0 to +0.0)", and a fixed-sample test "the one-sided bounds of the mean, n/a to n/a,
+    take in both +0.00 ..., the mean under H0 and +0.00 ..., the mean under H1"."""
+    pairs = [margin] * 4
+    for verdict in (sequential_verdict(net_model(), SprtSettings(), pairs, finished=True),
+                    fixed_verdict(net_model(), SprtSettings(), pairs)):
+        text = verdict.text("a", "b")
+        assert f"{margin:+.2f} points per hand in every one of the 4 pairs [no spread]" in text
+        assert "no interval and no normalised Elo yet" in text
+        assert "95%" not in text and "n/a to n/a" not in text
+        assert verdict.decision in ("inconclusive", "continue")
+    fixed = fixed_verdict(net_model(), SprtSettings(), pairs).text("a", "b")
+    assert ("a fixed-sample test cannot decide after 4 pairs: the pairs all agree (no"
+            " spread), so the mean has no confidence bounds yet; more pairs are needed") in fixed
+
+
 def test_a_shares_bounds_in_the_verdict_text_are_cut_at_zero_and_one():
     """Three pairs, two won outright: the t-bounds of the mean share run past 1 (1.32)
     and the text says 1.000, as the report's intervals do; the decision is unchanged."""

@@ -75,6 +75,12 @@ class Estimate:
             return "no pairs played yet"
         if self.pairs < 2:
             return f"1 pair so far: {self._mean_phrase()} (too few pairs for an interval)"
+        if self.mean_unit != "share" and self.sd == 0:
+            # every pair the same margin: an interval of no width, and Elo scaled by a
+            # spread of 0 (0/0, or unbounded), would read as certainty it is not
+            return (f"{signed(self.mean, 2)} {self.mean_unit} in every one of the {self.pairs}"
+                    f" pairs [no spread], so no interval and no {self.unit} yet (they are"
+                    " scaled by the spread between pairs), likelihood of superiority n/a")
         finite = [abs(x) for x in (self.elo, self.elo_lo, self.elo_hi) if math.isfinite(x)]
         digits = 0 if finite and max(finite) >= 10 else 1
         elo = (

@@ -169,6 +169,11 @@ class Verdict:
         low_key, high_key = ("net0", "net1") if self.settings.on_net_scale else ("elo0", "elo1")
         low, high = self.settings.bounds
         lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
+        if math.isnan(lower_bound) and self.decision not in ("H0", "H1"):
+            why = ("a bound needs at least 2 pairs" if pairs < 2 else
+                   "the pairs all agree (no spread), so the mean has no confidence bounds yet")
+            return (f"a fixed-sample test cannot decide after {_pairs(pairs)}: {why}; more"
+                    " pairs are needed.")
         at_h0 = f"{self._mean(mean0)}, the mean under H0 ({low_key} = {low:g})"
         at_h1 = f"{self._mean(mean1)}, the mean under H1 ({high_key} = {high:g})"
         if self.decision == "H1":
