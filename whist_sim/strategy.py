@@ -278,7 +278,29 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str) -> An
     except Exception as exc:
         raise StrategyError(f"strategy {spec!r}: {_raised_in(exc)}") from None
     _check_choose(spec, strategy)
+    _ready_rollouts(game)
     return strategy
+
+
+_ROLLOUTS_READY: set[str] = set()
+"""Games whose default roll-out policy this process has built (``_ready_rollouts``)."""
+
+
+def _ready_rollouts(game: str) -> None:
+    """Build the game's default roll-out policy (``search.policy.default_policy``) now, if
+    a strategy of this process searches (``whist_sim.search`` is loaded): search builds it
+    at its first roll-out, and building it compiles the heuristic's numba kernels (about
+    a second from numba's cache, 8 s for Solo Whist with none). A strategy is built
+    outside any decision, its first roll-out inside one: a plug-in that rolled out with
+    the library's pieces failed its check on a fresh install, its first Solo bid over the
+    10 s limit, and passed the next time. Processes with no searching strategy never
+    load the search package and pay nothing."""
+    if game in _ROLLOUTS_READY or "whist_sim.search" not in sys.modules:
+        return
+    _ROLLOUTS_READY.add(game)  # first: building the policy builds a strategy too
+    from whist_sim.search.policy import default_policy
+
+    default_policy(game)
 
 
 def _raised_in(exc: BaseException) -> str:
