@@ -41,3 +41,12 @@ def test_a_stale_table_is_rewritten():
     text = PAGE.read_text(encoding="utf-8")
     stale = text.replace("| own hand |", "| own cards |", 1)
     assert stale != text and with_tables(stale) == text
+
+
+def test_every_python_block_of_the_page_runs_as_written():
+    """In order, in one namespace, as a reader pastes them: two of them did not (a block
+    used ``seat`` it never set, another ``np`` it never imported; a newcomer probe)."""
+    namespace: dict[str, object] = {}
+    for number, block in enumerate(re.findall(r"```python\n(.*?)```", PAGE.read_text(),
+                                              re.DOTALL)):
+        exec(compile(block, f"{PAGE.name}, python block {number + 1}", "exec"), namespace)

@@ -77,6 +77,21 @@ def test_standalone_replay_needs_no_whist_sim_and_agrees(run):
     assert result.stdout.strip().endswith(f"tricks: seat 0 {expected[0]}, seat 1 {expected[1]}")
 
 
+@pytest.mark.parametrize(("arguments", "said"), [
+    ([], "Usage: python replay_standalone.py RUN_FOLDER DEAL_KEY"),
+    (["{run}", "9-9-9-9"], "no deal '9-9-9-9'; a deal key is pairing-deal-rotation-hand"),
+    (["{missing}", "0-1-0-0"], "no deals table here (data/deals/*.parquet); give a run folder"),
+])
+def test_standalone_replay_says_what_is_wrong_in_one_line(run, tmp_path, arguments, said):
+    """It raised IndexError with no arguments (and for --help), and ArrowInvalid for a
+    folder that is not a run (a newcomer probe)."""
+    given = [a.format(run=run, missing=tmp_path / "nothing") for a in arguments]
+    result = subprocess.run([sys.executable, "-I", str(STANDALONE), *given],
+                            capture_output=True, text=True, cwd="/")
+    assert result.returncode == 2 and said in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
 def test_replay_of_a_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(RunFolderError, match="no such run folder"):
         replay_deal(tmp_path / "nope", "0-0-0-0")

@@ -22,8 +22,16 @@ RANKS = "23456789TJQKA"
 
 def load(run: str, table: str, deal_key: str) -> list[dict]:
     files = glob.glob(f"{run}/data/{table}/*.parquet")
+    if not files:
+        fail(f"{run}: no {table} table here (data/{table}/*.parquet); give a run folder,"
+             " e.g. results/quickstart-20260101-120000")
     data = ds.dataset(files, format="parquet").to_table(filter=pc.field("deal_key") == deal_key)
     return data.to_pylist()
+
+
+def fail(message: str) -> None:
+    print(message, file=sys.stderr)
+    sys.exit(2)
 
 
 def beats(card: str, best: str, trump: str) -> bool:
@@ -33,11 +41,14 @@ def beats(card: str, best: str, trump: str) -> bool:
 
 
 def replay(run: str, deal_key: str) -> tuple[int, int]:
-    (deal,) = load(run, "deals", deal_key)
+    found = load(run, "deals", deal_key)
+    if len(found) != 1:
+        fail(f"{run}: no deal {deal_key!r}; a deal key is pairing-deal-rotation-hand, e.g."
+             " 0-12-1-0 (the deals table's deal_key column)")
+    (deal,) = found
     if deal["game"] != "german_whist":
-        print(f"{run} is a {deal['game']} run; replay_standalone.py reads German Whist"
-              " runs only", file=sys.stderr)
-        sys.exit(2)
+        fail(f"{run} is a {deal['game']} run; replay_standalone.py reads German Whist"
+             " runs only")
     actions = sorted(load(run, "actions", deal_key), key=lambda a: a["step"])
     hands = [set(h.split()) for h in deal["hands"]]
     trump = deal["trump"]
@@ -65,4 +76,10 @@ def replay(run: str, deal_key: str) -> tuple[int, int]:
 
 
 if __name__ == "__main__":
+    usage = __doc__.split("\n\n")[1].strip()
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(usage)
+        sys.exit(0)
+    if len(sys.argv) != 3:
+        fail(usage)
     replay(sys.argv[1], sys.argv[2])
