@@ -120,6 +120,10 @@ AddressOpt = Annotated[
     typer.Option(envvar="RAY_ADDRESS", help="join this Ray cluster instead of starting one"),
 ]
 ReportOpt = Annotated[bool, typer.Option("--report/--no-report", help="write the report after")]
+ProgressOpt = Annotated[bool, typer.Option(
+    "--progress/--no-progress",
+    help="show progress and live standings on stderr (a bar on a terminal; into a log,"
+         " a plain line every few seconds)")]
 
 
 @app.command()
@@ -137,9 +141,9 @@ def run(
         parser=whole_number("a seed, a whole number from 0"),
         help="override tournament.seed")] = None,
     report: ReportOpt = False,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    progress: ProgressOpt = True,
 ) -> None:
-    """Play a round-robin tournament on Ray and write Parquet results."""
+    """Play a tournament (round robin or gauntlet), in process or on Ray; write Parquet."""
     from whist_sim.tournament.cluster import stop_on_sigterm
     from whist_sim.tournament.config import load_config
     from whist_sim.tournament.runner import resume_tournament, run_tournament
@@ -290,7 +294,7 @@ def duel(
     workers: WorkersOpt = None,
     address: AddressOpt = None,
     report: ReportOpt = False,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    progress: ProgressOpt = True,
 ) -> None:
     """Is A stronger than B? Play duplicate pairs until a test decides, and say so."""
     from whist_sim.tournament.cluster import stop_on_sigterm

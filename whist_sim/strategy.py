@@ -199,7 +199,8 @@ def resolve_strategy(spec: str) -> type:
     known = ", ".join(sorted(available_strategies())) or "(none installed)"
     raise StrategyError(
         f"unknown strategy {spec!r}; registered strategies: {known},"
-        " or give 'package.module:Class'"
+        " or give 'package.module:Class' (or process, a bot program in any language, with"
+        " its command)"
     )
 
 
