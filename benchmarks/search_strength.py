@@ -231,6 +231,11 @@ def measure(name: str, seeds: int, search: str, params: dict, workers: int,
     return merged
 
 
+def _share_bounds(mean: float, half: float) -> str:
+    """A share's t interval, cut at 0% and 100% (two seeds read 26% to 124%)."""
+    return f"{max(mean - half, 0.0):.2%} .. {min(mean + half, 1.0):.2%}"
+
+
 def report(name: str, search: str, params: dict, r: dict[str, Any],
            opponent: dict | None = None, field: str | None = None) -> None:
     scores = r["scores"]
@@ -245,12 +250,12 @@ def report(name: str, search: str, params: dict, r: dict[str, Any],
           f" {per_decision:.1f} ms per decision (mean)")
     if name in ("german-solver", "german-pimc", "knockout"):
         unit = "hands" if name.startswith("german") else "games"
-        print(f"  {unit} won: {mean:.2%} (95% CI {mean - half:.2%} .. {mean + half:.2%})")
+        print(f"  {unit} won: {mean:.2%} (95% CI {_share_bounds(mean, half)})")
     elif name == "minnesota":
         deals = sum(r["deals"])
         per_deal = [p / d for p, d in zip(r["points"], r["deals"], strict=True)]
         pmean, phalf = mean_interval(per_deal)
-        print(f"  games to 13 won: {mean:.2%} (95% CI {mean - half:.2%} .. {mean + half:.2%})")
+        print(f"  games to 13 won: {mean:.2%} (95% CI {_share_bounds(mean, half)})")
         print(f"  points per deal: {sum(r['points']) / deals:+.3f}"
               f" (per-seed mean {pmean:+.3f}, 95% CI {pmean - phalf:+.3f} .. {pmean + phalf:+.3f})"
               f" over {deals:.0f} deals")
@@ -275,7 +280,9 @@ def report(name: str, search: str, params: dict, r: dict[str, Any],
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("target", choices=sorted(TARGETS))
-    parser.add_argument("--search", default="pimc", help="the search strategy (pimc, ismcts)")
+    parser.add_argument("--search", default="pimc",
+                        help="the strategy measured: a registered name (pimc, ismcts, solver)"
+                             " or module:Class, e.g. knockout_greedy:GreedyRules")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of the measured strategy (repeatable)")
     parser.add_argument("--opponent-param", action="append", default=[], metavar="KEY=VALUE",
