@@ -409,7 +409,8 @@ def test_a_dealer_other_than_the_matchs_is_refused(runs: dict[str, Path], tmp_pa
 def test_a_hand_no_match_reaches_is_refused(runs: dict[str, Path]) -> None:
     message = refused(set_file(runs["german_best_of_3"]), game_of("german_single"))
     assert ("row 1 (deal 0, hand 1): hand 1 is never played: a German Whist match under this"
-            " variant is one hand (hand 0)") in message
+            " variant is one hand (hand 0); the set was dealt under match = \"best_of_3\" (its"
+            " variant column): give the run the same variant") in message
 
 
 def test_a_missing_column_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
