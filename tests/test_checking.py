@@ -312,3 +312,62 @@ def test_the_whist_sim_check_of_a_loop_ends_within_its_default_time_limit():
     assert result.returncode == 1, result.stdout + result.stderr
     assert "it is too slow: its play decision after 4 tricks took longer than 10 s" \
         in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("RaisesUnprintable", "raised _Unprintable: (its message could not be read: str() raised"
+                          " RuntimeError)"),
+    ("RaisesGeneratorExit", "raised GeneratorExit"),
+    ("RaisesBaseException", "it raised _Escape: not an Exception, a BaseException that is not"
+                            " an Exception: played in process it would end the whole"
+                            " tournament"),
+])
+def test_a_strategy_raising_what_cannot_be_printed_or_a_base_exception_fails_in_one_line(
+    name, said
+):
+    """Each ended `whist-sim check` in a traceback (a probe's plug-ins)."""
+    from tests.plugins import hostile
+
+    with pytest.raises(StrategyCheckError) as failed:
+        check_strategy(getattr(hostile, name)(), games=["german_whist"], deals=4)
+    assert said in str(failed.value)
+
+
+class _Returns(RandomStrategy):
+    """Returns ``value`` at its first decision."""
+
+    games = frozenset({"german_whist"})
+    value: object = None
+
+    def choose(self, view, rng):
+        return self.value
+
+
+class _ReturnsTrue(_Returns):
+    value = True
+
+
+class _ReturnsFloat(_Returns):
+    value = 6.0
+
+
+class _ReturnsNone(_Returns):
+    value = None
+
+
+@pytest.mark.parametrize("kind", [_ReturnsTrue, _ReturnsFloat, _ReturnsNone])
+def test_an_isolated_strategy_returning_what_is_not_an_action_fails_as_in_process(kind):
+    """Isolated, a bool was sent as the card it indexes (True: 3S) and passed the check
+    that the same strategy failed in process; a float or None failed inside the notation
+    with a message about tuple indices."""
+    from whist_sim.checking import check_entrant
+
+    spec = f"tests.test_checking:{kind.__name__}"
+    with pytest.raises(StrategyCheckError) as in_process:
+        check_entrant(spec, deals=1, games=["german_whist"])
+    with pytest.raises(StrategyCheckError) as isolated:
+        check_entrant(spec, isolate=True, deals=1, games=["german_whist"])
+    assert f"returned {kind.value!r}" in str(in_process.value)
+    assert (f"strategy returned {kind.value!r}, which is not a german_whist action: an action"
+            " number, a whole number (a bool, a float or None is refused)"
+            ) in str(isolated.value)

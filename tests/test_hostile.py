@@ -45,6 +45,9 @@ CAUSES = {
     "RaisesKeyboardInterrupt": "seat {seat} (bad) raised KeyboardInterrupt",
     "RaisesBaseException": "seat {seat} (bad) raised _Escape: not an Exception",
     "KillsItsProcess": "seat {seat} (bad) process died: SIGKILL",
+    "RaisesUnprintable": ("seat {seat} (bad) strategy raised _Unprintable: (its message could"
+                          " not be read: str() raised RuntimeError)"),
+    "RaisesGeneratorExit": "seat {seat} (bad) raised GeneratorExit",
     "EatsMemory": "seat {seat} (bad) memory limit 600 MiB exceeded",
     "SwitchesOffTheAlarm": "seat {seat} (bad) took more than its time limit of 0.3 s",
     "SwallowsEverything": "seat {seat} (bad) took more than its time limit of 0.3 s",
@@ -142,6 +145,25 @@ def test_sys_exit_in_a_strategy_is_its_forfeit_even_in_process(tmp_path):
     forfeits = deals.filter(pl.col("status") == "forfeit")
     assert 0 < forfeits.height < deals.height
     assert all("strategy raised SystemExit: 3" in error for error in forfeits["error"])
+
+
+@pytest.mark.parametrize(("name", "cause"), [
+    ("RaisesUnprintable", CAUSES["RaisesUnprintable"]),
+    ("RaisesGeneratorExit", "seat {seat} (bad) strategy raised GeneratorExit (at "),
+])
+def test_an_exception_with_no_text_or_a_generator_exit_is_a_forfeit_in_process(
+    tmp_path, name, cause
+):
+    """An exception whose str() raises took the whole run down with a traceback while its
+    forfeit's reason was written (a probe's plug-in), and GeneratorExit, a BaseException,
+    passed through the play loop."""
+    config = load_config(write_config(tmp_path, _body(name)))
+    summary = run_tournament(config, tmp_path / "here", workers=0, progress=False)
+    assert summary.status == "complete"
+    forfeits = run_rows(summary.path)["deals"].filter(pl.col("status") == "forfeit")
+    assert forfeits.height > 0
+    for row in forfeits.iter_rows(named=True):
+        assert cause.format(seat=row["forfeit_seat"]) in row["error"], row["error"]
 
 
 def test_the_cli_survives_a_crashing_plug_in_with_every_default(tmp_path):

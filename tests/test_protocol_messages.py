@@ -190,3 +190,12 @@ def test_the_seed_is_reproducible_and_does_not_reveal_the_generator():
     assert seed_a == seed_b and seed_a != "123456789"
     assert 0 <= int(seed_a) < 2**63
     assert rng_from_deal({"seed": seed_a}).random() == random.Random(int(seed_a)).random()
+
+
+def test_a_reply_nested_too_deep_to_parse_is_the_bots_reply_error():
+    """100,000 arrays deep: Python's JSON parser raised RecursionError, which was recorded
+    as the strategy's own exception, without the bot's command (a probe's bot)."""
+    line = '{"type": "action", "action": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(ProtocolError, match=r"to decide: JSON nested too deep to read;"
+                       r" expected one flat JSON object per line from the bot"):
+        read_message(line, "bot", "decide")

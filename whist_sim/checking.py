@@ -35,10 +35,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from whist_sim.budget import DecisionTimeout
+from whist_sim.budget import DecisionTimeout, is_alarm
 from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, RuleError, WhistSimError
 from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
+from whist_sim.raised import raised_text
 from whist_sim.strategy import build_strategy, built_in_spec, claimed_games, resolve_strategy
 
 CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
@@ -273,6 +274,13 @@ class _ViewMutated(Exception):
     """Raised inside the play loop when the strategy changed its view."""
 
 
+class _RaisedBase(Exception):
+    """A strategy under check raised a BaseException that is not an Exception (other than
+    ``SystemExit`` and ``GeneratorExit``, which the play loop forfeits): in a tournament in
+    process it would end the whole command, so the check fails with it, in one line,
+    instead of ending with a traceback."""
+
+
 class _Watched:
     """Wraps the strategy under check: counts its decisions and checks it leaves the view alone.
 
@@ -289,7 +297,14 @@ class _Watched:
     def choose(self, view: Any, rng: Any) -> Any:
         self.view = view  # the decision a time-out names
         before = _snapshot(view)
-        action = self.strategy.choose(view, rng)
+        try:
+            action = self.strategy.choose(view, rng)
+        except (Exception, SystemExit, GeneratorExit, KeyboardInterrupt):
+            raise
+        except BaseException as exc:
+            if is_alarm(exc):  # the decision clock's own: it must reach the clock
+                raise
+            raise _RaisedBase(raised_text(exc)) from None
         self.decisions[0] += 1
         if _snapshot(view) != before:
             raise _ViewMutated(_what_changed(before, view))
@@ -337,6 +352,10 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
             cause = exc.__cause__
             if isinstance(cause, _ViewMutated):
                 problem = str(cause)
+            elif isinstance(cause, _RaisedBase):
+                problem = (f"it raised {cause}, a BaseException that is not an Exception:"
+                           " played in process it would end the whole tournament; raise an"
+                           " Exception (or return an action)")
             elif isinstance(cause, RuleError):
                 problem = f"it played an illegal action: {cause}"
             elif _too_slow(cause):

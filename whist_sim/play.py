@@ -30,6 +30,7 @@ from whist_sim.budget import (
 )
 from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
+from whist_sim.raised import raised_text
 from whist_sim.rng import LazyRandom, derive_seed, seat_seed_hash, seed_of_hash, splitmix64
 from whist_sim.strategy import StrategyError
 
@@ -168,9 +169,10 @@ def play_deal(
         else:
             with decision_clock(math.inf if time_limit is None else time_limit) as own:
                 _play_limited(state, choosers, rngs, seconds, time_limit, chess_clock, own)
-    except (Exception, SystemExit) as exc:  # any failure of a strategy is the seat's forfeit
+    except (Exception, SystemExit, GeneratorExit) as exc:  # a strategy's failure: its forfeit
         # (sys.exit in a strategy too: it would end a whole in-process tournament, and
-        # end `whist-sim check` with status 0 and no word; Ctrl-C still stops the run)
+        # end `whist-sim check` with status 0 and no word; Ctrl-C still stops the run;
+        # GeneratorExit, which no strategy's caller here is, ended `check` in a traceback)
         seat = state.to_act
         message = _describe(seat, exc, getattr(strategies[seat], "label", None))
         if on_error == "abort":
@@ -366,7 +368,7 @@ def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
         return f"seat {seat} {exc}"
     where = traceback.extract_tb(exc.__traceback__)[-1]
     return (
-        f"seat {seat}{named} strategy raised {type(exc).__name__}: {exc}"
+        f"seat {seat}{named} strategy raised {raised_text(exc)}"
         f" (at {where.filename}:{where.lineno})"
     )
 

@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 
 from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
+from whist_sim.raised import raised_text
 
 ENTRY_POINT_GROUP = "whist_sim.strategies"
 
@@ -178,8 +179,7 @@ def resolve_strategy(spec: str) -> type:
             ) from None
         except Exception as exc:  # the plug-in's own code failed while being imported
             raise StrategyError(
-                f"strategy {spec!r}: importing {module_name!r} raised"
-                f" {type(exc).__name__}: {exc}"
+                f"strategy {spec!r}: importing {module_name!r} raised {raised_text(exc)}"
             ) from None
         try:
             found = getattr(module, attr)
@@ -194,7 +194,7 @@ def resolve_strategy(spec: str) -> type:
             raise
         except Exception as exc:
             raise StrategyError(
-                f"strategy {spec!r}: loading {_described(ep)} raised {type(exc).__name__}: {exc}"
+                f"strategy {spec!r}: loading {_described(ep)} raised {raised_text(exc)}"
             ) from None
     known = ", ".join(sorted(available_strategies())) or "(none installed)"
     raise StrategyError(
@@ -311,7 +311,7 @@ def _raised_in(exc: BaseException) -> str:
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     if where is None or where.filename == __file__:
         return str(exc)
-    return f"building it raised {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
+    return f"building it raised {raised_text(exc)} (at {where.filename}:{where.lineno})"
 
 
 def _check_choose(spec: str, strategy: Any) -> None:

@@ -72,6 +72,26 @@ class RaisesBaseException(_Hostile):
         raise _Escape("not an Exception")
 
 
+class _Unprintable(Exception):
+    """An exception whose text cannot be made: its forfeit's reason still can."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("str fails")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr fails")
+
+
+class RaisesUnprintable(_Hostile):
+    def attack(self) -> None:
+        raise _Unprintable()
+
+
+class RaisesGeneratorExit(_Hostile):
+    def attack(self) -> None:
+        raise GeneratorExit
+
+
 class KillsItsProcess(_Hostile):
     def attack(self) -> None:
         os.kill(os.getpid(), signal.SIGKILL)

@@ -17,6 +17,7 @@ corrupt the protocol. A strategy that raises is reported with an
 from __future__ import annotations
 
 import argparse
+import operator
 import os
 import sys
 import traceback
@@ -39,6 +40,7 @@ from whist_sim.protocol.messages import (
 from whist_sim.protocol.notation import notation_of
 from whist_sim.protocol.seeding import rng_from_deal
 from whist_sim.protocol.views import decode_view
+from whist_sim.raised import raised_text, shown
 from whist_sim.strategy import build_strategy, resolve_strategy, strategy_version
 
 StrategyFactory = Callable[[str, Mapping[str, Any]], Any]
@@ -120,12 +122,30 @@ class _Bot:
         try:
             with redirect_stdout(sys.stderr):
                 action = self.strategy(self.game).choose(view, self.rng)
-            text = notation_of(self.game).action_name(action)
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
-            self.send(error_message(f"strategy raised {type(exc).__name__}: {exc}"))
+            self.send(error_message(f"strategy raised {raised_text(exc)}"))
+            return
+        text = self._action_text(action)
+        if text is None:  # refused as the engine refuses it in process, never guessed
+            self.send(error_message(
+                f"strategy returned {shown(action)}, which is not a {self.game} action: an"
+                " action number, a whole number (a bool, a float or None is refused)"))
             return
         self.send(action_message(text, message.get("decision")))
+
+    def _action_text(self, action: Any) -> str | None:
+        """The action's name in the notation, or None for anything that is not one of
+        the game's action numbers. A bool was sent as the card it indexes (True: 3S), so
+        a strategy the engine refuses in process played on when isolated; a float or None
+        failed inside the notation with a message about tuple indices."""
+        if isinstance(action, bool):
+            return None
+        try:
+            number = operator.index(action)
+            return notation_of(self.game).action_name(number)
+        except (TypeError, ValueError, IndexError, KeyError):
+            return None
 
 
 def run_bot(

@@ -70,12 +70,17 @@ def read_message(line: bytes | str, sender: str, replying_to: str | None = None)
     ``sender`` and ``replying_to`` only word the error: "replied '...' to decide: not JSON".
     """
     where = f"replied {shown(line)} to {replying_to}" if replying_to else f"sent {shown(line)}"
+    example = f", such as {ACTION_EXAMPLE}" if replying_to == "decide" else ""
     try:
         message = json.loads(line)
     except (ValueError, UnicodeDecodeError):
-        example = f", such as {ACTION_EXAMPLE}" if replying_to == "decide" else ""
         raise ProtocolError(
             f"{where}: not JSON", f"one JSON object per line from the {sender}{example}"
+        ) from None
+    except RecursionError:  # arrays in arrays, 100,000 deep: Python's parser gives up
+        raise ProtocolError(
+            f"{where}: JSON nested too deep to read",
+            f"one flat JSON object per line from the {sender}{example}",
         ) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(

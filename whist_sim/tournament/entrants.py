@@ -37,6 +37,7 @@ from typing import Any, Protocol
 from whist_sim.budget import is_alarm
 from whist_sim.games.base import DealState, Game
 from whist_sim.play import DealSource, SeatFailure, hand_seed
+from whist_sim.raised import raised_text
 
 OUTPUT_LIMIT = 1 << 20
 """Characters of one entrant's printed output kept per task (the run keeps a few MB more
@@ -233,7 +234,7 @@ class Entrant:
                     monitor.decision_failed()
                 if isinstance(exc, Exception) or not table.contain or is_alarm(exc):
                     raise
-                raise SeatFailure(f"({label}) raised {type(exc).__name__}: {exc}") from None
+                raise SeatFailure(f"({label}) raised {raised_text(exc)}") from None
             if monitor is not None:
                 monitor.decided(action)
             return action

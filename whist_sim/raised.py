@@ -1,0 +1,41 @@
+"""Text of what a strategy raised or returned, made without trusting it.
+
+A strategy is possibly hostile code, and so are the objects it hands back: an exception
+whose ``__str__`` raises, or a returned value whose ``__repr__`` does, took a whole run
+down with a traceback when a forfeit's reason was formatted (a probe's plug-in raised
+such an exception; the run and every entrant's play were lost). The reason is built
+here instead, falling back to the type's name.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from typing import Any
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80
+
+
+def raised_text(exc: BaseException) -> str:
+    """``Type: message`` of an exception (``Type`` alone when it has no message); the
+    message says it could not be read where ``str()`` of it fails."""
+    name = _type_name(exc)
+    try:
+        message = str(exc)
+    except Exception as failure:  # a hostile or broken __str__
+        message = f"(its message could not be read: str() raised {_type_name(failure)})"
+    return f"{name}: {message}" if message else name
+
+
+def shown(value: Any) -> str:
+    """A short ``repr`` of a value a strategy returned, or its type's name where its
+    ``repr`` fails."""
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # a hostile or broken __repr__
+        return f"a {_type_name(value)} (its repr() failed)"
+
+
+def _type_name(value: Any) -> str:
+    name = getattr(type(value), "__name__", None)
+    return name if isinstance(name, str) else "an object"
