@@ -159,3 +159,30 @@ def test_cli_run_in_process_prints_standings(tmp_path):
     assert "win rate [95% CI]" in result.stdout
     for label in ("random", "heuristic", "random_b"):
         assert f"  {label} " in result.stdout
+
+
+def test_a_slow_line_up_after_a_fast_one_keeps_the_timing_sample_short(tmp_path, monkeypatch):
+    """Sized from the first line-up's deal 0 alone, the sample of a run with one slow
+    plug-in played the whole tournament, 530 s, before any play (a probe: random and
+    heuristic quick, a plug-in sleeping 0.1 s a decision). Here a line-up holding the
+    slow entrant costs 0.2 s an item: the sample plays a handful of them, not all."""
+    import time
+
+    config = _config(tmp_path, quick_config(deals=50))
+    real = runner.play_task
+    slow_items = []
+
+    def slow_line_ups(spec):
+        slow = sum(1 for pairing, _ in spec.plan.task_items(0)
+                   if "random_b" in spec.lineups[pairing])
+        slow_items.append(slow)
+        time.sleep(0.2 * slow)
+        return real(spec)
+
+    monkeypatch.setattr(runner, "play_task", slow_line_ups)
+    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
+    started = time.perf_counter()
+    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    assert time.perf_counter() - started < 10 * runner.SAMPLE_SECONDS
+    assert sum(slow_items) <= 8  # of the 100 slow items in the plan
+    assert per_item > 0.05  # two line-ups in three are slow: the estimate knows it

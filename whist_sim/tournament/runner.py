@@ -763,10 +763,12 @@ def _seconds_per_item(
     Plays the first items of the plan's shape, on deals of a seed of its own (so no
     entrant sees a scored deal before it is scored), in this process (deterministic, then
     discarded): one item alone, to learn the order of magnitude, then, if that was
-    quick, one task of as many items as fit in SAMPLE_SECONDS (deal 0 of every
-    line-up first). A task's fixed costs (building the game and strategies,
-    making the Arrow tables) are then shared as in a real task, not counted once
-    per item; timing single items overstated a fast run's play threefold. A first
+    quick, tasks of more and more items (deal 0 of every line-up first; at most four
+    times as many each time) until one takes half of SAMPLE_SECONDS: a line-up slower
+    than the first adds its items a few at a time. A task's fixed costs (building the
+    game and strategies, making the Arrow tables) are then shared as in a real task,
+    not counted once per item; timing single items overstated a fast run's play
+    threefold. A first
     item that took a quarter of SAMPLE_SECONDS or more is timed again: the first also
     paid the process's one-time costs (numba loading the heuristics' compiled code
     took a second, which made the quickstart's 3,000 items look like 50 minutes and
@@ -802,8 +804,15 @@ def _seconds_per_item(
             first = max(min(first, timed(1)), 1e-6)
         if first >= SAMPLE_SECONDS / 4 or items == 1:
             return first
-        size = min(items, max(2 * len(played), int(SAMPLE_SECONDS / first)))
-        return max(timed(size), 1e-6) / size
+        size, spent = 1, first
+        while spent < SAMPLE_SECONDS / 2 and size < items:
+            # at most four times the items a step: item 0 (the first line-up's deal 0)
+            # says nothing of the other line-ups, and sizing one task from it alone made
+            # the sample of a run with one slow plug-in its whole tournament (530 s)
+            size = min(items, 4 * size,
+                       max(2 * size, int(SAMPLE_SECONDS * size / max(spent, 1e-6))))
+            spent = timed(size)
+        return max(spent, 1e-6) / size
     finally:
         if supervisor is not None:
             supervisor.close()
