@@ -45,6 +45,7 @@ CAUSES = {
     "RaisesKeyboardInterrupt": "seat {seat} (bad) raised KeyboardInterrupt",
     "RaisesBaseException": "seat {seat} (bad) raised _Escape: not an Exception",
     "KillsItsProcess": "seat {seat} (bad) process died: SIGKILL",
+    "StartsThreads": "seat {seat} (bad) thread limit 256 exceeded",
     "RaisesUnprintable": ("seat {seat} (bad) strategy raised _Unprintable: (its message could"
                           " not be read: str() raised RuntimeError)"),
     "RaisesGeneratorExit": "seat {seat} (bad) raised GeneratorExit",
@@ -183,3 +184,32 @@ def test_the_cli_survives_a_crashing_plug_in_with_every_default(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert "complete:" in result.stdout
     assert json.loads((out / "run.json").read_text())["status"] == "complete"
+
+
+def test_what_a_strategy_forked_ends_with_its_supervised_process(tmp_path):
+    """A probe's strategy forked a sleeper a decision: a hundred outlived the run. The
+    supervised child leads a process group, and the supervisor ends the group with it."""
+    import subprocess
+
+    from tests.plugins.hostile import SLEEPER_SECONDS
+    from whist_sim.tournament.sandbox import Supervisor
+    from whist_sim.tournament.schedule import Plan
+    from whist_sim.tournament.worker import TaskSpec
+
+    def sleepers() -> int:
+        found = subprocess.run(["pgrep", "-f", f"sleep {SLEEPER_SECONDS}"],
+                               capture_output=True, text=True).stdout
+        return len(found.split())
+
+    spec = TaskSpec(task=0, game="german_whist", variant={}, players=None, root_seed=3,
+                    plan=Plan(1, 3, 3, 2), lineups=[("bad", "random")],
+                    strategies={"bad": ("tests.plugins.hostile:ForksSleepers", {}),
+                                "random": ("random", {})},
+                    time_limit=5.0, on_error="forfeit")
+    supervisor = Supervisor()
+    try:
+        assert supervisor.play(spec).deals == 6
+        assert sleepers() >= 6  # one a hand: they run while the child does
+    finally:
+        supervisor.close()
+    assert sleepers() == 0

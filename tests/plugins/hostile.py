@@ -92,6 +92,34 @@ class RaisesGeneratorExit(_Hostile):
         raise GeneratorExit
 
 
+class StartsThreads(_Hostile):
+    """Starts 300 threads that never end, then thinks for a second (so the supervisor,
+    which polls the thread count, finds them in this seat's decision)."""
+
+    def attack(self) -> None:
+        import threading
+
+        for _ in range(300):
+            threading.Thread(target=time.sleep, args=(600,)).start()
+        time.sleep(1.0)
+
+
+SLEEPER_SECONDS = "61.2345"
+"""How long a ForksSleepers child sleeps: its command line, ``sleep 61.2345``, finds it."""
+
+
+class ForksSleepers(RandomStrategy):
+    """Forks a process that sleeps a minute at its first decision of each deal."""
+
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        first = not view.tricks and len(view.trick) == (0 if view.leader == view.seat else 1)
+        if first and os.fork() == 0:  # the forked process: replaced by a sleeper
+            os.execv("/bin/sleep", ["sleep", SLEEPER_SECONDS])
+        return super().choose(view, rng)
+
+
 class KillsItsProcess(_Hostile):
     def attack(self) -> None:
         os.kill(os.getpid(), signal.SIGKILL)

@@ -8,7 +8,8 @@ watches it from outside, where the strategies cannot reach:
 - the supervisor polls it every ``POLL_SECONDS`` and ends the child (SIGKILL)
   when a decision overruns its time limit by more than the grace, whatever the
   strategy did to signals or exceptions, or when the child's memory passes the
-  limit;
+  limit, or its threads pass ``THREAD_LIMIT`` (a probe's strategy started three
+  threads a decision: 761 within a minute, the machine's load at 236 on 2 cores);
 - when the child dies, by the supervisor's hand or its own (``os._exit``, a
   signal, the kernel's OOM killer), the heartbeat says in which hand and in whose
   decision: the supervisor records a ``CrashScript`` for that hand (its actions
@@ -25,7 +26,9 @@ run folder nor Ray's logs grow with a strategy's output.
 
 The child is started once per worker and reused; only a death costs a new one.
 It ignores Ctrl-C (the driver handles it) and dies with its supervisor
-(``PR_SET_PDEATHSIG`` on Linux).
+(``PR_SET_PDEATHSIG`` on Linux). It leads a process group of its own, which the
+supervisor ends with it: a process a strategy forked is in it (a probe's strategy
+forked a sleeper a decision, and a hundred outlived the run).
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ strategy that switched the alarm off or swallows it."""
 
 DEFAULT_MEMORY_LIMIT = 2 << 30
 """Bytes of resident memory a worker's child may use (``tournament.memory_limit``)."""
+
+THREAD_LIMIT = 256
+"""Threads the child may run (its own few, and NumPy's or numba's pools, are far below)."""
 
 CLOSE_SECONDS = 2.0
 """How long a closing supervisor waits for its child to say ``quit`` to its bots and exit."""
@@ -186,6 +192,7 @@ class Supervisor:
              str(to_child_r), str(from_child_w)],
             pass_fds=(self.heartbeat.fileno(), to_child_r, from_child_w),
             stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
+            start_new_session=True,  # its group holds what a strategy forks: ended with it
         )
         for fd in (to_child_r, from_child_w, output_w):
             os.close(fd)
@@ -212,7 +219,7 @@ class Supervisor:
             if child.poll() is None:
                 child.kill()
             child.wait()
-            for group in groups:
+            for group in [child.pid, *groups]:  # its own group: what a strategy forked
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(group, signal.SIGKILL)
         for conn in (self._conn, getattr(self, "_to_child", None)):
@@ -302,6 +309,11 @@ class Supervisor:
                 self._child.kill()
                 return _Death(f"memory limit {_size(memory_limit)} exceeded"
                               f" ({_size(used)} in use)")
+            threads = _thread_count(self._child.pid)
+            if threads > THREAD_LIMIT:
+                self._child.kill()
+                return _Death(f"thread limit {THREAD_LIMIT} exceeded ({threads} threads"
+                              " running: a strategy that starts threads must end them)")
 
     def _death_cause(self) -> str:
         assert self._child is not None
@@ -354,6 +366,18 @@ def _session_children(pid: int) -> list[int]:
             if os.getsid(child) == child:
                 found.append(child)
     return found
+
+
+def _thread_count(pid: int) -> int:
+    """Threads of ``pid`` (0 where /proc cannot say)."""
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _resident_bytes(pid: int) -> int:
