@@ -63,6 +63,11 @@ def _assert_clean_error(result, *fragments: str) -> None:
          ["tournament.clock.per = 'hand'", "allowed values: 'deal' or 'match'"]),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = " "'),
          ["strategies[1].label = ' ': an empty label;", "or leave label out"]),
+        (('use = "heuristic"', 'use = "heuristic"\nlabel = "a\\nb"'),
+         ["strategies[1].label = 'a\\nb': it holds the control character '\\n'; allowed"
+          " values: a name on one line"]),
+        (('use = "heuristic"', 'use = "heuristic"\nlabel = "x\\u0000y"'),
+         ["it holds the control character '\\x00'"]),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = 5'),
          ["strategies[1].label = 5: not a text (a whole number)", 'e.g. label = "bold"']),
         (('use = "heuristic"', 'use = "heuristic"\nisolate = "yes"'),

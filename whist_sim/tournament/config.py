@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -217,6 +218,10 @@ class StrategyEntry(BaseModel):
         if value is not None and not value.strip():
             raise ValueError("an empty label; allowed values: a name, or leave label out (the"
                              " entry is then named after use and its parameters)")
+        control = next((c for c in value or "" if unicodedata.category(c) == "Cc"), None)
+        if control is not None:  # a newline split the console's and the report's lines
+            raise ValueError(f"it holds the control character {control!r}; allowed"
+                             " values: a name on one line, without tabs or control characters")
         return value
 
     @property
