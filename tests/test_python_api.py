@@ -61,6 +61,13 @@ def test_plain_and_dotted_overrides():
     assert plain.tournament.seed == 7 and plain.variant["count"] == "all"
 
 
+def test_one_key_given_twice_as_plain_and_dotted_overrides_is_refused():
+    """Whichever came last won, without a word (a probe: deals 5 or 6 by the dict's order)."""
+    with pytest.raises(ConfigError, match=r"overrides 'deals' and 'tournament.deals' name the"
+                       r" same key, tournament.deals; give it once"):
+        load_config(QUICKSTART, {"deals": 5, "tournament.deals": 6})
+
+
 @pytest.mark.parametrize("key", ["bogus", "nosection.deals"])
 def test_an_unknown_override_names_the_forms_allowed(key):
     with pytest.raises(ConfigError) as caught:

@@ -567,8 +567,13 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
         raise ConfigError(f"overrides = {overrides!r} is not a mapping; give e.g."
                           " {'tournament.deals': 50, 'variant.count': 'all'}")
     raw = _read_toml(path)
+    given: dict[tuple[str, str], str] = {}
     for dotted, value in (overrides or {}).items():
         section, _, key = _override_key(dotted, path)
+        earlier = given.setdefault((section, key), dotted)
+        if earlier != dotted:  # "deals" and "tournament.deals": whichever came last won
+            raise ConfigError(f"{path}: overrides {earlier!r} and {dotted!r} name the same key,"
+                              f" {section}.{key}; give it once")
         table = raw.setdefault(section, {})
         if isinstance(table, dict):  # otherwise validation names the section that is not a table
             table[key] = value
