@@ -187,6 +187,17 @@ def test_run_json_without_required_keys_is_corrupt(tmp_path, good_run):
     _assert_clean_error(_run("report", str(run)), "corrupt (no 'root_seed' key)")
 
 
+def test_run_json_whose_config_is_not_a_table_names_config(tmp_path, good_run):
+    """It read "run.json:  = None: not a table", the key's name empty (a probe)."""
+    run = _copy(good_run, tmp_path)
+    meta = json.loads((run / "run.json").read_text())
+    meta["config"] = None
+    meta["status"] = "interrupted"
+    (run / "run.json").write_text(json.dumps(meta))
+    _assert_clean_error(_run("run", "--resume", str(run), "--no-progress"),
+                        "run.json: corrupt (config = null: not the table of the config")
+
+
 def test_folder_that_is_not_a_run(tmp_path):
     (tmp_path / "plain").mkdir()
     _assert_clean_error(_run("report", str(tmp_path / "plain")), "not a run folder")

@@ -287,7 +287,13 @@ def load_plan(
     resuming = config is None
     try:
         if config is None:
-            config = validate_config(meta["config"], str(folder.path / "run.json"))
+            recorded = meta["config"]
+            if not isinstance(recorded, dict):  # named, not read as a config's top level
+                raise RunFolderError(
+                    f"{folder.path}/run.json: corrupt (config = {json.dumps(recorded)}: not"
+                    " the table of the config the run was started with); restore run.json"
+                    " from a backup, or start a new run")
+            config = validate_config(recorded, str(folder.path / "run.json"))
         rotations = config.game().duplicate_rotations
         plan = Plan(
             meta["plan"]["pairings"], meta["plan"]["deals"], meta["plan"]["deals_per_task"],
