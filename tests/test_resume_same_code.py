@@ -42,22 +42,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     module = tmp_path / "resume_plugin_lowest.py"
     module.write_text(PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
-    config = validate_config(tomllib.loads(textwrap.dedent('''
-        [tournament]
-        game = "german_whist"
-        deals = 4
-        deals_per_task = 2
-
-        [[strategies]]
-        use = "resume_plugin_lowest:Lowest"
-        label = "lowest"
-
-        [[strategies]]
-        use = "random"
-    ''')))
-    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
-    assert summary.status == "complete"
-    return summary.path, module
+    return _played(tmp_path, 'use = "resume_plugin_lowest:Lowest"\nlabel = "lowest"'), module
 
 
 def test_a_plugin_file_edited_since_the_run_started_stops_its_resume(run):
@@ -93,7 +78,8 @@ BOT = textwrap.dedent('''
 ''')
 
 
-def _isolated_run(tmp_path: Path, entry: str) -> Path:
+def _played(tmp_path: Path, entry: str) -> Path:
+    """A complete run of the entry (TOML lines) against ``random``, in process."""
     config = validate_config(tomllib.loads(textwrap.dedent(f'''
         [tournament]
         game = "german_whist"
@@ -102,8 +88,6 @@ def _isolated_run(tmp_path: Path, entry: str) -> Path:
 
         [[strategies]]
         {entry}
-        label = "theirs"
-        cwd = "{tmp_path}"
 
         [[strategies]]
         use = "random"
@@ -111,6 +95,10 @@ def _isolated_run(tmp_path: Path, entry: str) -> Path:
     summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
     assert summary.status == "complete"
     return summary.path
+
+
+def _isolated_run(tmp_path: Path, entry: str) -> Path:
+    return _played(tmp_path, f'{entry}\nlabel = "theirs"\ncwd = "{tmp_path}"')
 
 
 def test_an_isolated_plugin_edited_since_the_run_started_stops_its_resume(tmp_path):
