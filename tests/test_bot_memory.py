@@ -98,6 +98,27 @@ def test_past_the_pool_s_cap_a_fresh_process_takes_the_deal(tmp_path, monkeypatc
     assert running <= 3  # a process for each seat, and the spare
 
 
+def test_an_entrant_keeps_at_most_its_cap_of_processes_across_all_its_seats(tmp_path,
+                                                                           monkeypatch):
+    """Sixteen a seat at a table of seven were 112 processes: ``whist-sim check --isolate
+    random`` ran 88 at once, about 160 MB each. Here the bot holds all four Solo Whist
+    seats and meets each deal three times, so every seat's pool would fill to its cap of
+    two (eight resting in all); the cap in all, five, ends the least recently used of any
+    seat, and still no process meets a hand twice."""
+    monkeypatch.setattr(bots, "PROCESSES_PER_SEAT", 2)
+    monkeypatch.setattr(bots, "PROCESSES_IN_ALL", 5)
+    command, record = _bot(tmp_path)
+    most = 0
+    with ProcessStrategy(command, label="remembers") as bot:
+        game = make_game("solo_whist")
+        for _ in range(3):
+            for seed in range(2):
+                play_match(game, [bot] * 4, seed, on_error="abort")
+                most = max(most, len(bot.pids()))
+    assert [d for d in _dealt(record) if d[2] == "again"] == []
+    assert most <= 5 + 4  # the cap, and a spare started for each seat
+
+
 @pytest.mark.slow
 def test_in_a_round_robin_no_bot_process_sees_a_deal_twice(tmp_path):
     """The probe's case: an isolated entrant in a three-entrant round robin, whose bots a

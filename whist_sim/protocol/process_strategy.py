@@ -21,9 +21,9 @@ hands): a memory no sandbox takes away. So each seat keeps a pool of processes, 
 remembering the hands it was dealt (``_Seat.seen``), and a deal goes to one that has
 not seen its hand, else to a fresh process (``ready_seats`` keeps one started for each
 seat the entrant holds, outside the decisions' time). A round robin's pool settles at
-one process per line-up an entrant plays a seat in, up to ``PROCESSES_PER_SEAT``; past
-that, the least recently used is ended for a fresh one (a start-up per deal: correct,
-slower).
+one process per line-up an entrant plays a seat in, up to ``PROCESSES_PER_SEAT`` a seat
+and ``PROCESSES_IN_ALL`` across its seats; past that, the least recently used is ended
+for a fresh one (a start-up per deal: correct, slower).
 
 Every message is built from ``view`` alone (``state.view(seat)``): no hidden card can
 be sent because none is at hand.
@@ -98,6 +98,11 @@ PROCESSES_PER_SEAT = 16
 robin of up to 17 entrants of a two-seat game needs no more; a larger one restarts
 processes rather than let one see a deal twice."""
 
+PROCESSES_IN_ALL = 32
+"""Bot processes one entrant may keep across all its seats: sixteen a seat at a table of
+seven (Knock-out Whist) were 112 processes; a Python bot holds about 160 MB, and
+``whist-sim check --isolate random`` ran 88 at once."""
+
 DEALS_PER_PROCESS = 100_000
 """Deals a process plays before it is ended for a fresh one: bounds what the engine
 remembers of the hands it was dealt."""
@@ -122,6 +127,9 @@ class _Seat:
     seen: set[int] = field(default_factory=set)
     """The hands it was dealt (its cards at its first decision of each deal): a deal
     whose hand is here goes to another process."""
+    used: int = 0
+    """When it was last given a deal (``ProcessStrategy``'s count of deals given out):
+    the least recently used of all seats' resting processes is ended first."""
 
 
 class ProcessStrategy:
@@ -210,6 +218,8 @@ class ProcessStrategy:
         """Fresh processes (``start``, ``ready_seats``), for the first seats that need one."""
         self._resting: dict[int, list[_Seat]] = {}
         """Seat number -> its other processes, least recently used first."""
+        self._deals_given = 0
+        """Deals given to a process so far (``_Seat.used`` reads it)."""
         self._cannot_start: BotStartError | None = None
         self._failed_start: dict[int, BotError] = {}
         """Seats whose process ``ready_seats`` could not start: the error, for the seat's
@@ -424,10 +434,22 @@ class ProcessStrategy:
             pool.remove(seat)
         while len(pool) >= PROCESSES_PER_SEAT:  # with the one playing: at most the cap
             pool.pop(0).process.kill()
+        self._keep_in_all(PROCESSES_IN_ALL - len(self._seats) - (chosen is None))
         if chosen is None:
             chosen = self._seat(number)
         chosen.seen.add(hand)
+        self._deals_given += 1
+        chosen.used = self._deals_given
         return chosen
+
+    def _keep_in_all(self, resting: int) -> None:
+        """End the least recently used resting processes, of any seat, until at most
+        ``resting`` are left."""
+        pools = [pool for pool in self._resting.values() if pool]
+        while sum(map(len, pools)) > max(resting, 0):
+            oldest = min(pools, key=lambda pool: pool[0].used)  # each pool's first: its oldest
+            oldest.pop(0).process.kill()
+            pools = [pool for pool in pools if pool]
 
     def _open(self, tag: str) -> _Seat:
         """Start the command and complete the handshake, or raise the BotError that says why."""
