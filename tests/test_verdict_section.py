@@ -302,3 +302,39 @@ def test_a_comparison_over_one_deal_says_one_deal():
     figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
     line = _comparison("heuristic", "random", np.array([1.0]), figure, 1.0)
     assert "after 1 deal " in line and "1 deals" not in line
+
+
+def test_a_disagreement_inside_the_noise_is_not_explained_as_a_style_of_play():
+    """A Solo run's ratings, 63 [61, 64] and 62 [61, 63], ordered two entrants the other
+    way from net units per hand, +0.013 (95%: -0.021 to 0.048) apart: the note explained
+    it as "an entrant that wins many small hands ... rates higher than it earns"."""
+    unseparated = _disagreement(["a", "b"], ["b", "a"], "solo_whist", separated=set())
+    assert "does not separate them: within the noise, neither order is a finding" in unseparated
+    assert "Trust" not in unseparated
+    separated = _disagreement(["a", "b"], ["b", "a"], "solo_whist",
+                              separated={frozenset(("a", "b"))})
+    assert "disagree (a above b" in separated and "Trust the net units" in separated
+
+
+def test_an_unfinished_run_counts_its_share_of_deals_not_of_tasks():
+    """Tasks are not one size: 2 of 5 tasks held 292 of 600 deal indices (48.6%), and the
+    banner read "about 40%"."""
+    from whist_sim.reports.verdict_section import _share_of_items
+
+    plan = {"pairings": 3, "deals": 600, "deals_per_task": 437, "tasks": 5}
+    assert _share_of_items(plan, [0, 4]) == pytest.approx((437 + (1800 - 4 * 437)) / 1800)
+    assert _share_of_items({"tasks": 5}, [0]) is None  # an old run.json without the sizes
+
+
+def test_a_gap_on_deals_with_no_spread_is_not_called_no_difference():
+    """Two deals, every pair won: "no difference has been seen to size a longer run by"
+    was said of 100% against 0%."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.verdict_section import _comparison
+
+    figure = SimpleNamespace(unit="share", null=0.5, noun="hands")
+    text = _comparison("h2", "random", np.array([1.0, 1.0]), figure, 1.0)
+    assert "no difference has been seen" not in text
+    assert text.startswith("h2 and random are not separated after 2 deals (h2 wins 100.0%")
+    assert "too few deals to tell" in text
