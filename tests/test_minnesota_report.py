@@ -316,6 +316,8 @@ def test_grand_threshold_is_the_lowest_band_above_which_granding_always_gained()
     frame = pl.LazyFrame(rows)
     table = rows_by(mw.grand_threshold(frame).collect(), "strategy")
     assert (table["X"]["threshold"], table["X"]["bands"], table["X"]["grands"]) == (16, 5, 25)
+    # the threshold rests on the bands from it up, 16 and 20: their seats, not all 25
+    assert (table["X"]["grands_from"], table["X"]["passes_from"]) == (10, 10)
     assert "Y" not in table  # no band with both choices
     assert mw.grand_threshold(pl.LazyFrame([r for r in rows if r["hcp"] < 16 or
                                             r["strategy"] == "Y"]))\

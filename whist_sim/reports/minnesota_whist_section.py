@@ -109,7 +109,9 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " higher band where both occurred (a point estimate: check it against the"
                 " bands of the figure); its `grands` and `passes` count the seats of the"
                 " bands compared, those where both choices occurred, not every seat of the"
-                " tables below. This is an association: each strategy's own choices"
+                " tables below, and `from it` the seats of the bands at and above the"
+                " threshold, which are all the threshold rests on: a handful of passes there"
+                " is a handful of evidence. This is an association: each strategy's own choices"
                 " decide which hands land in each curve, and a passing seat's deal may be"
                 " granded by another seat.",
             ],
@@ -120,6 +122,8 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("bands compared", _col("bands")),
                     ("grands", _col("grands")),
                     ("passes", _col("passes")),
+                    ("grands from it", _col("grands_from")),
+                    ("passes from it", _col("passes_from")),
                 ], "Estimated grand threshold", "minnesota_grand_threshold"),
                 *(_table(side_by_side.filter(pl.col("strategy") == name), [
                     ("HCP", band),
