@@ -483,3 +483,22 @@ def test_markdown_cells_escape_pipes_and_newlines():
     table = Table(["a"], [["x | y\nz"]])
     text = render_markdown("T", [Section("S", [], [table])], Path("."))
     assert re.search(r"\| x \\\| y z \|", text)
+
+
+def test_a_german_entrant_that_never_wins_a_hand_has_its_rating_read_as_at_most(tmp_path):
+    """It forfeits every hand it plays: its Bradley-Terry rating is minus infinity by the
+    data, held by the virtual drawn hand; a probe read "-441 [no spread]" as if certain."""
+    from tests.tournament_helpers import make_run_without_ray, quick_config
+
+    body = quick_config(deals=6).replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:RaisesOnTrick5"\nlabel = "failer"')
+    run = make_run_without_ray(tmp_path, body)
+    report = build_report(run).markdown.read_text()
+    ratings = report[report.index("## Ratings"):]
+    ratings = ratings[:ratings.index("\n## ", 5)]
+    assert ("failer never won or drew a hand against any other entrant: by the data alone its"
+            " rating is minus infinity") in ratings
+    assert '"at most this much"' in ratings
+    row = next(line for line in ratings.splitlines() if line.startswith("| failer "))
+    assert "(at most: never won or drew a hand)" in row
+    assert "random never" not in ratings and "random_b never" not in ratings

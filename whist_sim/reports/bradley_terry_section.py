@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from whist_sim.reports import plots
-from whist_sim.reports.document import Section, column, interval, table_of
+from whist_sim.reports.document import Section, column, fmt_ci, table_of
+from whist_sim.reports.ratings_section import names_in_words as _names
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.reports.stats import BOOTSTRAP_BLOCKS, bradley_terry
 from whist_sim.store import RunFolder
@@ -23,6 +26,20 @@ BOOTSTRAP_SEED = 0
 def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
     ratings = bradley_terry(facts.pair_summaries(facts.sides).blocks, bootstrap=BOOTSTRAP,
                             seed=BOOTSTRAP_SEED)
+    swept = swept_in_hands(folder.scan("seats"))
+    bound = {name: "at most" for name in swept["never_ahead"]}
+    bound.update({name: "at least" for name in swept["never_behind"]})
+    warnings = [
+        f"{_names(names)} {verb} against any other entrant: by the data alone"
+        f" {'its' if len(names) == 1 else 'each'} rating is {infinite}, and the figure shown"
+        " is held by the virtual drawn hands, so it moves with them and with the run's"
+        " length, not with the play. Read it, and every gap to it, as"
+        f" \"{reading} this much\"."
+        for names, verb, infinite, reading in (
+            (swept["never_ahead"], "never won or drew a hand", "minus infinity", "at most"),
+            (swept["never_behind"], "never lost or drew a hand", "infinite", "at least"))
+        if names
+    ]
     return [Section(
         "Ratings",
         [
@@ -35,11 +52,39 @@ def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
             " duplicate pairs that share cards are resampled together; past"
             f" {BOOTSTRAP_BLOCKS:,} deal indices they are resampled in {BOOTSTRAP_BLOCKS:,}"
             " blocks (deal index modulo the number of blocks).",
+            *warnings,
         ],
         [table_of(ratings, [
             ("strategy", column("strategy")),
-            ("rating [95% CI]", interval("rating", 0)),
+            ("rating [95% CI]", lambda row: _bounded(row, bound)),
             ("hands", column("hands")),
         ], name="ratings")],
         [plots.plot_ratings(ratings, out / "ratings.png")],
     )]
+
+
+def swept_in_hands(seats: pl.LazyFrame) -> dict[str, list[str]]:
+    """Entrants whose Bradley-Terry rating the hands cannot place: ``never_ahead``, no hand
+    won or drawn against another entrant (a forfeit is a loss); ``never_behind``, none
+    lost or drawn. A probe's entrant that forfeited every hand read -441 [no spread]:
+    the virtual drawn hand's figure, shown as if certain."""
+    counts = (
+        seats.group_by("strategy")
+        .agg(ahead=pl.col("result").is_in(["win", "draw"]).sum(),
+             behind=pl.col("result").is_in(["loss", "draw", "forfeit"]).sum())
+        .sort("strategy").collect()
+    )
+    if counts.height < 2:
+        return {"never_ahead": [], "never_behind": []}
+    return {"never_ahead": counts.filter(pl.col("ahead") == 0)["strategy"].to_list(),
+            "never_behind": counts.filter(pl.col("behind") == 0)["strategy"].to_list()}
+
+
+def _bounded(row: dict, bound: dict[str, str]) -> str:
+    shown = fmt_ci(row, "rating", 0)
+    reading = bound.get(row["strategy"])
+    return shown if reading is None else f"{shown} ({reading}: never {_never(reading)})"
+
+
+def _never(reading: str) -> str:
+    return "won or drew a hand" if reading == "at most" else "lost or drew a hand"

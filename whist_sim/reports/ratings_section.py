@@ -301,8 +301,12 @@ def _unplaced(orders: pl.DataFrame, top: int | None = None) -> frozenset[str]:
     return frozenset(swept["never_ahead"]) | frozenset(swept["never_behind"])
 
 
-def _names(names: list[str]) -> str:
+def names_in_words(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+_names = names_in_words
 
 
 def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int],
