@@ -126,6 +126,18 @@ def test_reset_options_fix_the_deal_as_play_deal_would_deal_it():
     assert e.state_.deal_record() == make_game("german_whist").new_deal(12345, 1).deal_record()
 
 
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**70])
+def test_reset_refuses_a_deal_seed_no_tournament_deals_from(seed):
+    """The engine reads a seed modulo 2**64: -1 dealt the cards of 2**64 - 1 and was
+    recorded as -1, and seeds 2**64 apart dealt the same cards (an RL researcher's probe)."""
+    e = wenv.german_whist_v0()
+    with pytest.raises(EnvError, match=rf"options deal_seed = {seed} is out of range; allowed"
+                                       r" values: whole numbers 0\.\.2\*\*63 - 1"):
+        e.reset(options={"deal_seed": seed})
+    e.reset(options={"deal_seed": 2**63 - 1})  # the largest a tournament deals from
+    assert e.deal_seed == 2**63 - 1
+
+
 def test_reset_refuses_options_that_are_not_a_mapping_naming_the_keys():
     """A list raised "'list' object has no attribute 'get'"."""
     e = wenv.german_whist_v0()

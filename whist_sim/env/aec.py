@@ -212,6 +212,10 @@ class WhistEnv(AECEnv):
         dealer = self.game.checked_dealer(dealer)
         if isinstance(deal_seed, bool) or not isinstance(deal_seed, int | np.integer):
             raise EnvError(f"options deal_seed = {deal_seed!r} is not a whole number")
+        if not 0 <= int(deal_seed) < 2**63:  # the seeds a tournament deals from
+            raise EnvError(f"options deal_seed = {deal_seed!r} is out of range; allowed values:"
+                           " whole numbers 0..2**63 - 1, the seeds a tournament deals from"
+                           " (the engine reads a seed modulo 2**64: -1 dealt 2**64 - 1's cards)")
         self.state_ = self.game.new_deal(int(deal_seed), dealer)
         self.deal_seed = int(deal_seed)
         for encoder in self._encoders:
