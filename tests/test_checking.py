@@ -371,3 +371,11 @@ def test_an_isolated_strategy_returning_what_is_not_an_action_fails_as_in_proces
     assert (f"strategy returned {kind.value!r}, which is not a german_whist action: an action"
             " number, a whole number (a bool, a float or None is refused)"
             ) in str(isolated.value)
+
+
+def test_a_strategy_checked_with_parameters_is_named_with_them_as_a_config_names_it():
+    """``check_strategy("policy", params=...)`` said "passed: policy plays ...", which did
+    not say which of several policies checked one after another had passed."""
+    report = check_strategy("heuristic", games=["german_whist"], deals=1,
+                            params={"compiled": False})
+    assert report.strategy == "heuristic(compiled=False)"

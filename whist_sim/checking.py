@@ -150,6 +150,10 @@ def check_strategy(
         raise CheckArgumentError(f"time_limit = {time_limit!r} is not allowed; allowed values:"
                                  " seconds > 0 a decision, or None for no limit")
     name, claimed = _describe(strategy_or_spec)
+    if isinstance(strategy_or_spec, str) and params:  # named as a config names the entry:
+        # "policy" alone did not say which of several policies checked one after another
+        shown = ", ".join(f"{key}={value!r}" for key, value in sorted(params.items()))
+        name = f"{name}({shown})"
     checked = _games_to_check(name, claimed, games)
     variants = played = 0
     decisions = [0]
