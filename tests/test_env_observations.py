@@ -210,3 +210,17 @@ def test_the_state_gives_the_same_tensors_openspiel_style():
             assert state.legal_actions_mask().dtype == np.int8
             legal = np.flatnonzero(state.legal_actions_mask())
             state.apply(int(legal[0]))
+
+
+@pytest.mark.parametrize("score", [(0, -200), (13, 7), (-1, 250)])
+def test_a_squashed_count_decodes_to_the_whole_count(score):
+    """Squashed as v / (|v| + scale) in float32, a score of -200 at a target of 1 decoded
+    as -199.999 (an RL researcher's probe): a count decodes as a whole number."""
+    from whist_sim.env import encoder_for, layout_for
+
+    game = make_game("minnesota_whist", {"scoring": "pagat", "target": 1})
+    view = game.new_deal(1, 0).view(1)._replace(score=score)
+    observation, _ = encoder_for(game).encode(view)
+    decoded = layout_for(game).decode(observation).score
+    assert all(isinstance(value, int) for value in decoded)
+    assert sorted(decoded) == sorted(score)

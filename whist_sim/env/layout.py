@@ -244,8 +244,9 @@ def _decode_segment(segment: Segment, values: np.ndarray) -> Any:
                      for card in np.flatnonzero(values))
     if kind == "numbers":
         return tuple(round(float(v * segment.scale), 4) for v in values)
-    # squashed: x = v / (|v| + s)  =>  v = s * x / (1 - |x|)
-    return tuple(round(float(segment.scale * x / (1.0 - abs(x))), 3) for x in values)
+    # squashed: x = v / (|v| + s)  =>  v = s * x / (1 - |x|), a whole count: float32 keeps
+    # about 7 digits of x, so a score of -200 at scale 1 came back as -199.999
+    return tuple(round(float(segment.scale * x / (1.0 - abs(x)))) for x in values)
 
 
 def squash(value: float, scale: float) -> float:
