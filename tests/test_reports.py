@@ -502,3 +502,26 @@ def test_a_german_entrant_that_never_wins_a_hand_has_its_rating_read_as_at_most(
     row = next(line for line in ratings.splitlines() if line.startswith("| failer "))
     assert "(at most: never won or drew a hand)" in row
     assert "random never" not in ratings and "random_b never" not in ratings
+
+
+def test_a_german_run_with_no_contest_to_count_says_why_its_tables_are_empty(tmp_path):
+    """Every hand forfeited by one of the two entrants: the contest tables had a header
+    and no rows, with nothing to say why (a statistician's probe)."""
+    from tests.tournament_helpers import make_run_without_ray
+
+    body = """
+[tournament]
+game = "german_whist"
+deals = 3
+seed = 2
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "tests.plugins.faulty:RaisesOnTrick5"
+label = "failer"
+"""
+    report = build_report(make_run_without_ray(tmp_path, body)).markdown.read_text()
+    section = report[report.index("## German Whist: contesting the face-up card"):]
+    assert "No such choice was made in this run (every hand was forfeited" in section

@@ -50,6 +50,10 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " strategy contested differ in other ways from those in which it ducked"
                 " (for a start, it had a winner to spare). No intervals are given because"
                 " the decisions of one hand are not independent; counts are shown instead.",
+                *([] if by_type.height else [
+                    "No such choice was made in this run (every hand was forfeited, or no"
+                    " follower could beat a lead in a hand played out): the tables below are"
+                    " empty."]),
             ],
             [
                 _table(by_type, [
