@@ -48,6 +48,7 @@ from whist_sim.reports.document import Section, Table
 from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
+from whist_sim.tournament.schedule import Plan
 
 TITLE = "Verdict"
 
@@ -113,14 +114,12 @@ def _share_of_items(plan: dict[str, Any], completed: Any) -> float | None:
     are not all one size (the last is cut short), and counted as tasks a run with 292
     of 600 deal indices read "about 40%"."""
     try:
-        items = int(plan["pairings"]) * int(plan["deals"])
-        size = int(plan["deals_per_task"])
+        sizes = Plan(int(plan["pairings"]), int(plan["deals"]), int(plan["deals_per_task"]))
     except (KeyError, TypeError, ValueError):
         return None
-    if items <= 0 or size <= 0:
+    if sizes.items <= 0 or sizes.deals_per_task <= 0:
         return None
-    done = sum(max(0, min(size, items - task * size)) for task in completed)
-    return done / items
+    return sum(sizes.task_item_count(task) for task in completed) / sizes.items
 
 
 def _unfinished(folder: RunFolder, meta: dict[str, Any]) -> str | None:

@@ -774,11 +774,10 @@ def _seconds_per_item(
     than the first adds its items a few at a time. A task's fixed costs (building the
     game and strategies, making the Arrow tables) are then shared as in a real task,
     not counted once per item; timing single items overstated a fast run's play
-    threefold. A first
-    item that took a quarter of SAMPLE_SECONDS or more is timed again: the first also
-    paid the process's one-time costs (numba loading the heuristics' compiled code
-    took a second, which made the quickstart's 3,000 items look like 50 minutes and
-    sent it to Ray in tasks of two items).
+    threefold. A first item that took a quarter of SAMPLE_SECONDS or more is timed
+    again: the first also paid the process's one-time costs (numba loading the
+    heuristics' compiled code took a second, which made the quickstart's 3,000 items
+    look like 50 minutes and sent it to Ray in tasks of two items).
     """
     lineups = [seats[p] for p in played]
     items = len(played) * config.tournament.deals

@@ -101,6 +101,10 @@ class Plan:
         """How many seated games (item x seating) the task plays: the progress unit."""
         return SeatedGames(self, lineups)[task]
 
+    def task_item_count(self, task: int) -> int:
+        """How many items task ``task`` holds: ``deals_per_task``, the last one fewer."""
+        return max(0, min(self.deals_per_task, self.items - task * self.deals_per_task))
+
     def task_items(self, task: int) -> list[tuple[int, int]]:
         """(pairing, deal) items of ``task``, deal-major so early tasks cover every line-up."""
         start = task * self.deals_per_task
