@@ -33,8 +33,8 @@ def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
         f"{_names(names)} {verb} against any other entrant: by the data alone"
         f" {'its' if len(names) == 1 else 'each'} rating is {infinite}, and the figure shown"
         " is held by the virtual drawn hands, so it moves with them and with the run's"
-        " length, not with the play. Read it, and every gap to it, as"
-        f" \"{reading} this much\"."
+        f" length, not with the play. Read the rating as \"{reading} this much\", and every"
+        " gap to it as \"at least this much\"."
         for names, verb, infinite, reading in (
             (swept["never_ahead"], "never won or drew a hand", "minus infinity", "at most"),
             (swept["never_behind"], "never lost or drew a hand", "infinite", "at least"))
