@@ -322,6 +322,8 @@ def test_grand_threshold_is_the_lowest_band_above_which_granding_always_gained()
     assert mw.grand_threshold(pl.LazyFrame([r for r in rows if r["hcp"] < 16 or
                                             r["strategy"] == "Y"]))\
         .collect()["threshold"].to_list() == [None]  # the top band compared lost
+    lost = mw.grand_threshold(pl.LazyFrame([r for r in rows if r["hcp"] < 16])).collect()
+    assert lost.select("grands_from", "passes_from").row(0) == (None, None)  # shown "—"
 
 
 def test_threshold_of_the_fixture(run: RunFolder):

@@ -388,5 +388,8 @@ def grand_threshold(value_by_hcp: pl.LazyFrame, min_seats: int = 1) -> pl.LazyFr
             pl.col("pass_seats").filter(pl.col("clear")).sum().cast(pl.Int64)
             .alias("passes_from"),
         )
+        .with_columns(  # no threshold: nothing rests on it (not 0 seats of evidence)
+            [pl.when(pl.col("threshold").is_not_null()).then(pl.col(name)).alias(name)
+             for name in ("grands_from", "passes_from")])
         .sort([pl.col("strategy") == ALL, "strategy"])
     )
