@@ -49,28 +49,3 @@ def test_a_process_switches_to_the_kernels_after_enough_hands(monkeypatch):
     half = recording.COMPILED_AFTER_HANDS // 2
     assert not recording.compiled_readings(half)
     assert recording.compiled_readings(half)
-
-
-@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
-def test_log_columns_read_shared_and_built_entries_alike(compiled):
-    """Shared entries are found by identity, entries a caller built are read as they are
-    (a new phase name included), either way the log's own fields in order."""
-    from whist_sim.games.base import log_entries
-
-    played = log_entries("play")
-    log = [played[1][40], (0, "play", 7, True), played[0][3], (2, "a new phase", 60, False),
-           log_entries("take", False)[1][51]]
-    seats, codes, names, actions, chosen = recording.log_columns(log, compiled)
-    phases = [names.to_pylist()[code] for code in codes.tolist()]
-    assert list(zip(seats.tolist(), phases, actions.tolist(), chosen.tolist(),
-                    strict=True)) == [tuple(entry) for entry in log]
-
-
-@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
-def test_log_columns_read_every_entry_as_it_is_when_no_table_is_shared(monkeypatch, compiled):
-    monkeypatch.setattr(recording, "_shared_index", lambda: recording._SharedIndex({}))
-    log = [(0, "play", 7, True), (2, "draw", 60, False)]
-    seats, codes, names, actions, chosen = recording.log_columns(log, compiled)
-    phases = [names.to_pylist()[code] for code in codes.tolist()]
-    assert list(zip(seats.tolist(), phases, actions.tolist(), chosen.tolist(),
-                    strict=True)) == log

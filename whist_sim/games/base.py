@@ -72,41 +72,6 @@ class LoggedAction(NamedTuple):
     chosen: bool = True
 
 
-LOG_SEATS = 8
-"""Seats a shared log entry table covers (the games have at most 7)."""
-LOG_ACTIONS = 128
-"""Actions a shared log entry table covers (the games number theirs below 70)."""
-
-_LOG_TABLES: dict[tuple[str, bool], tuple[tuple[tuple[int, str, int, bool], ...], ...]] = {}
-
-
-def log_entries(phase: str, chosen: bool = True) -> tuple[tuple[tuple[int, str, int, bool], ...],
-                                                           ...]:
-    """``entries[seat][action]``: the log entry ``(seat, phase, action, chosen)``, one tuple
-    shared by every deal (for seats below ``LOG_SEATS``, actions below ``LOG_ACTIONS``).
-
-    The engines append these instead of building a tuple per action: the log holds the same
-    values, a deal allocates nothing per action, and a log kept to the end of a task holds
-    references, not tuples. The recorder reads a shared entry's fields from the table it
-    belongs to (``shared_log_entries``) in bulk; any other entry is read as it is.
-    """
-    key = (phase, chosen)
-    table = _LOG_TABLES.get(key)
-    if table is None:
-        phase = sys.intern(phase)
-        table = _LOG_TABLES[key] = tuple(
-            tuple((seat, phase, action, chosen) for action in range(LOG_ACTIONS))
-            for seat in range(LOG_SEATS))
-    return table
-
-
-def shared_log_entries() -> dict[tuple[str, bool], tuple[tuple[tuple[int, str, int, bool], ...],
-                                                         ...]]:
-    """Every table ``log_entries`` made so far, by (phase, chosen); they live as long as the
-    process, so an entry's ``id`` names it for as long as it is in any log."""
-    return dict(_LOG_TABLES)
-
-
 class TrickRecord(NamedTuple):
     """A completed trick, public to every seat: leader, cards in play order, winner."""
 
@@ -154,7 +119,8 @@ class DealState(ABC):
     unit_name: str = "deal"
     """What one state plays, in error messages ("deal"; a Knock-out "game")."""
     log: list[tuple[int, str, int, bool]]
-    """Every action so far as plain ``LoggedAction`` field tuples (cheaper on the hot path)."""
+    """Every action so far as plain ``LoggedAction`` field tuples (the four games keep them
+    as ints and decode them when asked: ``action_log.CodedLog``)."""
 
     @abstractmethod
     def apply(self, action: int) -> None:

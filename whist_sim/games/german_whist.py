@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, iter_cards, parse_card_list
+from whist_sim.games.action_log import CodedLog, log_codes
 from whist_sim.games.base import (
     DealError,
     DealOutcome,
@@ -47,7 +48,6 @@ from whist_sim.games.base import (
     check_whole,
     deck_from_seat_cards,
     is_whole,
-    log_entries,
     record_card,
     record_card_list,
     record_seat_cards,
@@ -58,10 +58,10 @@ from whist_sim.tricks import NO_TRUMP, beats, cards_played, revoke_message
 PLAY = "play"
 TAKE = "take"
 DRAW = "draw"
-_PLAYED = log_entries(PLAY)
-"""Shared log entries (``log_entries``): ``_PLAYED[seat][card]`` is (seat, "play", card, True)."""
-_TAKEN = {True: log_entries(TAKE), False: log_entries(TAKE, False)}
-_DRAWN = log_entries(DRAW, False)
+_PLAYED = log_codes(PLAY)
+"""``action_log.log_codes``: ``_PLAYED[seat][card]`` codes (seat, "play", card, True)."""
+_TAKEN = {True: log_codes(TAKE), False: log_codes(TAKE, False)}
+_DRAWN = log_codes(DRAW, False)
 COUNTS = ("stage2", "all", "weighted")
 MAX_UNITS = {"stage2": 13, "all": 26, "weighted": 39}
 MAX_BEST_OF = 99
@@ -173,7 +173,7 @@ class GermanWhistView(NamedTuple):
         return ((1 << 52) - 1) & ~seen
 
 
-class GermanWhistDeal(DealState):
+class GermanWhistDeal(CodedLog, DealState):
     """One hand of German Whist in progress."""
 
     def __init__(self, game: GermanWhist, seed: int, dealer: int, deck: list[int] | None = None):
@@ -210,7 +210,7 @@ class GermanWhistDeal(DealState):
         self.race_to = variant.race_to
         self.taken_faceup = (0, 0)  # per seat, face-up cards taken (public)
         self.drawn = [0, 0]
-        self.log: list[tuple[int, str, int, bool]] = []  # LoggedAction fields
+        self.codes: list[int] = []  # the log (CodedLog)
         self.race_winner = -1
         self._outcome: DealOutcome | None = None
 
@@ -250,7 +250,7 @@ class GermanWhistDeal(DealState):
         # Playing a card is the hot path of every simulation, so it is inline here.
         hands = self.hands
         hands[seat] &= ~(1 << action)
-        self.log.append(_PLAYED[seat][action])
+        self.codes.append(_PLAYED[seat][action])
         if not self.trick:
             self.trick = (action,)
             other = 1 - seat
@@ -346,7 +346,7 @@ class GermanWhistDeal(DealState):
         self.taken_faceup = (taken[0] | 1 << card, taken[1]) if winner == 0 else (
             taken[0], taken[1] | 1 << card)
         self.drawn[loser] |= 1 << drawn
-        log = self.log
+        log = self.codes
         log.append(_TAKEN[False][winner][card])
         log.append(_DRAWN[loser][drawn])
         if trick_no == 13:
@@ -364,7 +364,7 @@ class GermanWhistDeal(DealState):
         faceup.remove(card)
         self.hands[winner] |= 1 << card
         self.taken_faceup = _add_card(self.taken_faceup, winner, card)
-        self.log.append(_TAKEN[chosen][winner][card])
+        self.codes.append(_TAKEN[chosen][winner][card])
         loser = 1 - winner
         if self.next_stock < len(self.stock):
             drawn = self.stock[self.next_stock]
@@ -374,7 +374,7 @@ class GermanWhistDeal(DealState):
             drawn = faceup.pop(0)
             self.taken_faceup = _add_card(self.taken_faceup, loser, drawn)
         self.hands[loser] |= 1 << drawn
-        self.log.append(_DRAWN[loser][drawn])
+        self.codes.append(_DRAWN[loser][drawn])
         while len(faceup) < self.variant.open_stock and self.next_stock < len(self.stock):
             faceup.append(self.stock[self.next_stock])
             self.next_stock += 1

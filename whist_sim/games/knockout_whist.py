@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit, suit_lengths
+from whist_sim.games.action_log import CodedLog, log_codes
 from whist_sim.games.base import (
     DealError,
     DealOutcome,
@@ -56,7 +57,6 @@ from whist_sim.games.base import (
     check_choice,
     check_each_card_once,
     describe_action,
-    log_entries,
     record_card,
     record_seat_cards,
 )
@@ -67,10 +67,10 @@ PLAY = "play"
 TRUMP = "trump"
 KNOCK_PHASE = "knock"
 OVER = "over"
-_TRUMP = log_entries(TRUMP)
-"""Shared log entries (``log_entries``): ``_TRUMP[seat][suit]`` is (seat, "trump", suit, True)."""
-_KNOCK = log_entries(KNOCK_PHASE)
-_PLAY = log_entries(PLAY)
+_TRUMP = log_codes(TRUMP)
+"""``action_log.log_codes``: ``_TRUMP[seat][suit]`` codes (seat, "trump", suit, True)."""
+_KNOCK = log_codes(KNOCK_PHASE)
+_PLAY = log_codes(PLAY)
 KNOCK = 52
 NAME_TRUMP = 53
 """``NAME_TRUMP + suit`` names trump for the round (suits 0..3 are S H D C)."""
@@ -151,7 +151,7 @@ class KnockoutWhistView(NamedTuple):
         return len(self.tricks) == self.cards_dealt - 1
 
 
-class KnockoutWhistDeal(DealState):
+class KnockoutWhistDeal(CodedLog, DealState):
     """A whole game of Knock-out Whist, round by round."""
 
     unit_name = "game"
@@ -178,7 +178,7 @@ class KnockoutWhistDeal(DealState):
         self.out_round: list[int | None] = [None] * self.players
         self.out_tricks = [0] * self.players
         self.knockout_seen = False
-        self.log: list[tuple[int, str, int, bool]] = []
+        self.codes: list[int] = []  # the log (CodedLog)
         self.all_tricks: list[TrickRecord] = []
         self.all_trick_rounds: list[int] = []
         self.all_trick_players: list[tuple[int, ...]] = []
@@ -294,11 +294,11 @@ class KnockoutWhistDeal(DealState):
         if action.__class__ is not int or seat < 0 or action < 0 or not self.legal >> action & 1:
             seat, action = self.checked_action(action)  # converts, or says what is wrong
         if self.phase == TRUMP:
-            self.log.append(_TRUMP[seat][action])
+            self.codes.append(_TRUMP[seat][action])
             self.trump = action - NAME_TRUMP
             self._start_trick(seat)
         elif action == KNOCK:
-            self.log.append(_KNOCK[seat][action])
+            self.codes.append(_KNOCK[seat][action])
             self._next_in_trick()
         else:
             self._play(seat, action)
@@ -336,7 +336,7 @@ class KnockoutWhistDeal(DealState):
     def _play(self, seat: int, card: int) -> None:
         hands = self.hands
         hands[seat] &= ~(1 << card)
-        self.log.append(_PLAY[seat][card])
+        self.codes.append(_PLAY[seat][card])
         trick = self.trick = (*self.trick, card)
         self.trick_seats = (*self.trick_seats, seat)
         acted = self.acted = self.acted + 1

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, card_str, cards_str
+from whist_sim.games.action_log import CodedLog, log_codes
 from whist_sim.games.base import (
     DealOutcome,
     DealState,
@@ -46,7 +47,6 @@ from whist_sim.games.base import (
     deck_from_hands,
     deck_from_seat_cards,
     describe_action,
-    log_entries,
     record_seat_cards,
 )
 from whist_sim.rng import shuffled_deck
@@ -58,11 +58,11 @@ LAY = "lay"
 BID = "bid"
 PLAY = "play"
 OVER = "over"
-_LAY = log_entries(LAY)
-"""Shared log entries (``log_entries``): ``_LAY[seat][card]`` is (seat, "lay", card, True)."""
-_TURN = log_entries("turn", False)
-_BID = log_entries(BID)
-_PLAY = log_entries(PLAY)
+_LAY = log_codes(LAY)
+"""``action_log.log_codes``: ``_LAY[seat][card]`` codes (seat, "lay", card, True)."""
+_TURN = log_codes("turn", False)
+_BID = log_codes(BID)
+_PLAY = log_codes(PLAY)
 PASS = 52
 GRAND = 53
 BLACK = SUIT_MASKS[0] | SUIT_MASKS[3]
@@ -136,7 +136,7 @@ class MinnesotaWhistView(NamedTuple):
         return cards_played(self.tricks, self.trick)
 
 
-class MinnesotaWhistDeal(DealState):
+class MinnesotaWhistDeal(CodedLog, DealState):
     """One deal of Minnesota Whist: the bidding, then 13 tricks at no trumps."""
 
     def __init__(
@@ -168,7 +168,7 @@ class MinnesotaWhistDeal(DealState):
         self.grander = -1
         self.grand = False
         self.bidding_over = False
-        self.log: list[tuple[int, str, int, bool]] = []
+        self.codes: list[int] = []  # the log (CodedLog)
         self.trick: tuple[int, ...] = ()
         self.tricks: tuple[TrickRecord, ...] = ()
         self.side_tricks = [0, 0]
@@ -210,7 +210,7 @@ class MinnesotaWhistDeal(DealState):
     def _lay(self, seat: int, card: int) -> None:
         self.laid[seat] = card
         self.laid_count += 1
-        self.log.append(_LAY[seat][card])
+        self.codes.append(_LAY[seat][card])
         nxt = (seat + 1) % PLAYERS
         if self.laid[nxt] < 0:
             self.to_act = nxt
@@ -224,7 +224,7 @@ class MinnesotaWhistDeal(DealState):
             seat = (self.dealer + offset) % PLAYERS
             card = self.laid[seat]
             self.turned = (*self.turned, (seat, card))
-            self.log.append(_TURN[seat][card])
+            self.codes.append(_TURN[seat][card])
             if BLACK >> card & 1:
                 self._start_play(grander=seat)
                 return
@@ -232,7 +232,7 @@ class MinnesotaWhistDeal(DealState):
 
     def _call(self, seat: int, call: int) -> None:
         self.calls = (*self.calls, (seat, call))
-        self.log.append(_BID[seat][call])
+        self.codes.append(_BID[seat][call])
         if call == GRAND:
             self._start_play(grander=seat)
         elif len(self.calls) == PLAYERS:
@@ -284,7 +284,7 @@ class MinnesotaWhistDeal(DealState):
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
-        self.log.append(_PLAY[seat][card])
+        self.codes.append(_PLAY[seat][card])
         trick = (*self.trick, card)
         if len(trick) < PLAYERS:
             self.trick = trick

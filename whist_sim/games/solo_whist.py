@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit
+from whist_sim.games.action_log import CodedLog, log_codes
 from whist_sim.games.base import (
     DealError,
     DealOutcome,
@@ -53,7 +54,6 @@ from whist_sim.games.base import (
     deck_from_hands,
     deck_from_seat_cards,
     describe_action,
-    log_entries,
     record_card,
     record_seat_cards,
 )
@@ -66,10 +66,10 @@ BID = "bid"
 TRUMP = "trump"
 PLAY = "play"
 OVER = "over"
-_BID = log_entries(BID)
-"""Shared log entries (``log_entries``): ``_BID[seat][call]`` is (seat, "bid", call, True)."""
-_TRUMP = log_entries(TRUMP)
-_PLAY = log_entries(PLAY)
+_BID = log_codes(BID)
+"""``action_log.log_codes``: ``_BID[seat][call]`` codes (seat, "bid", call, True)."""
+_TRUMP = log_codes(TRUMP)
+_PLAY = log_codes(PLAY)
 
 PASS = 52
 PROP = 53
@@ -280,7 +280,7 @@ class SoloWhistView(NamedTuple):
         return max(calls, default=-1)
 
 
-class SoloWhistDeal(DealState):
+class SoloWhistDeal(CodedLog, DealState):
     """One hand of Solo Whist: the auction, a trump choice if any, then the play."""
 
     def __init__(self, game: SoloWhist, seed: int, dealer: int, deck: list[int] | None = None):
@@ -298,7 +298,7 @@ class SoloWhistDeal(DealState):
         self.initial_hands = tuple(hands)
         self.hands = hands
         self.upcard = deck[51] if variant.upcard else -1
-        self.log: list[tuple[int, str, int, bool]] = []
+        self.codes: list[int] = []  # the log (CodedLog)
         self.bids: tuple[tuple[int, int], ...] = ()
         self.passed = [False] * PLAYERS
         self.level = -1  # index into CONTRACTS of the highest call
@@ -350,7 +350,7 @@ class SoloWhistDeal(DealState):
         return legal_calls(self.variant, (self.level, self.holders, self.copped), seat)
 
     def _call(self, seat: int, call: int) -> None:
-        self.log.append(_BID[seat][call])
+        self.codes.append(_BID[seat][call])
         self.bids = (*self.bids, (seat, call))
         if call == PASS:
             self.passed[seat] = True
@@ -410,7 +410,7 @@ class SoloWhistDeal(DealState):
         elif self.phase == BID:
             self._call(seat, action)
         else:
-            self.log.append(_TRUMP[seat][action])
+            self.codes.append(_TRUMP[seat][action])
             self.trump = action - NAME_TRUMP
             self._start_play()
 
@@ -474,7 +474,7 @@ class SoloWhistDeal(DealState):
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat] &= ~(1 << card)
-        self.log.append(_PLAY[seat][card])
+        self.codes.append(_PLAY[seat][card])
         trick = (*self.trick, card)
         if len(trick) < PLAYERS:
             self.trick = trick

@@ -178,7 +178,7 @@ class GermanWhistModel:
         state.race_to = variant.race_to
         state.taken_faceup = view.taken_faceup
         state.drawn = [view.drawn, 0] if seat == 0 else [0, view.drawn]
-        state.log = []
+        state.codes = []  # the log (CodedLog): it starts empty here
         state.race_winner = -1
         state._outcome = None
         return state

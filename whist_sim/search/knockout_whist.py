@@ -164,7 +164,7 @@ class KnockoutWhistModel:
         state.out_round = [round_ - 1 if s == OUT else None for s in status]
         state.out_tricks = [0] * n
         state.knockout_seen = OUT in status or True in dog_used
-        state.log = []
+        state.codes = []  # the log (CodedLog): it starts empty here
         state.all_tricks = [*_EARLIER[round_], *tricks]
         state.all_trick_rounds = [*_EARLIER_ROUNDS[round_], *(round_,) * len(tricks)]
         state.all_trick_players = [*_EARLIER_PLAYERS[round_], *view.trick_players]

@@ -64,6 +64,7 @@ from random import Random
 from typing import Any
 
 from whist_sim.cards import SUIT_MASKS
+from whist_sim.games.action_log import log_codes
 from whist_sim.games.base import DealState
 from whist_sim.games.minnesota_whist import (
     BID,
@@ -86,6 +87,9 @@ NET_TIE_BREAK = 0.001
 """Value of a net point beside the match equity: decides between actions that leave
 the chance of winning the game the same (a game already won, or lost)."""
 _LAID_CACHE_SIZE = 1 << 14
+_PLAYED, _CALLED, _LAID = log_codes(PLAY), log_codes(BID), log_codes(LAY)
+_TURNED = log_codes("turn", False)
+"""The engine's log codes (``action_log.log_codes``), for a determinization's log."""
 
 
 class _Tally:
@@ -166,24 +170,24 @@ class MinnesotaWhistModel:
         phase = view.phase
 
         # plays, and what each seat held at the deal
-        log: list[tuple[int, str, int, bool]] = []
+        log: list[int] = []  # log codes (action_log)
         initial = hands[:]
-        plays: list[tuple[int, str, int, bool]] = []
+        plays: list[int] = []
         for record in view.tricks:
             who = record.leader
             for card in record.cards:
                 initial[who] |= 1 << card
-                plays.append((who, PLAY, card, True))
+                plays.append(_PLAYED[who][card])
                 who = (who + 1) & 3
         who = view.leader
         for card in view.trick:
             initial[who] |= 1 << card
-            plays.append((who, PLAY, card, True))
+            plays.append(_PLAYED[who][card])
             who = (who + 1) & 3
 
         laid = [-1, -1, -1, -1]
         if view.variant.bid == "spoken":
-            log = [(s, BID, call, True) for s, call in view.calls]
+            log = [_CALLED[s][call] for s, call in view.calls]
         else:
             for s, card in view.turned:
                 laid[s] = card
@@ -193,8 +197,8 @@ class MinnesotaWhistModel:
                 s = (dealer + 1 + k) & 3
                 if laid[s] < 0:
                     laid[s] = self._laid_card(view, s, k, initial[s], rng)
-                log.append((s, LAY, laid[s], True))
-            log += [(s, "turn", card, False) for s, card in view.turned]
+                log.append(_LAID[s][laid[s]])
+            log += [_TURNED[s][card] for s, card in view.turned]
         log += plays
 
         state = MinnesotaWhistDeal.__new__(MinnesotaWhistDeal)
@@ -213,7 +217,7 @@ class MinnesotaWhistModel:
         state.grander = view.grander
         state.grand = view.grand
         state.bidding_over = phase == PLAY
-        state.log = log
+        state.codes = log
         state.trick = view.trick
         state.tricks = view.tricks
         state.side_tricks = [view.side_tricks[0], view.side_tricks[1]]

@@ -73,6 +73,7 @@ from random import Random
 from typing import Any
 
 from whist_sim.cards import iter_cards
+from whist_sim.games.action_log import encode_log
 from whist_sim.games.base import DealState, TrickRecord
 from whist_sim.games.solo_whist import (
     BID,
@@ -145,7 +146,7 @@ class SoloWhistModel:
         state.hands = list(hands)
         state.initial_hands = dealt
         state.deck = _deck(dealt, view.dealer, view.upcard)
-        state.log = log.copy()
+        state.codes = log.copy()
         state.passed = list(view.passed)
         state.won = list(view.tricks_won)
         return state
@@ -218,7 +219,7 @@ class SoloWhistModel:
             "legal": view.legal,
             "_outcome": None,
         }
-        return fields, tuple(played), log
+        return fields, tuple(played), encode_log(log)
 
     # -- worlds that fit the auction ---------------------------------------------------
     def sample_world(self, view: SoloWhistView, rng: Random) -> World:

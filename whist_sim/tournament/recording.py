@@ -7,12 +7,11 @@ entries appended to one list for the whole task, the outcome, the dealt cards as
 numbers; a state only where a game's own tables still read it) and builds every
 column at the end of the task in a few bulk operations:
 
-- ``actions``: the engines log shared entries (``games.base.log_entries``: one tuple
-  per seat, phase, action and chosen flag, made once per process), so the task's
-  whole log becomes columns by looking each entry's ``id`` up among the shared
-  ones at once (``log_columns``); actions and cards become notation through a
-  dictionary array (one string per action number), and the key columns repeat per
-  row from one value per hand;
+- ``actions``: the engines log ints (``games.action_log``: one code per seat,
+  phase, action and chosen flag), so the task's whole log becomes columns in a few
+  array operations on its codes (``log_columns``); actions and cards become
+  notation through a dictionary array (one string per action number), and the key
+  columns repeat per row from one value per hand;
 - ``tricks``: German, Solo and Minnesota Whist's are read off the log (each trick a
   run of plays, its winner found for every trick at once: ``TRICKS_FROM_LOG``), and
   German Whist's trick facts too (``german_trick_facts``); other games' come from
@@ -40,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whist_sim.cards import RANKS, SUIT_MASKS, SUITS, card_str
-from whist_sim.games.base import shared_log_entries
+from whist_sim.games.action_log import encode_log, log_fields
 from whist_sim.games.knockout_whist import ROUND_FIELDS
 from whist_sim.games.solo_whist import COP, PASS
 from whist_sim.play import PlayedDeal
@@ -59,7 +58,7 @@ class TaskRecorder:
     """Collects a task's hands and matches; ``tables()`` makes its Arrow tables.
 
     A hand costs a few appends while the task plays (``add_hand`` keeps what its rows need:
-    the log's entries, added to the task's one list, the tricks as one flat tuple for a
+    the log's codes, added to the task's one list, the tricks as one flat tuple for a
     game whose tricks the log does not give, the dealt cards as numbers, and the state
     itself only for a game whose own tables or trick facts ask it); every column is built
     in ``tables()``, over all the task's hands at once. Keeping little per hand matters:
@@ -76,9 +75,8 @@ class TaskRecorder:
         outcome, (cut) error text, decisions' times, log length, completed tricks' fields in one
         flat tuple (None where the log gives them: ``TRICKS_FROM_LOG``), dealt cards
         (``RAW_DEALS``) and the state (or None)."""
-        self.log: list[tuple[int, str, int, bool]] = []
-        """Every hand's action log, one after the other (the engines' shared entries, mostly:
-        ``games.base.log_entries``)."""
+        self.log: list[int] = []
+        """Every hand's action log, one after the other, as codes (``games.action_log``)."""
         self.matches: list[tuple[Any, ...]] = []
         """Per match: (pairing, deal, rotation), the line-up as seated, hands played, and
         per seat the hands won, points and result."""
@@ -100,7 +98,10 @@ class TaskRecorder:
                 or (hasattr(state, "extra_rows") and self.game.name not in STATELESS_EXTRA)
                 or (hasattr(state, "trick_facts") and not _german_facts_by_arrays(self.game)))
         raw = self.raw
-        log = state.log
+        try:
+            log = state.codes  # the four games' engines log codes (games.action_log)
+        except AttributeError:
+            log = encode_log(state.log)
         self.log.extend(log)
         self.entries.append((
             key, seated, played.seed, played.dealer, played.outcome, error, times, len(log),
@@ -417,7 +418,7 @@ class _Hands:
     """A task's hands, as columns built once and shared by the tables."""
 
     def __init__(self, entries: Sequence[tuple[Any, ...]],
-                 log: Sequence[tuple[int, str, int, bool]], compiled: bool = False) -> None:
+                 log: Sequence[int], compiled: bool = False) -> None:
         self.compiled = compiled
         """Whether the log is read by the compiled kernels (``compiled_readings``)."""
         (keys, seated, seeds, dealers, outcomes, errors, times, log_counts, tricks, raws,
@@ -438,7 +439,7 @@ class _Hands:
         self.states = states
         self.log_counts = np.fromiter(log_counts, np.int64, len(log_counts))
         self.action_seats, self.phase_codes, self.phase_names, self.actions, self.chosen = \
-            log_columns(log, compiled)
+            log_columns(log)
         self.phases = self.phase_names.take(pa.array(self.phase_codes))
         self.hand_of_row = np.repeat(np.arange(len(keys)), self.log_counts)
         self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
@@ -471,72 +472,14 @@ class _Hands:
         return self._trick_seats
 
 
-def log_columns(log: Sequence[tuple[int, str, int, bool]], compiled: bool = False
-                ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray, np.ndarray]:
-    """The fields of every log entry as columns: seats, phase codes (into the phase names
-    returned), actions and chosen flags.
-
-    An entry from a shared table (``games.base.log_entries``, what the engines append) is
-    found by its ``id`` among every shared entry, all at once (``compiled``: in one
-    compiled pass, ``trick_kernels.shared_entry_fields``); any other entry (one a caller
-    built) is read field by field."""
-    count = len(log)
-    index = _shared_index()
-    ids = np.fromiter(map(id, log), np.uint64, count)
-    if not len(index.ids):  # no game has made a shared table: every entry is read as it is
-        index = _SharedIndex({("play", True): [[(0, "play", 0, True)]]})
-        ids = np.full(count, index.ids[0] + 1, np.uint64)  # an odd address: no object's
-    if compiled:
-        from whist_sim.tournament.trick_kernels import shared_entry_fields
-
-        seats, phases, actions, chosen, found = shared_entry_fields(
-            index.ids, index.seats, index.phases, index.actions, index.chosen, ids)
-    else:
-        at = np.searchsorted(index.ids, ids)
-        np.minimum(at, len(index.ids) - 1, out=at)
-        found = index.ids[at] == ids
-        seats, phases = index.seats[at], index.phases[at]
-        actions, chosen = index.actions[at], index.chosen[at]
-    names = list(index.names)
-    if not found.all():
-        codes = {name: code for code, name in enumerate(names)}
-        for row in np.flatnonzero(~found).tolist():
-            seat, phase, action, was_chosen = log[row]
-            seats[row], actions[row], chosen[row] = seat, action, was_chosen
-            if phase not in codes:
-                codes[phase] = len(names)
-                names.append(phase)
-            phases[row] = codes[phase]
+def log_columns(codes: Sequence[int]) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray,
+                                              np.ndarray]:
+    """The fields of every log entry as columns, from the logs' codes
+    (``games.action_log``): seats, phase codes (into the phase names returned), actions
+    and chosen flags."""
+    seats, phases, names, actions, chosen = log_fields(
+        np.fromiter(codes, np.int64, len(codes)))
     return seats, phases, pa.array(names, pa.string()), actions, chosen
-
-
-class _SharedIndex:
-    """Every shared log entry (``games.base.log_entries``), sorted by ``id``, with its fields."""
-
-    def __init__(self, tables: Mapping[tuple[str, bool], Sequence[Sequence[tuple[Any, ...]]]]
-                 ) -> None:
-        self.tables = len(tables)
-        self.names = sorted({phase for phase, _ in tables})
-        codes = {name: code for code, name in enumerate(self.names)}
-        entries = [entry for table in tables.values() for row in table for entry in row]
-        ids = np.fromiter(map(id, entries), np.uint64, len(entries))
-        order = np.argsort(ids)
-        self.ids = ids[order]
-        self.seats = np.array([e[0] for e in entries], np.int64)[order]
-        self.phases = np.array([codes[e[1]] for e in entries], np.int64)[order]
-        self.actions = np.array([e[2] for e in entries], np.int64)[order]
-        self.chosen = np.array([e[3] for e in entries], np.bool_)[order]
-
-
-_shared: list[_SharedIndex] = []
-
-
-def _shared_index() -> _SharedIndex:
-    """The index of the shared log entries, made again when a game made a new table."""
-    tables = shared_log_entries()
-    if not _shared or _shared[0].tables != len(tables):
-        _shared[:] = [_SharedIndex(tables)]
-    return _shared[0]
 
 
 def _as_array(values: Any, dtype: pa.DataType) -> pa.Array:

@@ -149,26 +149,3 @@ def german_facts(phase_codes, play_code, take_code, actions, seats, log_counts,
                 held1 = held ^ bit
             row += 1
     return stage, faceup, taken, could_win, could_win_legally
-
-
-@_compiled
-def shared_entry_fields(sorted_ids, seats, phases, actions, chosen, ids):
-    """``recording.log_columns``'s lookup in one pass: each log entry's fields, found by
-    its ``id`` among the shared entries' (``sorted_ids``, ascending, with their fields in
-    the same order); ``found`` is False where an entry is not a shared one (its fields
-    are then the nearest shared entry's, for the caller to overwrite)."""
-    count = ids.size
-    out_seats = np.empty(count, np.int64)
-    out_phases = np.empty(count, np.int64)
-    out_actions = np.empty(count, np.int64)
-    out_chosen = np.empty(count, np.bool_)
-    found = np.empty(count, np.bool_)
-    last = sorted_ids.size - 1
-    for row in range(count):
-        at = min(np.searchsorted(sorted_ids, ids[row]), last)
-        out_seats[row] = seats[at]
-        out_phases[row] = phases[at]
-        out_actions[row] = actions[at]
-        out_chosen[row] = chosen[at]
-        found[row] = sorted_ids[at] == ids[row]
-    return out_seats, out_phases, out_actions, out_chosen, found
