@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import polars as pl
@@ -433,3 +434,39 @@ def test_a_bot_that_never_says_hello_forfeits_and_the_run_completes_on_ray(
     second seating starts the bot after the first seating's forfeit."""
     _run_a_bot_that_never_says_hello(tmp_path, workers=2, deals=1,
                                      per_task="deals_per_task = 1")
+
+
+def test_a_bots_stderr_is_in_no_file_another_bot_could_read(tmp_path, monkeypatch):
+    """Each bot's stderr went live to a file in the temporary folder, where any other bot
+    of the run could read it mid-deal (a probe read its opponent's hand there). It is now
+    kept in the worker's memory and handed back with the task's results."""
+    import tempfile
+    from types import SimpleNamespace
+
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+    from whist_sim.tournament.bots import BotEntry, bot_stderr, close_bots
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    chatty = random_bot_after(tmp_path / "chatty.sh", "echo 'debug: my hand SECRET-HAND-7' >&2")
+    entry = BotEntry(command=(str(chatty),))
+    game = make_game("german_whist")
+    bot = entry.strategy("chatty", game, SimpleNamespace(time_limit=10.0))
+    try:
+        play_deal(game, [bot, bot], 5)
+        handed: dict[str, str] = {}
+        for _ in range(100):  # until the bots' stderr has been drained from their pipes
+            handed = bot_stderr({"chatty": entry})
+            if handed:
+                break
+            time.sleep(0.05)
+        assert "SECRET-HAND-7" in handed["chatty (stderr)"]
+        readable = [path for folder in (scratch, Path(tempfile.gettempdir()))
+                    for path in folder.rglob("*") if path.is_file()]
+        assert not [p for p in readable if b"SECRET-HAND-7" in p.read_bytes()]
+        assert bot_stderr({"chatty": entry}) == {}  # handed back once
+    finally:
+        close_bots()

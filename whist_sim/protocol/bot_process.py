@@ -54,37 +54,60 @@ class LineTooLong(Exception):
 
 
 class LineLog:
-    """A capped file of lines tagged by seat: the bots' stderr, or a transcript of the
-    protocol (``>`` engine to bot, ``<`` bot to engine).
+    """Capped lines tagged by seat, in a file or in memory: the bots' stderr, or a
+    transcript of the protocol (``>`` engine to bot, ``<`` bot to engine).
 
-    Several seat processes of one entrant share the file; a lock keeps their lines whole.
+    Several seat processes of one entrant share one log; a lock keeps their lines whole.
+    ``in_memory``: the lines are kept here until ``take`` hands them over (``limit``
+    capping what is kept between takes), never written to a file. A tournament keeps its
+    bots' stderr so: a file any process of the user can read is a file every other bot
+    can read while the deal is played, and a bot's debug output may show its hand.
     """
 
-    def __init__(self, path: str | Path | None, limit: int) -> None:
+    def __init__(self, path: str | Path | None, limit: int, *, in_memory: bool = False
+                 ) -> None:
         self.path = None if path is None else Path(path)
         self.limit = limit
         self.written = 0
         self.dropped = 0
         self._lock = threading.Lock()
         self._file: TextIO | None = None
+        self._kept: list[str] | None = [] if in_memory else None
 
     def write(self, tag: str, line: str) -> None:
-        if self.path is None:
+        if self.path is None and self._kept is None:
             return
         text = f"[{tag}] {line}\n"
         with self._lock:
-            if self._file is None:  # opened at the first line (again after a close)
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = self.path.open("a", encoding="utf-8", errors="replace")
             if self.written + len(text) > self.limit:
                 if not self.dropped:
-                    self._file.write(f"[capped at {self.limit:,} characters]\n")
-                    self._file.flush()
+                    self._put(f"[capped at {self.limit:,} characters]\n")
                 self.dropped += len(text)
                 return
             self.written += len(text)
-            self._file.write(text)
-            self._file.flush()
+            self._put(text)
+
+    def _put(self, text: str) -> None:
+        if self._kept is not None:
+            self._kept.append(text)
+            return
+        if self._file is None:  # opened at the first line (again after a close)
+            assert self.path is not None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("a", encoding="utf-8", errors="replace")
+        self._file.write(text)
+        self._file.flush()
+
+    def take(self) -> str:
+        """An in-memory log's lines since the last ``take`` (empty for a file's); the cap
+        applies to what is kept between takes, so it starts again."""
+        with self._lock:
+            if not self._kept:
+                return ""
+            text = "".join(self._kept)
+            self._kept.clear()
+            self.written = self.dropped = 0
+            return text
 
     def close(self) -> None:
         with self._lock:

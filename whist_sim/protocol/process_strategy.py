@@ -146,7 +146,8 @@ class ProcessStrategy:
       ``action`` line; always finite, so the engine never waits on a bot without end.
     - ``handshake_timeout``: seconds from starting the process to its ``hello`` reply.
     - ``stderr_path``: a file the bots' stderr is appended to, lines tagged by seat,
-      capped at ``stderr_limit`` characters; ``stderr_lines``: lines kept for errors.
+      capped at ``stderr_limit`` characters; ``stderr_log``: a ``LineLog`` to write them
+      to instead (a tournament's, in memory); ``stderr_lines``: lines kept for errors.
     - ``exact_rng``: send the seat generator's exact state, so that a Python client
       reproduces in-process play (``seeding``; docs/protocol.md, "Randomness").
     - ``transcript_path``: a file every line sent (``>``) and received (``<``) is
@@ -167,6 +168,7 @@ class ProcessStrategy:
         time_limit: float = 10.0,
         handshake_timeout: float = 10.0,
         stderr_path: str | Path | None = None,
+        stderr_log: LineLog | None = None,
         stderr_lines: int = 40,
         stderr_limit: int = 1 << 20,
         exact_rng: bool = True,
@@ -210,7 +212,7 @@ class ProcessStrategy:
         """Seconds they took, from writing ``decide`` to reading the whole ``action``."""
         self.exchange_log: list[float] | None = None
         """Set to a list to have each exchange's seconds appended (benchmarks)."""
-        self._log = LineLog(stderr_path, stderr_limit)
+        self._log = stderr_log if stderr_log is not None else LineLog(stderr_path, stderr_limit)
         self._transcript = None if transcript_path is None else LineLog(transcript_path, 1 << 30)
         self._seats: dict[int, _Seat] = {}
         """Seat number -> its process, the one playing or last to play it."""

@@ -5,10 +5,12 @@ An entrant with ``use = "process"`` (a bot program in any language) or
 plays through a ``protocol.ProcessStrategy``: one bot process per seat it holds,
 started at its first decision, kept across deals and tasks for as long as this
 worker process lives, restarted for the next deal after a crash, and shut down
-when the worker ends (``close_bots``, also at exit). Each bot's stderr goes to a
-file in this worker's scratch folder; what a task added is handed back with the
-task's results (``bot_stderr``) and kept, capped, in the run folder's
-``logs/output/<entrant> (stderr).log``.
+when the worker ends (``close_bots``, also at exit). Each entrant's stderr is kept
+in this worker's memory, never in a file: any process of the user can read a file,
+and so every other bot could read a bot's debug output, its hand perhaps, while the
+deal is played. What a task added is handed back with the task's results
+(``bot_stderr``) and kept, capped, in the run folder's
+``logs/output/<entrant> (stderr).log`` once the task is committed.
 
 A bot's decisions get slightly less than the decision time limit, so that the
 bot's own, clearer timeout ("no action within 9.5 s") fires before the play
@@ -19,14 +21,12 @@ from __future__ import annotations
 
 import atexit
 import json
-import shutil
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from whist_sim.games.base import Game
+from whist_sim.protocol.bot_process import LineLog
 
 BOT_TIME_SHARE = 0.95
 """Share of the decision limit a bot's reply may take before the bot times out."""
@@ -35,7 +35,9 @@ NO_LIMIT_SECONDS = 600.0
 """A bot's reply limit when the run has no decision limit: never wait without end."""
 
 STDERR_PER_TASK = 1 << 20
-"""Bytes of a bot's stderr handed back per task (the run caps the total per entrant)."""
+"""Characters of an entrant's stderr a worker keeps and hands back per task, the rest
+dropped with a note (the run caps the total per entrant): a bot that floods stderr
+costs a worker at most this much memory."""
 
 
 @dataclass(frozen=True)
@@ -58,65 +60,42 @@ class BotEntry:
         if found is None:
             from whist_sim.protocol import ProcessStrategy
 
-            stderr = _scratch() / f"bot-{len(_POOL)}.stderr"
+            log = _STDERR.get(label)
+            if log is None:
+                log = _STDERR[label] = LineLog(None, STDERR_PER_TASK, in_memory=True)
             found = ProcessStrategy(
                 self.command, label=label, cwd=self.cwd, env=self.env, params=self.params,
                 game=game.name, variant=game.variant.as_dict(), time_limit=seconds,
-                stderr_path=stderr,
+                stderr_log=log,
             )
             _POOL[key] = found
-            _STDERR[label] = (stderr, 0)
         return found
 
 
 _POOL: dict[tuple[Any, ...], Any] = {}
 """This process's bots, by everything that makes two of them differ."""
 
-_STDERR: dict[str, tuple[Path, int]] = {}
-"""Entrant -> its bots' stderr file and how much of it was handed back."""
-
-_SCRATCH: list[Path] = []
-
-
-def _scratch() -> Path:
-    if not _SCRATCH:
-        _SCRATCH.append(Path(tempfile.mkdtemp(prefix="whist-sim-bots-")))
-    return _SCRATCH[0]
+_STDERR: dict[str, LineLog] = {}
+"""Entrant -> its bots' stderr not yet handed back (one log for all its seats' bots)."""
 
 
 def bot_stderr(bots: Mapping[str, BotEntry]) -> dict[str, str]:
     """What each of this task's bots wrote to stderr since the last task, capped."""
     found: dict[str, str] = {}
     for label in bots:
-        if label not in _STDERR:
-            continue
-        path, offset = _STDERR[label]
-        if not path.exists():
-            continue
-        with open(path, "rb") as handle:
-            handle.seek(offset)
-            data = handle.read(STDERR_PER_TASK)
-            end = handle.seek(0, 2)
-        _STDERR[label] = (path, end)
-        if data:
-            text = data.decode("utf-8", "replace")
-            if end - offset > len(data):
-                text += f"\n[{end - offset - len(data):,} more bytes of stderr dropped]\n"
+        log = _STDERR.get(label)
+        text = "" if log is None else log.take()
+        if text:
             found[f"{label} (stderr)"] = text
     return found
 
 
 def close_bots() -> None:
-    """Say ``quit`` to every bot of this process and end them, and remove the scratch folder
-    their stderr went to (what a task handed back of it is in the run folder's logs): each
-    run left a ``whist-sim-bots-*`` folder behind (a bot operator counted 300 in /tmp)."""
+    """Say ``quit`` to every bot of this process and end them."""
     for bot in _POOL.values():
         bot.close()
     _POOL.clear()
     _STDERR.clear()
-    for folder in _SCRATCH:
-        shutil.rmtree(folder, ignore_errors=True)
-    _SCRATCH.clear()
 
 
 atexit.register(close_bots)
