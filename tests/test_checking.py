@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -379,3 +380,23 @@ def test_a_strategy_checked_with_parameters_is_named_with_them_as_a_config_names
     report = check_strategy("heuristic", games=["german_whist"], deals=1,
                             params={"compiled": False})
     assert report.strategy == "heuristic(compiled=False)"
+
+
+def test_a_bot_is_checked_on_the_variants_its_hello_lists_only(tmp_path):
+    """A bot may list the variant values it plays in its hello; check played it every
+    setting anyway and failed it on the first it had said it does not play."""
+    from whist_sim.checking import check_entrant
+
+    bot = tmp_path / "stock_of_one.py"
+    bot.write_text(
+        "import sys\n"
+        "from whist_sim.protocol.client import registry_factory, run_bot\n"
+        "sys.exit(run_bot(registry_factory('strategies.random_play:RandomStrategy'),"
+        " name='stock_of_one', version='1', games=['german_whist'],"
+        " variants={'german_whist': {'open_stock': [1], 'trumps': ['upcard']}}))\n")
+    report = check_entrant("process", command=f"{sys.executable} {bot}", deals=1)
+    assert report.games == ("german_whist",)
+    assert report.not_played == ("german_whist (open_stock = 3)", "german_whist (trumps = 'none')")
+    assert report.variants == len(CHECK_VARIANTS["german_whist"]) - 2
+    assert "not checked, as its hello lists other variants: german_whist (open_stock = 3);" \
+        in report.verdict

@@ -25,6 +25,7 @@ from whist_sim.games import make_game
 from whist_sim.play import play_deal, play_match
 from whist_sim.protocol import BotHandshakeError, ProcessStrategy
 from whist_sim.protocol.announce import play_match_announced
+from whist_sim.protocol.errors import ProtocolError
 from whist_sim.strategy import build_strategy
 
 pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
@@ -361,3 +362,30 @@ def test_a_bot_says_where_it_came_from_for_the_run_record(c_bot):
     assert source["name"] == "c_simple" and source["version"] == "1"
     assert source["protocol"] == "1.0" and source["command"] == c_bot
     assert len(source["sha256"][c_bot[0]]) == 64
+
+
+@pytest.mark.parametrize("name", ["evil\npassed: evil plays everything", "x" * 101, "\x1b[32m"])
+def test_a_hello_name_that_could_forge_a_line_of_output_is_refused(name):
+    from whist_sim.protocol.messages import read_bot_hello
+
+    hello = {"type": "hello", "name": name, "version": "1", "protocol": "1.0",
+             "games": ["german_whist"]}
+    with pytest.raises(ProtocolError, match="at most 100 printable characters"):
+        read_bot_hello(hello)
+
+
+def test_a_bots_error_text_is_shown_on_one_line():
+    from whist_sim.protocol.messages import one_line
+
+    assert one_line("I give up\npassed: evil") == "I give up\\npassed: evil"
+    assert one_line("plain text") == "plain text"
+
+
+def test_a_misspelt_variant_key_in_hello_is_refused_with_the_keys_there_are():
+    from whist_sim.protocol.messages import read_bot_hello
+
+    hello = {"type": "hello", "name": "b", "version": "1", "protocol": "1.0",
+             "games": ["german_whist"], "variants": {"german_whist": {"open_stok": [1]}}}
+    with pytest.raises(ProtocolError, match=re.escape("variants.german_whist.open_stok")) as raised:
+        read_bot_hello(hello)
+    assert "open_stock" in str(raised.value)

@@ -109,13 +109,20 @@ class CheckReport:
     """Distinct deals (matches, under a match variant) checked; each was played twice."""
     decisions: int
     """Decisions the strategy made, over both plays of every deal."""
+    not_played: tuple[str, ...] = ()
+    """Settings not checked because the bot's ``hello`` says it does not play them."""
 
     @property
     def verdict(self) -> str:
         """The one line ``whist-sim check`` prints: what passed, over how much play."""
+        skipped = ""
+        if self.not_played:
+            skipped = (f"; not checked, as its hello lists other variants:"
+                       f" {'; '.join(self.not_played)}")
         return (f"passed: {self.strategy} plays {', '.join(self.games)} by the rules:"
                 f" {self.deals:,} matches under {self.variants} variant settings (every seat),"
-                f" each played twice with the same actions, {self.decisions:,} decisions")
+                f" each played twice with the same actions, {self.decisions:,} decisions"
+                + skipped)
 
     def __str__(self) -> str:
         return self.verdict
@@ -157,11 +164,16 @@ def check_strategy(
     checked = _games_to_check(name, claimed, games)
     variants = played = 0
     decisions = [0]
+    hello = _bot_hello(strategy_or_spec)
+    not_played: list[str] = []
     for game_name in checked:
         watched = _Watched(_build(strategy_or_spec, game_name, params), decisions)
         opponent = build_strategy(built_in_spec("random"), None, game_name)
         sizes = TABLE_SIZES.get(game_name, (None,))
         for settings in CHECK_VARIANTS.get(game_name, ({},)):
+            if hello is not None and _refuses(hello, make_game(game_name, settings, sizes[0])):
+                not_played.append(f"{game_name} ({_settings_str(settings)})")
+                continue
             variants += 1
             for size in sizes:
                 game = make_game(game_name, settings, size)
@@ -171,7 +183,12 @@ def check_strategy(
                         _check_deal(watched, opponent, game, seat, deal_seed, name, label,
                                     time_limit)
                         played += 1
-    return CheckReport(name, tuple(checked), variants, played, decisions[0])
+    if not variants:
+        raise StrategyCheckError(
+            f"{name}: nothing to check: its hello lists variants of"
+            f" {', '.join(checked)} that none of the checked settings has (not played:"
+            f" {'; '.join(not_played)}); list a checked setting's values in hello.variants")
+    return CheckReport(name, tuple(checked), variants, played, decisions[0], tuple(not_played))
 
 
 def check_entrant(
@@ -218,6 +235,24 @@ def check_entrant(
         except BotError as exc:
             raise StrategyCheckError(str(exc)) from None
         return check_strategy(bot, games, deals=deals, time_limit=time_limit)
+
+
+def _bot_hello(strategy: Any) -> Any:
+    """A bot's ``hello`` (the games and variants it says it plays), or None for any
+    other strategy: ``check`` plays a bot only the settings its hello lists."""
+    hello = getattr(strategy, "hello", None)
+    if hello is None:
+        return None
+    from whist_sim.protocol.messages import BotHello
+
+    return hello if isinstance(hello, BotHello) else None
+
+
+def _refuses(hello: Any, game: Game) -> bool:
+    """Whether a bot's ``hello`` leaves out ``game``'s variant."""
+    from whist_sim.protocol.messages import unsupported
+
+    return unsupported(hello, game.name, game.variant.as_dict()) is not None
 
 
 def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str] | None]:

@@ -29,11 +29,13 @@ from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.messages import (
+    MAX_NAME,
     PROTOCOL_VERSION,
     action_message,
     bot_hello_message,
     encode_line,
     error_message,
+    one_line,
     parse_version,
     read_message,
 )
@@ -225,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WhistSimError as exc:  # one line, not a traceback: the engine shows it as the cause
         print(f"{NOT_SERVED}{exc}", file=sys.stderr, flush=True)
         return NOT_SERVED_CODE
-    return run_bot(factory, args.name or args.strategy, version)
+    # a strategy with many parameters may be named longer than a hello's name may be
+    return run_bot(factory, one_line(args.name or args.strategy)[:MAX_NAME], version)
 
 
 NOT_SERVED = "whist_sim.protocol: cannot serve this strategy: "

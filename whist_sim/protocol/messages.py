@@ -185,6 +185,19 @@ class BotHello:
     """Per game, per variant key, the values the bot plays (keys not listed: any value)."""
 
 
+MAX_NAME = 100
+"""Characters a bot's name may have: it is printed in ``check``'s verdict and in errors,
+where a newline in it had forged a line of output ("passed: ...")."""
+
+
+def one_line(text: str) -> str:
+    """``text`` a bot sent, as one line: control characters (a newline, an escape) shown as
+    escapes, so a bot's text cannot forge a line of the engine's output."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def read_bot_hello(message: Mapping[str, Any]) -> BotHello:
     """The bot's ``hello`` reply, checked field by field; a MAJOR version other than the
     engine's is refused here."""
@@ -193,8 +206,9 @@ def read_bot_hello(message: Mapping[str, Any]) -> BotHello:
             f"replied a {message.get('type')!r} message to hello", f"a hello reply: {HELLO_EXAMPLE}"
         )
     name, version = message.get("name"), message.get("version")
-    if not isinstance(name, str) or not name:
-        raise ProtocolError(f"hello has name {name!r}", "a non-empty string")
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
+        raise ProtocolError(f"hello has name {name!r}",
+                            f"a non-empty line of at most {MAX_NAME} printable characters")
     if not isinstance(version, str | int) or isinstance(version, bool):
         raise ProtocolError(f"hello has version {version!r}", 'a string such as "1"')
     protocol = parse_version(message.get("protocol"), "hello.protocol")
@@ -224,8 +238,23 @@ def _read_variants(value: Any) -> dict[str, dict[str, tuple[Any, ...]]]:
     for game, keys in value.items():
         if not isinstance(keys, dict) or not all(isinstance(v, list) for v in keys.values()):
             raise ProtocolError(f"hello has variants.{game} = {keys!r}", expected)
+        known = _variant_keys(game)
+        unknown = sorted(set(keys) - known) if known else []
+        if unknown:  # a misspelt key had been ignored: the bot was sent values it refuses
+            raise ProtocolError(
+                f"hello has variants.{game}.{unknown[0]}, not a {game} variant key",
+                f"{game} variant keys: {', '.join(sorted(known))}")
         variants[game] = {key: tuple(values) for key, values in keys.items()}
     return variants
+
+
+def _variant_keys(game: str) -> frozenset[str]:
+    """The variant keys of ``game`` (empty for a game whist_sim does not know)."""
+    from whist_sim.games import GAMES, make_game
+
+    if game not in GAMES:
+        return frozenset()
+    return frozenset(make_game(game).variant.as_dict())
 
 
 def unsupported(hello: BotHello, game: str, variant: Mapping[str, Any] | None) -> str | None:

@@ -80,6 +80,7 @@ from whist_sim.protocol.messages import (
     decide_message,
     encode_line,
     hello_message,
+    one_line,
     quit_message,
     read_action,
     read_bot_hello,
@@ -524,7 +525,8 @@ class ProcessStrategy:
         if why is not None:
             raise BotUnsupportedGame(
                 self.entrant, self.command, f"was asked to play a deal it cannot: {why}",
-                f"{game} among the games of its hello",
+                f"{game} among the games of its hello" if game not in seat.hello.games
+                else f"the variant's values among the {game} variants of its hello",
             )
         hand, match = self._announced
         if match is None and game == "minnesota_whist":
@@ -550,7 +552,8 @@ class ProcessStrategy:
             message = read_message(reply, "bot", "decide")
             if message["type"] == "action":
                 break
-            self._other_message(process, message, "decide")
+            self._other_message(process, message,
+                                "decide" if seat.decisions else "the deal (its first decide)")
         action = read_action(message, view, seat.decisions)
         spent = time.monotonic() - started
         self.exchange_seconds += spent
@@ -566,13 +569,13 @@ class ProcessStrategy:
         anything else ignored (a newer MINOR version may send it)."""
         kind = message["type"]
         if kind == "log":
-            text = str(message.get("text", ""))[:LOG_TEXT]
+            text = one_line(str(message.get("text", ""))[:LOG_TEXT])
             self.logs.append(f"[{process.tag}] {text}")
             self._log.write(process.tag, f"[log] {text}")
         elif kind == "error":
-            text = str(message.get("message", ""))[:LOG_TEXT]
+            text = one_line(str(message.get("message", ""))[:LOG_TEXT])
             raise ProtocolError(f"reported an error in reply to {waiting}: {text}",
-                                ACTION_EXAMPLE if waiting == "decide" else HELLO_EXAMPLE)
+                                HELLO_EXAMPLE if waiting == "hello" else ACTION_EXAMPLE)
 
     # -- errors ----------------------------------------------------------------------------------
     def _error_from(self, seat: _Seat, exc: BaseException, waiting: str) -> BotError:
