@@ -389,3 +389,22 @@ def test_a_misspelt_variant_key_in_hello_is_refused_with_the_keys_there_are():
     with pytest.raises(ProtocolError, match=re.escape("variants.german_whist.open_stok")) as raised:
         read_bot_hello(hello)
     assert "open_stock" in str(raised.value)
+
+
+def test_a_bot_that_never_says_hello_is_not_started_again_after_two_timeouts(tmp_path):
+    """Each start waited the whole handshake time, in every deal the bot sat in: a run
+    with one silent bot among five took 7 minutes to forfeit 120 matches."""
+    from whist_sim.protocol import BotHandshakeTimeout
+    from whist_sim.protocol.process_strategy import HANDSHAKE_TIMEOUTS
+
+    silent = tmp_path / "silent.sh"
+    silent.write_text("#!/bin/sh\nexec sleep 30\n")
+    silent.chmod(0o755)
+    with ProcessStrategy([str(silent)], label="silent", handshake_timeout=0.3) as bot:
+        for _ in range(HANDSHAKE_TIMEOUTS):
+            with pytest.raises(BotHandshakeTimeout, match="within 0.3 s"):
+                bot.start()
+        started = time.monotonic()
+        with pytest.raises(BotHandshakeTimeout, match="2 times in a row: not started again"):
+            bot.start()
+        assert time.monotonic() - started < 0.25  # no third wait

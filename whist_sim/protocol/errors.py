@@ -76,6 +76,10 @@ class BotHandshakeError(BotError):
     protocol whose MAJOR version differs from the engine's."""
 
 
+class BotHandshakeTimeout(BotHandshakeError):
+    """No ``hello`` reply within the handshake's time."""
+
+
 class BotUnsupportedGame(BotHandshakeError):
     """The bot's ``hello`` does not list the game (or the variant) it would be asked to play."""
 

@@ -65,6 +65,7 @@ from whist_sim.protocol.errors import (
     BotCrashed,
     BotError,
     BotHandshakeError,
+    BotHandshakeTimeout,
     BotReplyError,
     BotStartError,
     BotTimeout,
@@ -131,6 +132,14 @@ class _Seat:
     used: int = 0
     """When it was last given a deal (``ProcessStrategy``'s count of deals given out):
     the least recently used of all seats' resting processes is ended first."""
+
+
+HANDSHAKE_TIMEOUTS = 2
+"""Handshakes in a row that may time out before a bot is not started again in this
+process: each costs ``handshake_timeout`` (10 s), and a bot that never answers ``hello``
+cost it in every deal it sat in, not only in the ones charged to it (a five-bot Solo
+run took 7 minutes to forfeit 120 matches). Two, not one: a bot slow once under load
+gets another try."""
 
 
 class ProcessStrategy:
@@ -223,7 +232,11 @@ class ProcessStrategy:
         """Seat number -> its other processes, least recently used first."""
         self._deals_given = 0
         """Deals given to a process so far (``_Seat.used`` reads it)."""
-        self._cannot_start: BotStartError | None = None
+        self._cannot_start: BotError | None = None
+        """Why no process of this bot is started any more: a command that cannot run, or
+        ``HANDSHAKE_TIMEOUTS`` handshakes in a row that timed out."""
+        self._handshake_timeouts = 0
+        """Handshakes in a row that timed out (a successful one resets it)."""
         self._failed_start: dict[int, BotError] = {}
         """Seats whose process ``ready_seats`` could not start: the error, for the seat's
         next decision to raise."""
@@ -471,9 +484,19 @@ class ProcessStrategy:
             raise self._cannot_start from None
         try:
             hello = self._handshake(process)
+        except BotHandshakeTimeout as exc:
+            process.kill()
+            self._handshake_timeouts += 1
+            if self._handshake_timeouts >= HANDSHAKE_TIMEOUTS:
+                self._cannot_start = BotHandshakeTimeout(
+                    exc.entrant, exc.command,
+                    f"{exc.message}, {HANDSHAKE_TIMEOUTS} times in a row: not started again"
+                    " in this worker", exc.expected, exc.stderr_tail)
+            raise
         except BaseException:
             process.kill()
             raise
+        self._handshake_timeouts = 0
         return _Seat(process, hello)
 
     def _handshake(self, process: BotProcess) -> BotHello:
@@ -492,7 +515,7 @@ class ProcessStrategy:
                     break
                 self._other_message(process, message, "hello")
         except PipeTimeout:
-            raise BotHandshakeError(
+            raise BotHandshakeTimeout(
                 self.entrant, self.command,
                 f"did not complete the handshake within {self.handshake_timeout:g} s",
                 expected, process.stderr_tail(0),
