@@ -131,3 +131,40 @@ def test_joining_a_token_cluster_without_the_token_mode_says_what_to_set(
     assert "cannot join the Ray cluster" in result.stderr
     assert "set RAY_AUTH_MODE=token here too" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _failing_init(monkeypatch, raised: BaseException) -> None:
+    """``ray.init`` raising ``raised``, with no Ray of this test session touched."""
+    import ray
+
+    def init(**_):
+        raise raised
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    monkeypatch.setattr(ray, "shutdown", lambda: None)
+
+
+def test_an_embedded_ray_that_cannot_start_is_one_line_naming_the_likely_causes(monkeypatch):
+    """Ray's temporary folder on a full disk: Ray's RuntimeError came out as a traceback."""
+    from whist_sim.tournament.cluster import ClusterError, ray_session
+
+    _failing_init(monkeypatch, RuntimeError("Timed out waiting for file /x/ray/session_1/gcs"
+                                            "_server_port\nmore lines"))
+    with pytest.raises(ClusterError) as raised, ray_session(None, 2):
+        pass
+    text = str(raised.value)
+    assert "Ray could not start on 127.0.0.2 (Timed out waiting for file" in text
+    assert "\n" not in text and "--workers 0" in text and "ulimit -f" in text
+
+
+def test_a_sigterm_while_ray_starts_stops_the_run_as_ctrl_c_does(monkeypatch):
+    """Ray's handler, in place during ray.init, exits with the signal's number: the run
+    ended with status 15 and no word, not 'interrupted before the run began'."""
+    from whist_sim.tournament.cluster import ray_session
+
+    _failing_init(monkeypatch, SystemExit(signal.SIGTERM))
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt), ray_session(None, 2):
+        pass
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -26,6 +26,7 @@ import os
 import re
 import signal
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -199,35 +200,69 @@ def ray_session(address: str | None, workers: int | None) -> Iterator[int]:
     if address:
         parse_address(address, where)
     started_here = False
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGTERM) if on_main_thread else None
     if not ray.is_initialized():
         if address:
             _join(address, where)
         else:
-            # Ray's processes inherit the environment when ray.init starts them (and the
-            # raylet passes it on to every worker), so the bind shim covers them all.
-            with processes_bound_to(EMBEDDED_HOST):
-                ray.init(
-                    # "local": a new Ray of this run's own, even where `ray start` left a
-                    # cluster running on this machine, which Ray would otherwise join
-                    # (and refuse, as a join takes no num_cpus: a traceback)
-                    address="local",
-                    _node_ip_address=EMBEDDED_HOST,
-                    num_cpus=workers or os.cpu_count() or 1,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    logging_level="ERROR",
-                    runtime_env={"env_vars": {"PYTHONPATH": _python_path()}},
-                )
+            _start_embedded(workers)
         started_here = True
-    previous = stop_on_sigterm()  # after ray.init, whose own handler it replaces
+    stop_on_sigterm()  # after ray.init, whose own handler it replaces
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         yield min(cpus, workers) if workers else cpus
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-        if started_here:
+        if on_main_thread and started_here:
+            # the run is stopping already: a second SIGTERM waits for Ray's shutdown,
+            # which ends Ray's processes (it went to Ray's handler, which exited at once)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            if started_here:
+                ray.shutdown()
+        finally:
+            if on_main_thread:
+                signal.signal(signal.SIGTERM, before)
+
+
+def _start_embedded(workers: int | None) -> None:
+    """``ray.init`` of a Ray of this run's own, bound to ``EMBEDDED_HOST``; a failure to
+    start (its temporary folder's disk full, say) is one line, not Ray's traceback."""
+    import ray
+
+    try:
+        # Ray's processes inherit the environment when ray.init starts them (and the
+        # raylet passes it on to every worker), so the bind shim covers them all.
+        with processes_bound_to(EMBEDDED_HOST):
+            ray.init(
+                # "local": a new Ray of this run's own, even where `ray start` left a
+                # cluster running on this machine, which Ray would otherwise join
+                # (and refuse, as a join takes no num_cpus: a traceback)
+                address="local",
+                _node_ip_address=EMBEDDED_HOST,
+                num_cpus=workers or os.cpu_count() or 1,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level="ERROR",
+                runtime_env={"env_vars": {"PYTHONPATH": _python_path()}},
+            )
+    except SystemExit as exc:
+        # Ray's own SIGTERM handler, in place while ray.init runs, exits with the signal's
+        # number: a stop before the run began, as Ctrl-C then is
+        with contextlib.suppress(Exception):
             ray.shutdown()
+        if exc.code in (signal.SIGTERM, signal.SIGINT):
+            raise KeyboardInterrupt from None
+        raise
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        folder = os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()
+        raise ClusterError(
+            f"Ray could not start on {EMBEDDED_HOST} ({first}); check the room left on the"
+            f" disk of Ray's temporary folder ({folder}/ray) and the file size limit"
+            " (ulimit -f), or play in this process with --workers 0") from None
 
 
 def _terminated(signum: int, frame: Any) -> None:
