@@ -132,6 +132,36 @@ def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_f
     assert list((out / ".staging").iterdir()) == []
 
 
+def test_a_disk_that_fills_on_a_units_record_names_that_file_and_leaves_no_half_run_json(
+    tmp_path, monkeypatch
+):
+    """A write that fills the disk raises an error naming no file (the open succeeded):
+    the run's line named only the folder, and recording the failure in run.json, failing
+    too, replaced that error and left a half-written .run.json.tmp behind."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    write_text = Path.write_text
+    full = []
+
+    def fills_up(self: Path, text: str, *args, **kwargs):
+        if self.name == "_unit.json" and len(list((out / ".units").iterdir())) >= 2:
+            full.append(self)
+        if full and self.name in ("_unit.json", ".run.json.tmp"):
+            write_text(self, text[: len(text) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")  # no file name
+        return write_text(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", fills_up)
+    result = _cli("run", str(config), "--out", str(out))
+    monkeypatch.setattr(Path, "write_text", write_text)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"{full[0]}: no space left on the device" in result.output
+    assert not (out / ".run.json.tmp").exists() and not full[0].exists()
+    assert RunFolder.open(out).completed_tasks() == {0, 1}
+    assert _cli("run", "--resume", str(out)).exit_code == 0
+    assert RunFolder.open(out).meta()["status"] == "complete"
+
+
 def _can_mount() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("mount") is not None
 

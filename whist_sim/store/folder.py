@@ -61,6 +61,7 @@ from whist_sim.store.snapshots import (
     snapshot_numbers,
     unit_file,
 )
+from whist_sim.store.space import write_text_named
 from whist_sim.store.units import merge_units, stage_unit, task_unit_name
 
 RUN_FILE = "run.json"
@@ -220,7 +221,7 @@ class RunFolder:
     def write_meta(self, meta: Mapping[str, Any]) -> None:
         """Replace run.json atomically."""
         tmp = self.path / f".{RUN_FILE}.tmp"
-        tmp.write_text(json.dumps(meta, indent=2, sort_keys=True, default=str) + "\n")
+        write_text_named(tmp, json.dumps(meta, indent=2, sort_keys=True, default=str) + "\n")
         os.replace(tmp, self.path / RUN_FILE)
 
     def update_meta(self, **changes: Any) -> dict[str, Any]:

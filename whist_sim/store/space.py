@@ -19,6 +19,7 @@ A run whose disk fills anyway stops with every committed task kept, and
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,6 +114,21 @@ def _noisy_seconds(table: pa.Table) -> pa.Table:
     index = table.column_names.index("seconds")
     return table.set_column(index, "seconds",
                             pc.if_else(pc.is_null(column), column, pa.array(noise)))
+
+
+def write_text_named(path: Path, text: str) -> None:
+    """``path.write_text(text)``, an OSError naming ``path``: a write that fills the disk
+    raises an error with no file name (the open succeeded), and the run's last line,
+    which should say where the room ran out, named only the run folder. What was written
+    of a file that failed is removed: it is no file the run can use."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
 
 
 def free_bytes(out: Path | str) -> tuple[int, Path]:

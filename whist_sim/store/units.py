@@ -34,6 +34,7 @@ from whist_sim.store.manifest import (
 )
 from whist_sim.store.schema import stored_schema, with_run_columns
 from whist_sim.store.snapshots import STAGING_DIR, UNITS_DIR, unit_file
+from whist_sim.store.space import write_text_named
 
 
 def task_unit_name(task: int, attempt: bool = False) -> str:
@@ -58,7 +59,7 @@ def stage_unit(run: Path, unit: str, tables: Iterable[str],
         if index == 0:
             crash_point(f"{op}:staging")
     record = UnitRecord(tuple(sorted(tasks)), files)
-    (stage / UNIT_FILE).write_text(record.json)
+    write_text_named(stage / UNIT_FILE, record.json)
     crash_point(f"{op}:staged")
     os.rename(stage, run / UNITS_DIR / unit)
     crash_point(f"{op}:unit")

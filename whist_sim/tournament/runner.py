@@ -18,6 +18,7 @@ uninterrupted run.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -562,8 +563,12 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         raise
     except Exception as exc:  # a worker or node lost: finished tasks stay committed
         if not _a_ctrl_c(exc):
-            folder.update_meta(status="failed", ended=now_iso(),
-                               error=plain_text(f"{type(exc).__name__}: {exc}"))
+            # the disk full: recording the failure fails too, and must not replace the
+            # error that says where the room ran out (run.json then still says running,
+            # which a resume reads as a run that was stopped)
+            with contextlib.suppress(OSError):
+                folder.update_meta(status="failed", ended=now_iso(),
+                                   error=plain_text(f"{type(exc).__name__}: {exc}"))
             console.close()
             raise
         status = "interrupted"
