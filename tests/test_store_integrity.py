@@ -170,6 +170,29 @@ def test_resume_refuses_a_run_json_whose_config_was_edited(run: Path, key, value
     assert recorded in message and "run.json was edited" in message
 
 
+def _edit_run_json(run: Path, edit) -> None:
+    meta_path = run / "run.json"
+    meta = json.loads(meta_path.read_text())
+    edit(meta)
+    meta_path.write_text(json.dumps(meta))
+
+
+def test_resume_refuses_a_run_json_whose_strategy_params_were_edited(run: Path):
+    """An edited entrant's params resumed "complete": two players' rows under one label."""
+    _edit_run_json(run, lambda meta: meta["config"]["strategies"][1].update(
+        label="heuristic", params={"contest_margin": 0.5}))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert "strategies (use and params) is" in message and "run.json was edited" in message
+
+
+def test_resume_refuses_a_run_json_whose_plan_size_was_edited(run: Path):
+    """An edited plan.deals_per_task made an unfinished run "complete" with a quarter of
+    its hands: the task numbers already committed looked like the new tasks."""
+    _edit_run_json(run, lambda meta: meta["plan"].update(deals_per_task=6))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert "tournament.deals_per_task is 3, but the run was started with 6" in message
+
+
 def test_a_resume_counts_the_decisions_its_committed_tasks_hold(run: Path):
     """run.json's decision counts are written at most once a second; a driver killed just
     after a commit left them short of the committed rows, and the resumed run's totals

@@ -333,6 +333,10 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
         "tournament.game": meta["game"],
         "variant": meta["variant"],
         "line-ups": [list(lineup) for lineup in seats],
+        # an edited use or params resumed "complete", two players' rows under one label
+        "strategies (use and params)": {
+            label: {"use": entry.get("use"), "params": entry.get("params")}
+            for label, entry in (meta.get("strategies") or {}).items()},
     }
     current = {
         "tournament.seed": config.tournament.seed,
@@ -341,7 +345,16 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
         "variant": config.game().variant.as_dict(),
         "line-ups": [list(config.lineups()[p]) for p in played]
         if max(played, default=-1) < len(config.lineups()) else None,
+        "strategies (use and params)": {
+            e.name: {"use": e.use, "params": e.params} for e in config.strategies},
     }
+    per_task = config.tournament.deals_per_task
+    if isinstance(per_task, int):  # an edited plan size had made a run "complete" at 440
+        # of its 1,800 hands: its task numbers already committed looked like the new ones
+        if config.sprt is not None:  # as a new run sizes it (run_tournament)
+            per_task = _within_batches(per_task, config.sprt.batch, len(played))
+        recorded["tournament.deals_per_task"] = meta["plan"]["deals_per_task"]
+        current["tournament.deals_per_task"] = per_task
     for key, value in recorded.items():
         if json.loads(json.dumps(current[key])) != value:  # as run.json holds it
             raise RunFolderError(
