@@ -44,7 +44,7 @@ def test_the_measured_bytes_per_hand_cover_what_the_run_writes(tmp_path, monkeyp
     estimates: list[space.RoomEstimate] = []
     real = runner.estimate_room
     monkeypatch.setattr(runner, "estimate_room",
-                        lambda *a: estimates.append(real(*a)) or estimates[-1])
+                        lambda *a, **k: estimates.append(real(*a, **k)) or estimates[-1])
     config = validate_config(tomllib.loads(quick_config(deals=150, per_task=150)))
     summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
     [estimate] = estimates
@@ -53,6 +53,41 @@ def test_the_measured_bytes_per_hand_cover_what_the_run_writes(tmp_path, monkeyp
     written = _unit_bytes(summary.path) / hands
     assert written <= estimate.bytes_per_hand <= 3 * written, (written, estimate)
     assert estimate.needed >= _unit_bytes(summary.path)
+
+
+def _on_disk(folder: Path) -> int:
+    """Bytes ``folder``'s files take on disk, a hard-linked file (``data/``) counted once."""
+    blocks = {(s.st_dev, s.st_ino): s.st_blocks for s in
+              (path.stat() for path in folder.rglob("*") if path.is_file())}
+    return sum(blocks.values()) * 512
+
+
+def test_the_estimates_compaction_size_is_the_runners():
+    assert space.COMPACT_UNITS == runner.COMPACT_EVERY
+
+
+def test_a_run_of_small_tasks_never_takes_more_disk_than_its_estimate(tmp_path, monkeypatch):
+    """Ten-deal tasks filled a disk the estimate said was enough: each task file's own
+    footer and schema, and the batch a compaction writes beside the units it folds, had
+    not been counted. The run folder's size on disk, measured before every file it
+    writes, stays within the estimate."""
+    estimates: list[space.RoomEstimate] = []
+    real = runner.estimate_room
+    monkeypatch.setattr(runner, "estimate_room",
+                        lambda *a, **k: estimates.append(real(*a, **k)) or estimates[-1])
+    out = tmp_path / "run"
+    write = units_module.write_table_file
+    peak = [0]
+
+    def measured(path: Path, table, schema=None):
+        peak[0] = max(peak[0], _on_disk(out))
+        return write(path, table, schema)
+
+    monkeypatch.setattr(units_module, "write_table_file", measured)
+    config = validate_config(tomllib.loads(quick_config(deals=60, per_task=2)))
+    run_tournament(config, out, workers=0, progress=False)
+    [estimate] = estimates
+    assert 0 < peak[0] <= estimate.needed, (peak[0], estimate)
 
 
 def test_a_run_too_large_for_the_disk_left_is_warned_about_before_it_starts(

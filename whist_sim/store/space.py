@@ -36,6 +36,10 @@ COMPACTION_HEADROOM = 0.2
 """Room asked beyond the data itself: a compaction writes each batch before the task
 files it folds are removed, and run.json, logs and snapshots take a little."""
 
+COMPACT_UNITS = 64
+"""Task units a run holds at most before a compaction folds them into a batch (the
+runner's ``COMPACT_EVERY``, which a test keeps equal)."""
+
 FILE_BLOCK = 4096
 """Bytes a file takes on disk at least (a block on ext4 and tmpfs): a run holds up to a
 compaction's worth of task units, a few files each, and on a small run that counts."""
@@ -61,6 +65,8 @@ class RoomEstimate:
     """The existing folder the free space was measured at."""
     files: int = 0
     """Files alive at once (task units before a compaction), a block each at least."""
+    data: int = 0
+    """Bytes of the hands themselves (``needed`` less compaction and the files' overhead)."""
 
     @property
     def enough(self) -> bool:
@@ -71,8 +77,8 @@ class RoomEstimate:
         return (
             f"{out}: the run needs about {human_bytes(self.needed)} of disk ({self.hands:,}"
             f" hands at about {human_bytes(self.bytes_per_hand)} each, measured on a sample,"
-            f" plus {COMPACTION_HEADROOM:.0%} and {human_bytes(self.files * FILE_BLOCK)} for"
-            f" compaction), and {self.where} has"
+            f" plus {human_bytes(self.needed - self.data)} for compaction and the task"
+            f" files' own overhead), and {self.where} has"
             f" {human_bytes(self.free)} free; it starts anyway and stops when the disk is"
             f" full, keeping every committed task: make room, then whist-sim run --resume"
             f" {out}")
@@ -140,12 +146,34 @@ def free_bytes(out: Path | str) -> tuple[int, Path]:
     return shutil.disk_usage(where).free, where
 
 
-def estimate_room(out: Path | str, hands: int, per_hand: float, files: int = 0) -> RoomEstimate:
-    """Room ``hands`` more hands need at ``per_hand`` bytes each, and ``files`` files alive at
-    once a block each at least, against ``out``'s disk."""
+def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | None = None,
+                  task_files: int = 0, task_bytes: int = 0, task_hands: float = 0.0
+                  ) -> RoomEstimate:
+    """Room ``hands`` more hands need at ``per_hand`` bytes each against ``out``'s disk.
+
+    A run of ``tasks`` tasks (None: sized as it runs, so many hands each that their own
+    cost is small) writes each as ``task_files`` files of ``task_bytes`` beyond its
+    ``task_hands`` hands (footers, schemas: ``fixed_bytes``); a batch keeps each task's
+    row groups, so those bytes stay. At the peak, a compaction's worth of task units
+    (``COMPACT_EVERY`` of the store, up to a block lost per file) is on disk beside the
+    batch being written of them: on a run of ten-deal tasks that peak filled a disk an
+    estimate of the hands alone said was enough."""
     free, where = free_bytes(out)
-    needed = int(hands * per_hand * (1 + COMPACTION_HEADROOM)) + files * FILE_BLOCK
-    return RoomEstimate(hands, per_hand, needed, free, where, files)
+    units = COMPACT_UNITS if tasks is None else min(tasks, COMPACT_UNITS)
+    data = int(hands * per_hand) + (units if tasks is None else tasks) * task_bytes
+    unit = task_bytes + task_hands * per_hand
+    live = units * (unit + task_files * FILE_BLOCK)
+    needed = data + int(max(COMPACTION_HEADROOM * data, live + units * unit))
+    return RoomEstimate(hands, per_hand, needed, free, where, units * task_files,
+                        int(hands * per_hand))
+
+
+def fixed_bytes(tables: Mapping[str, pa.Table], hands: int, game: str, per_hand: float) -> int:
+    """Bytes a task's files take beyond its hands' (footers, schemas): from a sample task's
+    ``tables`` of ``hands`` hands and the bytes a hand adds (``bytes_per_hand``). A run
+    of small tasks holds up to a compaction's worth of them at once: a probe's run of
+    ten-deal tasks filled a disk the estimate, counting a block a file, said was enough."""
+    return max(_encoded(tables, game) - int(per_hand * hands), 0)
 
 
 def human_bytes(count: float) -> str:
