@@ -4,7 +4,9 @@ changes anything; readers are never blocked; a killed writer's lock frees itself
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from tests.store_helpers import ROOT
 from tests.tournament_helpers import make_run_without_ray, quick_config
 from whist_sim.cli import app
 from whist_sim.store import RunFolder, RunFolderError
+from whist_sim.store.lock import LOCK_FILE
 from whist_sim.tournament.runner import resume_tournament
 
 HOLDER = """
@@ -123,3 +126,33 @@ def test_a_folder_holding_only_a_lock_file_takes_a_new_run(tmp_path: Path):
     (out / ".writer.lock").write_text("")
     config = validate_config(tomllib.loads(quick_config(deals=2)))
     assert run_tournament(config, out, workers=0, progress=False).status == "complete"
+
+
+def _lock_names(run: Path, pid: int, host: str) -> None:
+    (run / LOCK_FILE).write_text(json.dumps({"pid": pid, "host": host, "started": "-",
+                                             "command": "whist-sim run"}))
+
+
+def test_a_run_whose_writer_was_killed_reads_as_stopped_not_running(tmp_path):
+    """After kill -9, run.json still says running: report and deals export said the run
+    was running, though nothing wrote it any more."""
+    from whist_sim.store.lock import shown_status, writer_gone
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    _lock_names(tmp_path, int(ended.stdout), socket.gethostname())
+    assert writer_gone(tmp_path)
+    assert shown_status(tmp_path, "running").startswith("stopped (run.json says running")
+    assert shown_status(tmp_path, "interrupted") == "interrupted"
+
+
+@pytest.mark.parametrize("holder", ["alive", "other host", "unreadable"])
+def test_a_run_whose_writer_may_be_alive_still_reads_as_running(tmp_path, holder):
+    from whist_sim.store.lock import shown_status
+
+    if holder == "unreadable":
+        (tmp_path / LOCK_FILE).write_text("{not json")
+    else:
+        _lock_names(tmp_path, os.getpid() if holder == "alive" else 1,
+                    socket.gethostname() if holder == "alive" else "elsewhere")
+    assert shown_status(tmp_path, "running") == "running"

@@ -38,6 +38,7 @@ from whist_sim.games import as_game, make_game
 from whist_sim.games.base import DealState, Game, VariantError, WhistSimError
 from whist_sim.play import DealSource, hand_seed
 from whist_sim.store import RunFolder
+from whist_sim.store.lock import shown_status
 
 SCHEMA = pa.schema(
     {
@@ -471,7 +472,8 @@ def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = N
         planned = (meta.get("plan") or {}).get("deals")
         of = f" of the {planned:,} it planned" if isinstance(planned, int) else ""
         raise DealSetError(
-            f"{run}: the run is {status}, not complete: its deals are only those played"
+            f"{run}: the run is {shown_status(Path(run), str(status))}, not complete: its"
+            " deals are only those played"
             f"{of}; finish it with whist-sim run --resume {run}, or export what it has"
             " with --partial")
     rows = (

@@ -48,6 +48,7 @@ from whist_sim.reports.document import Section, Table
 from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
+from whist_sim.store.lock import shown_status
 from whist_sim.tournament.schedule import Plan
 
 TITLE = "Verdict"
@@ -140,7 +141,8 @@ def _unfinished(folder: RunFolder, meta: dict[str, Any]) -> str | None:
               f" {tasks:,} tasks" if isinstance(tasks, int) and tasks > 0 and share is not None
               else f"{done:,} tasks played")
     return (
-        f"**This run is not finished** (status {status}: {played}). Every figure below is"
+        f"**This run is not finished** (status {shown_status(folder.path, status)}:"
+        f" {played}). Every figure below is"
         " over the deal indices played so far. A fixed-sample test, the 95% intervals and"
         " the \"decided\" of Holm's test keep their error rates only at the run's planned"
         " end: read before it, and again as more is played, they find a difference that"

@@ -92,3 +92,39 @@ def _describe(raw: bytes) -> str:
                 f" since {holder['started']}")
     except (ValueError, KeyError, TypeError):
         return "another process (it has not yet said which)"
+
+
+def writer_gone(run: Path) -> bool:
+    """Whether the run's last writer has ended: its lock file names a process on this
+    host that no longer exists, or no process (released). A run killed by ``kill -9``
+    or a crash keeps ``running`` in run.json; a reader tells it from a live run this
+    way, without touching the lock (taking it, even to test it, could refuse a writer
+    starting that instant). A writer on another host cannot be checked: not gone."""
+    try:
+        raw = (run / LOCK_FILE).read_bytes()
+    except OSError:
+        return False
+    if not raw.strip():
+        return True
+    try:
+        holder = json.loads(raw)
+        pid, host = int(holder["pid"]), holder["host"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    if host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: alive
+        return False
+    return False
+
+
+def shown_status(run: Path, status: str) -> str:
+    """A run's status as a reader should see it: ``running`` whose writer has ended is
+    a run that was stopped without recording it."""
+    if status == "running" and writer_gone(run):
+        return "stopped (run.json says running, but its writer has ended: killed or crashed)"
+    return status
