@@ -241,3 +241,15 @@ def test_a_ctrl_c_that_compiled_code_wrapped_stops_the_run_as_interrupted(
     assert json.loads((tmp_path / "run" / "run.json").read_text())["status"] == "interrupted"
     monkeypatch.setattr(executors, "play_task", real)
     assert resume_tournament(tmp_path / "run", workers=0, progress=False).status == "complete"
+
+
+def test_a_run_whose_data_link_is_gone_says_resume_restores_it(run: Path):
+    """A removed data/ link read "not a run folder (no data/ inside)" with no way out,
+    though --resume restores it."""
+    reference = run_rows(run)
+    (run / "data").unlink()
+    line = _one_line_error(COMMANDS["report"](run))
+    assert f"its data/ link is missing (run.json is there): run whist-sim run --resume {run}" \
+        in line
+    resume_tournament(run, workers=0, progress=False)
+    assert_same_rows(run_rows(run), reference)

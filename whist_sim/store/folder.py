@@ -317,7 +317,7 @@ class RunFolder:
             self._manifest = None
             return
         if not os.path.lexists(self.data):
-            raise RunFolderError(f"{self.path}: not a run folder (no {DATA_DIR}/ inside)")
+            raise RunFolderError(self._no_data())
         for _ in range(READ_ATTEMPTS):
             shown = _target(self.data)
             try:
@@ -338,6 +338,15 @@ class RunFolder:
             return
         raise RunFolderError(f"{self.path}: data/ changed {READ_ATTEMPTS} times while being"
                              " read; try again")
+
+    def _no_data(self) -> str:
+        """Why a folder without ``data/`` cannot be read, and, for a run folder whose link
+        alone is gone (run.json and the units are there), the way to restore it."""
+        if (self.path / RUN_FILE).is_file():
+            return (f"{self.path}: its {DATA_DIR}/ link is missing (run.json is there): run"
+                    f" whist-sim run --resume {self.path} to restore it from the snapshots"
+                    " and units the run keeps")
+        return f"{self.path}: not a run folder (no {DATA_DIR}/ inside)"
 
     # -- writing -----------------------------------------------------------------------
     def commit_task(self, task: int, tables: Mapping[str, pa.Table]) -> None:
@@ -483,7 +492,7 @@ class RunFolder:
         """Bring the folder to a shown, checked snapshot, as ``open(repair=True)`` promises."""
         tables = self.tables()
         if not os.path.lexists(self.data) and not (self.path / UNITS_DIR).is_dir():
-            raise RunFolderError(f"{self.path}: not a run folder (no {DATA_DIR}/ inside)")
+            raise RunFolderError(self._no_data())
         for name in (UNITS_DIR, SNAPSHOTS_DIR):
             (self.path / name).mkdir(exist_ok=True)
         recover(self.path)
