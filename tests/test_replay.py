@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,17 @@ def test_a_knockout_replay_prints_each_trick_with_its_recorded_winner(tmp_path):
         assert printed == list(zip(rows["trick"].to_list(), rows["cards"].list.len().to_list(),
                                    rows["winner"].to_list(), strict=True)), key
         assert "knock knock" not in text and "(unfinished)" not in text
+
+
+def test_replay_of_a_deal_an_unfinished_run_has_not_played_says_so(run):
+    """A partial run's unplayed key read like a typo: 'no deal ...; keys look like'."""
+    meta_path = run / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "status": "interrupted"}))
+    try:
+        result = CliRunner().invoke(app, ["replay", str(run), "9-9-9-9"])
+    finally:
+        meta_path.write_text(json.dumps(meta))
+    assert result.exit_code == 2
+    assert ("the run is interrupted, so deals it has not played yet have no record:"
+            f" whist-sim run --resume {run} plays them") in " ".join(result.output.split())

@@ -29,6 +29,7 @@ from whist_sim.cards import SUIT_NAMES, SUITS, card_str
 from whist_sim.games import make_game
 from whist_sim.games.base import DealState
 from whist_sim.store import RunFolder, RunFolderError
+from whist_sim.store.lock import shown_status
 
 
 @dataclass
@@ -50,9 +51,13 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
     deals = folder.scan("deals").filter(pl.col("deal_key") == deal_key).collect()
     if deals.height == 0:
         sample = folder.scan("deals").select("deal_key").head(3).collect()["deal_key"].to_list()
+        status = str(folder.meta().get("status") or "complete")
+        unfinished = "" if status == "complete" else (
+            f"; the run is {shown_status(folder.path, status)}, so deals it has not played"
+            f" yet have no record: whist-sim run --resume {folder.path} plays them")
         raise RunFolderError(
             f"{folder.path}: no deal {deal_key!r}; keys look like {', '.join(sample)}"
-            " (pairing-deal-rotation-hand)"
+            f" (pairing-deal-rotation-hand){unfinished}"
         )
     record = deals.row(0, named=True)
     actions = (
