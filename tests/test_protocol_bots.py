@@ -408,3 +408,29 @@ def test_a_bot_that_never_says_hello_is_not_started_again_after_two_timeouts(tmp
         with pytest.raises(BotHandshakeTimeout, match="2 times in a row: not started again"):
             bot.start()
         assert time.monotonic() - started < 0.25  # no third wait
+
+
+def test_a_bot_that_exits_leaving_a_child_on_its_output_is_named_as_exited(tmp_path):
+    """A bot that forked a child holding its pipes and exited was reported as 'did not
+    reply within 0.95 s', as if it were thinking: it had exited."""
+    import random as random_module
+
+    from whist_sim.games import make_game
+    from whist_sim.protocol import BotTimeout
+
+    script = tmp_path / "forker.py"
+    script.write_text(
+        "import json, os, sys, time\n"
+        "sys.stdin.readline()\n"
+        "print(json.dumps({'type': 'hello', 'name': 'forker', 'version': '1',"
+        " 'protocol': '1.0', 'games': ['german_whist']}), flush=True)\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(30)\n"
+        "    os._exit(0)\n"
+        "os._exit(0)\n")
+    state = make_game("german_whist").new_deal(3, 0)
+    with ProcessStrategy([sys.executable, str(script)], label="forker", time_limit=0.5) as bot:
+        with pytest.raises(BotTimeout) as raised:
+            bot.choose(state.view(state.to_act), random_module.Random(1))
+    assert ("(it exited with code 0; a process it started still held its output open)"
+            in str(raised.value))

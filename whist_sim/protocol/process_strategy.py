@@ -612,10 +612,15 @@ class ProcessStrategy:
                 "a bot that reads its stdin", process.stderr_tail(0),
             )
         if isinstance(exc, PipeTimeout):
+            # a bot that exited while a process it started holds its stdout open: the pipe
+            # never closes, so the wait ends at the limit, but the bot is gone
+            gone = "" if process.alive else (
+                f" (it {process.exit_status(0)}; a process it started still held its"
+                " output open)")
             return BotTimeout(
                 self.entrant, self.command,
-                f"did not reply to decide {seat.decisions} within {self.time_limit:g} s;"
-                " the engine ended it",
+                f"did not reply to decide {seat.decisions} within {self.time_limit:g} s"
+                f"{gone}; the engine ended it",
                 f"an action within the time limit of {self.time_limit:g} s per decision",
                 process.stderr_tail(0),
             )
