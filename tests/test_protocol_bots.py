@@ -429,8 +429,8 @@ def test_a_bot_that_exits_leaving_a_child_on_its_output_is_named_as_exited(tmp_p
         "    os._exit(0)\n"
         "os._exit(0)\n")
     state = make_game("german_whist").new_deal(3, 0)
-    with ProcessStrategy([sys.executable, str(script)], label="forker", time_limit=0.5) as bot:
-        with pytest.raises(BotTimeout) as raised:
-            bot.choose(state.view(state.to_act), random_module.Random(1))
+    with (ProcessStrategy([sys.executable, str(script)], label="forker", time_limit=0.5)
+          as bot, pytest.raises(BotTimeout) as raised):
+        bot.choose(state.view(state.to_act), random_module.Random(1))
     assert ("(it exited with code 0; a process it started still held its output open)"
             in str(raised.value))
