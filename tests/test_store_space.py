@@ -239,3 +239,16 @@ def test_a_real_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_roo
         assert_same_rows(run_rows(out), run_rows(clean))
     finally:
         subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def test_a_file_a_compaction_folded_mid_read_says_to_run_the_command_again():
+    """Polars names the missing file only in its text: a report overlapping a running
+    run's compaction printed "No such file or directory (os error 2): RUN/.units/..."."""
+    from whist_sim.cli import _os_error_line
+
+    gone = FileNotFoundError("No such file or directory (os error 2):"
+                             " live/.units/task-00000400-1/seats.parquet")
+    line = _os_error_line(gone)
+    assert line.startswith("No such file or directory (os error 2): live/.units/task-")
+    assert line.endswith("went away while it was read (a compaction folds task files into"
+                         " a batch): run the command again")

@@ -52,6 +52,10 @@ def _os_error_line(exc: OSError, run: Path | None = None) -> str:
     path = exc.filename if exc.filename is not None else (run or "")
     reason = _OS_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
     line = f"{path}: {reason}" if path != "" else reason
+    if isinstance(exc, FileNotFoundError) and f"{os.sep}.units{os.sep}" in f"{path} {exc}":
+        # Polars names the file only in its text: a unit a running run's compaction folded
+        line += ("; a file of a run still being written went away while it was read (a"
+                 " compaction folds task files into a batch): run the command again")
     if run is not None and (run / "run.json").is_file():
         line += (f"; every task committed so far is kept in {run}: fix that and continue"
                  f" with: whist-sim run --resume {run}")
