@@ -81,7 +81,7 @@ class RoomEstimate:
             f" files' own overhead), and {self.where} has"
             f" {human_bytes(self.free)} free; it starts anyway and stops when the disk is"
             f" full, keeping every committed task: make room, then whist-sim run --resume"
-            f" {out} (or, if it stopped before its first commit, the same command again)")
+            f" {out} (or, if it stopped before its run.json was written, the same command again)")
 
 
 def bytes_per_hand(tables: Mapping[str, pa.Table], hands: int, game: str) -> float:
