@@ -24,8 +24,11 @@ import json
 import os
 import platform
 import re
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -320,6 +323,27 @@ def load_plan(
     return config, plan, seats, played
 
 
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C or SIGTERM that comes while a commit names its tasks and counts them
+    until both are done, then stop as it asked: one that landed between them left the
+    session's totals a task short of what the folder holds (an interrupted run said 420
+    matches where 440 were committed, and its resume played the rest)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {number: signal.signal(number, lambda signum, frame: held.append(signum))
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():  # None: set outside Python
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+    if held:
+        raise KeyboardInterrupt
+
+
 def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
                                  config: TournamentConfig, seats: list[tuple[str, ...]],
                                  played: list[int]) -> None:
@@ -496,6 +520,13 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:
             item.check(folder.tables())
+        with _interrupts_held():
+            count(finished, stored)
+        compaction.after_commit()
+
+    def count(finished: list[TaskResult | StoredTask], stored: list[StoredTask]) -> None:
+        """Commit ``finished`` and count it in the session's totals and standings."""
+        nonlocal committed, task_seconds, hands, matches
         folder.name_units({item.unit: item.record for item in stored})
         for item in finished:
             if isinstance(item, StoredTask):
@@ -515,7 +546,6 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
             logs.add_errors(result.errors)
             if config.sprt is not None:  # whole deals, in plan order (_within_batches)
                 tracker.add_rows(_lazy(result.tables["seats"]), _lazy(result.tables["matches"]))
-        compaction.after_commit()
 
     next_in_order = queue.first() if queue else plan.tasks
     submitted = 0
