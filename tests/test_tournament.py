@@ -423,3 +423,30 @@ def test_a_ctrl_c_between_a_commit_and_its_count_is_held_until_both_are_done(
     assert summary.status == "interrupted"
     on_disk = Folder.open(tmp_path / "run").scan("deals").collect().height
     assert summary.hands == on_disk > 0 and summary.tasks_run == 3
+
+
+def test_a_driver_killed_mid_run_leaves_the_nodes_that_played_in_run_json(
+        tmp_path, monkeypatch):
+    """run.json had its nodes only at a session's end: a driver killed on a cluster and
+    resumed embedded recorded the embedded node alone. They now go with the totals."""
+    from whist_sim.store import RunFolder as Folder
+    from whist_sim.store import totals
+
+    config = load_config(write_config(tmp_path, quick_config(deals=12, per_task=2)))
+    whole = run_tournament(config, tmp_path / "whole", workers=0, progress=False)
+    nodes = json.loads((whole.path / "run.json").read_text())["nodes"]
+    monkeypatch.setattr(totals, "TOTALS_EVERY", 0.0)
+    name_units = Folder.name_units
+    calls = [0]
+
+    def killed_after_the_third(self, units):
+        name_units(self, units)
+        calls[0] += bool(units)
+        if calls[0] == 3:
+            raise SystemExit(137)  # no session end: as kill -9 leaves run.json
+
+    monkeypatch.setattr(Folder, "name_units", killed_after_the_third)
+    with pytest.raises(SystemExit):
+        run_tournament(config, tmp_path / "killed", workers=0, progress=False)
+    meta = json.loads((tmp_path / "killed" / "run.json").read_text())
+    assert meta["status"] == "running" and meta["nodes"] == nodes != []

@@ -504,7 +504,10 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
     nodes: set[str] = set(folder.meta().get("nodes", []))
     folder.update_meta(status="running", ended=None)
-    clock = SessionClock(folder, also=lambda: {"decisions": standings.decision_totals()})
+    # the nodes go with the totals: a driver killed on a cluster, resumed embedded,
+    # recorded only the embedded node (run.json had them only at a session's end)
+    clock = SessionClock(folder, also=lambda: {"decisions": standings.decision_totals(),
+                                               "nodes": sorted(nodes)})
     started = time.perf_counter()  # after the clock's start: this session's wall fits its totals
     status = "complete"
 
