@@ -14,8 +14,8 @@ order is fixed here, so a code means the same entry in every process (a state pi
 another process reads the same log).
 
 ``CodedLog`` gives a state ``codes`` (the ints, which the engines append to) and ``log``
-(the entries, decoded: the shared tuples ``entry_table`` holds, so a decoded log
-allocates one list, not a tuple per entry).
+(the entries, decoded into the one tuple this module keeps per code, so a decoded log
+allocates a list, not a tuple per entry).
 """
 
 from __future__ import annotations
@@ -75,12 +75,12 @@ def log_codes(phase: str, chosen: bool = True) -> tuple[tuple[int, ...], ...]:
 
 def decode_log(codes: Iterable[int]) -> list[Entry]:
     """The entries of ``codes``, as ``(seat, phase, action, chosen)`` tuples."""
+    codes = codes if isinstance(codes, list) else list(codes)
     try:
         entries = list(map(_ENTRIES.__getitem__, codes))
     except IndexError:  # a block this process has not made yet (a state from another one)
         entries = None
     if entries is None or None in entries:
-        codes = list(codes)
         for code in codes:
             block = code // _BLOCK
             if not 0 <= block < 2 * len(LOG_PHASES):

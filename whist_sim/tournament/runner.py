@@ -519,7 +519,6 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
 
     def commit(finished: list[TaskResult | StoredTask]) -> None:
         """Name the units workers wrote in one snapshot, write the others, then count."""
-        nonlocal committed, task_seconds, hands, matches
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:
             item.check(folder.tables())
