@@ -155,7 +155,7 @@ def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | 
     cost is small) writes each as ``task_files`` files of ``task_bytes`` beyond its
     ``task_hands`` hands (footers, schemas: ``fixed_bytes``); a batch keeps each task's
     row groups, so those bytes stay. At the peak, a compaction's worth of task units
-    (``COMPACT_EVERY`` of the store, up to a block lost per file) is on disk beside the
+    (``COMPACT_UNITS``, up to a block lost per file) is on disk beside the
     batch being written of them: on a run of ten-deal tasks that peak filled a disk an
     estimate of the hands alone said was enough."""
     free, where = free_bytes(out)
