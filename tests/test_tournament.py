@@ -404,24 +404,12 @@ def test_a_ctrl_c_between_a_commit_and_its_count_is_held_until_both_are_done(
     """A Ctrl-C that landed just after a task was committed, before it was counted, left
     the interrupted summary a task short of what the folder held (a probe's read 420
     matches where 440 were committed)."""
-    import os
-
-    from whist_sim.store import RunFolder as Folder
-
-    name_units = Folder.name_units
-    calls = [0]
-
-    def committed_then_interrupted(self, units):
-        name_units(self, units)
-        calls[0] += bool(units)
-        if calls[0] == 3:
-            os.kill(os.getpid(), signal.SIGINT)  # delivered before the count, as in a run
-
-    monkeypatch.setattr(Folder, "name_units", committed_then_interrupted)
+    # delivered before the count, as in a run
+    _after_the_third_commit(monkeypatch, lambda: os.kill(os.getpid(), signal.SIGINT))
     config = load_config(write_config(tmp_path, quick_config(deals=12, per_task=2)))
     summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
     assert summary.status == "interrupted"
-    on_disk = Folder.open(tmp_path / "run").scan("deals").collect().height
+    on_disk = RunFolder.open(tmp_path / "run").scan("deals").collect().height
     assert summary.hands == on_disk > 0 and summary.tasks_run == 3
 
 
@@ -429,24 +417,32 @@ def test_a_driver_killed_mid_run_leaves_the_nodes_that_played_in_run_json(
         tmp_path, monkeypatch):
     """run.json had its nodes only at a session's end: a driver killed on a cluster and
     resumed embedded recorded the embedded node alone. They now go with the totals."""
-    from whist_sim.store import RunFolder as Folder
     from whist_sim.store import totals
 
     config = load_config(write_config(tmp_path, quick_config(deals=12, per_task=2)))
     whole = run_tournament(config, tmp_path / "whole", workers=0, progress=False)
     nodes = json.loads((whole.path / "run.json").read_text())["nodes"]
     monkeypatch.setattr(totals, "TOTALS_EVERY", 0.0)
-    name_units = Folder.name_units
-    calls = [0]
 
-    def killed_after_the_third(self, units):
-        name_units(self, units)
-        calls[0] += bool(units)
-        if calls[0] == 3:
-            raise SystemExit(137)  # no session end: as kill -9 leaves run.json
+    def killed() -> None:
+        raise SystemExit(137)  # no session end: as kill -9 leaves run.json
 
-    monkeypatch.setattr(Folder, "name_units", killed_after_the_third)
+    _after_the_third_commit(monkeypatch, killed)
     with pytest.raises(SystemExit):
         run_tournament(config, tmp_path / "killed", workers=0, progress=False)
     meta = json.loads((tmp_path / "killed" / "run.json").read_text())
     assert meta["status"] == "running" and meta["nodes"] == nodes != []
+
+
+def _after_the_third_commit(monkeypatch, then) -> None:
+    """Call ``then`` just after the third commit that names units (before it is counted)."""
+    name_units = RunFolder.name_units
+    calls = [0]
+
+    def named_then(self, units):
+        name_units(self, units)
+        calls[0] += bool(units)
+        if calls[0] == 3:
+            then()
+
+    monkeypatch.setattr(RunFolder, "name_units", named_then)
