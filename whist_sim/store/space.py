@@ -84,13 +84,19 @@ class RoomEstimate:
             f" {out} (or, if it stopped before its run.json was written, the same command again)")
 
 
-def bytes_per_hand(tables: Mapping[str, pa.Table], hands: int, game: str) -> float:
-    """Bytes one more hand adds to a run, from a sample task's ``tables`` of ``hands`` hands."""
+def sample_bytes(tables: Mapping[str, pa.Table], hands: int, game: str) -> tuple[float, int]:
+    """From a sample task's ``tables`` of ``hands`` hands, each table encoded once whole:
+    the bytes one more hand adds to a run, and the bytes a task's files take beyond its
+    hands' (footers, schemas). A run of small tasks holds up to a compaction's worth of
+    task files at once, and a batch keeps each task's row groups: a probe's run of
+    ten-deal tasks filled a disk an estimate counting a block a file said was enough."""
+    whole = _encoded(tables, game)
     if hands < 2:
-        return _encoded(tables, game) / max(hands, 1)
+        return whole / max(hands, 1), 0
     half = hands // 2
     first = {name: _first_hands(name, table, half, hands) for name, table in tables.items()}
-    return max(_encoded(tables, game) - _encoded(first, game), 0) / (hands - half)
+    per_hand = max(whole - _encoded(first, game), 0) / (hands - half)
+    return per_hand, max(whole - int(per_hand * hands), 0)
 
 
 def _first_hands(name: str, table: pa.Table, half: int, hands: int) -> pa.Table:
@@ -153,7 +159,7 @@ def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | 
 
     A run of ``tasks`` tasks (None: sized as it runs, so many hands each that their own
     cost is small) writes each as ``task_files`` files of ``task_bytes`` beyond its
-    ``task_hands`` hands (footers, schemas: ``fixed_bytes``); a batch keeps each task's
+    ``task_hands`` hands (footers, schemas: ``sample_bytes``); a batch keeps each task's
     row groups, so those bytes stay. At the peak, a compaction's worth of task units
     (``COMPACT_UNITS``, up to a block lost per file) is on disk beside the
     batch being written of them: on a run of ten-deal tasks that peak filled a disk an
@@ -166,14 +172,6 @@ def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | 
     needed = data + int(max(COMPACTION_HEADROOM * data, live + units * unit))
     return RoomEstimate(hands, per_hand, needed, free, where, units * task_files,
                         int(hands * per_hand))
-
-
-def fixed_bytes(tables: Mapping[str, pa.Table], hands: int, game: str, per_hand: float) -> int:
-    """Bytes a task's files take beyond its hands' (footers, schemas): from a sample task's
-    ``tables`` of ``hands`` hands and the bytes a hand adds (``bytes_per_hand``). A run
-    of small tasks holds up to a compaction's worth of them at once: a probe's run of
-    ten-deal tasks filled a disk the estimate, counting a block a file, said was enough."""
-    return max(_encoded(tables, game) - int(per_hand * hands), 0)
 
 
 def human_bytes(count: float) -> str:

@@ -41,7 +41,7 @@ from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.folder import is_fresh
-from whist_sim.store.space import bytes_per_hand, estimate_room, fixed_bytes
+from whist_sim.store.space import estimate_room, sample_bytes
 from whist_sim.strategy import built_in_spec, is_built_in
 from whist_sim.tournament.bench import Bench
 from whist_sim.tournament.bots import BotEntry
@@ -918,12 +918,12 @@ def _check_room(
     hands = result.deals * items / size
     per_task = config.tournament.deals_per_task  # items a task holds, or "auto"
     game_name = config.tournament.game
-    per_hand = bytes_per_hand(result.tables, result.deals, game_name)
+    per_hand, task_bytes = sample_bytes(result.tables, result.deals, game_name)
     room = estimate_room(
         out, round(hands), per_hand,
         tasks=None if per_task == "auto" else -(-items // per_task),
         task_files=len(result.tables) + 1,  # its tables and its record
-        task_bytes=fixed_bytes(result.tables, result.deals, game_name, per_hand),
+        task_bytes=task_bytes,
         task_hands=0.0 if per_task == "auto" else per_task * result.deals / size)
     if not room.enough:
         print(f"warning: {room.warning(out)}", file=sys.stderr)
