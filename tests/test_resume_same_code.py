@@ -130,3 +130,66 @@ def test_a_bot_script_edited_since_the_run_started_stops_its_resume(tmp_path):
 def test_a_run_without_records_is_not_compared():
     recorded = {"old": {"use": "random"}}  # a run.json from before the records
     check_same_code(Path("run.json"), recorded, {"old": "9"}, {"old": {"sha256": "c" * 64}})
+
+
+HELPED = textwrap.dedent('''
+    """A plug-in for the resume test whose choice is made in a helper module beside it."""
+    from resume_helper_pick import pick
+    from whist_sim.strategy import Strategy
+
+
+    class Helped(Strategy):
+        games = frozenset({"german_whist"})
+
+        def choose(self, view, rng):
+            return pick(view.legal)
+''')
+
+HELPER = textwrap.dedent('''
+    def pick(legal):
+        return (legal & -legal).bit_length() - 1
+''')
+
+
+def _with_helper(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    (tmp_path / f"{name}.py").write_text(HELPED)
+    helper = tmp_path / "resume_helper_pick.py"
+    helper.write_text(HELPER)
+    return tmp_path / f"{name}.py", helper
+
+
+def test_a_helper_module_edited_since_the_run_started_stops_its_resume(tmp_path, monkeypatch):
+    """The strategy's own file is unchanged; the module it imports its choice from is not
+    (a resume probe: the run went on with the new helper under the old label)."""
+    _, helper = _with_helper(tmp_path, "resume_plugin_helped")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    folder = _played(tmp_path, 'use = "resume_plugin_helped:Helped"\nlabel = "helped"')
+    recorded = json.loads((folder / "run.json").read_text())["strategies"]["helped"]["source"]
+    assert recorded["helpers"]["resume_helper_pick"]["file"] == str(helper.resolve())
+    helper.write_text(HELPER.replace("legal & -legal", "legal & -legal & legal"))
+    with pytest.raises(RunFolderError, match=rf"strategy 'helped' changed since the run started:"
+                       r" its helper module resume_helper_pick"
+                       rf" \({re.escape(str(helper.resolve()))}\) is not the file"):
+        resume_tournament(folder, workers=0, progress=False)
+    helper.write_text(HELPER)
+    assert resume_tournament(folder, workers=0, progress=False).status == "complete"
+
+
+def test_an_isolated_plugins_helper_module_edited_since_the_run_started_stops_its_resume(
+        tmp_path):
+    """Found by reading the plug-in's source: the driver never imports it."""
+    _, helper = _with_helper(tmp_path, "resume_plugin_isolated_helped")
+    folder = _isolated_run(tmp_path, 'use = "resume_plugin_isolated_helped:Helped"\n'
+                                     'isolate = true')
+    helper.write_text(HELPER + "# edited\n")
+    with pytest.raises(RunFolderError, match="its helper module resume_helper_pick"):
+        resume_tournament(folder, workers=0, progress=False)
+
+
+def test_a_helper_module_no_longer_found_stops_its_resume():
+    then = {"helped": {"source": {"sha256": "a" * 64, "helpers": {
+        "resume_helper_pick": {"file": "/gone/resume_helper_pick.py", "sha256": "b" * 64}}}}}
+    with pytest.raises(RunFolderError, match=r"its helper module resume_helper_pick"
+                       r" \(/gone/resume_helper_pick.py\) is no longer imported from where"):
+        check_same_code(Path("run.json"), then, {"helped": "0"},
+                        {"helped": {"sha256": "a" * 64, "helpers": {}}})

@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 
 from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
+from whist_sim.helper_modules import helper_modules
 from whist_sim.raised import raised_text
 
 ENTRY_POINT_GROUP = "whist_sim.strategies"
@@ -347,7 +348,9 @@ def strategy_source(spec: str, game: str) -> dict[str, Any]:
     registers the entry point, or that installed the module of a ``module:Class``
     (None for a module imported from a path, e.g. the working directory); ``module``,
     ``class`` (``module:Class``), the module's ``file`` and its ``sha256``, so a result
-    can be traced to the very code that produced it even when a version was not bumped.
+    can be traced to the very code that produced it even when a version was not bumped,
+    and ``helpers``, the file and SHA-256 of each module of the plug-in's own that it
+    imports (``helper_modules``).
     For a strategy with a class per game (``for_game``) it is the class that plays.
     """
     cls = strategy_class(spec, game)
@@ -366,6 +369,8 @@ def strategy_source(spec: str, game: str) -> dict[str, Any]:
         "class": f"{cls.__module__}:{cls.__qualname__}",
         "file": None if file is None else str(file),
         "sha256": None if file is None else hashlib.sha256(file.read_bytes()).hexdigest(),
+        "helpers": None if file is None else helper_modules(
+            cls.__module__, file, lambda name: _module_file(name, sys.path)),
     }
 
 
@@ -377,7 +382,8 @@ def isolated_source(spec: str, search: list[str]) -> dict[str, Any]:
     Empty where the module is not found (the process's start says why).
 
     A resume compares the SHA-256 with the file's then (``tournament.same_code``): an
-    isolated plug-in edited between two sessions played on under its old label."""
+    isolated plug-in edited between two sessions played on under its old label. Its
+    helper modules (``plugin_helpers``) are found the same way, by reading source."""
     module_name = spec.partition(":")[0] if ":" in spec else None
     if module_name is None:
         ep = registered(spec)
@@ -387,8 +393,11 @@ def isolated_source(spec: str, search: list[str]) -> dict[str, Any]:
     file = _module_file(module_name.strip(), [*search, *sys.path])
     if file is None:
         return {}
+    search_path = [*search, *sys.path]
     return {"plugin_module": module_name, "plugin_file": str(file),
-            "plugin_sha256": hashlib.sha256(file.read_bytes()).hexdigest()}
+            "plugin_sha256": hashlib.sha256(file.read_bytes()).hexdigest(),
+            "plugin_helpers": helper_modules(module_name.strip(), file,
+                                             lambda name: _module_file(name, search_path))}
 
 
 def _module_file(module_name: str, search: list[str]) -> Path | None:

@@ -63,6 +63,29 @@ def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, An
     plugin_then, plugin_now = before.get("plugin_sha256"), source.get("plugin_sha256")
     if plugin_then and plugin_now and plugin_then != plugin_now:
         return _file_changed(f"its module {source.get('plugin_file')}", plugin_now, plugin_then)
+    for key in ("helpers", "plugin_helpers"):
+        change = _helper_change(before.get(key), source.get(key))
+        if change is not None:
+            return change
+    return None
+
+
+def _helper_change(then: Any, now: Any) -> str | None:
+    """How the helper modules recorded (``helper_modules``) differ from today's: one
+    edited, or one no longer found where the run found it. A run recorded before helpers
+    were (``then`` None) is not compared."""
+    if not isinstance(then, Mapping) or not isinstance(now, Mapping):
+        return None
+    for module, record in then.items():
+        if not isinstance(record, Mapping):
+            continue
+        current = now.get(module)
+        if not isinstance(current, Mapping):
+            return (f"its helper module {module} ({record.get('file')}) is no longer"
+                    " imported from where the run found it")
+        if current.get("sha256") != record.get("sha256"):
+            return _file_changed(f"its helper module {module} ({current.get('file')})",
+                                 str(current.get("sha256")), str(record.get("sha256")))
     return None
 
 
