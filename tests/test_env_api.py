@@ -232,8 +232,9 @@ def test_an_action_outside_the_mask_names_the_seat_the_action_and_the_allowed_on
             e.step(bad)
     for bad in ("AS", 1.5, 3.0, np.float32(3), None, True):  # not read as the card 3
         with pytest.raises(IllegalActionError, match=r"is not an action: this environment's"
-                                                     r" actions are whole numbers 0\.\.51"):
+                                                     r" actions are whole numbers 0\.\.51") as no:
             e.step(bad)
+        assert all(f"{a} (" in str(no.value) for a in allowed)  # and which ones it may take
     e.step(np.int64(allowed[0]))  # NumPy integers are actions
 
 
@@ -316,6 +317,36 @@ def test_last_reads_what_a_wrapper_wrote_into_the_dicts_while_the_hand_is_live()
             raw.infos[name])
         assert raw.last(observe=False)[1:] == (reward, terminated, truncated, info)
     assert raw.terminations[agent]
+
+
+def test_a_hand_a_wrapper_ended_takes_no_more_actions():
+    """TerminateIllegalWrapper ends the hand on an illegal move and steps every agent out;
+    the environment underneath went on taking actions afterwards (an RL user's probe: the
+    log grew after the hand was over)."""
+    from pettingzoo.utils import TerminateIllegalWrapper
+
+    raw = wenv.german_whist_v0()
+    wrapped = TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's own warning of the illegal move
+        wrapped.step(next(a for a in range(52) if not raw.state_.legal >> a & 1))
+    for _ in wrapped.agent_iter():
+        wrapped.last()
+        wrapped.step(None)
+    codes = list(raw.state_.codes)
+    legal = next(a for a in range(52) if raw.state_.legal >> a & 1)
+    with pytest.raises(EnvError, match=r"no agent left.*reset\(\)"):
+        raw.step(legal)
+    assert list(raw.state_.codes) == codes
+
+
+def test_a_numpy_integer_seeds_reset_as_a_python_one_does():
+    """Gymnasium's seeding takes Python ints only; seeds drawn with NumPy are common."""
+    ours, theirs = wenv.german_whist_v0(), wenv.german_whist_v0()
+    ours.reset(seed=np.int64(3))
+    theirs.reset(seed=3)
+    assert ours.state_.deal_record() == theirs.state_.deal_record()
 
 
 @pytest.mark.parametrize(("max_iter", "steps"), [(0, 0), (1, 1), (2.0, 2), (3.5, 4), (-1, 0)])

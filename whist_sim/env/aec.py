@@ -201,6 +201,8 @@ class WhistEnv(AECEnv):
         drawing them from the generator; other keys are ignored with a warning (but for
         the one PettingZoo's api_test passes, see ``reset_options``)."""
         if seed is not None:
+            if isinstance(seed, np.integer):  # gymnasium's seeding takes Python ints only
+                seed = int(seed)
             self._np_random, _ = seeding.np_random(seed)
         options = reset_options(options)
         deal_seed = options.get("deal_seed")
@@ -304,6 +306,13 @@ class WhistEnv(AECEnv):
             )
         self._was_dead_step(action)
 
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step out of a terminated agent; also what ``TerminateIllegalWrapper``
+        calls on the environment once it has ended a hand mid-play: from then on the hand
+        takes no more actions (it went on taking them, stepped directly)."""
+        self._live = False
+        super()._was_dead_step(action)
+
     def _end(self) -> None:
         self._live = False
         outcome = self.state_.outcome()
@@ -324,32 +333,34 @@ class WhistEnv(AECEnv):
                 return operator.index(action)
             except TypeError:
                 pass
-        state = self.state_
-        allowed = [describe_action(self.game.action_str, a) for a in range(self.num_actions)
-                   if state.legal >> a & 1]
+        allowed, shown = self._allowed()
         raise IllegalActionError(
-            agent, action, allowed, f"{agent} (seat {state.to_act}): action {action!r} is not an"
-            f" action: this environment's actions are whole numbers 0..{self.num_actions - 1}"
-            " (a Python or NumPy integer; None only once the hand is over)")
+            agent, action, allowed, f"{agent} (seat {self.state_.to_act}): action {action!r} is"
+            f" not an action: this environment's actions are whole numbers"
+            f" 0..{self.num_actions - 1} (a Python or NumPy integer; None only once the hand is"
+            f" over); allowed: {shown}")
+
+    def _allowed(self) -> tuple[list[str], str]:
+        """The legal actions' names, and the numbers with their names as an error shows
+        them: ``6 (8S), 7 (9S)``."""
+        legal = self.state_.legal
+        numbers = [a for a in range(self.num_actions) if legal >> a & 1]
+        names = [describe_action(self.game.action_str, a) for a in numbers]
+        return names, ", ".join(f"{n} ({a})" for n, a in zip(numbers, names, strict=True))
 
     def _refuse(self, agent: str, seat: int, action: Any,
                 broken: RuleError | None = None) -> Any:
         """Raise the IllegalActionError for ``action``; ``broken``: the rules' own
         refusal of it, whose reason (the rule it breaks) ends the message."""
-        state = self.state_
-        legal = state.legal
-        allowed = [describe_action(self.game.action_str, a) for a in range(self.num_actions)
-                   if legal >> a & 1]
-        numbers = [a for a in range(self.num_actions) if legal >> a & 1]
+        allowed, listed = self._allowed()
         if isinstance(action, int) and 0 <= action < self.num_actions:
             shown = f"{action} ({describe_action(self.game.action_str, action)})"
         else:
             shown = repr(action)
         raise IllegalActionError(
             agent, action, allowed,
-            f"{agent} (seat {seat}) may not take action {shown} in phase {state.phase!r}: it"
-            f" is outside the action mask; allowed: "
-            + ", ".join(f"{n} ({a})" for n, a in zip(numbers, allowed, strict=True))
+            f"{agent} (seat {seat}) may not take action {shown} in phase"
+            f" {self.state_.phase!r}: it is outside the action mask; allowed: {listed}"
             + (f" ({broken})" if broken is not None else "")
         ) from broken
 
