@@ -10,9 +10,11 @@ The whole loop, not a strong player:
    the highest card left in its suit, ...), and a softmax over the scores gives the
    action's probability. The features are computed from the observation dict only,
    by the layout's named slices (``layout.slice("hand")``): what any policy sees.
-3. Learning is REINFORCE with a running-mean baseline: after each hand, every
-   decision of a seat is pushed towards (or away from) what it chose by how much
-   the hand's reward (the deal's net score, given at the end) beat the baseline.
+3. Learning is REINFORCE: after each hand, every decision of a seat is pushed
+   towards (or away from) what it chose by the hand's reward (the deal's net score,
+   given at the end). There is no baseline to subtract: the usual one, the mean
+   return, is exactly 0 here, since the game is zero-sum and both seats share the
+   policy (one seat's net is the other's loss).
 4. The weights are saved to ``examples/german_policy.npz``; ``policy(observation)``
    loads them and plays greedily (the best-scoring legal action), so a config plays
    it as ``use = "policy"`` with ``callable = "examples.train_german:policy"``
@@ -37,6 +39,7 @@ only decides how many hands are played: ``--hands N`` fixes that instead).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -166,7 +169,6 @@ def train(seconds: float, hands: int | None, seed: int, lr: float) -> tuple[np.n
     features = Features()
     rng = np.random.default_rng(seed)
     w = np.zeros(len(FEATURES))
-    baseline = 0.0
     started = time.perf_counter()
     played = 0
     env.reset(seed=seed)
@@ -189,10 +191,8 @@ def train(seconds: float, hands: int | None, seed: int, lr: float) -> tuple[np.n
             trajectories[agent].append(f[i] - p @ f)
             env.step(int(actions[i]))
         for agent, grads in trajectories.items():
-            advantage = returns[agent] - baseline
             if grads:
-                w += lr * advantage * np.sum(grads, axis=0) / len(grads)
-        baseline += 0.01 * (np.mean(list(returns.values())) - baseline)
+                w += lr * returns[agent] * np.sum(grads, axis=0) / len(grads)
         played += 1
     return w, played
 
@@ -205,6 +205,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lr", type=float, default=0.05, help="learning rate")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args(argv)
+    # checked before training, so no minutes of it are lost to a bad path at the end
+    if args.hands is not None and args.hands < 1:
+        parser.error(f"--hands {args.hands}: train on at least 1 hand")
+    if args.hands is None and not args.minutes > 0:
+        parser.error(f"--minutes {args.minutes:g}: train for more than 0 minutes (or give"
+                     " --hands N); nothing trained would overwrite the weights with zeros")
+    if args.out.suffix != ".npz":
+        parser.error(f"--out {args.out}: name a .npz file (NumPy would add .npz to the name,"
+                     " and load_policy would not find the file it was given)")
+    folder = args.out.resolve().parent
+    if not folder.is_dir():
+        parser.error(f"--out {args.out}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        parser.error(f"--out {args.out}: the folder {folder} is not writable")
     started = time.perf_counter()
     w, hands = train(args.minutes * 60, args.hands, args.seed, args.lr)
     np.savez(args.out, w=w, features=np.array(FEATURES))

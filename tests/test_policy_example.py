@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pytest
 
 from examples import train_german
 from whist_sim.store import RunFolder
@@ -63,3 +64,21 @@ def test_a_saved_checkpoint_loads_back_as_the_same_greedy_policy():
         env.step(action)
         compared += 1
     assert compared == 52
+
+
+@pytest.mark.parametrize(("argv", "reason"), [
+    (["--hands", "3", "--out", "{tmp}/missing/w.npz"], "does not exist"),
+    (["--hands", "3", "--out", "{tmp}/w"], "name a .npz file"),
+    (["--minutes", "0"], "train for more than 0 minutes"),
+    (["--minutes", "-1"], "train for more than 0 minutes"),
+    (["--hands", "0"], "train on at least 1 hand"),
+])
+def test_a_bad_option_is_refused_before_any_training(tmp_path, capsys, argv, reason):
+    """A missing folder ended three minutes of training in a traceback, and --minutes 0
+    overwrote the shipped weights with zeros (an RL user's probe)."""
+    shipped = train_german.WEIGHTS.read_bytes()
+    with pytest.raises(SystemExit) as stopped:
+        train_german.main([a.format(tmp=tmp_path) for a in argv])
+    assert stopped.value.code == 2
+    assert reason in capsys.readouterr().err
+    assert train_german.WEIGHTS.read_bytes() == shipped
