@@ -796,3 +796,21 @@ def test_overrides_take_plain_tournament_keys_and_name_the_forms_otherwise(tmp_p
     assert load_config(path, {"tournament.deals": 6}).tournament.deals == 6
     with pytest.raises(ConfigError, match=r"override 'count'.*section\.key.*variant\.count"):
         load_config(path, {"count": "all"})
+
+
+def test_a_plugin_whose_own_import_is_missing_says_the_plugin_was_found(tmp_path, monkeypatch):
+    """Its file is there; a package it imports is not installed: the error says which."""
+    from whist_sim.strategy import StrategyError, strategy_class
+
+    (tmp_path / "plugin_needs_a_dependency.py").write_text(
+        "import not_installed_dependency_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(StrategyError) as refused:
+        strategy_class("plugin_needs_a_dependency:Mine", "german_whist")
+    assert str(refused.value) == (
+        "strategy 'plugin_needs_a_dependency:Mine': 'plugin_needs_a_dependency' was found, but"
+        " it imports 'not_installed_dependency_xyz', which is not installed here (No module"
+        " named 'not_installed_dependency_xyz'); install it into the environment whist-sim"
+        " runs in")
+    with pytest.raises(StrategyError, match=r"cannot import 'plugin_absent_xyz' \(No module"):
+        strategy_class("plugin_absent_xyz:Mine", "german_whist")

@@ -19,7 +19,7 @@ import pytest
 
 from strategies.policy import PolicyStrategy
 from tests.tournament_helpers import write_config
-from whist_sim.checking import check_strategy
+from whist_sim.checking import CheckArgumentError, StrategyCheckError, check_strategy
 from whist_sim.store import RunFolder
 from whist_sim.tournament.config import ConfigError, load_config
 from whist_sim.tournament.runner import run_tournament
@@ -355,3 +355,42 @@ def test_a_factory_that_exits_is_refused_not_obeyed(tmp_path):
     path = write_config(tmp_path, body, "bad.toml")
     with pytest.raises(ConfigError, match=r"with parameters weights='a\.npz' raised SystemExit: 3"):
         load_config(path)
+
+
+def test_a_policy_whose_own_import_is_missing_says_the_module_was_found(tmp_path, monkeypatch):
+    """A dependency it needs is not installed: "cannot import module 'needsdep'" had sent
+    its author looking for a file that was there."""
+    (tmp_path / "policy_needs_a_dependency.py").write_text(
+        "import not_installed_dependency_xyz\n\ndef act(observation):\n    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    body = ('[tournament]\ngame = "german_whist"\ndeals = 2\n\n[[strategies]]\nuse = "policy"\n'
+            'callable = "policy_needs_a_dependency:act"\n\n[[strategies]]\nuse = "random"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(write_config(tmp_path, body, "bad.toml"))
+    message = str(caught.value)
+    assert ("'policy_needs_a_dependency' was found, but it imports"
+            " 'not_installed_dependency_xyz', which is not installed here") in message
+    assert "cannot import module" not in message
+
+
+def four_player_policy(observation: dict) -> int:
+    """A policy trained at a table of four: its weights fit that observation's size only."""
+    if observation["observation"].shape != (459,):
+        raise ValueError(f"trained for 4 players, got shape {observation['observation'].shape}")
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def test_a_knockout_policy_for_one_table_size_is_checked_at_that_size():
+    """The check plays Knock-out at 2, 4 and 7 players; a policy trained at 4 failed at 2
+    with no way to say its size (an RL user's probe)."""
+    params = {"callable": f"{HERE}:four_player_policy"}
+    with pytest.raises(StrategyCheckError, match="2 players"):
+        check_strategy("policy", ["knockout_whist"], deals=1, params=params)
+    report = check_strategy("policy", ["knockout_whist"], deals=1, params=params, players=4)
+    assert report.games == ("knockout_whist",) and report.deals > 0
+    with pytest.raises(CheckArgumentError, match=r"players = 9: knockout_whist is played by"
+                                                 r" 2\.\.7 players, not 9"):
+        check_strategy("policy", ["knockout_whist"], deals=1, params=params, players=9)
+    with pytest.raises(CheckArgumentError, match="none is checked here: german_whist is played"
+                                                 " at one"):
+        check_strategy("policy", ["german_whist"], deals=1, params=params, players=4)

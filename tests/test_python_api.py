@@ -147,6 +147,19 @@ def test_play_deal_refuses_a_strategy_whose_games_leave_the_game_out():
         play_deal("solo_whist", seats, 1)
 
 
+def test_build_strategy_takes_a_game_as_well_as_its_name():
+    """Given make_game's object it said the strategy "does not play <...GermanWhist object
+    at 0x...>" (an RL user's probe)."""
+    from whist_sim.games import make_game
+    from whist_sim.strategy import StrategyError, build_strategy
+
+    game = make_game("knockout_whist", {}, 4)
+    assert type(build_strategy("heuristic", {}, game)) is type(
+        build_strategy("heuristic", {}, "knockout_whist"))
+    with pytest.raises(StrategyError, match="strategy 'solver' does not play knockout_whist;"):
+        build_strategy("solver", {}, game)
+
+
 def test_play_deal_refuses_a_strategy_class_in_a_seat():
     """The class's unbound choose failed as "missing 1 required positional argument: 'rng'",
     and the seat forfeited every hand."""

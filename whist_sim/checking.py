@@ -37,7 +37,7 @@ from typing import Any
 
 from whist_sim.budget import DecisionTimeout, is_alarm
 from whist_sim.games import GAMES, make_game
-from whist_sim.games.base import Game, RuleError, WhistSimError
+from whist_sim.games.base import Game, RuleError, VariantError, WhistSimError
 from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
 from whist_sim.raised import raised_text
 from whist_sim.strategy import build_strategy, built_in_spec, claimed_games, resolve_strategy
@@ -135,6 +135,7 @@ def check_strategy(
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
     time_limit: float | None = CHECK_TIME_LIMIT,
+    players: int | None = None,
 ) -> CheckReport:
     """Check a strategy (instance, class, entry-point name or ``"module:Class"``, built
     with ``params`` when given: ``check_strategy("policy", params={"callable": ...})``).
@@ -145,6 +146,9 @@ def check_strategy(
     most, as a tournament's ``time_limit`` (default ``CHECK_TIME_LIMIT``, a tournament's
     default; None: no limit, and a strategy that loops is waited on for ever), so a
     strategy that is slow per decision fails here rather than forfeiting in the tournament.
+    ``players``: the one table size to check a game played at several (Knock-out Whist;
+    by default ``TABLE_SIZES``'), for a policy whose observation has one table's size;
+    the other games play at their own size.
     """
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise CheckArgumentError(
@@ -162,6 +166,7 @@ def check_strategy(
         shown = ", ".join(f"{key}={value!r}" for key, value in sorted(params.items()))
         name = f"{name}({shown})"
     checked = _games_to_check(name, claimed, games)
+    table_sizes = _table_sizes(checked, players)
     variants = played = 0
     decisions = [0]
     hello = _bot_hello(strategy_or_spec)
@@ -169,7 +174,7 @@ def check_strategy(
     for game_name in checked:
         watched = _Watched(_build(strategy_or_spec, game_name, params), decisions)
         opponent = build_strategy(built_in_spec("random"), None, game_name)
-        sizes = TABLE_SIZES.get(game_name, (None,))
+        sizes = table_sizes.get(game_name, (None,))
         for settings in CHECK_VARIANTS.get(game_name, ({},)):
             if hello is not None and _refuses(hello, make_game(game_name, settings, sizes[0])):
                 not_played.append(f"{game_name} ({_settings_str(settings)})")
@@ -191,9 +196,33 @@ def check_strategy(
     return CheckReport(name, tuple(checked), variants, played, decisions[0], tuple(not_played))
 
 
+def _table_sizes(checked: Iterable[str], players: int | None) -> dict[str, tuple[int, ...]]:
+    """The table sizes to check each game at: ``TABLE_SIZES``, or only ``players`` for the
+    games played at several (refused, with the sizes allowed, where it is not one)."""
+    if players is None:
+        return TABLE_SIZES
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise CheckArgumentError(f"players = {players!r} is not allowed; allowed values:"
+                                 " whole numbers (a table size)")
+    choice = [name for name in checked if name in TABLE_SIZES]
+    if not choice:
+        checked = list(checked)
+        raise CheckArgumentError(
+            f"players = {players} applies only to the games played at several table sizes"
+            f" ({', '.join(TABLE_SIZES)}); none is checked here:"
+            f" {', '.join(checked)} {'is' if len(checked) == 1 else 'are'} played at one")
+    for name in choice:
+        try:
+            make_game(name, None, players)
+        except VariantError as exc:
+            raise CheckArgumentError(f"players = {players}: {exc}") from None
+    return {name: (players,) for name in choice}
+
+
 def check_entrant(
     spec: str, *, deals: int = 20, command: str | None = None, isolate: bool = False,
     games: Iterable[str] | None = None, time_limit: float | None = CHECK_TIME_LIMIT,
+    players: int | None = None,
 ) -> CheckReport:
     """``check_strategy`` for a config entry: a strategy in process (``spec``), the same in a
     process of its own (``isolate``), or a bot program (``spec = "process"`` with its
@@ -201,7 +230,8 @@ def check_entrant(
     ``policy(callable='pkg.mod:act')``. A bot is started and greeted first; it is ended
     afterwards. ``games``: only these of the games it claims (a policy trained for one
     game, say). ``time_limit``: as ``check_strategy``'s (default ``CHECK_TIME_LIMIT``); a
-    bot is given the share of it a tournament gives (``tournament.bots.BOT_TIME_SHARE``)."""
+    bot is given the share of it a tournament gives (``tournament.bots.BOT_TIME_SHARE``).
+    ``players``: as ``check_strategy``'s."""
     if spec != "process":
         if command is not None:
             raise WhistSimError("--command goes with the strategy process (a bot program)")
@@ -212,7 +242,8 @@ def check_entrant(
         entrant = parse_entrant(spec, "strategy")
         if not isolate:
             report = check_strategy(entrant["use"], games, deals=deals,
-                                    params=entrant["params"], time_limit=time_limit)
+                                    params=entrant["params"], time_limit=time_limit,
+                                    players=players)
             return dataclasses.replace(report, strategy=spec)  # named as it was asked for
         resolve_strategy(entrant["use"])
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
@@ -234,7 +265,7 @@ def check_entrant(
             bot.start()
         except BotError as exc:
             raise StrategyCheckError(str(exc)) from None
-        return check_strategy(bot, games, deals=deals, time_limit=time_limit)
+        return check_strategy(bot, games, deals=deals, time_limit=time_limit, players=players)
 
 
 def _bot_hello(strategy: Any) -> Any:

@@ -439,13 +439,18 @@ def check(
         help="seconds each decision may take, as the tournament's time_limit (default: 10 s,"
              " a tournament's default, so a strategy that loops fails as too slow; give"
              " more for a strategy meant for a longer limit)", show_default=False)] = None,
+    players: Annotated[int | None, typer.Option(
+        parser=whole_number("a table size"),
+        help="check Knock-out Whist at this table size only (default: 2, 4 and 7), for a"
+             " policy trained at one; the other games play at their own size",
+        show_default=False)] = None,
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
     from whist_sim.checking import CHECK_TIME_LIMIT, StrategyCheckError, check_entrant
 
     try:
         report = check_entrant(strategy, deals=deals, command=command, isolate=isolate,
-                               games=game or None,
+                               games=game or None, players=players,
                                time_limit=CHECK_TIME_LIMIT if time_limit is None else time_limit)
     except StrategyCheckError as exc:  # it ran and broke a rule: the verdict, then why
         typer.secho(f"failed: {strategy} does not pass the check: {exc}", fg=typer.colors.RED,

@@ -39,7 +39,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from whist_sim.games import GAMES
-from whist_sim.games.base import WhistSimError
+from whist_sim.games.base import Game, WhistSimError
 from whist_sim.helper_modules import helper_modules
 from whist_sim.raised import raised_text
 
@@ -174,7 +174,9 @@ def resolve_strategy(spec: str) -> type:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
+            missing = missing_dependency(module_name, exc)
             raise StrategyError(
+                f"strategy {spec!r}: {missing}" if missing else
                 f"strategy {spec!r}: cannot import {module_name!r} ({exc}); it must be in the"
                 " folder whist-sim runs from, on PYTHONPATH or installed"
             ) from None
@@ -235,13 +237,14 @@ def claimed_games(strategy: Any, name: str | None = None) -> frozenset[str] | No
     return frozenset(games)
 
 
-def strategy_class(spec: str, game: str) -> type:
-    """The class that plays ``game`` for ``spec``.
+def strategy_class(spec: str, game: str | Game) -> type:
+    """The class that plays ``game`` (a name, or a game from ``make_game``) for ``spec``.
 
     A strategy that plays several games with a different class for each (the
     built-in ``heuristic``) exposes ``for_game(game) -> class``; any plug-in may
     do the same.
     """
+    game = game.name if isinstance(game, Game) else game
     cls = resolve_strategy(spec)
     supported = claimed_games(cls, spec)
     if supported is None:  # a strategy is never asked to play a game it does not name
@@ -262,8 +265,11 @@ def strategy_class(spec: str, game: str) -> type:
         raise StrategyError(f"strategy {spec!r} has no class for {game} ({exc})") from None
 
 
-def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str) -> Any:
-    """Resolve for ``game`` (checking the strategy plays it) and construct with ``params``."""
+def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str | Game) -> Any:
+    """Resolve for ``game`` (a name, or a game from ``make_game``: a strategy is built for
+    the game, whatever its variant; checking the strategy plays it) and construct with
+    ``params``."""
+    game = game.name if isinstance(game, Game) else game
     cls = strategy_class(spec, game)
     params = dict(params or {})
     allowed = _parameter_names(cls)
@@ -398,6 +404,19 @@ def isolated_source(spec: str, search: list[str]) -> dict[str, Any]:
             "plugin_sha256": hashlib.sha256(file.read_bytes()).hexdigest(),
             "plugin_helpers": helper_modules(module_name.strip(), file,
                                              lambda name: _module_file(name, search_path))}
+
+
+def missing_dependency(module_name: str, exc: ImportError) -> str | None:
+    """When importing ``module_name`` failed because a module *it* imports is missing: a
+    clause that says so (the plug-in was found; "cannot import" sent its author looking
+    for the plug-in's own file). None when ``module_name`` itself (or its package) was
+    not found."""
+    missing = getattr(exc, "name", None)
+    if (not isinstance(exc, ModuleNotFoundError) or not missing or missing == module_name
+            or module_name.startswith(f"{missing}.")):
+        return None
+    return (f"{module_name!r} was found, but it imports {missing!r}, which is not installed"
+            f" here ({exc}); install it into the environment whist-sim runs in")
 
 
 def _module_file(module_name: str, search: list[str]) -> Path | None:
