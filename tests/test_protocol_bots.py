@@ -338,7 +338,8 @@ def test_a_strategy_that_raises_behind_the_client_forfeits_the_deal_only(tmp_pat
         played = play_deal(game, [bot, others], 1)
         assert played.outcome.forfeit_seat == 0
         assert ("(fails) reported an error in reply to decide: strategy raised ValueError:"
-                " no idea what to play") in played.outcome.error
+                " no idea what to play; expected an action") in played.outcome.error
+        assert "QS" not in played.outcome.error  # no example card beside the bot's account
     text = log.read_text()
     assert "about to fail" in text and "Traceback" in text
 

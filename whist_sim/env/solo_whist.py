@@ -31,8 +31,11 @@ ACTIONS = 65
 royal_abundance, spread_misere, abundance_declared), trump names 61..64 (S H D C)."""
 
 MAX_CALLS = 12
-"""The longest auction: each seat passes once (4), every other call but Cop raises the
-level (7 contracts) and Cop is made at most once."""
+"""Auction slots in the observation. The longest auction has 11 calls (an exhaustive
+search of the engine's auctions finds no longer one): seven raises (every contract
+from Prop up), one Cop and three passes, since the auction ends once every seat but
+the holders has passed. The twelfth slot, from a first count that allowed four
+passes, stays empty; it is kept so that policies trained on this layout still fit."""
 
 CALL_NAMES = tuple(BID_NAMES[PASS + i] for i in range(len(BID_NAMES)))
 PHASES = {"bid": 0, "trump": 1, "play": 2}

@@ -597,8 +597,10 @@ class ProcessStrategy:
             self._log.write(process.tag, f"[log] {text}")
         elif kind == "error":
             text = one_line(str(message.get("message", ""))[:LOG_TEXT])
+            # no example reply here: beside the bot's own account of its failure, a fixed
+            # one ("QS") read as the card it should have played
             raise ProtocolError(f"reported an error in reply to {waiting}: {text}",
-                                HELLO_EXAMPLE if waiting == "hello" else ACTION_EXAMPLE)
+                                "a hello" if waiting == "hello" else "an action")
 
     # -- errors ----------------------------------------------------------------------------------
     def _error_from(self, seat: _Seat, exc: BaseException, waiting: str) -> BotError:
