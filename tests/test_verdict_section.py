@@ -338,3 +338,72 @@ def test_a_gap_on_deals_with_no_spread_is_not_called_no_difference():
     assert "no difference has been seen" not in text
     assert text.startswith("h2 and random are not separated after 2 deals (h2 wins 100.0%")
     assert "too few deals to tell" in text
+
+
+def test_a_forfeited_knockout_game_is_lost_by_its_forfeiter_and_left_out_for_the_others():
+    """Counted as lost by every seat, as it was, a run with many forfeits put both entrants
+    of one table "below the fair share, decided" (a report reader's probe: 16.4% and 11.3%
+    against 33.3%)."""
+    import polars as pl
+
+    from whist_sim.reports.comparisons import knockout_shares
+
+    seats = pl.LazyFrame({
+        "deal_key": ["0-0-0-0"] * 3 + ["0-0-1-0"] * 3,
+        "deal": [0] * 6,
+        "strategy": ["flaky", "random", "random", "flaky", "random", "random"],
+        "result": ["forfeit", "draw", "draw", "loss", "win", "loss"],
+    })
+    shares = {row["strategy"]: row for row in knockout_shares(seats).collect().iter_rows(
+        named=True)}
+    assert (shares["flaky"]["value"], shares["flaky"]["seat_games"]) == (0.0, 2)
+    assert (shares["random"]["value"], shares["random"]["seat_games"]) == (0.5, 2)
+    assert shares["random"]["fair"] == pytest.approx(1 / 3)
+
+
+def test_equal_figures_share_a_place():
+    from whist_sim.reports.verdict_section import rank_labels
+
+    assert rank_labels(["60.0%", "50.0%", "50.0%", "40.0%"]) == ["1", "2=", "2=", "4"]
+    assert rank_labels(["50.0%", "50.0%"]) == ["1=", "1="]
+    assert rank_labels(["a", "b"]) == ["1", "2"]
+
+
+FORFEITING = '''
+from whist_sim.strategy import Strategy
+
+
+class Forfeits(Strategy):
+    """Raises at every decision: forfeits every game it sits in."""
+
+    games = frozenset({"knockout_whist"})
+
+    def choose(self, view, rng):
+        raise RuntimeError("broken on purpose")
+'''
+
+
+def test_an_entrant_whose_every_game_was_forfeited_by_another_is_not_ranked(
+        tmp_path, monkeypatch):
+    """The forfeiter was ranked first of two at 0.0% each, and random read "below the fair
+    share, decided" though it lost no game it finished (a report reader's probe)."""
+    (tmp_path / "verdict_forfeits.py").write_text(FORFEITING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    body = """
+[tournament]
+game = "knockout_whist"
+deals = 6
+seed = 1
+
+[[strategies]]
+use = "verdict_forfeits:Forfeits"
+label = "bad"
+
+[[strategies]]
+use = "random"
+"""
+    verdict = _verdict(make_run_without_ray(tmp_path, body))
+    assert "Ranked by share of games won: 1. bad (0.0% at 2)." in verdict
+    assert "Not ranked: random. Another seat forfeited every game it sat in" in verdict
+    assert "random wins" not in verdict
+    assert "| - | random | no game finished |" in verdict

@@ -86,13 +86,21 @@ def verdict_section(
     if len(labels) == 2 and _one_table_size(ranges):
         paragraphs.append(_duel_sentence(ranges, meta, game, labels))
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
+    unranked: list[str] = []
     if game == "knockout_whist":
         ranked, lines = _knockout(ranges)
+        unranked = [name for name in labels if name not in {n for n, _ in ranked}]
     else:
         ranked, lines, separated = _pairwise(game, figure, ranges, labels, comparisons,
                                              summaries)
+    places = rank_labels([text for _, text in ranked])
     paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
-        f"{i + 1}. {name} ({text})" for i, (name, text) in enumerate(ranked)) + ".")
+        f"{place}. {name} ({text})" for place, (name, text) in zip(places, ranked, strict=True))
+        + ".")
+    if unranked:
+        who = "it" if len(unranked) == 1 else "each"
+        paragraphs.append(f"Not ranked: {', '.join(unranked)}. Another seat forfeited every"
+                          f" game {who} sat in, so none of those games had a winner.")
     paragraphs += _so_far(lines) if unfinished else lines
     candidates = _gauntlet_candidates(meta)
     if candidates and _baselines_apart(meta, candidates, labels):
@@ -102,7 +110,9 @@ def verdict_section(
             " the baselines' places relative to one another say nothing of how they would"
             " fare against each other.")
     tables.append(Table(["rank", "entrant", f"{figure.name}"],
-                        [[str(i + 1), name, text] for i, (name, text) in enumerate(ranked)],
+                        [[place, name, text] for place, (name, text)
+                         in zip(places, ranked, strict=True)]
+                        + [["-", name, "no game finished"] for name in unranked],
                         f"Ranked by {figure.name}", "verdict_ranking"))
     note = _disagreement([name for name, _ in ranked], ratings_order, game, separated)
     if note:
@@ -367,6 +377,20 @@ def _multiplicity(count: int) -> str:
             " Each interval is 95% on its own, so one may exclude equality while its"
             f" comparison is not decided; the deals said to separate a difference are"
             f" those that would decide it among all {count} (at the level 5% / {count}).")
+
+
+def rank_labels(shown: list[str]) -> list[str]:
+    """Each ranked entrant's place: ``1``, ``2``, ...; entrants whose figures read the same
+    (as printed) share a place, marked ``=`` ("1=, 1="): two equal figures ranked 1 and 2
+    by their order in the config read as one ahead of the other."""
+    places = []
+    for i, text in enumerate(shown):
+        tied = (i > 0 and text == shown[i - 1]) or (i + 1 < len(shown) and text == shown[i + 1])
+        first = i
+        while first > 0 and shown[first - 1] == text:
+            first -= 1
+        places.append(f"{first + 1}=" if tied else str(i + 1))
+    return places
 
 
 def _deals(count: int) -> str:
