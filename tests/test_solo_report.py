@@ -655,3 +655,17 @@ def test_no_report_module_imports_the_games_or_the_strategies():
                      [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             for name in names:
                 assert not name.startswith(("whist_sim.games", "strategies")), (module, name)
+
+
+def test_the_even_share_of_sessions_leaves_out_the_sessions_tied_for_top(run: RunFolder):
+    """"An even share is 1/4 per seat" read a strategy as below even when a third of the
+    sessions were tied for top and won by no seat (a report reader's probe)."""
+    matches = run.scan("matches").collect()
+    sessions = matches.group_by(["pairing", "deal", "rotation"]).agg(
+        (pl.col("result") == "win").any().alias("won"))
+    tied = 1 - sessions["won"].mean()
+    assert 0 < tied < 1  # the fixture has a session tied for top (A0 and B1 on 5)
+    even = (matches["result"] == "win").sum() / matches.height
+    text = build_report(run.path).markdown.read_text()
+    assert (f"{100 * tied:.1f}% of this run's sessions were tied for top and won by no seat,"
+            f" so an even share is a win rate of {even:.3f} per session-seat.") in text

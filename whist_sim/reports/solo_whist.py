@@ -524,8 +524,9 @@ def session_results(matches: pl.LazyFrame) -> pl.LazyFrame:
     cards), and
     the distribution of balances over session-seats: balance_min, balance_p05,
     balance_q1, balance_median, balance_q3, balance_p95, balance_max
-    (descriptive, no interval). With four seats an even share of sessions won
-    is 1/4 per seat.
+    (descriptive, no interval). With four seats an even share of sessions won is
+    1/4 of the sessions with a single winner: less than 1/4 per seat where sessions
+    are tied for top (the report says how much less).
     """
     return session_results_of(*session_parts(matches))
 
