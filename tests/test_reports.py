@@ -526,3 +526,23 @@ label = "failer"
     report = build_report(make_run_without_ray(tmp_path, body)).markdown.read_text()
     section = report[report.index("## German Whist: contesting the face-up card"):]
     assert "No such choice was made in this run (every hand was forfeited" in section
+
+
+def test_a_forfeit_counts_no_win_in_the_forfeiters_other_seats():
+    """Solo Whist's A B A B: the forfeit pays every other seat, the forfeiter's twin too,
+    and a strategy that forfeited every hand read a win rate of 0.500 (a report reader's
+    probe). Its net keeps the payment; its win is not counted."""
+    from whist_sim.reports.analyses import pair_outcomes
+
+    seats = pl.LazyFrame({
+        "deal_key": ["0-0-0-0"] * 4 + ["0-0-1-0"] * 4,
+        "pairing": [0] * 8, "deal": [0] * 8,
+        "strategy": ["bad", "random", "bad", "random"] * 2,
+        "result": ["forfeit", "win", "win", "win", "loss", "win", "loss", "loss"],
+        "net": [-24, 8, 8, 8, -4, 12, -4, -4],
+    })
+    outcomes = {row["strategy"]: row for row in pair_outcomes(seats).collect().iter_rows(
+        named=True)}
+    assert outcomes["bad"]["win"] == 0.0 and outcomes["bad"]["forfeits"] == 1
+    assert outcomes["bad"]["net"] == (-24 + 8 - 4 - 4) / 4  # the payment stays in its net
+    assert outcomes["random"]["win"] == 3 / 4

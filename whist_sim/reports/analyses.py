@@ -20,7 +20,8 @@ How results count:
 - a win is ``result == "win"``; a draw counts in the draw rate, and as half a
   win in head-to-head shares and Bradley-Terry;
 - a forfeit is a loss by the largest score the variant allows (the game scores
-  it so), and it is also counted on its own in :func:`forfeits`.
+  it so), and it is also counted on its own in :func:`forfeits`; the strategy's
+  other seats of that hand count neither a win nor a draw (``_outcome_flags``).
 
 Head-to-head and pairwise comparisons compare two seats of one hand by ``net``
 points: the higher net wins, equal net is a draw. For two-player games this is
@@ -57,9 +58,15 @@ HAND_ORDER = ("deal", "pairing", "rotation", "hand")
 
 
 def _outcome_flags(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Win, draw, forfeit and net flags per seat-hand. A hand a strategy forfeited in one
+    seat is neither won nor drawn in its others: the forfeit pays every other seat, and
+    in Solo Whist's A B A B the forfeiter's twin was paid and counted a win, so a
+    strategy that forfeited every hand read a win rate of 0.500 (a report reader's
+    probe)."""
+    own_forfeit = (pl.col("result") == "forfeit").any().over(["deal_key", "strategy"])
     return seats.with_columns(
-        win=(pl.col("result") == "win").cast(pl.Float64),
-        draw=(pl.col("result") == "draw").cast(pl.Float64),
+        win=((pl.col("result") == "win") & ~own_forfeit).cast(pl.Float64),
+        draw=((pl.col("result") == "draw") & ~own_forfeit).cast(pl.Float64),
         forfeit=(pl.col("result") == "forfeit").cast(pl.Float64),
         net=pl.col("net").cast(pl.Float64),
     )
