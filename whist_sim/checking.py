@@ -142,12 +142,16 @@ def check_strategy(
 
     ``games`` narrows the check to some of the games the strategy claims; ``deals`` is
     the number of deals (or matches, for match variants) per variant and seat; deal
-    seeds are ``seed, seed + 1, ...``. ``time_limit``: seconds each decision must take at
-    most, as a tournament's ``time_limit`` (default ``CHECK_TIME_LIMIT``, a tournament's
-    default; None: no limit, and a strategy that loops is waited on for ever), so a
-    strategy that is slow per decision fails here rather than forfeiting in the tournament.
+    seeds are ``seed, seed + 1, ...``, a new one for every deal checked, in the order
+    played. (The same seeds again for every variant and seat dealt the same hands
+    again, and a bot's process is never dealt a hand it has seen: checking the isolated
+    heuristic started a process for nearly every deal and took 2.5 minutes.)
+    ``time_limit``: seconds each decision must take at most, as a tournament's
+    ``time_limit`` (default ``CHECK_TIME_LIMIT``, a tournament's default; None: no
+    limit, and a strategy that loops is waited on for ever), so a strategy that is slow
+    per decision fails here rather than forfeiting in the tournament.
     ``players``: the one table size to check a game played at several (Knock-out Whist;
-    by default ``TABLE_SIZES``'), for a policy whose observation has one table's size;
+    by default ``TABLE_SIZES``'s), for a policy whose observation has one table's size;
     the other games play at their own size.
     """
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
@@ -184,8 +188,8 @@ def check_strategy(
                 game = make_game(game_name, settings, size)
                 label = f"{game_name} ({_settings_str(settings)}, {game.players} players)"
                 for seat in range(game.players):
-                    for deal_seed in range(seed, seed + deals):
-                        _check_deal(watched, opponent, game, seat, deal_seed, name, label,
+                    for _ in range(deals):
+                        _check_deal(watched, opponent, game, seat, seed + played, name, label,
                                     time_limit)
                         played += 1
     if not variants:
