@@ -393,3 +393,34 @@ def test_a_failed_runs_error_in_run_json_carries_no_terminal_colour_codes(tmp_pa
     assert result.exit_code != 0
     error = json.loads((out / "run.json").read_text())["error"]
     assert "boom in a worker" in error and "\x1b" not in error
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
+def test_an_out_no_folder_can_be_made_in_is_refused_before_any_warning(tmp_path):
+    """As root, /proc passes the permission check, and the run printed a disk warning
+    ("/proc has 0 bytes free ... make room, then resume") before a bare "No such file or
+    directory" (a newcomer probe)."""
+    config = write_config(tmp_path, quick_config(deals=2))
+    result = _run("run", str(config), "--workers", "0", "--no-progress", "--out",
+                  "/proc/whist-sim-nope")
+    _assert_clean_error(result, "--out /proc/whist-sim-nope: no folder can be made in /proc")
+    assert "warning" not in result.output
+
+
+def test_the_way_to_continue_a_cluster_run_keeps_its_address(tmp_path, capsys):
+    """It printed "whist-sim run --resume RUN", which resumes on an embedded Ray on the
+    driver's machine instead of the cluster (a newcomer probe)."""
+    from types import SimpleNamespace
+
+    import typer
+
+    from whist_sim import cli
+
+    summary = SimpleNamespace(where="ray", workers=2, status="interrupted", matches=4, hands=4,
+                              wall_seconds=1.0, path=tmp_path, standings=[],
+                              verdict_text=lambda: "")
+    with pytest.raises(typer.Exit):
+        cli._finish(summary, report=False, address="127.0.0.5:6385")
+    assert (f"continue with: whist-sim run --resume {tmp_path} --address 127.0.0.5:6385"
+            in capsys.readouterr().out)
+    assert cli._resume_command(tmp_path, None) == f"whist-sim run --resume {tmp_path}"

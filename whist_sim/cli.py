@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Annotated
@@ -87,6 +88,11 @@ def _check_out(out: Path) -> None:
     if not os.access(existing, os.W_OK | os.X_OK):
         _fail(f"--out {out}: cannot write in {existing} (a read-only file system, or no"
               " permission); choose another --out")
+    try:  # as root, access() says yes where the file system still refuses (/proc, say)
+        os.rmdir(tempfile.mkdtemp(prefix=".whist-sim-out-", dir=existing))
+    except OSError as exc:
+        _fail(f"--out {out}: no folder can be made in {existing}"
+              f" ({exc.strerror or exc}); choose another --out")
 
 
 def _check_run_options(workers: int | None, address: str | None, ctx: typer.Context) -> None:
@@ -194,15 +200,21 @@ def run(
         _fail(_os_error_line(exc, folder))
         return
     except KeyboardInterrupt:
-        _interrupted(folder)
+        _interrupted(folder, address)
     except Exception as exc:
         if not type(exc).__module__.startswith("ray."):
             raise
-        _cluster_lost(exc, folder)
-    _finish(summary, report)
+        _cluster_lost(exc, folder, address)
+    _finish(summary, report, address)
 
 
-def _cluster_lost(exc: Exception, folder: Path | None) -> None:
+def _resume_command(folder: Path | str, address: str | None) -> str:
+    """The command that continues a run, on the cluster it was played on: without
+    ``--address`` it resumed on an embedded Ray on the driver's machine (a probe)."""
+    return f"whist-sim run --resume {folder}" + (f" --address {address}" if address else "")
+
+
+def _cluster_lost(exc: Exception, folder: Path | None, address: str | None = None) -> None:
     """Ray failed under the run (its raylet or the cluster died): one line saying so, what
     is kept and how to go on, instead of Ray's traceback; exit 2. The runner has recorded
     the run as failed; its committed tasks are in the folder, and --resume plays the rest
@@ -212,8 +224,8 @@ def _cluster_lost(exc: Exception, folder: Path | None) -> None:
     typer.secho(f"error: Ray failed during the run ({type(exc).__name__}: {first}); every task"
                 f" committed so far is kept{where}", fg=typer.colors.RED, err=True)
     if folder is not None:
-        typer.echo(f"continue with: whist-sim run --resume {folder} (once the cluster is back)",
-                   err=True)
+        typer.echo(f"continue with: {_resume_command(folder, address)} (once the cluster is"
+                   " back)", err=True)
     raise typer.Exit(2)
 
 
@@ -224,7 +236,7 @@ def _warn(lines: list[str]) -> None:
         typer.echo(f"warning: {line}", err=True)
 
 
-def _interrupted(folder: Path | None) -> None:
+def _interrupted(folder: Path | None, address: str | None = None) -> None:
     """A Ctrl-C that reached the command: one before the run began, or a second one while
     the runner was stopping after the first (which the runner itself turns into a stopped
     run). Says what is kept and how to go on, and exits 1, as a stopped run does."""
@@ -243,11 +255,11 @@ def _interrupted(folder: Path | None) -> None:
                    f" report {folder}")
     else:
         typer.echo(f"interrupted: every task committed so far is kept -> {folder}")
-        typer.echo(f"continue with: whist-sim run --resume {folder}")
+        typer.echo(f"continue with: {_resume_command(folder, address)}")
     raise typer.Exit(1)
 
 
-def _finish(summary, report: bool) -> None:
+def _finish(summary, report: bool, address: str | None = None) -> None:
     """The closing lines of a run: what was played, the standings, the verdict."""
     where = ("in process" if summary.where == "in process" else
              f"on {summary.workers} Ray {'worker' if summary.workers == 1 else 'workers'}")
@@ -262,7 +274,7 @@ def _finish(summary, report: bool) -> None:
     if verdict:
         typer.echo(f"verdict: {verdict}")
     if summary.status != "complete":
-        typer.echo(f"continue with: whist-sim run --resume {summary.path}")
+        typer.echo(f"continue with: {_resume_command(summary.path, address)}")
         raise typer.Exit(1)
     if report:
         _report(summary.path, None)
@@ -323,12 +335,12 @@ def duel(
         _fail(_os_error_line(exc, folder))
         return
     except KeyboardInterrupt:
-        _interrupted(folder)
+        _interrupted(folder, address)
     except Exception as exc:
         if not type(exc).__module__.startswith("ray."):
             raise
-        _cluster_lost(exc, folder)
-    _finish(summary, report)
+        _cluster_lost(exc, folder, address)
+    _finish(summary, report, address)
 
 
 @app.command("report")
