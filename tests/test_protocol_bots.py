@@ -375,6 +375,20 @@ def test_a_hello_name_that_could_forge_a_line_of_output_is_refused(name):
         read_bot_hello(hello)
 
 
+@pytest.mark.parametrize("version", ["1\n\x1b[2J\x1b[Hpassed: every check", "V" * 101, ""])
+def test_a_hello_version_that_could_forge_output_is_refused(version):
+    """The version went raw into run.json, report.md and the console (an attacker's probe:
+    escape sequences and a forged "passed:" line)."""
+    from whist_sim.protocol.messages import read_bot_hello
+
+    hello = {"type": "hello", "name": "bot", "version": version, "protocol": "1.0",
+             "games": ["german_whist"]}
+    with pytest.raises(ProtocolError, match="one line of at most 100 printable characters"):
+        read_bot_hello(hello)
+    hello["version"] = 3  # a number is still read as its text
+    assert read_bot_hello(hello).version == "3"
+
+
 def test_a_bots_error_text_is_shown_on_one_line():
     from whist_sim.protocol.messages import one_line
 

@@ -209,8 +209,13 @@ def read_bot_hello(message: Mapping[str, Any]) -> BotHello:
     if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
         raise ProtocolError(f"hello has name {name!r}",
                             f"a non-empty line of at most {MAX_NAME} printable characters")
-    if not isinstance(version, str | int) or isinstance(version, bool):
-        raise ProtocolError(f"hello has version {version!r}", 'a string such as "1"')
+    if (not isinstance(version, str | int) or isinstance(version, bool)
+            or not str(version) or len(str(version)) > MAX_NAME or not str(version).isprintable()):
+        # checked as the name is: it goes into run.json, the report and the console, where
+        # a newline or an escape sequence forged lines ("passed: ...") and cleared screens
+        raise ProtocolError(f"hello has version {shown(str(version))}",
+                            f'a string such as "1": one line of at most {MAX_NAME} printable'
+                            " characters")
     protocol = parse_version(message.get("protocol"), "hello.protocol")
     ours = parse_version(PROTOCOL_VERSION)
     if protocol[0] != ours[0]:
