@@ -1122,3 +1122,23 @@ def test_a_net_verdict_reached_within_a_few_pairs_carries_a_caution():
     shares = fixed_verdict(pentanomial_model(), SprtSettings.create(elo0=0, elo1=300),
                            [1, 1, 0.75, 1, 1, 0.5])
     assert "decided after only" not in shares.text("A", "B")
+
+
+def test_a_fixed_sample_h1_says_only_that_h0_was_rejected():
+    """It read "accepted H1 (a stronger by at least 10 rather than at most 0)" where the
+    interval took in 0 and only "above 0" had been shown (a statistician's probe)."""
+    model, settings_ = pentanomial_model(), SprtSettings()
+    clear = np.repeat(model.grid, [4, 16, 40, 60, 60])
+    verdict = fixed_verdict(model, settings_, clear)
+    assert verdict.decision == "H1"
+    text = verdict.text("a", "b")
+    assert ("a fixed-sample test accepted H1 (a stronger by more than 0, in logistic Elo per"
+            " hand: H0, at most 0, rejected; not that it is stronger by 10 or more)") in text
+    assert "at least 10 rather than" not in text
+
+
+def test_a_small_negative_number_is_not_written_minus_zero():
+    from whist_sim.inference.estimate import signed
+
+    assert signed(-0.3, 0) == "+0" and signed(-0.04) == "+0.0"
+    assert signed(-0.6, 0) == "-1" and signed(-12.2) == "-12"

@@ -133,7 +133,9 @@ def signed(value: float, decimals: int | None = None) -> str:
         return "+inf" if value > 0 else "-inf"
     if decimals is None:
         decimals = 0 if abs(value) >= 10 else 1
-    return f"{value:+.{decimals}f}"
+    text = f"{value:+.{decimals}f}"
+    # a small negative rounds to "-0" ("95%: -0 to +20"): written as the zero it shows
+    return text.replace("-", "+", 1) if float(text) == 0 else text
 
 
 def t_quantile(probability: float, pairs: int) -> float:

@@ -91,7 +91,14 @@ class Verdict:
             head = f"{_h0_head(a, b, high)}: {evidence}; "
         else:
             head = f"{a} against {b}: {evidence}; "
-        tail = self._sequential_tail(*claims) if self.sequential else self._fixed_tail(*claims)
+        if self.sequential:
+            tail = self._sequential_tail(*claims)
+        else:  # a fixed test rejects one hypothesis: it does not establish the other's bound
+            tail = self._fixed_tail(
+                f"{a} stronger by more than {low:g}, in {self.scale}: H0, at most {low:g},"
+                f" rejected; not that it is stronger by {high:g} or more",
+                f"{a} stronger by less than {high:g}, in {self.scale}: H1, at least {high:g},"
+                f" rejected; not that it is stronger by at most {low:g}")
         return head + tail + self._skew_warning() + self._few_pairs_warning()
 
     def _skew_warning(self) -> str:

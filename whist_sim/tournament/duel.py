@@ -61,7 +61,7 @@ def duel_config(
     first, second = parse_entrant(a, "A"), parse_entrant(b, "B")
     entries = [first, second]
     name = StrategyEntry(**first).name
-    if name == StrategyEntry(**second).name:  # a self-duel: is the test calibrated?
+    if name == StrategyEntry(**second).name:  # a self-duel: mirrored pairs (docs/duels.md)
         first["label"], second["label"] = f"{name} (A)", f"{name} (B)"
     deals = ((SEQUENTIAL_MAX_DEALS if sprt is not None else FIXED_DEALS) if max_deals is None
              else max_deals)  # 0 is refused with the range, not taken for the default
