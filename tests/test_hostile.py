@@ -10,6 +10,7 @@ the twin's run does, and end ``complete``.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -213,3 +214,82 @@ def test_what_a_strategy_forked_ends_with_its_supervised_process(tmp_path):
     finally:
         supervisor.close()
     assert sleepers() == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_the_supervised_child_is_not_dumpable(tmp_path):
+    """A bot the child starts, running as the same user, opened the child's pipe to its
+    supervisor through /proc/<its parent>/fd and wrote a pickle into it, which ran its
+    code in the engine (a hostile bot author's probe). A process that is not dumpable
+    keeps its descriptors from such processes (not from root: docs/protocol.md)."""
+    from whist_sim.tournament.sandbox import Supervisor
+    from whist_sim.tournament.schedule import Plan
+    from whist_sim.tournament.worker import TaskSpec
+
+    report = tmp_path / "dumpable"
+    spec = TaskSpec(task=0, game="german_whist", variant={}, players=None, root_seed=3,
+                    plan=Plan(1, 1, 1, 2), lineups=[("probe", "random")],
+                    strategies={"probe": ("tests.plugins.hostile:ReportsDumpable",
+                                          {"path": str(report)}),
+                                "random": ("random", {})},
+                    time_limit=5.0, on_error="forfeit")
+    supervisor = Supervisor()
+    try:
+        assert supervisor.play(spec).deals == 2
+    finally:
+        supervisor.close()
+    assert report.read_text() == "0"
+
+
+class _Planted:
+    """A pickle that creates a file when unpickled: what an attacker writes into a pipe."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/<pid>/fd is Linux's")
+def test_a_frame_written_into_the_supervisors_pipe_by_another_process_is_never_unpickled(
+        tmp_path):
+    """A bot opened the pipe through /proc/<pid>/fd and wrote a pickle into it, which ran
+    its code in the engine (a hostile bot author's probe). Frames are signed now: this
+    one is refused unread, and the task stops with one line saying why."""
+    import os
+    import pickle
+    from multiprocessing.connection import Connection
+
+    from whist_sim.tournament.sandbox import Supervisor
+    from whist_sim.tournament.schedule import Plan
+    from whist_sim.tournament.signed_frames import ForgedFrame
+    from whist_sim.tournament.worker import TaskSpec
+
+    planted = tmp_path / "planted"
+    spec = TaskSpec(task=0, game="german_whist", variant={}, players=None, root_seed=3,
+                    plan=Plan(1, 1, 1, 2), lineups=[("a", "random")],
+                    strategies={"a": ("random", {}), "random": ("random", {})},
+                    time_limit=5.0, on_error="forfeit")
+    supervisor = Supervisor()
+    try:
+        supervisor._start()
+        reader = supervisor._conn.fileno()
+        attacker = Connection(os.open(f"/proc/self/fd/{reader}", os.O_WRONLY), readable=False)
+        attacker.send_bytes(pickle.dumps(("result", _Planted(str(planted)))))
+        attacker.close()
+        with pytest.raises(ForgedFrame, match="a message not signed by the other end"):
+            supervisor._wait(spec, 1 << 31)
+    finally:
+        supervisor.close()
+    assert not planted.exists()
+
+
+def test_only_a_frame_signed_with_the_key_is_read():
+    from whist_sim.tournament.signed_frames import ForgedFrame, new_key, signed, verified
+
+    key = new_key()
+    assert verified(key, signed(key, b"payload"), "here") == b"payload"
+    for frame in (signed(new_key(), b"payload"), b"payload", b"", signed(key, b"p")[:-1]):
+        with pytest.raises(ForgedFrame, match="here: a message not signed"):
+            verified(key, frame, "here")

@@ -171,3 +171,22 @@ class HugeError(_Hostile):
 
     def attack(self) -> None:
         raise ValueError("z" * (50 << 20))
+
+
+class ReportsDumpable(RandomStrategy):
+    """Writes, at its first decision, whether the process it plays in is dumpable
+    (``prctl(PR_GET_DUMPABLE)``) to ``path``: a supervised child must not be, or a bot it
+    starts can open its descriptors through ``/proc``."""
+
+    games = GAMES
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if not os.path.exists(self.path):
+            import ctypes
+
+            with open(self.path, "w") as out:
+                out.write(str(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)))  # PR_GET_DUMPABLE
+        return super().choose(view, rng)

@@ -49,6 +49,7 @@ from multiprocessing.connection import Connection
 
 from whist_sim.play import StrategyFailure
 from whist_sim.tournament.entrants import CrashScript
+from whist_sim.tournament.signed_frames import new_key, signed, verified
 from whist_sim.tournament.worker import TaskResult, TaskSpec, node_address
 
 POLL_SECONDS = 0.02
@@ -198,6 +199,8 @@ class Supervisor:
             os.close(fd)
         self._to_child = Connection(to_child_w, readable=False)
         self._conn = Connection(from_child_r, writable=False)
+        self._key = new_key()
+        self._to_child.send_bytes(self._key)  # the first frame, before any task or bot
         threading.Thread(target=self._read_output, args=(output_r,), daemon=True).start()
 
     def _read_output(self, fd: int) -> None:
@@ -251,7 +254,8 @@ class Supervisor:
                 self._start()
             self.heartbeat.reset()
             assert self._to_child is not None
-            self._to_child.send_bytes(pickle.dumps(replace(spec, scripts=scripts)))
+            self._to_child.send_bytes(signed(self._key, pickle.dumps(
+                replace(spec, scripts=scripts))))
             try:
                 outcome = self._wait(spec, memory_limit)
             except BaseException:
@@ -284,9 +288,11 @@ class Supervisor:
         while True:
             if self._conn.poll(POLL_SECONDS):
                 try:
-                    kind, payload = pickle.loads(self._conn.recv_bytes())
+                    frame = self._conn.recv_bytes()
                 except (EOFError, OSError):
                     return _Death(self._death_cause())
+                kind, payload = pickle.loads(verified(
+                    self._key, frame, f"task {spec.task}: the pipe from its process"))
                 if kind == "result":
                     if payload.task != spec.task:  # never another task's rows
                         raise RuntimeError(f"task {spec.task}: its process replied for task"
