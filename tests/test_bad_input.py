@@ -154,7 +154,8 @@ def test_a_bot_that_fails_its_handshake_is_a_warning_before_the_run(tmp_path):
     result = CliRunner().invoke(app, ["run", str(config), "--workers", "0", "--no-progress",
                                       "--out", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
-    warning = next(line for line in result.stderr.splitlines() if line.startswith("warning:"))
+    warning = next(line for line in result.stderr.splitlines()
+                   if line.startswith("warning:") and "tournament.seed" not in line)
     assert "(ghost)" in warning and "/nonexistent/bot" in warning
     assert ("the run goes on: each deal it cannot be started for is its forfeit, and after"
             " tournament.bench_after of them (10 for a bot unless set) it is benched") in warning
@@ -424,3 +425,23 @@ def test_the_way_to_continue_a_cluster_run_keeps_its_address(tmp_path, capsys):
     assert (f"continue with: whist-sim run --resume {tmp_path} --address 127.0.0.5:6385"
             in capsys.readouterr().out)
     assert cli._resume_command(tmp_path, None) == f"whist-sim run --resume {tmp_path}"
+
+
+@pytest.mark.parametrize(("seed", "warned"), [(None, True), (17, True), (2**40, False)])
+def test_a_small_root_seed_with_an_isolated_entrant_is_warned_of(tmp_path, seed, warned):
+    """A bot tried root seeds from 0 against its own hand, found the default at once and
+    rebuilt its opponent's hand (a hostile bot author's probe)."""
+    from whist_sim.tournament.config import load_config
+
+    body = ('[tournament]\ngame = "german_whist"\ndeals = 2\n'
+            + ("" if seed is None else f"seed = {seed}\n")
+            + '\n[[strategies]]\nuse = "random"\nisolate = true\n\n[[strategies]]\n'
+            'use = "random"\nlabel = "r2"\n')
+    warnings = load_config(write_config(tmp_path, body)).warnings
+    seed_warnings = [line for line in warnings if "tournament.seed" in line]
+    assert bool(seed_warnings) == warned
+    if warned:
+        shown = "0 (the default)" if seed is None else str(seed)
+        assert f"tournament.seed = {shown} is a small number, and random plays" in (
+            seed_warnings[0])
+        assert "secrets.randbits(63)" in seed_warnings[0]

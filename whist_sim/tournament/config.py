@@ -683,6 +683,7 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
     _load_deals(config, games, source)
     _check_format(config, source)
     _check_sprt(config, game, source)
+    _warn_guessable_seed(config, source)
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
@@ -690,6 +691,27 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
 
 HANDSHAKE_SECONDS = 10.0
 """How long validation waits for an isolated entrant's hello."""
+
+GUESSABLE_SEEDS = 2**32
+"""Root seeds below this are warned of when an entrant is isolated: a bot that tries
+them all against its own hand finds the deal's seed, then every other hand (a hostile
+bot author's probe found the default, 0, at its first try)."""
+
+
+def _warn_guessable_seed(config: TournamentConfig, source: str) -> None:
+    """A warning when bots or isolated entrants play deals from a small root seed."""
+    isolated = [entry.name for entry in config.strategies if entry.isolated]
+    seed = config.tournament.seed
+    if not isolated or config.tournament.deals_file is not None or seed >= GUESSABLE_SEEDS:
+        return
+    given = "seed" in config.tournament.model_fields_set
+    config._warnings.append(
+        f"{source}: tournament.seed = {seed}{'' if given else ' (the default)'} is a small"
+        f" number, and {', '.join(isolated)} {'plays' if len(isolated) == 1 else 'play'} in"
+        " a process of its own: a bot that tries small seeds against its own hand rebuilds"
+        " every other hand. For bots you do not trust, set tournament.seed to a large random"
+        " number (python -c 'import secrets; print(secrets.randbits(63))'); run.json records"
+        " it, so the run stays reproducible")
 
 
 def _check_process_keys(entry: StrategyEntry, where: str) -> None:
