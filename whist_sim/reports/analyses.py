@@ -62,14 +62,19 @@ def _outcome_flags(seats: pl.LazyFrame) -> pl.LazyFrame:
     seat is neither won nor drawn in its others: the forfeit pays every other seat, and
     in Solo Whist's A B A B the forfeiter's twin was paid and counted a win, so a
     strategy that forfeited every hand read a win rate of 0.500 (a report reader's
-    probe)."""
-    own_forfeit = (pl.col("result") == "forfeit").any().over(["deal_key", "strategy"])
-    return seats.with_columns(
+    probe). The hands are found by a join with the few forfeits rather than a window over
+    every seat: the live standings run this for every task the driver commits, and a
+    window took 4.6 ms a task of 3,000 hands where the join takes 1.7 (0.9 without)."""
+    keys = ["deal_key", "strategy"]
+    forfeited = (seats.filter(pl.col("result") == "forfeit").select(keys).unique()
+                 .with_columns(_own_forfeit=pl.lit(True)))
+    own_forfeit = pl.col("_own_forfeit").is_not_null()
+    return seats.join(forfeited, on=keys, how="left").with_columns(
         win=((pl.col("result") == "win") & ~own_forfeit).cast(pl.Float64),
         draw=((pl.col("result") == "draw") & ~own_forfeit).cast(pl.Float64),
         forfeit=(pl.col("result") == "forfeit").cast(pl.Float64),
         net=pl.col("net").cast(pl.Float64),
-    )
+    ).drop("_own_forfeit")
 
 
 def over_pairs(
