@@ -205,12 +205,12 @@ def _table_sizes(checked: Iterable[str], players: int | None) -> dict[str, tuple
     games played at several (refused, with the sizes allowed, where it is not one)."""
     if players is None:
         return TABLE_SIZES
+    checked = list(checked)
     if isinstance(players, bool) or not isinstance(players, int):
         raise CheckArgumentError(f"players = {players!r} is not allowed; allowed values:"
                                  " whole numbers (a table size)")
     choice = [name for name in checked if name in TABLE_SIZES]
     if not choice:
-        checked = list(checked)
         raise CheckArgumentError(
             f"players = {players} applies only to the games played at several table sizes"
             f" ({', '.join(TABLE_SIZES)}); none is checked here:"

@@ -383,13 +383,12 @@ def rank_labels(shown: list[str]) -> list[str]:
     """Each ranked entrant's place: ``1``, ``2``, ...; entrants whose figures read the same
     (as printed) share a place, marked ``=`` ("1=, 1="): two equal figures ranked 1 and 2
     by their order in the config read as one ahead of the other."""
-    places = []
+    places, place = [], 0
     for i, text in enumerate(shown):
-        tied = (i > 0 and text == shown[i - 1]) or (i + 1 < len(shown) and text == shown[i + 1])
-        first = i
-        while first > 0 and shown[first - 1] == text:
-            first -= 1
-        places.append(f"{first + 1}=" if tied else str(i + 1))
+        if i == 0 or text != shown[i - 1]:
+            place = i + 1  # ranked in order, so equal figures are neighbours
+        tied = shown.count(text) > 1
+        places.append(f"{place}=" if tied else str(place))
     return places
 
 
