@@ -249,18 +249,12 @@ class Supervisor:
         scripts = dict(spec.scripts)
         died_outside: str | None = None
         while True:
-            if self._child is None or self._child.poll() is not None:
-                self._stop()
-                self._start()
-            self.heartbeat.reset()
-            assert self._to_child is not None
-            self._to_child.send_bytes(signed(self._key, pickle.dumps(
-                replace(spec, scripts=scripts))))
             try:
-                outcome = self._wait(spec, memory_limit)
+                outcome = self._exchange(replace(spec, scripts=scripts), memory_limit)
             except BaseException:
-                # interrupted (Ray cancelled the task, Ctrl-C): the child is still playing
-                # this spec, and its reply must never be taken for the next task's
+                # interrupted (Ray cancelled the task, Ctrl-C) or failed: the child may be
+                # playing this spec, or half started, and its next reply must never be
+                # taken for the next task's
                 self._stop()
                 raise
             if isinstance(outcome, TaskResult):
@@ -281,6 +275,19 @@ class Supervisor:
                                    f" {key} ({outcome.cause})")
             label = list(spec.strategies)[entrant]
             scripts[key] = CrashScript(actions, f"({label}) {outcome.cause}")
+
+    def _exchange(self, spec: TaskSpec, memory_limit: int) -> TaskResult | _Death:
+        """Send ``spec`` to the child (started first if it is not running) and wait.
+
+        One step for ``play`` to guard as a whole: an interruption anywhere in it, even
+        between the spec's last byte written and the wait (a benched entrant's tasks
+        cancelled by Ray, in a clean clone's suite), leaves a child out of step."""
+        if self._child is None or self._child.poll() is not None:
+            self._stop()
+            self._start()
+        self.heartbeat.reset()
+        self._to_child.send_bytes(signed(self._key, pickle.dumps(spec)))
+        return self._wait(spec, memory_limit)
 
     def _wait(self, spec: TaskSpec, memory_limit: int) -> TaskResult | _Death:
         assert self._child is not None and self._conn is not None
