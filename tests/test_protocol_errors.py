@@ -97,6 +97,11 @@ for line in sys.stdin:
                 os._exit(3)
             if mode == "hang" or (mode == "hang_once" and first_time()):
                 time.sleep(60)
+            if mode == "replies_twice":  # in one write: both are there before the next decide
+                line = json.dumps({"type": "action", "action": action}) + "\n"
+                sys.stdout.write(line * 2)
+                sys.stdout.flush()
+                continue
             if mode == "closes_stdout":
                 os.close(1)
                 time.sleep(60)
@@ -269,6 +274,17 @@ def test_an_action_naming_a_card_not_held_names_it_and_the_legal_actions(bad_bot
         error = failure_in_play(bot)
     assert isinstance(error, BotReplyError)
     assert_names(error, "x", command, "names a card not held: ", "one of the legal actions: ")
+
+
+def test_a_second_reply_to_one_decide_is_named_as_such(bad_bot):
+    """A probe's bot that answered twice read "names a card not held": its second reply
+    had been taken for the answer to the next decide."""
+    command = bad_bot("replies_twice", at=2)
+    with ProcessStrategy(command, label="x") as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotReplyError)
+    assert_names(error, "x", command, "with no decide waiting: a second reply to decision 1",
+                 "one action per decide")
 
 
 def test_an_action_held_but_not_legal_names_it(bad_bot):

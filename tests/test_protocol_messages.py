@@ -58,7 +58,10 @@ def test_nan_never_goes_on_the_wire():
         (b"\xff\xfe", "not JSON"),
         (b'["action", "QS"]', 'not a JSON object with a string "type"'),
         (b'{"action": "QS"}', 'not a JSON object with a string "type"'),
+        (b'{"type": "action", "action": ' + b"7" * 5000 + b"}",
+         "a number of more than 4,300 digits, which the engine does not read"),
     ],
+    ids=["prose", "not utf-8", "array", "no type", "a 5,000-digit number"],
 )
 def test_a_reply_that_is_not_a_typed_json_object_is_named(line, problem):
     with pytest.raises(ProtocolError) as caught:
@@ -147,6 +150,15 @@ def test_an_action_that_is_no_action_of_the_game_is_refused(action):
 def test_a_reply_to_another_decision_is_refused():
     with pytest.raises(ProtocolError, match="replied to decision 2 when decision 5 was asked"):
         read_action({"type": "action", "action": "AS", "decision": 2}, following_view(), 5)
+
+
+@pytest.mark.parametrize("echoed", [5.0, True, "5"])
+def test_a_decision_number_that_is_not_an_integer_is_refused(echoed):
+    """A probe's bot: ``"decision": 1.0`` and ``true`` were taken for decision 1."""
+    number = 1 if echoed is True else 5
+    with pytest.raises(ProtocolError, match=f"replied to decision {echoed!r} when decision"):
+        read_action({"type": "action", "action": "AS", "decision": echoed}, following_view(),
+                    number)
 
 
 def test_decide_carries_the_view_legal_and_clock_and_nothing_else():

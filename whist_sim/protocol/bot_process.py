@@ -212,6 +212,19 @@ class BotProcess:
                 raise PipeClosed
             self._buffer += chunk
 
+    def lines_waiting(self) -> list[bytes]:
+        """The whole lines the bot has sent that nobody has read yet, without waiting:
+        what it said unasked (a ``log``, or a second reply to the last ``decide``)."""
+        while len(self._buffer) <= MAX_LINE and self._can_read.poll(0):
+            chunk = os.read(self._stdout, READ_CHUNK)
+            if not chunk:  # it hung up: the next read_line says so
+                break
+            self._buffer += chunk
+        lines = []
+        while self._buffer.find(b"\n") >= 0:
+            lines.append(self.read_line(None))
+        return lines
+
     # -- stderr ----------------------------------------------------------------------------
     def _drain_stderr(self) -> None:
         stream = self.popen.stderr

@@ -14,6 +14,7 @@ The readers here raise ``ProtocolError`` (the problem and what was expected);
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,9 +74,15 @@ def read_message(line: bytes | str, sender: str, replying_to: str | None = None)
     example = f", such as {ACTION_EXAMPLE}" if replying_to == "decide" else ""
     try:
         message = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise ProtocolError(
             f"{where}: not JSON", f"one JSON object per line from the {sender}{example}"
+        ) from None
+    except ValueError:  # JSON, but an integer past Python's 4,300 digits (it was "not JSON")
+        raise ProtocolError(
+            f"{where}: a number of more than {sys.get_int_max_str_digits():,} digits,"
+            " which the engine does not read",
+            f"one JSON object per line from the {sender}{example}",
         ) from None
     except RecursionError:  # arrays in arrays, 100,000 deep: Python's parser gives up
         raise ProtocolError(
@@ -291,7 +298,8 @@ def read_action(message: Mapping[str, Any], view: Any, decision: int) -> int:
     legal_names = legal_list(notation, legal)
     expected = f"one of the legal actions: {legal_names}"
     echoed = message.get("decision")
-    if echoed is not None and echoed != decision:
+    # an int, and only an int: 1.0 and true had been taken for decision 1
+    if echoed is not None and (type(echoed) is not int or echoed != decision):
         raise ProtocolError(f"replied to decision {echoed!r} when decision {decision} was asked",
                             "the decision number of the last decide, or no decision field")
     text = message.get("action")

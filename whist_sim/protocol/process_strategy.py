@@ -87,6 +87,7 @@ from whist_sim.protocol.messages import (
     read_bot_hello,
     read_message,
     result_message,
+    shown,
     unsupported,
 )
 from whist_sim.protocol.seeding import seat_randomness
@@ -567,6 +568,7 @@ class ProcessStrategy:
         started = time.monotonic()
         deadline = started + limit
         process = seat.process
+        self._read_unasked(process, seat.decisions)
         process.send(line, deadline)
         while True:
             reply = process.read_line(deadline)
@@ -585,6 +587,22 @@ class ProcessStrategy:
         self.exchanges += 1
         seat.decisions += 1
         return action
+
+    def _read_unasked(self, process: BotProcess, decision: int) -> None:
+        """What the bot sent since its last reply, read before the next ``decide``: a
+        second ``action`` is an error of its own (it had been read as the reply to the
+        next decide and named "a card not held"). One written after this ``decide`` went
+        out is still taken for its reply; a ``decision`` field tells the two apart."""
+        for line in process.lines_waiting():
+            if not line.strip():
+                continue
+            message = read_message(line, "bot")
+            asked = f"decision {decision - 1}" if decision else "the last decide"
+            if message["type"] == "action":
+                raise ProtocolError(
+                    f"sent {shown(line)} with no decide waiting: a second reply to {asked}",
+                    "one action per decide")
+            self._other_message(process, message, asked)
 
     def _other_message(self, process: BotProcess, message: Mapping[str, Any], waiting: str
                        ) -> None:
