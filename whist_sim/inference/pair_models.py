@@ -346,9 +346,10 @@ class NetPairModel(PairModel):
         With skewed pairs the LLR is guarded (docs/statistics.md, "The skewness
         guard"): Student's t of the mean against each hypothesis' mean is standardised
         by the spread of mean / sd at that hypothesis (in normalised Elo, Mertens'
-        factor) and corrected for the skewness (Johnson's term), and the LLR is drawn
-        towards 0 (never past it) when that says the pairs are weaker evidence than
-        they look; it is never pushed away from 0.
+        factor) and corrected for the skewness (Johnson's term); the LLR of two normals
+        of that widened spread draws the plain one towards 0 (never past it) when it
+        says the pairs are weaker evidence than they look; it is never pushed away
+        from 0.
         """
         n, xbar, var, g, k = np.broadcast_arrays(
             *(np.asarray(x, dtype=float) for x in (pairs, mean, variance, skewness, kurtosis)))
@@ -368,16 +369,20 @@ class NetPairModel(PairModel):
         error = np.sqrt(np.maximum(var, 0.0) / np.maximum(n, 1.0))
         safe_error = np.where(error > 0, error, 1.0)
 
-        def seen_from(reference: np.ndarray, ratio: float | None, skew: np.ndarray
-                      ) -> np.ndarray:
+        def guarded(reference: np.ndarray, ratio: float | None, skew: np.ndarray
+                    ) -> np.ndarray:
+            # distances in units of the standard error widened by the spread at the
+            # reference hypothesis, the mean's corrected for skewness; the LLR of two
+            # normals of that common spread (the plain one over spread^2). Evaluating
+            # the plain LLR at a mean drawn towards the reference instead had held the
+            # LLR at 0 once the spread passed 2 (wide bounds): H0 was never accepted.
             spread = 1.0 if ratio is None else np.sqrt(ratio_variance_factor(ratio, skew, k))
             t = (xbar - reference) / (safe_error * spread)
-            return reference + corrected_t(t, skew, n) * safe_error
+            seen = reference + corrected_t(t, skew, n) * safe_error * spread
+            return normal_llr(n, seen, var, mean0, mean1) / spread**2
 
-        toward_h1 = np.min([normal_llr(n, seen_from(mean0, ratio0, skew), var, mean0, mean1)
-                            for skew in tried], axis=0)
-        toward_h0 = np.max([normal_llr(n, seen_from(mean1, ratio1, skew), var, mean0, mean1)
-                            for skew in tried], axis=0)
+        toward_h1 = np.min([guarded(mean0, ratio0, skew) for skew in tried], axis=0)
+        toward_h0 = np.max([guarded(mean1, ratio1, skew) for skew in tried], axis=0)
         return np.where(plain > 0, np.maximum(np.minimum(plain, toward_h1), 0.0),
                         np.minimum(np.maximum(plain, toward_h0), 0.0))
 
