@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from whist_sim.store import RunFolderError
-from whist_sim.tournament.config import validate_config
+from whist_sim.tournament.config import ConfigError, validate_config
 from whist_sim.tournament.runner import resume_tournament, run_tournament
 from whist_sim.tournament.same_code import check_same_code
 
@@ -193,3 +193,70 @@ def test_a_helper_module_no_longer_found_stops_its_resume():
                        r" \(/gone/resume_helper_pick.py\) is no longer imported from where"):
         check_same_code(Path("run.json"), then, {"helped": "0"},
                         {"helped": {"sha256": "a" * 64, "helpers": {}}})
+
+
+POLICY = textwrap.dedent('''
+    """A policy for the resume test: the first action its weights file allows."""
+    import numpy as np
+
+
+    def load(weights):
+        offset = int(open(weights).read())
+
+        def act(observation):
+            allowed = np.flatnonzero(observation["action_mask"])
+            return int(allowed[min(offset, allowed.size - 1)])
+
+        return act
+''')
+
+
+@pytest.fixture
+def policy_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """A complete run of a policy whose factory reads a weights file its params name."""
+    module = tmp_path / "resume_policy_first.py"
+    module.write_text(POLICY)
+    weights = tmp_path / "weights.txt"
+    weights.write_text("0")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    folder = _played(tmp_path, 'use = "policy"\ncallable = "resume_policy_first:load"\n'
+                               'params = { weights = "weights.txt" }\nlabel = "policy"')
+    return folder, module, weights
+
+
+def test_a_policys_module_edited_since_the_run_started_stops_its_resume(policy_run):
+    """Its strategy class, the built-in policy, never changes: the module its callable
+    names does (a probe's finding: an edited policy resumed without a word)."""
+    folder, module, _ = policy_run
+    recorded = json.loads((folder / "run.json").read_text())["strategies"]["policy"]["source"]
+    assert recorded["parameter_modules"]["callable"]["file"] == str(module.resolve())
+    module.write_text(POLICY + "# edited\n")
+    with pytest.raises(RunFolderError, match=r"strategy 'policy' changed since the run started:"
+                       r" the module of its parameter callable"
+                       rf" \({re.escape(str(module.resolve()))}\) is not the file"):
+        resume_tournament(folder, workers=0, progress=False)
+    module.write_text(POLICY)
+    assert resume_tournament(folder, workers=0, progress=False).status == "complete"
+
+
+def test_a_weights_file_changed_since_the_run_started_stops_its_resume(policy_run):
+    folder, _, weights = policy_run
+    weights.write_text("1")  # retrained
+    with pytest.raises(RunFolderError, match=r"the file of its parameter weights"
+                       rf" \({re.escape(str(weights.resolve()))}\) is not the file"):
+        resume_tournament(folder, workers=0, progress=False)
+    weights.unlink()
+    with pytest.raises(ConfigError, match=r"No such file or directory: 'weights\.txt'"):
+        resume_tournament(folder, workers=0, progress=False)
+    weights.write_text("0")
+    assert resume_tournament(folder, workers=0, progress=False).status == "complete"
+
+
+def test_a_parameter_file_no_longer_found_stops_its_resume():
+    then = {"reader": {"source": {"parameter_files": {
+        "book": {"file": "/gone/book.json", "sha256": "b" * 64}}}}}
+    with pytest.raises(RunFolderError, match=r"the file of its parameter book"
+                       r" \(/gone/book.json\) is no longer found"):
+        check_same_code(Path("run.json"), then, {"reader": "0"},
+                        {"reader": {"parameter_files": {}}})

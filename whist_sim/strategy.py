@@ -360,23 +360,32 @@ def strategy_source(spec: str, game: str) -> dict[str, Any]:
     For a strategy with a class per game (``for_game``) it is the class that plays.
     """
     cls = strategy_class(spec, game)
-    module = sys.modules.get(cls.__module__)
-    file = _source_file(module)
+    record = module_record(cls.__module__)
     dist: Distribution | None = None
     if ":" not in spec:
         ep = registered(spec)
         dist = getattr(ep, "dist", None)
-    elif file is not None:
-        dist = _installed_by(cls.__module__, file)
+    elif record["file"] is not None:
+        dist = _installed_by(cls.__module__, Path(record["file"]))
     return {
         "distribution": getattr(dist, "name", None),
         "distribution_version": getattr(dist, "version", None),
-        "module": cls.__module__,
         "class": f"{cls.__module__}:{cls.__qualname__}",
+        **record,
+    }
+
+
+def module_record(module_name: str) -> dict[str, Any]:
+    """An imported module's ``file``, its ``sha256`` and its ``helpers`` (the modules of
+    its own plug-in it imports, ``helper_modules``), for run.json: None where it has no
+    file (a built-in module)."""
+    file = _source_file(sys.modules.get(module_name))
+    return {
+        "module": module_name,
         "file": None if file is None else str(file),
         "sha256": None if file is None else hashlib.sha256(file.read_bytes()).hexdigest(),
         "helpers": None if file is None else helper_modules(
-            cls.__module__, file, lambda name: _module_file(name, sys.path)),
+            module_name, file, lambda name: _module_file(name, sys.path)),
     }
 
 

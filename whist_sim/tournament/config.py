@@ -42,6 +42,7 @@ from whist_sim.games.base import (
 from whist_sim.inference import PairModel, SprtError, SprtSettings, model_for
 from whist_sim.inference.duel_pairs import pair_unit
 from whist_sim.inference.settings import SKEWNESS_LIMIT
+from whist_sim.parameter_sources import parameter_sources
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import (
     StrategyError,
@@ -548,9 +549,12 @@ class TournamentConfig(BaseModel):
         """Where each entrant's code was loaded from (``strategy.strategy_source``), for
         run.json: distribution and version, module, file and its SHA-256; for an
         isolated entrant, its command, the files it names with their SHA-256, and its
-        hello (``ProcessStrategy.source``)."""
+        hello (``ProcessStrategy.source``); for every entrant, the code and files its
+        parameters name (``parameter_sources``: a policy's ``callable``, a weights file)."""
         game = self.tournament.game
-        return {e.name: self._bots.get(e.name, {}) if e.isolated else strategy_source(e.use, game)
+        return {e.name: {**(self._bots.get(e.name, {}) if e.isolated
+                            else strategy_source(e.use, game)),
+                         **parameter_sources(e.params)}
                 for e in self.strategies}
 
 

@@ -67,6 +67,37 @@ def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, An
         change = _helper_change(before.get(key), source.get(key))
         if change is not None:
             return change
+    return _parameter_change(before, source)
+
+
+def _parameter_change(before: Mapping[str, Any], source: Mapping[str, Any]) -> str | None:
+    """How the code and files the entrant's parameters name (``parameter_sources``)
+    differ from what the run recorded: a policy's module or its helpers, a weights file
+    edited, or no longer there."""
+    modules_then, modules_now = before.get("parameter_modules"), source.get("parameter_modules")
+    if isinstance(modules_then, Mapping) and isinstance(modules_now, Mapping):
+        for key, then in modules_then.items():
+            now = modules_now.get(key)
+            if not isinstance(then, Mapping) or not isinstance(now, Mapping):
+                continue
+            if then.get("sha256") != now.get("sha256"):
+                return _file_changed(f"the module of its parameter {key} ({now.get('file')})",
+                                     str(now.get("sha256")), str(then.get("sha256")))
+            change = _helper_change(then.get("helpers"), now.get("helpers"))
+            if change is not None:
+                return f"{change} (through its parameter {key})"
+    files_then, files_now = before.get("parameter_files"), source.get("parameter_files")
+    if isinstance(files_then, Mapping) and isinstance(files_now, Mapping):
+        for key, then in files_then.items():
+            now = files_now.get(key)
+            if not isinstance(then, Mapping):
+                continue
+            if not isinstance(now, Mapping):
+                return (f"the file of its parameter {key} ({then.get('file')}) is no longer"
+                        " found")
+            if then.get("sha256") != now.get("sha256"):
+                return _file_changed(f"the file of its parameter {key} ({now.get('file')})",
+                                     str(now.get("sha256")), str(then.get("sha256")))
     return None
 
 

@@ -1,0 +1,66 @@
+"""The code and files an entrant's parameters name, recorded so a resume can compare them.
+
+run.json records the module of each entrant's strategy class and its helpers
+(``strategy.strategy_source``), and a resume refuses an entrant whose code changed
+(``tournament.same_code``). A trained policy is played by the built-in
+``strategies.policy``, whose file never changes: what plays is the function its
+``callable`` names and, often, a weights file its parameters name (``weights =
+"ckpt-1000.npz"``). Edited or retrained between two sessions, either changed how the
+entrant played while nothing recorded did. The same holds for any plug-in that reads a
+file its parameters name (an opening book, a table of weights).
+
+So, for each parameter whose value is a string:
+
+- ``package.module:name`` whose module has been imported (building the strategy
+  imported it): the module's file, SHA-256 and helper modules (``module_record``);
+- the path of an existing file (relative to the working folder, as the strategy reads
+  it): its resolved path and SHA-256.
+
+Values nested in lists or tables are not looked at; bump the strategy's ``version``
+when such a file changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from whist_sim.strategy import module_record
+
+_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+_CHUNK = 1 << 20
+
+
+def parameter_sources(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{"parameter_modules": {key: module record}, "parameter_files": {key: {"file",
+    "sha256"}}}`` for the parameters that name imported code or an existing file."""
+    modules: dict[str, Any] = {}
+    files: dict[str, Any] = {}
+    for key, value in sorted(params.items()):
+        if not isinstance(value, str) or not value:
+            continue
+        if _REFERENCE.fullmatch(value):
+            module_name = value.partition(":")[0]
+            if module_name in sys.modules:
+                modules[key] = module_record(module_name)
+            continue
+        path = Path(value)
+        try:
+            if path.is_file():
+                files[key] = {"file": str(path.resolve()), "sha256": _digest(path)}
+        except OSError:  # a value no file system accepts as a path (too long, say)
+            continue
+    return {"parameter_modules": modules, "parameter_files": files}
+
+
+def _digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
