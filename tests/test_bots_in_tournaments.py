@@ -172,6 +172,31 @@ def test_an_isolated_strategy_that_cannot_be_imported_stops_the_run_before_any_d
     assert "Traceback" not in str(refused.value) and "\n" not in str(refused.value)
 
 
+@pytest.mark.parametrize(("first", "reason"), [
+    ('use = "pimc"\nparams = { worlds = -3 }',
+     r"cannot build the strategy for german_whist: strategy 'pimc': parameter 'worlds' must"
+     r" be a whole number >= 1, not -3"),
+    ('use = "random"\nparams = { wolds = 3 }',
+     r"cannot build the strategy for german_whist: strategy 'random': unknown parameter"
+     r" 'wolds'"),
+    ('use = "strategies.solo_heuristic:SoloHeuristic"',
+     r"strategies\.solo_heuristic:SoloHeuristic cannot play what it is entered for: it plays"
+     r" solo_whist, not german_whist"),
+], ids=["a bad value", "an unknown parameter", "another game"])
+def test_an_isolated_entry_refused_in_process_is_refused_before_any_deal(tmp_path, first,
+                                                                          reason):
+    """A plug-in author's probe: each of these stops a run in process in one line, and
+    isolated it played on, every hand a forfeit ("reported an error in reply to hello")."""
+    from whist_sim.tournament.config import ConfigError
+
+    body = GERMAN.format(game="german_whist", deals=2, first=f"{first}\nisolate = true",
+                         second='use = "random"', players="")
+    with pytest.raises(ConfigError, match=rf"bad\.toml: strategies\[0\] \(h\): {reason}"
+                       ) as refused:
+        load_config(write_config(tmp_path, body, "bad.toml"))
+    assert "\n" not in str(refused.value)
+
+
 @pytest.mark.slow
 def test_a_bots_stderr_is_kept_in_the_run_folder(tmp_path):
     script = tmp_path / "chatty.py"

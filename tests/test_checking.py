@@ -18,6 +18,7 @@ from whist_sim.checking import (
 )
 from whist_sim.games import GAMES
 from whist_sim.games.base import WhistSimError
+from whist_sim.strategy import StrategyError
 
 
 class PlaysAnIllegalCard(RandomStrategy):
@@ -188,6 +189,18 @@ def test_an_entrant_with_parameters_is_checked_isolated_too_and_named_as_asked()
     assert report.games == ("german_whist",) and report.decisions > 0
     assert check_entrant("heuristic(compiled=false)", deals=1, games=["german_whist"]
                          ).strategy == "heuristic(compiled=false)"
+
+
+def test_an_isolated_entrant_with_a_bad_parameter_is_refused_in_one_line_as_in_process():
+    """A plug-in author's probe: isolated, it failed the check at its first decision
+    with twelve lines of the serving process's traceback."""
+    from whist_sim.checking import check_entrant
+
+    for isolate in (False, True):
+        with pytest.raises(StrategyError) as refused:
+            check_entrant("random(x=1)", isolate=isolate, deals=1, games=["german_whist"])
+        assert "strategy 'random': unknown parameter 'x'" in str(refused.value)
+        assert "\n" not in str(refused.value)
 
 
 def test_the_whist_sim_command_finds_a_plug_in_in_the_folder_it_runs_from(tmp_path):

@@ -40,7 +40,13 @@ from whist_sim.games import GAMES, make_game
 from whist_sim.games.base import Game, RuleError, VariantError, WhistSimError
 from whist_sim.play import PlayedDeal, StrategyFailure, play_deal, play_match
 from whist_sim.raised import raised_text
-from whist_sim.strategy import build_strategy, built_in_spec, claimed_games, resolve_strategy
+from whist_sim.strategy import (
+    StrategyError,
+    build_strategy,
+    built_in_spec,
+    claimed_games,
+    resolve_strategy,
+)
 
 CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
     "german_whist": (
@@ -249,8 +255,12 @@ def check_entrant(
                                     params=entrant["params"], time_limit=time_limit,
                                     players=players)
             return dataclasses.replace(report, strategy=spec)  # named as it was asked for
-        resolve_strategy(entrant["use"])
+        cls = resolve_strategy(entrant["use"])
         argv = [sys.executable, "-m", "whist_sim.protocol", spec]
+        # its hello names the first game to check, so the process builds the strategy
+        # then and a bad parameter is refused in one line, as in process (it had failed
+        # at the first decision, with the serving process's traceback)
+        first_game = _games_to_check(spec, claimed_games(cls, spec), games)[0]
     else:
         try:
             argv = shlex.split(command or "")
@@ -260,14 +270,20 @@ def check_entrant(
         if not argv:
             raise WhistSimError("process needs --command, the bot's command line, e.g."
                                      " --command './simple_bot --fast'")
+        first_game = None
     from whist_sim.protocol import BotError, ProcessStrategy
+    from whist_sim.protocol.client import not_served
     from whist_sim.tournament.bots import BOT_TIME_SHARE
 
     limits = {} if time_limit is None else {"time_limit": max(0.001, time_limit * BOT_TIME_SHARE)}
-    with ProcessStrategy(argv, label=spec if spec != "process" else None, **limits) as bot:
+    with ProcessStrategy(argv, label=spec if spec != "process" else None, game=first_game,
+                         **limits) as bot:
         try:
             bot.start()
         except BotError as exc:
+            reason = not_served(exc) if spec != "process" else None
+            if reason is not None:  # cannot be built: refused as in process
+                raise StrategyError(reason) from None
             raise StrategyCheckError(str(exc)) from None
         return check_strategy(bot, games, deals=deals, time_limit=time_limit, players=players)
 

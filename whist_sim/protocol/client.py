@@ -105,7 +105,12 @@ class _Bot:
             try:  # refuse bad params now, in the handshake, not at the first decision
                 self.strategy(game)
             except Exception as exc:
-                self.send(error_message(f"cannot build the strategy for {game}: {exc}"))
+                reason = f"cannot build the strategy for {game}: {one_line(str(exc))}"
+                # the one stderr line an engine reads to refuse the entry as it refuses the
+                # same strategy in process, before any deal (a plug-in author's probe: an
+                # isolated entry with a bad parameter forfeited every hand instead)
+                print(f"{NOT_SERVED}{reason}", file=sys.stderr, flush=True)
+                self.send(error_message(reason))
                 return False
         self.send(bot_hello_message(self.name, self.version, self.games, self.variants))
         return True
@@ -238,3 +243,16 @@ serve cannot be imported or built; a config check reads it to stop before any de
 
 NOT_SERVED_CODE = 78
 """``main``'s exit code then (sysexits' EX_CONFIG: a configuration error)."""
+
+
+def not_served(error: Any) -> str | None:
+    """Why ``python -m whist_sim.protocol`` could not serve an isolated Python strategy
+    (the ``NOT_SERVED`` line in a ``BotError``'s stderr tail: it cannot be imported, or
+    not built with its parameters for the game of the hello), or None if the bot failed
+    otherwise (slow, crashed, flaky): a config refuses the first before any deal, isolated
+    or not, and only warns of the second."""
+    for line in getattr(error, "stderr_tail", ()):
+        text = line.strip()
+        if text.startswith(NOT_SERVED):
+            return text[len(NOT_SERVED):]
+    return None

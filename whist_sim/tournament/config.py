@@ -769,7 +769,8 @@ def _greet(
     """Start the entrant's process and complete the handshake: its source and hello for
     run.json. A bot that fails is a warning, not an error: the run goes on, the bot
     forfeits its deals with the reason, and it is benched (docs/protocol.md)."""
-    from whist_sim.protocol import BotError, ProcessStrategy
+    from whist_sim.protocol import BotError, BotUnsupportedGame, ProcessStrategy
+    from whist_sim.protocol.client import not_served
 
     bot = ProcessStrategy(
         entry.bot_command(), label=entry.name, cwd=entry.cwd, env=bot_environment(entry),
@@ -779,9 +780,12 @@ def _greet(
     try:
         bot.start()
     except BotError as exc:
-        reason = _not_served(exc) if entry.use != PROCESS else None
+        reason = not_served(exc) if entry.use != PROCESS else None
         if reason is not None:  # cannot be imported or built: as when played in the workers
             raise ConfigError(f"{where}: {reason}") from None
+        if isinstance(exc, BotUnsupportedGame) and entry.use != PROCESS:
+            # its class's games leave out this one: refused in process too, never a forfeit
+            raise ConfigError(f"{where}: {entry.use} {exc.message}") from None
         # said as what will follow if it keeps failing: a bot that fails only sometimes
         # plays the deals its later starts reach (a probe's flaky bot forfeited none)
         config._warnings.append(
@@ -794,20 +798,6 @@ def _greet(
     if entry.use != PROCESS:  # a Python strategy the process imports: its module's file too
         source.update(isolated_source(entry.use, [str(entry.cwd or os.getcwd())]))
     return source
-
-
-def _not_served(exc: Any) -> str | None:
-    """Why ``python -m whist_sim.protocol`` could not serve an isolated Python strategy
-    (its one stderr line, ``protocol.client.NOT_SERVED``), or None if it failed otherwise:
-    a strategy that cannot be imported or built stops the run before any deal, isolated
-    or not, where a start that failed otherwise (slow, flaky) is a warning."""
-    from whist_sim.protocol.client import NOT_SERVED
-
-    for line in getattr(exc, "stderr_tail", ()):
-        text = line.strip()
-        if text.startswith(NOT_SERVED):
-            return text[len(NOT_SERVED):]
-    return None
 
 
 def bot_environment(entry: StrategyEntry) -> dict[str, str] | None:
