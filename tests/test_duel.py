@@ -323,3 +323,31 @@ def test_a_decimal_comma_in_sprt_is_named_with_a_sprt_example():
         parse_settings("elo0=0 elo1=1,5".replace(",", " ").split(), "--sprt")
     assert str(caught.value) == ("--sprt '5': write key=value, e.g. --sprt 'elo0=0 elo1=10'"
                                  " (decimals with a point: 1.5, not 1,5)")
+
+
+def test_a_duel_interrupted_between_a_commit_and_its_look_records_every_committed_batch(
+        tmp_path, monkeypatch):
+    """An operator's probe: a Ctrl-C landing after a task was committed and before the
+    test looked at it left run.json's verdict a batch behind the committed pairs (580
+    read of 590), so a batch that crossed a bound would read "not decided"."""
+    from whist_sim.tournament.sequential import DuelTracker
+
+    look = DuelTracker.look
+    calls = {"n": 0}
+
+    def interrupted_before_the_third(self, complete_deals):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return look(self, complete_deals)
+
+    monkeypatch.setattr(DuelTracker, "look", interrupted_before_the_third)
+    # bounds close to its true strength (about +490 Elo a hand): many batches to decide
+    stopped = _duel(tmp_path, "stopped", per_task=10,
+                    sprt={**SPRT_FAST, "elo0": 450, "elo1": 550})
+    assert stopped.status == "interrupted"
+    meta = json.loads((stopped.path / "run.json").read_text())
+    committed = run_rows(stopped.path)["deals"]["deal"].n_unique()
+    assert committed == 30  # three tasks of one batch each
+    assert meta["verdict"]["deals_read"] == committed
+    assert stopped.verdict.estimate.pairs == committed
