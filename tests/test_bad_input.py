@@ -427,6 +427,23 @@ def test_the_way_to_continue_a_cluster_run_keeps_its_address(tmp_path, capsys):
     assert cli._resume_command(tmp_path, None) == f"whist-sim run --resume {tmp_path}"
 
 
+def test_the_way_to_continue_a_run_asked_for_its_report_keeps_report(tmp_path, capsys):
+    """An operator's probe: a run given --report and interrupted printed a command that
+    finished the run without writing the report."""
+    from types import SimpleNamespace
+
+    import typer
+
+    from whist_sim import cli
+
+    summary = SimpleNamespace(where="in process", workers=0, status="interrupted", matches=4,
+                              hands=4, wall_seconds=1.0, path=tmp_path, standings=[],
+                              verdict_text=lambda: "")
+    with pytest.raises(typer.Exit):
+        cli._finish(summary, report=True)
+    assert f"continue with: whist-sim run --resume {tmp_path} --report" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(("seed", "warned"), [(None, True), (17, True), (2**40, False)])
 def test_a_small_root_seed_with_an_isolated_entrant_is_warned_of(tmp_path, seed, warned):
     """A bot tried root seeds from 0 against its own hand, found the default at once and

@@ -546,3 +546,51 @@ def test_a_forfeit_counts_no_win_in_the_forfeiters_other_seats():
     assert outcomes["bad"]["win"] == 0.0 and outcomes["bad"]["forfeits"] == 1
     assert outcomes["bad"]["net"] == (-24 + 8 - 4 - 4) / 4  # the payment stays in its net
     assert outcomes["random"]["win"] == 3 / 4
+
+
+def test_a_report_build_interrupted_halfway_leaves_the_earlier_report_whole(
+        hand_built_run: RunFolder, monkeypatch: pytest.MonkeyPatch):
+    """An operator's probe: Ctrl-C while the report was written left the finished run's
+    plots beside the partial run's text, which said "this run is not finished"."""
+    earlier = build_report(hand_built_run.path)
+    for path in earlier.folder.rglob("*"):  # an earlier build's, of other rows
+        if path.is_file():
+            path.write_bytes(b"earlier build " + path.name.encode())
+    before = {path: path.read_bytes() for path in earlier.folder.rglob("*") if path.is_file()}
+    real = build.GAME_SECTIONS["german_whist"]
+
+    def interrupted(folder: RunFolder, out: Path) -> list[Section]:
+        real(folder, out)  # its figures written, then the Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(build.GAME_SECTIONS, "german_whist", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(hand_built_run.path)
+    after = {path: path.read_bytes() for path in earlier.folder.rglob("*") if path.is_file()}
+    assert after == before  # nothing replaced, nothing left of the build
+
+
+def test_the_report_command_says_so_when_interrupted_and_names_the_folder_when_the_disk_is_full(
+        hand_built_run: RunFolder, monkeypatch: pytest.MonkeyPatch):
+    import errno
+
+    from typer.testing import CliRunner
+
+    from whist_sim.cli import app
+
+    def stopped(run, out):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build, "build_report", stopped)
+    result = CliRunner().invoke(app, ["report", str(hand_built_run.path)])
+    assert result.exit_code == 130
+    assert ("interrupted: the report was not written" in result.output
+            and f"whist-sim report {hand_built_run.path}" in result.output)
+
+    def full(run, out):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(build, "build_report", full)
+    result = CliRunner().invoke(app, ["report", str(hand_built_run.path)])
+    assert result.exit_code == 2
+    assert f"{hand_built_run.path / 'report'}: no space left on the device" in result.output

@@ -47,7 +47,8 @@ _OS_REASONS = {
 }
 
 
-def _os_error_line(exc: OSError, run: Path | None = None) -> str:
+def _os_error_line(exc: OSError, run: Path | None = None, address: str | None = None,
+                   report: bool = False) -> str:
     """One line for a file-system error: the path, what went wrong, and, if a run folder
     was already written, that its committed tasks are kept and how to continue it."""
     path = exc.filename if exc.filename is not None else (run or "")
@@ -59,7 +60,7 @@ def _os_error_line(exc: OSError, run: Path | None = None) -> str:
                  " compaction folds task files into a batch): run the command again")
     if run is not None and (run / "run.json").is_file():
         line += (f"; every task committed so far is kept in {run}: fix that and continue"
-                 f" with: whist-sim run --resume {run}")
+                 f" with: {_resume_command(run, address, report)}")
     return line
 
 
@@ -197,24 +198,27 @@ def run(
         _fail(exc)
         return
     except OSError as exc:
-        _fail(_os_error_line(exc, folder))
+        _fail(_os_error_line(exc, folder, address, report))
         return
     except KeyboardInterrupt:
-        _interrupted(folder, address)
+        _interrupted(folder, address, report)
     except Exception as exc:
         if not type(exc).__module__.startswith("ray."):
             raise
-        _cluster_lost(exc, folder, address)
+        _cluster_lost(exc, folder, address, report)
     _finish(summary, report, address)
 
 
-def _resume_command(folder: Path | str, address: str | None) -> str:
-    """The command that continues a run, on the cluster it was played on: without
-    ``--address`` it resumed on an embedded Ray on the driver's machine (a probe)."""
-    return f"whist-sim run --resume {folder}" + (f" --address {address}" if address else "")
+def _resume_command(folder: Path | str, address: str | None, report: bool = False) -> str:
+    """The command that continues a run, on the cluster it was played on and with the
+    report it was asked for: without ``--address`` it resumed on an embedded Ray on the
+    driver's machine, without ``--report`` it ended with no report (probes)."""
+    return (f"whist-sim run --resume {folder}" + (f" --address {address}" if address else "")
+            + (" --report" if report else ""))
 
 
-def _cluster_lost(exc: Exception, folder: Path | None, address: str | None = None) -> None:
+def _cluster_lost(exc: Exception, folder: Path | None, address: str | None = None,
+                  report: bool = False) -> None:
     """Ray failed under the run (its raylet or the cluster died): one line saying so, what
     is kept and how to go on, instead of Ray's traceback; exit 2. The runner has recorded
     the run as failed; its committed tasks are in the folder, and --resume plays the rest
@@ -224,8 +228,8 @@ def _cluster_lost(exc: Exception, folder: Path | None, address: str | None = Non
     typer.secho(f"error: Ray failed during the run ({type(exc).__name__}: {first}); every task"
                 f" committed so far is kept{where}", fg=typer.colors.RED, err=True)
     if folder is not None:
-        typer.echo(f"continue with: {_resume_command(folder, address)} (once the cluster is"
-                   " back)", err=True)
+        typer.echo(f"continue with: {_resume_command(folder, address, report)} (once the"
+                   " cluster is back)", err=True)
     raise typer.Exit(2)
 
 
@@ -236,7 +240,8 @@ def _warn(lines: list[str]) -> None:
         typer.echo(f"warning: {line}", err=True)
 
 
-def _interrupted(folder: Path | None, address: str | None = None) -> None:
+def _interrupted(folder: Path | None, address: str | None = None, report: bool = False
+                 ) -> None:
     """A Ctrl-C that reached the command: one before the run began, or a second one while
     the runner was stopping after the first (which the runner itself turns into a stopped
     run). Says what is kept and how to go on, and exits 1, as a stopped run does."""
@@ -255,7 +260,7 @@ def _interrupted(folder: Path | None, address: str | None = None) -> None:
                    f" report {folder}")
     else:
         typer.echo(f"interrupted: every task committed so far is kept -> {folder}")
-        typer.echo(f"continue with: {_resume_command(folder, address)}")
+        typer.echo(f"continue with: {_resume_command(folder, address, report)}")
     raise typer.Exit(1)
 
 
@@ -274,7 +279,7 @@ def _finish(summary, report: bool, address: str | None = None) -> None:
     if verdict:
         typer.echo(f"verdict: {verdict}")
     if summary.status != "complete":
-        typer.echo(f"continue with: {_resume_command(summary.path, address)}")
+        typer.echo(f"continue with: {_resume_command(summary.path, address, report)}")
         raise typer.Exit(1)
     if report:
         _report(summary.path, None)
@@ -332,14 +337,14 @@ def duel(
         _fail(exc)
         return
     except OSError as exc:
-        _fail(_os_error_line(exc, folder))
+        _fail(_os_error_line(exc, folder, address, report))
         return
     except KeyboardInterrupt:
-        _interrupted(folder, address)
+        _interrupted(folder, address, report)
     except Exception as exc:
         if not type(exc).__module__.startswith("ray."):
             raise
-        _cluster_lost(exc, folder, address)
+        _cluster_lost(exc, folder, address, report)
     _finish(summary, report, address)
 
 
@@ -359,14 +364,21 @@ def _report(run: Path, out: Path | None) -> None:
         _fail(f"--out {out}: is a file, not a folder; the report is a folder (report.md,"
               " report.html, figures and tables): choose another --out")
         return
+    target = out if out is not None else run / "report"
     try:
         paths = build_report(run, out)
     except WhistSimError as exc:
         _fail(exc)
         return
-    except OSError as exc:
-        _fail(_os_error_line(exc))
+    except OSError as exc:  # a full disk names no file: the report's folder then
+        _fail(_os_error_line(exc) if exc.filename is not None
+              else f"{target}: {_os_error_line(exc)}")
         return
+    except KeyboardInterrupt:
+        typer.secho(f"interrupted: the report was not written ({target} keeps any earlier"
+                    f" one whole); write it with: whist-sim report {run}"
+                    + (f" --out {out}" if out is not None else ""), err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"report: {paths.markdown}\n        {paths.html}")
 
 

@@ -32,6 +32,8 @@ all.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,17 +148,41 @@ def build_report(run: Path | str, out: Path | str | None = None) -> ReportPaths:
     folder = RunFolder.open(run)
     out = chosen or folder.path / REPORT_DIR
     out.mkdir(parents=True, exist_ok=True)
-    sections = report_sections(folder, out)
-    page = layout(f"Report: {folder.path.name} ({folder.meta()['game']})", sections, out)
-    for stale in (out / TABLES_DIR).glob("*.csv"):  # tables of an earlier build
+    # built whole in a folder of its own, then moved into place: a Ctrl-C or a full disk
+    # halfway through had left new figures beside an earlier build's text and tables (an
+    # operator's probe: "this run is not finished" over the finished run's plots)
+    staging = Path(tempfile.mkdtemp(prefix=".building-", dir=out))
+    try:
+        sections = report_sections(folder, staging)
+        page = layout(f"Report: {folder.path.name} ({folder.meta()['game']})", sections,
+                      staging)
+        render.write_tables(page, staging)
+        (staging / "report.md").write_text(render.markdown(page), encoding="utf-8")
+        (staging / "report.html").write_text(render.html(page), encoding="utf-8")
+        built = _move_into(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    images = {image.stem: out / image.relative_to(staging)
+              for section in sections for image in section.images}
+    tables = [path for path in built if path.parent == out / TABLES_DIR]
+    return ReportPaths(out, out / "report.md", out / "report.html", images, tables)
+
+
+def _move_into(staging: Path, out: Path) -> list[Path]:
+    """Every file built in ``staging`` moved to the same place under ``out`` (replacing
+    an earlier build's, file by file: ``out`` may hold other things), the text last, and
+    an earlier build's tables that this one has not made removed. The paths moved."""
+    built = sorted((path for path in staging.rglob("*") if path.is_file()),
+                   key=lambda path: path.suffix in (".md", ".html"))
+    moved = []
+    for path in built:
+        target = out / path.relative_to(staging)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        moved.append(target)
+    for stale in set((out / TABLES_DIR).glob("*.csv")) - set(moved):
         stale.unlink()
-    tables = render.write_tables(page, out)
-    markdown = out / "report.md"
-    markdown.write_text(render.markdown(page), encoding="utf-8")
-    html = out / "report.html"
-    html.write_text(render.html(page), encoding="utf-8")
-    images = {image.stem: image for section in sections for image in section.images}
-    return ReportPaths(out, markdown, html, images, tables)
+    return moved
 
 
 def _report_folder(out: Path | str) -> Path:
