@@ -253,6 +253,15 @@ def test_a_time_limit_fails_a_strategy_too_slow_for_it():
         check_strategy(RandomStrategy, deals=1, time_limit=0)
 
 
+@pytest.mark.parametrize("limit", [0.0001, 5000])
+def test_a_time_limit_a_tournament_refuses_is_refused_by_the_check_too(limit):
+    """A plug-in author's probe: 5,000 s and 0.0001 s passed, the second then failing the
+    strategy with "had not decided after 0.000 s"."""
+    with pytest.raises(CheckArgumentError, match=rf"time_limit = {limit} is not allowed;"
+                       r" allowed values: 0\.001 to 3600 seconds a decision"):
+        check_strategy(RandomStrategy, deals=1, time_limit=limit)
+
+
 class LoopsAtTrick5(RandomStrategy):
     """Never returns from its decision after four tricks: a bug, not a slow search."""
 
@@ -413,3 +422,15 @@ def test_a_bot_is_checked_on_the_variants_its_hello_lists_only(tmp_path):
     assert report.variants == len(CHECK_VARIANTS["german_whist"]) - 2
     assert "not checked, as its hello lists other variants: german_whist (open_stock = 3);" \
         in report.verdict
+
+
+def test_a_misspelt_game_among_the_claimed_ones_fails_the_check():
+    """A plug-in author's probe: games = {"german_whist", "solo_wist"} passed, and the
+    strategy could then never be entered for Solo Whist."""
+
+    class Misspelt(RandomStrategy):
+        games = frozenset({"german_whist", "solo_wist"})
+
+    with pytest.raises(StrategyCheckError, match=r"claims 'solo_wist', which is not a game"
+                       r" whist_sim knows \(a misspelling\?\); known games: german_whist,"):
+        check_strategy(Misspelt, deals=1)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 import pickle
 import shlex
 import sys
@@ -165,11 +164,16 @@ def check_strategy(
             f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise CheckArgumentError(f"seed = {seed!r} is not allowed; allowed values: whole numbers")
+    from whist_sim.tournament.config import TIME_LIMITS
+
+    low, high = TIME_LIMITS  # a tournament's: what passes here plays there (a probe: 5,000 s
+    # and 0.0001 s passed the check, and the second then failed every strategy)
     if time_limit is not None and (isinstance(time_limit, bool)
                                    or not isinstance(time_limit, int | float)
-                                   or not 0 < time_limit < math.inf):
+                                   or not low <= time_limit <= high):
         raise CheckArgumentError(f"time_limit = {time_limit!r} is not allowed; allowed values:"
-                                 " seconds > 0 a decision, or None for no limit")
+                                 f" {low:g} to {high:g} seconds a decision, as a tournament's"
+                                 " time_limit, or None for no limit")
     name, claimed = _describe(strategy_or_spec)
     if isinstance(strategy_or_spec, str) and params:  # named as a config names the entry:
         # "policy" alone did not say which of several policies checked one after another
@@ -331,6 +335,12 @@ def _games_to_check(name: str, claimed: frozenset[str] | None, games: Iterable[s
             f" it plays, e.g. games = frozenset({{'german_whist'}}); known games:"
             f" {', '.join(sorted(GAMES))}")
     known = claimed & set(GAMES)
+    unknown = sorted(claimed - set(GAMES))
+    if known and unknown:  # a misspelt game left the strategy out of it without a word
+        raise StrategyCheckError(
+            f"strategy {name!r} claims {', '.join(map(repr, unknown))}, which"
+            f" {'is not a game' if len(unknown) == 1 else 'are not games'} whist_sim knows"
+            f" (a misspelling?); known games: {', '.join(sorted(GAMES))}")
     if not known:
         raise StrategyCheckError(
             f"strategy {name!r} claims no game whist_sim knows: its games attribute is"
