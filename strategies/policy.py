@@ -43,7 +43,7 @@ from typing import Any
 
 from whist_sim.env.encoders import ACTIONS, encoder_for, game_of_view
 from whist_sim.games.base import RuleError, describe_action
-from whist_sim.strategy import Strategy, missing_dependency
+from whist_sim.strategy import Strategy, found_but_failed
 
 _REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
@@ -59,7 +59,7 @@ def load_callable(reference: Any) -> Callable[[dict[str, Any]], Any]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        missing = missing_dependency(module_name, exc)
+        missing = found_but_failed(module_name, exc)
         raise ValueError(
             f"callable = {reference!r}: {missing}" if missing else
             f"callable = {reference!r}: cannot import module {module_name!r} ({exc}); it must"

@@ -814,3 +814,18 @@ def test_a_plugin_whose_own_import_is_missing_says_the_plugin_was_found(tmp_path
         " runs in")
     with pytest.raises(StrategyError, match=r"cannot import 'plugin_absent_xyz' \(No module"):
         strategy_class("plugin_absent_xyz:Mine", "german_whist")
+
+
+def test_a_plugin_whose_import_of_a_name_fails_says_the_plugin_was_found(tmp_path,
+                                                                        monkeypatch):
+    """A plug-in author's probe: a name it imports that does not exist read "cannot import
+    the plug-in; it must be in the folder whist-sim runs from", though it was there."""
+    from whist_sim.strategy import StrategyError, strategy_class
+
+    (tmp_path / "plugin_imports_a_missing_name.py").write_text(
+        "from whist_sim.cards import no_such_helper_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(StrategyError, match=r"'plugin_imports_a_missing_name' was found, but"
+                       r" importing it raised ImportError: cannot import name"
+                       r" 'no_such_helper_xyz' from 'whist_sim\.cards'"):
+        strategy_class("plugin_imports_a_missing_name:Mine", "german_whist")

@@ -174,7 +174,7 @@ def resolve_strategy(spec: str) -> type:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
-            missing = missing_dependency(module_name, exc)
+            missing = found_but_failed(module_name, exc)
             raise StrategyError(
                 f"strategy {spec!r}: {missing}" if missing else
                 f"strategy {spec!r}: cannot import {module_name!r} ({exc}); it must be in the"
@@ -415,14 +415,16 @@ def isolated_source(spec: str, search: list[str]) -> dict[str, Any]:
                                              lambda name: _module_file(name, search_path))}
 
 
-def missing_dependency(module_name: str, exc: ImportError) -> str | None:
-    """When importing ``module_name`` failed because a module *it* imports is missing: a
-    clause that says so (the plug-in was found; "cannot import" sent its author looking
-    for the plug-in's own file). None when ``module_name`` itself (or its package) was
-    not found."""
+def found_but_failed(module_name: str, exc: ImportError) -> str | None:
+    """When importing ``module_name`` found it and failed inside it: a clause that says
+    so, "cannot import" having sent its author looking for the plug-in's own file. Either
+    a module *it* imports is not installed, or its code raised ImportError itself (a name
+    it imports that does not exist). None when ``module_name`` itself (or its package)
+    was not found."""
     missing = getattr(exc, "name", None)
-    if (not isinstance(exc, ModuleNotFoundError) or not missing or missing == module_name
-            or module_name.startswith(f"{missing}.")):
+    if not isinstance(exc, ModuleNotFoundError):  # found: its own import went wrong
+        return f"{module_name!r} was found, but importing it raised {raised_text(exc)}"
+    if not missing or missing == module_name or module_name.startswith(f"{missing}."):
         return None
     return (f"{module_name!r} was found, but it imports {missing!r}, which is not installed"
             f" here ({exc}); install it into the environment whist-sim runs in")
