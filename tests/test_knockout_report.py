@@ -99,9 +99,11 @@ def key_columns(key: tuple[int, int, int]) -> dict[str, Any]:
             "rotation": rotation, "hand": 0}
 
 
-def hand_built_rows() -> dict[str, list[dict[str, Any]]]:
+def hand_built_rows(
+    specs: dict[tuple[int, int, int], dict[str, Any]] | None = None,
+) -> dict[str, list[dict[str, Any]]]:
     rows: dict[str, list[dict[str, Any]]] = {table: [] for table in tables_for(GAME)}
-    for key, spec in GAMES.items():
+    for key, spec in (GAMES if specs is None else specs).items():
         seated, winner, forfeit = spec["seats"], spec["winner"], spec.get("forfeit")
         n = len(seated)
         rounds: list[Round] = spec["rounds"]
@@ -151,8 +153,9 @@ META = {
 }
 
 
-def make_folder(path: Path) -> RunFolder:
-    return folder_with_rows(path, META, GAME, hand_built_rows())
+def make_folder(path: Path,
+                specs: dict[tuple[int, int, int], dict[str, Any]] | None = None) -> RunFolder:
+    return folder_with_rows(path, META, GAME, hand_built_rows(specs))
 
 
 @pytest.fixture
@@ -379,6 +382,58 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert trumps[("A", "all")][2] == "7"
     assert "tables of 2 and 3 seats" in text
     assert "**2 seats**" in text and "**3 seats**" in text and "| strategy | position |" in text
+
+
+# -- the verdict's share of games is the sections' -----------------------------------------
+
+G7_FINISHED = dict(seats="BAB", winner=1, rounds=[
+    ({0: (3, False), 1: (4, False), 2: (0, False)}, None),
+    ({0: (2, False), 1: (4, False), 2: (0, True)}, (1, 3, 3)),
+    ({0: (0, False), 1: (5, False)}, (1, 2, 3)),
+], out={0: 3, 2: 2}, placing=[2, 1, 3], dog=[False, False, True], revived=[False] * 3)
+"""G7 played out instead of forfeited: A (seat 1) wins it."""
+
+
+def verdict_text(folder: RunFolder, out: Path) -> str:
+    from whist_sim.reports.verdict_section import verdict_section
+
+    [section] = verdict_section(folder, out)
+    return "\n".join(section.paragraphs)
+
+
+def test_the_verdict_gives_the_pooled_share_of_games_the_knockout_sections_give(
+        tmp_path: Path):
+    """At 3 seats A wins G3 lost and G7 won at deal index 0 (1 of 2), G6 at deal index 1
+    (1 of 1): 2 of 3 games, 66.7%, where the mean of the deal indices' shares is 75.0%.
+    The verdict said "wins 70.0% of its games" (that mean) beside the sections' 0.667 for
+    the same games (a probe); it now gives the pooled share, with the sections' interval."""
+    folder = make_folder(tmp_path / "knockout", {**GAMES, (1, 0, 1): G7_FINISHED})
+    table = rows_by(kw.table_results(games(folder), folder.scan("rounds")).collect(),
+                    "strategy", "table")
+    a3 = table[("A", "3")]
+    assert (a3["wins"], a3["players"]) == (2, 3)
+    text = verdict_text(folder, tmp_path / "out")
+    assert (f"A wins 66.7% of its games at 3 seats (2 of 3 player-games; 95%:"
+            f" {100 * a3['win_rate_lo']:.1f} to {100 * a3['win_rate_hi']:.1f}%, over 2 deals),"
+            " against a fair share of 33.3%") in text
+    assert "A wins 75.0%" not in text
+    # B holds two seats of each game at 3: 1 of 4 at deal 0, 0 of 2 at deal 1 (mean 12.5%)
+    assert "B wins 16.7% of its games at 3 seats (1 of 6 player-games;" in text
+    assert ". A (25.0% at 2, 66.7% at 3; 1.00x a fair share)" in text  # the ranking too
+
+
+def test_a_forfeiters_share_in_the_verdict_says_why_it_differs_from_the_sections(
+        run: RunFolder, tmp_path: Path):
+    """The verdict counts a forfeited game as lost by its forfeiter; the Knock-out sections
+    leave it out. A forfeited G7 at 3 seats: 1 of 3 in the verdict, 1 of 2 in the sections,
+    and the verdict's sentence says why in one clause."""
+    table = rows_by(kw.table_results(games(run), run.scan("rounds")).collect(),
+                    "strategy", "table")
+    assert (table[("A", "3")]["wins"], table[("A", "3")]["players"]) == (1, 2)
+    text = verdict_text(run, tmp_path / "out")
+    assert ("A wins 33.3% of its games at 3 seats (1 of 3 player-games, counting as lost the"
+            " 1 it forfeited, which the Knock-out Whist sections leave out; 95%:") in text
+    assert "A wins 25.0% of its games at 2 seats (1 of 4 player-games; 95%:" in text
 
 
 # -- end to end on a real (small) run ----------------------------------------------------------

@@ -407,3 +407,48 @@ use = "random"
     assert "Not ranked: random. Another seat forfeited every game it sat in" in verdict
     assert "random wins" not in verdict
     assert "| - | random | no game finished |" in verdict
+
+
+def test_a_disagreement_claims_no_order_between_entrants_tied_on_the_ranking_figure():
+    """Three Knock-out entrants ranked "2=" at 0.0% each were said to be "above" one
+    another "by share of games won, the other way by rating" (a probe): tied on the
+    figure, they are not ordered by it, so the ratings cannot contradict it there."""
+    ranked = ["random", "illegal", "raises", "raises2"]
+    shown = ["100.0% at 3", "0.0% at 3", "0.0% at 3", "0.0% at 3"]
+    ratings = ["random", "raises2", "raises", "illegal"]
+    note = _disagreement(ranked, ratings, "knockout_whist", shown=shown)
+    assert "disagree" not in note and "above" not in note
+    assert note == ("The ratings rank the entrants in the same order as share of games won"
+                    " wherever it orders them (it ties illegal, raises and raises2).")
+    # a pair the figure does order is still reported, and only that pair
+    shown = ["100.0% at 3", "50.0% at 3", "0.0% at 3", "0.0% at 3"]
+    note = _disagreement(ranked, ratings, "knockout_whist", shown=shown)
+    assert "disagree (illegal above raises; illegal above raises2 by share" in note
+    assert "raises above raises2" not in note
+
+
+def test_a_disagreement_claims_no_order_between_entrants_tied_on_the_rating():
+    """Ratings given as figures: two that read the same (in whole points, as the ratings
+    table prints them) do not order their entrants the other way from the ranking."""
+    ratings = {"a": 10.2, "b": 9.8, "c": -20.0}
+    assert _disagreement(["b", "a", "c"], ratings, "solo_whist") == (
+        "The ratings rank the entrants in the same order as net units per hand.")
+    note = _disagreement(["c", "a", "b"], ratings, "solo_whist")
+    assert "c above a; c above b by net units per hand" in note
+    assert "a above b" not in note and "b above a" not in note
+
+
+def test_the_knockout_verdict_values_average_to_the_pooled_share_with_its_ratio_interval():
+    """The values the verdict reads per deal index have the pooled share (games won over
+    games) for mean, and its t-interval is the ratio's cluster interval over deal indices,
+    the one the Knock-out sections print."""
+    from whist_sim.reports.stats import ratio_interval, t_interval
+    from whist_sim.reports.verdict_section import pooled_values
+
+    won, games = np.array([1.0, 0.0, 1.0, 2.0, 0.0]), np.array([1.0, 1.0, 1.0, 3.0, 1.0])
+    x = pooled_values(won, games)
+    pooled, ratio = t_interval(x), ratio_interval(won, games)
+    assert pooled.estimate == pytest.approx(4 / 7) == pytest.approx(ratio.estimate)
+    assert np.mean(won / games) == pytest.approx(8 / 15)  # the mean of shares: not it
+    assert (pooled.lo, pooled.hi) == pytest.approx((ratio.lo, ratio.hi))
+    assert pooled.n == ratio.n == 5

@@ -129,13 +129,15 @@ def report_sections(folder: RunFolder, out: Path) -> list[Section]:
     return sections
 
 
-def _ratings_order(folder: RunFolder, facts: RunFacts) -> list[str]:
-    """Entrants best first by the report's ratings: Bradley-Terry at two seats, else the
-    finishing-order ratings the section leads with."""
+def _ratings_order(folder: RunFolder, facts: RunFacts) -> dict[str, float]:
+    """Each entrant's rating in the report's ratings, best first: Bradley-Terry at two
+    seats, else the finishing-order ratings the section leads with. The ratings, not only
+    their order, so the verdict claims no order between entrants the ratings tie."""
     leading = leading_ratings(folder)
     if leading is None:
         leading = bradley_terry(facts.pair_summaries().blocks, bootstrap=0)
-    return leading.sort("rating", descending=True)["strategy"].to_list()
+    ordered = leading.sort("rating", descending=True)
+    return dict(zip(ordered["strategy"].to_list(), ordered["rating"].to_list(), strict=True))
 
 
 def build_report(run: Path | str, out: Path | str | None = None) -> ReportPaths:

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from whist_sim.inference import (
@@ -58,14 +60,15 @@ ALL_PAIRS_UP_TO = 4
 
 
 def verdict_section(
-    folder: RunFolder, out: Path, ratings_order: list[str] | None = None,
+    folder: RunFolder, out: Path, ratings_order: Sequence[str] | Mapping[str, float] | None = None,
     comparisons: pl.LazyFrame | None = None, ranges: DealRanges | None = None,
     summaries: PairSummaries | None = None,
 ) -> list[Section]:
     """The verdict of a run: the ranking figure, the comparisons, the trust note.
 
     ``ratings_order``: the entrants best first by the report's ratings, to say
-    where they and the ranking figure disagree (None: no such note).
+    where they and the ranking figure disagree (None: no such note); or each entrant's
+    rating, so that entrants tied on it are not said to be ordered by it.
     ``comparisons``: ``analyses.pair_comparisons`` of the run's seats, if the
     report already holds it (None: computed here where the game needs it).
     ``ranges``: the run in ranges of deal indices, read one at a time (None: made here).
@@ -114,7 +117,8 @@ def verdict_section(
                          in zip(places, ranked, strict=True)]
                         + [["-", name, "no game finished"] for name in unranked],
                         f"Ranked by {figure.name}", "verdict_ranking"))
-    note = _disagreement([name for name, _ in ranked], ratings_order, game, separated)
+    note = _disagreement([name for name, _ in ranked], ratings_order, game, separated,
+                         shown=[text for _, text in ranked])
     if note:
         paragraphs.append(note)
     return [Section(TITLE, paragraphs, tables)]
@@ -406,22 +410,51 @@ def _not_with_the_others(family: int) -> str:
 
 
 def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
-    shares = ranges.collect(lambda scan: knockout_shares(scan("seats"))).sort(
-        ["strategy", "players", "deal"])
+    """Each entrant's share of games won at each table size against the fair share.
+
+    The share is the pooled one, games won over games (player-games) played, with its
+    interval over deal indices (a ratio's cluster interval, ``stats.ratio_interval``), as
+    the Knock-out Whist sections and the model-fit table give it. It was the mean over
+    deal indices of each index's share, worded "wins 70.0% of its games" where the
+    sections, counting the same 4 wins in 6 games, said 0.667 (a probe): a deal index
+    where an entrant finished one game weighed as much as one where it finished three.
+    The pooled share is also the figure the ranking sorted by (games won over a fair
+    share's), so the ranking and the figures it shows agree.
+
+    A forfeited game counts as lost by its forfeiter (``knockout_shares``), which the
+    Knock-out sections leave out; the sentence says so where it happened.
+    """
+    shares, forfeited = ranges.collect_all(lambda scan: [
+        knockout_shares(scan("seats")),
+        scan("seats").select("deal_key", "strategy", "result")
+        .with_columns(players=pl.len().over("deal_key").cast(pl.Int64))
+        .filter(pl.col("result") == "forfeit")
+        .group_by("strategy", "players").agg(pl.len().alias("forfeits")),
+    ])
+    shares = shares.sort(["strategy", "players", "deal"]).with_columns(
+        won=(pl.col("value") * pl.col("seat_games")).round(0))
+    forfeits = {(row["strategy"], row["players"]): row["forfeits"] for row in forfeited.group_by(
+        "strategy", "players").agg(pl.col("forfeits").sum()).iter_rows(named=True)}
     rows = []
-    lines = []
     for (name, players), group in shares.group_by(["strategy", "players"], maintain_order=True):
-        interval = t_interval(group["value"].to_numpy()).as_rate()
-        fair = 1.0 / players
-        rows.append((name, players, interval, fair))
+        won, games = group["won"].to_numpy(), group["seat_games"].to_numpy()
+        x = pooled_values(won, games)
+        rows.append((name, players, t_interval(x).as_rate(), 1.0 / players, x,
+                     (int(won.sum()), int(games.sum()))))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
-    decided = holm([p_value(group_values(shares, name, players), fair, rate=True)
-                    for name, players, _interval, fair in rows])
-    for (name, players, interval, fair), holds in zip(rows, decided, strict=True):
+    decided = holm([p_value(x, fair, rate=True) for _name, _players, _i, fair, x, _c in rows])
+    lines = []
+    for (name, players, interval, fair, x, (won, games)), holds in zip(rows, decided,
+                                                                        strict=True):
         bounds = ("no interval from one deal" if math.isnan(interval.lo) else
                   f"95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%")
+        count = f"{won:,} of {games:,} player-game{'' if games == 1 else 's'}"
+        lost = forfeits.get((name, players), 0)
+        if lost:  # the one way this share and the Knock-out sections' may differ
+            count += (f", counting as lost the {lost:,} it forfeited, which the Knock-out"
+                      " Whist sections leave out")
         text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
-                f" ({bounds}, over {_deals(interval.n)}), against a fair share of"
+                f" ({count}; {bounds}, over {_deals(interval.n)}), against a fair share of"
                 f" {100 * fair:.1f}%")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
@@ -429,7 +462,6 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
                          f"{text}: {side} it on its own interval, but"
                          f" {_not_with_the_others(len(rows))}")
         else:
-            x = group_values(shares, name, players)
             gap = abs(interval.estimate - fair)
             sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
             if gap > 0 and math.isfinite(sd) and sd > 0:
@@ -442,18 +474,17 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     if len(rows) > 1:
         lines.append(_multiplicity(len(rows)))
     best = {}
-    for name, players, interval, _fair in rows:
+    for name, players, interval, *_ in rows:
         best.setdefault(name, []).append((players, interval.estimate))
     # ranked by games won over the games a fair share would win, pooled over table sizes:
     # at one size that is the share's order; averaging the sizes' shares instead weighed a
     # size of 120 player-games as much as one of 1,000 and ignored their fair shares
-    won = shares["value"] * shares["seat_games"]
-    by_name = shares.with_columns(won=won, expected=shares["seat_games"] * shares["fair"]) \
+    by_name = shares.with_columns(expected=shares["seat_games"] * shares["fair"]) \
         .group_by("strategy").agg(pl.col("won").sum(), pl.col("expected").sum())
     of_fair = {row["strategy"]: row["won"] / row["expected"] for row in by_name.iter_rows(
         named=True) if row["expected"] > 0}
     ranked = sorted(best, key=lambda n: (-of_fair.get(n, 0.0), n))
-    several = len({players for _, players, _, _ in rows}) > 1
+    several = len({players for _, players, *_ in rows}) > 1
 
     def shown(name: str) -> str:
         text = ", ".join(f"{100 * e:.1f}% at {p}" for p, e in best[name])
@@ -462,9 +493,24 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     return [(n, shown(n)) for n in ranked], lines
 
 
-def group_values(shares: pl.DataFrame, name: str, players: int) -> np.ndarray:
-    return shares.filter((pl.col("strategy") == name) & (pl.col("players") == players))[
-        "value"].to_numpy()
+def pooled_values(won: npt.ArrayLike, games: npt.ArrayLike) -> np.ndarray:
+    """One value per deal index whose mean is the pooled share ``sum(won) / sum(games)``
+    and whose t-interval is that ratio's cluster interval over deal indices
+    (``stats.ratio_interval``): ``R + (won_i - R * games_i) / mean(games)``.
+
+    The residuals ``won_i - R * games_i`` add up to zero, so the mean is R, and their
+    spread over mean(games) is the ratio's standard error times sqrt(k): the t-interval,
+    the p-value of Holm's test and the deals said to separate a difference all read the
+    pooled share the text shows, by the machinery of a mean over deal indices. Where
+    every deal index gave the same share the values do not spread, and a rate's
+    interval is Wilson's over the deal indices, as for a mean (``Interval.as_rate``).
+    """
+    y = np.asarray(won, dtype=float)
+    n = np.asarray(games, dtype=float)
+    if not n.size or n.sum() <= 0:
+        return np.array([], dtype=float)
+    ratio = y.sum() / n.sum()
+    return ratio + (y - ratio * n) / n.mean()
 
 
 # -- ratings against the ranking figure -----------------------------------------------------
@@ -496,33 +542,72 @@ TRUST = {
 }
 
 
-def _disagreement(ranked: list[str], ratings: list[str] | None, game: str,
-                  separated: set[frozenset[str]] | None = None) -> str | None:
+def _disagreement(ranked: list[str], ratings: Sequence[str] | Mapping[str, float] | None,
+                  game: str, separated: set[frozenset[str]] | None = None,
+                  shown: Sequence[str] | None = None) -> str | None:
     """Where the ratings order two entrants the other way from the ranking figure. The
     game's reason for trusting the figure (``TRUST``) is given only for a pair the
     figure separates (``separated``: Holm's decided pairs; None: not known): a Solo run
     explained a one-point ratings gap against a net gap inside its noise as a style of
-    play ("wins many small hands and loses a few large ones")."""
+    play ("wins many small hands and loses a few large ones").
+
+    No order is claimed between entrants tied on the ranking figure (``shown``: each
+    ranked entrant's figure as printed, equal texts tied, as ``rank_labels`` places
+    them) or on the rating (``ratings`` as a mapping: equal in whole points, as the
+    ratings table prints them; a list gives an order only): three Knock-out entrants
+    ranked "2=" at 0.0% each were said to be "above" one another "by share of games
+    won" (a probe)."""
     if not ratings:
         return None
     name = RANKING[game].name
-    position = {entrant: i for i, entrant in enumerate(ratings)}
-    swapped = [
-        (a, b) for a, b in itertools.combinations(ranked, 2)
-        if a in position and b in position and position[a] > position[b]
-    ]
+    figure = dict(zip(ranked, shown, strict=True)) if shown is not None else {}
+    if isinstance(ratings, Mapping):
+        values = {e: float(v) for e, v in ratings.items() if math.isfinite(float(v))}
+        order = sorted(values, key=lambda entrant: -values[entrant])
+        rating = {entrant: round(value) for entrant, value in values.items()}
+    else:
+        order, rating = list(ratings), {}
+    position = {entrant: i for i, entrant in enumerate(order)}
+
+    def tied(a: str, b: str) -> bool:
+        return ((a in figure and figure.get(a) == figure.get(b))
+                or (a in rating and rating.get(a) == rating.get(b)))
+
+    met = [(a, b) for a, b in itertools.combinations(ranked, 2)
+           if a in position and b in position]
+    swapped = [(a, b) for a, b in met if position[a] > position[b] and not tied(a, b)]
     if not swapped:
-        return f"The ratings rank the entrants in the same order as {name}."
+        ties = _tie_groups([a for a in ranked if a in position], figure)
+        if not ties:
+            return f"The ratings rank the entrants in the same order as {name}."
+        return (f"The ratings rank the entrants in the same order as {name} wherever it"
+                f" orders them (it ties {'; '.join(_and(group) for group in ties)}).")
     real = swapped if separated is None else [
         pair for pair in swapped if frozenset(pair) in separated]
     if not real:
-        shown = "; ".join(f"{b} above {a}" for a, b in swapped)
-        return (f"The ratings order some entrants the other way from {name} ({shown} by"
+        text = "; ".join(f"{b} above {a}" for a, b in swapped)
+        return (f"The ratings order some entrants the other way from {name} ({text} by"
                 f" rating), but {name} does not separate them: within the noise, neither"
                 " order is a finding.")
-    shown = "; ".join(f"{a} above {b}" for a, b in real)
-    return (f"The ratings and {name} disagree ({shown} by {name}, the other way by"
+    text = "; ".join(f"{a} above {b}" for a, b in real)
+    return (f"The ratings and {name} disagree ({text} by {name}, the other way by"
             f" rating). {TRUST[game]}")
+
+
+def _tie_groups(ranked: list[str], figure: Mapping[str, str]) -> list[list[str]]:
+    """The runs of two or more ranked entrants whose figures read the same."""
+    groups: list[list[str]] = []
+    for entrant in ranked:
+        if groups and entrant in figure and figure[entrant] == figure.get(groups[-1][-1]):
+            groups[-1].append(entrant)
+        else:
+            groups.append([entrant])
+    return [group for group in groups if len(group) > 1]
+
+
+def _and(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _fmt(value: float, unit: str) -> str:
