@@ -103,6 +103,27 @@ def test_a_run_not_yet_finished_says_so_before_its_verdict(tmp_path):
     assert "not finished" not in _verdict(run)
 
 
+def test_a_run_being_written_now_is_not_said_to_need_a_resume(tmp_path):
+    """An operator's probe: a report built during a live run said "Finish the run:
+    whist-sim run --resume RUN", which the live writer's lock refuses."""
+    import os
+    import socket
+
+    from whist_sim.store.lock import LOCK_FILE
+
+    run = make_run_without_ray(tmp_path, quick_config(deals=30).replace(
+        '[[strategies]]\nuse = "random"\nlabel = "random_b"\n', ""))
+    meta = json.loads((run / "run.json").read_text())
+    meta["status"] = "running"
+    (run / "run.json").write_text(json.dumps(meta))
+    (run / LOCK_FILE).write_text(json.dumps({  # as a writer alive on this host leaves it
+        "pid": os.getpid(), "host": socket.gethostname(), "started": "now",
+        "command": "whist-sim run --resume"}))
+    first = _verdict(run).split("\n\n")[1]
+    assert f"It is being written now, by process {os.getpid()}" in first
+    assert "--resume" not in first.replace("(whist-sim run --resume)", "")
+
+
 @pytest.mark.slow
 def test_solo_verdict_ranks_by_net_units(tmp_path):
     body = """

@@ -50,7 +50,7 @@ from whist_sim.reports.document import Section, Table
 from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
-from whist_sim.store.lock import shown_status
+from whist_sim.store.lock import live_writer, shown_status
 from whist_sim.tournament.schedule import Plan
 
 TITLE = "Verdict"
@@ -161,8 +161,19 @@ def _unfinished(folder: RunFolder, meta: dict[str, Any]) -> str | None:
         " the \"decided\" of Holm's test keep their error rates only at the run's planned"
         " end: read before it, and again as more is played, they find a difference that"
         " is not there more often than they say. Only a sequential test (`[sprt]`) is"
-        f" built to be read along the way. Finish the run: whist-sim run --resume {folder.path}"
+        " built to be read along the way. " + _how_to_finish(folder.path)
     )
+
+
+def _how_to_finish(run: Path) -> str:
+    """How the run will be finished: by the process writing it now (a report read during
+    a live run told the reader to resume it, which the writer's lock refuses), or by a
+    resume."""
+    writer = live_writer(run)
+    if writer is not None:
+        return (f"It is being written now, by {writer}: build the report again when that"
+                " ends.")
+    return f"Finish the run: whist-sim run --resume {run}"
 
 
 def _so_far(lines: list[str]) -> list[str]:

@@ -100,26 +100,39 @@ def writer_gone(run: Path) -> bool:
     or a crash keeps ``running`` in run.json; a reader tells it from a live run this
     way, without touching the lock (taking it, even to test it, could refuse a writer
     starting that instant). A writer on another host cannot be checked: not gone."""
+    return _writer(run)[0] == "gone"
+
+
+def live_writer(run: Path) -> str | None:
+    """The process writing the run now, as a refusal names it, if its lock file names
+    a live process on this host; None otherwise (none, ended, or on another host)."""
+    state, raw = _writer(run)
+    return _describe(raw) if state == "live" else None
+
+
+def _writer(run: Path) -> tuple[str, bytes]:
+    """What the lock file says of the run's writer, read without taking the lock:
+    "gone", "live" (a process on this host that exists) or "unknown", and its text."""
     try:
         raw = (run / LOCK_FILE).read_bytes()
     except OSError:
-        return False
+        return "unknown", b""
     if not raw.strip():
-        return True
+        return "gone", raw
     try:
         holder = json.loads(raw)
         pid, host = int(holder["pid"]), holder["host"]
     except (ValueError, KeyError, TypeError):
-        return False
+        return "unknown", raw
     if host != socket.gethostname():
-        return False
+        return "unknown", raw
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return True
+        return "gone", raw
     except OSError:  # another user's process: alive
-        return False
-    return False
+        return "live", raw
+    return "live", raw
 
 
 def shown_status(run: Path, status: str) -> str:
