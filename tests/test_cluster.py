@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,56 @@ def test_an_embedded_ray_that_cannot_start_is_one_line_naming_the_likely_causes(
     text = str(raised.value)
     assert "Ray could not start on 127.0.0.2 (Timed out waiting for file" in text
     assert "\n" not in text and "--workers 0" in text and "ulimit -f" in text
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_ctrl_c_while_ray_starts_ends_the_processes_it_had_started(monkeypatch):
+    """An operator's probe: Ray's agents outlived a Ctrl-C during ray.init by a minute or
+    more, ray.shutdown knowing no node yet. Here ray.init starts a process whose command
+    is Ray's, and a grandchild of it, then is interrupted: both are ended."""
+    import ray
+
+    from whist_sim.tournament.cluster import ray_session
+
+    started, agents = [], []
+
+    def init(**_):
+        script = ("import subprocess, sys, time; subprocess.Popen([sys.executable, '-c',"
+                  " 'import time; time.sleep(60)', 'ray::RuntimeEnvAgent']); time.sleep(60)")
+        started.append(subprocess.Popen([sys.executable, "-c", script, "raylet"]))
+        for _ in range(200):  # until the agent has started
+            agents.extend(_children(started[0].pid))
+            if agents:
+                break
+            time.sleep(0.05)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    monkeypatch.setattr(ray, "shutdown", lambda: None)
+    with pytest.raises(KeyboardInterrupt), ray_session(None, 2):
+        pass
+    assert started[0].wait(5) == -signal.SIGKILL
+    assert agents and all(_ended(agent) for agent in agents)
+
+
+def _children(pid: int) -> list[int]:
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as handle:
+        return [int(word) for word in handle.read().split()]
+    return []
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie its new parent has not reaped yet."""
+    for _ in range(100):
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_a_sigterm_while_ray_starts_stops_the_run_as_ctrl_c_does(monkeypatch):

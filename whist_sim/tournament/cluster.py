@@ -251,8 +251,14 @@ def _start_embedded(workers: int | None) -> None:
         # number: a stop before the run began, as Ctrl-C then is
         with contextlib.suppress(Exception):
             ray.shutdown()
+        _end_rays_processes()
         if exc.code in (signal.SIGTERM, signal.SIGINT):
             raise KeyboardInterrupt from None
+        raise
+    except KeyboardInterrupt:
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        _end_rays_processes()
         raise
     except Exception as exc:
         with contextlib.suppress(Exception):
@@ -263,6 +269,34 @@ def _start_embedded(workers: int | None) -> None:
             f"Ray could not start on {EMBEDDED_HOST} ({first}); check the room left on the"
             f" disk of Ray's temporary folder ({folder}/ray) and the file size limit"
             " (ulimit -f), or play in this process with --workers 0") from None
+
+
+def _end_rays_processes() -> None:
+    """End the Ray processes this process started, when ``ray.init`` was stopped midway:
+    ``ray.shutdown`` knows only a node that finished starting, and Ray's agents outlived
+    the command by a minute or more (an operator's probe, Ctrl-C during the start). Only
+    this process's own descendants whose command is Ray's are ended (Linux: read from
+    /proc; elsewhere nothing is)."""
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                command = handle.read().replace(b"\0", b" ")
+            if b"ray" in command:
+                os.kill(pid, signal.SIGKILL)
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid``, children first, as /proc lists them."""
+    found, waiting = [], [pid]
+    while waiting:
+        parent = waiting.pop()
+        with contextlib.suppress(OSError, ValueError):
+            for thread in os.listdir(f"/proc/{parent}/task"):
+                with open(f"/proc/{parent}/task/{thread}/children") as handle:
+                    children = [int(word) for word in handle.read().split()]
+                found += children
+                waiting += children
+    return found
 
 
 def _terminated(signum: int, frame: Any) -> None:
