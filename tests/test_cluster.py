@@ -184,10 +184,17 @@ def test_a_ctrl_c_while_ray_starts_ends_the_processes_it_had_started(monkeypatch
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", init)
     monkeypatch.setattr(ray, "shutdown", lambda: None)
-    with pytest.raises(KeyboardInterrupt), ray_session(None, 2):
-        pass
-    assert started[0].wait(5) == -signal.SIGKILL
-    assert agents and all(_ended(agent) for agent in agents)
+    # a Ray this process ran before (a test session's): not this start's, left alone
+    earlier = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "raylet"])
+    try:
+        with pytest.raises(KeyboardInterrupt), ray_session(None, 2):
+            pass
+        assert started[0].wait(5) == -signal.SIGKILL
+        assert agents and all(_ended(agent) for agent in agents)
+        assert earlier.poll() is None
+    finally:
+        earlier.kill()
+        earlier.wait()
 
 
 def _children(pid: int) -> list[int]:

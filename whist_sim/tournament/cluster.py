@@ -230,6 +230,7 @@ def _start_embedded(workers: int | None) -> None:
     start (its temporary folder's disk full, say) is one line, not Ray's traceback."""
     import ray
 
+    already = set(_descendants(os.getpid()))  # not this start's: never ended here
     try:
         # Ray's processes inherit the environment when ray.init starts them (and the
         # raylet passes it on to every worker), so the bind shim covers them all.
@@ -251,14 +252,14 @@ def _start_embedded(workers: int | None) -> None:
         # number: a stop before the run began, as Ctrl-C then is
         with contextlib.suppress(Exception):
             ray.shutdown()
-        _end_rays_processes()
+        _end_rays_processes(already)
         if exc.code in (signal.SIGTERM, signal.SIGINT):
             raise KeyboardInterrupt from None
         raise
     except KeyboardInterrupt:
         with contextlib.suppress(Exception):
             ray.shutdown()
-        _end_rays_processes()
+        _end_rays_processes(already)
         raise
     except Exception as exc:
         with contextlib.suppress(Exception):
@@ -271,13 +272,16 @@ def _start_embedded(workers: int | None) -> None:
             " (ulimit -f), or play in this process with --workers 0") from None
 
 
-def _end_rays_processes() -> None:
+def _end_rays_processes(already: set[int]) -> None:
     """End the Ray processes this process started, when ``ray.init`` was stopped midway:
     ``ray.shutdown`` knows only a node that finished starting, and Ray's agents outlived
     the command by a minute or more (an operator's probe, Ctrl-C during the start). Only
-    this process's own descendants whose command is Ray's are ended (Linux: read from
+    this process's own descendants whose command is Ray's and that were not there before
+    the start (``already``: a Ray of a test session, say) are ended (Linux: read from
     /proc; elsewhere nothing is)."""
     for pid in _descendants(os.getpid()):
+        if pid in already:
+            continue
         with contextlib.suppress(OSError):
             with open(f"/proc/{pid}/cmdline", "rb") as handle:
                 command = handle.read().replace(b"\0", b" ")
