@@ -12,7 +12,9 @@ Parameters:
 - ``exploration`` (> 0): the UCB constant, as a fraction of the spread of payoffs seen.
 - ``exact_cards`` (>= 0): roll-outs stop at a state the solver settles once no hand
   holds more than this many cards (German Whist stage 2; default 13 there, else 0).
-- ``compiled``: use the numba-compiled solver rather than the pure Python one.
+- ``compiled``: use the numba-compiled solver rather than the pure Python one (compiled,
+  or loaded from numba's disk cache, when the strategy is built unless ``exact_cards =
+  0``: never in a decision).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class Ismcts(Strategy):
             exact_cards = whole_number("exact_cards", exact_cards, 0)
         self.exact_cards = exact_cards
         self.compiled = flag("compiled", compiled)
-        self._solve = solver_function(compiled)
+        self._solve = solver_function(compiled, exact_cards)
 
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:

@@ -39,8 +39,9 @@ Parameters:
   ``"bidding"`` does so in bidding decisions only (card play then draws uniform
   worlds); ``"never"`` draws every world uniformly. Games without such a sampler
   ignore it.
-- ``compiled``: use the numba-compiled solver (compiles once per process and caches
-  on disk) rather than the pure Python one; both give the same values.
+- ``compiled``: use the numba-compiled solver (compiled, or loaded from numba's disk
+  cache, when the strategy is built unless ``exact_cards = 0``: never in a decision)
+  rather than the pure Python one; both give the same values.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ class Pimc(Strategy):
             budget_candidates = whole_number("budget_candidates", budget_candidates, 1)
         self.budget_candidates = budget_candidates
         self.compiled = flag("compiled", compiled)
-        self._solve = solver_function(compiled)
+        self._solve = solver_function(compiled, exact_cards)
 
     def choose(self, view: Any, rng: Random) -> int:
         if view.legal & (view.legal - 1) == 0:  # one legal action: nothing to weigh

@@ -177,3 +177,25 @@ def stage1_start(state: GermanWhistDeal, heuristic: Any, tables: Stage1Tables
     )
     return [int(hands[0]), int(hands[1])], int(leader), (int(won[0]), int(won[1]))
 
+
+def warm_up() -> None:
+    """Compile ``_play_stage1`` now (or load it from numba's disk cache), outside any
+    decision: a search strategy that may roll out through it calls this when it is built
+    (``whist_sim.search.params.solver_function``), as the compiled heuristic does for its
+    own kernels. Compiled in the first German Whist decision instead, it added a second
+    or two to the solver's own compiling there.
+
+    It plays stage 1 of a dealt hand with stand-in tables of the right sizes: the
+    values do not matter, only the argument types, which are the same for every roll-out
+    (``stage1_start`` passes int64 arrays, ints and floats; the heuristic keeps its
+    parameters as floats).
+    """
+    from types import SimpleNamespace
+
+    from whist_sim.games import make_game
+
+    state = make_game("german_whist", None, None).new_deal(0, 0)
+    player = SimpleNamespace(trump_worth=1.5, denial=1.0, contest_margin=0.0, trick_worth=1.0)
+    tables = Stage1Tables(side_worth=(0.0,) * 13, no_trump_worth=(0.0,) * 13,
+                          rank_tie_break=0.0, stage1_trick_worth={})
+    stage1_start(state, player, tables)

@@ -63,11 +63,30 @@ def for_game(view: Any, given: int | None, elsewhere: int | None,
     return by_game.get(model_for(view).game, elsewhere)
 
 
-def solver_function(compiled: bool) -> Callable[..., int]:
-    """The open-card solver to use: numba-compiled (fast) or the pure Python search."""
+def solver_function(compiled: bool, exact_cards: int | None = None) -> Callable[..., int]:
+    """The open-card solver to use: numba-compiled (fast) or the pure Python search.
+
+    A strategy calls it when it is built, and the compiled solver's kernels are compiled
+    (or loaded from numba's disk cache) here, not in a decision (``solver.fast.warm_up``):
+    a fresh install's first solve (4-7 s) in a decision passed a 5 s time limit and
+    forfeited the hand. ``exact_cards`` is the strategy's own (None: each game's
+    default, which solves in every game or in German Whist): 0 never solves, so nothing
+    is compiled, and from 13, or by default, German Whist's compiled roll-outs through
+    stage 1 (``german_rollout``, which end in a solve) are compiled too. A strategy is
+    built without knowing its game, so whatever a game may use is made ready: the solver's
+    kernels are the same for every game, loaded in about half a second.
+    """
     if compiled:
         from whist_sim.solver import solve_fast
 
+        if exact_cards != 0:
+            from whist_sim.solver.fast import warm_up
+
+            warm_up()
+        if exact_cards is None or exact_cards >= 13:
+            from whist_sim.search.german_rollout import warm_up as warm_rollouts
+
+            warm_rollouts()
         return solve_fast
     from whist_sim.solver import solve
 

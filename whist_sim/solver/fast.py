@@ -41,11 +41,17 @@ of positions searched fell by 0.1 %.
 
 The table is shared by the process: do not call ``solve_fast`` from several threads
 at once.
+
+``warm_up()`` compiles the search (or loads it from numba's disk cache) outside any
+decision: a search strategy calls it when it is built (``search.params.solver_function``).
+Compiled in its first decision instead, a fresh install's first solve (4-7 s, more on a
+busy machine) passed a 5 s time limit and forfeited the hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -592,6 +598,44 @@ def _root(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
     side_array[:players] = sides
     return (hand_array, players, leader, len(trick), live, led, best_card, best_seat, trump,
             side_array)
+
+
+_WARM_POSITION = ([1 << 12, 1 << 11], 0, 0, [0, 1])
+"""A one-card ending (ace against king of spades, spades trump): solving it runs each
+kernel once. Every solve passes the kernels the same argument types (int64 arrays, ints,
+a bool), whatever the game, so one call per kernel compiles all a process will need."""
+WARM_UP_ATTEMPTS = 3
+"""Calls per kernel before ``warm_up`` gives up (see there)."""
+
+
+def warm_up() -> None:
+    """Compile ``solve_fast``'s and ``takes_at_least_fast``'s kernels now, or load them
+    from numba's disk cache: about half a second from the cache, 4-7 s without one, and
+    nothing once done in the process.
+
+    A numba error while it writes the cache (``RuntimeError``, e.g. "no compiled object
+    yet for <Library '_value'>", numba's words for a function it compiled but could not
+    serialise) comes after numba has kept the compiled function, so the next call runs:
+    each kernel is tried up to ``WARM_UP_ATTEMPTS`` times, and if it still fails the
+    error says, in one line, which cache files to delete.
+    """
+    hands, leader, trump, sides = _WARM_POSITION
+    calls = (("solve_fast", lambda: fast_value(hands, leader, trump, sides, "most")),
+             ("takes_at_least_fast",
+              lambda: fast_at_least(hands, leader, trump, sides, "most", (), 1)))
+    for name, call in calls:
+        for attempt in range(1, WARM_UP_ATTEMPTS + 1):
+            try:
+                call()
+                break
+            except RuntimeError as exc:
+                if attempt == WARM_UP_ATTEMPTS:
+                    folder = Path(__file__).parent / "__pycache__"
+                    raise RuntimeError(
+                        f"the compiled solver could not be built ({name}: {exc}); delete"
+                        f" numba's cache of it ({folder}/fast.*.nbi and fast.*.nbc) and"
+                        " try again"
+                    ) from None
 
 
 def fast_value(hands: Sequence[int], leader: int, trump: int, sides: Sequence[int],
