@@ -434,3 +434,22 @@ def test_a_misspelt_game_among_the_claimed_ones_fails_the_check():
     with pytest.raises(StrategyCheckError, match=r"claims 'solo_wist', which is not a game"
                        r" whist_sim knows \(a misspelling\?\); known games: german_whist,"):
         check_strategy(Misspelt, deals=1)
+
+
+def test_params_build_a_class_as_they_build_a_name_and_are_refused_for_an_instance():
+    """A plug-in author's probe: given a class, a parameter it refused came out as its raw
+    ValueError; given an instance, the parameters were ignored without a word."""
+
+    class Picky(RandomStrategy):
+        def __init__(self, lead="high"):
+            if lead not in ("high", "low"):
+                raise ValueError(f"lead = {lead!r} is not allowed; allowed values: high, low")
+
+    with pytest.raises(StrategyError, match=r"strategy Picky\(lead='bogus'\) cannot be built"
+                       r" for german_whist: ValueError: lead = 'bogus' is not allowed"):
+        check_strategy(Picky, games=["german_whist"], deals=1, params={"lead": "bogus"})
+    with pytest.raises(CheckArgumentError, match=r"this one is an instance \(Picky\), built"
+                       " already"):
+        check_strategy(Picky(), games=["german_whist"], deals=1, params={"lead": "low"})
+    assert check_strategy(Picky, games=["german_whist"], deals=1,
+                          params={"lead": "low"}).decisions > 0

@@ -363,10 +363,23 @@ def _games_to_check(name: str, claimed: frozenset[str] | None, games: Iterable[s
 
 
 def _build(strategy_or_spec: Any, game: str, params: Mapping[str, Any] | None = None) -> Any:
+    """The strategy to check, built for ``game`` with ``params``: a name or a class alike
+    (a class's refusal of a parameter had come out as its raw ValueError), never an
+    instance, which is built already (its ``params`` had been ignored without a word)."""
     if isinstance(strategy_or_spec, str):
         return build_strategy(strategy_or_spec, params, game)
     if isinstance(strategy_or_spec, type):
-        return strategy_or_spec(**(params or {}))
+        try:
+            return strategy_or_spec(**(params or {}))
+        except Exception as exc:
+            shown = ", ".join(f"{key}={value!r}" for key, value in sorted((params or {}).items()))
+            raise StrategyError(f"strategy {strategy_or_spec.__name__}({shown}) cannot be built"
+                                f" for {game}: {raised_text(exc)}") from None
+    if params:
+        raise CheckArgumentError(
+            f"params = {dict(params)!r} apply to a strategy given by name or class; this one"
+            f" is an instance ({type(strategy_or_spec).__name__}), built already: build it with"
+            " them, or pass its class")
     return strategy_or_spec
 
 
