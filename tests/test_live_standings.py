@@ -58,7 +58,25 @@ def test_progress_into_a_log_is_plain_lines_with_the_standings_under_each(
     assert lines[progress[-1]].startswith("log: 36/36 matches (100%) after ")
     assert all(lines[n + 1].startswith("after ") and lines[n + 2].startswith("entrant ")
                for n in progress)
-    assert " left" in lines[progress[0]] and " left" not in lines[progress[-1]]
+    # the first line has no rate yet (it is measured from the first results), the last
+    # nothing left
+    assert " left" not in lines[progress[0]] and " left" in lines[progress[1]]
+    assert " left" not in lines[progress[-1]]
+
+
+def test_the_time_left_is_measured_from_the_first_results_not_from_the_start(
+        tmp_path, monkeypatch):
+    """An operator's probe: Ray's and the workers' start read as slow play, "about 5 min
+    55 s left" on a resume that took 11 s."""
+    clock = iter([0.0, 60.0, 61.0, 62.0])  # started; first results a minute later
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: next(clock))
+    folder = SimpleNamespace(path=tmp_path / "eta")
+    console = runner._Console(folder, total=100, done=0, enabled=False, terminal=False)
+    live = LiveStandings(["a", "b"])
+    console.update(10, live, None)  # at 60 s
+    console.update(10, live, None)  # at 61 s: 10 matches a second since the first results
+    assert console.progress_line(62.0) == ("eta: 20/100 matches (20%) after 1 min 2 s,"
+                                           " 5 matches/s, about 16 s left")
 
 
 def test_progress_on_a_terminal_is_a_bar_redrawn_in_place(tmp_path, capsys, monkeypatch):
