@@ -462,3 +462,17 @@ def test_a_small_root_seed_with_an_isolated_entrant_is_warned_of(tmp_path, seed,
         assert f"tournament.seed = {shown} is a small number, and random plays" in (
             seed_warnings[0])
         assert "secrets.randbits(63)" in seed_warnings[0]
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--sprt", "elo0=0 elo1=5 batch=0", "--sprt batch = 0: out of range"),
+    ("--sprt", "alpha=0.7", "--sprt alpha = 0.7 is not allowed"),
+    ("--variant", "count=bogus", "--variant count = 'bogus' is not allowed"),
+])
+def test_a_duels_bad_option_value_is_named_as_the_option_it_was_given_in(tmp_path, option,
+                                                                        value, said):
+    """It read "duel: sprt.batch = 0", a config key the command line never showed."""
+    result = _run("duel", "random", "heuristic", "--game", "german_whist", option, value,
+                  "--workers", "0", "--out", str(tmp_path / "duel"))
+    _assert_clean_error(result, f"error: {said}")
+    assert "duel: " not in result.output

@@ -209,6 +209,15 @@ def run(
     _finish(summary, report, address)
 
 
+def _as_options(text: str) -> str:
+    """A duel config's error in the words of the command line: "duel: sprt.batch = 0"
+    was given as ``--sprt "batch=0"``, "duel: variant.count" as ``--variant count=...``."""
+    for key, option in (("sprt", "--sprt"), ("variant", "--variant")):
+        if text.startswith(f"duel: {key}."):
+            return f"{option} {text[len(f'duel: {key}.'):]}"
+    return text
+
+
 def _resume_command(folder: Path | str, address: str | None, report: bool = False) -> str:
     """The command that continues a run, on the cluster it was played on and with the
     report it was asked for: without ``--address`` it resumed on an embedded Ray on the
@@ -327,9 +336,12 @@ def duel(
     try:
         sprt_table = None if sprt is None else parse_settings(
             sprt.replace(",", " ").split(), "--sprt")
-        config = duel_config(a, b, game, variant=parse_settings(variant or []), sprt=sprt_table,
-                             max_deals=max_deals, players=players, seed=seed,
-                             time_limit=time_limit)
+        try:
+            config = duel_config(a, b, game, variant=parse_settings(variant or []),
+                                 sprt=sprt_table, max_deals=max_deals, players=players,
+                                 seed=seed, time_limit=time_limit)
+        except WhistSimError as exc:
+            raise WhistSimError(_as_options(str(exc))) from None
         _warn(config.warnings)
         _check_out(folder)
         summary = run_duel(config, folder, workers=workers, address=address, progress=progress)
