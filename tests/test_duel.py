@@ -351,3 +351,18 @@ def test_a_duel_interrupted_between_a_commit_and_its_look_records_every_committe
     assert committed == 30  # three tasks of one batch each
     assert meta["verdict"]["deals_read"] == committed
     assert stopped.verdict.estimate.pairs == committed
+
+
+def test_a_duel_stopped_by_its_maximum_beyond_both_hypotheses_says_the_maximum_was_short(
+        tmp_path):
+    """A statistician's probe: +636 Elo against bounds 0/5 after 40 pairs read "which
+    often means the true difference lies between the two", where no 40 pairs could
+    have reached the bound."""
+    config = duel_config("heuristic", "random", "german_whist", max_deals=40, seed=3,
+                         sprt={"elo0": 0, "elo1": 5})
+    summary = run_duel(config, tmp_path / "short", workers=0, progress=False)
+    text = summary.verdict_text()
+    assert summary.verdict.decision == "inconclusive"
+    assert ("though the estimate lies above H1 (elo1 = 5): the maximum is too short for"
+            " hypotheses this close together") in text
+    assert "lies between the two" not in text

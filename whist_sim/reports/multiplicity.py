@@ -54,6 +54,28 @@ def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
     return float(2.0 * stats.t.sf(abs(t), n - 1))
 
 
+def score_p_value(values: npt.ArrayLike, null: float) -> float:
+    """Two-sided p-value of "the mean of ``values`` is ``null``", its spread taken about
+    ``null`` rather than about the mean (a score test's: the spread the null implies).
+
+    For Knock-out Whist's shares against the fair share. With few deals an entrant's
+    values per deal index are skewed (a seventh of the games won in most deals, none in
+    some), and a run of low values has both a low mean and a small spread about it, so
+    Student's t read "below the fair share" too often: among seven equal entrants over
+    10 deals Holm's "decided" came out 9.9% of the time at a family-wise 5% (a
+    statistician's probe), 6.0% over 100. Taken about the null the spread is not fooled:
+    0.0% over 10 deals, 2.6% over 30, 4.2% over 100 (2,000 runs each)."""
+    x = np.asarray(values, dtype=float)
+    n = int(x.size)
+    if n < 2:
+        return math.nan
+    spread = math.sqrt(float(((x - null) ** 2).sum()) / (n - 1))
+    if spread == 0.0:  # every value is the null itself
+        return 1.0
+    t = (float(x.mean()) - null) / (spread / math.sqrt(n))
+    return float(2.0 * stats.t.sf(abs(t), n - 1))
+
+
 def holm(p_values: Sequence[float], alpha: float = FAMILY_WISE_ALPHA) -> list[bool]:
     """Which hypotheses Holm's step-down procedure rejects at family-wise ``alpha``.
 

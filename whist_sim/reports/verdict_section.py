@@ -47,7 +47,7 @@ from whist_sim.reports.comparisons import (
     pairwise_values,
 )
 from whist_sim.reports.document import Section, Table
-from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value
+from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value, score_p_value
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
 from whist_sim.store.lock import live_writer, shown_status
@@ -453,7 +453,7 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
         rows.append((name, players, t_interval(x).as_rate(), 1.0 / players, x,
                      (int(won.sum()), int(games.sum()))))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
-    decided = holm([p_value(x, fair, rate=True) for _name, _players, _i, fair, x, _c in rows])
+    decided = holm([score_p_value(x, fair) for _name, _players, _i, fair, x, _c in rows])
     lines = []
     for (name, players, interval, fair, x, (won, games)), holds in zip(rows, decided,
                                                                         strict=True):
