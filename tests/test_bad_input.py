@@ -290,6 +290,26 @@ def test_a_report_out_that_is_a_file_is_one_line_naming_it(tmp_path, good_run):
                         f"--out {afile}: is a file, not a folder")
 
 
+def test_build_report_refuses_an_out_inside_a_runs_data(good_run):
+    """A data analyst's probe: the report's files landed among the tables of data/."""
+    from whist_sim.reports.build import ReportError, build_report
+
+    with pytest.raises(ReportError, match=r"lies in .*data, a run's own folder whose every"
+                       " file its manifest names"):
+        build_report(good_run, out=good_run / "data")
+    assert not (good_run / "data" / "report.md").exists()
+
+
+def test_resuming_a_complete_run_keeps_when_it_ended(tmp_path, good_run):
+    """A data analyst's probe: "ended" moved to the time of a resume that played nothing."""
+    from whist_sim.tournament.runner import resume_tournament
+
+    run = _copy(good_run, tmp_path)
+    ended = json.loads((run / "run.json").read_text())["ended"]
+    assert resume_tournament(run, workers=0, progress=False).status == "complete"
+    assert json.loads((run / "run.json").read_text())["ended"] == ended
+
+
 def test_build_report_refuses_an_out_that_is_a_file_as_the_command_does(tmp_path, good_run):
     """build_report raised a bare "FileExistsError: [Errno 17] File exists"."""
     from whist_sim.reports.build import ReportError, build_report

@@ -768,3 +768,16 @@ def test_a_run_that_did_not_complete_is_exported_only_when_asked(
         export_deal_set(stopped, tmp_path / "set.parquet")
     written = export_deal_set(stopped, tmp_path / "set.parquet", partial=True)
     assert 0 < pl.read_parquet(written)["deal"].n_unique() < 8
+
+
+def test_export_refuses_an_out_inside_a_runs_data(runs: dict[str, Path]) -> None:
+    """A data analyst's probe: a deal set written into data/seats/ made every reader refuse
+    the run, its file not in the manifest."""
+    run = runs["german_whist"]
+    with pytest.raises(DealSetError, match=r"lies in .*data, a run's own folder"):
+        export_deal_set(run, run / "data" / "seats" / "set.parquet")
+    RunFolder.open(run)  # untouched
+    with pytest.raises(DealSetError, match="out = None is not a file's path"):
+        export_deal_set(run, None)
+    with pytest.raises(DealSetError, match="path = 5 is not a file's path"):
+        load_deal_set(5, "german_whist")

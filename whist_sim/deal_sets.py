@@ -37,7 +37,7 @@ from whist_sim.cards import parse_card, parse_cards
 from whist_sim.games import as_game, make_game
 from whist_sim.games.base import DealState, Game, VariantError, WhistSimError
 from whist_sim.play import DealSource, hand_seed
-from whist_sim.store import RunFolder
+from whist_sim.store import RunFolder, run_part_holding
 from whist_sim.store.lock import shown_status
 
 SCHEMA = pa.schema(
@@ -251,6 +251,9 @@ def load_deal_set(path: Path | str, game: Game | str) -> DealSet:
     """
     game = as_game(game)
     shown = str(path)
+    if not isinstance(path, str | os.PathLike):
+        raise DealSetError(f"path = {path!r} is not a file's path; give a str or a"
+                           " pathlib.Path")
     file = Path(path)
     if file.is_dir():
         raise DealSetError(
@@ -460,7 +463,13 @@ def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = N
     of it; ``partial=True`` exports them anyway), a run whose deal indices have gaps
     (resume it first), and a run whose rows for one (deal, hand) disagree.
     """
+    if not isinstance(out, str | os.PathLike):
+        raise DealSetError(f"out = {out!r} is not a file's path; give a str or a pathlib.Path")
     target = Path(out)
+    part = run_part_holding(target)
+    if part is not None:
+        raise DealSetError(f"{out}: lies in {part}, a run's own folder whose every file its"
+                           " manifest names; write the deal set elsewhere")
     if target.is_dir():
         raise DealSetError(f"{out}: is a folder; --out names the deal set file to write")
     if not target.parent.is_dir():

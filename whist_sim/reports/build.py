@@ -58,7 +58,7 @@ from whist_sim.reports.solo_whist_section import solo_whist_sections
 from whist_sim.reports.standings_section import standings_section
 from whist_sim.reports.stats import bradley_terry
 from whist_sim.reports.verdict_section import verdict_section
-from whist_sim.store import RunFolder, RunFolderError
+from whist_sim.store import RunFolder, RunFolderError, run_part_holding
 
 REPORT_DIR = "report"
 
@@ -194,6 +194,11 @@ def _report_folder(out: Path | str) -> Path:
         raise ReportError(f"out = {out!r} is not a folder's path; give a str or a pathlib.Path,"
                           " or None for RUN/report")
     out = Path(out)
+    part = run_part_holding(out)
+    if part is not None:
+        raise ReportError(f"out = {str(out)!r} lies in {part}, a run's own folder whose every"
+                          " file its manifest names; write the report elsewhere (by default"
+                          " RUN/report)")
     if out.exists() and not out.is_dir():
         raise ReportError(f"out = {str(out)!r} is a file, not a folder; the report is a folder"
                           " (report.md, report.html, figures and tables): choose another out")

@@ -29,7 +29,7 @@ goes), ``crash_points`` (where tests kill the writer).
 """
 
 from whist_sim.store.errors import RunFolderError
-from whist_sim.store.folder import RUN_FILE, RunFolder, new_run_id, now_iso
+from whist_sim.store.folder import RUN_FILE, RunFolder, new_run_id, now_iso, run_part_holding
 from whist_sim.store.manifest import MANIFEST_FILE, FileRecord, Manifest, UnitRecord
 from whist_sim.store.schema import (
     GAME_COLUMNS,
@@ -68,6 +68,7 @@ __all__ = [
     "UnitRecord",
     "new_run_id",
     "now_iso",
+    "run_part_holding",
     "stored_schema",
     "table_schema",
     "tables_for",

@@ -615,6 +615,21 @@ def _target(link: Path) -> str | None:
         return None
 
 
+def run_part_holding(path: Path | str) -> Path | None:
+    """The part of a run folder that ``path`` lies in (its ``data/`` and the folders
+    behind it, whose every file the manifest names), or None. A file written there by
+    another tool is not the run's: a report written into ``data/`` sat among the tables,
+    and a deal set written into ``data/seats/`` made every reader refuse the run (a data
+    analyst's probe)."""
+    given = Path(path)
+    for form in (given.absolute(), given.resolve()):
+        for ancestor in (form, *form.parents):
+            if (ancestor.name in (DATA_DIR, UNITS_DIR, SNAPSHOTS_DIR, STAGING_DIR)
+                    and (ancestor.parent / RUN_FILE).is_file()):
+                return ancestor
+    return None
+
+
 def new_run_id() -> str:
     """A new run's id: when it started (UTC) and 32 random bits, e.g. ``20261202-141500-
     9f3a61c2``: sorts by start, and two runs started in the same second still differ."""

@@ -644,8 +644,14 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
             extra["verdict"] = tracker.record()
         if bench.benched:
             extra["benched"] = bench.record()
+        before = folder.meta()
+        # a resume of a complete run plays nothing: the run ended when it ended (its
+        # "ended" had moved to the resume's time, a data analyst's probe)
+        unchanged = (status == "complete" and committed == 0
+                     and before.get("status") == "complete" and before.get("ended"))
+        ended = before["ended"] if unchanged else now_iso() if status == "complete" else None
         folder.update_meta(
-            status=status, ended=now_iso() if status == "complete" else None, totals=totals,
+            status=status, ended=ended, totals=totals,
             error=None,  # an earlier session's abort or failure is not this session's end
             workers=executor.slots, where=executor.where, nodes=sorted(nodes),
             decisions=standings.decision_totals(),  # earlier sessions' included (_trackers)
