@@ -3,6 +3,8 @@ allowed values, and take a game's name wherever they take a game."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -131,3 +133,23 @@ def test_run_tournament_refuses_an_out_that_is_not_a_path(tmp_path):
     with pytest.raises(RunFolderError, match=r"run folder = None is not a folder's path; give"
                                              r" a str or a pathlib\.Path"):
         run_tournament(config, None, workers=0, progress=False)
+
+
+def test_wrong_kinds_of_argument_from_a_notebook_are_one_line_each(tmp_path):
+    """A data analyst's probe: each of these raised Python's own TypeError or
+    AttributeError, or advised resuming a plain file."""
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+    from whist_sim.store import RunFolderError
+    from whist_sim.tournament.config import ConfigError, load_config
+    from whist_sim.tournament.runner import run_tournament
+
+    with pytest.raises(ValueError, match="strategies = None is not a list of strategies"):
+        play_deal(make_game("german_whist"), None, seed=1)
+    config = Path(__file__).resolve().parents[1] / "configs" / "quickstart.toml"
+    with pytest.raises(ConfigError, match="override 1 is not a key"):
+        load_config(config, {1: 2})
+    afile = tmp_path / "afile.txt"
+    afile.write_text("notes")
+    with pytest.raises(RunFolderError, match=r"afile\.txt is a file, not a folder"):
+        run_tournament(load_config(config, {"deals": 2}), afile, workers=0, progress=False)

@@ -143,7 +143,7 @@ def play_deal(
                  and (time_limit is None
                       or (time_limit.__class__ in _SECONDS and time_limit > 0))
                  and on_error in ON_ERROR)
-    except AttributeError:  # a game that is not one
+    except (AttributeError, TypeError):  # a game that is not one, strategies that are not
         usual = False
     if not usual:  # one test a deal on the common path; the reason, when it fails
         game, seed = _checked_arguments(game, strategies, seed, time_limit, on_error)
@@ -241,6 +241,9 @@ def _checked_arguments(game: Any, strategies: Sequence[Any], seed: Any,
     that says what is wrong with them, the number of strategies, the time limit or
     ``on_error`` (a NumPy integer is a seed; a bool, a float or text is not)."""
     game = as_game(game)
+    if not isinstance(strategies, Sequence) or isinstance(strategies, str):
+        raise ValueError(f"strategies = {strategies!r} is not a list of strategies, one a seat:"
+                         f" give {game.players}, e.g. [RandomStrategy()] * {game.players}")
     if len(strategies) != game.players:
         raise ValueError(
             f"{game.name} is played by {game.players} players here: give one strategy a seat,"

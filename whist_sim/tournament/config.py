@@ -618,6 +618,9 @@ OVERRIDE_SECTIONS = ("tournament", "variant", "sprt")
 
 def _override_key(key: str, path: Path) -> tuple[str, str, str]:
     """``("tournament", ".", "deals")`` for ``"tournament.deals"`` or a plain ``"deals"``."""
+    if not isinstance(key, str):
+        raise ConfigError(f"{path}: override {key!r} is not a key; write section.key as a"
+                          " string, e.g. \"tournament.deals\"")
     section, dot, name = key.partition(".")
     if dot and section in OVERRIDE_SECTIONS and name:
         return section, dot, name

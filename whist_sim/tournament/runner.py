@@ -150,6 +150,9 @@ def run_tournament(
     game = config.game()
     seats = config.lineups()
     played = config.played_pairings()
+    if isinstance(out, str | os.PathLike) and Path(out).exists() and not Path(out).is_dir():
+        raise RunFolderError(f"{out} is a file, not a folder; a run is a folder: choose"
+                             " another --out")
     if not is_fresh(out):  # a folder with only a lock file in it is fresh
         raise RunFolderError(
             f"{out} already exists and is not empty; choose another --out or"
