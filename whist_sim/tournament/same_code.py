@@ -11,7 +11,7 @@ of the code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -86,37 +86,35 @@ def _parameter_change(before: Mapping[str, Any], source: Mapping[str, Any]) -> s
             change = _helper_change(then.get("helpers"), now.get("helpers"))
             if change is not None:
                 return f"{change} (through its parameter {key})"
-    files_then, files_now = before.get("parameter_files"), source.get("parameter_files")
-    if isinstance(files_then, Mapping) and isinstance(files_now, Mapping):
-        for key, then in files_then.items():
-            now = files_now.get(key)
-            if not isinstance(then, Mapping):
-                continue
-            if not isinstance(now, Mapping):
-                return (f"the file of its parameter {key} ({then.get('file')}) is no longer"
-                        " found")
-            if then.get("sha256") != now.get("sha256"):
-                return _file_changed(f"the file of its parameter {key} ({now.get('file')})",
-                                     str(now.get("sha256")), str(then.get("sha256")))
-    return None
+    return _record_change(before.get("parameter_files"), source.get("parameter_files"),
+                          lambda key, file: f"the file of its parameter {key} ({file})",
+                          "is no longer found")
 
 
 def _helper_change(then: Any, now: Any) -> str | None:
     """How the helper modules recorded (``helper_modules``) differ from today's: one
     edited, or one no longer found where the run found it. A run recorded before helpers
     were (``then`` None) is not compared."""
+    return _record_change(then, now, lambda module, file: f"its helper module {module} ({file})",
+                          "is no longer imported from where the run found it")
+
+
+def _record_change(then: Any, now: Any, named: Callable[[str, Any], str], gone: str
+                   ) -> str | None:
+    """The first of the files recorded ``then`` (by key, each its ``file`` and ``sha256``)
+    that ``now`` lacks (``gone``) or holds with another digest, as a clause; None when
+    none differs, or when nothing was recorded (a run from an older whist_sim)."""
     if not isinstance(then, Mapping) or not isinstance(now, Mapping):
         return None
-    for module, record in then.items():
+    for key, record in then.items():
         if not isinstance(record, Mapping):
             continue
-        current = now.get(module)
+        current = now.get(key)
         if not isinstance(current, Mapping):
-            return (f"its helper module {module} ({record.get('file')}) is no longer"
-                    " imported from where the run found it")
+            return f"{named(key, record.get('file'))} {gone}"
         if current.get("sha256") != record.get("sha256"):
-            return _file_changed(f"its helper module {module} ({current.get('file')})",
-                                 str(current.get("sha256")), str(record.get("sha256")))
+            return _file_changed(named(key, current.get("file")), str(current.get("sha256")),
+                                 str(record.get("sha256")))
     return None
 
 
