@@ -473,3 +473,18 @@ def test_the_knockout_verdict_values_average_to_the_pooled_share_with_its_ratio_
     assert np.mean(won / games) == pytest.approx(8 / 15)  # the mean of shares: not it
     assert (pooled.lo, pooled.hi) == pytest.approx((ratio.lo, ratio.hi))
     assert pooled.n == ratio.n == 5
+
+
+def test_a_net_comparison_decided_over_few_deals_carries_the_caution_the_sprt_gives():
+    """A statistician's probe: a Solo duel's SPRT sentence carried the few-pairs caution,
+    and the comparison right after it read "over 5 deals: decided" without one."""
+    import numpy as np
+
+    from whist_sim.reports import verdict_section
+
+    figure = verdict_section.RANKING["solo_whist"]
+    few = verdict_section._comparison("a", "b", np.array([5.0, 6, 7, 5, 6]), figure, 1.0)
+    assert few.startswith("a is ahead of b by 5.800 units per hand")
+    assert "over 5 deals: decided. Caution: over only 5 deals" in few
+    many = verdict_section._comparison("a", "b", np.array([5.0, 6, 7, 5, 6] * 8), figure, 1.0)
+    assert many.endswith("over 40 deals: decided.")

@@ -36,6 +36,7 @@ from whist_sim.inference import (
     sequential_verdict,
 )
 from whist_sim.inference.duel_pairs import duel_pair_values, pair_unit
+from whist_sim.inference.sprt import FEW_PAIRS
 from whist_sim.reports.analyses import table_size_counts
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import (
@@ -338,7 +339,15 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
         if decided is False:
             return (f"{leader} {shown}, over {_deals(deals)}: its own 95% interval excludes"
                     f" equality, but it is {_not_with_the_others(family)}")
-        return f"{leader} {shown}, over {_deals(deals)}: decided."
+        caution = ""
+        if figure.unit != "share" and interval.n < FEW_PAIRS:
+            # as the SPRT's verdict on net margins says beside it (a statistician's probe:
+            # the one sentence carried the caution, the next "decided" without it)
+            caution = (f" Caution: over only {_deals(deals)}; an interval of net margins"
+                       " estimates their spread from the deals, and below about"
+                       f" {FEW_PAIRS} pairs it is loose enough to exclude equality more often"
+                       " than 5% says.")
+        return f"{leader} {shown}, over {_deals(deals)}: decided.{caution}"
     gap = abs(interval.estimate - figure.null)
     sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
     if gap == 0:
