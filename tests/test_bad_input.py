@@ -305,9 +305,11 @@ def test_resuming_a_complete_run_keeps_when_it_ended(tmp_path, good_run):
     from whist_sim.tournament.runner import resume_tournament
 
     run = _copy(good_run, tmp_path)
-    ended = json.loads((run / "run.json").read_text())["ended"]
+    meta = json.loads((run / "run.json").read_text())
+    meta["ended"] = "2026-01-01T00:00:00+0000"  # long before this resume, whatever its second
+    (run / "run.json").write_text(json.dumps(meta))
     assert resume_tournament(run, workers=0, progress=False).status == "complete"
-    assert json.loads((run / "run.json").read_text())["ended"] == ended
+    assert json.loads((run / "run.json").read_text())["ended"] == "2026-01-01T00:00:00+0000"
 
 
 def test_build_report_refuses_an_out_that_is_a_file_as_the_command_does(tmp_path, good_run):

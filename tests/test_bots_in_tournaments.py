@@ -501,3 +501,18 @@ def test_a_bots_stderr_is_in_no_file_another_bot_could_read(tmp_path, monkeypatc
         assert bot_stderr({"chatty": entry}) == {}  # handed back once
     finally:
         close_bots()
+
+
+def test_a_strategy_refused_at_hello_is_known_from_the_reply_before_stderr_is_read():
+    """A clean clone's suite: under load the engine read the hello's error reply before
+    the thread draining stderr had the NOT_SERVED line, and the config only warned."""
+    from whist_sim.protocol.client import not_served
+    from whist_sim.protocol.errors import BotHandshakeError
+
+    reason = "cannot build the strategy for german_whist: strategy 'pimc': parameter 'worlds'"
+    error = BotHandshakeError("h", ["python", "-m", "whist_sim.protocol", "pimc"],
+                              f"reported an error in reply to hello: {reason}", "a hello",
+                              stderr_tail=())
+    assert not_served(error) == reason
+    crashed = BotHandshakeError("h", ["bot"], "exited with code 3", "a hello")
+    assert not_served(crashed) is None

@@ -773,7 +773,7 @@ def test_a_run_that_did_not_complete_is_exported_only_when_asked(
 def test_export_refuses_an_out_inside_a_runs_data(runs: dict[str, Path]) -> None:
     """A data analyst's probe: a deal set written into data/seats/ made every reader refuse
     the run, its file not in the manifest."""
-    run = runs["german_whist"]
+    run = runs["german_single"]
     with pytest.raises(DealSetError, match=r"lies in .*data, a run's own folder"):
         export_deal_set(run, run / "data" / "seats" / "set.parquet")
     RunFolder.open(run)  # untouched

@@ -105,7 +105,7 @@ class _Bot:
             try:  # refuse bad params now, in the handshake, not at the first decision
                 self.strategy(game)
             except Exception as exc:
-                reason = f"cannot build the strategy for {game}: {one_line(str(exc))}"
+                reason = f"{BUILD_REFUSED}{game}: {one_line(str(exc))}"
                 # the one stderr line an engine reads to refuse the entry as it refuses the
                 # same strategy in process, before any deal (a plug-in author's probe: an
                 # isolated entry with a bad parameter forfeited every hand instead)
@@ -245,12 +245,23 @@ NOT_SERVED_CODE = 78
 """``main``'s exit code then (sysexits' EX_CONFIG: a configuration error)."""
 
 
+BUILD_REFUSED = "cannot build the strategy for "
+"""How the error reply to a ``hello`` begins when the strategy cannot be built with its
+parameters for the hello's game (``NOT_SERVED`` then says it on stderr too)."""
+
+
 def not_served(error: Any) -> str | None:
-    """Why ``python -m whist_sim.protocol`` could not serve an isolated Python strategy
-    (the ``NOT_SERVED`` line in a ``BotError``'s stderr tail: it cannot be imported, or
-    not built with its parameters for the game of the hello), or None if the bot failed
-    otherwise (slow, crashed, flaky): a config refuses the first before any deal, isolated
-    or not, and only warns of the second."""
+    """Why ``python -m whist_sim.protocol`` could not serve an isolated Python strategy,
+    or None if the bot failed otherwise (slow, crashed, flaky): a config refuses the first
+    before any deal, isolated or not, and only warns of the second. Read from the error
+    reply to the hello (``BUILD_REFUSED``: it cannot be built for the hello's game), else
+    from the ``NOT_SERVED`` line of a ``BotError``'s stderr tail (it cannot be imported).
+    The reply comes first: stderr is drained by a thread, and under load the tail was
+    read before the line reached it (a clean clone's suite ran on with a warning)."""
+    message = str(getattr(error, "message", ""))
+    at = message.find(f"reply to hello: {BUILD_REFUSED}")
+    if at >= 0:
+        return message[at + len("reply to hello: "):]
     for line in getattr(error, "stderr_tail", ()):
         text = line.strip()
         if text.startswith(NOT_SERVED):

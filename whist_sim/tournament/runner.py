@@ -513,6 +513,10 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     in_order = config.sprt is not None or bool(bench.after)
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
     nodes: set[str] = set(folder.meta().get("nodes", []))
+    earlier = folder.meta()
+    # when a complete run ended, kept for a resume that plays nothing (its "ended" had
+    # moved to the resume's time, a data analyst's probe)
+    ended_before = earlier.get("ended") if earlier.get("status") == "complete" else None
     folder.update_meta(status="running", ended=None)
     # the nodes go with the totals: a driver killed on a cluster, resumed embedded,
     # recorded only the embedded node (run.json had them only at a session's end)
@@ -647,12 +651,8 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
             extra["verdict"] = tracker.record()
         if bench.benched:
             extra["benched"] = bench.record()
-        before = folder.meta()
-        # a resume of a complete run plays nothing: the run ended when it ended (its
-        # "ended" had moved to the resume's time, a data analyst's probe)
-        unchanged = (status == "complete" and committed == 0
-                     and before.get("status") == "complete" and before.get("ended"))
-        ended = before["ended"] if unchanged else now_iso() if status == "complete" else None
+        unchanged = status == "complete" and committed == 0 and ended_before
+        ended = ended_before if unchanged else now_iso() if status == "complete" else None
         folder.update_meta(
             status=status, ended=ended, totals=totals,
             error=None,  # an earlier session's abort or failure is not this session's end
