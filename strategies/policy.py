@@ -36,21 +36,18 @@ import contextlib
 import importlib
 import inspect
 import operator
-import re
 from collections.abc import Callable
 from random import Random
 from typing import Any
 
 from whist_sim.env.encoders import ACTIONS, encoder_for, game_of_view
 from whist_sim.games.base import RuleError, describe_action
-from whist_sim.strategy import Strategy, found_but_failed
-
-_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+from whist_sim.strategy import CALLABLE_REFERENCE, Strategy, found_but_failed
 
 
 def load_callable(reference: Any) -> Callable[[dict[str, Any]], Any]:
     """The function ``"package.module:function"`` names, or a ValueError saying why not."""
-    if not isinstance(reference, str) or not _REFERENCE.fullmatch(reference):
+    if not isinstance(reference, str) or not CALLABLE_REFERENCE.fullmatch(reference):
         raise ValueError(
             f"callable = {reference!r} is not package.module:function (a dotted module name,"
             " a colon, a function name), e.g. callable = \"my_package.policies:act\""

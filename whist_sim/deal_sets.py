@@ -222,7 +222,8 @@ class DealSet:
 
 
 def file_digest(path: Path | str) -> str:
-    """SHA-256 of a deal set's file: run.json keeps it, so a resume knows the cards are the same."""
+    """SHA-256 of a file, read a megabyte at a time: run.json keeps a deal set's, so a resume
+    knows the cards are the same, and those of the files an entrant's parameters name."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):

@@ -22,18 +22,13 @@ when such a file changes.
 
 from __future__ import annotations
 
-import hashlib
-import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from whist_sim.strategy import module_record
-
-_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
-
-_CHUNK = 1 << 20
+from whist_sim.deal_sets import file_digest
+from whist_sim.strategy import CALLABLE_REFERENCE, module_record
 
 
 def parameter_sources(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -44,7 +39,7 @@ def parameter_sources(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     for key, value in sorted(params.items()):
         if not isinstance(value, str) or not value:
             continue
-        if _REFERENCE.fullmatch(value):
+        if CALLABLE_REFERENCE.fullmatch(value):
             module_name = value.partition(":")[0]
             if module_name in sys.modules:
                 modules[key] = module_record(module_name)
@@ -52,15 +47,8 @@ def parameter_sources(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         path = Path(value)
         try:
             if path.is_file():
-                files[key] = {"file": str(path.resolve()), "sha256": _digest(path)}
+                files[key] = {"file": str(path.resolve()), "sha256": file_digest(path)}
         except OSError:  # a value no file system accepts as a path (too long, say)
             continue
     return {"parameter_modules": modules, "parameter_files": files}
 
-
-def _digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()

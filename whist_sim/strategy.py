@@ -94,6 +94,10 @@ BUILT_IN_DISTRIBUTION = "whist-sim"
 
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
+CALLABLE_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+"""``package.module:name`` (a dotted attribute after the colon too): how a policy's
+``callable`` names its function, and how a run records code a parameter names."""
+
 
 def _distribution_name(ep: EntryPoint) -> str:
     """The normalised name of the distribution that registers ``ep`` ("" if unknown)."""
