@@ -76,6 +76,18 @@ def score_p_value(values: npt.ArrayLike, null: float) -> float:
     return float(2.0 * stats.t.sf(abs(t), n - 1))
 
 
+def fewest_deals_to_decide(family: int, alpha: float = FAMILY_WISE_ALPHA) -> int:
+    """The fewest values (deal indices) with which ``score_p_value`` can pass the first
+    step of Holm's test over ``family`` comparisons. Its t is at most sqrt(n - 1), the
+    spread about the null being at least the mean's distance from it, so below this
+    number no share, however far from the fair one, reads decided: a run of 6 deals gave
+    64.8% against a fair 33.3% "not decided", and the report says why."""
+    n = 2
+    while math.sqrt(n - 1) <= stats.t.isf(alpha / family / 2, n - 1):
+        n += 1
+    return n
+
+
 def holm(p_values: Sequence[float], alpha: float = FAMILY_WISE_ALPHA) -> list[bool]:
     """Which hypotheses Holm's step-down procedure rejects at family-wise ``alpha``.
 

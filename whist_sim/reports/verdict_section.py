@@ -48,7 +48,13 @@ from whist_sim.reports.comparisons import (
     pairwise_values,
 )
 from whist_sim.reports.document import Section, Table
-from whist_sim.reports.multiplicity import FAMILY_WISE_ALPHA, holm, p_value, score_p_value
+from whist_sim.reports.multiplicity import (
+    FAMILY_WISE_ALPHA,
+    fewest_deals_to_decide,
+    holm,
+    p_value,
+    score_p_value,
+)
 from whist_sim.reports.stats import t_interval
 from whist_sim.store import RunFolder
 from whist_sim.store.lock import live_writer, shown_status
@@ -478,9 +484,14 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
                 f" {100 * fair:.1f}%")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
-            lines.append(f"{text}: {side} it, decided." if holds else
-                         f"{text}: {side} it on its own interval, but"
-                         f" {_not_with_the_others(len(rows))}")
+            fewest = fewest_deals_to_decide(len(rows))
+            lines.append(
+                f"{text}: {side} it, decided." if holds else
+                f"{text}: {side} it on its own interval, but over {_deals(interval.n)} the"
+                f" test against the fair share cannot decide: with {len(rows)} comparisons"
+                f" it needs at least {fewest} deals." if interval.n < fewest else
+                f"{text}: {side} it on its own interval, but"
+                f" {_not_with_the_others(len(rows))}")
         else:
             gap = abs(interval.estimate - fair)
             sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
