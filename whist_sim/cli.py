@@ -215,6 +215,8 @@ def _as_options(text: str) -> str:
     for key, option in (("sprt", "--sprt"), ("variant", "--variant")):
         if text.startswith(f"duel: {key}."):
             return f"{option} {text[len(f'duel: {key}.'):]}"
+    if text.startswith("duel: tournament.deals = "):
+        return f"--max-deals {text[len('duel: tournament.deals = '):]}"
     return text
 
 
@@ -342,7 +344,7 @@ def duel(
                                  seed=seed, time_limit=time_limit)
         except WhistSimError as exc:
             raise WhistSimError(_as_options(str(exc))) from None
-        _warn(config.warnings)
+        _warn([_as_options(line) for line in config.warnings])
         _check_out(folder)
         summary = run_duel(config, folder, workers=workers, address=address, progress=progress)
     except WhistSimError as exc:

@@ -25,8 +25,10 @@ from whist_sim.inference.sprt import (
     Verdict,
     fixed_sample_pairs,
     fixed_verdict,
+    needs_spread,
     pairs_to_separate,
     sequential_verdict,
+    short_maximum_warning,
 )
 
 __all__ = [
@@ -42,10 +44,12 @@ __all__ = [
     "fixed_verdict",
     "knockout_model",
     "model_for",
+    "needs_spread",
     "net_model",
     "normal_llr",
     "pairs_to_separate",
     "pentanomial_model",
     "sequential_verdict",
+    "short_maximum_warning",
     "tilted_distribution",
 ]

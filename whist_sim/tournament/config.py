@@ -39,7 +39,14 @@ from whist_sim.games.base import (
     is_whole,
     shown_number,
 )
-from whist_sim.inference import PairModel, SprtError, SprtSettings, model_for
+from whist_sim.inference import (
+    PairModel,
+    SprtError,
+    SprtSettings,
+    model_for,
+    needs_spread,
+    short_maximum_warning,
+)
 from whist_sim.inference.duel_pairs import pair_unit
 from whist_sim.inference.settings import SKEWNESS_LIMIT
 from whist_sim.parameter_sources import parameter_sources
@@ -948,10 +955,16 @@ def _check_sprt(config: TournamentConfig, game: Game, source: str) -> None:
         raise ConfigError(f"{source}: [sprt] plays one line-up; leave tournament.format out")
     if len(config.table_sizes()) != 1:
         raise ConfigError(f"{source}: [sprt] plays one table size; give tournament.players once")
+    model = duel_model(config, game)
     try:
-        settings.check_model(duel_model(config, game), f"{source}: sprt")
+        settings.check_model(model, f"{source}: sprt")
     except SprtError as exc:
         raise ConfigError(str(exc)) from None
+    if not needs_spread(model, settings):  # known before a card: said before a card
+        warning = short_maximum_warning(model, settings, config.tournament.deals,
+                                        f"{source}: tournament.deals")
+        if warning is not None:
+            config._warnings.append(warning)
 
 
 def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:

@@ -469,6 +469,16 @@ class _Console:
                 line += f", about {_duration(left)} left"
         return line
 
+    def note(self, text: str | None) -> None:
+        """A line the run's operator should read now (printed whether or not the progress
+        is shown, above the bar on a terminal)."""
+        if text is None:
+            return
+        if self.enabled and self.terminal:
+            self.bar.write(f"note: {text}", file=sys.stderr)
+        else:
+            print(f"note: {text}", file=sys.stderr, flush=True)
+
     def close(self) -> None:
         self.bar.close()
 
@@ -604,7 +614,9 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
                 if tracker is not None and config.sprt is not None:
                     complete_deals = min(plan.deals, next_in_order * plan.deals_per_task
                                          // plan.pairings)
-                    if tracker.look(complete_deals):
+                    decided = tracker.look(complete_deals)
+                    console.note(tracker.take_note())
+                    if decided:
                         break
                 console.update(matches_of[task], standings, tracker)
             if tracker is not None and tracker.decided:

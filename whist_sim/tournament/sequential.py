@@ -23,8 +23,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from whist_sim.inference import SprtSettings, fixed_verdict, sequential_verdict
+from whist_sim.inference import (
+    SprtSettings,
+    fixed_verdict,
+    needs_spread,
+    sequential_verdict,
+    short_maximum_warning,
+)
 from whist_sim.inference.duel_pairs import duel_pair_values
+from whist_sim.inference.sprt import FEW_PAIRS
 from whist_sim.tournament.config import TournamentConfig, duel_model
 
 DECIDED = ("H1", "H0")
@@ -32,6 +39,9 @@ DECIDED = ("H1", "H0")
 
 INITIAL_ROOM = 1 << 16
 """Deal indices a tracker has room for at first (512 KiB); it doubles as deals come."""
+
+MAXIMUM_KEY = "the maximum (tournament.deals, a duel's --max-deals)"
+"""How a note on a maximum too short names it: the tracker does not know which was given."""
 
 
 class DuelTracker:
@@ -59,6 +69,12 @@ class DuelTracker:
         self.looked = 0
         """Deal indices the test has read: whole batches, in order."""
         self.verdict: Any = None
+        self._maximum_checked = not (self.sequential
+                                     and needs_spread(self.model, self.settings))
+        """Whether the maximum was weighed against the pairs' spread (hypotheses in
+        normalised Elo need no spread: the config's warnings weigh them before a card)."""
+        self.note: str | None = None
+        """A note for the console, once: the maximum is short at the spread seen."""
 
     def add_rows(self, seats: pl.LazyFrame, matches: pl.LazyFrame) -> None:
         """Record the pair values of whole deal indices (one task's rows, or a run's).
@@ -68,12 +84,16 @@ class DuelTracker:
         verdict reads the finished run at once.
         """
         values = duel_pair_values(seats, matches, self.a, self.game).collect()
-        deals = values["deal"].to_numpy()
+        self.add_values(values["deal"].to_numpy(), values["value"].cast(pl.Float64).to_numpy())
+
+    def add_values(self, deals: np.ndarray, values: np.ndarray) -> None:
+        """Record A's pair value of each deal index in ``deals`` (``add_rows`` reads them
+        from a task's rows)."""
         if deals.size and deals.max() >= self._values.size:  # room doubles, as a list's
             grown = np.full(max(int(deals.max()) + 1, 2 * self._values.size), np.nan)
             grown[: self._values.size] = self._values
             self._values = grown
-        self._values[deals] = values["value"].cast(pl.Float64).to_numpy()
+        self._values[deals] = values
 
     def look(self, complete_deals: int) -> bool:
         """Read every whole batch within the first ``complete_deals`` deal indices; True once
@@ -99,7 +119,25 @@ class DuelTracker:
             # the verdict and the deals it read change together: a Ctrl-C between the two
             # recorded "1,280 deals read" beside a verdict on 1,260 pairs
             self.verdict, self.looked = verdict, end
+            self._weigh_maximum()
         return self.decided
+
+    def _weigh_maximum(self) -> None:
+        """Once ``FEW_PAIRS`` pairs show a spread, say if the maximum is short for the
+        hypotheses at that spread (``short_maximum_warning``): said at the end only, it
+        came after every pair of a duel that could not decide had been played."""
+        estimate = self.verdict.estimate
+        if (self._maximum_checked or self.decided or self.looked >= self.deals
+                or estimate.pairs < FEW_PAIRS or not estimate.sd > 0):
+            return
+        self._maximum_checked = True
+        self.note = short_maximum_warning(self.model, self.settings, self.deals, MAXIMUM_KEY,
+                                          sd=estimate.sd, seen=estimate.pairs)
+
+    def take_note(self) -> str | None:
+        """The note for the console, if there is one not yet taken."""
+        note, self.note = self.note, None
+        return note
 
     @property
     def decided(self) -> bool:

@@ -1,0 +1,110 @@
+"""A sequential test's maximum too short for its hypotheses is said before the pairs run out.
+
+The verdict of a test that reached its maximum says the maximum was short, but only
+after every pair was played. A maximum below twice the fixed-sample length of the
+hypotheses ends inconclusive often (docs/statistics.md, "A maximum long enough"):
+hypotheses in normalised Elo are weighed when the config is read, others once the
+first pairs show their spread.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from whist_sim.cli import _as_options
+from whist_sim.inference import fixed_sample_pairs, needs_spread, short_maximum_warning
+from whist_sim.inference.sprt import ADVISED_MAXIMUM, FEW_PAIRS
+from whist_sim.tournament.config import duel_model
+from whist_sim.tournament.duel import duel_config, run_duel
+from whist_sim.tournament.sequential import DuelTracker
+
+
+def _solo(max_deals: int, **sprt):
+    return duel_config("heuristic", "random", "solo_whist", max_deals=max_deals,
+                       sprt={"elo0": 0, "elo1": 40, **sprt})
+
+
+def _advised(config) -> int:
+    model = duel_model(config)
+    return ADVISED_MAXIMUM * fixed_sample_pairs(model, config.sprt.settings(), 1.0)
+
+
+def test_a_maximum_below_twice_the_fixed_sample_length_is_warned_before_a_card():
+    advised = _advised(_solo(10_000))
+    config = _solo(advised - 1)
+    [warning] = config.warnings
+    assert warning.startswith(f"duel: tournament.deals = {advised - 1:,} is short")
+    assert f"a fixed-sample test of them needs {advised // ADVISED_MAXIMUM:,} pairs" in warning
+    assert f"set at least {advised:,}" in warning
+    assert _solo(advised).warnings == []
+
+
+def test_the_duel_command_names_its_option_in_the_warning():
+    [warning] = _solo(100).warnings
+    assert _as_options(warning).startswith("--max-deals 100 is short for these hypotheses")
+
+
+@pytest.mark.parametrize(("game", "sprt"), [
+    ("german_whist", {"elo0": 0, "elo1": 10}),       # pentanomial: a bounded grid
+    ("knockout_whist", {"elo0": 0, "elo1": 10}),     # a share of games
+    ("solo_whist", {"net0": 0, "net1": 0.5}),        # points per hand
+])
+def test_hypotheses_whose_length_depends_on_the_spread_wait_for_the_pairs(game, sprt):
+    config = duel_config("heuristic", "random", game, max_deals=20, sprt=sprt)
+    assert needs_spread(duel_model(config), config.sprt.settings())
+    assert config.warnings == []
+
+
+def _german_tracker(max_deals: int) -> DuelTracker:
+    config = duel_config("heuristic", "random", "german_whist", max_deals=max_deals,
+                         sprt={"elo0": 0, "elo1": 10, "batch": 10})
+    return DuelTracker(config)
+
+
+def _pentanomial_values(count: int) -> np.ndarray:
+    """Pair values on the quarters' grid with a spread and a mean between the hypotheses."""
+    return np.resize(np.array([0.0, 0.25, 0.5, 0.75, 1.0, 0.5, 0.5, 0.75]), count)
+
+
+def test_the_tracker_says_once_after_enough_pairs_that_its_maximum_is_short():
+    tracker = _german_tracker(max_deals=200)
+    tracker.add_values(np.arange(200), _pentanomial_values(200))
+    tracker.look(FEW_PAIRS - 10)
+    assert tracker.take_note() is None  # too few pairs to read a spread from
+    tracker.look(FEW_PAIRS)
+    note = tracker.take_note()
+    sd = tracker.verdict.estimate.sd
+    fixed = fixed_sample_pairs(tracker.model, tracker.settings, sd)
+    assert note is not None and note.startswith("the maximum (tournament.deals, a duel's"
+                                                " --max-deals) = 200 is short")
+    assert f"needs {fixed:,} pairs at the spread of the first {FEW_PAIRS} pairs" in note
+    assert tracker.take_note() is None  # taken once
+    tracker.look(FEW_PAIRS + 50)
+    assert tracker.take_note() is None  # and weighed once
+
+
+def test_the_tracker_is_silent_when_the_maximum_is_long_enough():
+    tracker = _german_tracker(max_deals=200_000)
+    tracker.add_values(np.arange(100), _pentanomial_values(100))
+    tracker.look(100)
+    assert tracker.take_note() is None
+
+
+def test_a_duel_run_prints_the_note_while_it_plays(tmp_path, capsys):
+    config = duel_config("heuristic", "random", "german_whist", max_deals=60, seed=4,
+                         sprt={"elo0": 0, "elo1": 5, "batch": 30}, deals_per_task=10)
+    run_duel(config, tmp_path / "duel", workers=0, progress=False)
+    err = capsys.readouterr().err
+    assert "note: the maximum (tournament.deals, a duel's --max-deals) = 60 is short" in err
+    assert err.count("is short for these hypotheses") == 1
+
+
+def test_pairs_without_spread_say_nothing_of_the_length_yet():
+    """A spread of 0 (every pair alike so far) would make the fixed-sample length 2."""
+    tracker = _german_tracker(max_deals=200)
+    for sd in (None, 0.0, float("nan")):
+        assert short_maximum_warning(tracker.model, tracker.settings, 200, "m", sd=sd) is None
+    tracker.add_values(np.arange(60), np.full(60, 0.5))
+    tracker.look(60)
+    assert tracker.take_note() is None
