@@ -253,3 +253,32 @@ def test_a_run_whose_data_link_is_gone_says_resume_restores_it(run: Path):
         in line
     resume_tournament(run, workers=0, progress=False)
     assert_same_rows(run_rows(run), reference)
+
+
+def test_hidden_files_a_file_browser_leaves_in_data_are_not_the_runs_problem(run: Path):
+    """A Mac's Finder leaves .DS_Store in every folder it opens, an NFS client .nfs000...
+    for a file removed while open: the report refused the run as showing "other rows
+    than the run holds". Parquet readers pass over such names, and so does the check."""
+    for place in (run / "data", run / "data" / "seats"):
+        (place / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    (run / "data" / "deals" / ".nfs0000000000a1b2c300000001").write_bytes(b"")
+    RunFolder.open(run).close()  # the full check, every byte hashed
+    assert resume_tournament(run, workers=0, progress=False).tasks_run == 0
+
+
+@pytest.mark.parametrize("command", ["report", "resume"])
+def test_a_file_at_the_top_of_data_that_is_no_table_is_named_and_never_removed(
+    run: Path, command: str
+):
+    """data/ holds the run's tables and nothing else (a tool reading all of data/ read a
+    stray file too); the rebuild a resume makes would remove it with the old snapshot,
+    so a resume refuses too, saying to move it out."""
+    (run / "data" / "notes.txt").write_text("my notes")
+    line = _one_line_error(COMMANDS[command](run))
+    assert line == (
+        f"error: {run}/data/notes.txt: is not one of the run's tables (deals, seats, matches,"
+        " actions, tricks); data/ holds the run's tables and nothing else (a tool that reads"
+        f" all of data/ would read it too): move it out of {run}")
+    assert (run / "data" / "notes.txt").read_text() == "my notes"
+    (run / "data" / "notes.txt").rename(run / "notes.txt")
+    RunFolder.open(run).close()

@@ -35,6 +35,7 @@ from whist_sim.store.integrity import (
     VIEW_DAMAGED,
     check_view,
     explain,
+    foreign,
     repaired,
 )
 from whist_sim.store.lock import LOCK_FILE, WriterLock
@@ -514,6 +515,8 @@ class RunFolder:
         problems = check_view(self.path, view, tables, checksum=True)
         if any(p.kind in (DAMAGED, VIEW_DAMAGED) for p in problems):
             raise RunFolderError(explain(self.path, view, problems))
+        if any(foreign(p) for p in problems):  # never removed with the old snapshot
+            raise RunFolderError(explain(self.path, view, [p for p in problems if foreign(p)]))
         if problems or not self.data.is_symlink() or not view.current:
             self.repairs += repaired(self.path, view, problems)
             gone = {p.unit for p in problems if p.kind == MISSING}

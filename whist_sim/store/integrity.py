@@ -28,6 +28,9 @@ from whist_sim.store.errors import RunFolderError
 from whist_sim.store.manifest import FileRecord, describe_tasks, file_problem
 from whist_sim.store.snapshots import DATA_DIR, UNITS_DIR, View, entry, unit_file
 
+NOT_A_TABLE = "is not one of the run's tables"
+"""What an entry at the top of ``data/`` that is no table of the run is said to be."""
+
 DAMAGED = "damaged unit"
 MISSING = "missing unit"
 VIEW_DAMAGED = "damaged view"
@@ -42,6 +45,12 @@ class Problem:
     unit: str | None
     where: Path
     what: str
+
+
+def foreign(problem: Problem) -> bool:
+    """Whether ``problem`` is an entry at the top of ``data/`` that is not a table: perhaps
+    a user's own file, which a rebuild of ``data/`` would remove with the old snapshot."""
+    return problem.unit is None and problem.what.startswith(NOT_A_TABLE)
 
 
 def check_view(
@@ -65,6 +74,10 @@ def check_view(
         return verdicts[key]
 
     units = view.manifest.units
+    tables = tuple(tables)
+    for name in view.others:
+        problems.append(Problem(VIEW_INCOMPLETE, None, run / DATA_DIR / name,
+                                f"{NOT_A_TABLE} ({', '.join(tables)})"))
     for table in tables:
         shown = view.listing.get(table)
         folder = run / DATA_DIR / table
@@ -130,6 +143,12 @@ def explain(run: Path, view: View, problems: list[Problem]) -> str:
             f" and run {resume} to restore it{more}"
         )
     count = len(same_kind)
+    if worst.what.startswith(NOT_A_TABLE):  # a user's file, perhaps: never removed here
+        return (
+            f"{worst.where}: {worst.what}{f' (and {count - 1} more like it)' if count > 1 else ''};"
+            " data/ holds the run's tables and nothing else (a tool that reads all of data/"
+            f" would read it too): move it out of {run}{more}"
+        )
     return (
         f"{worst.where}: {worst.what}{f' (and {count - 1} more like it)' if count > 1 else ''};"
         f" data/ shows other rows than the run holds: run {resume} to rebuild data/ from"

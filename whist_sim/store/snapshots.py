@@ -177,6 +177,8 @@ class View:
     current: bool = True
     """Whether the snapshot has today's layout (False: the manifest among the tables, or a
     ``data/`` folder a copy made by following the link): the next writer moves it on."""
+    others: tuple[str, ...] = ()
+    """Names at the top of ``data/`` that are not the run's tables (nor hidden)."""
 
 
 def manifest_file(run: Path, root: Path) -> tuple[Path, Path, bool]:
@@ -209,13 +211,27 @@ def read_view(run: Path, tables: Iterable[str]) -> View:
         raise RunFolderError(
             f"{exc}; run whist-sim run --resume {run} to rebuild it from the records each"
             " unit keeps") from None
+    tables = tuple(tables)
     listing: dict[str, set[str] | None] = {}
     for table in tables:
         try:
-            listing[table] = {entry.name for entry in os.scandir(root / table)}
+            listing[table] = {entry.name for entry in os.scandir(root / table)
+                              if not hidden(entry.name)}
         except FileNotFoundError:
             listing[table] = None
-    return View(root, manifest, listing, shown, current)
+    others = tuple(sorted(name for name in os.listdir(root)
+                          if name not in tables and not hidden(name)
+                          and (current or name != MANIFEST_FILE)))
+    return View(root, manifest, listing, shown, current, others)
+
+
+def hidden(name: str) -> bool:
+    """Whether a file in ``data/`` is one that readers pass over and the check ignores: a
+    name starting with a dot (Finder's ``.DS_Store``, an NFS client's ``.nfs000...``
+    for a file still open when removed, an editor's swap file). Parquet readers skip
+    such names (pyarrow's datasets; a glob of ``*.parquet``); refusing the run for one
+    made a run unreadable once its folder was opened in the Finder."""
+    return name.startswith(".")
 
 
 def entry(view: View, table: str, unit: str) -> Path:
