@@ -394,3 +394,26 @@ def test_a_knockout_policy_for_one_table_size_is_checked_at_that_size():
     with pytest.raises(CheckArgumentError, match="none is checked here: german_whist is played"
                                                  " at one"):
         check_strategy("policy", ["german_whist"], deals=1, params=params, players=4)
+
+
+def test_an_isolated_policys_masked_action_is_one_reason_without_a_library_traceback(tmp_path):
+    """The forfeit of an isolated policy that returned a masked action gave the reason, then
+    "last lines of the bot's stderr:" with the traceback of whist_sim's own refusal, which
+    said the reason again in lines of library code."""
+    import polars as pl
+
+    from whist_sim.tournament.config import validate_config
+    from whist_sim.tournament.runner import run_tournament
+
+    config = validate_config({
+        "tournament": {"game": "german_whist", "deals": 1, "seed": 2**40},
+        "strategies": [{"use": "policy", "callable": f"{HERE}:returns_negative",
+                        "isolate": True}, {"use": "random"}],
+    })
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    errors = pl.read_parquet(summary.path / "data" / "deals")["error"].drop_nulls()
+    assert len(errors) == 2  # both seatings forfeit at the policy's first decision
+    for error in errors:
+        assert "policy tests.test_policy:returns_negative returned -1, which is not one of" \
+               " the game's actions (0..51); allowed: " in error
+        assert "Traceback" not in error and "last lines of the bot's stderr" not in error

@@ -26,7 +26,7 @@ from contextlib import redirect_stdout
 from typing import Any, BinaryIO
 
 from whist_sim.games import GAMES
-from whist_sim.games.base import WhistSimError
+from whist_sim.games.base import RuleError, WhistSimError
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.messages import (
     MAX_NAME,
@@ -129,7 +129,12 @@ class _Bot:
         try:
             with redirect_stdout(sys.stderr):
                 action = self.strategy(self.game).choose(view, self.rng)
-        except Exception as exc:
+        except RuleError as exc:  # the rules refuse what it chose (a policy's masked
+            # action): the reply says all; a traceback of whist_sim's own refusal, added to
+            # the forfeit as the bot's stderr, said it again in lines of library code
+            self.send(error_message(f"strategy raised {raised_text(exc)}"))
+            return
+        except Exception as exc:  # a failure in the strategy's code: where it was helps
             traceback.print_exc(file=sys.stderr)
             self.send(error_message(f"strategy raised {raised_text(exc)}"))
             return
