@@ -126,6 +126,20 @@ def test_reset_options_fix_the_deal_as_play_deal_would_deal_it():
     assert e.state_.deal_record() == make_game("german_whist").new_deal(12345, 1).deal_record()
 
 
+@pytest.mark.parametrize("seed", [1.5, "3", True, np.True_, -1, None.__class__])
+def test_reset_refuses_a_seed_that_is_not_a_whole_number_from_zero(seed):
+    """gymnasium's own error escaped ``except EnvError``, and True was taken as seed 1
+    (an RL researcher's probe); NumPy integers are seeds as Python's are."""
+    e = wenv.german_whist_v0()
+    with pytest.raises(EnvError, match=r"reset\(seed = .*\) is not allowed; allowed values:"
+                                       r" whole numbers >= 0"):
+        e.reset(seed=seed)
+    e.reset(seed=np.int64(7))
+    first = e.state_.deal_record()
+    e.reset(seed=7)
+    assert e.state_.deal_record() == first
+
+
 @pytest.mark.parametrize("seed", [-1, 2**63, 2**70])
 def test_reset_refuses_a_deal_seed_no_tournament_deals_from(seed):
     """The engine reads a seed modulo 2**64: -1 dealt the cards of 2**64 - 1 and was

@@ -50,3 +50,27 @@ def test_every_python_block_of_the_page_runs_as_written():
     for number, block in enumerate(re.findall(r"```python\n(.*?)```", PAGE.read_text(),
                                               re.DOTALL)):
         exec(compile(block, f"{PAGE.name}, python block {number + 1}", "exec"), namespace)
+
+
+def test_the_table_writer_rewrites_a_page_with_markers_and_refuses_anything_else(
+        tmp_path, capsys):
+    """``--help`` was read as a path (a traceback), and any existing file given would have
+    been written over with itself passed through the table rewriter."""
+    import pytest
+
+    from whist_sim.env.docs import main
+
+    with pytest.raises(SystemExit) as helped:
+        main(["--help"])
+    assert helped.value.code == 0 and "layout tables" in capsys.readouterr().out
+    notes = tmp_path / "notes.md"
+    notes.write_text("# my notes\n", encoding="utf-8")
+    assert main([str(notes)]) == 2
+    assert notes.read_text(encoding="utf-8") == "# my notes\n"
+    assert "has no layout tables" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.md")]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+    page = tmp_path / "environment.md"
+    page.write_text(PAGE.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main([str(page)]) == 0
+    assert page.read_text(encoding="utf-8") == PAGE.read_text(encoding="utf-8")

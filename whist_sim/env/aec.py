@@ -201,9 +201,12 @@ class WhistEnv(AECEnv):
         drawing them from the generator; other keys are ignored with a warning (but for
         the one PettingZoo's api_test passes, see ``reset_options``)."""
         if seed is not None:
-            if isinstance(seed, np.integer):  # gymnasium's seeding takes Python ints only
-                seed = int(seed)
-            self._np_random, _ = seeding.np_random(seed)
+            if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer) \
+                    or seed < 0:  # gymnasium's own error escaped EnvError, and True was 1
+                raise EnvError(f"reset(seed = {seed!r}) is not allowed; allowed values: whole"
+                               " numbers >= 0 (a Python or NumPy integer), or None for a"
+                               " fresh generator")
+            self._np_random, _ = seeding.np_random(int(seed))
         options = reset_options(options)
         deal_seed = options.get("deal_seed")
         if deal_seed is None:

@@ -8,6 +8,7 @@ tensors.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -52,13 +53,30 @@ def with_tables(text: str) -> str:
     return _SECTION.sub(replace, text)
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    path = Path(args[0] if args else "docs/environment.md")
-    text = path.read_text(encoding="utf-8")
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite the tables of the page given (default docs/environment.md, from the
+    repository's root); a page without the markers is refused, never rewritten (``--help``
+    was read as a path, and any existing file given would have been written over)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m whist_sim.env.docs",
+        description="Rewrite the layout tables of docs/environment.md from the layouts.")
+    parser.add_argument("page", nargs="?", default="docs/environment.md",
+                        help="the page to rewrite (default docs/environment.md)")
+    path = Path(parser.parse_args(argv).page)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"error: {path}: cannot be read ({exc}); give the path of docs/environment.md",
+              file=sys.stderr)
+        return 2
+    if not _SECTION.search(text):
+        print(f"error: {path} has no layout tables (no '<!-- layout: ... -->' markers);"
+              " give the path of docs/environment.md; nothing written", file=sys.stderr)
+        return 2
     path.write_text(with_tables(text), encoding="utf-8")
     print(f"{path}: layout tables written")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
