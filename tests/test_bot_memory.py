@@ -148,3 +148,46 @@ use = "heuristic"
     dealt = _dealt(record)
     assert len(dealt) >= 6 * 2 * 2  # two line-ups, two seatings (and the checks' deals)
     assert [d for d in dealt if d[2] == "again"] == []
+
+
+DEAL_LOGGING_BOT = r'''
+import json, os, sys
+record = open(sys.argv[1], "a")
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        print(json.dumps({"type": "hello", "name": "logs", "version": "1",
+                          "protocol": "1.0", "games": ["knockout_whist"]}), flush=True)
+    elif kind == "deal":
+        record.write(f"{os.getpid()}\n")
+        record.flush()
+    elif kind == "decide":
+        print(json.dumps({"type": "action", "action": message["legal"][0]}), flush=True)
+    elif kind == "quit":
+        break
+'''
+
+
+def test_no_bot_process_meets_a_knock_out_deal_again_at_another_table_size(tmp_path):
+    """A Knock-out deal index is dealt from one deck at every table size: a process that
+    had played the table of three was handed the table of four of the same deck (another
+    hand, so the hand did not tell) and named 15-17 of its opponents' 21 cards (an
+    adversarial bot author's probe). The deal's identity now goes with the hand."""
+    script = tmp_path / "logs.py"
+    script.write_text(DEAL_LOGGING_BOT)
+    record = tmp_path / "deals.txt"
+    order = []
+    with ProcessStrategy([sys.executable, str(script), str(record)], label="logs") as bot:
+        for seed in range(3):
+            for players in (3, 4):
+                game = make_game("knockout_whist", None, players)
+                others = [build_strategy("random", {}, game.name)] * (players - 1)
+                play_match(game, [bot, *others], seed, on_error="abort")
+                order.append(seed)
+    pids = record.read_text().split()
+    assert len(pids) == len(order) == 6
+    for seed in range(3):
+        same_deal = [pid for pid, dealt in zip(pids, order, strict=True) if dealt == seed]
+        assert len(set(same_deal)) == 2, f"deal {seed}: one process played both tables"
+    assert len(set(pids)) < 6, "processes are still reused across deals"

@@ -12,6 +12,7 @@ hands over the built deal and the seed for everything the cards leave to chance.
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 import time
@@ -399,6 +400,25 @@ def _listening(strategies: Sequence[Any], method: str) -> list[Callable[..., Any
     return list(found.values())
 
 
+def deal_identity(seed: int) -> int:
+    """Which deal is played, as a number that does not give its cards away: a one-way hash
+    of its seed (a match's hand seed, from which a deal set's deal is drawn too), the same
+    wherever the deal is played (every seating, line-up and, in Knock-out Whist, table
+    size). ``begin_deal(deal=...)`` hears it, so that a bot's processes are never given a
+    deal one of them has played (``ProcessStrategy``)."""
+    return derive_seed(seed, "deal identity")
+
+
+def _takes_deal(method: Callable[..., Any]) -> bool:
+    """Whether a ``begin_deal`` takes ``deal`` (a bot's does; a plug-in's may not)."""
+    try:
+        parameters = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: called as it always was
+        return False
+    return any(p.name == "deal" or p.kind is inspect.Parameter.VAR_KEYWORD
+               for p in parameters)
+
+
 def hand_seed(match_seed: int, hand: int) -> int:
     """Seed of hand ``hand`` of a match: the same for every pairing that plays it."""
     return derive_seed(match_seed, "hand", hand)
@@ -432,7 +452,8 @@ def play_match(
                                               on_error)
     match = game.new_match()
     played: list[PlayedDeal] = []
-    begin, end = _listening(strategies, "begin_deal"), _listening(strategies, "end_deal")
+    begin = [(method, _takes_deal(method)) for method in _listening(strategies, "begin_deal")]
+    end = _listening(strategies, "end_deal")
     ready = _seats_to_ready(strategies)
     match_clock = (ChessClock(time_control, game.players)
                    if time_control is not None and time_control.per == "match" else None)
@@ -440,8 +461,13 @@ def play_match(
         hand = len(played)
         for ready_seats, seats in ready:  # a bot's processes start here, not in a decision
             ready_seats(seats)
-        for begin_deal in begin:
-            begin_deal(hand=hand, match=match)
+        if begin:  # the match's hand, whatever the seating, line-up or table size
+            identity = deal_identity(hand_seed(match_seed, hand))
+            for begin_deal, takes_deal in begin:
+                if takes_deal:
+                    begin_deal(hand=hand, match=match, deal=identity)
+                else:
+                    begin_deal(hand=hand, match=match)
         context = match.deal_context()
         given = None if deal_source is None else deal_source(hand, dealer, context)
         if given is None:

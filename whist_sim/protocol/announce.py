@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from whist_sim.games.base import DealOutcome, Game, MatchState
-from whist_sim.play import PlayedDeal, hand_seed, play_deal
+from whist_sim.play import PlayedDeal, _takes_deal, deal_identity, hand_seed, play_deal
 from whist_sim.protocol.match_info import match_summary
 
 
@@ -33,11 +33,18 @@ def _listening(strategies: Sequence[Any], method: str) -> list[Any]:
     return list(seen.values())
 
 
-def announce_deal(strategies: Sequence[Any], hand: int, match: MatchState) -> None:
-    """Before hand ``hand`` of ``match`` is played: its number and the match state."""
+def announce_deal(strategies: Sequence[Any], hand: int, match: MatchState,
+                  deal: int | None = None) -> None:
+    """Before hand ``hand`` of ``match`` is played: its number and the match state, and
+    ``deal``, the deal's identity (``play.deal_identity`` of its seed), for a strategy
+    whose ``begin_deal`` takes it (a bot's: kept by the engine's side, never sent, so that
+    no process is given a deal one of the bot's processes has played)."""
     summary: Mapping[str, Any] | None = match_summary(match)
     for strategy in _listening(strategies, "begin_deal"):
-        strategy.begin_deal(hand=hand, match=summary)
+        if deal is not None and _takes_deal(strategy.begin_deal):
+            strategy.begin_deal(hand=hand, match=summary, deal=deal)
+        else:
+            strategy.begin_deal(hand=hand, match=summary)
 
 
 def announce_result(strategies: Sequence[Any], outcome: DealOutcome) -> None:
@@ -60,8 +67,9 @@ def play_match_announced(
     played: list[PlayedDeal] = []
     while (dealer := match.next_dealer()) is not None:
         hand = len(played)
-        announce_deal(strategies, hand, match)
-        deal = play_deal(game, strategies, hand_seed(match_seed, hand), dealer,
+        seed = hand_seed(match_seed, hand)
+        announce_deal(strategies, hand, match, deal_identity(seed))
+        deal = play_deal(game, strategies, seed, dealer,
                          time_limit=time_limit, on_error=on_error,
                          context=match.deal_context())
         announce_result(strategies, deal.outcome)

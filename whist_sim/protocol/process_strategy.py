@@ -127,9 +127,12 @@ class _Seat:
     """Decisions of the current deal answered so far."""
     in_deal: bool = False
     """A ``deal`` was sent and its ``result`` not yet."""
-    seen: set[int] = field(default_factory=set)
-    """The hands it was dealt (its cards at its first decision of each deal): a deal
-    whose hand is here goes to another process."""
+    seen: set[Any] = field(default_factory=set)
+    """The hands it was dealt (its cards at its first decision of each deal) and the
+    identities of the deals announced (``("deal", seed)``): a deal whose hand or identity
+    is here goes to another process."""
+    deals: int = 0
+    """Deals it was given (``DEALS_PER_PROCESS`` at most)."""
     used: int = 0
     """When it was last given a deal (``ProcessStrategy``'s count of deals given out):
     the least recently used of all seats' resting processes is ended first."""
@@ -242,6 +245,8 @@ class ProcessStrategy:
         """Seats whose process ``ready_seats`` could not start: the error, for the seat's
         next decision to raise."""
         self._announced: tuple[int | None, Mapping[str, Any] | None] = (None, None)
+        self._deal: int | None = None
+        """The announced deal's identity (``begin_deal(deal=...)``), engine side only."""
         self._finalizer = weakref.finalize(self, _end_all, self._seats, self._resting,
                                            self._spares, [self._log, self._transcript])
 
@@ -302,13 +307,23 @@ class ProcessStrategy:
                 while len(self._spares) < len(seats):
                     self._spares.append(self._open(tag="new"))
 
-    def begin_deal(self, *, hand: int | None = None, match: Any = None) -> None:
+    def begin_deal(self, *, hand: int | None = None, match: Any = None,
+                   deal: int | None = None) -> None:
         """Announce the next deal: its number in the match and the match state (a
         ``MatchState``, as ``play_match`` passes it, or its ``match_info.match_summary``),
-        sent in each seat's ``deal`` message. Optional; forgotten at ``end_deal``."""
+        sent in each seat's ``deal`` message, and ``deal``, the identity of its cards
+        (``play.deal_identity``), never sent: no process is given a deal whose identity
+        it has played, whatever the hand it holds in it. Optional; forgotten at
+        ``end_deal``.
+
+        The hand alone did not say it: a Knock-out deal index is dealt from one deck at
+        every table size, so a process that played the three-seat table was handed the
+        four-seat table of the same deck with another hand, and named 15-17 of its
+        opponents' 21 cards (an adversarial bot author's probe)."""
         if isinstance(match, MatchState):
             match = match_summary(match)
         self._announced = (hand, match)
+        self._deal = deal
 
     def choose(self, view: Any, rng: Any) -> int:
         """The bot's action for ``view``: a ``deal`` first if this is the seat's first
@@ -352,6 +367,7 @@ class ProcessStrategy:
                 self._log.write(f"seat {number}", "[engine] the bot did not take its result")
                 self._drop(number)
         self._announced = (None, None)
+        self._deal = None
 
     def close(self) -> None:
         """Say ``quit`` to every bot, give them ``quit_timeout`` seconds, then end them."""
@@ -437,16 +453,17 @@ class ProcessStrategy:
         if current is not None:
             pool.append(current)
         chosen = None
+        dealt = (hand,) if self._deal is None else (hand, ("deal", self._deal))
         for candidate in reversed(pool):  # the most recently used first
-            if (candidate.process.alive and hand not in candidate.seen
-                    and len(candidate.seen) < DEALS_PER_PROCESS):
+            if (candidate.process.alive and candidate.seen.isdisjoint(dealt)
+                    and candidate.deals < DEALS_PER_PROCESS):
                 chosen = candidate
                 break
         if chosen is not None:
             pool.remove(chosen)
             self._seats[number] = chosen
         for seat in [s for s in pool if not s.process.alive
-                     or len(s.seen) >= DEALS_PER_PROCESS]:
+                     or s.deals >= DEALS_PER_PROCESS]:
             seat.process.kill()
             pool.remove(seat)
         while len(pool) >= PROCESSES_PER_SEAT:  # with the one playing: at most the cap
@@ -454,7 +471,8 @@ class ProcessStrategy:
         self._keep_in_all(PROCESSES_IN_ALL - len(self._seats) - (chosen is None))
         if chosen is None:
             chosen = self._seat(number)
-        chosen.seen.add(hand)
+        chosen.seen.update(dealt)
+        chosen.deals += 1
         self._deals_given += 1
         chosen.used = self._deals_given
         return chosen
