@@ -293,3 +293,25 @@ def test_only_a_frame_signed_with_the_key_is_read():
     for frame in (signed(new_key(), b"payload"), b"payload", b"", signed(key, b"p")[:-1]):
         with pytest.raises(ForgedFrame, match="here: a message not signed"):
             verified(key, frame, "here")
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("EatsMemory", "memory limit 600 MiB exceeded"),
+    ("StartsThreads", "thread limit 256 exceeded"),
+])
+def test_an_isolated_strategy_is_held_to_the_memory_and_thread_limits(tmp_path, twin, name,
+                                                                     why):
+    """Isolated strategies and bots were not weighed at all: six isolated processes of 742
+    MB and 300 threads each played a run whose limit was 300 MiB (an adversarial probe).
+    Now each bot, with what it started, is held to the child's limits: its process is
+    ended, its seat forfeits the deal, and the reason is kept in the run's logs."""
+    body = _body(name).replace('label = "bad"', 'label = "bad"\nisolate = true')
+    config = load_config(write_config(tmp_path, body, f"{name}.toml"))
+    summary = run_tournament(config, tmp_path / name, workers=1, progress=False)
+    assert summary.status == "complete"
+    deals = run_rows(summary.path)["deals"]
+    assert deals["status"].to_list() == twin["deals"]["status"].to_list()
+    for error in deals.filter(pl.col("status") == "forfeit")["error"]:
+        assert "(bad)" in error and "was killed by SIGKILL" in error, error
+    log = (summary.path / "logs" / "output" / "(process).log").read_text()
+    assert "[supervisor] ended bot process" in log and why in log, log

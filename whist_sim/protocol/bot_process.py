@@ -276,6 +276,10 @@ class BotProcess:
                 name = signal.Signals(-code).name
             except ValueError:
                 name = f"signal {-code}"
+            if code == -signal.SIGKILL:  # say who does that, besides the bot itself
+                return (f"was killed by {name} (a supervised run ends a bot so past"
+                        " tournament.memory_limit or the thread limit, and the system's OOM"
+                        " killer when memory runs out)")
             return f"was killed by {name}"
         return f"exited with code {code}"
 

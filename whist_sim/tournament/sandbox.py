@@ -66,6 +66,11 @@ DEFAULT_MEMORY_LIMIT = 2 << 30
 THREAD_LIMIT = 256
 """Threads the child may run (its own few, and NumPy's or numba's pools, are far below)."""
 
+BOT_POLL_SECONDS = 0.25
+"""How often the supervisor weighs the bots the child started (isolated strategies and
+external bots): each with what it started, a walk through /proc, less often than the
+child itself."""
+
 CLOSE_SECONDS = 2.0
 """How long a closing supervisor waits for its child to say ``quit`` to its bots and exit."""
 
@@ -292,6 +297,7 @@ class Supervisor:
     def _wait(self, spec: TaskSpec, memory_limit: int) -> TaskResult | _Death:
         assert self._child is not None and self._conn is not None
         limit = spec.time_limit
+        bots_weighed = time.monotonic()
         while True:
             if self._conn.poll(POLL_SECONDS):
                 try:
@@ -327,6 +333,39 @@ class Supervisor:
                 self._child.kill()
                 return _Death(f"thread limit {THREAD_LIMIT} exceeded ({threads} threads"
                               " running: a strategy that starts threads must end them)")
+            if time.monotonic() - bots_weighed >= BOT_POLL_SECONDS:
+                bots_weighed = time.monotonic()
+                self._limit_bots(memory_limit)
+
+    def _limit_bots(self, memory_limit: int) -> None:
+        """Hold each bot the child started (an isolated strategy's process or an external
+        bot, with every process it started) to the same limits as the child: past
+        ``memory_limit`` or ``THREAD_LIMIT`` its process group is ended (SIGKILL), so its
+        seat forfeits the deal it is in ("was killed by SIGKILL"), and the reason is kept
+        in the run's ``logs/output/(process).log``. They were not weighed at all: six
+        isolated strategies of 742 MB and 300 threads each played a run whose limit was
+        300 MiB, unnoticed (an adversarial probe)."""
+        assert self._child is not None
+        for leader in _session_children(self._child.pid):
+            tree = _descendants(leader)
+            used = sum(map(_resident_bytes, tree))
+            threads = sum(map(_thread_count, tree))
+            if used > memory_limit:
+                why = f"memory limit {_size(memory_limit)} exceeded ({_size(used)} in use)"
+            elif threads > THREAD_LIMIT:
+                why = f"thread limit {THREAD_LIMIT} exceeded ({threads} threads running)"
+            else:
+                continue
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(leader, signal.SIGKILL)
+            for pid in tree[1:]:  # what left the group (setsid)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            note = (f"[supervisor] ended bot process {leader} and the {len(tree) - 1}"
+                    f" process(es) it started: {why}\n")
+            with self._lock:
+                room = PROCESS_OUTPUT_LIMIT - len(self._output)
+                self._output += note.encode()[:max(room, 0)]
 
     def _death_cause(self) -> str:
         assert self._child is not None
@@ -378,6 +417,20 @@ def _session_children(pid: int) -> list[int]:
         with contextlib.suppress(OSError):
             if os.getsid(child) == child:
                 found.append(child)
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (children, theirs, ...), from /proc; just
+    ``pid`` where /proc cannot say."""
+    found, waiting = [], [pid]
+    while waiting and len(found) < 10_000:  # a fork bomb's tree is not walked for ever
+        current = waiting.pop()
+        found.append(current)
+        with contextlib.suppress(OSError, ValueError):
+            for thread in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{thread}/children") as handle:
+                    waiting += [int(word) for word in handle.read().split()]
     return found
 
 
