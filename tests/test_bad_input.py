@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,20 +144,59 @@ def test_resume_refuses_options_it_would_ignore(tmp_path, good_run, option):
                         f"{option[0]} cannot go with --resume", "start a new run")
 
 
-def test_a_bot_that_fails_its_handshake_is_a_warning_before_the_run(tmp_path):
-    """The warning docs/protocol.md promises was collected and never printed: the run
-    ended 0 with the bot forfeiting every hand and a verdict against it."""
+def _bot_config(tmp_path: Path, command: list[str]) -> Path:
     body = quick_config(deals=2).replace(
         '[[strategies]]\nuse = "random"\nlabel = "random_b"\n',
-        '[[strategies]]\nuse = "process"\nlabel = "ghost"\ncommand = ["/nonexistent/bot"]\n')
+        f'[[strategies]]\nuse = "process"\nlabel = "ghost"\ncommand = {json.dumps(command)}\n')
     assert "ghost" in body
-    config = write_config(tmp_path, body)
-    result = CliRunner().invoke(app, ["run", str(config), "--workers", "0", "--no-progress",
-                                      "--out", str(tmp_path / "run")])
+    return write_config(tmp_path, body)
+
+
+def _run_config(config: Path, out: Path):
+    return CliRunner().invoke(app, ["run", str(config), "--workers", "0", "--no-progress",
+                                    "--out", str(out)])
+
+
+@pytest.mark.parametrize("command", [
+    ["/nonexistent/bot"],                                   # no such program
+    [sys.executable, "no_such_folder/bot.py"],              # a path from another folder
+])
+def test_a_bot_that_cannot_start_stops_the_run_before_any_deal(tmp_path, command):
+    """It was a warning, easily lost in a log: the run played every deal as the bot's
+    forfeit, ended with status 0 and a "decided" verdict against it (a newcomer's probe:
+    a bot's relative path, run from another folder)."""
+    result = _run_config(_bot_config(tmp_path, command), tmp_path / "run")
+    _assert_clean_error(result, "(ghost)", command[-1])
+    assert ("it failed both times" in result.output
+            or "expected an executable program" in result.output), result.output
+    assert not (tmp_path / "run").exists()
+
+
+FLAKY_BOT = """
+import json, sys
+from pathlib import Path
+starts = Path(sys.argv[1])
+count = int(starts.read_text()) if starts.exists() else 0
+starts.write_text(str(count + 1))
+if count == 0:
+    sys.exit(3)  # its first start fails; every later one plays
+from whist_sim.protocol.client import registry_factory, run_bot
+sys.exit(run_bot(registry_factory("strategies.random_play:RandomStrategy"), name="flaky",
+                 version="1", games=["german_whist"]))
+"""
+
+
+def test_a_bot_that_fails_its_handshake_once_is_a_warning_before_the_run(tmp_path):
+    """A bot that fails only sometimes plays the deals its later starts reach (a probe's
+    flaky bot forfeited none): one failure is a warning, and the run goes on."""
+    script = tmp_path / "flaky.py"
+    script.write_text(FLAKY_BOT)
+    config = _bot_config(tmp_path, [sys.executable, str(script), str(tmp_path / "starts")])
+    result = _run_config(config, tmp_path / "run")
     assert result.exit_code == 0, result.output
     warning = next(line for line in result.stderr.splitlines()
                    if line.startswith("warning:") and "tournament.seed" not in line)
-    assert "(ghost)" in warning and "/nonexistent/bot" in warning
+    assert "(ghost)" in warning and "exited with code 3" in warning, warning
     assert ("the run goes on: each deal it cannot be started for is its forfeit, and after"
             " tournament.bench_after of them (10 for a bot unless set) it is benched") in warning
 

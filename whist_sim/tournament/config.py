@@ -779,14 +779,17 @@ def _greet(
     """Start the entrant's process and complete the handshake: its source and hello for
     run.json. A bot that fails is a warning, not an error: the run goes on, the bot
     forfeits its deals with the reason, and it is benched (docs/protocol.md)."""
-    from whist_sim.protocol import BotError, BotUnsupportedGame, ProcessStrategy
+    from whist_sim.protocol import BotError, BotStartError, BotUnsupportedGame, ProcessStrategy
     from whist_sim.protocol.client import not_served
 
-    bot = ProcessStrategy(
-        entry.bot_command(), label=entry.name, cwd=entry.cwd, env=bot_environment(entry),
-        params=entry.params, game=game.name, variant=game.variant.as_dict(),
-        handshake_timeout=HANDSHAKE_SECONDS,
-    )
+    def greeted() -> ProcessStrategy:
+        return ProcessStrategy(
+            entry.bot_command(), label=entry.name, cwd=entry.cwd, env=bot_environment(entry),
+            params=entry.params, game=game.name, variant=game.variant.as_dict(),
+            handshake_timeout=HANDSHAKE_SECONDS,
+        )
+
+    bot = greeted()
     try:
         bot.start()
     except BotError as exc:
@@ -796,6 +799,13 @@ def _greet(
         if isinstance(exc, BotUnsupportedGame) and entry.use != PROCESS:
             # its class's games leave out this one: refused in process too, never a forfeit
             raise ConfigError(f"{where}: {entry.use} {exc.message}") from None
+        if isinstance(exc, BotStartError):  # no such program: it never will start
+            raise ConfigError(f"{where}: {exc}") from None
+        if not _greets_again(greeted):  # failed twice in a row: not a flaky start
+            # (a newcomer's bot path, relative to another folder, played a whole run of
+            # forfeits that ended with exit status 0 and a "decided" verdict)
+            raise ConfigError(f"{where}: started twice when the config was read, it failed"
+                              f" both times: {exc}") from None
         # said as what will follow if it keeps failing: a bot that fails only sometimes
         # plays the deals its later starts reach (a probe's flaky bot forfeited none)
         config._warnings.append(
@@ -808,6 +818,20 @@ def _greet(
     if entry.use != PROCESS:  # a Python strategy the process imports: its module's file too
         source.update(isolated_source(entry.use, [str(entry.cwd or os.getcwd())]))
     return source
+
+
+def _greets_again(greeted: Callable[[], Any]) -> bool:
+    """Whether a second start of a bot whose first failed completes its handshake."""
+    from whist_sim.protocol import BotError
+
+    again = greeted()
+    try:
+        again.start()
+    except BotError:
+        return False
+    finally:
+        again.close()
+    return True
 
 
 def bot_environment(entry: StrategyEntry) -> dict[str, str] | None:
