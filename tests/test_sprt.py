@@ -1156,8 +1156,8 @@ def test_a_fixed_sample_h1_says_only_that_h0_was_rejected():
     """It read "accepted H1 (a stronger by at least 10 rather than at most 0)" where the
     interval took in 0 and only "above 0" had been shown (a statistician's probe)."""
     model, settings_ = pentanomial_model(), SprtSettings()
-    clear = np.repeat(model.grid, [4, 16, 40, 60, 60])
-    verdict = fixed_verdict(model, settings_, clear)
+    close = np.repeat(model.grid, [220, 400, 700, 400, 280])  # lower bound inside (0, 10)
+    verdict = fixed_verdict(model, settings_, close)
     assert verdict.decision == "H1"
     text = verdict.text("a", "b")
     assert ("a fixed-sample test accepted H1 (a stronger by more than 0, in logistic Elo per"
@@ -1165,8 +1165,35 @@ def test_a_fixed_sample_h1_says_only_that_h0_was_rejected():
     assert "at least 10 rather than" not in text
 
 
+def test_a_fixed_sample_verdict_says_what_its_bound_shows_beyond_the_rejected_hypothesis():
+    """A bound past both hypotheses' means shows the other side too: a clearly weaker A
+    read "not that it is stronger by at most 0" beside an interval wholly below 0 (a
+    newcomer's probe)."""
+    model, settings_ = pentanomial_model(), SprtSettings()
+    clear = np.repeat(model.grid, [4, 16, 40, 60, 60])
+    stronger = fixed_verdict(model, settings_, clear).text("a", "b")
+    assert ("H0, at most 0, rejected, and any advantage below 10 too) after 180 pairs"
+            in stronger)
+    weaker = fixed_verdict(model, settings_, 1 - clear).text("a", "b")
+    assert weaker.startswith("a is not stronger than b by 10 or more, and weaker: its whole"
+                             " 95% interval lies below 0, -161 Elo per hand")
+    assert "H1, at least 10, rejected, and any advantage above 0 too) after 180 pairs" in weaker
+
+
 def test_a_small_negative_number_is_not_written_minus_zero():
     from whist_sim.inference.estimate import signed
 
     assert signed(-0.3, 0) == "+0" and signed(-0.04) == "+0.0"
     assert signed(-0.6, 0) == "-1" and signed(-12.2) == "-12"
+
+
+def test_a_one_sided_h1_beside_a_two_sided_interval_below_0_says_which_decided():
+    """"is stronger: +108 Elo per hand (95%: -16 to +267)" read as the tool contradicting
+    itself (a newcomer's probe): the test is one-sided, the interval shown two-sided."""
+    model, settings_ = pentanomial_model(), SprtSettings()
+    verdict = fixed_verdict(model, settings_, [1, 0.75, 0.5, 0.75, 0.5, 0.75, 0.5, 0.25, 1, 0.5])
+    assert verdict.decision == "H1" and verdict.estimate.elo_lo < 0
+    assert ("(95%: -16 to +267), mean share 0.650 against a fair 0.500, likelihood of"
+            " superiority 97.5%; the 95% interval shown is two-sided and reaches below 0,"
+            ' while the test is one-sided (a false "stronger" at most 0.05); ') in verdict.text(
+        "a", "b")

@@ -66,6 +66,12 @@ class Estimate:
     spread): with the skewness, the spread of mean / sd that a fixed-sample test in
     normalised Elo allows for."""
 
+    @property
+    def has_interval(self) -> bool:
+        """Whether ``describe`` shows a 95% interval (two pairs or more, with a spread or
+        of shares, whose bounds come from the binomial)."""
+        return self.pairs >= 2 and (self.mean_unit == "share" or self.sd != 0)
+
     def describe(self) -> str:
         """One clause a reader takes in at a glance, e.g.
         ``+310 Elo per hand (95%: +290 to +330), mean share 0.860 against a fair 0.500,

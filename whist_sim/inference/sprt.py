@@ -85,20 +85,40 @@ class Verdict:
             f"{a} stronger by at most {low:g} rather than at least {high:g}, in {self.scale}",
         )
         evidence = self.estimate.describe()
+        shown = self.estimate.has_interval
+        below, above = shown and self.estimate.elo_hi < 0, shown and self.estimate.elo_lo > 0
         if self.decision == "H1":
             head = f"{_h1_head(a, b, low)}: {evidence}; "
+            if low >= 0 and shown and self.estimate.elo_lo < 0:  # reaches below 0
+                head += (f"the 95% interval shown is two-sided and reaches below 0, while the"
+                         f" test is one-sided (a false \"stronger\" at most"
+                         f" {self.settings.alpha:g}); ")
         elif self.decision == "H0":
             head = f"{_h0_head(a, b, high)}: {evidence}; "
+            if high >= 0 and below:  # say it: "not stronger" read as "perhaps stronger"
+                head = (f"{_h0_head(a, b, high)}, and weaker: its whole 95% interval lies"
+                        f" below 0, {evidence}; ")
         else:
             head = f"{a} against {b}: {evidence}; "
+            if below or above:
+                head = (f"{a} against {b}: {'weaker' if below else 'stronger'} (its whole 95%"
+                        f" interval lies {'below' if below else 'above'} 0), {evidence}; ")
         if self.sequential:
             tail = self._sequential_tail(*claims)
-        else:  # a fixed test rejects one hypothesis: it does not establish the other's bound
+        else:  # a fixed test rejects one hypothesis; the other's bound only if its own
+            # bound passes that mean too (a clearly weaker A read "not that it is stronger
+            # by at most 0" beside an interval wholly below 0: a newcomer's probe)
+            lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
+            mean0, mean1 = self.means
             tail = self._fixed_tail(
                 f"{a} stronger by more than {low:g}, in {self.scale}: H0, at most {low:g},"
-                f" rejected; not that it is stronger by {high:g} or more",
+                + (f" rejected, and any advantage below {high:g} too"
+                   if lower_bound > mean1 else
+                   f" rejected; not that it is stronger by {high:g} or more"),
                 f"{a} stronger by less than {high:g}, in {self.scale}: H1, at least {high:g},"
-                f" rejected; not that it is stronger by at most {low:g}")
+                + (f" rejected, and any advantage above {low:g} too"
+                   if upper_bound < mean0 else
+                   f" rejected; not that it is stronger by at most {low:g}"))
         return head + tail + self._skew_warning() + self._few_pairs_warning()
 
     def _skew_warning(self) -> str:
