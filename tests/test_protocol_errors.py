@@ -73,6 +73,14 @@ for line in sys.stdin:
         elif mode == "exits_at_hello":
             print("cannot start: the weights file is missing", file=sys.stderr, flush=True)
             sys.exit(4)
+        elif mode == "drives_the_terminal":  # a window title, a reset, a forged line start
+            print("x\x1b]0;PWNED\x07\x1bc\rcomplete: all bots healthy", file=sys.stderr,
+                  flush=True)
+            sys.exit(4)
+        elif mode == "forged_game":
+            send({**HELLO, "games": ["solo_whist\n\x1b[31mpassed: all checks OK\x1b[0m"]})
+        elif mode == "many_games":
+            send({**HELLO, "games": [7] * 300_000})
         else:
             send(HELLO)
     elif kind == "decide":
@@ -401,3 +409,28 @@ def test_a_bot_that_ignores_quit_is_ended_after_the_quit_timeout(bad_bot):
     bot.close()
     assert time.perf_counter() - started < 1.5  # one wait for all four, not one each
     assert all(p.poll() is not None for p in processes)
+
+
+def test_a_bots_stderr_quoted_in_an_error_cannot_drive_the_terminal(bad_bot):
+    """Only colour codes were taken out: an OSC sequence set the window's title, ESC c
+    reset the screen and a carriage return forged a line's start (an adversarial probe)."""
+    with pytest.raises(BotHandshakeError) as caught:
+        ProcessStrategy(bad_bot("drives_the_terminal"), label="loud").start()
+    text = str(caught.value)
+    assert "\x1b" not in text and "\r" not in text and "\x07" not in text
+    assert r"x\x1b]0;PWNED\x07\x1bc\rcomplete: all bots healthy" in text
+
+
+@pytest.mark.parametrize(("mode", "fragment"), [
+    ("forged_game", r"hello has games ['solo_whist\n\x1b[31mpassed: all checks OK\x1b[0m']"),
+    ("many_games", "hello has games [7, 7, 7, 7, 7, 7, ...]"),
+])
+def test_a_hellos_games_are_names_of_one_line_and_a_few(bad_bot, mode, fragment):
+    """A name with a newline forged a "passed:" line in a run's warning, and 300,000
+    entries made a warning of 900 KB (an adversarial probe)."""
+    with pytest.raises(BotHandshakeError) as caught:
+        ProcessStrategy(bad_bot(mode), label="odd").start()
+    text = str(caught.value)
+    assert fragment in text and len(text) < 1_000, text[:2_000]
+    assert "\n" not in text.split(" [bot command:")[0]
+

@@ -39,3 +39,13 @@ def shown(value: Any) -> str:
 def _type_name(value: Any) -> str:
     name = getattr(type(value), "__name__", None)
     return name if isinstance(name, str) else "an object"
+
+
+def one_line(text: str) -> str:
+    """``text`` a bot or a strategy sent, as one line: control characters (a newline, a
+    carriage return, an escape) shown as escapes, so it cannot forge a line of the
+    engine's output nor drive the terminal (a bot's stderr set the window's title and
+    reset the screen through an error's quoted lines)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)

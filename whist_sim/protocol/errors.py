@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from whist_sim.games.base import WhistSimError
 from whist_sim.play import SeatFailure
+from whist_sim.raised import one_line
 
 
 class ProtocolError(WhistSimError, ValueError):
@@ -56,8 +57,8 @@ class BotError(SeatFailure, WhistSimError):
         text = f"({entrant}) {message}; expected {expected} [bot command: {shlex.join(command)}]"
         if self.stderr_tail:
             text += "\nlast lines of the bot's stderr:\n" + "\n".join(
-                f"  {line}" for line in self.stderr_tail
-            )
+                f"  {one_line(line)}" for line in self.stderr_tail  # its escapes shown, not
+            )  # sent to the terminal (a bot's set the window's title and reset the screen)
         super().__init__(text)
 
     def __reduce__(self):

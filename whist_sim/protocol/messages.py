@@ -25,6 +25,8 @@ from whist_sim.games.base import DealOutcome
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.notation import ACTIONS, Notation, notation_of
 from whist_sim.protocol.views import codec_for_view, encode_view
+from whist_sim.raised import one_line
+from whist_sim.raised import shown as short_repr
 
 PROTOCOL_VERSION = "1.0"
 """MAJOR.MINOR: a MAJOR mismatch is refused at the handshake; a MINOR only adds."""
@@ -197,14 +199,6 @@ MAX_NAME = 100
 where a newline in it had forged a line of output ("passed: ...")."""
 
 
-def one_line(text: str) -> str:
-    """``text`` a bot sent, as one line: control characters (a newline, an escape) shown as
-    escapes, so a bot's text cannot forge a line of the engine's output."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
-
 def read_bot_hello(message: Mapping[str, Any]) -> BotHello:
     """The bot's ``hello`` reply, checked field by field; a MAJOR version other than the
     engine's is refused here."""
@@ -231,10 +225,14 @@ def read_bot_hello(message: Mapping[str, Any]) -> BotHello:
             f"protocol {ours[0]}.x (this engine speaks {PROTOCOL_VERSION})",
         )
     games = message.get("games")
-    if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
+    if (not isinstance(games, list) or not games or len(games) > MAX_GAMES
+            or not all(_a_name(g) for g in games)):
+        # shown short: a list of 300,000 entries made a 900 KB warning line, and a name
+        # with a newline forged a line of the engine's output ("passed: ...")
         raise ProtocolError(
-            f"hello has games {games!r}", 'a non-empty list of game names, e.g. ["german_whist"]'
-        )
+            f"hello has games {short_repr(games)}",
+            f"a non-empty list of at most {MAX_GAMES} game names of one line and at most"
+            f" {MAX_NAME} characters each, e.g. [\"german_whist\"]")
     return BotHello(name, str(version), protocol, frozenset(games),
                     _read_variants(message.get("variants")))
 
@@ -244,12 +242,14 @@ def _read_variants(value: Any) -> dict[str, dict[str, tuple[Any, ...]]]:
         return {}
     expected = 'an object {game: {variant key: [values played]}}, e.g. {"solo_whist":' \
                ' {"upcard": [true]}}'
-    if not isinstance(value, dict):
-        raise ProtocolError(f"hello has variants {value!r}", expected)
+    if not isinstance(value, dict) or not all(_a_name(game) for game in value):
+        raise ProtocolError(f"hello has variants {short_repr(value)}", expected)
     variants: dict[str, dict[str, tuple[Any, ...]]] = {}
     for game, keys in value.items():
-        if not isinstance(keys, dict) or not all(isinstance(v, list) for v in keys.values()):
-            raise ProtocolError(f"hello has variants.{game} = {keys!r}", expected)
+        if not isinstance(keys, dict) or not all(isinstance(v, list) and len(v) <= MAX_GAMES
+                                                 for v in keys.values()):
+            raise ProtocolError(f"hello has variants.{one_line(game)} = {short_repr(keys)}",
+                                f"{expected}, at most {MAX_GAMES} values a key")
         known = _variant_keys(game)
         unknown = sorted(set(keys) - known) if known else []
         if unknown:  # a misspelt key had been ignored: the bot was sent values it refuses
@@ -258,6 +258,15 @@ def _read_variants(value: Any) -> dict[str, dict[str, tuple[Any, ...]]]:
                 f"{game} variant keys: {', '.join(sorted(known))}")
         variants[game] = {key: tuple(values) for key, values in keys.items()}
     return variants
+
+
+MAX_GAMES = 64
+"""Entries a ``hello``'s game list, or one variant key's list of values, may have."""
+
+
+def _a_name(value: Any) -> bool:
+    """A game's name as a hello may give it: text of one line, at most ``MAX_NAME`` long."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
 
 
 def _variant_keys(game: str) -> frozenset[str]:
@@ -277,7 +286,7 @@ def unsupported(hello: BotHello, game: str, variant: Mapping[str, Any] | None) -
         if variant is not None and key in variant and not any(
             _same_value(value, variant[key]) for value in values
         ):
-            shown_values = ", ".join(json.dumps(v) for v in values)
+            shown_values = one_line(", ".join(json.dumps(v)[:MAX_NAME] for v in values))
             return (f"it plays {game} with {key} = {shown_values} only, not"
                     f" {json.dumps(variant[key])}")
     return None
