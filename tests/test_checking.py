@@ -115,6 +115,14 @@ def test_a_game_the_strategy_does_not_play_is_refused_as_bad_input():
         check_strategy(GermanHeuristic, games=["solo_whist"])
 
 
+def test_a_game_asked_for_that_does_not_exist_is_named_as_unknown_not_as_the_strategys():
+    """``check ... --game german`` said the strategy "cannot be checked on it" (a
+    newcomer's probe), as if the strategy were at fault."""
+    with pytest.raises(CheckArgumentError, match="game 'german' is not a game whist_sim knows;"
+                                                 " allowed values: german_whist, knockout_whist,"):
+        check_strategy(RandomStrategy, games=["german"])
+
+
 def test_no_deals_is_refused_as_bad_input():
     with pytest.raises(CheckArgumentError, match="deals = 0 is not allowed"):
         check_strategy(RandomStrategy, deals=0)

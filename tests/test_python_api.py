@@ -170,3 +170,20 @@ def test_play_deal_refuses_a_strategy_class_in_a_seat():
                                             r" a strategy class, not an instance; build it"
                                             r" with RandomStrategy\(\.\.\.\)"):
         play_deal("german_whist", [resolve_strategy("random")] * 2, 1)
+
+
+def test_a_run_into_a_used_folder_names_the_ways_on_in_pythons_words_too(tmp_path):
+    """From a notebook it said "choose another --out or continue it with --resume",
+    options a Python caller does not have (a newcomer's probe)."""
+    from whist_sim.store import RunFolderError
+    from whist_sim.tournament.runner import run_tournament
+
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "notes.txt").write_text("mine")
+    config = load_config(Path(__file__).resolve().parents[1] / "configs" / "quickstart.toml",
+                         {"deals": 2})
+    with pytest.raises(RunFolderError) as refused:
+        run_tournament(config, used, workers=0, progress=False)
+    assert "run_tournament's out" in str(refused.value)
+    assert f"resume_tournament({str(used)!r})" in str(refused.value)

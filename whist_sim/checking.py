@@ -354,6 +354,10 @@ def _games_to_check(name: str, claimed: frozenset[str] | None, games: Iterable[s
             f"games = []: nothing to check; allowed values (the games {name!r} plays):"
             f" {', '.join(sorted(known))}, or None for all of them")
     for game in wanted:
+        if game not in GAMES:  # a misspelt game is no fault of the strategy's
+            raise CheckArgumentError(
+                f"game {game!r} is not a game whist_sim knows; allowed values:"
+                f" {', '.join(sorted(GAMES))}")
         if game not in known:
             raise CheckArgumentError(
                 f"game {game!r}: strategy {name!r} cannot be checked on it; allowed values"

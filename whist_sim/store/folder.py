@@ -99,10 +99,7 @@ class RunFolder:
     def create(cls, path: Path | str, meta: Mapping[str, Any]) -> RunFolder:
         """Start a new run folder at ``path`` (missing or empty), holding its writer's lock."""
         path = folder_path(path)
-        refusal = RunFolderError(
-            f"{path} already exists and is not empty; choose another --out or"
-            f" continue it with --resume {path}"
-        )
+        refusal = RunFolderError(taken(path))
         if path.exists() and not path.is_dir():
             raise RunFolderError(f"{path}: is a file; a run folder is a folder")
         if _has_content(path):
@@ -588,6 +585,14 @@ def folder_path(path: Any) -> Path:
         f"run folder = {path!r} is not a folder's path; give a str or a pathlib.Path"
         " (e.g. \"results/mine\")"
     )
+
+
+def taken(path: Path | str) -> str:
+    """Why a new run cannot start in ``path``, and the two ways on, as the command line
+    and Python say them (a notebook's user has no ``--out``)."""
+    return (f"{path} already exists and is not empty; choose another folder for the run"
+            f" (--out; run_tournament's out), or continue the run there: whist-sim run"
+            f" --resume {path} (resume_tournament({str(path)!r}))")
 
 
 def is_fresh(path: Path | str) -> bool:

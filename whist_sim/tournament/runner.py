@@ -40,7 +40,7 @@ from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
-from whist_sim.store.folder import is_fresh
+from whist_sim.store.folder import is_fresh, taken
 from whist_sim.store.space import estimate_room, sample_bytes
 from whist_sim.strategy import built_in_spec, is_built_in
 from whist_sim.tournament.bench import Bench
@@ -154,10 +154,7 @@ def run_tournament(
         raise RunFolderError(f"{out} is a file, not a folder; a run is a folder: choose"
                              " another --out")
     if not is_fresh(out):  # a folder with only a lock file in it is fresh
-        raise RunFolderError(
-            f"{out} already exists and is not empty; choose another --out or"
-            f" continue it with --resume {out}"
-        )
+        raise RunFolderError(taken(out))
     per_item: float | None = None
     if workers is None or config.tournament.deals_per_task == "auto":
         per_item = _seconds_per_item(config, seats, played)
