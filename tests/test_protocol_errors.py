@@ -77,6 +77,12 @@ for line in sys.stdin:
             print("x\x1b]0;PWNED\x07\x1bc\rcomplete: all bots healthy", file=sys.stderr,
                   flush=True)
             sys.exit(4)
+        elif mode == "capitals":
+            send({**HELLO, "type": "Hello"})
+        elif mode == "early":  # an action in the same write as its hello
+            sys.stdout.write(json.dumps(HELLO) + "\n"
+                             + json.dumps({"type": "action", "action": "AS"}) + "\n")
+            sys.stdout.flush()
         elif mode == "forged_game":
             send({**HELLO, "games": ["solo_whist\n\x1b[31mpassed: all checks OK\x1b[0m"]})
         elif mode == "many_games":
@@ -113,6 +119,9 @@ for line in sys.stdin:
             if mode == "closes_stdout":
                 os.close(1)
                 time.sleep(60)
+        if mode == "capitals_in_play":  # every reply's type misspelt: never an action
+            send({"type": "Action", "action": action, "decision": message["decision"]})
+            continue
         if mode == "chatty":
             send({"type": "log", "text": f"thinking about decision {decisions}"})
             send({"type": "a_message_of_protocol_1_9", "extra": [1, 2]})
@@ -295,6 +304,17 @@ def test_a_second_reply_to_one_decide_is_named_as_such(bad_bot):
                  "one action per decide")
 
 
+def test_an_action_before_any_decide_is_not_called_a_second_reply(bad_bot):
+    """"a second reply to the last decide" was said of a process that had been sent no
+    decide at all (an adversarial probe)."""
+    command = bad_bot("early")
+    with ProcessStrategy(command, label="x") as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotReplyError)
+    assert_names(error, "x", command, "with no decide waiting: an action before any decide"
+                 " was sent to it", "one action per decide")
+
+
 def test_an_action_held_but_not_legal_names_it(bad_bot):
     command = bad_bot("not_legal", at=2)
     with ProcessStrategy(command, label="x") as bot:
@@ -355,6 +375,18 @@ def test_a_bot_that_overruns_its_time_is_ended_and_named(bad_bot):
     assert isinstance(error, BotTimeout)
     assert_names(error, "slow", command, "did not reply to decide 2 within 0.3 s",
                  "an action within the time limit of 0.3 s per decision")
+
+
+def test_a_timeout_names_the_runs_limit_and_the_share_a_bot_had_of_it(bad_bot):
+    """With time_limit = 2.0 every timeout said "within the time limit of 1.9 s", a limit
+    nobody had set (an adversarial probe): a tournament's bot has 95% of it."""
+    command = bad_bot("hang", at=1)
+    with ProcessStrategy(command, label="slow", time_limit=0.38, run_limit=0.4) as bot:
+        error = failure_in_play(bot)
+    assert_names(error, "slow", command,
+                 "did not reply to decide 0 within 0.38 s (95% of the time limit of 0.4 s,"
+                 " the rest kept for the engine)",
+                 "an action within the time limit of 0.4 s per decision")
 
 
 def test_the_play_loop_records_a_bot_failure_as_the_seats_forfeit(bad_bot):
@@ -433,4 +465,18 @@ def test_a_hellos_games_are_names_of_one_line_and_a_few(bad_bot, mode, fragment)
     text = str(caught.value)
     assert fragment in text and len(text) < 1_000, text[:2_000]
     assert "\n" not in text.split(" [bot command:")[0]
+
+
+def test_a_timeout_names_a_message_type_the_engine_passed_over(bad_bot):
+    """A reply typed "Action" waited out the whole limit and read as slowness: "it is too
+    slow" (an adversarial probe); the engine passes over types it does not know (a later
+    version's), so the timeout now says it saw one."""
+    with ProcessStrategy(bad_bot("capitals_in_play"), label="x", time_limit=0.3) as bot:
+        error = failure_in_play(bot)
+    assert isinstance(error, BotTimeout)
+    assert ("meanwhile it sent a message of type 'Action', which the engine does not know and"
+            " passed over (the types a bot sends: hello, action, log, error)") in error.message
+    with pytest.raises(BotHandshakeError) as caught:
+        ProcessStrategy(bad_bot("capitals"), label="x", handshake_timeout=0.5).start()
+    assert "message of type 'Hello'" in caught.value.message
 

@@ -55,13 +55,15 @@ def test_nan_never_goes_on_the_wire():
     ("line", "problem"),
     [
         (b"QS please", "not JSON"),
-        (b"\xff\xfe", "not JSON"),
+        (b"\xff\xfe", "not UTF-8 (byte 0xff at position 0)"),
+        (b'{"type":"action","action":"\xff\xfe"}', "not UTF-8 (byte 0xff at position 27)"),
         (b'["action", "QS"]', 'not a JSON object with a string "type"'),
         (b'{"action": "QS"}', 'not a JSON object with a string "type"'),
         (b'{"type": "action", "action": ' + b"7" * 5000 + b"}",
          "a number of more than 4,300 digits, which the engine does not read"),
     ],
-    ids=["prose", "not utf-8", "array", "no type", "a 5,000-digit number"],
+    ids=["prose", "not utf-8", "json-like, not utf-8", "array", "no type",
+         "a 5,000-digit number"],
 )
 def test_a_reply_that_is_not_a_typed_json_object_is_named(line, problem):
     with pytest.raises(ProtocolError) as caught:

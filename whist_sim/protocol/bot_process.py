@@ -134,6 +134,10 @@ class BotProcess:
         self.log = log
         self.transcript = transcript
         self.tag = tag
+        self.ignored: str | None = None
+        """The type of the last message it sent that the engine does not know and passed
+        over (a later MINOR version's): a timeout then names it ("Action" for "action"
+        read as slowness)."""
         self.tail: deque[str] = deque(maxlen=tail_lines)
         self._buffer = bytearray()
         self._check_startable(cwd)

@@ -74,6 +74,14 @@ def read_message(line: bytes | str, sender: str, replying_to: str | None = None)
     """
     where = f"replied {shown(line)} to {replying_to}" if replying_to else f"sent {shown(line)}"
     example = f", such as {ACTION_EXAMPLE}" if replying_to == "decide" else ""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as bad:  # it read "not JSON", quoting a line that looked
+            # like JSON, its bad bytes shown as replacement characters (an adversarial probe)
+            raise ProtocolError(
+                f"{where}: not UTF-8 (byte 0x{line[bad.start]:02x} at position {bad.start})",
+                f"one JSON object per line, in UTF-8, from the {sender}{example}") from None
     try:
         message = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError):

@@ -76,6 +76,7 @@ from whist_sim.protocol.match_info import match_summary
 from whist_sim.protocol.messages import (
     ACTION_EXAMPLE,
     HELLO_EXAMPLE,
+    MAX_NAME,
     BotHello,
     deal_message,
     decide_message,
@@ -189,6 +190,7 @@ class ProcessStrategy:
         quit_timeout: float = 1.0,
         kept_logs: int = 200,
         transcript_path: str | Path | None = None,
+        run_limit: float | None = None,
     ) -> None:
         if isinstance(command, str) or not command or not all(
             isinstance(part, str) for part in command
@@ -212,6 +214,9 @@ class ProcessStrategy:
         self.game = game
         self.variant = None if variant is None else dict(variant)
         self.time_limit = time_limit
+        self.run_limit = run_limit
+        """The run's limit per decision, when ``time_limit`` is a share of it (a tournament
+        keeps the rest for the engine): what a timeout names as the limit set."""
         self.handshake_timeout = handshake_timeout
         self.stderr_lines = stderr_lines
         self.exact_rng = exact_rng
@@ -536,8 +541,8 @@ class ProcessStrategy:
         except PipeTimeout:
             raise BotHandshakeTimeout(
                 self.entrant, self.command,
-                f"did not complete the handshake within {self.handshake_timeout:g} s",
-                expected, process.stderr_tail(0),
+                f"did not complete the handshake within {self.handshake_timeout:g} s"
+                f"{self._ignored(process)}", expected, process.stderr_tail(0),
             ) from None
         except (PipeClosed, LineTooLong) as exc:
             raise self._pipe_error(BotHandshakeError, process, exc, "hello", expected) from None
@@ -586,7 +591,7 @@ class ProcessStrategy:
         started = time.monotonic()
         deadline = started + limit
         process = seat.process
-        self._read_unasked(process, seat.decisions)
+        self._read_unasked(process, seat.decisions, first=seat.deals == 1)
         process.send(line, deadline)
         while True:
             reply = process.read_line(deadline)
@@ -606,20 +611,25 @@ class ProcessStrategy:
         seat.decisions += 1
         return action
 
-    def _read_unasked(self, process: BotProcess, decision: int) -> None:
+    def _read_unasked(self, process: BotProcess, decision: int, first: bool = False) -> None:
         """What the bot sent since its last reply, read before the next ``decide``: a
         second ``action`` is an error of its own (it had been read as the reply to the
         next decide and named "a card not held"). One written after this ``decide`` went
-        out is still taken for its reply; a ``decision`` field tells the two apart."""
+        out is still taken for its reply; a ``decision`` field tells the two apart.
+        ``first``: the process is in its first deal, so before decision 0 it has been
+        sent no decide at all (its action was "a second reply to the last decide")."""
         for line in process.lines_waiting():
             if not line.strip():
                 continue
             message = read_message(line, "bot")
-            asked = f"decision {decision - 1}" if decision else "the last decide"
+            before_any = first and not decision
+            asked = (f"decision {decision - 1}" if decision
+                     else "the deal, before any decide" if before_any else "the last decide")
             if message["type"] == "action":
-                raise ProtocolError(
-                    f"sent {shown(line)} with no decide waiting: a second reply to {asked}",
-                    "one action per decide")
+                said = ("an action before any decide was sent to it" if before_any
+                        else f"a second reply to {asked}")
+                raise ProtocolError(f"sent {shown(line)} with no decide waiting: {said}",
+                                    "one action per decide")
             self._other_message(process, message, asked)
 
     def _other_message(self, process: BotProcess, message: Mapping[str, Any], waiting: str
@@ -637,6 +647,19 @@ class ProcessStrategy:
             # one ("QS") read as the card it should have played
             raise ProtocolError(f"reported an error in reply to {waiting}: {text}",
                                 "a hello" if waiting == "hello" else "an action")
+        else:
+            process.ignored = one_line(kind[:MAX_NAME])
+
+    @staticmethod
+    def _ignored(process: BotProcess) -> str:
+        """What a timeout adds when the bot sent messages of a type the engine passed over:
+        a misspelt type waited out the whole limit and read as slowness (an adversarial
+        probe's "Action", "helo")."""
+        if process.ignored is None:
+            return ""
+        return (f"; meanwhile it sent a message of type {process.ignored!r}, which the engine"
+                " does not know and passed over (the types a bot sends: hello, action, log,"
+                " error)")
 
     # -- errors ----------------------------------------------------------------------------------
     def _error_from(self, seat: _Seat, exc: BaseException, waiting: str) -> BotError:
@@ -655,11 +678,15 @@ class ProcessStrategy:
             gone = "" if process.alive else (
                 f" (it {process.exit_status(0)}; a process it started still held its"
                 " output open)")
+            share = "" if self.run_limit is None else (
+                f" ({self.time_limit / self.run_limit:.0%} of the time limit of"
+                f" {self.run_limit:g} s, the rest kept for the engine)")
             return BotTimeout(
                 self.entrant, self.command,
                 f"did not reply to decide {seat.decisions} within {self.time_limit:g} s"
-                f"{gone}; the engine ended it",
-                f"an action within the time limit of {self.time_limit:g} s per decision",
+                f"{share}{gone}{self._ignored(process)}; the engine ended it",
+                f"an action within the time limit of {self.run_limit or self.time_limit:g} s"
+                " per decision",
                 process.stderr_tail(0),
             )
         if isinstance(exc, ProtocolError):  # what it said on stderr often says why

@@ -66,7 +66,7 @@ class BotEntry:
             found = ProcessStrategy(
                 self.command, label=label, cwd=self.cwd, env=self.env, params=self.params,
                 game=game.name, variant=game.variant.as_dict(), time_limit=seconds,
-                stderr_log=log,
+                stderr_log=log, run_limit=limit,
             )
             _POOL[key] = found
         return found
