@@ -106,6 +106,11 @@ for line in sys.stdin:
                 continue
             if mode == "not_held":
                 action = next(c for c in CARDS if c not in hand)
+            if mode == "exits_leaving_a_child":  # the child keeps stdout open
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+                os._exit(3)
             if mode == "crash" or (mode == "crash_once" and first_time()):
                 print("Traceback: IndexError in my_search()", file=sys.stderr, flush=True)
                 os._exit(3)
@@ -479,4 +484,17 @@ def test_a_timeout_names_a_message_type_the_engine_passed_over(bad_bot):
     with pytest.raises(BotHandshakeError) as caught:
         ProcessStrategy(bad_bot("capitals"), label="x", handshake_timeout=0.5).start()
     assert "message of type 'Hello'" in caught.value.message
+
+
+def test_a_bot_that_exits_while_its_child_holds_its_output_is_a_crash_not_a_timeout(bad_bot):
+    """Its pipe never closed, so it was found at the deadline and charged as too slow
+    (an adversarial probe); the wait now checks that the bot still runs."""
+    command = bad_bot("exits_leaving_a_child")
+    with ProcessStrategy(command, label="x", time_limit=30.0) as bot:
+        started = time.perf_counter()
+        error = failure_in_play(bot)
+        took = time.perf_counter() - started
+    assert isinstance(error, BotCrashed), error
+    assert "exited with code 3 while the engine waited for its reply to" in error.message
+    assert took < 15.0  # found within a slice of 0.1 s, not at the 30 s limit
 

@@ -209,12 +209,26 @@ class BotProcess:
                 return line
             if len(self._buffer) > MAX_LINE:
                 raise LineTooLong
-            if not _ready(self._can_read, deadline):
+            if not self._wait_readable(deadline):
                 raise PipeTimeout
             chunk = os.read(self._stdout, READ_CHUNK)
             if not chunk:
                 raise PipeClosed
             self._buffer += chunk
+
+    def _wait_readable(self, deadline: float | None) -> bool:
+        """Wait for output, in slices of ``EXIT_CHECK_SECONDS``, as long as the bot runs;
+        True when there is output (or the pipe hung up), False at ``deadline``. A bot that
+        exited while a process it started holds its stdout open is found at the next
+        slice, not at the deadline: it was charged the whole limit, as a timeout."""
+        while True:
+            step = time.monotonic() + EXIT_CHECK_SECONDS
+            if _ready(self._can_read, step if deadline is None else min(step, deadline)):
+                return True
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            if self.popen.poll() is not None and not self._can_read.poll(0):
+                raise PipeClosed  # it has exited: nothing more will come from it
 
     def lines_waiting(self) -> list[bytes]:
         """The whole lines the bot has sent that nobody has read yet, without waiting:
@@ -327,6 +341,10 @@ class BotProcess:
         self._drain.join(0.5)
         if not self._drain.is_alive() and self.popen.stderr is not None:
             self.popen.stderr.close()
+
+
+EXIT_CHECK_SECONDS = 0.1
+"""How often a wait for a bot's reply checks that the bot still runs."""
 
 
 def _ready(poller: select.poll, deadline: float | None) -> bool:
