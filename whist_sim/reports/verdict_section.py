@@ -93,8 +93,15 @@ def verdict_section(
     tables: list[Table] = []
     labels = sorted(set(ranges.collect(
         lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
-    if len(labels) == 2 and _one_table_size(ranges):
+    if len(labels) == 2 and _one_table_size(ranges) and _a_against_b(meta):
         paragraphs.append(_duel_sentence(ranges, meta, game, labels))
+    elif not _a_against_b(meta):
+        paragraphs.append(
+            "Caution: the partnerships mix entrants (tournament.partnerships pairs two"
+            " different strategies), so a strategy's figures below include the games it"
+            " played beside another, for and against the same opponents: they describe"
+            " partnerships as much as strategies, and no verdict between two entrants is"
+            " drawn.")
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
     if game == "knockout_whist":
@@ -215,6 +222,13 @@ def _one_table_size(ranges: DealRanges) -> bool:
 
 
 # -- a duel's test ------------------------------------------------------------------------
+
+
+def _a_against_b(meta: dict[str, Any]) -> bool:
+    """Whether the run's partnerships, if it names any, are each of one entrant (A A
+    against B B), as ``TournamentConfig.a_against_b`` asks of a verdict between two."""
+    tournament = (meta.get("config") or {}).get("tournament") or {}
+    return all(len(set(pair)) == 1 for pair in tournament.get("partnerships") or [])
 
 
 def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,

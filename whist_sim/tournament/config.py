@@ -516,6 +516,16 @@ class TournamentConfig(BaseModel):
             return [labels[1], labels[0]]
         return labels
 
+    def a_against_b(self) -> bool:
+        """Whether a two-entrant run pits A against B, so that its verdict compares them:
+        in a partnership game only partnerships of one entrant each (A A against B B). A
+        run of random and heuristic whose partnerships were heuristic heuristic and random
+        heuristic read "heuristic wins 100.0% of games against random", heuristic having
+        lost every game as random's partner (a newcomer's probe)."""
+        if len(self.labels()) != 2:
+            return False
+        return all(first == second for first, second in self.partnership_pairs())
+
     def partnership_pairs(self) -> list[tuple[str, str]]:
         given = self.tournament.partnerships
         return [tuple(p) for p in given] if given else [(n, n) for n in self.labels()]
@@ -979,6 +989,9 @@ def _check_sprt(config: TournamentConfig, game: Game, source: str) -> None:
         raise ConfigError(f"{source}: [sprt] plays one line-up; leave tournament.format out")
     if len(config.table_sizes()) != 1:
         raise ConfigError(f"{source}: [sprt] plays one table size; give tournament.players once")
+    if not config.a_against_b():
+        raise ConfigError(f"{source}: [sprt] compares A and B, so each partnership is of one of"
+                          " them (A A against B B); leave tournament.partnerships out")
     model = duel_model(config, game)
     try:
         settings.check_model(model, f"{source}: sprt")

@@ -752,7 +752,8 @@ def _trackers(
     standings = LiveStandings(config.labels(), hands_word="hands" if game.players == 2
                               else "seat-hands", fair_share=fair,
                               lineups=len(config.played_pairings()))
-    tracker = DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1 else None
+    tracker = (DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1
+               and config.a_against_b() else None)
     if done:
         standings.add_rows(folder.scan("seats"))
         standings.add_decisions(_earlier_decisions(folder, config))
