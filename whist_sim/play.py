@@ -409,7 +409,7 @@ def deal_identity(seed: int) -> int:
     return derive_seed(seed, "deal identity")
 
 
-def _takes_deal(method: Callable[..., Any]) -> bool:
+def takes_deal(method: Callable[..., Any]) -> bool:
     """Whether a ``begin_deal`` takes ``deal`` (a bot's does; a plug-in's may not)."""
     try:
         parameters = inspect.signature(method).parameters.values()
@@ -452,7 +452,7 @@ def play_match(
                                               on_error)
     match = game.new_match()
     played: list[PlayedDeal] = []
-    begin = [(method, _takes_deal(method)) for method in _listening(strategies, "begin_deal")]
+    begin = [(method, takes_deal(method)) for method in _listening(strategies, "begin_deal")]
     end = _listening(strategies, "end_deal")
     ready = _seats_to_ready(strategies)
     match_clock = (ChessClock(time_control, game.players)
@@ -463,8 +463,8 @@ def play_match(
             ready_seats(seats)
         if begin:  # the match's hand, whatever the seating, line-up or table size
             identity = deal_identity(hand_seed(match_seed, hand))
-            for begin_deal, takes_deal in begin:
-                if takes_deal:
+            for begin_deal, with_deal in begin:
+                if with_deal:
                     begin_deal(hand=hand, match=match, deal=identity)
                 else:
                     begin_deal(hand=hand, match=match)

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from whist_sim.games.base import DealOutcome, Game, MatchState
-from whist_sim.play import PlayedDeal, _takes_deal, deal_identity, hand_seed, play_deal
+from whist_sim.play import PlayedDeal, deal_identity, hand_seed, play_deal, takes_deal
 from whist_sim.protocol.match_info import match_summary
 
 
@@ -41,7 +41,7 @@ def announce_deal(strategies: Sequence[Any], hand: int, match: MatchState,
     no process is given a deal one of the bot's processes has played)."""
     summary: Mapping[str, Any] | None = match_summary(match)
     for strategy in _listening(strategies, "begin_deal"):
-        if deal is not None and _takes_deal(strategy.begin_deal):
+        if deal is not None and takes_deal(strategy.begin_deal):
             strategy.begin_deal(hand=hand, match=summary, deal=deal)
         else:
             strategy.begin_deal(hand=hand, match=summary)

@@ -130,7 +130,7 @@ class _Seat:
     """A ``deal`` was sent and its ``result`` not yet."""
     seen: set[Any] = field(default_factory=set)
     """The hands it was dealt (its cards at its first decision of each deal) and the
-    identities of the deals announced (``("deal", seed)``): a deal whose hand or identity
+    identities of the deals announced (``("deal", identity)``): a deal whose hand or identity
     is here goes to another process."""
     deals: int = 0
     """Deals it was given (``DEALS_PER_PROCESS`` at most)."""
