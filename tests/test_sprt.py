@@ -1197,3 +1197,11 @@ def test_a_one_sided_h1_beside_a_two_sided_interval_below_0_says_which_decided()
             " superiority 97.5%; the 95% interval shown is two-sided and reaches below 0,"
             ' while the test is one-sided (a false "stronger" at most 0.05); ') in verdict.text(
         "a", "b")
+
+
+def test_a_net_margin_verdict_says_its_mean_is_over_pairs():
+    """A duel's standings give the net per hand pooled over hands (5.32) and the verdict the
+    mean of the pairs' means (5.65), with no word why (a newcomer's probe)."""
+    verdict = fixed_verdict(net_model(), SprtSettings.create(elo0=0, elo1=10),
+                            [5.0, 7.0, 4.0, 6.5, 5.5, 6.0])
+    assert "+5.67 points per hand over pairs (95%: " in verdict.text("a", "b")

@@ -97,7 +97,9 @@ class Estimate:
             parts = [elo, self._mean_phrase()]
         else:
             mean = (
-                f"{signed(self.mean, 2)} {self.mean_unit}"
+                # "over pairs": the standings beside it give the net per hand pooled over
+                # hands (5.32 beside this 5.65 in a newcomer's duel, with no word why)
+                f"{signed(self.mean, 2)} {self.mean_unit} over pairs"
                 f" (95%: {signed(self.mean_lo, 2)} to {signed(self.mean_hi, 2)})"
             )
             parts = [mean, elo]
