@@ -152,7 +152,7 @@ def run_tournament(
     played = config.played_pairings()
     if isinstance(out, str | os.PathLike) and Path(out).exists() and not Path(out).is_dir():
         raise RunFolderError(f"{out} is a file, not a folder; a run is a folder: choose"
-                             " another --out")
+                             " another folder for the run (--out; run_tournament's out)")
     if not is_fresh(out):  # a folder with only a lock file in it is fresh
         raise RunFolderError(taken(out))
     per_item: float | None = None
@@ -515,12 +515,12 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     matches = 0
     committed = 0
     bench = _bench(folder, config, plan, played, done)
-    seeding = int(folder.meta().get("seat_seeding", 1))  # runs before it was recorded: 1
+    earlier = folder.meta()  # read once: run.json as the session found it
+    seeding = int(earlier.get("seat_seeding", 1))  # runs before it was recorded: 1
     # a sequential test, and benching, read the rows in plan order: commit them so
     in_order = config.sprt is not None or bool(bench.after)
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
-    nodes: set[str] = set(folder.meta().get("nodes", []))
-    earlier = folder.meta()
+    nodes: set[str] = set(earlier.get("nodes", []))
     # when a complete run ended, kept for a resume that plays nothing (its "ended" had
     # moved to the resume's time, a data analyst's probe)
     ended_before = earlier.get("ended") if earlier.get("status") == "complete" else None
