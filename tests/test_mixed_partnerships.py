@@ -47,6 +47,9 @@ def test_a_run_of_mixed_partnerships_has_no_verdict_and_its_report_says_why(tmp_
     text = (tmp_path / "report" / "report.md").read_text()
     assert "Caution: the partnerships mix entrants" in text
     assert "(A = " not in text  # the test between A and B is not drawn
+    verdict = text.split("\n## ")[1]  # the Verdict section, the first
+    assert verdict.startswith("Verdict")
+    assert "decided" not in verdict and "against random (95%" not in verdict
     with_partnerships = run_tournament(_config([["random", "random"],
                                                 ["heuristic", "heuristic"]]),
                                        tmp_path / "pure", workers=0, progress=False)

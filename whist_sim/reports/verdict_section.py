@@ -93,15 +93,16 @@ def verdict_section(
     tables: list[Table] = []
     labels = sorted(set(ranges.collect(
         lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
-    if len(labels) == 2 and _one_table_size(ranges) and _a_against_b(meta):
+    apart = _a_against_b(meta)
+    if len(labels) == 2 and _one_table_size(ranges) and apart:
         paragraphs.append(_duel_sentence(ranges, meta, game, labels))
-    elif not _a_against_b(meta):
+    elif not apart:
         paragraphs.append(
             "Caution: the partnerships mix entrants (tournament.partnerships pairs two"
             " different strategies), so a strategy's figures below include the games it"
             " played beside another, for and against the same opponents: they describe"
-            " partnerships as much as strategies, and no verdict between two entrants is"
-            " drawn.")
+            " partnerships as much as strategies, and no comparison between two entrants"
+            " is tested.")
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
     if game == "knockout_whist":
@@ -118,7 +119,8 @@ def verdict_section(
         who = "it" if len(unranked) == 1 else "each"
         paragraphs.append(f"Not ranked: {', '.join(unranked)}. Another seat forfeited every"
                           f" game {who} sat in, so none of those games had a winner.")
-    paragraphs += _so_far(lines) if unfinished else lines
+    if apart:  # with mixed partnerships a "decided" between two entrants says nothing
+        paragraphs += _so_far(lines) if unfinished else lines
     candidates = _gauntlet_candidates(meta)
     if candidates and _baselines_apart(meta, candidates, labels):
         paragraphs.append(
