@@ -266,6 +266,15 @@ def test_hidden_files_a_file_browser_leaves_in_data_are_not_the_runs_problem(run
     assert resume_tournament(run, workers=0, progress=False).tasks_run == 0
 
 
+def test_a_hidden_parquet_file_in_a_table_is_still_refused(run: Path):
+    """Polars and DuckDB read ``data/seats/.extra.parquet`` with the table (pyarrow's
+    datasets do not): its rows would be counted twice, so it is not passed over."""
+    seats = run / "data" / "seats"
+    shutil.copy(next(seats.glob("*.parquet")), seats / ".extra.parquet")
+    with pytest.raises(RunFolderError, match=r"\.extra\.parquet: is not in the manifest"):
+        RunFolder.open(run)
+
+
 @pytest.mark.parametrize("command", ["report", "resume"])
 def test_a_file_at_the_top_of_data_that_is_no_table_is_named_and_never_removed(
     run: Path, command: str

@@ -228,10 +228,12 @@ def read_view(run: Path, tables: Iterable[str]) -> View:
 def hidden(name: str) -> bool:
     """Whether a file in ``data/`` is one that readers pass over and the check ignores: a
     name starting with a dot (Finder's ``.DS_Store``, an NFS client's ``.nfs000...``
-    for a file still open when removed, an editor's swap file). Parquet readers skip
-    such names (pyarrow's datasets; a glob of ``*.parquet``); refusing the run for one
-    made a run unreadable once its folder was opened in the Finder."""
-    return name.startswith(".")
+    for a file still open when removed, an editor's swap file), unless it ends in
+    ``.parquet``. Refusing the run for a ``.DS_Store`` made it unreadable once its
+    folder was opened in the Finder; but Polars and DuckDB read a hidden
+    ``.extra.parquet`` in ``data/seats`` (pyarrow's datasets do not), so that one is
+    still a file the manifest does not name."""
+    return name.startswith(".") and not name.endswith(".parquet")
 
 
 def entry(view: View, table: str, unit: str) -> Path:
