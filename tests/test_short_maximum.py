@@ -108,3 +108,17 @@ def test_pairs_without_spread_say_nothing_of_the_length_yet():
     tracker.add_values(np.arange(60), np.full(60, 0.5))
     tracker.look(60)
     assert tracker.take_note() is None
+
+
+@pytest.mark.parametrize("sprt", [{"elo0": 0, "elo1": 1e-300}, {"net0": 0, "net1": 1e-300}])
+def test_hypotheses_too_close_to_count_pairs_for_are_warned_of_not_a_traceback(sprt):
+    """elo1 = 1e-300 overflowed the fixed-sample length into an OverflowError while the
+    config was read (a hostile reading of the new warning)."""
+    from whist_sim.inference import SprtError
+
+    config = duel_config("heuristic", "random", "solo_whist", sprt=sprt)
+    model, settings = duel_model(config), config.sprt.settings()
+    with pytest.raises(SprtError, match="need more than 1e\\+15 pairs"):
+        fixed_sample_pairs(model, settings, 1.0)
+    warning = short_maximum_warning(model, settings, 20_000, "m", sd=1.0, seen=30)
+    assert warning is not None and "needs more than 1e+15 pairs" in warning

@@ -439,6 +439,11 @@ def _verdict(
     )
 
 
+MOST_PAIRS = 1e15
+"""The longest fixed-sample length counted; hypotheses closer together are said to need
+more (no run plays that many pairs)."""
+
+
 def fixed_sample_pairs(model: PairModel, settings: SprtSettings, sd: float) -> int:
     """Pairs a fixed-sample test needs for the same alpha and beta.
 
@@ -461,8 +466,13 @@ def fixed_sample_pairs(model: PairModel, settings: SprtSettings, sd: float) -> i
             return 2
         mean0, mean1 = model.hypothesis_means(settings, sd)
         gap_in_sd = (mean1 - mean0) / sd
-    normal = stats.norm.ppf(1 - settings.alpha) + stats.norm.ppf(1 - settings.beta)
-    pairs = max(2, math.ceil((normal / gap_in_sd) ** 2))
+    normal = float(stats.norm.ppf(1 - settings.alpha) + stats.norm.ppf(1 - settings.beta))
+    ratio = normal / gap_in_sd if gap_in_sd > 0 else math.inf
+    approximate = ratio * ratio  # inf past the floats, where ** raised
+    if not approximate <= MOST_PAIRS:  # elo1 = 1e-300 overflowed into a traceback
+        raise SprtError(f"hypotheses this close together need more than {MOST_PAIRS:.0e}"
+                        " pairs for a fixed-sample test")
+    pairs = max(2, math.ceil(approximate))
     while (
         t_quantile(1 - settings.alpha, pairs) + t_quantile(1 - settings.beta, pairs)
     ) / math.sqrt(pairs) > gap_in_sd:
@@ -520,14 +530,17 @@ def short_maximum_warning(model: PairModel, settings: SprtSettings, maximum: int
 
     The verdict of a test that ran out says so at the end ("the maximum is too short"),
     after every pair was played; this says it at the start, or at the first look."""
+    spread = ""
     if needs_spread(model, settings):
         if sd is None or not math.isfinite(sd) or sd <= 0:
             return None
-        fixed = fixed_sample_pairs(model, settings, sd)
         spread = f" at the spread of the first {_pairs(seen or 0)}"
-    else:
-        fixed = fixed_sample_pairs(model, settings, 1.0)
-        spread = ""
+    try:
+        fixed = fixed_sample_pairs(model, settings, sd if spread else 1.0)
+    except SprtError:  # beyond counting: every maximum is short
+        return (f"{where} = {maximum:,} is short for these hypotheses: a fixed-sample test"
+                f" of them needs more than {MOST_PAIRS:.0e} pairs{spread}; set them further"
+                " apart (docs/statistics.md, \"A maximum long enough\")")
     advised = ADVISED_MAXIMUM * fixed
     if maximum >= advised:
         return None
