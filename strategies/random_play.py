@@ -1,7 +1,9 @@
 """``random``: uniform over the legal actions, for every game.
 
 The baseline every other strategy is measured against. Uniform over the set
-bits of ``view.legal``, drawn from the seat's seeded generator.
+bits of ``view.legal``, drawn from the seat's seeded generator. Its rule is the one
+``whist_sim.strategy.chooses_uniformly`` states, so a deal of ``random`` seats only may be
+played in compiled code (German Whist), with the same draws and the same actions.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from whist_sim.strategy import Strategy
+from whist_sim.strategy import Strategy, chooses_uniformly
 
 
 def nth_set_bit(mask: int, n: int) -> int:
@@ -37,6 +39,7 @@ class RandomStrategy(Strategy):
     games = frozenset({"german_whist", "solo_whist", "minnesota_whist", "knockout_whist"})
     version = "1"
 
+    @chooses_uniformly  # so a deal of random seats only may be played compiled
     def choose(self, view: Any, rng: Random) -> int:
         legal = view.legal
         n = int(rng.random() * legal.bit_count())

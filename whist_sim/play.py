@@ -33,7 +33,7 @@ from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.raised import raised_text
 from whist_sim.rng import LazyRandom, derive_seed, seat_seed_hash, seed_of_hash, splitmix64
-from whist_sim.strategy import StrategyError
+from whist_sim.strategy import UNIFORM_CHOOSERS, StrategyError
 
 ON_ERROR = ("forfeit", "abort")
 _SECONDS = (float, int)
@@ -77,7 +77,8 @@ class PlayedDeal:
     seconds: list[float] = field(default_factory=list)
     """The time of each decision, in order, where measured (``timed``, or under a time limit
     or clock): one per chosen action of the log, then the failed decision's if the deal was
-    forfeited in a decision that was timed."""
+    forfeited in a decision that was timed. Empty for a deal played in compiled code
+    (``DealState.play_uniformly``)."""
 
 
 SEAT_SEEDING = 2
@@ -138,6 +139,12 @@ def play_deal(
     (under one, decisions are always measured). ``clock``: the decision clock of a caller
     that plays many deals under the same limit (``decision_clock``), so its alarm is set
     up once, not per deal; without it a deal under a limit opens its own.
+
+    A deal whose every seat chooses as ``strategy.chooses_uniformly`` states (``random``),
+    with no chess clock, is played in compiled code where the game has it (German Whist,
+    ``DealState.play_uniformly``): the same actions and final state as this loop's, its
+    decisions not timed (``seconds`` empty, even with ``timed``: each takes nanoseconds,
+    and no strategy code runs that a time limit would have to stop).
     """
     try:
         usual = (seed.__class__ is int and len(strategies) == game.players
@@ -149,9 +156,13 @@ def play_deal(
     if not usual:  # one test a deal on the common path; the reason, when it fails
         game, seed = _checked_arguments(game, strategies, seed, time_limit, on_error)
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
+    choosers = _choosers(game, strategies)
+    if (state.compiled_uniform_play and chess_clock is None and time_control is None
+            and _all_uniform(choosers) and state.play_uniformly(
+                [seat_seed(seed, seat, seat_seeding) for seat in range(game.players)])):
+        return PlayedDeal(seed, dealer, state, state.outcome(), [])  # decisions not timed
     # each seat's generator is seeded at its first draw (most strategies never draw)
     rngs = seat_generators(seed, game.players, seat_seeding)
-    choosers = _choosers(game, strategies)
     if chess_clock is None and time_control is not None:
         chess_clock = ChessClock(time_control, game.players)
     seconds: list[float] = []
@@ -180,6 +191,18 @@ def play_deal(
             raise StrategyFailure(seat, message) from exc
         return PlayedDeal(seed, dealer, state, state.forfeit(seat, message), seconds)
     return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
+
+
+def _all_uniform(choosers: list[Any]) -> bool:
+    """Whether every seat's ``choose`` is one ``strategy.chooses_uniformly`` marked (a bound
+    method's ``__func__``; an entrant under a supervisor holds a wrapper, not it)."""
+    try:
+        for choose in choosers:
+            if getattr(choose, "__func__", None) not in UNIFORM_CHOOSERS:
+                return False
+    except TypeError:  # a chooser whose __func__ is no function (unhashable): its own loop
+        return False
+    return True
 
 
 def _choosers(game: Game, strategies: Sequence[Any]) -> list[Any]:

@@ -67,6 +67,25 @@ class Strategy:
         raise NotImplementedError
 
 
+UNIFORM_CHOOSERS: set[Any] = set()
+"""The ``choose`` functions marked by ``chooses_uniformly``."""
+
+
+def chooses_uniformly(choose: Any) -> Any:
+    """Mark ``choose`` as choosing uniformly at random by this exact rule, and nothing
+    else: the action is the n-th lowest set bit of ``view.legal``, n being
+    ``int(rng.random() * view.legal.bit_count())``, one draw a decision; it reads nothing
+    else of the view and keeps nothing between calls.
+
+    ``play.play_deal`` may then play a deal in which every seat holds such a ``choose``
+    in one compiled loop (German Whist: ``games.german_whist_uniform``), drawing what the
+    seats' generators would have drawn: the same actions, the same state, several times
+    faster. The mark is on the function: a subclass that overrides ``choose`` is played
+    through its own. Decisions played that way are not timed (``actions.seconds`` null)."""
+    UNIFORM_CHOOSERS.add(choose)
+    return choose
+
+
 def available_strategies() -> dict[str, str]:
     """Registered entry-point names and the ``module:Class`` each points to (a name two
     distributions register shows one of them; using it is refused, see ``registered``)."""

@@ -116,6 +116,8 @@ class DealState(ABC):
     to_act: int
     phase: str
     legal: int
+    compiled_uniform_play: ClassVar[bool] = False
+    """Whether ``play_uniformly`` can play this game's deals (German Whist)."""
     unit_name: str = "deal"
     """What one state plays, in error messages ("deal"; a Knock-out "game")."""
     log: list[tuple[int, str, int, bool]]
@@ -141,6 +143,13 @@ class DealState(ABC):
     @abstractmethod
     def deal_record(self) -> dict[str, Any]:
         """Facts fixed at the deal: hands and stock in notation, trump, dealer."""
+
+    def play_uniformly(self, seat_seeds: Sequence[int]) -> bool:
+        """Play this deal, not yet begun, to its end in compiled code with every seat
+        choosing as ``strategy.chooses_uniformly`` states, seat s drawing from
+        ``random.Random(seat_seeds[s])``; False (and nothing done) where the game has no
+        such code or the deal has begun. The state is then what the play loop leaves."""
+        return False
 
     def checked_action(self, action: Any) -> tuple[int, int]:
         """The seat to act and ``action`` as an int, once the rules allow it.

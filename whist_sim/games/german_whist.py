@@ -26,7 +26,7 @@ opponent's, so every hand is zero-sum in ``net``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -175,6 +175,8 @@ class GermanWhistView(NamedTuple):
 
 class GermanWhistDeal(CodedLog, DealState):
     """One hand of German Whist in progress."""
+
+    compiled_uniform_play = True
 
     def __init__(self, game: GermanWhist, seed: int, dealer: int, deck: list[int] | None = None):
         variant = game.variant
@@ -407,6 +409,17 @@ class GermanWhistDeal(CodedLog, DealState):
         self.phase = "over"
         self._outcome = self._score()
 
+    def play_uniformly(self, seat_seeds: Sequence[int]) -> bool:
+        if self.codes:
+            return False
+        global _play_uniformly  # numba is imported with the first deal played this way
+        if _play_uniformly is None:
+            from whist_sim.games.german_whist_uniform import play_uniformly
+
+            _play_uniformly = play_uniformly
+        _play_uniformly(self, seat_seeds)
+        return True
+
     # -- results -------------------------------------------------------------------
     def _score(self) -> DealOutcome:
         units = (self.units(0), self.units(1))
@@ -540,6 +553,8 @@ class GermanWhistDeal(CodedLog, DealState):
 
 
 _new_tuple = tuple.__new__
+_play_uniformly = None
+"""``german_whist_uniform.play_uniformly``, once a deal has been played that way."""
 
 
 

@@ -507,6 +507,11 @@ def _decision_seconds(
     if np.array_equal(measured, per_hand):  # every decision measured, none failed
         seconds[chosen] = np.fromiter(_chain(times), np.float64, int(per_hand.sum()))
         return seconds, failed
+    timed = measured == per_hand
+    if np.all(timed | (measured == 0)):  # each hand timed whole or not at all (compiled)
+        seconds[chosen & np.repeat(timed, counts)] = np.fromiter(
+            _chain(times), np.float64, int(measured.sum()))
+        return seconds, failed
     values: list[float | None] = []
     for hand, (hand_times, n) in enumerate(zip(times, per_hand.tolist(), strict=True)):
         values.extend(_exactly(hand_times, n))
