@@ -197,6 +197,10 @@ def child(case: str, loop: str, deals: int) -> None:
     game, players, strategy, _, _, _ = CASES[case]
     measure = {"play_task": measure_play_task, "play_match": measure_play_match,
                "play_deal": measure_play_deal, "decisions": measure_decisions}[loop]
+    from whist_sim import play
+
+    if hasattr(play, "use_compiled_play"):  # a long run's steady state: compiled random play
+        play.use_compiled_play = True
     measure(game, players, strategy, max(2, deals // 20))  # warm up: imports, caches
     seconds, hands = measure(game, players, strategy, deals)
     print(json.dumps({"seconds": seconds, "hands": hands}))

@@ -53,6 +53,7 @@ from statistics import median
 from typing import Any
 
 from strategies.random_play import RandomStrategy, nth_set_bit
+from whist_sim import play
 from whist_sim.env import WhistEnv
 from whist_sim.games import make_game
 from whist_sim.play import play_deal
@@ -180,6 +181,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=20,
                         help="deals each loop plays before the next takes its turn")
     args = parser.parse_args()
+    play.use_compiled_play = True  # compiled from the first deal, as in a long run
     print(f"python {platform.python_version()} on {platform.machine()};"
           f" {args.deals} deals per game, best of {args.repeats}, CPU time of this process"
           " (a shared, loaded machine: compare the ratios, measured in the same run)")

@@ -227,8 +227,14 @@ def export(rev: str, folder: Path) -> Path:
 
 def choose_readings(readings: str) -> None:
     """Make every task read its log as ``readings`` says (a revision from before the
-    compiled readings has only the NumPy ones, and is left as it is)."""
+    compiled readings has only the NumPy ones, and is left as it is), and play deals of
+    ``random`` seats only as a process does that has loaded numba: compiled with the
+    compiled readings, through the loop with the NumPy ones."""
+    from whist_sim import play
     from whist_sim.tournament import recording
+
+    if hasattr(play, "use_compiled_play"):
+        play.use_compiled_play = readings == "compiled"
 
     if hasattr(recording, "use_compiled"):
         recording.use_compiled = readings == "compiled"

@@ -10,12 +10,14 @@ is played both ways and must leave the same state, attribute by attribute.
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies.random_play import RandomStrategy
+from whist_sim import play
 from whist_sim.games import make_game
 from whist_sim.games.german_whist import GermanWhistDeal
 from whist_sim.play import play_deal, play_match, seat_seed
@@ -37,6 +39,13 @@ GERMAN_VARIANTS = [
     {"open_stock": 5, "count": "weighted", "trumps": "none", "race_to": 20},
     {"open_stock": 3, "count": "all", "race_to": 10},
 ]
+
+
+@pytest.fixture(autouse=True)
+def compiled_play(monkeypatch):
+    """Every deal of random seats here is played compiled from the first (a process
+    otherwise waits for numba, or for ``COMPILED_AFTER_DEALS`` such deals)."""
+    monkeypatch.setattr(play, "use_compiled_play", True)
 
 
 class LoopRandom(RandomStrategy):
@@ -188,3 +197,27 @@ def test_a_run_leaves_seconds_null_exactly_for_hands_of_random_seats_only(tmp_pa
     assert chosen.filter(pl.col("random_only"))["seconds"].null_count() == chosen.filter(
         pl.col("random_only")).height
     assert chosen.filter(~pl.col("random_only"))["seconds"].null_count() == 0
+
+
+def test_a_process_without_numba_plays_its_first_random_deals_through_the_loop(monkeypatch):
+    """Loading numba costs a process 0.4 s or more: a few deals of random seats are played
+    through the loop; past ``COMPILED_AFTER_DEALS`` of them, or once numba is loaded
+    (the compiled heuristics load it), compiled."""
+    numba = sys.modules["numba"]
+    monkeypatch.setattr(play, "use_compiled_play", None)
+    monkeypatch.setattr(play, "_uniform_deals", [0])
+    monkeypatch.delitem(sys.modules, "numba")
+    assert not any(play.compiled_play_ready() for _ in range(play.COMPILED_AFTER_DEALS))
+    assert play.compiled_play_ready()
+    monkeypatch.setattr(play, "_uniform_deals", [0])
+    game = make_game("german_whist", {}, 2)
+    played = play_deal(game, [RandomStrategy()] * 2, 3, timed=True)
+    assert played.seconds, "a deal played through the loop is timed"
+    monkeypatch.setitem(sys.modules, "numba", numba)
+    assert play_deal(game, [RandomStrategy()] * 2, 3, timed=True).seconds == []
+
+
+def test_the_switch_turns_compiled_play_off(monkeypatch):
+    monkeypatch.setattr(play, "use_compiled_play", False)
+    game = make_game("german_whist", {}, 2)
+    assert play_deal(game, [RandomStrategy()] * 2, 3, timed=True).seconds

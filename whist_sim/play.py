@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import math
 import operator
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -142,7 +143,8 @@ def play_deal(
 
     A deal whose every seat chooses as ``strategy.chooses_uniformly`` states (``random``),
     with no chess clock, is played in compiled code where the game has it (German Whist,
-    ``DealState.play_uniformly``): the same actions and final state as this loop's, its
+    ``DealState.play_uniformly``) once the process is ready for it
+    (``COMPILED_AFTER_DEALS``): the same actions and final state as this loop's, its
     decisions not timed (``seconds`` empty, even with ``timed``: each takes nanoseconds,
     and no strategy code runs that a time limit would have to stop).
     """
@@ -158,7 +160,7 @@ def play_deal(
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     choosers = _choosers(game, strategies)
     if (state.compiled_uniform_play and chess_clock is None and time_control is None
-            and _all_uniform(choosers) and state.play_uniformly(
+            and _all_uniform(choosers) and compiled_play_ready() and state.play_uniformly(
                 [seat_seed(seed, seat, seat_seeding) for seat in range(game.players)])):
         return PlayedDeal(seed, dealer, state, state.outcome(), [])  # decisions not timed
     # each seat's generator is seeded at its first draw (most strategies never draw)
@@ -191,6 +193,34 @@ def play_deal(
             raise StrategyFailure(seat, message) from exc
         return PlayedDeal(seed, dealer, state, state.forfeit(seat, message), seconds)
     return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
+
+
+COMPILED_AFTER_DEALS = 5_000
+"""Deals of uniform seats only (``random``) a process plays through the loop before it plays
+them compiled (``DealState.play_uniformly``), unless numba is loaded already (the compiled
+heuristics, the environment and long runs' recorders load it). Loading numba and the
+kernel from numba's disk cache costs a process about 0.4 s once (compiling it, the first
+time on a machine, about 2.4 s); the compiled loop saves some 75 microseconds a German
+Whist hand, so it pays from about 6,000 hands on: a notebook's few deals never wait for
+numba, a long run gains from its first task or so. The actions are the same either way;
+only ``actions.seconds`` differs (measured in the loop, null compiled)."""
+
+use_compiled_play: bool | None = None
+"""Force compiled uniform play on (True) or off (False); None: ``compiled_play_ready``
+decides. For tests and benchmarks."""
+
+_uniform_deals = [0]
+"""Deals of uniform seats only this process has been asked to play (``compiled_play_ready``)."""
+
+
+def compiled_play_ready() -> bool:
+    """Whether a deal of uniform seats only is played compiled now (``COMPILED_AFTER_DEALS``)."""
+    if use_compiled_play is not None:
+        return use_compiled_play
+    if "numba" in sys.modules:
+        return True
+    _uniform_deals[0] += 1
+    return _uniform_deals[0] > COMPILED_AFTER_DEALS
 
 
 def _all_uniform(choosers: list[Any]) -> bool:
