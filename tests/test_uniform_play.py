@@ -221,3 +221,22 @@ def test_the_switch_turns_compiled_play_off(monkeypatch):
     monkeypatch.setattr(play, "use_compiled_play", False)
     game = make_game("german_whist", {}, 2)
     assert play_deal(game, [RandomStrategy()] * 2, 3, timed=True).seconds
+
+
+def test_a_choose_whose_attributes_raise_fails_its_own_seat_not_the_run():
+    class Hostile:
+        games = frozenset({"german_whist"})
+
+        class _Choose:
+            def __getattr__(self, name):
+                raise RuntimeError("no attributes here")
+
+            def __call__(self, view, rng):
+                raise RuntimeError("and no choice either")
+
+        choose = _Choose()
+
+    game = make_game("german_whist", {}, 2)
+    played = play_deal(game, [Hostile(), RandomStrategy()], 5)
+    assert played.outcome.forfeit_seat == 0
+    assert "no choice either" in played.outcome.error

@@ -230,8 +230,8 @@ def _all_uniform(choosers: list[Any]) -> bool:
         for choose in choosers:
             if getattr(choose, "__func__", None) not in UNIFORM_CHOOSERS:
                 return False
-    except TypeError:  # a chooser whose __func__ is no function (unhashable): its own loop
-        return False
+    except Exception:  # a chooser whose __func__ is unhashable or raises: its own loop,
+        return False  # where whatever it does fails its seat, not the run
     return True
 
 

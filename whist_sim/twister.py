@@ -13,7 +13,7 @@ This is MT19937 (Matsumoto and Nishimura 1998) as CPython seeds and reads it:
 A generator is an ``int64`` array of ``TWISTER_WORDS``: 624 words of state, then the index
 of the next word to read. Words are kept in int64, masked to 32 bits after every step:
 numba turns arithmetic that mixes unsigned and signed 64-bit integers into floats.
-``tests/test_twister.py`` holds every draw equal to CPython's.
+``tests/test_uniform_play.py`` holds every draw equal to CPython's.
 """
 
 from __future__ import annotations

@@ -410,7 +410,7 @@ class GermanWhistDeal(CodedLog, DealState):
         self._outcome = self._score()
 
     def play_uniformly(self, seat_seeds: Sequence[int]) -> bool:
-        if self.codes:
+        if self.codes or type(self) is not GermanWhistDeal:  # begun, or rules of its own
             return False
         global _play_uniformly  # numba is imported with the first deal played this way
         if _play_uniformly is None:

@@ -4,7 +4,7 @@ uniformly at random: the random baseline at compiled speed.
 Random play is the baseline of every comparison and the roll-out of many searches, and
 in the Python loop most of its time goes to what surrounds a decision (a view built, a
 strategy called, a trick recorded as objects) rather than to the rules. A seat whose
-strategy chooses as ``uniform.UNIFORM_CHOICE`` states (``strategies/random_play.py``)
+strategy chooses as ``strategy.chooses_uniformly`` states (``strategies/random_play.py``)
 needs none of that: it reads only the legal actions and its generator. ``play_uniformly``
 plays such a deal here, the rules of ``german_whist.GermanWhistDeal`` written once more
 over ints, each seat drawing from a compiled copy of its own ``random.Random``

@@ -124,8 +124,8 @@ def _noisy_seconds(table: pa.Table) -> pa.Table:
 
     A decision not timed (a deal of ``random`` seats played compiled) is counted as timed:
     the sample is a run's first task, and a sample of such deals only would have said
-    nothing of the seconds the rest of the run's pairings write (a probe of three entrants
-    measured 119 bytes a hand against the 288 the run wrote)."""
+    nothing of the seconds the rest of the run's pairings write (a test's run of three
+    entrants measured 119 bytes a hand against the 288 it wrote)."""
     noise = pa.array(np.random.default_rng(0).uniform(1e-6, 1.0, table.num_rows))
     index = table.column_names.index("seconds")
     timed = (table.column("chosen") if "chosen" in table.column_names
