@@ -88,6 +88,23 @@ def test_bad_config_fails_before_any_work_naming_file_key_and_allowed(tmp_path, 
     assert not out.exists()  # nothing started
 
 
+def test_every_mistake_of_the_variant_and_the_entrants_is_named_at_once(tmp_path):
+    """A variant's bad value, an unknown strategy, a parameter no strategy takes and a
+    label used twice: one error, a line for each, not one run per mistake."""
+    body = (quick_config()
+            .replace("[[strategies]]", '[variant]\ncount = "most"\n\n[[strategies]]', 1)
+            .replace('use = "heuristic"', 'use = "heuristic"\nparams = { nonsense = 1 }', 1)
+            .replace('label = "random_b"', 'label = "random"')
+            + '\n[[strategies]]\nuse = "no_such_strategy"\n')
+    config = write_config(tmp_path, body)
+    result = _run("run", str(config), "--out", str(tmp_path / "out"), "--no-progress")
+    _assert_clean_error(result, "variant.count = 'most'", "strategies[1] (heuristic(nonsense=1))",
+                        "unknown parameter 'nonsense'", "label 'random' is used twice",
+                        "strategies[3] (no_such_strategy)",
+                        "unknown strategy 'no_such_strategy'")
+    assert not (tmp_path / "out").exists()
+
+
 def test_config_that_is_not_toml_is_one_line(tmp_path):
     config = write_config(tmp_path, "[tournament\n")
     _assert_clean_error(_run("run", str(config)), str(config), "not valid TOML")

@@ -679,30 +679,12 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
     except ValidationError as exc:
         raise ConfigError(_describe_validation(exc, source)) from None
     _check_players(config, source)
-    try:
-        games = config.games(where=f"{source}: variant")
-        game = games[0]
-    except WhistSimError as exc:
-        raise ConfigError(f"{source}: {exc}" if source not in str(exc) else str(exc)) from None
-    for i, entry in enumerate(config.strategies):  # before labels: callable names the entrant
-        _check_policy_keys(entry, f"{source}: strategies[{i}] ({entry.name})")
-    labels = config.labels()
-    duplicates = sorted({label for label in labels if labels.count(label) > 1})
-    if duplicates:
-        raise ConfigError(
-            f"{source}: strategies: label {duplicates[0]!r} is used twice; give each entry"
-            " a distinct `label`"
-        )
+    games = _checked_entrants(config, source)
+    game = games[0]
     for i, entry in enumerate(config.strategies):
-        where = f"{source}: strategies[{i}] ({entry.name})"
-        _check_process_keys(entry, where)
         if entry.isolated:  # its code runs in its own process only, never in the driver
+            where = f"{source}: strategies[{i}] ({entry.name})"
             config._bots[entry.name] = _greet(config, entry, game, where)
-            continue
-        try:
-            build_strategy(entry.use, entry.params, game.name)
-        except StrategyError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
     _check_partnerships(config, game, source)
     _load_deals(config, games, source)
     _check_format(config, source)
@@ -711,6 +693,53 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
+
+
+def _checked_entrants(config: TournamentConfig, source: str) -> list[Game]:
+    """The game at each table size (``TournamentConfig.games``), once the variant and
+    every entrant that runs in the driver check: otherwise one ConfigError with a line for
+    each problem found (the variant, each entry's keys, duplicate labels, each strategy
+    that cannot be built), so a config with several mistakes is not mended one run at a
+    time. Isolated entrants
+    are started only once all of these pass."""
+    problems: list[str] = []
+    games: list[Game] = []
+    try:
+        games = config.games(where=f"{source}: variant")
+    except WhistSimError as exc:
+        problems.append(f"{source}: {exc}" if source not in str(exc) else str(exc))
+    wheres = [f"{source}: strategies[{i}] ({entry.name})"
+              for i, entry in enumerate(config.strategies)]
+    broken: set[int] = set()
+    for i, entry in enumerate(config.strategies):  # before labels: callable names the entrant
+        try:
+            _check_policy_keys(entry, wheres[i])
+        except ConfigError as exc:
+            problems.append(str(exc))
+            broken.add(i)
+    labels = config.labels()
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        problems.append(f"{source}: strategies: label {duplicates[0]!r} is used twice; give"
+                        " each entry a distinct `label`")
+    game_name = games[0].name if games else config.tournament.game
+    for i, entry in enumerate(config.strategies):
+        if i in broken:
+            continue
+        try:
+            _check_process_keys(entry, wheres[i])
+        except ConfigError as exc:
+            problems.append(str(exc))
+            continue
+        if entry.isolated or game_name not in GAMES:
+            continue
+        try:
+            build_strategy(entry.use, entry.params, game_name)
+        except StrategyError as exc:
+            problems.append(f"{wheres[i]}: {exc}")
+    if problems or not games:
+        raise ConfigError("\n".join(problems))
+    return games
 
 
 HANDSHAKE_SECONDS = 10.0
