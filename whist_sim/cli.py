@@ -151,6 +151,10 @@ def run(
     seed: Annotated[int | None, typer.Option(
         parser=whole_number("a seed, a whole number from 0"),
         help="override tournament.seed")] = None,
+    on_error: Annotated[str | None, typer.Option(
+        "--on-error", help="override tournament.on_error: forfeit or abort; with --resume,"
+        " from this session on (finishes a run a strategy aborted, its failing hands"
+        " forfeited)")] = None,
     report: ReportOpt = False,
     progress: ProgressOpt = True,
 ) -> None:
@@ -174,17 +178,18 @@ def run(
                     f"{', '.join(ignored)} cannot go with --resume: a run resumes with its own"
                     f" plan, seed and folder ({resume}); start a new run to change them")
             summary = resume_tournament(resume, workers=workers, address=address,
-                                        progress=progress)
+                                        progress=progress, on_error=on_error)
         else:
             if config is None:
                 raise WhistSimError("give a config, e.g. whist-sim run configs/quickstart.toml")
-            given = {"tournament.deals": deals, "tournament.seed": seed}
+            given = {"tournament.deals": deals, "tournament.seed": seed,
+                     "tournament.on_error": on_error}
             overrides = {key: value for key, value in given.items() if value is not None}
             try:
                 loaded = load_config(config, overrides)
             except WhistSimError as exc:  # a value of the command line, not of the file
-                named = [f"--{key.split('.')[1]} {value}" for key, value in overrides.items()
-                         if f"{key} = " in str(exc)]
+                named = [f"--{key.split('.')[1].replace('_', '-')} {value}"
+                         for key, value in overrides.items() if f"{key} = " in str(exc)]
                 if not named:
                     raise
                 raise WhistSimError(f"{exc} (given on the command line: {', '.join(named)})"

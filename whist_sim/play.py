@@ -44,6 +44,9 @@ _GAME_TYPES = frozenset(GAMES.values())
 class StrategyFailure(WhistSimError, RuntimeError):
     """A strategy failed and ``on_error = "abort"`` asked to stop."""
 
+    hand = 0
+    """The hand of its match it stopped in (``play_match`` sets it)."""
+
     def __init__(self, seat: int, message: str) -> None:
         super().__init__(message)
         self.seat = seat
@@ -527,21 +530,25 @@ def play_match(
             seed, dealt = hand_seed(match_seed, hand), None
         else:
             dealt, seed = given
-        deal = play_deal(
-            game,
-            strategies,
-            seed,
-            dealer,
-            time_limit=time_limit,
-            on_error=on_error,
-            context=context,
-            dealt=dealt,
-            seat_seeding=seat_seeding,
-            time_control=time_control,
-            chess_clock=match_clock,
-            timed=timed,
-            clock=clock,
-        )
+        try:
+            deal = play_deal(
+                game,
+                strategies,
+                seed,
+                dealer,
+                time_limit=time_limit,
+                on_error=on_error,
+                context=context,
+                dealt=dealt,
+                seat_seeding=seat_seeding,
+                time_control=time_control,
+                chess_clock=match_clock,
+                timed=timed,
+                clock=clock,
+            )
+        except StrategyFailure as exc:
+            exc.hand = hand  # the match's hand it stopped in, for the caller's deal key
+            raise
         for end_deal in end:
             end_deal(deal.outcome)
         match.record(deal.outcome)

@@ -82,3 +82,16 @@ class SteadilySlow(RandomStrategy):
     def choose(self, view: Any, rng: Random) -> int:
         time.sleep(self.seconds)
         return super().choose(view, rng)
+
+
+class RaisesHoldingTwoAces(RandomStrategy):
+    """Plays randomly, but raises at its first decision of a hand dealt both the ace of
+    spades and the ace of hearts (about one hand in seventeen): a run of it fails on some
+    deals only."""
+
+    games = GAMES
+
+    def choose(self, view: Any, rng: Random) -> int:
+        if not view.tricks and view.hand >> 12 & 1 and view.hand >> 25 & 1:
+            raise ValueError("deliberate failure holding two aces")
+        return super().choose(view, rng)

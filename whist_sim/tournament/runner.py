@@ -37,7 +37,7 @@ from tqdm import tqdm
 
 import whist_sim
 from whist_sim.deal_sets import DealSet, file_digest
-from whist_sim.play import SEAT_SEEDING, StrategyFailure
+from whist_sim.play import ON_ERROR, SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.folder import is_fresh, taken
@@ -258,16 +258,27 @@ def resume_tournament(
     workers: int | None = None,
     address: str | None = None,
     progress: bool = True,
+    on_error: str | None = None,
 ) -> RunSummary:
     """Play the tasks a stopped run is missing; the result equals an uninterrupted run.
 
     Where it plays follows ``run_tournament``'s rule, the missing tasks' estimate
-    taken from the time the run's tasks took so far.
+    taken from the time the run's tasks took so far. ``on_error``: what a failing
+    strategy does from this session on (run.json's config records it). A run aborted
+    by a failing strategy fails on the same hand again when resumed as it was (its
+    seeds are fixed); resumed with ``"forfeit"`` it records that hand as the seat's
+    forfeit, and its rows are then those of a run started with ``"forfeit"`` (a task
+    is committed under ``"abort"`` only if no strategy failed in it).
     """
     check_workers(workers)
+    if on_error is not None and on_error not in ON_ERROR:
+        raise ConfigError(f"on_error = {on_error!r} is not allowed; allowed values:"
+                          f" {', '.join(map(repr, ON_ERROR))}")
     with RunFolder.open(run, repair=True) as folder:  # one writer: refused while another runs
         for note in folder.repairs:  # units found missing are played again: say so
             print(f"note: {note}", file=sys.stderr)
+        if on_error is not None:
+            _change_on_error(folder, on_error)
         config, plan, _, _ = load_plan(folder)  # a corrupt run.json fails before Ray starts
         done = len(folder.completed_tasks())
         totals = folder.meta().get("totals")
@@ -277,6 +288,40 @@ def resume_tournament(
         in_process = choose_in_process(config, workers, address, estimate)
         with open_executor(in_process, address, workers) as executor:
             return _execute(folder, executor, progress)
+
+
+class RunAborted(StrategyFailure):
+    """A strategy failed under ``on_error = "abort"``: the run stopped, its committed tasks
+    kept; the message says which seat of which deal, and how to go on (a
+    ``StrategyFailure``, whose ``seat`` it keeps)."""
+
+
+def aborted_message(path: Path, failure: str, kept: int, tasks: int) -> str:
+    """What a run stopped by ``on_error = "abort"`` says: the failure, what is kept, and
+    that a resume as it was meets the same failure again (a probe resumed one to find
+    the same hand fail, with no word of how to finish the run)."""
+    return (
+        f"{failure}\n{path}: the run stopped there (on_error = \"abort\"), {kept:,} of"
+        f" {tasks:,} tasks kept. Resumed as it is, it plays the same hand with the same"
+        " seeds and stops again: fix the strategy and start a new run, or finish this one"
+        " with the failing hands recorded as their seat's forfeits:"
+        f" whist-sim run --resume {path} --on-error forfeit")
+
+
+def _change_on_error(folder: RunFolder, on_error: str) -> None:
+    """Record ``on_error`` in run.json's config for this session on, saying so if it
+    changes."""
+    meta = folder.meta()
+    config = meta.get("config")
+    if not isinstance(config, dict) or not isinstance(config.get("tournament"), dict):
+        return  # a corrupt run.json: load_plan names it
+    before = config["tournament"].get("on_error", "forfeit")
+    if before == on_error:
+        return
+    config["tournament"]["on_error"] = on_error
+    folder.update_meta(config=config)
+    print(f"note: on_error = {on_error!r} from this session on (it was {before!r})",
+          file=sys.stderr)
 
 
 def load_plan(
@@ -628,7 +673,8 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     except StrategyFailure as exc:
         folder.update_meta(status="aborted", ended=now_iso(), error=str(exc))
         console.close()
-        raise
+        raise RunAborted(exc.seat, aborted_message(
+            folder.path, str(exc), len(folder.completed_tasks()), plan.tasks)) from None
     except Exception as exc:  # a worker or node lost: finished tasks stay committed
         if not _a_ctrl_c(exc):
             # the disk full: recording the failure fails too, and must not replace the
@@ -873,8 +919,10 @@ def _seconds_per_item(
 
     def timed(size: int) -> float:
         plan = Plan(len(played), config.tournament.deals, size)
+        # forfeit: a strategy failing on a sample deal, which the run never plays, must
+        # not stop the run under on_error = "abort" before it has a folder (it did)
         spec = dataclasses.replace(_spec(config, plan, lineups, played, 0),
-                                   root_seed=sample_seed, deal_set=None)
+                                   root_seed=sample_seed, deal_set=None, on_error="forfeit")
         started = time.perf_counter()
         play(spec)
         return time.perf_counter() - started

@@ -22,7 +22,7 @@ import pyarrow as pa
 from whist_sim.budget import DecisionClock, TimeControl, decision_clock
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
-from whist_sim.play import SEAT_SEEDING, SeatFailure, play_match
+from whist_sim.play import SEAT_SEEDING, SeatFailure, StrategyFailure, play_match
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
@@ -155,18 +155,23 @@ def _play_items(
             source = board.match(pairing, deal, rotation, None if spec.deal_set is None
                                  else spec.deal_set.source(game, deal, seed), game, seed,
                                  [built[label].output for label in seated])
-            played, match = play_match(
-                game,
-                [players[label] for label in seated],
-                seed,
-                time_limit=spec.time_limit,
-                on_error=spec.on_error,
-                deal_source=source,
-                seat_seeding=spec.seat_seeding,
-                time_control=spec.time_control,
-                timed=True,
-                clock=clock,
-            )
+            try:
+                played, match = play_match(
+                    game,
+                    [players[label] for label in seated],
+                    seed,
+                    time_limit=spec.time_limit,
+                    on_error=spec.on_error,
+                    deal_source=source,
+                    seat_seeding=spec.seat_seeding,
+                    time_control=spec.time_control,
+                    timed=True,
+                    clock=clock,
+                )
+            except StrategyFailure as exc:  # on_error = "abort": name the hand, as a row would
+                key = f"{numbers[pairing]}-{deal}-{rotation}-{exc.hand}"
+                raise StrategyFailure(exc.seat, f"deal {key} ({', '.join(seated)}):"
+                                                f" {exc.message}") from None
             scripted = board.scripted
             for hand, result in enumerate(played):
                 error = result.outcome.error

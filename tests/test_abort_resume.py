@@ -1,0 +1,93 @@
+"""A run stopped by ``on_error = "abort"``: it says which hand failed, what is kept and how
+to go on; resumed as it was it stops on the same hand, and resumed with
+``on_error = "forfeit"`` it finishes with the rows of a run started that way."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.tournament_helpers import assert_same_rows, quick_config, run_rows
+from whist_sim.cli import app
+from whist_sim.play import StrategyFailure
+from whist_sim.tournament.config import ConfigError, validate_config
+from whist_sim.tournament.runner import RunAborted, resume_tournament, run_tournament
+
+RARE = "tests.plugins.faulty:RaisesHoldingTwoAces"
+ALWAYS = "tests.plugins.faulty:RaisesOnTrick5"
+
+
+def _config(strategy: str, on_error: str, deals: int = 12):
+    body = quick_config(deals=deals, per_task=2, seed=2, extra=f'on_error = "{on_error}"')
+    body = body.replace('use = "heuristic"', f'use = "{strategy}"\nlabel = "failer"')
+    return validate_config(tomllib.loads(body))
+
+
+def _aborted(tmp_path, strategy=RARE):
+    with pytest.raises(RunAborted) as raised:
+        run_tournament(_config(strategy, "abort"), tmp_path / "run", workers=0, progress=False)
+    return raised.value
+
+
+def test_an_aborted_run_names_the_hand_what_is_kept_and_how_to_finish(tmp_path):
+    failure = _aborted(tmp_path)
+    message = str(failure)
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert meta["status"] == "aborted"
+    kept = len(list((tmp_path / "run" / "data" / "deals").glob("*.parquet")))
+    assert kept >= 1, "the failure this test needs comes after the first task"
+    assert re.match(r"deal \d+-\d+-\d+-\d+ \([^)]*failer[^)]*\): seat [01] \(failer\)",
+                    message), message
+    assert "deliberate failure holding two aces" in message
+    assert f"{tmp_path / 'run'}: the run stopped there" in message
+    assert "plays the same hand with the same seeds and stops again" in message
+    assert f"whist-sim run --resume {tmp_path / 'run'} --on-error forfeit" in message
+    assert isinstance(failure, StrategyFailure) and failure.seat in (0, 1)
+
+
+def test_an_aborted_run_resumed_as_it_was_stops_on_the_same_hand(tmp_path):
+    first = _aborted(tmp_path)
+    with pytest.raises(RunAborted) as again:
+        resume_tournament(tmp_path / "run", workers=0, progress=False)
+    assert str(first).splitlines()[0] == str(again.value).splitlines()[0]
+
+
+def test_an_aborted_run_resumed_with_forfeit_has_the_rows_of_a_forfeit_run(tmp_path):
+    _aborted(tmp_path)
+    summary = resume_tournament(tmp_path / "run", workers=0, progress=False,
+                                on_error="forfeit")
+    assert summary.status == "complete"
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert meta["config"]["tournament"]["on_error"] == "forfeit"
+    assert meta["error"] is None
+    straight = run_tournament(_config(RARE, "forfeit"), tmp_path / "straight", workers=0,
+                              progress=False)
+    rows = run_rows(tmp_path / "run")
+    assert (rows["deals"]["status"] == "forfeit").any()
+    assert_same_rows(rows, run_rows(straight.path))
+
+
+def test_a_strategy_failing_on_every_hand_still_leaves_a_run_folder(tmp_path):
+    """The timing sample before a run plays its own deals: a failure there stopped the run
+    before it had a folder, under abort, with no word of where."""
+    failure = _aborted(tmp_path, ALWAYS)
+    assert (tmp_path / "run" / "run.json").is_file()
+    assert "0 of" in str(failure) and "tasks kept" in str(failure)
+
+
+def test_resume_refuses_an_on_error_it_does_not_know(tmp_path):
+    _aborted(tmp_path)
+    with pytest.raises(ConfigError, match="allowed values: 'forfeit', 'abort'"):
+        resume_tournament(tmp_path / "run", workers=0, progress=False, on_error="skip")
+
+
+def test_the_command_line_finishes_an_aborted_run_with_on_error(tmp_path):
+    _aborted(tmp_path)
+    result = CliRunner().invoke(app, ["run", "--resume", str(tmp_path / "run"), "--on-error",
+                                      "forfeit", "--workers", "0", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "on_error = 'forfeit' from this session on (it was 'abort')" in result.output
