@@ -47,8 +47,9 @@ class ReferenceRecorder:
                 "net": outcome.net[seat], "result": outcome.result[seat],
                 **(outcome.seat_facts[seat] if outcome.seat_facts else {}),
             })
-        for seat, _, _, chosen in state.log:  # decisions counted from the log, as play_task did
-            if chosen:
+        chosen_seats = [seat for seat, _, _, chosen in state.log if chosen]
+        for index, seat in enumerate(chosen_seats):  # the decisions timed, from the log
+            if index < len(times) and times[index] is not None:
                 self.decisions.setdefault(seated[seat], [0, 0.0])[0] += 1
         for seat, seconds in zip(_deciders(state.log, outcome.forfeit_seat), times,
                                  strict=False):

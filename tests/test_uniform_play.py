@@ -197,6 +197,12 @@ def test_a_run_leaves_seconds_null_exactly_for_hands_of_random_seats_only(tmp_pa
     assert chosen.filter(pl.col("random_only"))["seconds"].null_count() == chosen.filter(
         pl.col("random_only")).height
     assert chosen.filter(~pl.col("random_only"))["seconds"].null_count() == 0
+    # run.json's decisions, behind the live time per decision, count the timed ones only
+    seats = folder.scan("seats").select("deal_key", "seat", "strategy")
+    timed = (chosen.filter(pl.col("seconds").is_not_null()).join(
+        seats.collect(), on=["deal_key", "seat"]).group_by("strategy").len())
+    recorded = folder.meta()["decisions"]
+    assert {label: n for label, (n, _) in recorded.items()} == dict(timed.iter_rows())
 
 
 def test_a_process_without_numba_plays_its_first_random_deals_through_the_loop(monkeypatch):
@@ -240,3 +246,84 @@ def test_a_choose_whose_attributes_raise_fails_its_own_seat_not_the_run():
     played = play_deal(game, [Hostile(), RandomStrategy()], 5)
     assert played.outcome.forfeit_seat == 0
     assert "no choice either" in played.outcome.error
+
+
+def test_a_search_copy_rebuilt_mid_hand_is_played_through_the_loop():
+    """A determinized copy has an empty log but is not as dealt: it was played from
+    scratch, from a deck it does not have."""
+    from whist_sim.sampling import sample_world
+    from whist_sim.search.german_whist import MODEL
+
+    game = make_game("german_whist", {}, 2)
+    real, rng = game.new_deal(21, 0), random.Random(1)
+    for _ in range(9):
+        real.apply(RandomStrategy().choose(real.view(real.to_act), rng))
+    view = real.view(real.to_act)
+
+    def copy():
+        return MODEL.determinize(view, sample_world(view, random.Random(5)), random.Random(5))
+
+    compiled = play_deal(game, [RandomStrategy()] * 2, 7, dealt=copy())
+    looped = play_deal(game, [LoopRandom()] * 2, 7, dealt=copy())
+    assert compiled.outcome == looped.outcome
+    assert vars(compiled.state) == vars(looped.state)
+
+
+def test_a_deal_forfeited_before_its_first_action_stays_forfeited():
+    game = make_game("german_whist", {}, 2)
+    forfeited = game.new_deal(5, 0)
+    forfeited.forfeit(0, "gave up")
+    played = play_deal(game, [RandomStrategy()] * 2, 5, dealt=forfeited)
+    assert played.outcome.result == ("forfeit", "win")
+
+
+def test_a_wrapper_that_forwards_func_is_called_not_taken_for_random():
+    class Traced:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __call__(self, view, rng):
+            raise RuntimeError("injected fault")
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    class Wrapped(RandomStrategy):
+        def __init__(self):
+            self.choose = Traced(super().choose)
+
+    game = make_game("german_whist", {}, 2)
+    played = play_deal(game, [Wrapped(), RandomStrategy()], 3)
+    assert played.outcome.forfeit_seat == 0 and "injected fault" in played.outcome.error
+
+
+@pytest.mark.parametrize("raised", [SystemExit, GeneratorExit])
+def test_no_attribute_of_a_strategys_chooser_is_read_outside_a_decision(raised):
+    """Reading ``__func__`` of any object a strategy gave would run its code outside the
+    play loop, where what it raises is not its seat's forfeit."""
+    class Choose:
+        def __getattr__(self, name):
+            raise raised("read outside a decision")
+
+        def __call__(self, view, rng):
+            raise RuntimeError("its own failure")
+
+    class Odd(RandomStrategy):
+        def __init__(self):
+            self.choose = Choose()
+
+    game = make_game("german_whist", {}, 2)
+    played = play_deal(game, [Odd(), RandomStrategy()], 3)
+    assert played.outcome.forfeit_seat == 0 and "its own failure" in played.outcome.error
+
+
+def test_without_numba_random_deals_are_played_through_the_loop(monkeypatch):
+    from whist_sim.games import german_whist
+
+    monkeypatch.setattr(german_whist, "_play_uniformly", None)
+    monkeypatch.setitem(sys.modules, "whist_sim.games.german_whist_uniform", None)
+    game = make_game("german_whist", {}, 2)
+    for seed in range(3):
+        played = play_deal(game, [RandomStrategy()] * 2, seed, timed=True)
+        assert played.seconds, "played through the loop, its decisions timed"
+        assert vars(played.state) == vars(play_deal(game, [LoopRandom()] * 2, seed).state)

@@ -20,6 +20,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MethodType
 from typing import Any
 
 from whist_sim.budget import (
@@ -149,7 +150,10 @@ def play_deal(
     ``DealState.play_uniformly``) once the process is ready for it
     (``COMPILED_AFTER_DEALS``): the same actions and final state as this loop's, its
     decisions not timed (``seconds`` empty, even with ``timed``: each takes nanoseconds,
-    and no strategy code runs that a time limit would have to stop).
+    and no strategy code runs that a time limit would have to stop). So none of them is
+    forfeited on time, where the loop's ``random`` could be under a limit of a
+    millisecond on a machine that stalls the process that long: the one way the two can
+    differ, as any time forfeit differs from one machine's load to another's.
     """
     try:
         usual = (seed.__class__ is int and len(strategies) == game.players
@@ -227,14 +231,15 @@ def compiled_play_ready() -> bool:
 
 
 def _all_uniform(choosers: list[Any]) -> bool:
-    """Whether every seat's ``choose`` is one ``strategy.chooses_uniformly`` marked (a bound
-    method's ``__func__``; an entrant under a supervisor holds a wrapper, not it)."""
-    try:
-        for choose in choosers:
-            if getattr(choose, "__func__", None) not in UNIFORM_CHOOSERS:
-                return False
-    except Exception:  # a chooser whose __func__ is unhashable or raises: its own loop,
-        return False  # where whatever it does fails its seat, not the run
+    """Whether every seat's ``choose`` is a bound method of a function
+    ``strategy.chooses_uniformly`` marked (an entrant under a supervisor holds a wrapper,
+    not it). Only a true bound method is read: a proxy that forwards ``__func__`` (a
+    tracing or fault-injecting wrapper) was taken for ``random`` and never called, and
+    reading an attribute of a strategy's object runs its code outside any decision
+    (one that raised SystemExit ended the run; one that slept ignored the time limit)."""
+    for choose in choosers:
+        if choose.__class__ is not MethodType or choose.__func__ not in UNIFORM_CHOOSERS:
+            return False
     return True
 
 

@@ -410,15 +410,36 @@ class GermanWhistDeal(CodedLog, DealState):
         self._outcome = self._score()
 
     def play_uniformly(self, seat_seeds: Sequence[int]) -> bool:
-        if self.codes or type(self) is not GermanWhistDeal:  # begun, or rules of its own
-            return False
+        if type(self) is not GermanWhistDeal or not self._untouched():  # rules of its own,
+            return False  # or a deal begun, forfeited or rebuilt mid-hand (a search's copy)
         global _play_uniformly  # numba is imported with the first deal played this way
         if _play_uniformly is None:
-            from whist_sim.games.german_whist_uniform import play_uniformly
-
+            try:
+                from whist_sim.games.german_whist_uniform import play_uniformly
+            except ImportError:  # numba is a dependency: a broken install plays the loop
+                _play_uniformly = False
+                return False
             _play_uniformly = play_uniformly
+        if _play_uniformly is False:
+            return False
         _play_uniformly(self, seat_seeds)
         return True
+
+    def _untouched(self) -> bool:
+        """Whether the deal stands as dealt: no action logged, no trick, the non-dealer to
+        lead, the stock whole with its first cards face up, nothing counted. A state with an
+        empty log is not always one: a search's copy rebuilt mid-hand has none, and a deal
+        forfeited before its first action neither (both were played from scratch)."""
+        k = self.variant.open_stock
+        return (not self.codes and self._outcome is None and self.trick_no == 0
+                and not self.trick and self.phase is PLAY and self.stage == 1
+                and self.to_act == self.leader == 1 - self.dealer
+                and self.legal == self.hands[self.to_act]
+                and len(self.stock) == 26 and self.next_stock == k
+                and self.faceup == tuple(self.stock[:k])
+                and self.won1 == self.won2 == self.taken_faceup == (0, 0)
+                and self.drawn == [0, 0] and self.race_winner == -1
+                and (self.hands[0] | self.hands[1]).bit_count() == 26)
 
     # -- results -------------------------------------------------------------------
     def _score(self) -> DealOutcome:
@@ -553,8 +574,9 @@ class GermanWhistDeal(CodedLog, DealState):
 
 
 _new_tuple = tuple.__new__
-_play_uniformly = None
-"""``german_whist_uniform.play_uniformly``, once a deal has been played that way."""
+_play_uniformly: Any = None
+"""``german_whist_uniform.play_uniformly``, once a deal has been played that way (False:
+numba could not be imported)."""
 
 
 

@@ -26,10 +26,11 @@ _STOCK = 26
 _TRICKS = 26
 _COUNTS = {"stage2": 0, "all": 1, "weighted": 2}
 
-# The kernel's input: the deal's settings, each seat's twister key, the log's code bases
-# and the deck; its output: the final state's numbers, the tricks and the log.
-_DEALER, _OPEN, _TRUMP, _RACE, _COUNT, _KEYS, _BASES, _DECK = 0, 1, 2, 3, 4, 5, 11, 15
-_GIVEN = _DECK + 52
+# The kernel's input: the deal's settings, each seat's twister key, the log's code bases,
+# the hands and the stock; its output: the final state's numbers, the tricks and the log.
+_DEALER, _OPEN, _TRUMP, _RACE, _COUNT, _KEYS, _BASES, _DEALT, _STOCK_AT = (
+    0, 1, 2, 3, 4, 5, 11, 15, 17)
+_GIVEN = _STOCK_AT + 26
 _N_CODES, _TRICK_NO, _WON1, _WON2, _FACEUP_TAKEN, _DRAWS, _HANDS = 0, 1, 2, 4, 6, 8, 10
 _NEXT_STOCK, _STAGE, _RACE_WINNER, _LEADER, _N_FACEUP, _FACEUP = 12, 13, 14, 15, 16, 17
 _TRICK_ROWS = _FACEUP + _STOCK
@@ -80,7 +81,7 @@ def _take(given, out, winner, card, chosen):  # pragma: no cover - compiled
     _log(out, given[_BASES + (1 if chosen else 2)] + 128 * winner + card)
     loser = 1 - winner
     if out[_NEXT_STOCK] < _STOCK:
-        drawn = given[_DECK + _STOCK + out[_NEXT_STOCK]]
+        drawn = given[_STOCK_AT + out[_NEXT_STOCK]]
         out[_NEXT_STOCK] += 1
         out[_DRAWS + loser] |= 1 << drawn
     else:  # no face-down card left: the loser takes the face-up card turned earliest
@@ -92,7 +93,7 @@ def _take(given, out, winner, card, chosen):  # pragma: no cover - compiled
     out[_HANDS + loser] |= 1 << drawn
     _log(out, given[_BASES + 3] + 128 * loser + drawn)
     while n < given[_OPEN] and out[_NEXT_STOCK] < _STOCK:
-        out[_FACEUP + n] = given[_DECK + _STOCK + out[_NEXT_STOCK]]
+        out[_FACEUP + n] = given[_STOCK_AT + out[_NEXT_STOCK]]
         out[_NEXT_STOCK] += 1
         n += 1
     out[_N_FACEUP] = n
@@ -106,18 +107,14 @@ def _play(given, out, twisters, first):  # pragma: no cover - compiled
     for seat in range(2):
         key = _KEYS + 3 * seat
         seed_twister(twisters[seat], first, given[key], given[key + 1], given[key + 2])
-    dealer = given[_DEALER]
-    non_dealer = 1 - dealer
-    out[_HANDS] = 0
-    out[_HANDS + 1] = 0
-    for i in range(26):
-        seat = non_dealer if i % 2 == 0 else dealer
-        out[_HANDS + seat] |= 1 << given[_DECK + i]
+    non_dealer = 1 - given[_DEALER]
+    out[_HANDS] = given[_DEALT]
+    out[_HANDS + 1] = given[_DEALT + 1]
     for i in range(_N_CODES, _HANDS):
         out[i] = 0
     k = given[_OPEN]
     for i in range(k):
-        out[_FACEUP + i] = given[_DECK + _STOCK + i]
+        out[_FACEUP + i] = given[_STOCK_AT + i]
     out[_N_FACEUP] = k
     out[_NEXT_STOCK] = k
     out[_STAGE] = 1
@@ -180,7 +177,8 @@ _new_tuple = tuple.__new__
 
 
 def play_uniformly(state, seat_seeds: tuple[int, int]) -> None:
-    """Play ``state``, a German Whist deal not yet begun, to its end with both seats
+    """Play ``state``, a German Whist deal as dealt (``GermanWhistDeal._untouched``: its
+    hands and stock are read, not its deck), to its end with both seats
     choosing uniformly at random, seat s drawing from ``random.Random(seat_seeds[s])``:
     the state is then what ``play.play_deal`` leaves with ``random`` in both seats."""
     from whist_sim.games.german_whist import _DRAWN, _PLAYED, _TAKEN
@@ -190,9 +188,10 @@ def play_uniformly(state, seat_seeds: tuple[int, int]) -> None:
     given[:_KEYS] = (state.dealer, variant.open_stock, state.trump,
                      -1 if variant.race_to is None else variant.race_to, _COUNTS[variant.count])
     given[_KEYS:_BASES] = (*twister_key(seat_seeds[0]), *twister_key(seat_seeds[1]))
-    given[_BASES:_DECK] = (_PLAYED[0][0], _TAKEN[True][0][0], _TAKEN[False][0][0],
-                           _DRAWN[0][0])
-    given[_DECK:] = state.deck
+    given[_BASES:_DEALT] = (_PLAYED[0][0], _TAKEN[True][0][0], _TAKEN[False][0][0],
+                            _DRAWN[0][0])
+    given[_DEALT:_STOCK_AT] = state.hands
+    given[_STOCK_AT:] = state.stock
     out = np.empty(_RESULT, np.int64)
     _play(given, out, np.empty((2, TWISTER_WORDS), np.int64), FIRST_STATE)
     numbers = out[:_CODES].tolist()

@@ -190,16 +190,18 @@ class TaskRecorder:
         return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
 
     def decision_totals(self, labels: Sequence[str]) -> dict[str, tuple[int, float]]:
-        """Per entrant: the decisions it took (chosen actions, replayed ones included) and the
-        seconds they took (a forfeited decision's too, where it was measured), for the live
-        standings. Call after ``tables()``."""
+        """Per entrant: the decisions timed (chosen actions whose seconds were measured) and
+        the seconds they took (a forfeited decision's too, where it was measured), for the
+        live standings' time per decision. Decisions not timed (a replayed hand's, a
+        compiled random deal's) are left out: counted as taking no time, they made random's
+        time per decision read 0.000 ms. Call after ``tables()``."""
         hands = self._hands
         index = {label: i for i, label in enumerate(labels)}
         codes = np.fromiter((index.get(label, len(labels)) for label in hands.flat_seated),
                             np.int64, len(hands.flat_seated))
         row_labels = codes[hands.seat_offsets_of_rows + hands.action_seats]
-        chosen = hands.chosen
-        count = np.bincount(row_labels[chosen], minlength=len(labels) + 1)
+        timed = hands.chosen & ~np.isnan(hands.seconds)
+        count = np.bincount(row_labels[timed], minlength=len(labels) + 1)
         spent = np.bincount(row_labels, weights=np.nan_to_num(hands.seconds),
                             minlength=len(labels) + 1)
         for label, seconds in hands.failed_decisions:

@@ -827,12 +827,15 @@ def _earlier_decisions(folder: RunFolder, config: TournamentConfig
 
 def _committed_decisions(folder: RunFolder, config: TournamentConfig
                          ) -> dict[str, tuple[int, float]]:
-    """Per entrant, the chosen actions of the committed rows and their seconds, read by
-    line-up, seating and seat (three small columns; no join with the seats table)."""
+    """Per entrant, the chosen actions of the committed rows that were timed and their
+    seconds (``TaskRecorder.decision_totals``), read by line-up, seating and seat (three
+    small columns; no join with the seats table)."""
     import polars as pl
 
     lineups = config.lineups()
-    per_seat = (folder.scan("actions").filter(pl.col("chosen"))
+    per_seat = (folder.scan("actions")
+                .filter(pl.col("chosen") & pl.col("seconds").is_not_null()
+                        & pl.col("seconds").is_not_nan())
                 .group_by("pairing", "rotation", "seat")
                 .agg(pl.len().alias("n"), pl.col("seconds").fill_nan(0.0).sum().alias("s"))
                 .collect())
