@@ -105,6 +105,24 @@ def test_every_mistake_of_the_variant_and_the_entrants_is_named_at_once(tmp_path
     assert not (tmp_path / "out").exists()
 
 
+def test_every_bad_rule_setting_and_sprt_value_is_named_at_once(tmp_path):
+    """A misspelt key, two refused values and two [sprt] values that break its rules: one
+    error, a line each. ``race_to = 20`` fits the refused ``count = "al"``'s intent
+    (``all``), and is not blamed for the default that stands in for it."""
+    body = (quick_config()
+            .replace("[[strategies]]", '[variant]\ntrump = "none"\ncount = "al"\n'
+                     'open_stock = 30\nrace_to = 20\n\n[sprt]\nalpha = 2\nelo0 = 10\n'
+                     'elo1 = 0\n\n[[strategies]]', 1))
+    config = write_config(tmp_path, body)
+    result = _run("run", str(config), "--out", str(tmp_path / "out"), "--no-progress")
+    _assert_clean_error(result, "unknown key 'trump' (did you mean 'trumps'?)",
+                        "variant.count = 'al' is not allowed",
+                        "variant.open_stock = 30 is not allowed",
+                        "sprt.alpha = 2 is not allowed", "sprt.elo0 = 10 must be below elo1",
+                        "[sprt] compares two entrants")
+    assert "variant.race_to" not in result.output
+
+
 def test_config_that_is_not_toml_is_one_line(tmp_path):
     config = write_config(tmp_path, "[tournament\n")
     _assert_clean_error(_run("run", str(config)), str(config), "not valid TOML")

@@ -216,13 +216,19 @@ def run(
 
 def _as_options(text: str) -> str:
     """A duel config's error in the words of the command line: "duel: sprt.batch = 0"
-    was given as ``--sprt "batch=0"``, "duel: variant.count" as ``--variant count=...``."""
-    for key, option in (("sprt", "--sprt"), ("variant", "--variant")):
-        if text.startswith(f"duel: {key}."):
-            return f"{option} {text[len(f'duel: {key}.'):]}"
-    if text.startswith("duel: tournament.deals = "):
-        return f"--max-deals {text[len('duel: tournament.deals = '):]}"
-    return text
+    was given as ``--sprt "batch=0"``, "duel: variant.count" as ``--variant count=...``;
+    each line of an error that names several problems."""
+    lines = []
+    for line in text.split("\n"):
+        for key, option in (("sprt", "--sprt"), ("variant", "--variant")):
+            if line.startswith(f"duel: {key}."):
+                line = f"{option} {line[len(f'duel: {key}.'):]}"
+                break
+        else:
+            if line.startswith("duel: tournament.deals = "):
+                line = f"--max-deals {line[len('duel: tournament.deals = '):]}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _resume_command(folder: Path | str, address: str | None, report: bool = False) -> str:

@@ -15,6 +15,7 @@ the notation used in logs and Parquet.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 import operator
 import sys
@@ -221,15 +222,27 @@ class Variant:
                 f" values, e.g. {{'{min(allowed)}': ...}}; allowed keys:"
                 f" {', '.join(sorted(allowed))}"
             )
-        for key in values:
-            if key not in allowed:
-                raise VariantError(
-                    f"{where}: unknown key {key!r}; allowed keys: {', '.join(sorted(allowed))}"
-                )
+        problems = [f"{where}: unknown key {key!r}{_did_you_mean(key, allowed)}; allowed keys:"
+                    f" {', '.join(sorted(allowed))}" for key in values if key not in allowed]
         # NumPy scalars as the Python values they stand for (np.int64(3) is 3): refused as
         # "not allowed; allowed values: whole numbers 1..26" before, or kept as NumPy
-        variant = cls(**{key: _plain(value) for key, value in values.items()})
-        variant.validate(where)
+        known = {key: _plain(value) for key, value in values.items() if key in allowed}
+        dropped: list[str] = []
+        while True:  # every refused value named, not one run each: each is left out in turn
+            variant = cls(**known)
+            try:
+                variant.validate(where)
+                break
+            except VariantError as exc:
+                key = _refused_key(str(exc), where)
+                if not any(other in str(exc) for other in dropped):  # not a consequence of
+                    problems.append(str(exc))  # the default that replaced a refused value
+                if key not in known:
+                    break
+                del known[key]
+                dropped.append(key)
+        if problems:
+            raise VariantError("\n".join(problems))
         return variant
 
     def validate(self, where: str = "variant") -> None:
@@ -237,6 +250,19 @@ class Variant:
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def _did_you_mean(key: Any, allowed: set[str]) -> str:
+    """``" (did you mean 'trumps'?)"`` for a key one slip away from an allowed one."""
+    close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _refused_key(message: str, where: str) -> str | None:
+    """The key a validation message names (``variant.count = 'al' is not allowed ...``)."""
+    if not message.startswith(f"{where}."):
+        return None
+    return message[len(where) + 1:].split(" ", 1)[0]
 
 
 def _plain(value: Any) -> Any:

@@ -84,18 +84,35 @@ def _validate(
     where: str,
     skewness: float | None = None,
 ) -> None:
-    """Check every rule; raise SprtError naming the first key that breaks one."""
+    """Check every rule; raise one SprtError with a line for each key that breaks one."""
+    problems = _problems(elo0, elo1, net0, net1, alpha, beta, where, skewness)
+    if problems:
+        raise SprtError("\n".join(problems))
+
+
+def _problems(
+    elo0: float | None,
+    elo1: float | None,
+    net0: float | None,
+    net1: float | None,
+    alpha: float,
+    beta: float,
+    where: str,
+    skewness: float | None = None,
+) -> list[str]:
+    """``_validate``'s problems, each a line naming its key and the allowed values."""
+    problems = []
     if skewness is not None and (not _is_number(skewness) or not math.isfinite(skewness)
                                  or abs(skewness) > SKEWNESS_LIMIT):
         shown = f"{skewness:g}" if _is_number(skewness) else repr(skewness)
-        raise SprtError(
+        problems.append(
             f"{_label(where, 'skewness')} = {shown} is not allowed; allowed values: numbers"
             f" from -{SKEWNESS_LIMIT:g} to {SKEWNESS_LIMIT:g} (the pair values' skewness,"
             " e.g. -1.5 for rare large losses)")
     for key, value in (("alpha", alpha), ("beta", beta)):
         if not _is_number(value) or not 0 < value < 0.5:
             shown = f"{value:g}" if _is_number(value) else repr(value)
-            raise SprtError(
+            problems.append(
                 f"{_label(where, key)} = {shown} is not allowed; allowed values: numbers in"
                 " the open interval (0, 0.5)"
             )
@@ -105,29 +122,33 @@ def _validate(
     ):
         if (low is None) != (high is None):
             missing = low_key if low is None else high_key
-            raise SprtError(
+            problems.append(
                 f"{_label(where, missing)} is missing: {low_key} and {high_key} are given"
                 f" together (e.g. {low_key}=0 {high_key}=10)"
             )
         if low is not None and high is not None:
+            usable = True
             for key, value in ((low_key, low), (high_key, high)):
                 if not _is_number(value) or not math.isfinite(value):
-                    raise SprtError(f"{_label(where, key)} = {value!r} must be a finite number")
-                if abs(value) > HYPOTHESIS_LIMIT:
-                    raise SprtError(
+                    problems.append(f"{_label(where, key)} = {value!r} must be a finite number")
+                    usable = False
+                elif abs(value) > HYPOTHESIS_LIMIT:
+                    problems.append(
                         f"{_label(where, key)} = {value:g} is out of range; allowed values:"
                         f" -{HYPOTHESIS_LIMIT:g} to {HYPOTHESIS_LIMIT:g} (a margin this large"
                         " overflowed the likelihood ratio into NaN, and the test never decided)")
-            if low >= high:
-                raise SprtError(
+                    usable = False
+            if usable and low >= high:
+                problems.append(
                     f"{_label(where, low_key)} = {low:g} must be below {high_key} = {high:g}"
                     f" (allowed: {low_key} < {high_key})"
                 )
     if elo0 is not None and net0 is not None:
-        raise SprtError(
+        problems.append(
             f"{where}: both elo0/elo1 and net0/net1 given; give one pair: elo0/elo1 (Elo scale,"
             f" every game) or net0/net1 (points per hand, {' and '.join(NET_GAMES)} only)"
         )
+    return problems
 
 
 @dataclass(frozen=True)
@@ -205,15 +226,25 @@ class SprtSettings:
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any], where: str = "sprt") -> SprtSettings:
         """Settings from a mapping such as a config's ``[sprt]`` table."""
-        unknown = [str(key) for key in mapping if key not in ALLOWED_KEYS]
-        if unknown:
-            named = (
-                f"{where}: unknown key '{unknown[0]}'"
-                if where.startswith("-")
-                else f"unknown key '{where}.{unknown[0]}'"
-            )
-            raise SprtError(f"{named}; allowed keys: {', '.join(ALLOWED_KEYS)}")
-        numbers = {key: _number(where, key, raw) for key, raw in mapping.items()}
+        problems = [
+            (f"{where}: unknown key '{key}'" if where.startswith("-")
+             else f"unknown key '{where}.{key}'") + f"; allowed keys: {', '.join(ALLOWED_KEYS)}"
+            for key in map(str, mapping) if key not in ALLOWED_KEYS]
+        numbers: dict[str, float] = {}
+        refused: list[str] = []
+        for key, raw in mapping.items():
+            if key in ALLOWED_KEYS:
+                try:
+                    numbers[key] = _number(where, key, raw)
+                except SprtError as exc:
+                    problems.append(str(exc))
+                    refused.append(key)
+        if problems:  # and what the numbers given break: every problem at once
+            rest = _problems(numbers.get("elo0"), numbers.get("elo1"), numbers.get("net0"),
+                             numbers.get("net1"), numbers.get("alpha", 0.05),
+                             numbers.get("beta", 0.05), where, numbers.get("skewness"))
+            problems += [line for line in rest if not any(key in line for key in refused)]
+            raise SprtError("\n".join(problems))
         return cls.create(**numbers, where=where)
 
     # -- reading --------------------------------------------------------------------

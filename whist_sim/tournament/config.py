@@ -15,6 +15,7 @@ import sys
 import tomllib
 import unicodedata
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -679,29 +680,51 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
     except ValidationError as exc:
         raise ConfigError(_describe_validation(exc, source)) from None
     _check_players(config, source)
-    games = _checked_entrants(config, source)
-    game = games[0]
+    games, problems = _checked_entrants(config, source)
+    checks: list[Callable[[], None]] = [partial(_check_format, config, source)]
+    # a refused variant leaves the game's default to check the rest against: the table,
+    # the partnerships and [sprt] do not depend on the rules' settings
+    game = games[0] if games else _default_game(config)
+    if game is not None:
+        checks.append(partial(_check_partnerships, config, game, source))
+    if games:
+        checks.append(partial(_load_deals, config, games, source))
+    if game is not None:
+        checks.append(partial(_check_sprt, config, game, source))
+    for check in checks:  # the format, partnerships, deal set and [sprt], named together
+        if check.func is _check_sprt and config.tournament.deals is None:
+            continue  # the deal set was refused: the test's length is not known
+        try:
+            check()
+        except WhistSimError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ConfigError("\n".join(problems))
     for i, entry in enumerate(config.strategies):
         if entry.isolated:  # its code runs in its own process only, never in the driver
             where = f"{source}: strategies[{i}] ({entry.name})"
-            config._bots[entry.name] = _greet(config, entry, game, where)
-    _check_partnerships(config, game, source)
-    _load_deals(config, games, source)
-    _check_format(config, source)
-    _check_sprt(config, game, source)
+            config._bots[entry.name] = _greet(config, entry, games[0], where)
     _warn_guessable_seed(config, source)
     if config.tournament.on_error not in ON_ERROR:  # pragma: no cover - Literal guards it
         raise ConfigError(f"{source}: tournament.on_error must be one of {ON_ERROR}")
     return config
 
 
-def _checked_entrants(config: TournamentConfig, source: str) -> list[Game]:
-    """The game at each table size (``TournamentConfig.games``), once the variant and
-    every entrant that runs in the driver check: otherwise one ConfigError with a line for
-    each problem found (the variant, each entry's keys, duplicate labels, each strategy
-    that cannot be built), so a config with several mistakes is not mended one run at a
-    time. Isolated entrants
-    are started only once all of these pass."""
+def _default_game(config: TournamentConfig) -> Game | None:
+    """The tournament's game under its default variant at the first table size, if the
+    table size is one it is played at."""
+    try:
+        return make_game(config.tournament.game, None, config.table_sizes()[0])
+    except WhistSimError:
+        return None
+
+
+def _checked_entrants(config: TournamentConfig, source: str) -> tuple[list[Game], list[str]]:
+    """The game at each table size (``TournamentConfig.games``; empty if the variant is
+    refused) and a line for each problem found in the variant, each entry's keys, the
+    labels and each strategy the driver builds: ``validate_config`` names them all with
+    the later checks', so a config with several mistakes is not mended one run at a
+    time. Isolated entrants are started only once all of them pass."""
     problems: list[str] = []
     games: list[Game] = []
     try:
@@ -737,9 +760,7 @@ def _checked_entrants(config: TournamentConfig, source: str) -> list[Game]:
             build_strategy(entry.use, entry.params, game_name)
         except StrategyError as exc:
             problems.append(f"{wheres[i]}: {exc}")
-    if problems or not games:
-        raise ConfigError("\n".join(problems))
-    return games
+    return games, problems
 
 
 HANDSHAKE_SECONDS = 10.0
@@ -1008,19 +1029,25 @@ def _check_format(config: TournamentConfig, source: str) -> None:
 def _check_sprt(config: TournamentConfig, game: Game, source: str) -> None:
     if config.sprt is None:
         return
-    settings = config.sprt.settings(f"{source}: sprt")
+    problems = []
+    try:
+        settings = config.sprt.settings(f"{source}: sprt")
+    except ConfigError as exc:
+        problems.append(str(exc))
     if len(config.strategies) != 2:
-        raise ConfigError(
+        problems.append(
             f"{source}: [sprt] compares two entrants, A (the first) and B (the second);"
             f" this config has {len(config.strategies)}"
         )
     if config.tournament.format != "round_robin":
-        raise ConfigError(f"{source}: [sprt] plays one line-up; leave tournament.format out")
+        problems.append(f"{source}: [sprt] plays one line-up; leave tournament.format out")
     if len(config.table_sizes()) != 1:
-        raise ConfigError(f"{source}: [sprt] plays one table size; give tournament.players once")
-    if not config.a_against_b():
-        raise ConfigError(f"{source}: [sprt] compares A and B, so each partnership is of one of"
-                          " them (A A against B B); leave tournament.partnerships out")
+        problems.append(f"{source}: [sprt] plays one table size; give tournament.players once")
+    elif len(config.strategies) == 2 and not config.a_against_b():
+        problems.append(f"{source}: [sprt] compares A and B, so each partnership is of one of"
+                        " them (A A against B B); leave tournament.partnerships out")
+    if problems:
+        raise ConfigError("\n".join(problems))
     model = duel_model(config, game)
     try:
         settings.check_model(model, f"{source}: sprt")
