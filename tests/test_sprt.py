@@ -567,6 +567,8 @@ def test_estimate_handles_thin_and_extreme_data():
     assert math.isnan(swept.los) and "superiority n/a" in swept.describe()
     lost = penta.estimate([0, 0, 0.25, 0])
     assert lost.elo_lo == -math.inf and lost.mean_lo == 0.0
+    assert "no finite lower bound: the interval reaches a share of 0" in lost.describe()
+    assert "-inf" not in lost.describe()
     assert net.estimate([0, 0, 0]).elo == 0
     assert net.estimate([2, 2]).elo == math.inf
     for estimate in (empty, single, swept, lost, net.estimate([2, 2])):

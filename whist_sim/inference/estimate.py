@@ -89,10 +89,7 @@ class Estimate:
                     " scaled by the spread between pairs), likelihood of superiority n/a")
         finite = [abs(x) for x in (self.elo, self.elo_lo, self.elo_hi) if math.isfinite(x)]
         digits = 0 if finite and max(finite) >= 10 else 1
-        elo = (
-            f"{signed(self.elo, digits)} {self.unit}"
-            f" (95%: {signed(self.elo_lo, digits)} to {signed(self.elo_hi, digits)})"
-        )
+        elo = f"{signed(self.elo, digits)} {self.unit} ({self._elo_interval(digits)})"
         if self.mean_unit == "share":
             parts = [elo, self._mean_phrase()]
         else:
@@ -112,6 +109,23 @@ class Estimate:
         parts.append(f"likelihood of superiority {self.los:.1%}" if math.isfinite(self.los)
                      else "likelihood of superiority n/a (the pairs all agree)")
         return ", ".join(parts)
+
+    def _elo_interval(self, digits: int) -> str:
+        """The Elo interval in words where a bound is infinite: an interval of shares that
+        reaches 0 or 1 has no finite Elo at that end, and "95%: -inf to -477" left a
+        newcomer guessing."""
+        lo, hi = self.elo_lo, self.elo_hi
+        if math.isfinite(lo) and math.isfinite(hi):
+            return f"95%: {signed(lo, digits)} to {signed(hi, digits)}"
+        ends = {"share": ("a share of 0", "a share of 1")}.get(self.mean_unit, ("no spread",
+                                                                                 "no spread"))
+        if math.isinf(lo) and math.isfinite(hi):
+            return (f"95%: at most {signed(hi, digits)}, no finite lower bound: the interval"
+                    f" reaches {ends[0]}")
+        if math.isfinite(lo) and math.isinf(hi):
+            return (f"95%: at least {signed(lo, digits)}, no finite upper bound: the interval"
+                    f" reaches {ends[1]}")
+        return "95%: no finite bound"
 
     def _mean_phrase(self) -> str:
         if self.mean_unit == "share":

@@ -155,7 +155,7 @@ class DuelTracker:
             return None
         estimate = self.verdict.estimate
         line = (f"{self.a} vs {self.b}: {estimate.pairs:,} pairs, Elo-like"
-                f" {_signed(estimate.elo)} [{_signed(estimate.elo_lo)}, {_signed(estimate.elo_hi)}]"
+                f" {_signed(estimate.elo)} {_bracket(estimate.elo_lo, estimate.elo_hi)}"
                 f" ({self.model.scale}), LOS "
                 + (f"{100 * estimate.los:.1f}%" if math.isfinite(estimate.los) else "n/a"))
         if self.sequential:
@@ -173,6 +173,16 @@ class DuelTracker:
             "deals_read": self.looked,
             **(self.verdict.as_dict() if self.verdict is not None else {}),
         }
+
+
+def _bracket(lo: float, hi: float) -> str:
+    """A 95% interval for the progress line; an infinite end (a share interval reaching 0
+    or 1) said as a one-sided bound rather than "-inf"."""
+    if math.isinf(lo) and not math.isinf(hi):
+        return f"[at most {_signed(hi)}]"
+    if math.isinf(hi) and not math.isinf(lo):
+        return f"[at least {_signed(lo)}]"
+    return f"[{_signed(lo)}, {_signed(hi)}]"
 
 
 def _signed(value: float) -> str:
