@@ -1195,7 +1195,8 @@ def test_a_one_sided_h1_beside_a_two_sided_interval_below_0_says_which_decided()
     model, settings_ = pentanomial_model(), SprtSettings()
     verdict = fixed_verdict(model, settings_, [1, 0.75, 0.5, 0.75, 0.5, 0.75, 0.5, 0.25, 1, 0.5])
     assert verdict.decision == "H1" and verdict.estimate.elo_lo < 0
-    assert ("(95%: -16 to +267), mean share 0.650 against a fair 0.500, likelihood of"
+    assert ("(95%: -16 to +267), mean share of the pair's two hands 0.650 against a fair"
+            " 0.500, likelihood of"
             " superiority 97.5%; the 95% interval shown is two-sided and reaches below 0,"
             ' while the test is one-sided (a false "stronger" at most 0.05); ') in verdict.text(
         "a", "b")
@@ -1207,3 +1208,16 @@ def test_a_net_margin_verdict_says_its_mean_is_over_pairs():
     verdict = fixed_verdict(net_model(), SprtSettings.create(elo0=0, elo1=10),
                             [5.0, 7.0, 4.0, 6.5, 5.5, 6.0])
     assert "+5.67 points per hand over pairs (95%: " in verdict.text("a", "b")
+
+
+def test_a_verdicts_share_says_what_it_is_a_share_of():
+    """A Knock-out duel's "mean share 0.833 against a fair 0.500" beside win rates of
+    0.556 and 0.111 was read as neither (a newcomer's probe): it is A's share of the
+    deal's games, won by one of its seats."""
+    knockout = knockout_model(3, [2, 1], [3, 3]).estimate([1, 0.5, 1, 5 / 6])
+    assert "mean share of the deal's games won by one of bold's seats" in knockout.describe(
+        "bold")
+    german = pentanomial_model().estimate([1, 0.5, 0.75])
+    assert "mean share of the pair's two hands 0.750" in german.describe()
+    assert "mean share of the pair's two matches" in pentanomial_model("match").estimate(
+        [1, 0.5]).describe()

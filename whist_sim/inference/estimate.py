@@ -57,6 +57,8 @@ class Estimate:
     """The mean at Elo 0: the fair share, or 0 points for net margins."""
     mean_unit: str = "share"
     """What ``mean`` is measured in: "share" or "points per hand"."""
+    share_of: str = ""
+    """What a share is of, e.g. "the pair's two hands" (empty: not said)."""
     skewness: float = math.nan
     """Sample skewness of the pair values (NaN below three pairs or with no spread): the
     verdict warns when hypotheses in points per hand meet strongly skewed pairs, and the
@@ -72,15 +74,16 @@ class Estimate:
         of shares, whose bounds come from the binomial)."""
         return self.pairs >= 2 and (self.mean_unit == "share" or self.sd != 0)
 
-    def describe(self) -> str:
+    def describe(self, a: str = "A") -> str:
         """One clause a reader takes in at a glance, e.g.
-        ``+310 Elo per hand (95%: +290 to +330), mean share 0.860 against a fair 0.500,
-        likelihood of superiority 100.0%``.
+        ``+310 Elo per hand (95%: +290 to +330), mean share of the pair's two hands 0.860
+        against a fair 0.500, likelihood of superiority 100.0%``; ``a`` names entrant A
+        where the share's words do.
         """
         if self.pairs == 0:
             return "no pairs played yet"
         if self.pairs < 2:
-            return f"1 pair so far: {self._mean_phrase()} (too few pairs for an interval)"
+            return f"1 pair so far: {self._mean_phrase(a)} (too few pairs for an interval)"
         if self.mean_unit != "share" and self.sd == 0:
             # every pair the same margin: an interval of no width, and Elo scaled by a
             # spread of 0 (0/0, or unbounded), would read as certainty it is not
@@ -91,7 +94,7 @@ class Estimate:
         digits = 0 if finite and max(finite) >= 10 else 1
         elo = f"{signed(self.elo, digits)} {self.unit} ({self._elo_interval(digits)})"
         if self.mean_unit == "share":
-            parts = [elo, self._mean_phrase()]
+            parts = [elo, self._mean_phrase(a)]
         else:
             mean = (
                 # "over pairs": the standings beside it give the net per hand pooled over
@@ -127,9 +130,10 @@ class Estimate:
                     f" reaches {ends[1]}")
         return "95%: no finite bound"
 
-    def _mean_phrase(self) -> str:
-        if self.mean_unit == "share":
-            return f"mean share {self.mean:.3f} against a fair {self.fair_mean:.3f}"
+    def _mean_phrase(self, a: str = "A") -> str:
+        if self.mean_unit == "share":  # of what: a Knock-out share was read as a win rate
+            of = f" of {self.share_of.replace('{a}', a)}" if self.share_of else ""
+            return f"mean share{of} {self.mean:.3f} against a fair {self.fair_mean:.3f}"
         return f"{signed(self.mean, 2)} {self.mean_unit}"
 
     def as_dict(self) -> dict[str, object]:
@@ -196,6 +200,7 @@ def summarise(
     unit: str,
     mean_unit: str,
     value_range: tuple[float, float] | None = None,
+    share_of: str = "",
 ) -> Estimate:
     """The Estimate of pair values; ``elo_of(mean, sd)`` maps a mean to the model's scale.
 
@@ -233,4 +238,5 @@ def summarise(
         mean_unit=mean_unit,
         skewness=skewness,
         kurtosis=kurtosis,
+        share_of=share_of,
     )

@@ -172,6 +172,9 @@ class CategoricalPairModel(PairModel):
     takes_net: bool = False
     mix: tuple[tuple[int, float], ...] = ()
     """(seats of A, share of the games) per line-up; empty: one line-up of ``seats_of_a``."""
+    share_of: str = "a pair's games"
+    """What a pair value is A's share of, in the verdict's words ("mean share of ..."; ``{a}``
+    stands for A's name)."""
 
     @property
     def _lineups(self) -> tuple[tuple[int, float], ...]:
@@ -262,6 +265,7 @@ class CategoricalPairModel(PairModel):
             unit=self.unit,
             mean_unit="share",
             value_range=(0.0, 1.0),
+            share_of=self.share_of,
         )
 
 
@@ -422,6 +426,7 @@ def pentanomial_model(per: str = "hand") -> CategoricalPairModel:
         players=2,
         seats_of_a=1,
         steps=4,
+        share_of=f"the pair's two {per}es" if per == "match" else f"the pair's two {per}s",
     )
 
 
@@ -459,6 +464,7 @@ def knockout_model(
         seats_of_a=ks[0],
         steps=total,
         mix=tuple((k, r / total) for k, r in zip(ks, rs, strict=True)) if len(ks) > 1 else (),
+        share_of="the deal's games won by one of {a}'s seats",
     )
 
 

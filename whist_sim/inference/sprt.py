@@ -84,7 +84,7 @@ class Verdict:
             f"{a} stronger by at least {high:g} rather than at most {low:g}, in {self.scale}",
             f"{a} stronger by at most {low:g} rather than at least {high:g}, in {self.scale}",
         )
-        evidence = self.estimate.describe()
+        evidence = self.estimate.describe(a)
         shown = self.estimate.has_interval
         below, above = shown and self.estimate.elo_hi < 0, shown and self.estimate.elo_lo > 0
         if self.decision == "H1":
