@@ -37,6 +37,7 @@ from whist_sim.cards import SUIT_MASKS
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports.build import build_report
+from whist_sim.reports.document import fmt
 from whist_sim.reports.minnesota_whist_section import minnesota_whist_sections
 from whist_sim.reports.stats import wilson_interval
 from whist_sim.store import RunFolder, tables_for, to_arrow
@@ -470,8 +471,8 @@ def test_build_report_on_a_real_minnesota_run(tmp_path: Path):
         cells = rows[("partnership", label)]
         assert cells[2] == str(played.height)
         assert cells[3] == str(played["deal"].n_unique())  # deal indices
-        assert cells[4].startswith(f"{grands} · {grands / played.height:.3f} [")
-        assert cells[5].startswith(f"{successes} · {successes / grands:.3f}")
+        assert cells[4].startswith(f"{grands} · {fmt(grands / played.height)} [")
+        assert cells[5].startswith(f"{successes} · {fmt(successes / grands)}")
         first = label.split("+")[0]
         games = matches.filter((pl.col("seat") < 2) & (pl.col("strategy") == first))
         wins = (games["result"] == "win").sum()

@@ -14,3 +14,22 @@ def test_points_per_hand_shares_are_counted_as_the_standings_count_them():
     assert sum(points.filter(pl.col("net") > 0)["share"]) < 0.7195  # the sum that misled
     [row] = summary_table(points, "hands").rows
     assert row[2:5] == ["28.1%", "0.0%", "72.0%"]
+
+
+def test_a_rate_and_its_percentage_round_alike():
+    """1,155 of 1,200 hands read 0.963 as a rate and 96.2% as a share in one report."""
+    from whist_sim.reports.document import fmt, percent
+
+    for won, of in ((1155, 1200), (45, 1200), (13, 16), (1, 8)):
+        share = won / of
+        assert percent(share) == f"{float(fmt(share)) * 100:.1f}%", (won, of)
+    assert (fmt(0.9625), percent(0.9625), fmt(0.0375), percent(0.0375)) == (
+        "0.963", "96.3%", "0.038", "3.8%")
+
+
+def test_the_run_table_writes_counts_and_switches_as_the_rest_of_the_report():
+    from whist_sim.reports.run_section import _count, variant_text
+
+    assert _count(5900) == "5,900" and _count("—") == "—"
+    assert variant_text('{"overtricks": false, "prop_and_cop": true, "stake": 1}') == (
+        "overtricks = false, prop_and_cop = true, stake = 1")

@@ -11,7 +11,7 @@ import polars as pl
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports import plots
 from whist_sim.reports.chunks import DealRanges, Scan
-from whist_sim.reports.document import Section, Table, fmt_ci
+from whist_sim.reports.document import Section, Table, fmt_ci, percent
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -54,7 +54,7 @@ def _elimination_table(eliminated: pl.DataFrame) -> Table:
     keys = eliminated.select("strategy", "table", "players").unique(maintain_order=True)
     rows = [
         [name, table, str(players)]
-        + [f"{100 * shares.get((name, table, o), 0.0):.1f}%" for o in outcomes]
+        + [f"{percent(shares.get((name, table, o), 0.0))}" for o in outcomes]
         for name, table, players in keys.iter_rows()
     ]
     return Table(["strategy", "table", "players", *[f"out in {r}" for r in range(1, 8)], "won"],

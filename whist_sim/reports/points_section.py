@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from whist_sim.reports import analyses, plots
-from whist_sim.reports.document import Section, Table, fmt
+from whist_sim.reports.document import Section, Table, fmt, percent
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.store import RunFolder
 
@@ -52,14 +52,14 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
             # from the counts, not a sum of per-score shares: 2,878 of 4,000 read 71.9%
             # here (0.71949...) and 72.0% in the standings (a newcomer's probe)
             kept = int(part.filter(keep)["hands"].sum())
-            return f"{100 * kept / int(part['hands'].sum()):.1f}%"
+            return f"{percent(kept / int(part['hands'].sum()))}"
 
         top = max(range(len(nets)), key=lambda i: shares[i])
         rows.append([
             str(name), fmt(int(part["hands"].sum())),
             share(pl.col("net") < 0), share(pl.col("net") == 0), share(pl.col("net") > 0),
             f"{nets[0]:g}", quantile(0.25), quantile(0.5), quantile(0.75), f"{nets[-1]:g}",
-            f"{nets[top]:g} ({100 * shares[top]:.1f}%)",
+            f"{nets[top]:g} ({percent(shares[top])})",
         ])
     details = Table(
         ["strategy", "net", hands_word, "share"],

@@ -30,12 +30,12 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         ["status", str(meta["status"])],
         ["root seed", str(meta["root_seed"])],
         ["format", _format_text(tournament)],
-        ["deals per line-up (config)", str(tournament.get("deals", "—"))],
-        ["line-ups played", str(facts["pairings"])],
-        ["deals played (deal indices)", str(facts["deal_indices"])],
-        ["matches played (line-up, deal, seating)", str(facts["matches"])],
-        ["hands played", str(facts["hands"])],
-        ["forfeited hands", str(facts["forfeited"])],
+        ["deals per line-up (config)", _count(tournament.get("deals", "—"))],
+        ["line-ups played", _count(facts["pairings"])],
+        ["deals played (deal indices)", _count(facts["deal_indices"])],
+        ["matches played (line-up, deal, seating)", _count(facts["matches"])],
+        ["hands played", _count(facts["hands"])],
+        ["forfeited hands", _count(facts["forfeited"])],
     ]
     for key in ("created", "started", "finished", "git_commit", "whist_sim_version"):
         if key in meta:
@@ -48,6 +48,11 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
          Table(["label", "strategy", "params", "version"], strategy_rows(meta), "Entrants",
                "run_entrants")],
     )
+
+
+def _count(value: Any) -> str:
+    """A count as the report's text writes it, 5,900 (the table wrote 5900 beside it)."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _format_text(tournament: dict[str, Any]) -> str:
@@ -96,7 +101,8 @@ def variant_text(variant: str | None) -> str:
     except json.JSONDecodeError:
         return variant
     return ", ".join(
-        f"{k} = {'off' if v is None else v}" for k, v in parsed.items()
+        f"{k} = {'off' if v is None else str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in parsed.items()
     ) or "defaults"
 
 

@@ -11,7 +11,7 @@ import polars as pl
 from whist_sim.reports import page, plots
 from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.chunks import DealRanges, Scan
-from whist_sim.reports.document import Section, Table, fmt, fmt_ci, tables_by
+from whist_sim.reports.document import Section, Table, fmt, fmt_ci, percent, tables_by
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -223,7 +223,7 @@ def _even_share(sessions: pl.DataFrame) -> str:
         return "With four seats an even share is 1/4 of the sessions that have a winner."
     won = float((sessions["win_rate"] * sessions["sessions"]).sum())
     return (f"With four seats an even share is 1/4 of the sessions that have a single"
-            f" winner; {100 * (1 - 4 * won / seats):.1f}% of this run's sessions were tied"
+            f" winner; {percent(1 - 4 * won / seats)} of this run's sessions were tied"
             f" for top and won by no seat, so an even share is a win rate of"
             f" {won / seats:.3f} per session-seat.")
 

@@ -47,7 +47,7 @@ from whist_sim.reports.comparisons import (
     knockout_shares,
     pairwise_values,
 )
-from whist_sim.reports.document import Section, Table
+from whist_sim.reports.document import Section, Table, percent
 from whist_sim.reports.multiplicity import (
     FAMILY_WISE_ALPHA,
     fewest_deals_to_decide,
@@ -393,11 +393,11 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
     est = flip(interval.estimate)
     lo, hi = sorted((flip(interval.lo), flip(interval.hi)))
     if figure.unit == "share":
-        head = f"wins {100 * est:.1f}% of {figure.noun} against {other}"
+        head = f"wins {percent(est)} of {figure.noun} against {other}"
         if math.isnan(lo):
             return head
         lo, hi = share_bounds(lo, hi)
-        return f"{head} (95%: {100 * lo:.1f} to {100 * hi:.1f}%)"
+        return f"{head} (95%: {percent(lo, sign=False)} to {percent(hi)})"
     head = f"is ahead of {other} by {est:.3f} {figure.unit}"
     if math.isnan(lo):
         return head
@@ -489,15 +489,15 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     for (name, players, interval, fair, x, (won, games)), holds in zip(rows, decided,
                                                                         strict=True):
         bounds = ("no interval from one deal" if math.isnan(interval.lo) else
-                  f"95%: {100 * interval.lo:.1f} to {100 * interval.hi:.1f}%")
+                  f"95%: {percent(interval.lo, sign=False)} to {percent(interval.hi)}")
         count = f"{won:,} of {games:,} player-game{'' if games == 1 else 's'}"
         lost = forfeits.get((name, players), 0)
         if lost:  # the one way this share and the Knock-out sections' may differ
             count += (f", counting as lost the {lost:,} it forfeited, which the Knock-out"
                       " Whist sections leave out")
-        text = (f"{name} wins {100 * interval.estimate:.1f}% of its games at {players} seats"
+        text = (f"{name} wins {percent(interval.estimate)} of its games at {players} seats"
                 f" ({count}; {bounds}, over {_deals(interval.n)}), against a fair share of"
-                f" {100 * fair:.1f}%")
+                f" {percent(fair)}")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
             fewest = fewest_deals_to_decide(len(rows))
@@ -534,7 +534,7 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
     several = len({players for _, players, *_ in rows}) > 1
 
     def shown(name: str) -> str:
-        text = ", ".join(f"{100 * e:.1f}% at {p}" for p, e in best[name])
+        text = ", ".join(f"{percent(e)} at {p}" for p, e in best[name])
         return f"{text}; {of_fair.get(name, math.nan):.2f}x a fair share" if several else text
 
     return [(n, shown(n)) for n in ranked], lines
@@ -660,8 +660,10 @@ def _and(names: list[str]) -> str:
 def _fmt(value: float, unit: str) -> str:
     if value != value:
         return "—"
-    return f"{100 * value:.1f}%" if unit == "share" else f"{value:+.3f} {unit}"
+    return f"{percent(value)}" if unit == "share" else f"{value:+.3f} {unit}"
 
 
 def _fmt_gap(value: float, unit: str) -> str:
-    return f"{100 * value:.1f} percentage points" if unit == "share" else f"{value:.3f} {unit}"
+    if unit == "share":
+        return f"{percent(value, sign=False)} percentage points"
+    return f"{value:.3f} {unit}"
