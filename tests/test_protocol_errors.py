@@ -324,8 +324,7 @@ def test_an_action_held_but_not_legal_names_it(bad_bot):
     command = bad_bot("not_legal", at=2)
     with ProcessStrategy(command, label="x") as bot:
         error = failure_in_play(bot)
-    assert_names(error, "x", command, "which is not legal now (phase play)",
-                 "one of the legal actions: ")
+    assert_names(error, "x", command, "[rule: follow suit]", "one of the legal actions: ")
 
 
 def test_log_lines_and_unknown_message_types_are_kept_or_ignored(bad_bot, tmp_path):

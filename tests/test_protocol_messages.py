@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from whist_sim.cards import SUIT_NAMES
 from whist_sim.games import make_game
 from whist_sim.games.base import DealOutcome
 from whist_sim.protocol import PROTOCOL_VERSION, ProtocolError
@@ -135,11 +136,29 @@ def test_an_action_naming_a_card_not_held_says_so_and_lists_the_legal_ones():
     assert caught.value.expected.startswith("one of the legal actions: ")
 
 
-def test_a_held_card_that_is_not_legal_says_the_phase():
+def test_a_held_card_that_does_not_follow_suit_names_the_rule():
+    """As the play loop names it for a strategy in process: an isolated strategy's refusal
+    said only "not legal now" (a newcomer's probe)."""
     view = following_view()
     card = next(c for c in range(52) if view.hand >> c & 1 and not view.legal >> c & 1)
     name = make_game("german_whist").action_str(card)
-    with pytest.raises(ProtocolError, match=f"names {name}, which is not legal now"):
+    with pytest.raises(ProtocolError) as caught:
+        read_action({"type": "action", "action": name}, view, 0)
+    led = SUIT_NAMES[view.trick[0] // 13]
+    assert caught.value.problem.startswith(f"names {name} but must follow {led} (holds ")
+    assert caught.value.problem.endswith(") [rule: follow suit]")
+
+
+def test_a_held_card_that_is_not_legal_in_another_phase_says_the_phase():
+    """Taking a face-up card: a card of the hand is no choice there."""
+    game = make_game("german_whist", {"open_stock": 2})
+    state = game.new_deal(4, 0)
+    while state.phase != "take":
+        state.apply(next(c for c in range(52) if state.legal >> c & 1))
+    view = state.view(state.to_act)
+    card = next(c for c in range(52) if view.hand >> c & 1)
+    name = game.action_str(card)
+    with pytest.raises(ProtocolError, match=f"names {name}, which is not legal now .phase take"):
         read_action({"type": "action", "action": name}, view, 0)
 
 

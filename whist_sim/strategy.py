@@ -203,9 +203,15 @@ def resolve_strategy(spec: str) -> type:
                 f"strategy {spec!r}: cannot import {module_name!r} ({exc}); it must be in the"
                 " folder whist-sim runs from, on PYTHONPATH or installed"
             ) from None
+        except SyntaxError as exc:  # its file and line, not "(syntax.py, line 2)"
+            raise StrategyError(
+                f"strategy {spec!r}: importing {module_name!r} raised SyntaxError: {exc.msg}"
+                f" (at {exc.filename}:{exc.lineno})"
+            ) from None
         except Exception as exc:  # the plug-in's own code failed while being imported
             raise StrategyError(
                 f"strategy {spec!r}: importing {module_name!r} raised {raised_text(exc)}"
+                + _where_raised(exc)
             ) from None
         try:
             found = getattr(module, attr)
@@ -337,11 +343,23 @@ def _ready_rollouts(game: str) -> None:
 def _raised_in(exc: BaseException) -> str:
     """An error a strategy's constructor raised, with its type and where, as a forfeit
     names a failing decision: "unsupported operand type(s) for +" alone left a plug-in's
-    author to guess. An argument the call itself refused keeps Python's words."""
+    author to guess. An argument the call itself refused keeps Python's words, with where
+    to give a missing one."""
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     if where is None or where.filename == __file__:
+        missing = (re.findall(r"'(\w+)'", str(exc))
+                   if isinstance(exc, TypeError) and "required" in str(exc) else [])
+        if missing:
+            return (f"{exc}; give {' and '.join(missing)} in the entry's params, e.g."
+                    f" params = {{ {missing[0]} = ... }}")
         return str(exc)
     return f"building it raised {raised_text(exc)} (at {where.filename}:{where.lineno})"
+
+
+def _where_raised(exc: BaseException) -> str:
+    """`` (at file:line)`` of the innermost frame an exception passed through."""
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
+    return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
 def _check_choose(spec: str, strategy: Any) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whist_sim import __version__ as ENGINE_VERSION
-from whist_sim.cards import NUM_CARDS
+from whist_sim.cards import NUM_CARDS, SUIT_MASKS, SUIT_NAMES, cards_str
 from whist_sim.games.base import DealOutcome
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.notation import ACTIONS, Notation, notation_of
@@ -332,6 +332,15 @@ def read_action(message: Mapping[str, Any], view: Any, decision: int) -> int:
         return action
     if action < NUM_CARDS and not view.hand >> action & 1:
         raise ProtocolError(f"names a card not held: {text}", expected)
+    trick = getattr(view, "trick", ())
+    if (action < NUM_CARDS and trick and action // 13 != trick[0] // 13
+            and view.hand & SUIT_MASKS[trick[0] // 13]):
+        # the rule broken, as the play loop names it for a strategy in process (an
+        # isolated strategy's refusal said only "not legal now", a probe found)
+        led = trick[0] // 13
+        raise ProtocolError(
+            f"names {text} but must follow {SUIT_NAMES[led]} (holds"
+            f" {cards_str(view.hand & SUIT_MASKS[led])}) [rule: follow suit]", expected)
     raise ProtocolError(f"names {text}, which is not legal now (phase {view.phase})", expected)
 
 
