@@ -309,3 +309,12 @@ use = "random"
         line = next(x for x in live.lines() if x.startswith(label + " "))
         assert f"{row['win_rate']:.3f} [{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" in line
         assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line
+
+
+def test_the_console_counts_pairs_at_two_seats_and_sets_at_more():
+    """Solo's console said "after 18 duplicate pairs" where its report says sets."""
+    from whist_sim.tournament.live import LiveStandings
+
+    assert LiveStandings(["a", "b"]).lines()[0] == "after 0 duplicate pairs"
+    assert LiveStandings(["a", "b"], hands_word="seat-hands").lines()[0] == (
+        "after 0 duplicate sets")

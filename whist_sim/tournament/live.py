@@ -157,7 +157,9 @@ class LiveStandings:
                       for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
             for row in table
         ]
-        note = f"after {self.pairs:,} duplicate {'pair' if self.pairs == 1 else 'pairs'}"
+        # a pair at two seats, a set at more, as the reports and the glossary say
+        unit = "pair" if self.hands_word == "hands" else "set"
+        note = f"after {self.pairs:,} duplicate {unit}{'' if self.pairs == 1 else 's'}"
         if self.fair_share is not None:
             note += f"; fair share (1 / players) {self.fair_share:.3f}"
         return [note, *text]
