@@ -200,7 +200,7 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
         else:
             process.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
             stdout, stderr = process.communicate(timeout=60)
-            assert process.returncode == 1, f"{stdout}\n{stderr}"
+            assert process.returncode == 130, f"{stdout}\n{stderr}"
             assert f"whist-sim run --resume {out}" in stdout
             assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
     finally:
@@ -387,7 +387,7 @@ def test_a_ctrl_c_that_reaches_the_command_says_what_is_kept(tmp_path, monkeypat
     out = tmp_path / "run"
     result = CliRunner().invoke(app, ["run", str(config), "--out", str(out), "--workers", "0",
                                       "--no-progress"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 130, result.output
     expected = {
         "before the run": ["interrupted before the run began: nothing was played"],
         "while stopping": [f"interrupted: every task committed so far is kept -> {out}",

@@ -262,11 +262,17 @@ def _warn(lines: list[str]) -> None:
         typer.echo(f"warning: {line}", err=True)
 
 
+INTERRUPTED = 130
+"""The exit status of a run stopped by Ctrl-C or a scheduler's SIGTERM: 128 + SIGINT, as a
+shell reports a command Ctrl-C stopped (and as ``report`` exits), so a script can tell a
+stopped run (resumable) from one that failed or was refused (2)."""
+
+
 def _interrupted(folder: Path | None, address: str | None = None, report: bool = False
                  ) -> None:
     """A Ctrl-C that reached the command: one before the run began, or a second one while
     the runner was stopping after the first (which the runner itself turns into a stopped
-    run). Says what is kept and how to go on, and exits 1, as a stopped run does."""
+    run). Says what is kept and how to go on, and exits 130, as a stopped run does."""
     from whist_sim.store import RunFolder, RunFolderError
 
     status = None
@@ -283,7 +289,7 @@ def _interrupted(folder: Path | None, address: str | None = None, report: bool =
     else:
         typer.echo(f"interrupted: every task committed so far is kept -> {folder}")
         typer.echo(f"continue with: {_resume_command(folder, address, report)}")
-    raise typer.Exit(1)
+    raise typer.Exit(INTERRUPTED)
 
 
 def _finish(summary, report: bool, address: str | None = None) -> None:
@@ -302,7 +308,7 @@ def _finish(summary, report: bool, address: str | None = None) -> None:
         typer.echo(f"verdict: {verdict}")
     if summary.status != "complete":
         typer.echo(f"continue with: {_resume_command(summary.path, address, report)}")
-        raise typer.Exit(1)
+        raise typer.Exit(INTERRUPTED if summary.status == "interrupted" else 1)
     if report:
         _report(summary.path, None)
 
@@ -403,7 +409,7 @@ def _report(run: Path, out: Path | None) -> None:
         typer.secho(f"interrupted: the report was not written ({target} keeps any earlier"
                     f" one whole); write it with: whist-sim report {run}"
                     + (f" --out {out}" if out is not None else ""), err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(INTERRUPTED) from None
     typer.echo(f"report: {paths.markdown}\n        {paths.html}")
 
 
