@@ -33,3 +33,21 @@ def test_the_run_table_writes_counts_and_switches_as_the_rest_of_the_report():
     assert _count(5900) == "5,900" and _count("—") == "—"
     assert variant_text('{"overtricks": false, "prop_and_cop": true, "stake": 1}') == (
         "overtricks = false, prop_and_cop = true, stake = 1")
+
+
+def test_the_contest_plot_breaks_its_line_at_a_rank_with_no_decision(tmp_path, monkeypatch):
+    """A strategy's line ran straight over rank T, where it had no decision."""
+    import polars as pl
+    from matplotlib.axes import Axes
+
+    from whist_sim.reports import plots
+
+    drawn = []
+    real = Axes.plot
+    monkeypatch.setattr(Axes, "plot", lambda self, x, y, *a, **k: drawn.append(y)
+                        or real(self, x, y, *a, **k))
+    contest = pl.DataFrame({"strategy": ["s"] * 3, "trump_prize": [True] * 3,
+                            "rank_order": [7, 9, 12], "contest_rate": [0.5, 0.25, 1.0]})
+    plots.plot_contest_by_rank(contest, tmp_path / "contest.png")
+    [line] = [y for y in drawn if len(y) == 13 and (y == y).sum() == 3]
+    assert line[8] != line[8] and line[7] == 0.5 and line[9] == 0.25  # rank T: a gap

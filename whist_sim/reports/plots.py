@@ -150,8 +150,11 @@ def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
         part = contest.filter(pl.col("trump_prize") == trump)
         for name in names:
             rows = part.filter(pl.col("strategy") == name).sort("rank_order")
-            ax.plot(rows["rank_order"].to_numpy(), rows["contest_rate"].to_numpy(), marker="o",
-                    label=name)
+            # every rank a place, NaN where no decision was seen: the line breaks there
+            # rather than drawing a rate across a rank with no data (a newcomer's probe)
+            rates = np.full(13, np.nan)
+            rates[rows["rank_order"].to_numpy()] = rows["contest_rate"].to_numpy()
+            ax.plot(np.arange(13), rates, marker="o", label=name)
         ax.set_xticks(range(13), list(RANKS))
         ax.set_xlabel("rank of the face-up card at stake")
         ax.set_title("trump prize" if trump else "non-trump prize")
