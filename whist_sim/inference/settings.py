@@ -74,18 +74,10 @@ def _number(where: str, key: str, raw: Any) -> float:
     return value
 
 
-def _validate(
-    elo0: float | None,
-    elo1: float | None,
-    net0: float | None,
-    net1: float | None,
-    alpha: float,
-    beta: float,
-    where: str,
-    skewness: float | None = None,
-) -> None:
-    """Check every rule; raise one SprtError with a line for each key that breaks one."""
-    problems = _problems(elo0, elo1, net0, net1, alpha, beta, where, skewness)
+def _validate(*values: Any) -> None:
+    """Check every rule (``_problems``' arguments); raise one SprtError with a line for
+    each key that breaks one."""
+    problems = _problems(*values)
     if problems:
         raise SprtError("\n".join(problems))
 
@@ -100,7 +92,7 @@ def _problems(
     where: str,
     skewness: float | None = None,
 ) -> list[str]:
-    """``_validate``'s problems, each a line naming its key and the allowed values."""
+    """Each rule the values break, a line naming its key and the allowed values."""
     problems = []
     if skewness is not None and (not _is_number(skewness) or not math.isfinite(skewness)
                                  or abs(skewness) > SKEWNESS_LIMIT):
