@@ -308,7 +308,7 @@ def _finish(summary, report: bool, address: str | None = None) -> None:
         typer.echo(f"verdict: {verdict}")
     if summary.status != "complete":
         typer.echo(f"continue with: {_resume_command(summary.path, address, report)}")
-        raise typer.Exit(INTERRUPTED if summary.status == "interrupted" else 1)
+        raise typer.Exit(INTERRUPTED)  # a session that returns ends complete or interrupted
     if report:
         _report(summary.path, None)
 

@@ -345,7 +345,7 @@ def _raised_in(exc: BaseException) -> str:
     names a failing decision: "unsupported operand type(s) for +" alone left a plug-in's
     author to guess. An argument the call itself refused keeps Python's words, with where
     to give a missing one."""
-    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = _innermost_frame(exc)
     if where is None or where.filename == __file__:
         missing = (re.findall(r"'(\w+)'", str(exc))
                    if isinstance(exc, TypeError) and "required" in str(exc) else [])
@@ -353,13 +353,18 @@ def _raised_in(exc: BaseException) -> str:
             return (f"{exc}; give {' and '.join(missing)} in the entry's params, e.g."
                     f" params = {{ {missing[0]} = ... }}")
         return str(exc)
-    return f"building it raised {raised_text(exc)} (at {where.filename}:{where.lineno})"
+    return f"building it raised {raised_text(exc)}{_where_raised(exc)}"
+
+
+def _innermost_frame(exc: BaseException) -> traceback.FrameSummary | None:
+    """The innermost frame an exception passed through, if it has a traceback."""
+    return traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
 
 
 def _where_raised(exc: BaseException) -> str:
-    """`` (at file:line)`` of the innermost frame an exception passed through."""
-    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
-    return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    """`` (at file:line)`` of ``_innermost_frame``, or nothing without one."""
+    where = _innermost_frame(exc)
+    return f" (at {where.filename}:{where.lineno})" if where else ""
 
 
 def _check_choose(spec: str, strategy: Any) -> None:

@@ -416,6 +416,10 @@ def compiled_readings(hands: int) -> bool:
     return True
 
 
+DEAL_KEY = "%d-%d-%d-%d"
+"""A hand's ``deal_key`` from its (pairing, deal, rotation, hand), as every table keys it."""
+
+
 class _Hands:
     """A task's hands, as columns built once and shared by the tables."""
 
@@ -427,7 +431,7 @@ class _Hands:
          states) = (list(c) for c in zip(*entries, strict=True)) if entries else ([],) * 11
         self.keys: list[tuple[int, int, int, int]] = keys
         self.key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
-        self.deal_keys = pa.array([f"{p}-{d}-{r}-{h}" for p, d, r, h in keys], pa.string())
+        self.deal_keys = pa.array([DEAL_KEY % key for key in keys], pa.string())
         self.seated: list[Sequence[str]] = seated
         self.flat_seated = list(_chain(seated))
         self.players = np.fromiter(map(len, seated), np.int64, len(seated))

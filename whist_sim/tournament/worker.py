@@ -26,7 +26,7 @@ from whist_sim.play import SEAT_SEEDING, SeatFailure, StrategyFailure, play_matc
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
-from whist_sim.tournament.recording import TaskRecorder
+from whist_sim.tournament.recording import DEAL_KEY, TaskRecorder
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
 
@@ -169,7 +169,7 @@ def _play_items(
                     clock=clock,
                 )
             except StrategyFailure as exc:  # on_error = "abort": name the hand, as a row would
-                key = f"{numbers[pairing]}-{deal}-{rotation}-{exc.hand}"
+                key = DEAL_KEY % (numbers[pairing], deal, rotation, exc.hand)
                 raise StrategyFailure(exc.seat, f"deal {key} ({', '.join(seated)}):"
                                                 f" {exc.message}") from None
             scripted = board.scripted
