@@ -19,11 +19,12 @@ def legal_plays(hand: CardSet, led_suit: int) -> CardSet:
 
 def revoke_message(seat: int, card: Card, hand: CardSet, led_suit: int) -> str:
     """The error for a card that does not follow suit, naming what the seat holds."""
-    held = cards_str(hand & SUIT_MASKS[led_suit])
-    return (
-        f"seat {seat} played {card_str(card)} but must follow {SUIT_NAMES[led_suit]}"
-        f" (holds {held})"
-    )
+    return f"seat {seat} played {card_str(card)} but {follow_suit_reason(hand, led_suit)}"
+
+
+def follow_suit_reason(hand: CardSet, led_suit: int) -> str:
+    """``must follow hearts (holds AH 7H)``: why a card off the led suit is refused."""
+    return f"must follow {SUIT_NAMES[led_suit]} (holds {cards_str(hand & SUIT_MASKS[led_suit])})"
 
 
 def beats(card: Card, best: Card, trump: int) -> bool:

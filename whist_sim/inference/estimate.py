@@ -120,8 +120,8 @@ class Estimate:
         lo, hi = self.elo_lo, self.elo_hi
         if math.isfinite(lo) and math.isfinite(hi):
             return f"95%: {signed(lo, digits)} to {signed(hi, digits)}"
-        ends = {"share": ("a share of 0", "a share of 1")}.get(self.mean_unit, ("no spread",
-                                                                                 "no spread"))
+        ends = (("a share of 0", "a share of 1") if self.mean_unit == "share"
+                else ("no spread", "no spread"))
         if math.isinf(lo) and math.isfinite(hi):
             return (f"95%: at most {signed(hi, digits)}, no finite lower bound: the interval"
                     f" reaches {ends[0]}")

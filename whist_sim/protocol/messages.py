@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whist_sim import __version__ as ENGINE_VERSION
-from whist_sim.cards import NUM_CARDS, SUIT_MASKS, SUIT_NAMES, cards_str
+from whist_sim.cards import NUM_CARDS, SUIT_MASKS
 from whist_sim.games.base import DealOutcome
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.notation import ACTIONS, Notation, notation_of
 from whist_sim.protocol.views import codec_for_view, encode_view
 from whist_sim.raised import one_line
 from whist_sim.raised import shown as short_repr
+from whist_sim.tricks import follow_suit_reason
 
 PROTOCOL_VERSION = "1.0"
 """MAJOR.MINOR: a MAJOR mismatch is refused at the handshake; a MINOR only adds."""
@@ -337,10 +338,8 @@ def read_action(message: Mapping[str, Any], view: Any, decision: int) -> int:
             and view.hand & SUIT_MASKS[trick[0] // 13]):
         # the rule broken, as the play loop names it for a strategy in process (an
         # isolated strategy's refusal said only "not legal now", a probe found)
-        led = trick[0] // 13
-        raise ProtocolError(
-            f"names {text} but must follow {SUIT_NAMES[led]} (holds"
-            f" {cards_str(view.hand & SUIT_MASKS[led])}) [rule: follow suit]", expected)
+        raise ProtocolError(f"names {text} but {follow_suit_reason(view.hand, trick[0] // 13)}"
+                            " [rule: follow suit]", expected)
     raise ProtocolError(f"names {text}, which is not legal now (phase {view.phase})", expected)
 
 

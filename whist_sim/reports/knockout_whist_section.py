@@ -54,7 +54,7 @@ def _elimination_table(eliminated: pl.DataFrame) -> Table:
     keys = eliminated.select("strategy", "table", "players").unique(maintain_order=True)
     rows = [
         [name, table, str(players)]
-        + [f"{percent(shares.get((name, table, o), 0.0))}" for o in outcomes]
+        + [percent(shares.get((name, table, o), 0.0)) for o in outcomes]
         for name, table, players in keys.iter_rows()
     ]
     return Table(["strategy", "table", "players", *[f"out in {r}" for r in range(1, 8)], "won"],

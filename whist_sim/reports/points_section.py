@@ -52,7 +52,7 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
             # from the counts, not a sum of per-score shares: 2,878 of 4,000 read 71.9%
             # here (0.71949...) and 72.0% in the standings (a newcomer's probe)
             kept = int(part.filter(keep)["hands"].sum())
-            return f"{percent(kept / int(part['hands'].sum()))}"
+            return percent(kept / int(part['hands'].sum()))
 
         top = max(range(len(nets)), key=lambda i: shares[i])
         rows.append([

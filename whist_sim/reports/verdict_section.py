@@ -660,7 +660,7 @@ def _and(names: list[str]) -> str:
 def _fmt(value: float, unit: str) -> str:
     if value != value:
         return "—"
-    return f"{percent(value)}" if unit == "share" else f"{value:+.3f} {unit}"
+    return percent(value) if unit == "share" else f"{value:+.3f} {unit}"
 
 
 def _fmt_gap(value: float, unit: str) -> str:
