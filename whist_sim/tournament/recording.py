@@ -28,6 +28,7 @@ The rows are exactly those of the dict-by-dict recording they replace
 """
 from __future__ import annotations
 
+import array
 import functools
 import itertools
 import sys
@@ -58,9 +59,10 @@ class TaskRecorder:
     """Collects a task's hands and matches; ``tables()`` makes its Arrow tables.
 
     A hand costs a few appends while the task plays (``add_hand`` keeps what its rows need:
-    the log's codes, added to the task's one list, the tricks as one flat tuple for a
-    game whose tricks the log does not give, the dealt cards as numbers, and the state
-    itself only for a game whose own tables or trick facts ask it); every column is built
+    the log's codes, added to the task's one array, the tricks as one flat tuple for a
+    game whose tricks the log does not give (unless its state is kept), the dealt cards as
+    numbers, and the state itself only for a game whose own tables or trick facts ask
+    it); every column is built
     in ``tables()``, over all the task's hands at once. Keeping little per hand matters:
     the states a task kept to the end cost more in the garbage collector's passes, which
     go through every object kept, than the columns cost to build.
@@ -73,10 +75,14 @@ class TaskRecorder:
         self.entries: list[tuple[Any, ...]] = []
         """Per hand: (pairing, deal, rotation, hand), the line-up as seated, seed, dealer,
         outcome, (cut) error text, decisions' times, log length, completed tricks' fields in one
-        flat tuple (None where the log gives them: ``TRICKS_FROM_LOG``), dealt cards
+        flat tuple (None where the log gives them, ``TRICKS_FROM_LOG``, or the state is
+        kept: ``_Hands.trick_records`` reads them there), dealt cards
         (``RAW_DEALS``) and the state (or None)."""
-        self.log: list[int] = []
-        """Every hand's action log, one after the other, as codes (``games.action_log``)."""
+        self.log = array.array("q")
+        """Every hand's action log, one after the other, as codes (``games.action_log``): an
+        array, not a list, so the table's columns read it without converting 100,000s of
+        Python ints one by one (``np.fromiter`` over a German task's log cost about 2
+        microseconds a hand; ``fromlist`` as the hands come in, about 1.4)."""
         self.matches: list[tuple[Any, ...]] = []
         """Per match: (pairing, deal, rotation), the line-up as seated, hands played, and
         per seat the hands won, points and result."""
@@ -102,10 +108,13 @@ class TaskRecorder:
             log = state.codes  # the four games' engines log codes (games.action_log)
         except AttributeError:
             log = encode_log(state.log)
-        self.log.extend(log)
+        if log.__class__ is list:
+            self.log.fromlist(log)
+        else:
+            self.log.extend(log)
         self.entries.append((
             key, seated, played.seed, played.dealer, played.outcome, error, times, len(log),
-            None if self.tricks_from_log else tuple(_chain(state.completed_tricks())),
+            None if self.tricks_from_log or keep else tuple(_chain(state.completed_tricks())),
             None if raw is None else raw(state), state if keep else None))
 
     def add_match(self, base: tuple[int, int, int], seated: Sequence[str], hands: int,
@@ -116,7 +125,8 @@ class TaskRecorder:
     # -- at the end of the task -------------------------------------------------------------
     def tables(self) -> dict[str, pa.Table]:
         name = self.game.name
-        hands = _Hands(self.entries, self.log, compiled_readings(len(self.entries)))
+        hands = _Hands(self.entries, self.log, compiled_readings(len(self.entries)),
+                       name in PLAYS_FROM_LOG)
         self._hands = hands
         out = {
             "deals": self._deals(hands),
@@ -209,21 +219,17 @@ class TaskRecorder:
         return {label: (int(count[i]), float(spent[i])) for label, i in index.items()}
 
     def _keys(self, hands: _Hands, counts: np.ndarray | None = None) -> dict[str, pa.Array]:
-        """The key columns, one value per hand, repeated ``counts`` times each."""
-        keys = hands.key_array
+        """The key columns, one value per hand, repeated ``counts`` times each: each column
+        cast to its type once per hand, then repeated (indexing the keys' rows once per row
+        cost the actions table about a microsecond a German Whist hand)."""
+        columns = hands.key_columns
         if counts is None:
-            return {"deal_key": hands.deal_keys, "pairing": pa.array(keys[:, 0], pa.int32()),
-                    "deal": pa.array(keys[:, 1], pa.int64()),
-                    "rotation": pa.array(keys[:, 2], pa.int16()),
-                    "hand": pa.array(keys[:, 3], pa.int16())}
-        index = np.repeat(np.arange(len(keys)), counts)
-        return {
-            "deal_key": hands.deal_keys.take(pa.array(index)),
-            "pairing": pa.array(keys[index, 0], pa.int32()),
-            "deal": pa.array(keys[index, 1], pa.int64()),
-            "rotation": pa.array(keys[index, 2], pa.int16()),
-            "hand": pa.array(keys[index, 3], pa.int16()),
-        }
+            return {"deal_key": hands.deal_keys,
+                    **{name: pa.array(column) for name, column in columns.items()}}
+        index = np.repeat(np.arange(len(hands.keys)), counts)
+        return {"deal_key": hands.deal_keys.take(pa.array(index)),
+                **{name: pa.array(np.repeat(column, counts))
+                   for name, column in columns.items()}}
 
     def _deals(self, hands: _Hands) -> pa.Table:
         schema = table_schema("deals", self.game.name)
@@ -238,7 +244,7 @@ class TaskRecorder:
                            pa.array(hands.flat_seated, pa.string())),
                        status=["ok" if f is None else "forfeit" for f in forfeits],
                        forfeit_seat=forfeits, error=hands.errors)
-        columns.update(_deal_record_columns(self.game.name, hands.raws, hands.states))
+        columns.update(_deal_record_columns(self.game.name, hands.raw_deals(), hands.states))
         for field in schema:
             if field.name not in columns:
                 name = field.name
@@ -290,37 +296,41 @@ class TaskRecorder:
             columns, counts = (_log_tricks_compiled if hands.compiled
                                else _log_tricks)(hands, size)
             columns.update(self._keys(hands, counts))
-            trick_lists: Sequence[Sequence[Any]] = hands.tricks
         else:
-            columns, counts, trick_lists = self._record_tricks(hands)
+            columns, counts = self._record_tricks(hands)
         missing = [field for field in schema if field.name not in columns]
         if missing:
-            facts = _trick_fact_columns(self.game, hands, trick_lists, counts)
+            facts = _trick_fact_columns(self.game, hands, counts)
             for field in missing:
                 columns[field.name] = facts[field.name]
         return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
 
-    def _record_tricks(self, hands: _Hands
-                       ) -> tuple[dict[str, Any], np.ndarray, Sequence[Sequence[Any]]]:
+    def _record_tricks(self, hands: _Hands) -> tuple[dict[str, Any], np.ndarray]:
         """The ``tricks`` columns from each hand's trick records (a game whose tricks the log
-        does not give: ``TRICKS_FROM_LOG``)."""
-        trick_lists = hands.tricks  # per hand: number, leader, cards, winner, number, ...
-        counts = np.fromiter(map(len, trick_lists), np.int64, len(trick_lists)) // 4
+        does not give: ``TRICKS_FROM_LOG``), and each hand's number of them."""
+        counts, numbers, leaders, _, winners = hands.trick_records()
         columns: dict[str, Any] = self._keys(hands, counts)
-        flat = list(_chain(trick_lists))
-        columns["trick"] = pa.array(flat[0::4], pa.int16())
-        columns["leader"] = pa.array(flat[1::4], pa.int8())
+        columns["trick"] = pa.array(numbers, pa.int16())
+        columns["leader"] = pa.array(leaders, pa.int8())
         lengths, played = hands.trick_cards()
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
         columns["cards"] = pa.ListArray.from_arrays(pa.array(offsets), CARD_NAMES.take(played))
-        columns["winner"] = pa.array(flat[3::4], pa.int8())
-        return columns, counts, trick_lists
+        columns["winner"] = pa.array(winners, pa.int8())
+        return columns, counts
 
 
 TRICKS_FROM_LOG = {"german_whist": 2, "solo_whist": 4, "minnesota_whist": 4}
 """Games whose tricks are their log's "play" rows taken this many at a time, every seat
 playing to every trick (the partial trick of a forfeited hand left out): the recorder
 reads their tricks off the log and keeps no trick records."""
+
+
+PLAYS_FROM_LOG = frozenset({"knockout_whist"})
+"""Games whose tricks the log does not give whole (a trick's size varies: Knock-out's dogs
+may knock) but whose completed tricks' cards are, in order, the log's "play" rows, an
+unfinished trick's after them: the recorder reads the cards and the seats that played
+them off the log, and only each trick's size, leader and winner from its records
+(reading every card of a Knock-out game's records cost about 7 microseconds a game)."""
 
 
 def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
@@ -338,7 +348,7 @@ def _log_tricks(hands: _Hands, size: int) -> tuple[dict[str, Any], np.ndarray]:
     cards = hands.actions[rows].reshape(-1, size)
     seats = hands.action_seats[rows].reshape(-1, size)
     trick_hand = hand_of[::size]
-    trumps = _trumps(hands.raws)[trick_hand, None]
+    trumps = hands.raw_deals().trumps[trick_hand, None]
     suits = cards // 13
     ranks = cards % 13
     strength = np.where((suits == trumps) & (trumps >= 0), 200 + ranks,
@@ -354,7 +364,7 @@ def _log_tricks_compiled(hands: _Hands, size: int) -> tuple[dict[str, Any], np.n
 
     number, leader, cards, winner, tricks = tricks_from_log(
         hands.phase_codes, _phase_code(hands, "play"), hands.actions, hands.action_seats,
-        hands.log_counts, _trumps(hands.raws), size)
+        hands.log_counts, hands.raw_deals().trumps, size)
     return _trick_columns(number, leader, cards, winner, size), tricks
 
 
@@ -376,11 +386,6 @@ def _phase_code(hands: _Hands, name: str) -> int:
     """The code of phase ``name`` in ``hands.phase_codes`` (-1: no row has that phase)."""
     names = hands.phase_names.to_pylist()
     return names.index(name) if name in names else -1
-
-
-def _trumps(raws: Sequence[Any]) -> np.ndarray:
-    """Each hand's trump suit (-1: none), from its ``RAW_DEALS`` numbers."""
-    return np.fromiter((raw[1] for raw in raws), np.int64, len(raws))
 
 
 COMPILED_AFTER_HANDS = 20_000
@@ -416,6 +421,10 @@ def compiled_readings(hands: int) -> bool:
     return True
 
 
+KEY_TYPES = (("pairing", np.int32), ("deal", np.int64), ("rotation", np.int16),
+             ("hand", np.int16))
+"""A hand's keys, in ``deal_key``'s order, and the NumPy type of each key column."""
+
 DEAL_KEY = "%d-%d-%d-%d"
 """A hand's ``deal_key`` from its (pairing, deal, rotation, hand), as every table keys it."""
 
@@ -424,13 +433,19 @@ class _Hands:
     """A task's hands, as columns built once and shared by the tables."""
 
     def __init__(self, entries: Sequence[tuple[Any, ...]],
-                 log: Sequence[int], compiled: bool = False) -> None:
+                 log: Sequence[int] | array.array, compiled: bool = False,
+                 plays_from_log: bool = False) -> None:
         self.compiled = compiled
         """Whether the log is read by the compiled kernels (``compiled_readings``)."""
+        self.plays_from_log = plays_from_log
+        """Whether the completed tricks' cards are the log's "play" rows (``PLAYS_FROM_LOG``)."""
         (keys, seated, seeds, dealers, outcomes, errors, times, log_counts, tricks, raws,
          states) = (list(c) for c in zip(*entries, strict=True)) if entries else ([],) * 11
         self.keys: list[tuple[int, int, int, int]] = keys
-        self.key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
+        key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
+        self.key_columns = {name: np.ascontiguousarray(key_array[:, i], dtype)
+                            for i, (name, dtype) in enumerate(KEY_TYPES)}
+        """Each key column, one value per hand, as its table type (``KEY_TYPES``)."""
         self.deal_keys = pa.array([DEAL_KEY % key for key in keys], pa.string())
         self.seated: list[Sequence[str]] = seated
         self.flat_seated = list(_chain(seated))
@@ -453,38 +468,92 @@ class _Hands:
             self.chosen, self.log_counts, times, seated, self.outcomes)
         self._trick_cards: tuple[np.ndarray, np.ndarray] | None = None
         self._trick_seats: np.ndarray | None = None
+        self._trick_records: tuple[Any, ...] | None = None
+        self._raw_deals: RawDeals | None = None
+
+    def raw_deals(self) -> RawDeals | None:
+        """The hands' ``RAW_DEALS`` numbers as columns (None: a game without them)."""
+        if self._raw_deals is None and (not self.raws or self.raws[0] is not None):
+            self._raw_deals = RawDeals(self.raws)
+        return self._raw_deals
+
+    def trick_records(self) -> tuple[np.ndarray, Sequence[int], Sequence[int],
+                                     Sequence[Sequence[int]], Sequence[int]]:
+        """Each hand's number of completed tricks, and every trick's number, leader, cards
+        and winner, hand after hand (a game whose tricks the log does not give): from the
+        records ``add_hand`` flattened, or where it kept the state, from the state's, in
+        one transposition (flattening a Knock-out game's 40-odd records as the task
+        played cost about 3 microseconds a game)."""
+        if self._trick_records is None:
+            if self.tricks and self.tricks[0] is None:  # the states were kept
+                per_hand = [state.completed_tricks() for state in self.states]
+                counts = np.fromiter(map(len, per_hand), np.int64, len(per_hand))
+                fields = list(zip(*_chain(per_hand), strict=True)) or [(), (), (), ()]
+            else:  # per hand: number, leader, cards, winner, number, ...
+                counts = np.fromiter(map(len, self.tricks), np.int64, len(self.tricks)) // 4
+                flat = list(_chain(self.tricks))
+                fields = [flat[0::4], flat[1::4], flat[2::4], flat[3::4]]
+            self._trick_records = (counts, *fields)
+        return self._trick_records
 
     def trick_cards(self) -> tuple[np.ndarray, np.ndarray]:
         """(cards in each completed trick, every card played to one in order), from the
         trick records of a game whose tricks the log does not give (``TRICKS_FROM_LOG``),
         read once for the ``tricks`` table and a game's own tables alike (Knock-out's
         ``rounds`` reads the cards each seat played, a third of that table's time when
-        it read them again)."""
+        it read them again). For a game in ``PLAYS_FROM_LOG`` only the tricks' sizes come
+        from the records: the cards, and the seats that played them, are the log's."""
         if self._trick_cards is None:
-            cards = list(_chain(records[2::4] for records in self.tricks))
+            counts, _, _, cards, _ = self.trick_records()
             lengths = np.fromiter(map(len, cards), np.int64, len(cards))
-            self._trick_cards = lengths, np.fromiter(_chain(cards), np.int64,
-                                                     int(lengths.sum()))
+            if self.plays_from_log:
+                rows = self._completed_play_rows(counts, lengths)
+                self._trick_cards = lengths, self.actions[rows]
+                self._trick_seats = self.action_seats[rows]
+            else:
+                self._trick_cards = lengths, np.fromiter(_chain(cards), np.int64,
+                                                         int(lengths.sum()))
         return self._trick_cards
+
+    def _completed_play_rows(self, tricks: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """The log rows of the cards played to completed tricks (``tricks``: each hand's
+        completed tricks; ``lengths``: each trick's cards, hand after hand): each hand's
+        first "play" rows, as many as its tricks hold (a forfeited hand's unfinished trick
+        comes after them)."""
+        count = tricks.size
+        completed = np.bincount(np.repeat(np.arange(count), tricks), weights=lengths,
+                                minlength=count).astype(np.int64)
+        play_rows = np.flatnonzero(self.phase_codes == _phase_code(self, "play"))
+        hand_of = self.hand_of_row[play_rows]
+        index = np.arange(play_rows.size) - np.searchsorted(hand_of, np.arange(count))[hand_of]
+        rows = play_rows[index < completed[hand_of]]
+        if rows.size != int(lengths.sum()):
+            raise RuntimeError("the completed tricks and the log's plays disagree")
+        return rows
 
     def trick_seats(self) -> np.ndarray:
         """Knock-out Whist: the seat that played each card of ``trick_cards``, from the
-        games' own lists of each trick's players (in playing order, as its cards)."""
+        games' own lists of each trick's players (in playing order, as its cards), or the
+        log's (``PLAYS_FROM_LOG``)."""
         if self._trick_seats is None:
             cards = self.trick_cards()[1]
-            self._trick_seats = np.fromiter(
-                _chain(_chain(state.all_trick_players for state in self.states)), np.int64,
-                cards.size)
+            if self._trick_seats is None:
+                self._trick_seats = np.fromiter(
+                    _chain(_chain(state.all_trick_players for state in self.states)), np.int64,
+                    cards.size)
         return self._trick_seats
 
 
-def log_columns(codes: Sequence[int]) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray,
-                                              np.ndarray]:
+def log_columns(codes: Sequence[int] | array.array) -> tuple[
+        np.ndarray, np.ndarray, pa.Array, np.ndarray, np.ndarray]:
     """The fields of every log entry as columns, from the logs' codes
-    (``games.action_log``): seats, phase codes (into the phase names returned), actions
-    and chosen flags."""
-    seats, phases, names, actions, chosen = log_fields(
-        np.fromiter(codes, np.int64, len(codes)))
+    (``games.action_log``; an ``array("q")`` is read in place): seats, phase codes (into
+    the phase names returned), actions and chosen flags."""
+    if isinstance(codes, array.array) and codes.typecode == "q":
+        values = np.frombuffer(codes, np.int64) if len(codes) else np.zeros(0, np.int64)
+    else:
+        values = np.fromiter(codes, np.int64, len(codes))
+    seats, phases, names, actions, chosen = log_fields(values)
     return seats, phases, pa.array(names, pa.string()), actions, chosen
 
 
@@ -584,37 +653,54 @@ turns into exactly what the state's ``deal_record()`` writes (tests/test_recordi
 checks it on every game). Any other game's hands are asked for ``deal_record()``."""
 
 
-def _deal_record_columns(game: str, rows: Sequence[Any], states: Sequence[Any]
+class RawDeals:
+    """Every hand's ``RAW_DEALS`` numbers as columns, read once a task for the ``deals``
+    table, the tricks' winners and German Whist's trick facts alike (each had read them
+    from the hands' tuples again)."""
+
+    def __init__(self, raws: Sequence[Any]) -> None:
+        count = len(raws)
+        dealer, trump, upcard, masks, stock = (list(c) for c in zip(*raws, strict=True)) \
+            if raws else ([], [], [], [], [])
+        self.count = count
+        self.dealers: list[int] = dealer
+        self.trumps = np.fromiter(trump, np.int64, count)
+        """Each hand's trump suit, -1 for none."""
+        self.upcards = np.fromiter(upcard, np.int64, count)
+        self.seats = np.fromiter(map(len, masks), np.int64, count)
+        self.masks = np.fromiter(_chain(masks), np.uint64, int(self.seats.sum()))
+        """Every seat's dealt cards as a mask, hand after hand."""
+        self.stock_sizes: np.ndarray | None = None
+        self.stock_cards: np.ndarray | None = None
+        """The stock's cards in order, hand after hand (None: the game has no stock)."""
+        if count and stock[0] is not None:
+            self.stock_sizes = np.fromiter(map(len, stock), np.int64, count)
+            self.stock_cards = np.fromiter(_chain(stock), np.int64, int(self.stock_sizes.sum()))
+
+
+def _deal_record_columns(game: str, raw: RawDeals | None, states: Sequence[Any]
                          ) -> dict[str, Any]:
     """The ``deal_record()`` columns (dealer, trump, upcard, hands, stock) of every hand,
     from its ``RAW_DEALS`` numbers, or for another game from its state's ``deal_record()``."""
-    if game not in RAW_DEALS:
+    if raw is None or game not in RAW_DEALS:
         records = [state.deal_record() for state in states]
         return {name: [r.get(name) for r in records]
                 for name in ("dealer", "trump", "upcard", "hands", "stock")}
-    count = len(rows)
-    dealer, trump, upcard, masks, stock = (list(c) for c in zip(*rows, strict=True)) if rows \
-        else ([], [], [], [], [])
-    trump_index = np.fromiter(trump, np.int64, count)
-    upcards = np.fromiter(upcard, np.int64, count)
-    seats = np.fromiter(map(len, masks), np.int64, count)
-    flat_masks = np.fromiter(_chain(masks), np.uint64, int(seats.sum()))
+    trumps, upcards = raw.trumps, raw.upcards
     columns: dict[str, Any] = {
-        "dealer": dealer,
-        "trump": TRUMP_NAMES.take(pa.array(np.where(trump_index < 0, 4, trump_index))),
+        "dealer": raw.dealers,
+        "trump": TRUMP_NAMES.take(pa.array(np.where(trumps < 0, 4, trumps))),
         "upcard": CARD_NAMES.take(pa.array(np.where(upcards < 0, 0, upcards),
                                            mask=upcards < 0)),
         "hands": pa.ListArray.from_arrays(
-            pa.array(np.concatenate([[0], np.cumsum(seats)]), pa.int32()),
-            hands_text(flat_masks)),
-        "stock": [None] * count,
+            pa.array(np.concatenate([[0], np.cumsum(raw.seats)]), pa.int32()),
+            hands_text(raw.masks)),
+        "stock": [None] * raw.count,
     }
-    if count and stock[0] is not None:
-        sizes = np.fromiter(map(len, stock), np.int64, count)
-        cards = np.fromiter(_chain(stock), np.int64, int(sizes.sum()))
+    if raw.stock_cards is not None and raw.stock_sizes is not None:
         lists = pa.ListArray.from_arrays(
-            pa.array(np.concatenate([[0], np.cumsum(sizes)]), pa.int32()),
-            CARD_NAMES.take(pa.array(cards)))
+            pa.array(np.concatenate([[0], np.cumsum(raw.stock_sizes)]), pa.int32()),
+            CARD_NAMES.take(pa.array(raw.stock_cards)))
         columns["stock"] = pc.binary_join(lists, " ")
     return columns
 
@@ -657,9 +743,9 @@ def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, A
     count = len(hands.keys)
     outcomes = hands.outcomes
     facts = [o.facts for o in outcomes]
-    raws = hands.raws  # (dealer, trump, upcard, dealt hands, None) per hand: ``_raw_solo``
-    masks = np.array([raw[3] for raw in raws], np.uint64).reshape(-1, 4)
-    trump = np.fromiter((raw[1] for raw in raws), np.int64, count)
+    raw = hands.raw_deals()  # dealer, trump, upcard, dealt hands per hand: ``_raw_solo``
+    masks = raw.masks.reshape(-1, 4)
+    trump = raw.trumps
     declarer = [f["declarer"] for f in facts]
     partner = [f["partner"] for f in facts]
     seated = hands.seated
@@ -678,7 +764,7 @@ def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, A
     missing = ~has
     contracts = {
         "counts": np.ones(count, np.int64),
-        "dealer": [raw[0] for raw in raws],
+        "dealer": raw.dealers,
         "contract": [f["contract"] for f in facts],
         "declarer": declarer,
         "declarer_strategy": [None if d is None else s[d] for d, s in zip(declarer, seated,
@@ -717,7 +803,7 @@ def _solo_tables(recorder: TaskRecorder, hands: _Hands) -> dict[str, dict[str, A
     raise_before = np.where(raise_before >= first, raise_before, -1)
     cop_before = np.where(cop_before >= first, cop_before, -1)
     passes = np.concatenate([[0], np.cumsum(calls == PASS)])
-    upcards = np.fromiter((raw[2] for raw in raws), np.int64, count)
+    upcards = raw.upcards
     upcard_trump = np.where(upcards >= 0, upcards // 13, -1)
     names = recorder.names
     flat_seated = hands.flat_seated
@@ -845,7 +931,7 @@ other game's come from each state's ``extra_rows``)."""
 
 # -- tricks: the games' own facts per trick --------------------------------------------------
 
-def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence[Any]],
+def _trick_fact_columns(game: Any, hands: _Hands,
                         counts: np.ndarray) -> dict[str, Any]:
     """The ``tricks`` columns a game adds (German Whist: stage, faceup, taken,
     follower_could_win, follower_could_win_legally; Knock-out: round, players), one value
@@ -853,7 +939,7 @@ def _trick_fact_columns(game: Any, hands: _Hands, trick_lists: Sequence[Sequence
     if _german_facts_by_arrays(game):
         if hands.compiled:
             return _german_facts_compiled(hands, counts)
-        return german_trick_facts(hands.raws, hands.log_counts, hands.action_seats,
+        return german_trick_facts(hands.raw_deals(), hands.log_counts, hands.action_seats,
                                   (hands.phase_codes, hands.phase_names), hands.actions,
                                   counts)
     if game.name == "knockout_whist":
@@ -899,7 +985,7 @@ class _NoFacts(dict):
         return [None] * self.count
 
 
-def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.ndarray,
+def german_trick_facts(raw: RawDeals, log_counts: np.ndarray, seats: np.ndarray,
                        phases: pa.Array | tuple[np.ndarray, pa.Array], cards: np.ndarray,
                        trick_counts: np.ndarray) -> dict[str, Any]:
     """German Whist's trick facts (``GermanWhistDeal.trick_facts``) for every completed trick
@@ -911,7 +997,7 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
     its winner's take is the stage's ``t``-th take in the log. ``phases``: each row's phase,
     or (each row's phase code, the phase names the codes index).
     """
-    hand_count = len(raws)
+    hand_count = raw.count
     players = 2
     hand_of_row = np.repeat(np.arange(hand_count), log_counts)
     starts = np.concatenate([[0], np.cumsum(log_counts)[:-1]]).astype(np.int64)
@@ -924,7 +1010,7 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
         is_play = pc.equal(phases, "play").to_numpy(zero_copy_only=False)
         is_take = pc.equal(phases, "take").to_numpy(zero_copy_only=False)
     bits = np.left_shift(np.uint64(1), cards.astype(np.uint64))
-    initial, trumps, stock = _german_deals(raws)
+    initial, trumps, stock = _german_deals(raw)
     # plays alternate lead, follow within a hand: the n-th play of a hand is trick n // 2
     play_rows = np.flatnonzero(is_play)
     play_hand = hand_of_row[play_rows]
@@ -979,22 +1065,23 @@ def german_trick_facts(raws: Sequence[Any], log_counts: np.ndarray, seats: np.nd
     }
 
 
-def _german_deals(raws: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """From each hand's ``RAW_DEALS`` numbers (dealer, trump, upcard, dealt hands, stock):
-    the dealt hands (hands x 2 masks), the trump suits, and the stock cards turned face
-    up in stage 1 under one face-up card, in order (the stock's even places: hands x 13)."""
-    count = len(raws)
-    initial = np.fromiter(_chain(raw[3] for raw in raws), np.uint64, 2 * count).reshape(-1, 2)
-    faceup = np.fromiter(_chain(raw[4][0:26:2] for raw in raws), np.int64,
-                         13 * count).reshape(-1, 13)
-    return initial, _trumps(raws), faceup
+def _german_deals(raw: RawDeals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From the hands' ``RawDeals``: the dealt hands (hands x 2 masks), the trump suits,
+    and the stock cards turned face up in stage 1 under one face-up card, in order (the
+    stock's even places: hands x 13)."""
+    if not raw.count:
+        return np.zeros((0, 2), np.uint64), raw.trumps, np.zeros((0, 13), np.int64)
+    sizes, cards = raw.stock_sizes, raw.stock_cards
+    if sizes is None or cards is None or np.any(sizes != 26):
+        raise ValueError("German Whist trick facts: a hand without a stock of 26 cards")
+    return raw.masks.reshape(-1, 2), raw.trumps, cards.reshape(-1, 26)[:, 0:26:2]
 
 
 def _german_facts_compiled(hands: _Hands, trick_counts: np.ndarray) -> dict[str, Any]:
     """``german_trick_facts`` in one compiled pass (``trick_kernels.german_facts``)."""
     from whist_sim.tournament.trick_kernels import german_facts
 
-    initial, trumps, faceup_cards = _german_deals(hands.raws)
+    initial, trumps, faceup_cards = _german_deals(hands.raw_deals())
     stage, faceup, taken, could_win, could_win_legally = german_facts(
         hands.phase_codes, _phase_code(hands, "play"), _phase_code(hands, "take"),
         hands.actions, hands.action_seats, hands.log_counts, initial, trumps, faceup_cards)
