@@ -337,11 +337,31 @@ def test_a_strategy_that_raises_behind_the_client_forfeits_the_deal_only(tmp_pat
     with ProcessStrategy([sys.executable, str(script)], label="fails", stderr_path=log) as bot:
         played = play_deal(game, [bot, others], 1)
         assert played.outcome.forfeit_seat == 0
+        line = RAISING_BOT.splitlines().index(
+            '            raise ValueError("no idea what to play")') + 1
         assert ("(fails) reported an error in reply to decide: strategy raised ValueError:"
-                " no idea what to play; expected an action") in played.outcome.error
+                f" no idea what to play (at {script}:{line})") in played.outcome.error
+        assert "expected an action" not in played.outcome.error  # the bot said why
         assert "QS" not in played.outcome.error  # no example card beside the bot's account
     text = log.read_text()
     assert "about to fail" in text and "Traceback" in text
+
+
+def test_a_failure_names_the_same_exception_and_line_in_process_and_isolated():
+    """The report's Forfeits table showed an in-process failure in one line and the same
+    failure isolated as a wall of the bot's stderr with no line of the strategy's own."""
+    spec = "tests.plugins.faulty:RaisesOnTrick5"
+    game = make_game("german_whist")
+    others = build_strategy("random", {}, "german_whist")
+    in_process = play_deal(game, [build_strategy(spec, {}, "german_whist"), others], 1)
+    said = in_process.outcome.error.split(" strategy raised ", 1)[1]
+    assert said.startswith("ValueError: deliberate failure at trick 5 (at ")
+    with ProcessStrategy([sys.executable, "-m", "whist_sim.protocol", spec],
+                         label="faulty") as bot:
+        isolated = play_deal(game, [bot, others], 1)
+    first_line = isolated.outcome.error.split("\n", 1)[0]
+    assert f"reported an error in reply to decide: strategy raised {said} [bot command:" \
+        in first_line
 
 
 def test_any_registered_strategy_runs_isolated_with_python_m_whist_sim_protocol():

@@ -292,6 +292,16 @@ def test_forfeits_report_the_first_error_in_play_order(hand_built_run: RunFolder
     assert table["A"]["forfeits"] == 0 and table["A"]["first_error"] is None
 
 
+def test_the_forfeits_table_shows_an_errors_first_line_not_a_bots_stderr():
+    from whist_sim.reports.forfeits_section import first_line
+
+    error = ("seat 0 (bot) reported an error in reply to decide: strategy raised KeyError: 3"
+             " [bot command: ./bot]\nlast lines of the bot's stderr:\n  Traceback ...")
+    assert first_line(error) == ("seat 0 (bot) reported an error in reply to decide:"
+                                 " strategy raised KeyError: 3 [bot command: ./bot]")
+    assert first_line("one line") == "one line" and first_line(None) is None
+
+
 # -- German Whist -----------------------------------------------------------------------------
 
 

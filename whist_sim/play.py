@@ -17,7 +17,6 @@ import math
 import operator
 import sys
 import time
-import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MethodType
@@ -33,7 +32,7 @@ from whist_sim.budget import (
 )
 from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
-from whist_sim.raised import raised_text
+from whist_sim.raised import raised_at, raised_text
 from whist_sim.rng import LazyRandom, derive_seed, seat_seed_hash, seed_of_hash, splitmix64
 from whist_sim.strategy import UNIFORM_CHOOSERS, StrategyError
 
@@ -431,11 +430,7 @@ def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
         return f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
     if isinstance(exc, SeatFailure):
         return f"seat {seat} {exc}"
-    where = traceback.extract_tb(exc.__traceback__)[-1]
-    return (
-        f"seat {seat}{named} strategy raised {raised_text(exc)}"
-        f" (at {where.filename}:{where.lineno})"
-    )
+    return f"seat {seat}{named} strategy raised {raised_text(exc)}{raised_at(exc)}"
 
 
 def _seats_to_ready(strategies: Sequence[Any]) -> list[tuple[Callable[..., Any], list[int]]]:

@@ -10,6 +10,7 @@ here instead, falling back to the type's name.
 from __future__ import annotations
 
 import reprlib
+import traceback
 from typing import Any
 
 _SHORT = reprlib.Repr()
@@ -25,6 +26,19 @@ def raised_text(exc: BaseException) -> str:
     except Exception as failure:  # a hostile or broken __str__
         message = f"(its message could not be read: str() raised {_type_name(failure)})"
     return f"{name}: {message}" if message else name
+
+
+def innermost_frame(exc: BaseException) -> traceback.FrameSummary | None:
+    """The innermost frame an exception passed through, if it has a traceback."""
+    return traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+
+
+def raised_at(exc: BaseException) -> str:
+    """`` (at file:line)`` of ``innermost_frame``, which names the strategy's own line when
+    its code raised; empty without a traceback. The same words in process and behind the
+    bot protocol (``protocol.client``), so a failure reads alike wherever it played."""
+    where = innermost_frame(exc)
+    return f" (at {where.filename}:{where.lineno})" if where else ""
 
 
 def shown(value: Any) -> str:

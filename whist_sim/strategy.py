@@ -24,7 +24,6 @@ import importlib
 import inspect
 import re
 import sys
-import traceback
 from collections.abc import Mapping
 from importlib.metadata import (
     Distribution,
@@ -41,7 +40,7 @@ from typing import Any, ClassVar
 from whist_sim.games import GAMES
 from whist_sim.games.base import Game, WhistSimError
 from whist_sim.helper_modules import helper_modules
-from whist_sim.raised import raised_text
+from whist_sim.raised import innermost_frame, raised_at, raised_text
 
 ENTRY_POINT_GROUP = "whist_sim.strategies"
 
@@ -211,7 +210,7 @@ def resolve_strategy(spec: str) -> type:
         except Exception as exc:  # the plug-in's own code failed while being imported
             raise StrategyError(
                 f"strategy {spec!r}: importing {module_name!r} raised {raised_text(exc)}"
-                + _where_raised(exc)
+                + raised_at(exc)
             ) from None
         try:
             found = getattr(module, attr)
@@ -345,7 +344,7 @@ def _raised_in(exc: BaseException) -> str:
     names a failing decision: "unsupported operand type(s) for +" alone left a plug-in's
     author to guess. An argument the call itself refused keeps Python's words, with where
     to give a missing one."""
-    where = _innermost_frame(exc)
+    where = innermost_frame(exc)
     if where is None or where.filename == __file__:
         missing = (re.findall(r"'(\w+)'", str(exc))
                    if isinstance(exc, TypeError) and "required" in str(exc) else [])
@@ -353,18 +352,7 @@ def _raised_in(exc: BaseException) -> str:
             return (f"{exc}; give {' and '.join(missing)} in the entry's params, e.g."
                     f" params = {{ {missing[0]} = ... }}")
         return str(exc)
-    return f"building it raised {raised_text(exc)}{_where_raised(exc)}"
-
-
-def _innermost_frame(exc: BaseException) -> traceback.FrameSummary | None:
-    """The innermost frame an exception passed through, if it has a traceback."""
-    return traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-
-
-def _where_raised(exc: BaseException) -> str:
-    """`` (at file:line)`` of ``_innermost_frame``, or nothing without one."""
-    where = _innermost_frame(exc)
-    return f" (at {where.filename}:{where.lineno})" if where else ""
+    return f"building it raised {raised_text(exc)}{raised_at(exc)}"
 
 
 def _check_choose(spec: str, strategy: Any) -> None:

@@ -42,7 +42,7 @@ from whist_sim.protocol.messages import (
 from whist_sim.protocol.notation import notation_of
 from whist_sim.protocol.seeding import rng_from_deal
 from whist_sim.protocol.views import decode_view
-from whist_sim.raised import raised_text, shown
+from whist_sim.raised import raised_at, raised_text, shown
 from whist_sim.strategy import build_strategy, resolve_strategy, strategy_version
 
 StrategyFactory = Callable[[str, Mapping[str, Any]], Any]
@@ -135,8 +135,8 @@ class _Bot:
             self.send(error_message(f"strategy raised {raised_text(exc)}"))
             return
         except Exception as exc:  # a failure in the strategy's code: where it was helps
-            traceback.print_exc(file=sys.stderr)
-            self.send(error_message(f"strategy raised {raised_text(exc)}"))
+            traceback.print_exc(file=sys.stderr)  # the whole traceback, in its stderr log
+            self.send(error_message(f"strategy raised {raised_text(exc)}{raised_at(exc)}"))
             return
         text = self._action_text(action)
         if text is None:  # refused as the engine refuses it in process, never guessed

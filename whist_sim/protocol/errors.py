@@ -30,7 +30,7 @@ class ProtocolError(WhistSimError, ValueError):
     """A message that does not follow the protocol: ``problem`` and what was ``expected``."""
 
     def __init__(self, problem: str, expected: str) -> None:
-        super().__init__(f"{problem}; expected {expected}")
+        super().__init__(problem + (f"; expected {expected}" if expected else ""))
         self.problem = problem
         self.expected = expected
 
@@ -54,7 +54,8 @@ class BotError(SeatFailure, WhistSimError):
         self.message = message
         self.expected = expected
         self.stderr_tail = tuple(stderr_tail)
-        text = f"({entrant}) {message}; expected {expected} [bot command: {shlex.join(command)}]"
+        wanted = f"; expected {expected}" if expected else ""  # none: the bot said why
+        text = f"({entrant}) {message}{wanted} [bot command: {shlex.join(command)}]"
         if self.stderr_tail:
             text += "\nlast lines of the bot's stderr:\n" + "\n".join(
                 f"  {one_line(line)}" for line in self.stderr_tail  # its escapes shown, not

@@ -644,9 +644,10 @@ class ProcessStrategy:
         elif kind == "error":
             text = one_line(str(message.get("message", ""))[:LOG_TEXT])
             # no example reply here: beside the bot's own account of its failure, a fixed
-            # one ("QS") read as the card it should have played
+            # one ("QS") read as the card it should have played; nor "expected an action"
+            # after a decide: the bot said why it gave none
             raise ProtocolError(f"reported an error in reply to {waiting}: {text}",
-                                "a hello" if waiting == "hello" else "an action")
+                                "a hello" if waiting == "hello" else "")
         else:
             process.ignored = one_line(kind[:MAX_NAME])
 

@@ -10,6 +10,13 @@ from whist_sim.reports.run_facts import RunFacts
 from whist_sim.store import RunFolder
 
 
+def first_line(error: str | None) -> str | None:
+    """An error's first line: what failed. A bot's error goes on with the last lines of its
+    stderr (a Python bot's whole traceback), which in a table cell buried the reason that
+    a strategy failing in process gives in one line."""
+    return None if error is None else error.split("\n", 1)[0]
+
+
 def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
     counts = facts.chunks.collect(
         lambda scan: analyses.forfeit_counts(scan("seats"), scan("deals")))
@@ -18,14 +25,15 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
     return [Section(
         "Forfeits",
         ["Hands a strategy forfeited because it raised an error, made an illegal move"
-         " or exceeded its time budget, with the first error in play order. Forfeits"
-         " count as losses everywhere else in this report." + none],
+         " or exceeded its time budget, with the first error in play order (its first"
+         " line; a bot's last lines of stderr follow it in the deal's `error` column)."
+         " Forfeits count as losses everywhere else in this report." + none],
         [table_of(failed, [
             ("strategy", column("strategy")),
             (facts.hands, column("hands")),
             ("forfeits", column("forfeits")),
             ("rate", column("forfeit_rate", 4)),
-            ("first error", lambda r: fmt(r["first_error"])),
+            ("first error", lambda r: fmt(first_line(r["first_error"]))),
             ("first hand (deal_key)", lambda r: fmt(r["first_deal_key"])),
         ], name="forfeits")],
     )]
