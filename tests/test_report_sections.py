@@ -13,7 +13,7 @@ def test_points_per_hand_shares_are_counted_as_the_standings_count_them():
                            "share": [count / 4000 for count in hands.values()]})
     assert sum(points.filter(pl.col("net") > 0)["share"]) < 0.7195  # the sum that misled
     [row] = summary_table(points, "hands").rows
-    assert row[2:5] == ["28.1%", "0.0%", "72.0%"]
+    assert row[2:5] == ["28.0%", "0.0%", "72.0%"]  # 0.2805 and 0.7195: half to even, 100%
 
 
 def test_a_rate_and_its_percentage_round_alike():
@@ -24,7 +24,19 @@ def test_a_rate_and_its_percentage_round_alike():
         share = won / of
         assert percent(share) == f"{float(fmt(share)) * 100:.1f}%", (won, of)
     assert (fmt(0.9625), percent(0.9625), fmt(0.0375), percent(0.0375)) == (
-        "0.963", "96.3%", "0.038", "3.8%")
+        "0.962", "96.2%", "0.038", "3.8%")
+
+
+def test_a_share_and_its_complement_add_up_once_rounded():
+    """A head-to-head table read 0.518 and 0.483 for 207 and 193 of 400 (rounding half up)."""
+    from decimal import Decimal
+
+    from whist_sim.reports.document import fmt, percent
+
+    for won, of in ((207, 400), (1155, 1200), (3, 8), (1, 16), (385, 1000)):
+        share, other = won / of, (of - won) / of
+        assert Decimal(fmt(share)) + Decimal(fmt(other)) == 1, (won, of)
+        assert Decimal(percent(share, sign=False)) + Decimal(percent(other, sign=False)) == 100
 
 
 def test_the_run_table_writes_counts_and_switches_as_the_rest_of_the_report():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -89,14 +89,16 @@ def percent(share: float, digits: int = 1, sign: bool = True) -> str:
 
 
 def _rounded(value: float, digits: int, scale: int = 0) -> str:
-    """``value`` times 10**scale at ``digits`` decimals, half away from zero on the number as
-    written (its shortest repr): one rule for every figure. Python's format rounds the
-    binary value, so the same 1,155 of 1,200 hands (0.9625) read 0.963 as a rate and
-    96.2% as a share in one report (a newcomer's probe)."""
+    """``value`` times 10**scale at ``digits`` decimals, half to even on the number as written
+    (its shortest repr): one rule for every figure. Python's format rounds the binary
+    value, so the same 1,155 of 1,200 hands (0.9625) read 0.963 as a rate and 96.2% as a
+    share in one report (a newcomer's probe). Half to even rather than away from zero: a
+    share and its complement then still add up (0.5175 and 0.4825 read 0.518 and 0.482;
+    away from zero, a head-to-head table's two cells read 0.518 and 0.483)."""
     if value in (math.inf, -math.inf):
         return "inf" if value > 0 else "-inf"
     exact = Decimal(repr(float(value))).scaleb(scale)  # float(): NumPy's repr names its type
-    return f"{exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP):f}"
+    return f"{exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN):f}"
 
 
 NO_SPREAD = "[no spread]"
