@@ -91,3 +91,20 @@ def test_the_command_line_finishes_an_aborted_run_with_on_error(tmp_path):
                                       "forfeit", "--workers", "0", "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "on_error = 'forfeit' from this session on (it was 'abort')" in result.output
+
+
+def test_a_finished_run_names_each_forfeiting_entrants_first_reason(tmp_path):
+    """The closing standings gave only a count of forfeits: a newcomer whose policy forfeited
+    every hand learned why only from the report or the Parquet files (a probe)."""
+    summary = run_tournament(_config(ALWAYS, "forfeit"), tmp_path / "run", workers=0,
+                             progress=False)
+    [line] = summary.forfeit_lines()
+    count = int(re.search(r"failer forfeited (\d+) of \d+ hands", line)[1])
+    assert count > 0
+    assert re.search(r"first \(\d+-\d+-\d+-\d+\): seat [01] \(failer\) strategy raised"
+                     r" ValueError: deliberate failure at trick 5 \(at .*faulty\.py:\d+\)$", line)
+    clean = run_tournament(_config("random", "forfeit"), tmp_path / "clean", workers=0,
+                           progress=False)
+    assert clean.forfeit_lines() == []
+    shown = CliRunner().invoke(app, ["run", "--resume", str(tmp_path / "run")])
+    assert f"forfeits: {line}" in shown.output, shown.output

@@ -306,6 +306,12 @@ def _finish(summary, report: bool, address: str | None = None) -> None:
     verdict = summary.verdict_text()
     if verdict:
         typer.echo(f"verdict: {verdict}")
+    reasons = summary.forfeit_lines()
+    for line in reasons:
+        typer.echo(f"forfeits: {line}")
+    if reasons:
+        typer.echo("  every reason: the deals table's error column (docs/results.md), and the"
+                   " report's Forfeits section")
     if summary.status != "complete":
         typer.echo(f"continue with: {_resume_command(summary.path, address, report)}")
         raise typer.Exit(INTERRUPTED)  # a session that returns ends complete or interrupted

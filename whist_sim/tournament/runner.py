@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 from tqdm import tqdm
 
 import whist_sim
@@ -119,6 +120,25 @@ class RunSummary:
         """Share of worker time not spent playing: Ray scheduling, transfer, idle tails."""
         budget = self.wall_seconds * self.workers
         return max(0.0, 1.0 - self.task_seconds / budget) if budget > 0 else 0.0
+
+    def forfeit_lines(self) -> list[str]:
+        """Per entrant that forfeited: how many hands and the first reason in play order (its
+        first line), read from the run's results as the report's Forfeits section reads
+        them. Empty when no hand was forfeited. The closing standings had only the count,
+        so a newcomer whose policy forfeited every hand learned why only from the
+        report or the Parquet files (a probe)."""
+        from whist_sim.reports.analyses import forfeits
+        from whist_sim.reports.forfeits_section import first_line
+
+        try:  # the files as the run just wrote them (the report checks every byte)
+            folder = RunFolder.open(self.path, verify=False)
+            failed = forfeits(folder.scan("seats"), folder.scan("deals")).filter(
+                pl.col("forfeits") > 0).collect()
+        except RunFolderError:  # no results yet
+            return []
+        return [f"{row['strategy']} forfeited {row['forfeits']:,} of {row['hands']:,} hands;"
+                f" first ({row['first_deal_key']}): {first_line(row['first_error'])}"
+                for row in failed.iter_rows(named=True)]
 
     def verdict_text(self) -> str | None:
         """The verdict in plain words, or None for runs of more than two entrants."""
