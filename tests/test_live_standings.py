@@ -318,3 +318,37 @@ def test_the_console_counts_pairs_at_two_seats_and_sets_at_more():
     assert LiveStandings(["a", "b"]).lines()[0] == "after 0 duplicate pairs"
     assert LiveStandings(["a", "b"], hands_word="seat-hands").lines()[0] == (
         "after 0 duplicate sets")
+
+
+def _duel_rows(results: list[str]) -> pl.DataFrame:
+    """Seat rows of one duplicate pair a deal index, A's result in each hand as given."""
+    other = {"win": "loss", "loss": "win", "draw": "draw"}
+    rows = []
+    for number, result in enumerate(results):
+        deal, rotation = divmod(number, 2)
+        net = {"win": 1.0, "loss": -1.0, "draw": 0.0}[result]
+        key = {"deal_key": f"0-{deal}-{rotation}-0", "pairing": 0, "deal": deal,
+               "rotation": rotation, "hand": 0}
+        rows += [{**key, "seat": rotation, "strategy": "A", "net": net, "result": result},
+                 {**key, "seat": 1 - rotation, "strategy": "B", "net": -net,
+                  "result": other[result]}]
+    return pl.DataFrame(rows).with_columns(pl.col("seat").cast(pl.Int8))
+
+
+def test_the_console_shows_the_draw_rate_where_hands_were_drawn():
+    """A duel's two win rates read 0.538 and 0.352 and nothing on screen said that the
+    other 11% of hands were drawn (a probe): where any hand is drawn, a draw rate column
+    shows it, as the report's standings do; where none is, no column of zeros."""
+    seats = _duel_rows(["win", "draw", "loss", "win", "draw", "draw", "win", "loss"])
+    live = LiveStandings(["A", "B"])
+    live.add_rows(seats.to_arrow())
+    header, *rows = live.lines()[1:]
+    assert "draw rate" in header.split("  ")
+    report = standings(seats.lazy()).collect()
+    for label in "AB":
+        [rate] = report.filter(pl.col("strategy") == label)["draw_rate"].to_list()
+        line = next(row for row in rows if row.startswith(label + " "))
+        assert f" {rate:.3f} " in line
+    decisive = LiveStandings(["A", "B"])
+    decisive.add_rows(_duel_rows(["win", "loss", "win", "win"]).to_arrow())
+    assert "draw" not in decisive.lines()[1]

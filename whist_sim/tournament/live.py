@@ -38,6 +38,8 @@ def shown_width(text: str) -> int:
 class _Entrant:
     hands: int = 0
     forfeits: int = 0
+    draws: float = 0.0
+    """Seat-hands drawn (a variant with draws: German Whist counting every trick)."""
     wins: RunningRatio = field(default_factory=RunningRatio)
     """Wins over seat-hands, pair by pair: sums and co-moments, not the values."""
     nets: RunningRatio = field(default_factory=RunningRatio)
@@ -76,6 +78,7 @@ class LiveStandings:
             entrant = self._entrants.setdefault(str(label), _Entrant())
             entrant.hands += int(group["hands"].sum())
             entrant.forfeits += int(group["forfeits"].sum())
+            entrant.draws += float((group["draw"] * group["hands"]).sum())
         per_deal = standings_deals(per_pair).select("deal", "strategy", "hands", "win", "net")
         seen = per_pair.group_by("deal").agg(pl.col("pairing").unique())
         # deal indices whole in these rows (every line-up in, none buffered from earlier):
@@ -131,6 +134,9 @@ class LiveStandings:
         """The standings as aligned console lines, best mean net first."""
         rows = []
         waiting = self._waiting()
+        # a draw counts for neither side's win rate: where hands were drawn, the two win
+        # rates of a duel did not add up to 1 and nothing on screen said why (a probe)
+        drawn = any(entrant.draws for entrant in self._entrants.values())
         for label, entrant in self._entrants.items():
             wins, nets = entrant.wins, entrant.nets
             if label in waiting:  # deal indices still open count as they stand
@@ -142,12 +148,16 @@ class LiveStandings:
             per_decision = (
                 f"{1000 * entrant.seconds / entrant.decisions:.3f}" if entrant.decisions else "—"
             )
+            draws = ([f"{entrant.draws / entrant.hands:.3f}" if entrant.hands else "—"]
+                     if drawn else [])
             rows.append((net.estimate if net.n else -math.inf, [
-                label, f"{entrant.hands:,}", _with_interval(win, 3), _with_interval(net, 2),
-                f"{entrant.forfeits:,}", per_decision, f"{entrant.seconds:.1f}",
+                label, f"{entrant.hands:,}", _with_interval(win, 3), *draws,
+                _with_interval(net, 2), f"{entrant.forfeits:,}", per_decision,
+                f"{entrant.seconds:.1f}",
             ]))
         rows.sort(key=lambda row: (-row[0], row[1][0]))
-        header = ["entrant", self.hands_word, "win rate [95% CI]", "mean net [95% CI]",
+        header = ["entrant", self.hands_word, "win rate [95% CI]",
+                  *(["draw rate"] if drawn else []), "mean net [95% CI]",
                   "forfeits", "ms/decision", "decision s"]
         table = [header, *(cells for _, cells in rows)]
         widths = [max(shown_width(row[i]) for row in table) for i in range(len(header))]
