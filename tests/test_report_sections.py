@@ -63,3 +63,14 @@ def test_the_contest_plot_breaks_its_line_at_a_rank_with_no_decision(tmp_path, m
     plots.plot_contest_by_rank(contest, tmp_path / "contest.png")
     [line] = [y for y in drawn if len(y) == 13 and (y == y).sum() == 3]
     assert line[8] != line[8] and line[7] == 0.5 and line[9] == 0.25  # rank T: a gap
+
+
+def test_a_net_gain_over_a_handful_of_ducks_is_not_shown():
+    """A strategy that contested 749 of 750 times showed a net gain of 4.56 over its one
+    duck, beside a count of 750 (a probe)."""
+    from whist_sim.reports.german_whist_section import FEWEST_FOR_A_GAIN, shown_gain
+
+    lopsided = {"contested": 749, "ducked": 1, "net_gain": 4.56}
+    assert shown_gain(lopsided, 2) == "—"
+    even = {"contested": FEWEST_FOR_A_GAIN, "ducked": FEWEST_FOR_A_GAIN, "net_gain": 0.5}
+    assert shown_gain(even, 2) == "0.50"
