@@ -261,6 +261,20 @@ def test_a_time_limit_fails_a_strategy_too_slow_for_it():
         check_strategy(RandomStrategy, deals=1, time_limit=0)
 
 
+def test_an_isolated_check_that_times_out_names_the_limit_it_was_given():
+    """``check --isolate --time-limit 1`` said "did not reply within 0.95 s ... expected an
+    action within the time limit of 0.95 s": the bot's share, never the limit given (a
+    probe)."""
+    from whist_sim.checking import check_entrant
+
+    with pytest.raises(StrategyCheckError) as failed:
+        check_entrant("tests.test_checking:Slow", isolate=True, deals=1, games=["german_whist"],
+                      time_limit=0.1)
+    message = str(failed.value)
+    assert "(95% of the time limit of 0.1 s, the rest kept for the engine)" in message
+    assert "expected an action within the time limit of 0.1 s per decision" in message
+
+
 @pytest.mark.parametrize("limit", [0.0001, 5000])
 def test_a_time_limit_a_tournament_refuses_is_refused_by_the_check_too(limit):
     """A plug-in author's probe: 5,000 s and 0.0001 s passed, the second then failing the

@@ -417,3 +417,18 @@ def test_an_isolated_policys_masked_action_is_one_reason_without_a_library_trace
         assert "policy tests.test_policy:returns_negative returned -1, which is not one of" \
                " the game's actions (0..51); allowed: " in error
         assert "Traceback" not in error and "last lines of the bot's stderr" not in error
+
+
+def test_check_names_a_masked_action_an_illegal_action_isolated_as_in_process():
+    """Isolated, a policy's masked action read "it failed: ... reported an error ...:
+    strategy raised RuleError: ..." where in process it read "it played an illegal action"
+    (a probe)."""
+    from whist_sim.checking import StrategyCheckError, check_entrant
+
+    spec = f"policy(callable='{HERE}:masked_policy')"
+    with pytest.raises(StrategyCheckError) as in_process:
+        check_entrant(spec, deals=1, games=["german_whist"])
+    with pytest.raises(StrategyCheckError) as isolated:
+        check_entrant(spec, isolate=True, deals=1, games=["german_whist"])
+    reason = str(in_process.value).split("it played an illegal action: ", 1)[1]
+    assert str(isolated.value).endswith(f"it played an illegal action (isolated): {reason}")

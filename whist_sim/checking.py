@@ -279,7 +279,10 @@ def check_entrant(
     from whist_sim.protocol.client import not_served
     from whist_sim.tournament.bots import BOT_TIME_SHARE
 
-    limits = {} if time_limit is None else {"time_limit": max(0.001, time_limit * BOT_TIME_SHARE)}
+    # the bot's share of the limit, and the limit the user gave, which its timeout names
+    # (it said "within 0.95 s ... the time limit of 0.95 s" of a check run with 1 s)
+    limits = {} if time_limit is None else {
+        "time_limit": max(0.001, time_limit * BOT_TIME_SHARE), "run_limit": time_limit}
     with ProcessStrategy(argv, label=spec if spec != "process" else None, game=first_game,
                          **limits) as bot:
         try:
@@ -290,6 +293,18 @@ def check_entrant(
                 raise StrategyError(reason) from None
             raise StrategyCheckError(str(exc)) from None
         return check_strategy(bot, games, deals=deals, time_limit=time_limit, players=players)
+
+
+def _reported_illegal(cause: BaseException | None) -> str:
+    """The rules' refusal an isolated strategy's client reported (in process the same choice
+    raises RuleError), or "" for any other failure: a check said "it failed" of one and
+    "it played an illegal action" of the other (a probe)."""
+    from whist_sim.protocol.errors import BotIllegalAction
+    from whist_sim.protocol.messages import ILLEGAL_ACTION
+
+    if not isinstance(cause, BotIllegalAction):
+        return ""
+    return cause.message.split(ILLEGAL_ACTION, 1)[-1]
 
 
 def _bot_hello(strategy: Any) -> Any:
@@ -475,6 +490,8 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
                            " Exception (or return an action)")
             elif isinstance(cause, RuleError):
                 problem = f"it played an illegal action: {cause}"
+            elif _reported_illegal(cause):
+                problem = f"it played an illegal action (isolated): {_reported_illegal(cause)}"
             elif _too_slow(cause):
                 limit = "its time limit" if time_limit is None else f"{time_limit:g} s"
                 problem = (f"it is too slow: {_decision_name(watched.view)} took longer than"

@@ -29,6 +29,7 @@ from whist_sim.games import GAMES
 from whist_sim.games.base import RuleError, WhistSimError
 from whist_sim.protocol.errors import ProtocolError
 from whist_sim.protocol.messages import (
+    ILLEGAL_ACTION,
     MAX_NAME,
     PROTOCOL_VERSION,
     action_message,
@@ -132,7 +133,7 @@ class _Bot:
         except RuleError as exc:  # the rules refuse what it chose (a policy's masked
             # action): the reply says all; a traceback of whist_sim's own refusal, added to
             # the forfeit as the bot's stderr, said it again in lines of library code
-            self.send(error_message(f"strategy raised {raised_text(exc)}"))
+            self.send(error_message(f"{ILLEGAL_ACTION}{exc}"))  # whist_sim's own refusal
             return
         except Exception as exc:  # a failure in the strategy's code: where it was helps
             traceback.print_exc(file=sys.stderr)  # the whole traceback, in its stderr log

@@ -90,6 +90,16 @@ class BotReplyError(BotError):
     """A reply that breaks the protocol: not JSON, not an ``action``, an illegal action."""
 
 
+class BotIllegalAction(BotReplyError):
+    """The bot's client reported that its strategy chose an action the rules refuse
+    (``client.ILLEGAL_ACTION``): in process the same choice is a ``RuleError``, and
+    ``whist-sim check`` says "it played an illegal action" of both."""
+
+
+class IllegalActionReply(ProtocolError):
+    """An ``error`` reply that starts with ``client.ILLEGAL_ACTION``."""
+
+
 class BotCrashed(BotError):
     """The bot's process exited (or closed its stdout) while the engine waited for it."""
 

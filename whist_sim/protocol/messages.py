@@ -383,3 +383,10 @@ def log_message(text: str) -> dict[str, Any]:
 
 def error_message(text: str) -> dict[str, Any]:
     return {"type": "error", "message": text}
+
+
+ILLEGAL_ACTION = "strategy played an illegal action: "
+"""How whist_sim's own bot client (``client``) starts an ``error`` reply when its strategy
+chose an action the rules refuse (a policy's masked action): the engine reads it as
+``BotIllegalAction``, so ``whist-sim check`` says "it played an illegal action" of an
+isolated strategy as of one in process, not "it failed"."""

@@ -66,16 +66,19 @@ from whist_sim.protocol.errors import (
     BotError,
     BotHandshakeError,
     BotHandshakeTimeout,
+    BotIllegalAction,
     BotReplyError,
     BotStartError,
     BotTimeout,
     BotUnsupportedGame,
+    IllegalActionReply,
     ProtocolError,
 )
 from whist_sim.protocol.match_info import match_summary
 from whist_sim.protocol.messages import (
     ACTION_EXAMPLE,
     HELLO_EXAMPLE,
+    ILLEGAL_ACTION,
     MAX_NAME,
     BotHello,
     deal_message,
@@ -646,8 +649,9 @@ class ProcessStrategy:
             # no example reply here: beside the bot's own account of its failure, a fixed
             # one ("QS") read as the card it should have played; nor "expected an action"
             # after a decide: the bot said why it gave none
-            raise ProtocolError(f"reported an error in reply to {waiting}: {text}",
-                                "a hello" if waiting == "hello" else "")
+            kind_of = IllegalActionReply if text.startswith(ILLEGAL_ACTION) else ProtocolError
+            raise kind_of(f"reported an error in reply to {waiting}: {text}",
+                          "a hello" if waiting == "hello" else "")
         else:
             process.ignored = one_line(kind[:MAX_NAME])
 
@@ -690,6 +694,9 @@ class ProcessStrategy:
                 " per decision",
                 process.stderr_tail(0),
             )
+        if isinstance(exc, IllegalActionReply):
+            return BotIllegalAction(self.entrant, self.command, exc.problem, exc.expected,
+                                    process.stderr_tail(0))
         if isinstance(exc, ProtocolError):  # what it said on stderr often says why
             return BotReplyError(self.entrant, self.command, exc.problem, exc.expected,
                                  process.stderr_tail(0))
