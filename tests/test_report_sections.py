@@ -74,3 +74,15 @@ def test_a_net_gain_over_a_handful_of_ducks_is_not_shown():
     assert shown_gain(lopsided, 2) == "—"
     even = {"contested": FEWEST_FOR_A_GAIN, "ducked": FEWEST_FOR_A_GAIN, "net_gain": 0.5}
     assert shown_gain(even, 2) == "0.50"
+
+
+def test_an_interval_on_one_side_of_zero_shows_enough_decimals_to_say_so():
+    """A decided Solo difference of 0.001 to 0.075 points read [0.00, 0.08] (a probe)."""
+    from whist_sim.reports.document import fmt_ci
+
+    row = {"net": 0.038, "net_lo": 0.001, "net_hi": 0.075}
+    assert fmt_ci(row, "net", 2) == "0.038 [0.001, 0.075]"
+    assert fmt_ci({"net": -0.5, "net_lo": -0.9, "net_hi": -0.1}, "net", 2) == (
+        "-0.50 [-0.90, -0.10]")
+    assert fmt_ci({"net": 0.03, "net_lo": -0.001, "net_hi": 0.07}, "net", 2) == (
+        "0.03 [0.00, 0.07]")  # an interval across zero keeps its usual decimals

@@ -115,7 +115,24 @@ def fmt_ci(row: dict[str, Any], name: str, digits: int = 3) -> str:
         return fmt(row[name], digits)
     if hi - lo <= 1e-12 * max(1.0, abs(hi)):
         return f"{fmt(row[name], digits)} {NO_SPREAD}"
+    digits = digits_to_show_sign(lo, hi, digits)
     return f"{fmt(row[name], digits)} [{fmt(lo, digits)}, {fmt(hi, digits)}]"
+
+
+MORE_DIGITS = 3
+"""Decimals ``digits_to_show_sign`` may add to an interval's usual ones."""
+
+
+def digits_to_show_sign(lo: float, hi: float, digits: int) -> int:
+    """Decimals enough, up to ``MORE_DIGITS`` more than ``digits``, for an interval that
+    lies on one side of zero to show it: a decided Solo difference of 0.001 to 0.075
+    points read [0.00, 0.08], as if it touched zero (a probe)."""
+    if not (lo > 0 or hi < 0):
+        return digits
+    for shown in range(digits, digits + MORE_DIGITS + 1):
+        if float(fmt(lo, shown)) != 0 and float(fmt(hi, shown)) != 0:
+            return shown
+    return digits + MORE_DIGITS
 
 
 def table_of(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]],
