@@ -516,7 +516,7 @@ def test_the_way_to_continue_a_cluster_run_keeps_its_address(tmp_path, capsys):
 
     summary = SimpleNamespace(where="ray", workers=2, status="interrupted", matches=4, hands=4,
                               wall_seconds=1.0, path=tmp_path, standings=[],
-                              verdict_text=lambda: "")
+                              verdict_text=lambda: "", forfeit_lines=lambda: [])
     with pytest.raises(typer.Exit):
         cli._finish(summary, report=False, address="127.0.0.5:6385")
     assert (f"continue with: whist-sim run --resume {tmp_path} --address 127.0.0.5:6385"
@@ -535,7 +535,7 @@ def test_the_way_to_continue_a_run_asked_for_its_report_keeps_report(tmp_path, c
 
     summary = SimpleNamespace(where="in process", workers=0, status="interrupted", matches=4,
                               hands=4, wall_seconds=1.0, path=tmp_path, standings=[],
-                              verdict_text=lambda: "")
+                              verdict_text=lambda: "", forfeit_lines=lambda: [])
     with pytest.raises(typer.Exit):
         cli._finish(summary, report=True)
     assert f"continue with: whist-sim run --resume {tmp_path} --report" in capsys.readouterr().out
