@@ -261,18 +261,26 @@ def test_a_time_limit_fails_a_strategy_too_slow_for_it():
         check_strategy(RandomStrategy, deals=1, time_limit=0)
 
 
-def test_an_isolated_check_that_times_out_names_the_limit_it_was_given():
+def test_an_isolated_check_gives_the_bot_the_limit_it_was_given_to_name(monkeypatch):
     """``check --isolate --time-limit 1`` said "did not reply within 0.95 s ... expected an
     action within the time limit of 0.95 s": the bot's share, never the limit given (a
-    probe)."""
+    probe). The bot gets its share and the limit given, whose timeout message names both
+    (test_protocol_errors: a timeout names the run's limit and the share)."""
+    import whist_sim.protocol as protocol
     from whist_sim.checking import check_entrant
+    from whist_sim.tournament.bots import BOT_TIME_SHARE
 
-    with pytest.raises(StrategyCheckError) as failed:
-        check_entrant("tests.test_checking:Slow", isolate=True, deals=1, games=["german_whist"],
-                      time_limit=0.1)
-    message = str(failed.value)
-    assert "(95% of the time limit of 0.1 s, the rest kept for the engine)" in message
-    assert "expected an action within the time limit of 0.1 s per decision" in message
+    made = []
+
+    class Recorded(protocol.ProcessStrategy):
+        def __init__(self, *args, **kwargs):
+            made.append(kwargs)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(protocol, "ProcessStrategy", Recorded)
+    check_entrant("random", isolate=True, deals=1, games=["german_whist"], time_limit=5)
+    assert made and made[0]["run_limit"] == 5
+    assert made[0]["time_limit"] == pytest.approx(5 * BOT_TIME_SHARE)
 
 
 @pytest.mark.parametrize("limit", [0.0001, 5000])
