@@ -152,6 +152,23 @@ class PolicyStrategy(Strategy):
         self.with_generator = arguments_taken(self.function, callable) == 2
         self._encoders: dict[tuple[Any, ...], Any] = {}
 
+    @property
+    def randomness_advice(self) -> str:
+        """What ``whist-sim check`` tells the author of a policy that played the same seed
+        two ways (``whist_sim.checking``): a policy of one parameter has no generator
+        to draw from, so it is told how to get one."""
+        if self.with_generator:
+            return ("Draw randomness only from the policy's second parameter, the seat's"
+                    " generator (not NumPy's or Python's global generator), and keep no"
+                    " state between calls that changes choices")
+        return (f"The policy {self.reference} takes one parameter, so it has no generator"
+                " to draw from: to sample, give it a second parameter rng (no default),"
+                " which is handed the seat's generator (a random.Random seeded by the deal"
+                " and the seat), and draw only from it (rng.random(), or"
+                " np.random.default_rng(rng.getrandbits(64))), never from NumPy's or"
+                " Python's global generator. Keep no state between calls that changes"
+                " choices (docs/environment.md)")
+
     def choose(self, view: Any, rng: Random) -> int:
         key = (type(view), view.variant, getattr(view, "players", None), view.seat)
         found = self._encoders.get(key)

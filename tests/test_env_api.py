@@ -8,6 +8,7 @@ and Knock-out Whist at every table size.
 from __future__ import annotations
 
 import random
+import re
 import warnings
 
 import numpy as np
@@ -192,6 +193,62 @@ def test_render_of_a_hand_that_is_over_shows_no_trick_in_progress():
     assert "over:" in text and "(no card yet)" not in text and "trick 14" not in text
 
 
+def _rendered_until(e, phase: str, steps: int = 0) -> str:
+    """The rendering once ``steps`` actions of ``phase`` were taken (the highest legal
+    action each, whatever comes between: Solo Whist's highest call has trumps named)."""
+    taken = 0
+    while e.state_.to_act >= 0:
+        if e.state_.phase == phase:
+            if taken == steps:
+                return e.render()
+            taken += 1
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+    raise AssertionError(f"the hand ended before {steps + 1} actions of phase {phase!r}")
+
+
+def test_render_during_the_solo_auction_shows_the_calls_and_who_calls_not_a_trick():
+    """It said "trick 1: (no card yet)" and "trump none" while no trick could be played."""
+    e = wenv.solo_whist_v0(render_mode="ansi")
+    e.reset(seed=4)
+    text = _rendered_until(e, "bid")
+    upcard = e.state_.view(0).upcard
+    from whist_sim.cards import card_str
+    assert text.splitlines() == [
+        f"Solo Whist, bid; trump not yet known (upcard {card_str(upcard)})",
+        "calls: none yet", f"seat {e.state_.to_act} to call"]
+    text = _rendered_until(e, "bid", 2)
+    assert "trick" not in text and "trump none" not in text
+    calls = e.state_.view(0).bids
+    assert f"calls: {', '.join(f'seat {s} {e.unwrapped.game.action_str(c)}' for s, c in calls)}" \
+        in text
+    assert text.endswith(f"seat {e.state_.to_act} to call")
+
+
+def test_render_while_trumps_are_named_shows_who_names_them_not_a_trick():
+    for e, reset in ((wenv.solo_whist_v0(render_mode="ansi"), 4),
+                     (wenv.knockout_whist_v0(players=3, render_mode="ansi"), 4)):
+        e.reset(seed=reset)
+        text = _rendered_until(e, "trump")
+        assert "trick" not in text.replace("last trick", "") and "trump not yet known" in text
+        assert text.endswith(f"seat {e.state_.to_act} to name trumps")
+
+
+def test_render_during_minnesota_bidding_shows_the_laid_cards_or_the_calls_not_a_trick():
+    e = wenv.minnesota_whist_v0(render_mode="ansi")
+    e.reset(seed=4)
+    text = _rendered_until(e, "lay", 2)
+    assert text.splitlines() == ["Minnesota Whist, lay; no trumps",
+                                 "laid face down: 2 of 4 cards",
+                                 f"seat {e.state_.to_act} to lay a card face down"]
+    text = _rendered_until(e, "play")
+    assert "turned up: seat" in text and ("granded by seat" in text or "null" in text)
+    assert f"trick 1: (no card yet)\nseat {e.state_.to_act} to play" in text
+    spoken = wenv.minnesota_whist_v0({"bid": "spoken"}, render_mode="ansi")
+    spoken.reset(seed=4)
+    assert spoken.render().splitlines() == ["Minnesota Whist, bid; no trumps", "calls: none yet",
+                                            f"seat {spoken.state_.to_act} to call"]
+
+
 @pytest.mark.parametrize("game", list(FACTORIES))
 def test_an_environment_pickles_mid_hand_and_plays_on_as_the_original(game):
     """For subprocess vector environments and saved snapshots: the compiled encoders are
@@ -219,6 +276,31 @@ def test_an_environment_pickles_mid_hand_and_plays_on_as_the_original(game):
         copy.step(action)
     decoded = e.layout.decode(observation["observation"])
     assert pickle.loads(pickle.dumps(decoded)) == decoded
+
+
+@pytest.mark.parametrize("game", list(FACTORIES))
+def test_copy_copy_gives_an_environment_of_its_own_that_plays_on_as_the_original(game):
+    """A shallow copy shared the hand with the original: stepping both refused the second
+    step as outside the mask (an RL user's probe)."""
+    import copy
+
+    e = FACTORIES[game]()
+    e.reset(seed=11)
+    rng = random.Random(3)
+    for _ in range(5):
+        e.step(int(rng.choice(list(np.flatnonzero(e.last()[0]["action_mask"])))))
+    twin = copy.copy(e)
+    assert twin.state_ is not e.state_ and twin.rewards is not e.rewards
+    for agent in e.agent_iter():
+        observation, reward, terminated, _, _ = e.last()
+        assert twin.agent_selection == agent and twin.last()[1:3] == (reward, terminated)
+        action = None if terminated else int(
+            rng.choice(list(np.flatnonzero(observation["action_mask"]))))
+        e.step(action)
+        twin.step(action)
+    e.reset()
+    twin.reset()  # the generator was copied too: the next hand is the same
+    assert e.state_.deal_record() == twin.state_.deal_record()
 
 
 # -- bad input ---------------------------------------------------------------------------
@@ -307,8 +389,52 @@ def test_bad_settings_are_refused_naming_the_allowed_values():
     with pytest.raises(Exception, match="count"):
         wenv.german_whist_v0({"count": "most"})
     e = wenv.german_whist_v0()
-    with pytest.raises(Exception, match=r"dealer must be a seat 0\.\.1"):
+    with pytest.raises(EnvError, match=r"options dealer = 2 is not a seat of this german_whist"
+                                       r" table; allowed values: 0, 1"):
         e.reset(options={"dealer": 2})
+
+
+@pytest.mark.parametrize("dealer", [9, -1, "0", True, 1.0])
+def test_reset_refuses_a_dealer_not_at_the_table_as_an_env_error_naming_the_option(dealer):
+    """``reset(options={"dealer": 9})`` raised the game's VariantError, which ``except
+    EnvError`` missed and whose message named no option (an RL user's probe)."""
+    e = wenv.german_whist_v0()
+    with pytest.raises(EnvError, match=rf"options dealer = {re.escape(repr(dealer))} is not a"
+                                       r" seat of this german_whist table; allowed values: 0, 1"):
+        e.reset(options={"dealer": dealer})
+    e.reset(options={"dealer": np.int64(1)})
+    assert e.state_.dealer == 1
+
+
+@pytest.mark.parametrize("options", [{"dealer": 9}, {"deal_seed": -1}, {"deal_seed": 1.5},
+                                     {"deal_seed": 3, "dealer": 4}, [1]])
+def test_a_refused_reset_leaves_the_generator_where_it_was(options):
+    """A bad dealer was checked after a deal seed was drawn: reset(seed=1), a failed
+    reset, then reset() dealt another hand than reset(seed=1) followed by reset()."""
+    def hands(fail: bool) -> list[tuple]:
+        e = wenv.german_whist_v0()
+        e.reset(seed=1)
+        first = e.state_.deal_record()
+        if fail:
+            with pytest.raises(EnvError):
+                e.reset(options=options)
+            assert e.state_.deal_record() == first  # the hand in play is left alone
+        e.reset()
+        return [first, e.state_.deal_record()]
+
+    assert hands(fail=True) == hands(fail=False)
+
+
+def test_a_refused_reset_with_a_seed_does_not_reseed_the_generator():
+    e = wenv.german_whist_v0()
+    e.reset(seed=1)
+    with pytest.raises(EnvError):
+        e.reset(seed=2, options={"dealer": 9})
+    e.reset()
+    reference = wenv.german_whist_v0()
+    reference.reset(seed=1)
+    reference.reset()
+    assert e.state_.deal_record() == reference.state_.deal_record()
 
 
 def test_last_reads_what_a_wrapper_wrote_into_the_dicts_while_the_hand_is_live():

@@ -432,3 +432,70 @@ def test_check_names_a_masked_action_an_illegal_action_isolated_as_in_process():
         check_entrant(spec, isolate=True, deals=1, games=["german_whist"])
     reason = str(in_process.value).split("it played an illegal action: ", 1)[1]
     assert str(isolated.value).endswith(f"it played an illegal action (isolated): {reason}")
+
+
+def global_numpy_policy(observation: dict[str, np.ndarray]) -> int:
+    """Samples from NumPy's global generator: a different hand each time a seed is played."""
+    return int(np.random.choice(np.flatnonzero(observation["action_mask"])))
+
+
+def global_numpy_policy_with_rng(observation: dict[str, np.ndarray], rng) -> int:
+    """Has the seat's generator, and still samples from NumPy's global one."""
+    return global_numpy_policy(observation)
+
+
+def test_a_non_deterministic_one_parameter_policy_is_told_to_take_a_second_parameter_rng():
+    """A probe's policy of one parameter calling np.random.choice was told to draw "from
+    the rng argument", which it does not have."""
+    with pytest.raises(StrategyCheckError) as caught:
+        check_strategy("policy", games=["solo_whist"], deals=2,
+                       params={"callable": f"{HERE}:global_numpy_policy"})
+    message = str(caught.value)
+    assert "it is not deterministic" in message
+    assert (f"The policy {HERE}:global_numpy_policy takes one parameter, so it has no"
+            " generator to draw from: to sample, give it a second parameter rng (no default)"
+            in message)
+    assert "rng argument" not in message
+
+
+def test_a_non_deterministic_two_parameter_policy_is_told_to_draw_from_its_second_parameter():
+    with pytest.raises(StrategyCheckError) as caught:
+        check_strategy("policy", games=["german_whist"], deals=2,
+                       params={"callable": f"{HERE}:global_numpy_policy_with_rng"})
+    message = str(caught.value)
+    assert ("Draw randomness only from the policy's second parameter, the seat's generator"
+            in message)
+
+
+def _refusal(tmp_path: Path, entry: str) -> str:
+    """What ``whist-sim run config.toml`` prints for a config of ``entry`` (TOML lines)
+    against random, run from the config's folder."""
+    body = f'[tournament]\ngame = "german_whist"\ndeals = 2\n\n[[strategies]]\n{entry}\n' \
+           '\n[[strategies]]\nuse = "random"\n'
+    write_config(tmp_path, body)
+    with pytest.raises(ConfigError) as caught:
+        load_config(Path("config.toml"))
+    return f"error: {caught.value}"
+
+
+def test_a_refused_policy_is_named_with_its_callable_as_results_name_it(tmp_path, monkeypatch):
+    """The entry was named strategies[0] (policy), and with a factory's parameter
+    (policy(weights='nope.npz')): the callable, the policy the refusal is about, was
+    left out of the name results give the entrant."""
+    monkeypatch.chdir(tmp_path)
+    plain = _refusal(tmp_path, 'use = "policy"\ncallable = "my_package.policies:act"')
+    assert plain.startswith(
+        "error: config.toml: strategies[0] (policy(callable='my_package.policies:act')):"
+        " strategy 'policy': callable = 'my_package.policies:act': cannot import module")
+    factory = _refusal(tmp_path, f'use = "policy"\ncallable = "{HERE}:failing_factory"\n'
+                                 'params = { weights = "nope.npz" }')
+    assert factory.startswith(
+        f"error: config.toml: strategies[0] (policy(callable='{HERE}:failing_factory',"
+        " weights='nope.npz')): strategy 'policy'")
+
+
+def test_the_refusal_docs_environment_md_shows_is_the_one_printed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    printed = _refusal(tmp_path, 'use = "policy"\ncallable = "my_package.policies:act"')
+    page = (ROOT / "docs" / "environment.md").read_text(encoding="utf-8")
+    assert f"$ python -m whist_sim run config.toml --workers 0\n{printed}\n" in page

@@ -1,13 +1,16 @@
 """examples/train_german.py: the whole loop stays runnable.
 
 Training for a few hands writes weights of the right shape; the shipped weights load
-back as use = "policy" through examples/train_german.toml and play by the rules. (Its
+back as use = "policy" through examples/train_german.toml and play by the rules; the
+config names the weights file as a parameter, so a resume refuses it once retrained. (Its
 strength against random is measured by the duel in docs/environment.md, not here:
 a few deals cannot show it.)
 """
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -15,9 +18,9 @@ import polars as pl
 import pytest
 
 from examples import train_german
-from whist_sim.store import RunFolder
+from whist_sim.store import RunFolder, RunFolderError
 from whist_sim.tournament.config import load_config
-from whist_sim.tournament.runner import run_tournament
+from whist_sim.tournament.runner import resume_tournament, run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +40,8 @@ def test_the_same_seed_trains_the_same_weights():
     assert np.array_equal(a, b) and a.any()
 
 
-def test_the_shipped_policy_plays_the_example_config(tmp_path):
+def test_the_shipped_policy_plays_the_example_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the config names the weights from the repository root
     config = load_config(ROOT / "examples" / "train_german.toml", {"deals": 4})
     summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
     assert summary.status == "complete"
@@ -46,11 +50,48 @@ def test_the_shipped_policy_plays_the_example_config(tmp_path):
     assert trained.height == 8 and trained.filter(pl.col("result") == "forfeit").height == 0
 
 
-def test_a_saved_checkpoint_loads_back_as_the_same_greedy_policy():
-    """load_policy(weights) plays the file it is given as policy plays the shipped one."""
+def test_the_example_config_names_its_weights_file_so_the_run_hashes_it(tmp_path, monkeypatch):
+    """The example's policy opened examples/german_policy.npz by itself, a file no run
+    hashed, and training writes over exactly that file by default."""
+    monkeypatch.chdir(ROOT)
+    config = load_config(ROOT / "examples" / "train_german.toml", {"deals": 2})
+    entry = config.strategies[0]
+    assert entry.params == {"callable": "examples.train_german:load_policy",
+                            "weights": "examples/german_policy.npz"}
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    recorded = json.loads((summary.path / "run.json").read_text())["strategies"]["trained"]
+    assert recorded["source"]["parameter_files"]["weights"]["file"] == str(
+        train_german.WEIGHTS.resolve())
+
+
+def test_retraining_the_example_weights_stops_a_resume_of_the_example_config(
+        tmp_path, monkeypatch):
+    """The example as a user runs it, in a copy of its folder: a run, then training again
+    with the default --out (the file the config names), then a resume. The resume played
+    on with the new weights without a word; now it is refused, naming the file."""
+    (tmp_path / "examples").mkdir()
+    weights = tmp_path / "examples" / "german_policy.npz"
+    weights.write_bytes(train_german.WEIGHTS.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    config = load_config(ROOT / "examples" / "train_german.toml",
+                         {"deals": 4, "deals_per_task": 2})
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    monkeypatch.setattr(train_german, "WEIGHTS", weights)  # where --out points by default
+    train_german.main(["--hands", "2"])
+    with pytest.raises(RunFolderError, match=r"strategy 'trained' changed since the run"
+                       r" started: the file of its parameter weights"
+                       rf" \({re.escape(str(weights.resolve()))}\) is not the file"):
+        resume_tournament(summary.path, workers=0, progress=False)
+
+
+def test_load_policy_plays_the_weights_file_greedily():
+    """At every decision of a hand, the legal action of the highest score under the
+    file's weights."""
     from whist_sim.env import german_whist_v0
 
     loaded = train_german.load_policy(str(train_german.WEIGHTS))
+    features, w = train_german.Features(), np.load(train_german.WEIGHTS)["w"]
     env = german_whist_v0()
     env.reset(seed=11)
     compared = 0
@@ -60,7 +101,8 @@ def test_a_saved_checkpoint_loads_back_as_the_same_greedy_policy():
             env.step(None)
             continue
         action = loaded(observation)
-        assert action == train_german.policy(observation)
+        actions, f = features(observation)
+        assert action == actions[int(np.argmax(f @ w))]
         env.step(action)
         compared += 1
     assert compared == 52

@@ -504,9 +504,26 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
     if difference:
         raise StrategyCheckError(
             f"{where}: it is not deterministic: the same seed gave different actions"
-            f" ({difference}). Draw randomness only from the rng argument (not the global"
-            " random module) and keep no state between calls that changes choices"
+            f" ({difference}). {_repeatable_advice(watched.strategy)}"
         )
+
+
+STRATEGY_RANDOMNESS_ADVICE = (
+    "Draw randomness only from the rng argument (not the global random module) and keep"
+    " no state between calls that changes choices")
+"""How a strategy makes its choices repeatable: its ``choose(view, rng)`` has the
+generator to draw from."""
+
+
+def _repeatable_advice(strategy: Any) -> str:
+    """The end of the non-determinism message: the strategy's own ``randomness_advice``
+    when it has one, else ``STRATEGY_RANDOMNESS_ADVICE``.
+
+    A strategy whose author writes no ``choose`` (the built-in ``policy``, which calls a
+    function of one argument) would be told to use an rng argument it does not have; it
+    says instead how its author gets one."""
+    advice = getattr(strategy, "randomness_advice", None)
+    return advice if isinstance(advice, str) and advice else STRATEGY_RANDOMNESS_ADVICE
 
 
 def _too_slow(cause: BaseException | None) -> bool:

@@ -56,7 +56,10 @@ class Strategy:
     - ``games``: names of the games it can play (``whist_sim.games.GAMES`` keys).
     - ``version``: bumped whenever its behaviour changes, recorded in results.
     Constructor keyword arguments are its parameters, given in a config as
-    ``params = {...}``.
+    ``params = {...}``. Optionally, ``randomness_advice``: how its author makes its
+    choices repeatable, which ``check`` says of a strategy that played one seed two ways
+    (by default: draw only from ``choose``'s rng; the built-in ``policy`` says how a
+    policy function gets one).
     """
 
     games: ClassVar[frozenset[str]] = frozenset()

@@ -20,6 +20,7 @@ from ``state.view(seat)``, never from the state.
 
 from __future__ import annotations
 
+import copy
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
@@ -32,7 +33,7 @@ from pettingzoo import AECEnv
 from whist_sim.cards import SUITS, card_str
 from whist_sim.env.encoders import ACTIONS, encoder_for, layout_for
 from whist_sim.games import make_game
-from whist_sim.games.base import Game, RuleError, WhistSimError, describe_action
+from whist_sim.games.base import Game, RuleError, VariantError, WhistSimError, describe_action
 
 REWARDS = ("net", "score")
 RENDER_MODES = ("human", "ansi")
@@ -172,6 +173,16 @@ class WhistEnv(AECEnv):
         self.__dict__.update(state)
         self._encoders = self._new_encoders()
 
+    def __copy__(self) -> WhistEnv:
+        """A deep copy, as ``copy.deepcopy`` and pickling give: an environment of its own
+        that plays on as the original from where it stands.
+
+        The default shallow copy shared the hand in play, the generator and the reward
+        dicts with the original: stepping one moved the other's hand on, and the other's
+        next step was refused as outside a mask it had just read (a probe's finding). No
+        use of a half-shared environment was found worth that confusion."""
+        return copy.deepcopy(self)
+
     def _new_encoders(self) -> list[Any]:
         first = encoder_for(self.game, compiled=True)
         return [first] + [encoder_for(self.game, True, first.history)
@@ -199,28 +210,25 @@ class WhistEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new hand. ``options``: ``deal_seed`` and ``dealer`` fix its cards instead of
         drawing them from the generator; other keys are ignored with a warning (but for
-        the one PettingZoo's api_test passes, see ``reset_options``)."""
+        the one PettingZoo's api_test passes, see ``reset_options``).
+
+        ``seed`` and every option are checked before the generator is seeded or drawn
+        from: a refused reset leaves the generator, and the hand, as they were (a bad
+        dealer drew a deal seed first, so the next hands were not the seed's)."""
+        if seed is not None and (isinstance(seed, bool | np.bool_)
+                                 or not isinstance(seed, int | np.integer) or seed < 0):
+            # gymnasium's own error escaped EnvError, and True was seed 1
+            raise EnvError(f"reset(seed = {seed!r}) is not allowed; allowed values: whole"
+                           " numbers >= 0 (a Python or NumPy integer), or None for a"
+                           " fresh generator")
+        deal_seed, dealer = self._checked_options(reset_options(options))
         if seed is not None:
-            if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer) \
-                    or seed < 0:  # gymnasium's own error escaped EnvError, and True was 1
-                raise EnvError(f"reset(seed = {seed!r}) is not allowed; allowed values: whole"
-                               " numbers >= 0 (a Python or NumPy integer), or None for a"
-                               " fresh generator")
             self._np_random, _ = seeding.np_random(int(seed))
-        options = reset_options(options)
-        deal_seed = options.get("deal_seed")
-        if deal_seed is None:
+        if deal_seed is None:  # the seed first, then the dealer: the order a seed's hands
+            # have always been drawn in
             deal_seed = int(self._np_random.integers(0, 2**63))
-        dealer = options.get("dealer")
         if dealer is None:
             dealer = int(self._np_random.integers(self.game.players))
-        dealer = self.game.checked_dealer(dealer)
-        if isinstance(deal_seed, bool) or not isinstance(deal_seed, int | np.integer):
-            raise EnvError(f"options deal_seed = {deal_seed!r} is not a whole number")
-        if not 0 <= int(deal_seed) < 2**63:  # the seeds a tournament deals from
-            raise EnvError(f"options deal_seed = {deal_seed!r} is out of range; allowed values:"
-                           " whole numbers 0..2**63 - 1, the seeds a tournament deals from"
-                           " (the engine reads a seed modulo 2**64: -1 dealt 2**64 - 1's cards)")
         self.state_ = self.game.new_deal(int(deal_seed), dealer)
         self.deal_seed = int(deal_seed)
         for encoder in self._encoders:
@@ -233,6 +241,33 @@ class WhistEnv(AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[self.state_.to_act]
         self._live = True
+
+    def _checked_options(self, options: Mapping[str, Any]) -> tuple[int | None, int | None]:
+        """``options``' deal seed and dealer (None where not given), or an EnvError naming
+        the option, its value and the values allowed."""
+        deal_seed = options.get("deal_seed")
+        if deal_seed is not None:
+            if isinstance(deal_seed, bool | np.bool_) or not isinstance(deal_seed,
+                                                                         int | np.integer):
+                raise EnvError(f"options deal_seed = {deal_seed!r} is not a whole number;"
+                               " allowed values: whole numbers 0..2**63 - 1, or None to draw"
+                               " one")
+            if not 0 <= int(deal_seed) < 2**63:  # the seeds a tournament deals from
+                raise EnvError(
+                    f"options deal_seed = {deal_seed!r} is out of range; allowed values: whole"
+                    " numbers 0..2**63 - 1, the seeds a tournament deals from (the engine"
+                    " reads a seed modulo 2**64: -1 dealt 2**64 - 1's cards)")
+            deal_seed = int(deal_seed)
+        dealer = options.get("dealer")
+        if dealer is not None:
+            try:
+                dealer = self.game.checked_dealer(dealer)
+            except VariantError:  # the game's words name no option: say which one it was
+                raise EnvError(
+                    f"options dealer = {dealer!r} is not a seat of this {self.game.name}"
+                    f" table; allowed values: {', '.join(map(str, range(self.game.players)))}"
+                    " (a Python or NumPy integer), or None to draw the dealer") from None
+        return deal_seed, dealer
 
     def agent_iter(self, max_iter: float = 2**63) -> Iterable[str]:
         """PettingZoo's ``agent_iter``: the agent to act, until no agent is left or
@@ -380,33 +415,35 @@ class WhistEnv(AECEnv):
         return text
 
     def text(self) -> str:
-        """The hand as one seat at the table would describe it: trump, the trick in
-        progress (who played what), the last completed trick, who acts."""
+        """The hand as one seat at the table would describe it: trump, the auction while
+        it lasts, then the trick in progress (who played what), the last completed trick,
+        and who does what next.
+
+        Before the first trick (an auction, a trump to name, cards laid face down) no trick
+        line is shown: "trick 1: (no card yet)" and "trump none" during Solo Whist's
+        auction read as if the play had begun without trumps (a probe's finding)."""
         state = self.state_
         if state is None:
             return f"{self.game.title}: no hand yet (call reset())"
         view = state.view(max(state.to_act, 0))
-        trump = getattr(view, "trump", -1)
-        lines = [f"{self.game.title}, {getattr(view, 'phase', '')};"
-                 f" trump {SUITS[trump] if trump >= 0 else 'none'}"]
-        calls = getattr(view, "bids", None) or getattr(view, "calls", None)
-        if calls:
-            lines.append("calls: " + ", ".join(f"seat {s} {self.game.action_str(c)}"
-                                               for s, c in calls))
+        phase = getattr(view, "phase", "")
+        over = state.to_act < 0
+        lines = [f"{self.game.title}, {'over' if over else phase}; {_trump_text(view, over)}"]
+        lines += _auction_lines(view, self.game, over)
         seats = getattr(view, "trick_seats", None)
         if seats is None:
             leader = view.leader
             seats = [(leader + i) % self.game.players for i in range(len(view.trick))]
         played = ", ".join(f"seat {s}: {card_str(c)}" for s, c in zip(seats, view.trick,
                                                                       strict=True))
-        if state.to_act >= 0 or played:  # once the hand is over, no trick is in progress
+        if played or (phase == PLAY_PHASE and not over):  # no trick before the play, or after
             lines.append(f"trick {len(view.tricks) + 1}: {played or '(no card yet)'}")
         if view.tricks:
             last = view.tricks[-1]
             lines.append(f"last trick: {' '.join(card_str(c) for c in last.cards)},"
                          f" won by seat {last.winner}")
-        if state.to_act >= 0:
-            lines.append(f"seat {state.to_act} to act")
+        if not over:
+            lines.append(f"seat {state.to_act} {DECISIONS.get(phase, 'to act')}")
         else:
             outcome = state.outcome()
             lines.append("over: " + ", ".join(
@@ -416,3 +453,59 @@ class WhistEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+PLAY_PHASE = "play"
+"""The phase in which tricks are played, in every game."""
+
+DECISIONS = {
+    "play": "to play",
+    "bid": "to call",
+    "lay": "to lay a card face down",
+    "trump": "to name trumps",
+    "take": "to take a face-up card",
+}
+"""What the seat to act does, by phase, as ``render`` says it ("seat 3 to call")."""
+
+BEFORE_PLAY = frozenset({"bid", "lay", "trump"})
+"""Phases in which trumps may be still unknown: an auction, cards laid face down (Minnesota
+Whist), a trump to name (Solo Whist's declarer, Knock-out Whist's round winner)."""
+
+
+def _trump_text(view: Any, over: bool) -> str:
+    """Trump as the table knows it: a suit, no trumps, or not yet known (during an
+    auction no trump has been fixed, and "trump none" read as a no-trump hand)."""
+    trump = getattr(view, "trump", None)
+    if trump is None:
+        return "no trumps"  # Minnesota Whist: never any
+    if trump >= 0:
+        return f"trump {SUITS[trump]}"
+    if getattr(view, "phase", "") in BEFORE_PLAY and not over:
+        upcard = getattr(view, "upcard", -1)
+        turned = f" (upcard {card_str(upcard)})" if upcard >= 0 else ""
+        return f"trump not yet known{turned}"
+    return "no trumps"
+
+
+def _auction_lines(view: Any, game: Game, over: bool) -> list[str]:
+    """The bidding as the table saw it: the calls so far (Solo Whist, Minnesota Whist's
+    spoken bidding; "none yet" while it is still to come), cards laid face down and
+    those turned up, and the kind of hand it made (Minnesota Whist's cards bidding)."""
+    lines = []
+    phase = getattr(view, "phase", "")
+    calls = getattr(view, "bids", None) or getattr(view, "calls", None)
+    if calls:
+        lines.append("calls: " + ", ".join(f"seat {s} {game.action_str(c)}" for s, c in calls))
+    elif phase == "bid" and not over:
+        lines.append("calls: none yet")
+    laid = getattr(view, "laid_count", None)
+    if laid is not None and phase == "lay" and not over:
+        lines.append(f"laid face down: {laid} of {game.players} cards")
+    turned = getattr(view, "turned", ())
+    if turned:
+        lines.append("turned up: " + ", ".join(f"seat {s} {card_str(c)}" for s, c in turned))
+    grander = getattr(view, "grander", None)
+    if grander is not None and phase not in BEFORE_PLAY:
+        lines.append(f"grand (play high), granded by seat {grander}" if grander >= 0
+                     else "null (play low): no one granded")
+    return lines

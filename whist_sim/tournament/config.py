@@ -239,14 +239,20 @@ class StrategyEntry(BaseModel):
         without a label is named after its program file.
 
         So two budgets of one strategy are two entries in results and reports
-        without anyone having to name them.
+        without anyone having to name them. A policy's ``callable`` is one of its
+        parameters (``_check_policy_keys`` moves it there), and is shown as one before it
+        is moved too: an entry refused while its keys were checked was named
+        ``policy(weights='nope.npz')``, without the policy it was about.
         """
         if self.label:
             return self.label
         base = Path(self.command[0]).stem if self.use == PROCESS and self.command else self.use
-        if not self.params:
+        params = self.params
+        if self.use == POLICY and self.callable is not None and "callable" not in params:
+            params = {**params, "callable": self.callable}
+        if not params:
             return base
-        shown = ", ".join(f"{key}={value!r}" for key, value in sorted(self.params.items()))
+        shown = ", ".join(f"{key}={value!r}" for key, value in sorted(params.items()))
         return f"{base}({shown})"
 
     @property
