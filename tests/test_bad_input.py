@@ -573,3 +573,56 @@ def test_a_duels_bad_option_value_is_named_as_the_option_it_was_given_in(tmp_pat
                   "--workers", "0", "--out", str(tmp_path / "duel"))
     _assert_clean_error(result, f"error: {said}")
     assert "duel: " not in result.output
+
+
+def test_every_unknown_key_of_a_config_gets_the_same_suggestion(tmp_path):
+    """A probe: ``[tournamnet]`` and ``bacth`` under [sprt] got no "did you mean", a
+    misspelt variant key did."""
+    body = (quick_config().replace("[tournament]", "[tournamnet]", 1)
+            .replace("[[strategies]]", "[sprt]\nbacth = 3\n\n[[strategies]]", 1)
+            .replace('use = "heuristic"', 'use = "heuristic"\nparams = { contest_margn = 1 }',
+                     1))
+    config = write_config(tmp_path, body)
+    result = _run("run", str(config), "--out", str(tmp_path / "out"), "--no-progress")
+    _assert_clean_error(result, "unknown key 'tournamnet' (did you mean 'tournament'?)",
+                        "unknown key 'sprt.bacth' (did you mean 'batch'?)")
+    fixed = body.replace("[tournamnet]", "[tournament]").replace("bacth", "batch")
+    result = _run("run", str(write_config(tmp_path, fixed)), "--out", str(tmp_path / "out"),
+                  "--no-progress")
+    _assert_clean_error(result, "unknown parameter 'contest_margn' (did you mean"
+                                " 'contest_margin'?)")
+
+
+def test_an_unknown_sprt_key_on_the_command_line_gets_a_suggestion(tmp_path):
+    from whist_sim.inference import SprtError, SprtSettings
+
+    with pytest.raises(SprtError, match=r"unknown key 'aplha' \(did you mean 'alpha'\?\)"):
+        SprtSettings.parse("elo0=0 elo1=10 aplha=0.01")
+    result = _run("duel", "heuristic", "random", "--game", "german_whist", "--sprt",
+                  "bacth=3", "--max-deals", "10", "--workers", "0", "--out",
+                  str(tmp_path / "out"), "--no-progress")
+    _assert_clean_error(result, "'bacth' (did you mean 'batch'?)")
+
+
+def test_an_empty_sprt_is_refused_with_the_defaults_it_would_have_run(tmp_path):
+    """``--sprt ""`` (an empty shell variable, say) ran silently at the defaults."""
+    for empty in ("", " , "):
+        result = _run("duel", "heuristic", "random", "--game", "german_whist", "--sprt", empty,
+                      "--max-deals", "10", "--workers", "0", "--out", str(tmp_path / "out"),
+                      "--no-progress")
+        _assert_clean_error(result, "gives no settings", "elo0=0 elo1=10 alpha=0.05 beta=0.05"
+                            " batch=20", "leave --sprt out")
+        assert not (tmp_path / "out").exists()
+
+
+def test_sprt_settings_may_be_separated_by_commas_as_the_help_says(tmp_path):
+    from whist_sim.cli import app as cli_app
+
+    duel_help = runner.invoke(cli_app, ["duel", "--help"], terminal_width=200).output
+    assert "spaces or commas" in " ".join(duel_help.split())
+    result = _run("duel", "heuristic", "random", "--game", "german_whist", "--sprt",
+                  "elo0=0,elo1=300,batch=5", "--max-deals", "10", "--workers", "0", "--out",
+                  str(tmp_path / "out"), "--no-progress")
+    assert result.exit_code == 0, result.output
+    sprt = json.loads((tmp_path / "out" / "run.json").read_text())["config"]["sprt"]
+    assert (sprt["elo0"], sprt["elo1"], sprt["batch"]) == (0, 300, 5)

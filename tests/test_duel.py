@@ -366,3 +366,59 @@ def test_a_duel_stopped_by_its_maximum_beyond_both_hypotheses_says_the_maximum_w
     assert ("though the estimate lies above H1 (elo1 = 5): the maximum is too short for"
             " hypotheses this close together") in text
     assert "lies between the two" not in text
+
+
+def _settings_rows(run: Path) -> dict[str, str]:
+    from whist_sim.reports.build import build_report
+
+    report = build_report(run)
+    table = pl.read_csv(report.markdown.parent / "tables" / "run_settings.csv")
+    return dict(zip(table["setting"], table["value"].cast(pl.String), strict=True))
+
+
+def test_a_duels_verdict_and_run_section_state_its_error_rates_batch_and_maximum(tmp_path):
+    """A probe: the verdict never said alpha or beta, and the report's Run section called a
+    duel a "round robin" and its maximum "deals per line-up (config)"."""
+    summary = _duel(tmp_path, "rates", sprt={**SPRT_FAST, "alpha": 0.01, "beta": 0.2},
+                    max_deals=40)
+    text = summary.verdict_text()
+    assert "(alpha 0.01, beta 0.2, a look every 10 pairs)" in text
+    recorded = json.loads((summary.path / "run.json").read_text())["verdict"]
+    assert recorded["text"] == text
+    rows = _settings_rows(summary.path)
+    assert rows["format"].startswith("duel (A = heuristic against B = random): a sequential"
+                                     " test (SPRT)")
+    assert rows["deals per line-up, at most (the SPRT's maximum; config)"] == "40"
+    assert "deals per line-up (config)" not in rows
+    assert (rows["test"], rows["test: elo0"], rows["test: elo1"]) == ("sequential (SPRT)", "0",
+                                                                     "150")
+    assert (rows["test: alpha"], rows["test: beta"]) == ("0.01", "0.2")
+    assert rows["test: batch (pairs between two looks)"] == "10"
+
+
+def test_a_fixed_duels_run_section_names_its_test_and_a_round_robin_stays_one(tmp_path):
+    from whist_sim.reports.run_section import _format_text
+
+    config = duel_config("heuristic", "random", "german_whist", max_deals=12)
+    summary = run_duel(config, tmp_path / "fixed", workers=0, progress=False)
+    assert "(alpha 0.05, beta 0.05)" in summary.verdict_text()
+    rows = _settings_rows(summary.path)
+    assert rows["format"] == ("duel (A = heuristic against B = random): every deal played,"
+                              " then a fixed-sample test")
+    assert rows["deals per line-up (config)"] == "12"
+    assert rows["test"] == "fixed-sample, at the default hypotheses"
+    assert (rows["test: elo0"], rows["test: elo1"], rows["test: alpha"]) == ("0", "10", "0.05")
+    assert not any(key.startswith("test: batch") for key in rows)
+    assert _format_text({"format": "round_robin"}, {}) == "round robin"
+
+
+def test_run_json_names_the_entrant_in_what_a_share_is_of(tmp_path):
+    """A probe: a Knock-out duel recorded "the deal's games won by one of {a}'s seats"."""
+    config = duel_config("heuristic", "random", "knockout_whist", players=3, max_deals=6)
+    summary = run_duel(config, tmp_path / "ko", workers=0, progress=False)
+    text = (summary.path / "run.json").read_text()
+    estimate = json.loads(text)["verdict"]["estimate"]
+    assert estimate["share_of"] == "the deal's games won by one of heuristic's seats"
+    assert "{a}" not in text
+    assert summary.verdict.estimate.share_of_text("x") == (
+        "the deal's games won by one of x's seats")

@@ -9,11 +9,19 @@ first pairs show their spread.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import numpy as np
 import pytest
 
 from whist_sim.cli import _as_options
-from whist_sim.inference import fixed_sample_pairs, needs_spread, short_maximum_warning
+from whist_sim.inference import (
+    fixed_sample_pairs,
+    needs_spread,
+    sequential_verdict,
+    short_maximum_warning,
+)
 from whist_sim.inference.sprt import ADVISED_MAXIMUM, FEW_PAIRS
 from whist_sim.tournament.config import duel_model
 from whist_sim.tournament.duel import duel_config, run_duel
@@ -122,3 +130,76 @@ def test_hypotheses_too_close_to_count_pairs_for_are_warned_of_not_a_traceback(s
         fixed_sample_pairs(model, settings, 1.0)
     warning = short_maximum_warning(model, settings, 20_000, "m", sd=1.0, seen=30)
     assert warning is not None and "needs more than 1e+15 pairs" in warning
+
+
+def _between_values(count: int) -> np.ndarray:
+    """Pentanomial pair values whose estimate lies between elo0 = 0 and elo1 = 10 (about
+    +4 Elo), with a spread: a duel of them cannot decide in a few hundred pairs."""
+    return np.resize(np.array([0.25, 0.75] * 10 + [0.5] * 19 + [0.75]), count)
+
+
+def _ran_out(maximum: int, **sprt):
+    config = duel_config("heuristic", "random", "german_whist", max_deals=maximum,
+                         sprt={"elo0": 0, "elo1": 10, **sprt})
+    model, settings = duel_model(config), config.sprt.settings()
+    verdict = sequential_verdict(model, settings, _between_values(maximum), finished=True,
+                                 batch=20)
+    return model, settings, verdict
+
+
+def test_a_verdict_that_ran_out_below_the_advised_maximum_says_so_with_its_estimate_between():
+    """A probe: the console said "300 is short (a fixed-sample test needs 2,013 pairs)", the
+    verdict "which often means the true difference lies between the two"."""
+    model, settings, verdict = _ran_out(300)
+    low, high = settings.bounds
+    assert verdict.decision == "inconclusive" and low <= verdict.estimate.elo <= high
+    fixed = fixed_sample_pairs(model, settings, verdict.estimate.sd)
+    assert ADVISED_MAXIMUM * fixed > 300  # the console's criterion: short
+    assert short_maximum_warning(model, settings, 300, "m", sd=verdict.estimate.sd,
+                                 seen=300) is not None
+    text = verdict.text("a", "b")
+    assert "the maximum is too short for hypotheses this close together" in text
+    assert (f"a fixed-sample test of them needs {fixed:,} pairs, and a sequential test a"
+            f" maximum of at least {ADVISED_MAXIMUM * fixed:,}") in text
+    assert "lies between the two" not in text
+    record = verdict.as_dict("a")
+    assert record["maximum_too_short"] is True and record["fixed_sample_pairs"] == fixed
+
+
+def test_a_verdict_that_ran_out_at_a_long_enough_maximum_says_the_difference_may_lie_between():
+    """The same pairs and maximum, the hypotheses' length (as if) at most half of it: no
+    word of a short maximum."""
+    _model, _settings, verdict = _ran_out(300)
+    enough = dataclasses.replace(verdict, fixed_pairs=300 / ADVISED_MAXIMUM)
+    assert not enough.maximum_too_short and enough.as_dict()["maximum_too_short"] is False
+    text = enough.text("a", "b")
+    assert text.endswith("which often means the true difference lies between the two.")
+    assert "too short" not in text
+
+
+def test_only_a_test_that_ran_out_is_weighed_against_its_maximum():
+    config = duel_config("heuristic", "random", "german_whist", max_deals=300,
+                         sprt={"elo0": 0, "elo1": 10})
+    model, settings = duel_model(config), config.sprt.settings()
+    going = sequential_verdict(model, settings, _between_values(300), finished=False)
+    assert going.decision == "continue" and not going.maximum_too_short
+    assert going.as_dict()["fixed_sample_pairs"] is None
+
+
+def test_a_duel_that_ran_out_records_the_short_maximum_in_run_json_and_the_report(tmp_path):
+    """The console's note was nowhere in the verdict, the report or run.json (a probe)."""
+    config = duel_config("heuristic", "heuristic(contest_margin=-0.5)", "german_whist",
+                         max_deals=60, sprt={"elo0": 0, "elo1": 5, "batch": 30},
+                         deals_per_task=10)
+    summary = run_duel(config, tmp_path / "duel", workers=0, progress=False)
+    assert summary.verdict.decision == "inconclusive"  # 60 pairs cannot tell 0 from 5
+    recorded = json.loads((tmp_path / "duel" / "run.json").read_text())["verdict"]
+    assert recorded["maximum_too_short"] is True
+    assert recorded["maximum_note"].startswith("the maximum (tournament.deals, a duel's"
+                                               " --max-deals) = 60 is short")
+    assert "the maximum is too short" in recorded["text"]
+    assert recorded["text"] == summary.verdict_text()
+    from whist_sim.reports.build import build_report
+
+    report = build_report(tmp_path / "duel").markdown.read_text()
+    assert "the maximum is too short for hypotheses this close together" in report

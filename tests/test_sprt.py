@@ -680,7 +680,8 @@ def test_pairs_of_one_margin_read_no_spread_not_an_interval_of_no_width(margin):
         assert "95%" not in text and "n/a to n/a" not in text
         assert verdict.decision in ("inconclusive", "continue")
     fixed = fixed_verdict(net_model(), SprtSettings(), pairs).text("a", "b")
-    assert ("a fixed-sample test cannot decide after 4 pairs: the pairs all agree (no"
+    assert ("a fixed-sample test cannot decide after 4 pairs (alpha 0.05, beta 0.05): the"
+            " pairs all agree (no"
             " spread), so the mean has no confidence bounds yet; more pairs are needed") in fixed
 
 

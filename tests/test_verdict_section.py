@@ -488,3 +488,88 @@ def test_a_net_comparison_decided_over_few_deals_carries_the_caution_the_sprt_gi
     assert "over 5 deals: decided. Caution: over only 5 deals" in few
     many = verdict_section._comparison("a", "b", np.array([5.0, 6, 7, 5, 6] * 8), figure, 1.0)
     assert many.endswith("over 40 deals: decided.")
+
+
+def test_deals_to_separate_are_sized_at_holms_next_level_given_the_decided_comparisons():
+    """A probe: two of three comparisons decided, the third read "about 1,980 more deals
+    ... (at the level 5% / 3)", where Holm's test tests it at 5% / 1."""
+    from types import SimpleNamespace
+
+    from whist_sim.inference import pairs_to_separate
+    from whist_sim.reports.multiplicity import holm, holm_next_level
+    from whist_sim.reports.verdict_section import _comparison, _multiplicity
+
+    figure = SimpleNamespace(unit="points per hand", noun="hands", null=0.0)
+    rng = np.random.default_rng(7)
+    x = rng.normal(0.0, 1.0, 200)
+    x = x - x.mean() + 0.05  # a small gap, its interval taking in equality
+    sd, gap = float(np.std(x, ddof=1)), 0.05
+    # Holm, two comparisons decided: the third is tested at 5% / (3 - 2), and a p-value
+    # there is decided, while at 5% / 3 (Bonferroni's level) it would not be
+    assert holm([1e-9, 1e-9, 0.04]) == [True, True, True]
+    assert holm_next_level(3, 2) == pytest.approx(0.05)
+    line = _comparison("a", "b", x, figure, 1.0, decided=None, family=3, done=2)
+    more = pairs_to_separate(sd, gap, alpha=0.05) - x.size
+    assert f"about {more:,} more deals would separate" in line
+    bonferroni = pairs_to_separate(sd, gap, alpha=0.05 / 3) - x.size
+    assert bonferroni > more
+    assert f"about {bonferroni:,} more" in _comparison("a", "b", x, figure, 1.0, family=3)
+    said = _multiplicity(3, 2)
+    assert "(5% / 1, 2 of the 3 being decided)" in said and "5% / 3" not in said
+    assert "(5% / 3)" in _multiplicity(3, 0)
+    assert "would decide" not in _multiplicity(3, 3)  # nothing left to size
+    with pytest.raises(ValueError, match="decided = 3"):
+        holm_next_level(3, 3)
+
+
+def test_a_german_variant_with_draws_is_ranked_by_score_share_not_said_won_or_lost(tmp_path):
+    """A probe: under count = "all" the report said "heuristic wins 59.3% of hands" beside
+    a win rate of 0.538 and a draw rate of 0.110, and "A German Whist hand is won or
+    lost"."""
+    from whist_sim.games.german_whist import MAX_UNITS
+    from whist_sim.reports.comparisons import GERMAN_UNITS, german_hands_can_draw
+
+    assert GERMAN_UNITS == MAX_UNITS  # the report's copy of the game's units
+    assert german_hands_can_draw({"count": "all", "race_to": None})
+    assert german_hands_can_draw({"count": "all", "race_to": 14})  # 13-13 reaches neither
+    assert not german_hands_can_draw({"count": "all", "race_to": 13})
+    assert not german_hands_can_draw({"count": "stage2"})
+    assert not german_hands_can_draw({"count": "weighted", "race_to": None})
+    config = duel_config("heuristic(contest_margin=1)", "heuristic", "german_whist",
+                         variant={"count": "all"}, max_deals=40, seed=2)
+    run_duel(config, tmp_path / "drawn", workers=0, progress=False)
+    verdict = _verdict(tmp_path / "drawn")
+    assert "won or lost" not in verdict and "won, lost or drawn" in verdict
+    assert "Ranked by score share of hands (a draw half):" in verdict
+    import polars as pl
+
+    seats = pl.read_parquet(tmp_path / "drawn" / "data" / "seats")
+    mine = seats.filter(pl.col("strategy") == "heuristic")
+    assert (mine["result"] == "draw").sum() > 0  # the run has draws to count
+    won, drawn = (mine["result"] == "win").sum(), (mine["result"] == "draw").sum()
+    found = re.search(r"heuristic scores ([0-9.]+)% of hands against heuristic\(contest_margin=1\),"
+                      r" a won hand counting 1 and a drawn one half", verdict)
+    assert found is not None, verdict
+    assert float(found[1]) == pytest.approx(100 * (won + 0.5 * drawn) / mine.height, abs=0.051)
+    assert float(found[1]) != pytest.approx(100 * won / mine.height, abs=0.051)  # not a win rate
+    assert "heuristic wins" not in verdict
+
+
+def test_a_german_variant_without_draws_is_said_won_or_lost(tmp_path):
+    from whist_sim.reports.comparisons import RANKING, ranking_figure
+
+    assert ranking_figure("german_whist", {"count": "stage2"}) is RANKING["german_whist"]
+    assert "is won or lost" in RANKING["german_whist"].why
+    assert "draw" not in RANKING["german_whist"].why
+
+
+def test_tied_entrants_read_a_shared_place_without_a_point():
+    """A probe: "1=. random (A) (50.0%), 1=. random (B) (50.0%)"."""
+    from whist_sim.reports.verdict_section import rank_labels, ranking_line
+
+    tied = [("random (A)", "50.0%"), ("random (B)", "50.0%")]
+    assert ranking_line(rank_labels(["50.0%", "50.0%"]), tied) == (
+        "1= random (A) (50.0%), 1= random (B) (50.0%)")
+    three = [("a", "60.0%"), ("b", "50.0%"), ("c", "50.0%")]
+    assert ranking_line(rank_labels([t for _, t in three]), three) == (
+        "1. a (60.0%), 2= b (50.0%), 2= c (50.0%)")

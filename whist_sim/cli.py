@@ -214,6 +214,23 @@ def run(
     _finish(summary, report, address)
 
 
+def _sprt_items(text: str) -> list[str]:
+    """The key=value items of ``--sprt``, separated by spaces or commas (a decimal takes a
+    point); none is refused: ``--sprt ""``, an empty shell variable as often as not, ran
+    silently at the defaults."""
+    items = text.replace(",", " ").split()
+    if not items:
+        raise WhistSimError(
+            f"--sprt {text!r} gives no settings; give at least one, e.g. --sprt 'elo0=0"
+            " elo1=10' (the defaults: elo0=0 elo1=10 alpha=0.05 beta=0.05 batch=20), or leave"
+            " --sprt out to play a fixed number of deals")
+    return items
+
+
+UNKNOWN_SPRT_KEY = "duel: unknown key 'sprt."
+"""How a duel config's error names an unknown ``--sprt`` key."""
+
+
 def _as_options(text: str) -> str:
     """A duel config's error in the words of the command line: "duel: sprt.batch = 0"
     was given as ``--sprt "batch=0"``, "duel: variant.count" as ``--variant count=...``;
@@ -227,6 +244,8 @@ def _as_options(text: str) -> str:
         else:
             if line.startswith("duel: tournament.deals = "):
                 line = f"--max-deals {line[len('duel: tournament.deals = '):]}"
+            elif line.startswith(UNKNOWN_SPRT_KEY):  # given as --sprt "bacth=3"
+                line = f"--sprt: unknown key '{line[len(UNKNOWN_SPRT_KEY):]}"
         lines.append(line)
     return "\n".join(lines)
 
@@ -331,7 +350,9 @@ def duel(
     sprt: Annotated[str | None, typer.Option(
         help="stop when a sequential test decides: 'elo0=0 elo1=10 alpha=0.05 beta=0.05'"
              " (Solo, Minnesota: also net0/net1 in points per hand, skewness=-1.5 the pairs'"
-             " skewness if known; batch=N pairs per look)"
+             " skewness if known; batch=N pairs per look); settings are separated by spaces"
+             " or commas ('elo0=0,elo1=10'); at least one is needed (the defaults:"
+             " elo0=0 elo1=10 alpha=0.05 beta=0.05 batch=20)"
     )] = None,
     max_deals: Annotated[int | None, typer.Option(
         parser=whole_number("a number of deal indices"),
@@ -359,8 +380,7 @@ def duel(
     _check_run_options(workers, address, ctx)
     folder = out or _new_folder("duel")
     try:
-        sprt_table = None if sprt is None else parse_settings(
-            sprt.replace(",", " ").split(), "--sprt")
+        sprt_table = None if sprt is None else parse_settings(_sprt_items(sprt), "--sprt")
         try:
             config = duel_config(a, b, game, variant=parse_settings(variant or []),
                                  sprt=sprt_table, max_deals=max_deals, players=players,

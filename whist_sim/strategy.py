@@ -38,7 +38,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from whist_sim.games import GAMES
-from whist_sim.games.base import Game, WhistSimError
+from whist_sim.games.base import Game, WhistSimError, did_you_mean
 from whist_sim.helper_modules import helper_modules
 from whist_sim.raised import innermost_frame, raised_at, raised_text
 
@@ -308,7 +308,8 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str | Game
     if unknown:
         shown = ", ".join(allowed) if allowed else "(none)"
         raise StrategyError(
-            f"strategy {spec!r}: unknown parameter {unknown[0]!r}; allowed parameters: {shown}"
+            f"strategy {spec!r}: unknown parameter {unknown[0]!r}"
+            f"{did_you_mean(unknown[0], allowed or [])}; allowed parameters: {shown}"
         )
     try:
         strategy = cls(**params)

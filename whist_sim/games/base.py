@@ -20,7 +20,7 @@ import math
 import operator
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -222,7 +222,7 @@ class Variant:
                 f" values, e.g. {{'{min(allowed)}': ...}}; allowed keys:"
                 f" {', '.join(sorted(allowed))}"
             )
-        problems = [f"{where}: unknown key {key!r}{_did_you_mean(key, allowed)}; allowed keys:"
+        problems = [f"{where}: unknown key {key!r}{did_you_mean(key, allowed)}; allowed keys:"
                     f" {', '.join(sorted(allowed))}" for key in values if key not in allowed]
         # NumPy scalars as the Python values they stand for (np.int64(3) is 3): refused as
         # "not allowed; allowed values: whole numbers 1..26" before, or kept as NumPy
@@ -252,8 +252,11 @@ class Variant:
         return dataclasses.asdict(self)
 
 
-def _did_you_mean(key: Any, allowed: set[str]) -> str:
-    """``" (did you mean 'trumps'?)"`` for a key one slip away from an allowed one."""
+def did_you_mean(key: Any, allowed: Iterable[str]) -> str:
+    """``" (did you mean 'trumps'?)"`` for a key one slip away from an allowed one; "" for
+    none. The one helper every "unknown key" of a config and of ``--sprt`` uses, so that
+    a typo gets the same suggestion wherever it is made (``[tournamnet]`` and ``bacth``
+    got none while variant keys did)."""
     close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

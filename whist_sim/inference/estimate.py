@@ -58,7 +58,8 @@ class Estimate:
     mean_unit: str = "share"
     """What ``mean`` is measured in: "share" or "points per hand"."""
     share_of: str = ""
-    """What a share is of, e.g. "the pair's two hands" (empty: not said)."""
+    """What a share is of, e.g. "the pair's two hands" (empty: not said); ``{a}`` stands
+    for A's name (:meth:`share_of_text` fills it in)."""
     skewness: float = math.nan
     """Sample skewness of the pair values (NaN below three pairs or with no spread): the
     verdict warns when hypotheses in points per hand meet strongly skewed pairs, and the
@@ -130,15 +131,24 @@ class Estimate:
                     f" reaches {ends[1]}")
         return "95%: no finite bound"
 
+    def share_of_text(self, a: str = "A") -> str:
+        """``share_of`` with A's name ``a`` filled in: "the deal's games won by one of
+        heuristic's seats"."""
+        return self.share_of.replace("{a}", a)
+
     def _mean_phrase(self, a: str = "A") -> str:
         if self.mean_unit == "share":  # of what: a Knock-out share was read as a win rate
-            of = f" of {self.share_of.replace('{a}', a)}" if self.share_of else ""
+            of = f" of {self.share_of_text(a)}" if self.share_of else ""
             return f"mean share{of} {self.mean:.3f} against a fair {self.fair_mean:.3f}"
         return f"{signed(self.mean, 2)} {self.mean_unit}"
 
-    def as_dict(self) -> dict[str, object]:
-        """JSON-safe: infinities as the strings "inf"/"-inf", NaN as None."""
-        return {key: json_safe(value) for key, value in asdict(self).items()}
+    def as_dict(self, a: str = "A") -> dict[str, object]:
+        """JSON-safe: infinities as the strings "inf"/"-inf", NaN as None; ``share_of``
+        with A's name ``a`` filled in (run.json recorded the template, "won by one of
+        {a}'s seats")."""
+        values = {key: json_safe(value) for key, value in asdict(self).items()}
+        values["share_of"] = self.share_of_text(a)
+        return values
 
 
 def json_safe(value: object) -> object:

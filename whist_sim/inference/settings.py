@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from whist_sim.games.base import WhistSimError
+from whist_sim.games.base import WhistSimError, did_you_mean
 
 if TYPE_CHECKING:
     from whist_sim.inference.pair_models import PairModel
@@ -220,7 +220,8 @@ class SprtSettings:
         """Settings from a mapping such as a config's ``[sprt]`` table."""
         problems = [
             (f"{where}: unknown key '{key}'" if where.startswith("-")
-             else f"unknown key '{where}.{key}'") + f"; allowed keys: {', '.join(ALLOWED_KEYS)}"
+             else f"unknown key '{where}.{key}'")
+            + f"{did_you_mean(key, ALLOWED_KEYS)}; allowed keys: {', '.join(ALLOWED_KEYS)}"
             for key in map(str, mapping) if key not in ALLOWED_KEYS]
         numbers: dict[str, float] = {}
         refused: list[str] = []

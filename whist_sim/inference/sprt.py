@@ -76,6 +76,21 @@ class Verdict:
     """The scale the hypotheses are stated on, e.g. "logistic Elo per hand"."""
     means: tuple[float, float] = (math.nan, math.nan)
     """Mean pair value under H0 and under H1 (for normalised Elo, at the estimated sd)."""
+    batch: int | None = None
+    """Pairs between two looks of a sequential test, where the caller knows it (the text
+    states it beside alpha and beta: where the test may stop is part of the test)."""
+    fixed_pairs: float = math.nan
+    """For a sequential test that reached its maximum undecided: the pairs a fixed-sample
+    test of the hypotheses needs at the pairs' spread (:func:`fixed_length`; inf beyond
+    counting), to say whether the maximum was too short for them. NaN otherwise."""
+
+    @property
+    def maximum_too_short(self) -> bool:
+        """A sequential test ran out of pairs below ``ADVISED_MAXIMUM`` times the
+        fixed-sample length of its hypotheses: the criterion of the console's note
+        (:func:`short_maximum_warning`), applied to the maximum it reached."""
+        return self.decision == "inconclusive" and is_short(self.estimate.pairs,
+                                                             self.fixed_pairs)
 
     def text(self, a: str, b: str) -> str:
         """One or two plain sentences on the verdict, naming A as ``a`` and B as ``b``."""
@@ -164,46 +179,74 @@ class Verdict:
             " set hypotheses closer together (docs/statistics.md, Limits)."
         )
 
+    def _rates(self) -> str:
+        """The error rates tested, and a sequential test's batch where known: "(alpha
+        0.05, beta 0.05, a look every 20 pairs)". A verdict that did not say them read
+        the same at alpha 0.01 as at 0.2 (a probe)."""
+        look = (f", a look every {_pairs(self.batch)}"
+                if self.sequential and self.batch is not None else "")
+        return f"(alpha {self.settings.alpha:g}, beta {self.settings.beta:g}{look})"
+
     def _sequential_tail(self, claim_h1: str, claim_h0: str) -> str:
         pairs = self.estimate.pairs
         bounds = f"{self.lower:.2f} and {self.upper:.2f}"
         if self.decision == "H1":
             return (
-                f"SPRT accepted H1 ({claim_h1}) after {_pairs(pairs)},"
+                f"SPRT accepted H1 ({claim_h1}) after {_pairs(pairs)} {self._rates()},"
                 f" LLR {self.llr:.2f} crossed the upper bound {self.upper:.2f}."
             )
         if self.decision == "H0":
             return (
-                f"SPRT accepted H0 ({claim_h0}) after {_pairs(pairs)},"
+                f"SPRT accepted H0 ({claim_h0}) after {_pairs(pairs)} {self._rates()},"
                 f" LLR {self.llr:.2f} crossed the lower bound {self.lower:.2f}."
             )
         if self.decision == "continue":
             return (
-                f"not decided yet after {_pairs(pairs)}: LLR {self.llr:.2f} lies between the"
-                f" bounds {bounds}, so the duel plays on until the pairs clearly favour"
-                f" H1 ({claim_h1}) or H0 (the reverse)."
+                f"not decided yet after {_pairs(pairs)} {self._rates()}: LLR {self.llr:.2f}"
+                f" lies between the bounds {bounds}, so the duel plays on until the pairs"
+                f" clearly favour H1 ({claim_h1}) or H0 (the reverse)."
             )
         return (
             f"the SPRT reached its maximum of {_pairs(pairs)} without a decision"
             f" (LLR {self.llr:.2f}, bounds {bounds}): the pairs cannot tell H1 ({claim_h1})"
-            " from H0 (the reverse) at the error rates asked for, " + self._why_undecided()
+            f" from H0 (the reverse) at the error rates asked for {self._rates()}"
+            + self._why_undecided()
         )
 
     def _why_undecided(self) -> str:
         """Why a test that reached its maximum did not decide: the estimate between the
-        hypotheses, or the maximum too short for them (a statistician's probe: +636 Elo
-        against bounds 0/5 after 40 pairs, "the true difference lies between the two",
-        where no 40 pairs could have reached the bound)."""
+        hypotheses, or the maximum too short for them. Too short is said whenever the
+        maximum is below what the hypotheses need (``maximum_too_short``, the console
+        note's criterion): a probe's duel was told "300 is short" at the start and, at
+        the end, "the true difference often lies between the two" (and a statistician's
+        probe: +636 Elo against bounds 0/5 after 40 pairs read so, where no 40 pairs
+        could have reached the bound)."""
         low, high = self.settings.bounds
         key_low, key_high = ("net0", "net1") if self.settings.on_net_scale else ("elo0", "elo1")
         point = self.estimate.mean if self.settings.on_net_scale else self.estimate.elo
-        if math.isfinite(point) and not low <= point <= high:
+        outside = math.isfinite(point) and not low <= point <= high
+        advice = "; play more pairs (--max-deals) or set them further apart."
+        if outside:
             side = (f"above H1 ({key_high} = {high:g})" if point > high
                     else f"below H0 ({key_low} = {low:g})")
-            return (f"though the estimate lies {side}: the maximum is too short for"
-                    " hypotheses this close together; play more pairs (--max-deals) or set"
-                    " them further apart.")
-        return "which often means the true difference lies between the two."
+            return (f", though the estimate lies {side}: the maximum is too short for"
+                    f" hypotheses this close together{self._needed()}{advice}")
+        if self.maximum_too_short:
+            return ("; the maximum is too short for hypotheses this close together"
+                    f"{self._needed()}, so running out of pairs says little of where the true"
+                    f" difference lies{advice}")
+        return ", which often means the true difference lies between the two."
+
+    def _needed(self) -> str:
+        """What the hypotheses need, as the console's note says it, when it is known."""
+        if not self.maximum_too_short:
+            return ""
+        if math.isinf(self.fixed_pairs):
+            return f" (a fixed-sample test of them needs more than {MOST_PAIRS:.0e} pairs)"
+        fixed = int(self.fixed_pairs)
+        return (f" (a fixed-sample test of them needs {fixed:,} pairs, and a sequential"
+                f" test a maximum of at least {ADVISED_MAXIMUM * fixed:,} to end inconclusive"
+                " rarely: docs/statistics.md, \"A maximum long enough\")")
 
     def _fixed_tail(self, claim_h1: str, claim_h0: str) -> str:
         pairs = self.estimate.pairs
@@ -214,24 +257,27 @@ class Verdict:
         if math.isnan(lower_bound) and self.decision not in ("H0", "H1"):
             why = ("a bound needs at least 2 pairs" if pairs < 2 else
                    "the pairs all agree (no spread), so the mean has no confidence bounds yet")
-            return (f"a fixed-sample test cannot decide after {_pairs(pairs)}: {why}; more"
-                    " pairs are needed.")
+            return (f"a fixed-sample test cannot decide after {_pairs(pairs)}"
+                    f" {self._rates()}: {why}; more pairs are needed.")
         at_h0 = f"{self._mean(mean0)}, the mean under H0 ({low_key} = {low:g})"
         at_h1 = f"{self._mean(mean1)}, the mean under H1 ({high_key} = {high:g})"
         if self.decision == "H1":
             return (
-                f"a fixed-sample test accepted H1 ({claim_h1}) after {_pairs(pairs)}: the"
+                f"a fixed-sample test accepted H1 ({claim_h1}) after {_pairs(pairs)}"
+                f" {self._rates()}: the"
                 f" one-sided {100 * (1 - self.settings.alpha):g}% lower bound of the mean,"
                 f" {self._mean(lower_bound)}, lies above {at_h0}."
             )
         if self.decision == "H0":
             return (
-                f"a fixed-sample test accepted H0 ({claim_h0}) after {_pairs(pairs)}:"
+                f"a fixed-sample test accepted H0 ({claim_h0}) after {_pairs(pairs)}"
+                f" {self._rates()}:"
                 f" the one-sided {100 * (1 - self.settings.beta):g}% upper bound of the mean,"
                 f" {self._mean(upper_bound)}, lies below {at_h1}."
             )
         return (
-            f"a fixed-sample test cannot decide after {_pairs(pairs)}: the one-sided bounds of"
+            f"a fixed-sample test cannot decide after {_pairs(pairs)} {self._rates()}: the"
+            " one-sided bounds of"
             f" the mean, {self._mean(lower_bound)} to {self._mean(upper_bound)}, take in both"
             f" {at_h0} and {at_h1}; more pairs are needed."
         )
@@ -244,8 +290,9 @@ class Verdict:
             return "n/a" if math.isnan(value) else f"{min(max(value, 0.0), 1.0):.3f}"
         return f"{signed(value, 2)} {self.estimate.mean_unit}"
 
-    def as_dict(self) -> dict[str, object]:
-        """JSON-safe, for run.json: infinities as "inf"/"-inf", NaN as None."""
+    def as_dict(self, a: str = "A") -> dict[str, object]:
+        """JSON-safe, for run.json: infinities as "inf"/"-inf", NaN as None; A named ``a``
+        where the estimate's words name it."""
         return {
             "decision": self.decision,
             "sequential": self.sequential,
@@ -256,7 +303,10 @@ class Verdict:
             "scale": self.scale,
             "settings": self.settings.as_dict(),
             "means": [json_safe(m) for m in self.means],
-            "estimate": self.estimate.as_dict(),
+            "estimate": self.estimate.as_dict(a),
+            "fixed_sample_pairs": (int(self.fixed_pairs) if math.isfinite(self.fixed_pairs)
+                                   else json_safe(self.fixed_pairs)),
+            "maximum_too_short": self.maximum_too_short,
         }
 
 
@@ -365,12 +415,16 @@ def finite_pair_values(values: npt.ArrayLike) -> np.ndarray:
 
 
 def sequential_verdict(
-    model: PairModel, settings: SprtSettings, values: npt.ArrayLike, *, finished: bool
+    model: PairModel, settings: SprtSettings, values: npt.ArrayLike, *, finished: bool,
+    batch: int | None = None,
 ) -> Verdict:
     """The SPRT's decision from the LLR of every pair value so far.
 
     "H1" at or above the upper bound, "H0" at or below the lower one; otherwise
-    "continue", or "inconclusive" when ``finished`` (the duel has no more pairs to play).
+    "continue", or "inconclusive" when ``finished`` (the duel has no more pairs to play:
+    the pairs so far are its maximum, weighed against the hypotheses' fixed-sample
+    length, ``Verdict.maximum_too_short``). ``batch``: the pairs between two looks, for
+    the text to state (None: not said).
     """
     settings.check_model(model)
     values = finite_pair_values(values)
@@ -383,7 +437,10 @@ def sequential_verdict(
         decision = "H0"
     else:
         decision = "inconclusive" if finished else "continue"
-    return _verdict(model, settings, estimate, llr, decision, sequential=True)
+    fixed = (fixed_length(model, settings, estimate.sd) if decision == "inconclusive"
+             else math.nan)
+    return _verdict(model, settings, estimate, llr, decision, sequential=True, batch=batch,
+                    fixed_pairs=fixed)
 
 
 def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLike) -> Verdict:
@@ -424,6 +481,8 @@ def _verdict(
     decision: Decision,
     *,
     sequential: bool,
+    batch: int | None = None,
+    fixed_pairs: float = math.nan,
 ) -> Verdict:
     return Verdict(
         decision=decision,
@@ -436,6 +495,8 @@ def _verdict(
         model_name=model.name,
         scale=model.scale_for(settings),
         means=model.hypothesis_means(settings, estimate.sd),
+        batch=batch,
+        fixed_pairs=fixed_pairs,
     )
 
 
@@ -484,8 +545,9 @@ def pairs_to_separate(sd: float, difference: float, power: float = 0.8,
                       alpha: float = 0.05) -> int:
     """Pairs needed so that a true mean ``difference`` makes the two-sided (1 - alpha)
     interval exclude zero with chance ``power``: ((z_{1-alpha/2} + z_power) sd /
-    difference)^2, at least 2. A report making m comparisons asks alpha = 0.05 / m: a
-    comparison that clears that level is decided by Holm's test over all m.
+    difference)^2, at least 2. A report making m comparisons, d of them decided, asks
+    alpha = 0.05 / (m - d), the level Holm's step-down test applies next: a comparison
+    that clears it is decided by Holm's test over all m.
 
     Normal approximation; the chance of excluding zero on the wrong side is ignored.
     """
@@ -519,33 +581,52 @@ def needs_spread(model: PairModel, settings: SprtSettings) -> bool:
     return not (isinstance(model, NetPairModel) and not settings.on_net_scale)
 
 
+def fixed_length(model: PairModel, settings: SprtSettings, sd: float | None) -> float:
+    """The pairs a fixed-sample test of the hypotheses needs (:func:`fixed_sample_pairs`)
+    at the pairs' spread ``sd`` where the length depends on it (``needs_spread``): inf
+    for hypotheses too close to count pairs for, NaN while the spread tells nothing yet
+    (None, NaN or 0: every pair alike would make it 2)."""
+    if needs_spread(model, settings):
+        if sd is None or not math.isfinite(sd) or sd <= 0:
+            return math.nan
+    else:
+        sd = 1.0
+    try:
+        return float(fixed_sample_pairs(model, settings, sd))
+    except SprtError:  # beyond counting: every maximum is short
+        return math.inf
+
+
+def is_short(maximum: int, fixed: float) -> bool:
+    """Whether a sequential test's ``maximum`` is below ``ADVISED_MAXIMUM`` times the
+    fixed-sample length ``fixed`` (:func:`fixed_length`; NaN, not known: not short). The
+    one criterion of the console's note and of the verdict's "the maximum is too short"."""
+    return not math.isnan(fixed) and maximum < ADVISED_MAXIMUM * fixed
+
+
 def short_maximum_warning(model: PairModel, settings: SprtSettings, maximum: int,
                           where: str, sd: float | None = None,
                           seen: int | None = None) -> str | None:
     """What to say when a sequential test's ``maximum`` (``where``: the key or option that
-    set it) is shorter than ``ADVISED_MAXIMUM`` times the fixed-sample length, or None
-    when it is long enough or the length is not known yet (``sd``: the pairs' spread so
-    far, over ``seen`` pairs, needed unless ``needs_spread`` says otherwise; a spread of
-    0 tells nothing yet).
+    set it) is shorter than ``ADVISED_MAXIMUM`` times the fixed-sample length (``is_short``),
+    or None when it is long enough or the length is not known yet (``sd``: the pairs'
+    spread so far, over ``seen`` pairs, needed unless ``needs_spread`` says otherwise; a
+    spread of 0 tells nothing yet).
 
     The verdict of a test that ran out says so at the end ("the maximum is too short"),
     after every pair was played; this says it at the start, or at the first look."""
-    spread = ""
-    if needs_spread(model, settings):
-        if sd is None or not math.isfinite(sd) or sd <= 0:
-            return None
-        spread = f" at the spread of the first {_pairs(seen or 0)}"
-    try:
-        fixed = fixed_sample_pairs(model, settings, sd if spread else 1.0)
-    except SprtError:  # beyond counting: every maximum is short
+    fixed = fixed_length(model, settings, sd)
+    if not is_short(maximum, fixed):
+        return None
+    spread = f" at the spread of the first {_pairs(seen or 0)}" if needs_spread(
+        model, settings) else ""
+    if math.isinf(fixed):
         return (f"{where} = {maximum:,} is short for these hypotheses: a fixed-sample test"
                 f" of them needs more than {MOST_PAIRS:.0e} pairs{spread}; set them further"
                 " apart (docs/statistics.md, \"A maximum long enough\")")
-    advised = ADVISED_MAXIMUM * fixed
-    if maximum >= advised:
-        return None
+    advised = ADVISED_MAXIMUM * int(fixed)
     return (f"{where} = {maximum:,} is short for these hypotheses: a fixed-sample test of"
-            f" them needs {fixed:,} pairs{spread}, and a sequential test whose maximum is"
+            f" them needs {int(fixed):,} pairs{spread}, and a sequential test whose maximum is"
             " below twice that often ends inconclusive (12-14% of simulated duels with the"
             " truth at a hypothesis and the maximum at the fixed-sample length, 44-45% at"
             f" half of it); set at least {advised:,}, or hypotheses further apart"

@@ -7,7 +7,9 @@ under every seating, as in the standings.
 
 The figure, game by game (``RANKING``):
 
-- German Whist: the share of hands won head to head (a draw half);
+- German Whist: the share of hands won head to head, or, under a variant whose hands
+  can be drawn (``count = "all"``), the score share, a draw counting half
+  (``ranking_figure``);
 - Solo Whist: the mean net margin in units per hand (Solo is played for money,
   and a hand's result says nothing of its stake);
 - Minnesota Whist: the share of games to the target won against the other
@@ -19,8 +21,9 @@ The figure, game by game (``RANKING``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -43,13 +46,15 @@ class Figure:
     """The value of two equal entrants."""
     why: str
     """Why this figure ranks the game, for the report."""
+    share_text: str = "wins {share} of {noun} against {other}"
+    """How a comparison says a share, of the leader against ``other``."""
 
 
 RANKING = {
     "german_whist": Figure(
         "share of hands won", "hands", "share", 0.5,
-        "A German Whist hand is won or lost (the score only says by how much), so entrants"
-        " are ranked by the share of hands they win head to head, a draw counting half; the"
+        "A German Whist hand of this variant is won or lost (the score only says by how"
+        " much), so entrants are ranked by the share of hands they win head to head; the"
         " Bradley-Terry ratings are fitted to the same hands.",
     ),
     "solo_whist": Figure(
@@ -74,7 +79,44 @@ RANKING = {
         " `who wins` ratings are fitted to the same first places.",
     ),
 }
-"""The figure that ranks each game's entrants."""
+"""The figure that ranks each game's entrants (``ranking_figure`` for a run's variant)."""
+
+GERMAN_DRAWN = Figure(
+    "score share of hands (a draw half)", "hands", "share", 0.5,
+    "A German Whist hand of this variant is won, lost or drawn (the score only says by how"
+    " much), so entrants are ranked by their score share of the hands they played head to"
+    " head, a won hand counting 1 and a drawn one half: not a win rate (the standings give"
+    " the win and draw rates apart); the Bradley-Terry ratings are fitted to the same"
+    " hands.",
+    "scores {share} of hands against {other}, a won hand counting 1 and a drawn one half",
+)
+"""German Whist's figure under a variant whose hands can be drawn: "wins 59.3% of hands"
+was said of a score share beside a win rate of 0.538 and a draw rate of 0.110 (a probe)."""
+
+GERMAN_UNITS = {"stage2": 13, "all": 26, "weighted": 39}
+"""The units a German Whist hand shares out under each ``count`` (``MAX_UNITS`` of
+``whist_sim.games.german_whist``, which reports do not import)."""
+
+
+def german_hands_can_draw(variant: Mapping[str, Any]) -> bool:
+    """Whether a German Whist hand of ``variant`` (run.json's, defaults filled in) can
+    end level: only when its units are even in number (``count = "all"``, 13 each) and
+    no race to at most half of them ends the hand first. 13 and 39 units cannot split
+    evenly; a forfeit is a loss."""
+    units = GERMAN_UNITS.get(str(variant.get("count", "stage2")))
+    if units is None:
+        return True  # a count this reader does not know: claim no "won or lost"
+    race_to = variant.get("race_to")
+    return units % 2 == 0 and (race_to is None or race_to > units // 2)
+
+
+def ranking_figure(game: str, variant: Mapping[str, Any] | None = None) -> Figure:
+    """The figure that ranks a run of ``game`` under ``variant``: ``RANKING``'s, or, for
+    German Whist whose hands can be drawn, the score share worded as one
+    (``GERMAN_DRAWN``)."""
+    if game == "german_whist" and german_hands_can_draw(variant or {}):
+        return GERMAN_DRAWN
+    return RANKING[game]
 
 
 SEAT_COMPARED = {"german_whist": "wins", "solo_whist": "margin"}

@@ -29,8 +29,9 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         ["variant", variant_text(facts["variant"])],
         ["status", str(meta["status"])],
         ["root seed", str(meta["root_seed"])],
-        ["format", _format_text(tournament)],
-        ["deals per line-up (config)", _count(tournament.get("deals", "—"))],
+        ["format", _format_text(tournament, meta)],
+        [_deals_label(config), _count(tournament.get("deals", "—"))],
+        *_test_rows(config, meta),
         ["line-ups played", _count(facts["pairings"])],
         ["deals played (deal indices)", _count(facts["deal_indices"])],
         ["matches played (line-up, deal, seating)", _count(facts["matches"])],
@@ -55,13 +56,72 @@ def _count(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
-def _format_text(tournament: dict[str, Any]) -> str:
-    """"round robin", or the gauntlet's candidates: a gauntlet plays only the line-ups with
-    a candidate, and its report said nowhere that it was one."""
+def _format_text(tournament: dict[str, Any], meta: dict[str, Any]) -> str:
+    """"round robin", a duel, or the gauntlet's candidates: a gauntlet plays only the
+    line-ups with a candidate, and its report said nowhere that it was one. A run that
+    ends in a verdict between two entrants (``run.json``'s ``verdict``) is a duel, A
+    against B, whether ``whist-sim duel`` or a config of two made it: it was called a
+    round robin (a probe)."""
     if tournament.get("format") == "gauntlet":
         candidates = ", ".join(map(str, tournament.get("candidates") or []))
         return f"gauntlet (candidates: {candidates}; only line-ups with a candidate played)"
+    verdict = meta.get("verdict")
+    if isinstance(verdict, dict):
+        who = f"A = {verdict.get('a', '—')} against B = {verdict.get('b', '—')}"
+        if verdict.get("sequential"):
+            return (f"duel ({who}): a sequential test (SPRT), played in batches until it"
+                    " decides or reaches its maximum")
+        return f"duel ({who}): every deal played, then a fixed-sample test"
     return "round robin"
+
+
+def _deals_label(config: dict[str, Any]) -> str:
+    """The row of ``tournament.deals``: a sequential test's maximum, which it may stop
+    short of (a duel's 20,000 read as the deals per line-up played), else the deals."""
+    if isinstance(config.get("sprt"), dict):
+        return "deals per line-up, at most (the SPRT's maximum; config)"
+    return "deals per line-up (config)"
+
+
+def _test_rows(config: dict[str, Any], meta: dict[str, Any]) -> list[list[str]]:
+    """The settings of a duel's test or any ``[sprt]`` run: its hypotheses and error
+    rates as the verdict recorded them (the defaults written in), else as the config's
+    ``[sprt]`` gave them, and a sequential test's batch. The Run section listed none of
+    them, and a verdict at alpha 0.01 read as one at 0.2 (a probe)."""
+    sprt = config.get("sprt") if isinstance(config.get("sprt"), dict) else None
+    verdict = meta.get("verdict") if isinstance(meta.get("verdict"), dict) else None
+    if sprt is None and verdict is None:
+        return []
+    recorded = (verdict or {}).get("settings")
+    settings = recorded if isinstance(recorded, dict) else _config_settings(sprt or {})
+    rows = [["test", "sequential (SPRT)" if sprt is not None
+             else "fixed-sample, at the default hypotheses"]]
+    rows += [[f"test: {key}", f"{value:g}" if isinstance(value, int | float) else str(value)]
+             for key, value in sorted(settings.items(), key=_in_test_order)
+             if value is not None]
+    if sprt is not None:
+        rows.append(["test: batch (pairs between two looks)", _count(sprt.get("batch", "—"))])
+    return rows
+
+
+TEST_KEYS = ("elo0", "elo1", "net0", "net1", "alpha", "beta", "skewness")
+"""The test's settings in the order ``--sprt`` and docs/duels.md give them (run.json keeps
+its keys sorted, which put alpha before the hypotheses)."""
+
+
+def _in_test_order(item: tuple[str, Any]) -> int:
+    return TEST_KEYS.index(item[0]) if item[0] in TEST_KEYS else len(TEST_KEYS)
+
+
+def _config_settings(sprt: dict[str, Any]) -> dict[str, Any]:
+    """A config's ``[sprt]`` as the test reads it, the default hypotheses written in."""
+    from whist_sim.inference import SprtError, SprtSettings
+
+    given = {k: v for k, v in sprt.items() if k != "batch" and v is not None}
+    try:
+        return dict(SprtSettings.from_mapping(given).as_dict())
+    except SprtError:  # a hand-edited run.json: show what it says
+        return given
 
 
 def deal_facts(ranges: DealRanges) -> dict[str, Any]:

@@ -11,7 +11,7 @@ A reader who reads nothing else should come away right. So the section says:
   "decided" when Holm's test over all the section's comparisons decides it
   (``multiplicity``: at most 5% chance that any comparison of truly equal entrants
   reads decided), otherwise how many more deals would separate a difference of the
-  size seen;
+  size seen, at the level Holm's test applies next given those decided;
 - where the ratings rank two entrants in the opposite order to the ranking
   figure, which one to trust and why.
 """
@@ -42,16 +42,19 @@ from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import (
     RANKING,
     SEAT_COMPARED,
+    Figure,
     PairSummaries,
     PairValues,
     knockout_shares,
     pairwise_values,
+    ranking_figure,
 )
 from whist_sim.reports.document import Section, Table, percent
 from whist_sim.reports.multiplicity import (
-    FAMILY_WISE_ALPHA,
     fewest_deals_to_decide,
     holm,
+    holm_level_text,
+    holm_next_level,
     p_value,
     score_p_value,
 )
@@ -84,7 +87,8 @@ def verdict_section(
     """
     meta = folder.meta()
     game = str(meta["game"])
-    figure = RANKING[game]
+    figure = ranking_figure(game, meta.get("variant") if isinstance(meta.get("variant"),
+                                                                   dict) else None)
     ranges = ranges if ranges is not None else DealRanges.of(folder)
     paragraphs = [figure.why]
     unfinished = _unfinished(folder, meta)
@@ -112,9 +116,7 @@ def verdict_section(
         ranked, lines, separated = _pairwise(game, figure, ranges, labels, comparisons,
                                              summaries)
     places = rank_labels([text for _, text in ranked])
-    paragraphs.append(f"Ranked by {figure.name}: " + ", ".join(
-        f"{place}. {name} ({text})" for place, (name, text) in zip(places, ranked, strict=True))
-        + ".")
+    paragraphs.append(f"Ranked by {figure.name}: " + ranking_line(places, ranked) + ".")
     if unranked:
         who = "it" if len(unranked) == 1 else "each"
         paragraphs.append(f"Not ranked: {', '.join(unranked)}. Another seat forfeited every"
@@ -134,7 +136,7 @@ def verdict_section(
                         + [["-", name, "no game finished"] for name in unranked],
                         f"Ranked by {figure.name}", "verdict_ranking"))
     note = _disagreement([name for name, _ in ranked], ratings_order, game, separated,
-                         shown=[text for _, text in ranked])
+                         shown=[text for _, text in ranked], name=figure.name)
     if note:
         paragraphs.append(note)
     return [Section(TITLE, paragraphs, tables)]
@@ -263,7 +265,9 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
         settings = SprtSettings.from_mapping(
             {k: v for k, v in sprt.items() if k != "batch" and v is not None})
         deals = (config.get("tournament") or {}).get("deals") or read
-        verdict = sequential_verdict(model, settings, pairs, finished=read >= deals)
+        batch = sprt.get("batch")
+        verdict = sequential_verdict(model, settings, pairs, finished=read >= deals,
+                                     batch=batch if isinstance(batch, int) else None)
         kind = "This run was a sequential test (an SPRT) of A against B"
     else:
         verdict = fixed_verdict(model, SprtSettings.from_mapping({}), pairs)
@@ -335,22 +339,25 @@ def _pairwise(
     decided = dict(zip(((a, b) for a, b, _ in made), holm(
         [p_value(x, figure.null, figure.unit == "share") for _, _, x in made]), strict=True))
     lines = []
+    done = sum(decided.values())
     for a, b in compared:
         if (a, b) not in decided:
             lines.append(f"{a} and {b} never met.")
             continue
         # the values are per deal index (the independent unit), a deal each
         lines.append(_comparison(a, b, by_pair[(a, b)], figure, 1.0, decided[(a, b)],
-                                 len(made)))
+                                 len(made), done))
     if len(made) > 1:
-        lines.append(_multiplicity(len(made)))
+        lines.append(_multiplicity(len(made), done))
     return ranked, lines, {frozenset(pair) for pair, yes in decided.items() if yes}
 
 
 def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
-                decided: bool | None = None, family: int = 1) -> str:
+                decided: bool | None = None, family: int = 1, done: int = 0) -> str:
     """One comparison in words. ``decided``: whether Holm's test over the ``family`` of
-    comparisons the section makes decides it (None: the comparison alone, at 95%)."""
+    comparisons the section makes decides it (None: the comparison alone, at 95%);
+    ``done``: how many of them it decides, which sets the level at which an undecided
+    one would be (``holm_next_level``)."""
     interval = t_interval(x)
     if figure.unit == "share":  # cut at 0 and 1, or Wilson's where the pairs show no spread
         interval = interval.as_rate()
@@ -380,7 +387,8 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
                 " too few deals to tell, and too few to say how many more would; play a"
                 " longer run.")
     more = max(0, math.ceil(
-        (pairs_to_separate(sd, gap, alpha=FAMILY_WISE_ALPHA / family) - interval.n) / per_deal))
+        (pairs_to_separate(sd, gap, alpha=holm_next_level(family, done)) - interval.n)
+        / per_deal))
     return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}); about"
             f" {more:,} more deals would separate a difference of that size"
             f" ({_fmt_gap(gap, figure.unit)}) with 80% probability.")
@@ -393,7 +401,8 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
     est = flip(interval.estimate)
     lo, hi = sorted((flip(interval.lo), flip(interval.hi)))
     if figure.unit == "share":
-        head = f"wins {percent(est)} of {figure.noun} against {other}"
+        words = getattr(figure, "share_text", Figure.share_text)  # any figure-like object
+        head = words.format(share=percent(est), noun=figure.noun, other=other)
         if math.isnan(lo):
             return head
         lo, hi = share_bounds(lo, hi)
@@ -416,13 +425,20 @@ def share_bounds(lo: float, hi: float) -> tuple[float, float]:
     return max(0.0, lo), min(1.0, hi)
 
 
-def _multiplicity(count: int) -> str:
-    return (f"\"Decided\" holds for the {count} comparisons together: each is decided by"
+def _multiplicity(count: int, done: int = 0) -> str:
+    """Why "decided" holds for the comparisons together, and, while some are not decided,
+    the level at which the deals said to separate them are sized: the one Holm's test
+    applies next, given the ``done`` decided (``holm_next_level``)."""
+    text = (f"\"Decided\" holds for the {count} comparisons together: each is decided by"
             " Holm's step-down test over all of them, so if every difference compared were"
             " in truth zero, the chance that any of them reads decided would be at most 5%."
             " Each interval is 95% on its own, so one may exclude equality while its"
-            f" comparison is not decided; the deals said to separate a difference are"
-            f" those that would decide it among all {count} (at the level 5% / {count}).")
+            " comparison is not decided")
+    if done >= count:
+        return text + "."
+    return (f"{text}; the deals said to separate a difference are those that would decide"
+            " it by Holm's test, at the level it applies to the next comparison given those"
+            f" already decided ({holm_level_text(count, done)}).")
 
 
 def rank_labels(shown: list[str]) -> list[str]:
@@ -436,6 +452,13 @@ def rank_labels(shown: list[str]) -> list[str]:
         tied = shown.count(text) > 1
         places.append(f"{place}=" if tied else str(place))
     return places
+
+
+def ranking_line(places: list[str], ranked: list[tuple[str, str]]) -> str:
+    """"1. a (60.0%), 2= b (50.0%), 2= c (50.0%)": a place and a point, or a shared place
+    and its "=" alone (docs/reading-a-report.md; a tie read "1=. random (A)")."""
+    return ", ".join(f"{place if place.endswith('=') else f'{place}.'} {name} ({text})"
+                     for place, (name, text) in zip(places, ranked, strict=True))
 
 
 def _deals(count: int) -> str:
@@ -485,6 +508,7 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
                      (int(won.sum()), int(games.sum()))))
     rows.sort(key=lambda row: (row[1], -row[2].estimate, row[0]))
     decided = holm([score_p_value(x, fair) for _name, _players, _i, fair, x, _c in rows])
+    done = sum(decided)
     lines = []
     for (name, players, interval, fair, x, (won, games)), holds in zip(rows, decided,
                                                                         strict=True):
@@ -513,13 +537,13 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
             sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
             if gap > 0 and math.isfinite(sd) and sd > 0:
                 more = max(0, pairs_to_separate(
-                    sd, gap, alpha=FAMILY_WISE_ALPHA / len(rows)) - interval.n)
+                    sd, gap, alpha=holm_next_level(len(rows), done)) - interval.n)
                 lines.append(f"{text}: not separated from it; about {more:,} more deals would"
                              " separate a difference of that size with 80% probability.")
             else:
                 lines.append(f"{text}: not separated from it.")
     if len(rows) > 1:
-        lines.append(_multiplicity(len(rows)))
+        lines.append(_multiplicity(len(rows), done))
     best = {}
     for name, players, interval, *_ in rows:
         best.setdefault(name, []).append((players, interval.estimate))
@@ -591,7 +615,7 @@ TRUST = {
 
 def _disagreement(ranked: list[str], ratings: Sequence[str] | Mapping[str, float] | None,
                   game: str, separated: set[frozenset[str]] | None = None,
-                  shown: Sequence[str] | None = None) -> str | None:
+                  shown: Sequence[str] | None = None, name: str | None = None) -> str | None:
     """Where the ratings order two entrants the other way from the ranking figure. The
     game's reason for trusting the figure (``TRUST``) is given only for a pair the
     figure separates (``separated``: Holm's decided pairs; None: not known): a Solo run
@@ -603,10 +627,11 @@ def _disagreement(ranked: list[str], ratings: Sequence[str] | Mapping[str, float
     them) or on the rating (``ratings`` as a mapping: equal in whole points, as the
     ratings table prints them; a list gives an order only): three Knock-out entrants
     ranked "2=" at 0.0% each were said to be "above" one another "by share of games
-    won" (a probe)."""
+    won" (a probe). ``name``: the ranking figure's, as ``ranking_figure`` words it for
+    the run's variant (None: ``RANKING``'s for the game)."""
     if not ratings:
         return None
-    name = RANKING[game].name
+    name = name or RANKING[game].name
     figure = dict(zip(ranked, shown, strict=True)) if shown is not None else {}
     if isinstance(ratings, Mapping):
         values = {e: float(v) for e, v in ratings.items() if math.isfinite(float(v))}

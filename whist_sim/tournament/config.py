@@ -36,6 +36,7 @@ from whist_sim.games.base import (
     Game,
     WhistSimError,
     as_toml,
+    did_you_mean,
     is_finite_number,
     is_whole,
     shown_number,
@@ -1097,7 +1098,9 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
         if error["type"] == "extra_forbidden":
             parent = error["loc"][:-1]
             allowed = _allowed_keys(parent)
-            lines.append(f"{source}: unknown key {key!r}; allowed keys here: {allowed}")
+            hint = did_you_mean(error["loc"][-1], allowed)
+            lines.append(f"{source}: unknown key {key!r}{hint}; allowed keys here:"
+                         f" {', '.join(allowed)}")
         elif error["type"] == "missing":
             lines.append(f"{source}: missing key {key!r}")
         elif error["type"] == "literal_error":  # one of a few words
@@ -1171,7 +1174,7 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def _allowed_keys(parent: tuple[Any, ...]) -> str:
+def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
     model: type[BaseModel] = TournamentConfig
     for part in parent:
         if isinstance(part, int):
@@ -1182,4 +1185,4 @@ def _allowed_keys(parent: tuple[Any, ...]) -> str:
             model = annotation
         elif isinstance(inner, type) and issubclass(inner, BaseModel):
             model = inner
-    return ", ".join(model.model_fields)
+    return list(model.model_fields)

@@ -75,6 +75,9 @@ class DuelTracker:
         normalised Elo need no spread: the config's warnings weigh them before a card)."""
         self.note: str | None = None
         """A note for the console, once: the maximum is short at the spread seen."""
+        self.maximum_note: str | None = None
+        """That note, kept after the console took it, for run.json: said only on the
+        console, it was nowhere in the run's record (a probe)."""
 
     def add_rows(self, seats: pl.LazyFrame, matches: pl.LazyFrame) -> None:
         """Record the pair values of whole deal indices (one task's rows, or a run's).
@@ -111,7 +114,7 @@ class DuelTracker:
             finished = end >= self.deals
             if self.sequential:
                 verdict = sequential_verdict(self.model, self.settings, values,
-                                             finished=finished)
+                                             finished=finished, batch=self.batch)
             elif finished:
                 verdict = fixed_verdict(self.model, self.settings, values)
             else:
@@ -131,8 +134,9 @@ class DuelTracker:
                 or estimate.pairs < FEW_PAIRS or not estimate.sd > 0):
             return
         self._maximum_checked = True
-        self.note = short_maximum_warning(self.model, self.settings, self.deals, MAXIMUM_KEY,
-                                          sd=estimate.sd, seen=estimate.pairs)
+        self.note = self.maximum_note = short_maximum_warning(
+            self.model, self.settings, self.deals, MAXIMUM_KEY, sd=estimate.sd,
+            seen=estimate.pairs)
 
     def take_note(self) -> str | None:
         """The note for the console, if there is one not yet taken."""
@@ -164,14 +168,18 @@ class DuelTracker:
         return line
 
     def record(self) -> dict[str, Any]:
-        """The verdict for run.json."""
+        """The verdict for run.json: its decision and evidence, its text (A and B named),
+        and the console's note on a short maximum if one was made."""
+        verdict = self.verdict
         return {
             "a": self.a,
             "b": self.b,
             "sequential": self.sequential,
             "batch": self.batch,
             "deals_read": self.looked,
-            **(self.verdict.as_dict() if self.verdict is not None else {}),
+            **(verdict.as_dict(self.a) if verdict is not None else {}),
+            **({"text": verdict.text(self.a, self.b)} if verdict is not None else {}),
+            "maximum_note": self.maximum_note,
         }
 
 
