@@ -1208,7 +1208,10 @@ def test_a_net_margin_verdict_says_its_mean_is_over_pairs():
     mean of the pairs' means (5.65), with no word why (a newcomer's probe)."""
     verdict = fixed_verdict(net_model(), SprtSettings.create(elo0=0, elo1=10),
                             [5.0, 7.0, 4.0, 6.5, 5.5, 6.0])
-    assert "+5.67 points per hand over pairs (95%: " in verdict.text("a", "b")
+    assert ("+5.67 points per hand over pairs, each pair weighing the same (95%: "
+            in verdict.text("a", "b"))
+    assert "the standings pool hands, so a pair of more hands weighs more there" in \
+        verdict.text("a", "b")
 
 
 def test_a_verdicts_share_says_what_it_is_a_share_of():

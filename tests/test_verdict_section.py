@@ -573,3 +573,13 @@ def test_tied_entrants_read_a_shared_place_without_a_point():
     three = [("a", "60.0%"), ("b", "50.0%"), ("c", "50.0%")]
     assert ranking_line(rank_labels([t for _, t in three]), three) == (
         "1. a (60.0%), 2= b (50.0%), 2= c (50.0%)")
+
+
+def test_a_gap_in_percentage_points_is_the_difference_of_the_percentages_shown():
+    """51.75% read 51.8% and its gap from 50% "1.7 percentage points" (a probe)."""
+    from whist_sim.reports.document import percent
+    from whist_sim.reports.verdict_section import _fmt_gap
+
+    share = 207 / 400
+    assert percent(share) == "51.8%"
+    assert _fmt_gap(share - 0.5, "share", 0.5) == "1.8 percentage points"

@@ -99,9 +99,11 @@ class Estimate:
         else:
             mean = (
                 # "over pairs": the standings beside it give the net per hand pooled over
-                # hands (5.32 beside this 5.65 in a newcomer's duel, with no word why)
-                f"{signed(self.mean, 2)} {self.mean_unit} over pairs"
-                f" (95%: {signed(self.mean_lo, 2)} to {signed(self.mean_hi, 2)})"
+                # hands (5.32 beside this 5.65 in a newcomer's duel, with no word why;
+                # "over pairs" alone still read as the same figure to a later probe)
+                f"{signed(self.mean, 2)} {self.mean_unit} over pairs, each pair weighing"
+                f" the same (95%: {signed(self.mean_lo, 2)} to {signed(self.mean_hi, 2)};"
+                " the standings pool hands, so a pair of more hands weighs more there)"
             )
             parts = [mean, elo]
         if math.isinf(self.elo):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -391,7 +392,7 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
         / per_deal))
     return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}); about"
             f" {more:,} more deals would separate a difference of that size"
-            f" ({_fmt_gap(gap, figure.unit)}) with 80% probability.")
+            f" ({_fmt_gap(gap, figure.unit, figure.null)}) with 80% probability.")
 
 
 def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
@@ -688,7 +689,12 @@ def _fmt(value: float, unit: str) -> str:
     return percent(value) if unit == "share" else f"{value:+.3f} {unit}"
 
 
-def _fmt_gap(value: float, unit: str) -> str:
+def _fmt_gap(value: float, unit: str, null: float = 0.5) -> str:
+    """A gap from ``null`` in words. A share's is the difference of the two percentages as
+    shown (the leader's and the null's), so the sentence agrees with them: rounded on its
+    own, 51.75% - 50% read "1.7 percentage points" beside "51.8%" (a probe)."""
     if unit == "share":
-        return f"{percent(value, sign=False)} percentage points"
+        shown = (Decimal(percent(null + value, sign=False))
+                 - Decimal(percent(null, sign=False)))
+        return f"{shown} percentage points"
     return f"{value:.3f} {unit}"
