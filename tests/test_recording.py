@@ -224,3 +224,23 @@ def test_a_task_puts_the_garbage_collector_back_as_it_found_it(monkeypatch):
     assert len(thirds) > 400 and all(third > thresholds[2] for third in thirds)
     assert len(aside) > 2 and all(aside)
     assert gc.get_threshold() == thresholds and gc.get_freeze_count() == frozen
+
+
+def test_decision_seconds_keep_a_forfeits_failed_decision_apart_and_pad_the_unmeasured():
+    """The task keeps every hand's times in one array: a forfeited hand's last measured
+    decision (the one that failed, no action of it logged) goes to its entrant's total, not
+    to the next hand's first action; a hand measured in part reads null after its last."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from whist_sim.tournament.recording import _decision_seconds
+
+    chosen = np.array([True, False, True, True, True, True])  # 3 chosen, then 2
+    counts = np.array([4, 2])
+    times = np.array([0.1, 0.2, 0.3, 9.0, 0.5])  # hand 0: 3 + the failed one; hand 1: 1 of 2
+    outcomes = [SimpleNamespace(forfeit_seat=1), SimpleNamespace(forfeit_seat=None)]
+    seconds, failed = _decision_seconds(chosen, counts, times, np.array([4, 1]),
+                                        [("a", "b"), ("a", "b")], outcomes)
+    assert np.allclose(seconds, [0.1, np.nan, 0.2, 0.3, 0.5, np.nan], equal_nan=True)
+    assert failed == [("b", 9.0)]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import array
 import functools
 import itertools
+import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -74,7 +75,8 @@ class TaskRecorder:
         self.names = _action_names(game)
         self.entries: list[tuple[Any, ...]] = []
         """Per hand: (pairing, deal, rotation, hand), the line-up as seated, seed, dealer,
-        outcome, (cut) error text, decisions' times, log length, completed tricks' fields in one
+        outcome, (cut) error text, decisions timed (their seconds are in ``times``), log
+        length, completed tricks' fields in one
         flat tuple (None where the log gives them, ``TRICKS_FROM_LOG``, or the state is
         kept: ``_Hands.trick_records`` reads them there), dealt cards
         (``RAW_DEALS``) and the state (or None)."""
@@ -83,6 +85,10 @@ class TaskRecorder:
         array, not a list, so the table's columns read it without converting 100,000s of
         Python ints one by one (``np.fromiter`` over a German task's log cost about 2
         microseconds a hand; ``fromlist`` as the hands come in, about 1.4)."""
+        self.times = array.array("d")
+        """Every hand's decisions' seconds, one hand after the other (NaN where a decision
+        was not measured): an array, as the log is, so a task keeps no list and no float
+        object per decision until its end (a German hand had 26 of each)."""
         self.matches: list[tuple[Any, ...]] = []
         """Per match: (pairing, deal, rotation), the line-up as seated, hands played, and
         per seat the hands won, points and result."""
@@ -112,8 +118,12 @@ class TaskRecorder:
             self.log.fromlist(log)
         else:
             self.log.extend(log)
+        try:
+            self.times.fromlist(times)
+        except TypeError:  # a time not measured (None) among them, or not a list
+            self.times.extend(math.nan if t is None else t for t in times)
         self.entries.append((
-            key, seated, played.seed, played.dealer, played.outcome, error, times, len(log),
+            key, seated, played.seed, played.dealer, played.outcome, error, len(times), len(log),
             None if self.tricks_from_log or keep else tuple(_chain(state.completed_tricks())),
             None if raw is None else raw(state), state if keep else None))
 
@@ -126,7 +136,7 @@ class TaskRecorder:
     def tables(self) -> dict[str, pa.Table]:
         name = self.game.name
         hands = _Hands(self.entries, self.log, compiled_readings(len(self.entries)),
-                       name in PLAYS_FROM_LOG)
+                       name in PLAYS_FROM_LOG, self.times)
         self._hands = hands
         out = {
             "deals": self._deals(hands),
@@ -434,12 +444,12 @@ class _Hands:
 
     def __init__(self, entries: Sequence[tuple[Any, ...]],
                  log: Sequence[int] | array.array, compiled: bool = False,
-                 plays_from_log: bool = False) -> None:
+                 plays_from_log: bool = False, times: array.array | None = None) -> None:
         self.compiled = compiled
         """Whether the log is read by the compiled kernels (``compiled_readings``)."""
         self.plays_from_log = plays_from_log
         """Whether the completed tricks' cards are the log's "play" rows (``PLAYS_FROM_LOG``)."""
-        (keys, seated, seeds, dealers, outcomes, errors, times, log_counts, tricks, raws,
+        (keys, seated, seeds, dealers, outcomes, errors, timed, log_counts, tricks, raws,
          states) = (list(c) for c in zip(*entries, strict=True)) if entries else ([],) * 11
         self.keys: list[tuple[int, int, int, int]] = keys
         key_array = np.array(keys, dtype=np.int64).reshape(-1, 4)
@@ -465,7 +475,9 @@ class _Hands:
         self.hand_of_row = np.repeat(np.arange(len(keys)), self.log_counts)
         self.seat_offsets_of_rows = np.repeat(self.seat_offsets, self.log_counts)
         self.seconds, self.failed_decisions = _decision_seconds(
-            self.chosen, self.log_counts, times, seated, self.outcomes)
+            self.chosen, self.log_counts,
+            np.frombuffer(times, np.float64) if times else np.zeros(0),
+            np.fromiter(timed, np.int64, len(timed)), seated, self.outcomes)
         self._trick_cards: tuple[np.ndarray, np.ndarray] | None = None
         self._trick_seats: np.ndarray | None = None
         self._trick_records: tuple[Any, ...] | None = None
@@ -564,13 +576,14 @@ def _as_array(values: Any, dtype: pa.DataType) -> pa.Array:
 
 
 def _decision_seconds(
-    chosen: np.ndarray, counts: np.ndarray, times: list[list[float | None]],
+    chosen: np.ndarray, counts: np.ndarray, times: np.ndarray, measured: np.ndarray,
     seated: Sequence[Sequence[str]], outcomes: Sequence[Any],
 ) -> tuple[np.ndarray, list[tuple[str, float]]]:
     """``actions.seconds``: each chosen action's measured time, in order; NaN (null)
     elsewhere (a move the rules made, or an action replayed from a crash script). Also the
     decisions measured beyond the chosen actions (the one a forfeit failed in): their
-    entrant and seconds."""
+    entrant and seconds. ``times``: every hand's measured seconds, one hand after the
+    other; ``measured``: how many each hand has."""
     seconds = np.full(chosen.size, np.nan)
     failed: list[tuple[str, float]] = []
     if not chosen.size:
@@ -578,29 +591,30 @@ def _decision_seconds(
     ends = np.cumsum(counts)
     chosen_so_far = np.concatenate([[0], np.cumsum(chosen)])
     per_hand = chosen_so_far[ends] - chosen_so_far[ends - counts]
-    measured = np.fromiter(map(len, times), np.int64, len(times))
     if np.array_equal(measured, per_hand):  # every decision measured, none failed
-        seconds[chosen] = np.fromiter(_chain(times), np.float64, int(per_hand.sum()))
+        seconds[chosen] = times
         return seconds, failed
     timed = measured == per_hand
     if np.all(timed | (measured == 0)):  # each hand timed whole or not at all (compiled)
-        seconds[chosen & np.repeat(timed, counts)] = np.fromiter(
-            _chain(times), np.float64, int(measured.sum()))
+        seconds[chosen & np.repeat(timed, counts)] = times
         return seconds, failed
-    values: list[float | None] = []
-    for hand, (hand_times, n) in enumerate(zip(times, per_hand.tolist(), strict=True)):
-        values.extend(_exactly(hand_times, n))
+    values: list[np.ndarray] = []
+    starts = np.cumsum(measured) - measured
+    for hand, (start, n, m) in enumerate(zip(starts.tolist(), per_hand.tolist(),
+                                             measured.tolist(), strict=True)):
+        hand_times = times[start:start + m]
+        values.append(_exactly(hand_times, n))
         forfeit = outcomes[hand].forfeit_seat
-        if forfeit is not None:
-            failed.extend((seated[hand][forfeit], t) for t in hand_times[n:] if t is not None)
-    seconds[chosen] = np.array([np.nan if t is None else t for t in values], np.float64)
+        if forfeit is not None:  # a forfeit's failed decision is timed too
+            failed.extend((seated[hand][forfeit], float(t)) for t in hand_times[n:]
+                          if not math.isnan(t))
+    seconds[chosen] = np.concatenate(values) if values else np.zeros(0)
     return seconds, failed
 
 
-def _exactly(values: list[float | None], count: int) -> list[float | None]:
-    """``count`` values: the first ones (a forfeit's failed decision is timed too), padded
-    with None if fewer were measured."""
-    return list(values[:count]) + [None] * (count - len(values))
+def _exactly(values: np.ndarray, count: int) -> np.ndarray:
+    """``count`` values: the first ones, padded with NaN if fewer were measured."""
+    return np.concatenate([values[:count], np.full(max(0, count - values.size), np.nan)])
 
 
 # -- deals: the cards dealt, in notation, for every hand at once ------------------------------
