@@ -96,9 +96,18 @@ def reset_options(options: Any) -> Mapping[str, Any]:
 
 
 def _agents(env: WhistEnv, max_iter: float) -> Iterator[str]:
+    if max_iter >= UNCOUNTED:  # the default: no count kept (a big int's decrement a step)
+        while env.agents:
+            yield env.agent_selection
+        return
     while env.agents and max_iter > 0:  # PettingZoo's AECIterator, as a generator
         max_iter -= 1
         yield env.agent_selection
+
+
+UNCOUNTED = 2**63
+"""``agent_iter``'s default ``max_iter`` (PettingZoo's): a bound no hand comes near, so the
+iterator keeps no count at or above it."""
 
 
 class _AgentIterable:
