@@ -187,3 +187,13 @@ def test_a_run_into_a_used_folder_names_the_ways_on_in_pythons_words_too(tmp_pat
         run_tournament(config, used, workers=0, progress=False)
     assert "run_tournament's out" in str(refused.value)
     assert f"resume_tournament({str(used)!r})" in str(refused.value)
+
+
+def test_the_pages_evaluate_example_runs_as_written():
+    """It used a ``view`` it never made: NameError, as a data analyst's probe ran it."""
+    block = PAGE.read_text().split("A call of `evaluate`", 1)[1]
+    code = block.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, object] = {}
+    exec(compile(code, str(PAGE), "exec"), scope)
+    state = scope["state"]
+    assert scope["choice"] in [a for a in range(64) if state.legal >> a & 1]  # type: ignore
