@@ -781,3 +781,18 @@ def test_export_refuses_an_out_inside_a_runs_data(runs: dict[str, Path]) -> None
         export_deal_set(run, None)
     with pytest.raises(DealSetError, match="path = 5 is not a file's path"):
         load_deal_set(5, "german_whist")
+
+
+def test_a_seed_column_pandas_made_floats_is_refused_saying_how_to_keep_it_whole(
+        runs: dict[str, Path], tmp_path: Path) -> None:
+    """Nulling one seed in pandas turns the column into floats: the refusal said only
+    "column 'seed' is double", though the docs accept pandas files and null seeds."""
+    exported = export_deal_set(runs["german_single"], tmp_path / "set.parquet")
+    table = pq.read_table(exported)
+    seeds = table["seed"].to_pylist()
+    floats = pa.array([None] + [float(s) for s in seeds[1:]], pa.float64())
+    pq.write_table(table.set_column(table.schema.get_field_index("seed"), "seed", floats),
+                   tmp_path / "floats.parquet")
+    with pytest.raises(DealSetError, match=r"column 'seed' is double; .*"
+                       r"df\['seed'\] = df\['seed'\]\.astype\('Int64'\)"):
+        load_deal_set(tmp_path / "floats.parquet", make_game("german_whist"))

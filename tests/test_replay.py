@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,18 @@ def test_replay_of_a_deal_an_unfinished_run_has_not_played_says_so(run):
     assert result.exit_code == 2
     assert ("the run is interrupted, so deals it has not played yet have no record:"
             f" whist-sim run --resume {run} plays them") in " ".join(result.output.split())
+
+
+def test_a_dog_that_knocks_last_in_a_trick_is_shown_in_that_trick(tmp_path):
+    """A dog whose turn came after the trick's last card was printed on a line of its own
+    after the trick's result, as if between tricks (a data analyst's probe)."""
+    body = ('[tournament]\ngame = "knockout_whist"\nplayers = 4\ndeals = 12\nseed = 5\n'
+            '[variant]\ndogs_life = "first_round"\n'
+            '\n[[strategies]]\nuse = "random"\n\n[[strategies]]\nuse = "heuristic"\n')
+    run = make_run_without_ray(tmp_path, body)
+    keys = RunFolder.open(run).scan("deals").select("deal_key").collect()["deal_key"]
+    texts = [replay_deal(run, key).text for key in keys.to_list()]
+    assert any(re.search(r"knocks -> seat \d+ wins", text) for text in texts), \
+        "no dog knocked last in a trick: play more deals"
+    for text in texts:
+        assert "(a dog's life: no card this trick)" not in text  # every knock within a trick

@@ -409,11 +409,22 @@ def _check_columns(table: pa.Table, where: str) -> None:
                 f" {', '.join(REQUIRED)} (required) and stock, upcard, seed, variant (optional)"
             )
     for name in SCHEMA.names:
-        if name in names and not _fits(name, table.schema.field(name).type):
+        dtype = table.schema.field(name).type if name in names else None
+        if dtype is not None and not _fits(name, dtype):
             raise DealSetError(
-                f"{where}: column {name!r} is {table.schema.field(name).type}; it must hold"
-                f" {KINDS[name]}"
+                f"{where}: column {name!r} is {dtype}; it must hold {KINDS[name]}"
+                + (FLOATS_FROM_PANDAS.format(name=name) if pa.types.is_floating(dtype)
+                   and pa.types.is_integer(SCHEMA.field(name).type) else "")
             )
+
+
+FLOATS_FROM_PANDAS = (
+    " (pandas turns a column of whole numbers with a missing value into floats, which"
+    " cannot hold every seed exactly: give the column pandas' nullable integer type,"
+    " df[{name!r}] = df[{name!r}].astype('Int64'), before to_parquet)")
+"""What a whole-number column read as floats adds to its error: a probe nulled one seed in
+pandas and read only "column 'seed' is double", while docs/deal-sets.md says files from
+pandas and null seeds are both accepted."""
 
 
 def _fits(name: str, dtype: pa.DataType) -> bool:

@@ -173,12 +173,15 @@ def render(record: dict, state: DealState, game) -> str:
             size = len(record_.cards) if record_ is not None else len(log)
             trick_no += 1
             plays, cards = [], 0
-            while i < len(log) and cards < size and log[i][1] in ("play", "knock"):
+            # a dog's knock is its turn in the trick, wherever the trick's order puts it:
+            # after the last card too (a dog never leads, so a knock never starts one)
+            while i < len(log) and ((cards < size and log[i][1] in ("play", "knock"))
+                                    or log[i][1] == "knock"):
                 who, kind, card, _ = log[i]
                 if kind == "play":
                     plays.append(f"seat {who} {card_str(card)}")
                     cards += 1
-                else:  # a dog knocks in its turn, within the trick
+                else:
                     plays.append(f"seat {who} knocks")
                 i += 1
             won = f" -> seat {record_.winner} wins" if record_ else " (unfinished)"
