@@ -328,6 +328,25 @@ def test_seat_position_keeps_table_sizes_apart(run: RunFolder):
 # -- plots and the report ----------------------------------------------------------------------
 
 
+def test_the_survival_plot_draws_the_level_after_the_last_round(
+        run: RunFolder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """After round 7 the curve is the win rate: it showed only as a drop at the frame's edge."""
+    from matplotlib.axes import Axes
+
+    drawn: list[tuple[Any, Any, Any]] = []
+    real = Axes.step
+    monkeypatch.setattr(Axes, "step", lambda self, x, y, *a, **k: drawn.append(
+        (x, y, self)) or real(self, x, y, *a, **k))
+    survival = kw.survival(games(run)).collect()
+    plots.plot_survival(survival, tmp_path / "s.png")
+    assert drawn
+    for x, y, ax in drawn:
+        assert list(x[-2:]) == [7, 8] and y[-1] == y[-2]  # the last level held a round
+        assert ax.get_xlim()[1] >= 8
+    last = survival.filter(pl.col("round") == 7).sort("strategy", "table")
+    assert sorted(float(y[-1]) for _, y, _ in drawn) == sorted(last["survival"].to_list())
+
+
 def test_every_knockout_plot_writes_a_png(run: RunFolder, tmp_path: Path):
     g = games(run)
     made = [
@@ -358,7 +377,7 @@ def table_rows(text: str, heading: str, caption: str | None = None) -> list[list
 
 
 def survival_columns(text: str) -> dict[str, list[str]]:
-    """The survival table by column heading (strategy · table · players): its cells after
+    """The survival table by column heading (strategy · table · player-games): its cells after
     rounds 1 to 7."""
     section = text.split("## Knock-out Whist: survival\n", 1)[1]
     header = section.split("| after round |", 1)[1].split("\n", 1)[0]
@@ -367,10 +386,32 @@ def survival_columns(text: str) -> dict[str, list[str]]:
     return {column: [row[1 + i] for row in rows] for i, column in enumerate(columns)}
 
 
+def test_seats_are_labelled_one_way_and_the_texts_speak_of_knockout(run: RunFolder):
+    """The by-seat table read `dealer, 1, 2` beside the seat section's `dealer, eldest,
+    dealer+2`, and the generic texts spoke of Solo Whist's calls and defenders."""
+    text = build_report(run.path).markdown.read_text()
+    by_seat = table_rows(text, "Knock-out Whist: wins by table size and seat",
+                         "By seat from the first dealer: 3 seats")
+    positions = table_rows(text, "Seat position", "3 seats")
+    assert {r[1] for r in by_seat} == {r[1] for r in positions} == {
+        "dealer", "eldest", "dealer+2"}
+    assert "Solo Whist" not in text and "defenders of one contract" not in text
+    assert "two players who both lost the game" in text
+
+
+def test_knockout_tables_count_player_games_by_that_name(run: RunFolder):
+    text = build_report(run.path).markdown.read_text()
+    start = text.index("## Knock-out Whist: survival")
+    headers = [line for line in text[start:].splitlines() if line.startswith("| strategy |")
+               or line.startswith("| after round |")]
+    assert headers and all("| players |" not in h and " players |" not in h for h in headers)
+    assert "| player-games |" in text and "· 6 player-games |" in text
+
+
 def test_report_renders_the_hand_built_numbers(run: RunFolder):
     text = build_report(run.path).markdown.read_text()
     survival = survival_columns(text)
-    assert survival["A · all tables · 6 players"][:2] == [  # no spread: Wilson's, 2 deals
+    assert survival["A · all tables · 6 player-games"][:2] == [  # no spread: Wilson's, 2 deals
         "1.00 [{:.2f}, {:.2f}]".format(*wilson(1.0, 2)),
         "0.67 [{:.2f}, {:.2f}]".format(*wilson(4 / 6, 2))]
     wins = {(r[0], r[1]): r for r in table_rows(

@@ -233,18 +233,23 @@ def test_grand_rate_and_success_per_partnership(run: RunFolder):
     assert (cc["grands"], cc["successes"], cc["grand_success"]) == (2, 2, 1.0)
 
 
-def test_points_per_grand_and_null_hand(run: RunFolder):
+def test_points_per_grand_split_own_grands_from_the_opponents_and_per_null_hand(
+        run: RunFolder):
     table = summary(run)
     ab = table[("partnership", "A+B")]
-    # grand hands D1 (2), D3 (0), D4 (0), D5 (0); null hands D2 (3), D6 (1)
-    assert (ab["grand_hands"], ab["null_hands"]) == (4, 2)
-    assert ab["grand_points"] == pytest.approx(0.5)
-    # set sums 2 over 2 hands and 0 over 2: residuals 1 and -1, se = sqrt(2 * 2) / 4
-    assert ab["grand_points_hi"] == pytest.approx(0.5 + T1 * 0.5)
+    # its own grands D1 (B2: 2) and D3 (A1: 0), both in set 0: the hands of `success`
+    assert (ab["grands"], ab["own_grand_points"]) == (2, pytest.approx(1.0))
+    assert ab["own_grand_points_lo"] is None  # one deal index: no interval
+    # C+C's grands D4 (0) and D5 (0), both in set 1; null hands D2 (3), D6 (1)
+    assert (ab["their_grands"], ab["their_grand_points"]) == (2, 0.0)
+    assert ab["null_hands"] == 2
     assert ab["null_points"] == pytest.approx(2.0)
     assert ab["null_points_lo"] == pytest.approx(2.0 - T1 * 1.0)
     cc = table[("partnership", "C+C")]
-    assert cc["grand_points"] == pytest.approx((0 + 6 + 1 + 4) / 4)
+    assert cc["own_grand_points"] == pytest.approx((1 + 4) / 2)  # D4, D5
+    assert cc["their_grand_points"] == pytest.approx((0 + 6) / 2)  # D1, D3: A1's failed
+    # set sums 0 over D1 and 6 over D3 are both in set 0
+    assert cc["their_grand_points_lo"] is None
     assert cc["null_points"] == 0.0
 
 
@@ -266,7 +271,7 @@ def test_strategy_rows_count_each_seat(run: RunFolder):
     # C holds two seats of every deal and game, with the same results: same rates as C+C
     assert (c["deals"], c["grands"], c["games"], c["wins"]) == (12, 4, 8, 4)
     assert c["grand_success"] == 1.0
-    assert c["grand_points"] == pytest.approx(2.75)
+    assert (c["own_grand_points"], c["their_grand_points"]) == pytest.approx((2.5, 3.0))
     assert list(table)[:2] == [("partnership", "A+B"), ("partnership", "C+C")]
 
 
@@ -373,6 +378,23 @@ def table_rows(text: str, heading: str, caption: str | None = None) -> list[list
         elif lines:
             break
     return [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[2:]]
+
+
+def test_count_columns_and_their_words_name_what_they_count(run: RunFolder):
+    """The granding table's count column is hands for a partnership, seat-hands for a
+    strategy, and the standings' words name the column `seat-hands` as headed."""
+    text = build_report(run.path).markdown.read_text()
+    header = text.split("**Granding**", 1)[1].split("\n")[2]
+    assert "| hands / seat-hands |" in header
+    assert "| points per own grand [95% CI] | points per opponents' grand [95% CI] |" in header
+    assert "`seat-hands` is every hand it played, once per seat it held" in text
+    assert "`hands` is every hand it played" not in text
+
+
+def test_the_generic_texts_speak_of_minnesota_not_solo(run: RunFolder):
+    text = build_report(run.path).markdown.read_text()
+    assert "Solo Whist" not in text and "defenders of one contract" not in text
+    assert "in Minnesota Whist it bids first and leads a null hand" in text
 
 
 def test_report_renders_the_hand_built_numbers(run: RunFolder):

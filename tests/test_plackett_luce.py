@@ -179,6 +179,16 @@ def test_an_entrant_never_ahead_of_another_is_named_even_when_its_interval_has_w
                             " (above), so the true gap may be larger.")
 
 
+@pytest.mark.parametrize(("game", "sizes"), [("minnesota_whist", [4]), ("solo_whist", [4])])
+def test_the_gap_read_out_is_the_difference_of_the_ratings_as_shown(game, sizes):
+    """394.4 and -717.6 are shown as 394 and -718: the gap is 1112, not 1111 (a probe; and
+    Solo's 62.6 and -125.4, shown 63 and -125, read 187 for 188)."""
+    for high, low, shown in ((394.4, -717.6, "1112"), (62.6, -125.4, "188")):
+        ratings = pl.DataFrame({"strategy": ["h", "r"], "rating": [high, low]})
+        reading = _reading_text(ratings, game, sizes)
+        assert f"h is rated {shown} points above r" in reading
+
+
 def test_a_tie_is_neither_ahead_nor_behind_and_top_limits_the_places_read():
     frame = orders_frame([[("A", 1), ("B", 2), ("C", 3)], [("A", 1), ("C", 2), ("B", 2)]])
     # C tied B once and trailed it once: never ahead; B was ahead of C once

@@ -484,6 +484,11 @@ def test_build_report_writes_where_asked_and_without_a_game_section(
     assert "## A plugged-in section" in text and "Plugged in." in text
 
 
+def test_two_seat_standings_say_hands_as_their_column_is_headed(hand_built_run: RunFolder):
+    text = build_report(hand_built_run.path).markdown.read_text()
+    assert "`hands` is every hand it played;" in text and "| strategy | hands |" in text
+
+
 def test_build_report_on_a_missing_folder_raises_run_folder_error(tmp_path: Path):
     with pytest.raises(RunFolderError, match="no such run folder"):
         build_report(tmp_path / "nowhere")

@@ -305,6 +305,25 @@ def test_defence_counts_only_contracts_of_another_strategy(run: RunFolder):
     assert ("B", "misere") not in table  # B's own Misère: B0 defended its own strategy
 
 
+def test_net_by_role_adds_declaring_and_both_defences_up_to_the_net(run: RunFolder):
+    table = rows_by(sw.net_by_role(outcomes(run)).collect(), "strategy")
+    # A defended its own strategy's contracts with A0 in H5 (A2's failed Solo: +3) and H6
+    # (A2 + B3's failed Prop and Cop: +2), and A3 in H7 (A1's made Solo: -3): +2 units over
+    # 16 seat-hands. B: B3 in H1 (-3), B0 in H3 (-3), B1 in H6 (+2): -4.
+    assert table["A"]["defending_own_per_100"] == pytest.approx(100 * 2 / 16)
+    assert table["B"]["defending_own_per_100"] == pytest.approx(100 * -4 / 16)
+    seats = run.scan("seats").collect()
+    for name, row in table.items():
+        net = 100 * seats.filter(pl.col("strategy") == name)["net"].sum() / row["seat_hands"]
+        parts = sum(row[f"{role}_per_100"] for role in sw.ROLES)
+        assert parts == pytest.approx(row["net_per_100"]) == pytest.approx(net)
+    # and its parts are those of the bidding and defence tables' `all` rows
+    assert table["A"]["declaring_per_100"] == pytest.approx(
+        bidding(run)[("A", "all")]["units_per_100"])
+    assert table["A"]["defending_others_per_100"] == pytest.approx(
+        defence(run)[("A", "all")]["units_per_100"])
+
+
 # -- make rate by hand strength -------------------------------------------------------------------
 
 
@@ -517,6 +536,44 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert sessions["A"][2:4] == ["2", "2"]  # sets, deal indices
     assert sessions["A"][5].startswith("0.125 [")
     assert "## Seat position" in text and "| seat-hands |" in text
+
+
+def sections_of(run: RunFolder, out: Path) -> dict[str, Any]:
+    return {section.title: section for section in solo_whist_sections(run, out)}
+
+
+def test_defence_section_shows_defending_own_and_does_not_say_it_cancels(
+        run: RunFolder, tmp_path: Path):
+    section = sections_of(run, tmp_path)["Solo Whist: defence"]
+    text = " ".join(section.paragraphs)
+    assert "what one of its seats loses the other wins" not in text
+    assert "does not cancel" in text
+    roles = section.tables[-1]
+    assert roles.header[2:] == ["declaring [95% CI]", "defending others [95% CI]",
+                                "defending own [95% CI]", "net [95% CI]"]
+    # A: +2 units defending its own contracts over 16 seat-hands (see the net-by-role test)
+    assert roles.rows[0][0] == "A" and roles.rows[0][4].startswith("12.5")
+
+
+def test_the_two_make_rates_are_headed_by_what_they_count(run: RunFolder, tmp_path: Path):
+    sections = sections_of(run, tmp_path)
+    bidding_header = sections["Solo Whist: bidding and contracts"].tables[0].header
+    strength_header = sections["Solo Whist: make rate by hand strength"].tables[0].header
+    assert "made · make rate (declarer side) [95% CI]" in bidding_header
+    assert "make rate (as declarer) [95% CI]" in strength_header
+    assert not set(bidding_header) & {h for h in strength_header if "make rate" in h}
+
+
+def test_whole_units_print_as_whole_numbers(run: RunFolder, tmp_path: Path):
+    """Units paid at a stake of 1 read "214.0"; one number of decimals per column."""
+    from whist_sim.reports.document import whole_or_column
+
+    defence = sections_of(run, tmp_path)["Solo Whist: defence"].tables[0]
+    lost = defence.header.index("units lost")
+    assert [row[lost] for row in defence.rows if row[1] == "all"] == ["12", "6"]
+    halves = pl.DataFrame({"units": [1.0, 2.5, None]})
+    assert [whole_or_column(halves, "units")(r) for r in halves.iter_rows(named=True)] == [
+        "1.0", "2.5", "—"]
 
 
 # -- end to end on a real (small) run -------------------------------------------------------------

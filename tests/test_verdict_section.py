@@ -77,6 +77,18 @@ def test_two_entrants_without_a_test_get_a_fixed_sample_verdict(tmp_path):
     assert "fixed-sample test" in verdict
 
 
+def test_the_ranking_says_its_figures_average_over_different_opponents(tmp_path):
+    """A probe subtracted "1. heuristic_bold (+3.738), 2. heuristic (+3.718)" to 0.020 beside
+    "ahead of heuristic by 0.013": each figure is a mean over the entrants it met."""
+    three = _verdict(make_run_without_ray(tmp_path / "three", quick_config(deals=10)))
+    ranking = next(p for p in three.split("\n\n") if p.startswith("Ranked by"))
+    assert "averages over different opponents" in ranking
+    assert "not the difference of their figures here" in ranking
+    two = _verdict(make_run_without_ray(tmp_path / "two", quick_config(deals=10).replace(
+        '[[strategies]]\nuse = "random"\nlabel = "random_b"\n', "")))
+    assert "averages over different opponents" not in two
+
+
 def test_a_run_not_yet_finished_says_so_before_its_verdict(tmp_path):
     """A newcomer probe read "ends in a fixed-sample test ... accepted H1" and "decided" off
     a run stopped at 76 of 300 deals: a fixed-length test read before its end is optional

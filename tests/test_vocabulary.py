@@ -76,6 +76,21 @@ def test_the_glossary_defines_every_word_the_console_uses():
             f"**{word}**" in text, word
 
 
+REPORT_WORDS = ("session-seat", "balance", "throw-in", "declarer side", "grand hand",
+                "null hand", "HCP", "dog's life", "revived", "placing", "fair share",
+                "round win", "player-game")
+"""Words the Solo, Minnesota and Knock-out reports print without defining each time."""
+
+
+def test_the_glossary_defines_the_report_words_and_every_sense_of_unit():
+    text = GLOSSARY.read_text()
+    for word in REPORT_WORDS:
+        assert f"**{word}**" in text, word
+    unit = text[text.index("**unit**"):text.index("**deal key**")]
+    assert "Storage" in unit and "Stake" in unit and "Statistics" in unit
+    assert "never game" not in text  # the Minnesota and Knock-out sections count games
+
+
 def _project_texts() -> list[Path]:
     paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
              *sorted((ROOT / "configs").glob("*.toml")),

@@ -475,22 +475,29 @@ def seat_positions(seats: pl.LazyFrame) -> pl.LazyFrame:
 
     Adds ``position`` (0 for the dealer, 1 for the seat on its left, ...) and
     ``role``: "dealer" and "non-dealer" at a two-seat table; with more seats
-    "dealer", "eldest" (left of the dealer, who calls and leads first in Solo
-    Whist), then "dealer+2", "dealer+3", ... clockwise. A hand without a dealer
-    seat has null positions and only non-dealers.
+    :func:`position_role`. A hand without a dealer seat has null positions and only
+    non-dealers.
     """
     n_seats = pl.len().over("deal_key")
     dealer = pl.col("seat").cast(pl.Int64).filter(pl.col("is_dealer")).first().over("deal_key")
     position = (pl.col("seat").cast(pl.Int64) - dealer) % n_seats.cast(pl.Int64)
     return seats.with_columns(position=position, n_seats=n_seats).with_columns(
-        role=pl.when(pl.col("position") == 0)
-        .then(pl.lit("dealer"))
-        .when((pl.col("n_seats") == 2) | pl.col("position").is_null())
+        role=pl.when(pl.col("position").is_null()
+                     | ((pl.col("n_seats") == 2) & (pl.col("position") != 0)))
         .then(pl.lit("non-dealer"))
-        .when(pl.col("position") == 1)
-        .then(pl.lit("eldest"))
-        .otherwise(pl.format("dealer+{}", pl.col("position")))
+        .otherwise(position_role(pl.col("position")))
     ).drop("n_seats")
+
+
+def position_role(position: pl.Expr) -> pl.Expr:
+    """A seat's place from the dealer in words, with more than two seats: "dealer",
+    "eldest" (the dealer's left, the first to call or lay a card and, but in a Minnesota
+    grand, to lead), then "dealer+2", "dealer+3", ... clockwise. Every section labels
+    seats by it: Knock-out's wins by seat read `dealer, 1, 2` beside the seat section's
+    `dealer, eldest, dealer+2` for the same seats (a probe)."""
+    return (pl.when(position == 0).then(pl.lit("dealer"))
+            .when(position == 1).then(pl.lit("eldest"))
+            .otherwise(pl.format("dealer+{}", position)))
 
 
 def dealer_effect(seats: pl.LazyFrame) -> pl.LazyFrame:

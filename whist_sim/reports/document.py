@@ -159,6 +159,16 @@ def column(name: str, digits: int = 3) -> Callable[[dict], str]:
     return lambda row: fmt(row[name], digits)
 
 
+def whole_or_column(df: pl.DataFrame, name: str, digits: int = 1) -> Callable[[dict], str]:
+    """Cell function: column ``name`` as whole numbers when every value of it in ``df`` is
+    whole, else at ``digits`` decimals: one number of decimals for the column either way.
+    Units paid at a stake of 1 read "214.0" (a probe); a fractional stake still shows its
+    halves."""
+    values = df[name].drop_nulls().cast(pl.Float64) if name in df.columns else pl.Series([])
+    whole = bool(((values - values.round(0)).abs() < 1e-9).all()) if values.len() else False
+    return column(name, 0 if whole else digits)
+
+
 def interval(name: str, digits: int = 3) -> Callable[[dict], str]:
     """Cell function: ``name`` with its interval, by :func:`fmt_ci`."""
     return lambda row: fmt_ci(row, name, digits)

@@ -9,6 +9,14 @@ from whist_sim.reports.document import Section, interval, matrix
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.store import RunFolder
 
+EQUAL_NETS = {
+    "solo_whist": "equal nets, e.g. two defenders of one contract,",
+    "knockout_whist": "equal nets, e.g. two players who both lost the game, −1 each,",
+}
+"""Per game, an example of two seats with equal nets: the Solo one ("two defenders of one
+contract") stood in the Minnesota and Knock-out reports too (a probe). Where the game has
+none to give (Minnesota's opposite sides score opposite nets), just "equal nets"."""
+
 
 def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
     parts = facts.chunks.collect(
@@ -29,7 +37,7 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
             " defined seat by seat: in each hand every seat of the row strategy is"
             " compared with every seat of the column strategy. The win share is the"
             " share of those comparisons in which the row strategy's net was higher"
-            " (equal nets, e.g. two defenders of one contract, count half); the"
+            f" ({EQUAL_NETS.get(facts.game, 'equal nets')} count half); the"
             " margin is half the difference of the two nets, averaged over the"
             " comparisons (in a two-player game exactly the row strategy's net). Both"
             " are antisymmetric: share(A, B) = 1 − share(B, A).")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from whist_sim.reports.analyses import position_role
 from whist_sim.reports.stats import ratio_aggs, with_rate_bounds, with_ratio_interval
 
 ALL = "all"
@@ -276,7 +277,8 @@ def win_rate_by_seat(games: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy, table size and position (seat from the first dealer): win rate.
 
     ``games`` is :func:`player_games`. Columns: strategy, players (table
-    size), position, games (player-games), wins, win_rate with ``_lo``/``_hi``
+    size), position, role (``analyses.position_role``: "dealer", "eldest",
+    "dealer+2", ...), games (player-games), wins, win_rate with ``_lo``/``_hi``
     over deal indices, fair_share (1 / table size), deals.
     """
     return win_rate_by_seat_of(win_rate_by_seat_units(games))
@@ -295,9 +297,10 @@ def win_rate_by_seat_of(units: pl.LazyFrame) -> pl.LazyFrame:
     return (
         _pool(units, _SEAT, ["games", "wins"], {"win_rate": ("wins", "games")},
               rates=("win_rate",))
-        .with_columns(fair_share=1.0 / pl.col("players"))
-        .select("strategy", "players", "position", "games", "wins", "win_rate", "win_rate_lo",
-                "win_rate_hi", "fair_share", "deals")
+        .with_columns(fair_share=1.0 / pl.col("players"),
+                      role=position_role(pl.col("position")))
+        .select("strategy", "players", "position", "role", "games", "wins", "win_rate",
+                "win_rate_lo", "win_rate_hi", "fair_share", "deals")
         .sort("strategy", "players", "position")
     )
 

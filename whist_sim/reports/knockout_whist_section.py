@@ -32,7 +32,7 @@ def _survival_table(survival: pl.DataFrame) -> Table:
     cells = {(r["strategy"], r["table"], r["round"]): r for r in survival.iter_rows(named=True)}
     keys = survival.select("strategy", "table", "players").unique(maintain_order=True)
     header = [
-        f"{name} · {'all tables' if table == kw.ALL else f'{table} seats'} · {players} players"
+        f"{name} · {'all tables' if table == kw.ALL else f'{table} seats'} · {players} player-games"
         for name, table, players in keys.iter_rows()
     ]
     rows = []
@@ -57,7 +57,8 @@ def _elimination_table(eliminated: pl.DataFrame) -> Table:
         + [percent(shares.get((name, table, o), 0.0)) for o in outcomes]
         for name, table, players in keys.iter_rows()
     ]
-    return Table(["strategy", "table", "players", *[f"out in {r}" for r in range(1, 8)], "won"],
+    return Table(["strategy", "table", "player-games",
+                  *[f"out in {r}" for r in range(1, 8)], "won"],
                  rows, "Round of elimination (share of the strategy's players)",
                  "knockout_whist_elimination")
 
@@ -101,7 +102,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             "Knock-out Whist: survival",
             [
                 "A game is one row of the `deals` table; a player-game one seat of it, so"
-                " `players` counts the seats a strategy held (several per game in a line-up"
+                " `player-games` counts the seats a strategy held (several per game in a line-up"
                 " such as A B A B A B A); the survival table names the count in each column's"
                 " heading." + tables_note,
                 "Survival: the share of a strategy's players still in after each round. A"
@@ -127,13 +128,14 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " 1 for the winner, the others by the round they went out in, then tricks"
                 " in that round." + tables_note,
                 "By seat: the win rate at each seat counted from the first dealer (`dealer`,"
-                " then 1 = its left, who leads round 1), for each table size. " + intervals,
+                " then `eldest`, its left, who leads round 1, then `dealer+2`, ...), as the"
+                " Seat position section labels them, for each table size. " + intervals,
             ],
             [
                 _table(results, [
                     ("strategy", _col("strategy")),
                     ("table", _col("table")),
-                    ("players", _col("players")),
+                    ("player-games", _col("players")),
                     ("win rate [95% CI]", _ci("win_rate")),
                     ("fair share", _col("fair_share")),
                     ("first-round knock-outs [95% CI]", _ci("first_round_rate")),
@@ -142,7 +144,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ], "By table size", "knockout_whist_by_table_size"),
                 *(_table(by_seat.filter(pl.col("players") == size), [
                     ("strategy", _col("strategy")),
-                    ("seat", lambda r: "dealer" if r["position"] == 0 else str(r["position"])),
+                    ("position", _col("role")),
                     ("player-games", _col("games")),
                     ("win rate [95% CI]", _ci("win_rate")),
                     ("fair share", _col("fair_share")),
@@ -168,7 +170,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [_table(dogs, [
                 ("strategy", _col("strategy")),
                 ("table", _col("table")),
-                ("players", _col("players")),
+                ("player-games", _col("players")),
                 ("granted · rate [95% CI]", _count_ci("granted", "granted_rate")),
                 ("revived · per dog [95% CI]", _count_ci("revived", "revival_rate")),
                 ("revived: won · rate [95% CI]", _count_ci("revived_wins", "revived_win_rate")),

@@ -170,9 +170,10 @@ def summary(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
     Columns: kind ("partnership" or "strategy"), name, deals (side-deals for a
     partnership, seat-deals for a strategy), sets, deal_indices, grands (deals its side
     granded), grand_rate (grands / deals), successes, grand_success
-    (successes / grands), grand_hands, grand_points (its side's mean points
-    per grand hand, whoever granded), null_hands, null_points (per null
-    hand), games, wins, game_win_rate (a game is a row group of
+    (successes / grands), own_grand_points (its side's mean points per hand
+    its side granded: the hands of ``grand_success``), their_grands (hands the
+    other side granded), their_grand_points (its side's mean points on them),
+    null_hands, null_points (per null hand), games, wins, game_win_rate (a game is a row group of
     ``matches``: one per pairing, deal and rotation; a draw is not a win).
     Every rate and mean has ``_lo``/``_hi``: a 95% t-interval over deal
     indices (pooled ratio, cluster standard error), null with fewer than two.
@@ -198,8 +199,10 @@ def summary_sets(seat_rows: pl.LazyFrame,
             pl.len().cast(pl.Int64).alias("deals"),
             pl.col("granded").sum().cast(pl.Int64).alias("grands"),
             pl.col("success").sum().cast(pl.Int64).alias("successes"),
-            pl.col("grand").sum().cast(pl.Int64).alias("grand_hands"),
-            pl.col("points").filter(pl.col("grand")).sum().alias("grand_sum"),
+            pl.col("points").filter(pl.col("granded")).sum().alias("own_grand_sum"),
+            (pl.col("grand") & ~pl.col("granded")).sum().cast(pl.Int64).alias("their_grands"),
+            pl.col("points").filter(pl.col("grand") & ~pl.col("granded")).sum()
+            .alias("their_grand_sum"),
             (~pl.col("grand")).sum().cast(pl.Int64).alias("null_hands"),
             pl.col("points").filter(~pl.col("grand")).sum().alias("null_sum"),
         )
@@ -219,24 +222,31 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
         return pl.col(column).filter(pl.col(count) > 0)
 
     per_deal = (
-        deal_totals(per_set, keys, ("deals", "grands", "successes", "grand_hands",
-                                    "grand_sum", "null_hands", "null_sum"))
+        deal_totals(per_set, keys, ("deals", "grands", "successes", "own_grand_sum",
+                                    "their_grands", "their_grand_sum", "null_hands",
+                                    "null_sum"))
         .group_by(keys)
         .agg(
-            pl.col("deals", "grands", "successes", "grand_hands", "null_hands").sum(),
+            pl.col("deals", "grands", "successes", "their_grands", "null_hands").sum(),
             pl.col("sets").sum(),
             pl.len().cast(pl.Int64).alias("deal_indices"),
             *ratio_aggs("grand_rate", pl.col("grands"), pl.col("deals")),
             *ratio_aggs("grand_success", where("successes", "grands"), where("grands", "grands")),
-            *ratio_aggs("grand_points", where("grand_sum", "grand_hands"),
-                        where("grand_hands", "grand_hands")),
+            # own grands apart from the other side's: the column beside `success` is
+            # about the same hands (pooled, a heuristic's 3.28 points per grand hand
+            # counted its opponents' grands too, a probe)
+            *ratio_aggs("own_grand_points", where("own_grand_sum", "grands"),
+                        where("grands", "grands")),
+            *ratio_aggs("their_grand_points", where("their_grand_sum", "their_grands"),
+                        where("their_grands", "their_grands")),
             *ratio_aggs("null_points", where("null_sum", "null_hands"),
                         where("null_hands", "null_hands")),
         )
         .with_columns(
             *with_ratio_interval("grand_rate"),
             *with_ratio_interval("grand_success"),
-            *with_ratio_interval("grand_points"),
+            *with_ratio_interval("own_grand_points"),
+            *with_ratio_interval("their_grand_points"),
             *with_ratio_interval("null_points"),
         )
     )
@@ -260,7 +270,9 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
             *keys, "deals", "sets", "deal_indices", "grands",
             "grand_rate", "grand_rate_lo", "grand_rate_hi",
             "successes", "grand_success", "grand_success_lo", "grand_success_hi",
-            "grand_hands", "grand_points", "grand_points_lo", "grand_points_hi",
+            "own_grand_points", "own_grand_points_lo", "own_grand_points_hi",
+            "their_grands", "their_grand_points", "their_grand_points_lo",
+            "their_grand_points_hi",
             "null_hands", "null_points", "null_points_lo", "null_points_hi",
             "games", "wins", "game_win_rate", "game_win_rate_lo", "game_win_rate_hi",
         )

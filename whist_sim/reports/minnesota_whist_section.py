@@ -56,13 +56,16 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 "One row per partnership (`A+B`: the strategies of its two seats, partners"
                 " opposite) and per strategy. A partnership counts once per hand; a strategy"
                 " once per seat it held, so a strategy partnered with itself counts each hand"
-                " twice (with the same result, which leaves the rates unchanged).",
+                " twice (with the same result, which leaves the rates unchanged): the"
+                " `hands / seat-hands` column holds hands for a partnership and seat-hands"
+                " for a strategy.",
                 "`grand rate`: share of hands in which its side granded (a seat of the side"
                 " turned the first black card, or said grand). `success`: of those grands,"
-                " the share in which the side took 7 tricks or more. `points per grand hand`"
-                " and `per null hand`: the side's own points in the deal (0 when the other"
-                " side scored), averaged over grand hands (whoever granded) and over null"
-                " hands. `game win rate`: share of games to `target` won; a game is a row"
+                " the share in which the side took 7 tricks or more. `points per own"
+                " grand`, `per opponents' grand` and `per null hand`: the side's own points"
+                " in the deal (0 when the other side scored), averaged over the hands its"
+                " side granded (those of `success`), the hands the other side granded, and"
+                " the null hands. `game win rate`: share of games to `target` won; a game is a row"
                 " group of the `matches` table (one line-up, deal index and rotation).",
                 "Intervals are 95% t-intervals over deal indices: every line-up plays a deal"
                 " index in both rotations, the partnerships swapping seats on the same"
@@ -73,11 +76,12 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [_table(summary, [
                 ("kind", _col("kind")),
                 ("name", _col("name")),
-                ("hands", _col("deals")),
+                ("hands / seat-hands", _col("deals")),
                 ("deal indices", _col("deal_indices")),
                 ("grands · rate [95% CI]", _count_ci("grands", "grand_rate")),
                 ("made 7+ · success [95% CI]", _count_ci("successes", "grand_success")),
-                ("points per grand hand [95% CI]", _ci("grand_points", 2)),
+                ("points per own grand [95% CI]", _ci("own_grand_points", 2)),
+                ("points per opponents' grand [95% CI]", _ci("their_grand_points", 2)),
                 ("points per null hand [95% CI]", _ci("null_points", 2)),
             ], "Granding", "minnesota_granding"),
              _table(summary, [

@@ -238,7 +238,7 @@ def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
         ax.set_xlabel("aces, kings, queens held (fewer is better)"
                       if measure == "high_cards" else "declarer's sure tricks")
     for ax in axes[::3]:
-        ax.set_ylabel("make rate (95% Wilson)")
+        ax.set_ylabel("make rate as declarer (95%)")
     shared_legend(fig, axes, "Make rate by hand strength")
     return save(fig, path)
 
@@ -428,20 +428,31 @@ def plot_survival(survival: pl.DataFrame, path: Path | str) -> Path:
             line = part.filter(pl.col("strategy") == name).sort("round")
             if line.height == 0:
                 continue
-            x = line["round"].to_numpy()
-            ax.fill_between(x, line["survival_lo"].fill_null(np.nan).to_numpy().astype(float),
-                            line["survival_hi"].fill_null(np.nan).to_numpy().astype(float),
-                            step="post", color=colours[name], alpha=0.15, linewidth=0)
-            ax.step(x, line["survival"].to_numpy(), where="post", color=colours[name],
-                    label=name)
+            x, (y, lo, hi) = _last_step_drawn(
+                line["round"].to_numpy(),
+                *(line[c].fill_null(np.nan).to_numpy().astype(float)
+                  for c in ("survival", "survival_lo", "survival_hi")))
+            ax.fill_between(x, lo, hi, step="post", color=colours[name], alpha=0.15,
+                            linewidth=0)
+            ax.step(x, y, where="post", color=colours[name], label=name)
         ax.set_xticks(range(8))
-        ax.set_xlim(0, 7)
+        ax.set_xlim(0, 8)
         ax.set_ylim(0, 1.02)
         ax.set_xlabel("after round")
         ax.set_title(_table_title(table))
     axes[0].set_ylabel("share still in (95% CI over deal indices)")
     shared_legend(fig, axes, "Survival by round")
     return save(fig, path)
+
+
+def _last_step_drawn(x: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Steps drawn "post" hold each value from its round to the next: the last one, after
+    round 7 (the win rate), began at the frame's edge and showed only as a drop there (a
+    probe). One more point, a round on, with the last values again, draws it for a round's
+    width."""
+    if not x.size:
+        return x, list(ys)
+    return np.append(x, x[-1] + 1), [np.append(y, y[-1]) for y in ys]
 
 
 def plot_elimination_rounds(rounds: pl.DataFrame, path: Path | str) -> Path:
@@ -510,7 +521,9 @@ def plot_win_rate_by_seat(by_seat: pl.DataFrame, path: Path | str) -> Path:
             ax.errorbar(x, line["win_rate"].to_numpy(), yerr=errors(line, "win_rate"),
                         marker="o", capsize=3, label=name)
         ax.axhline(1 / size, color="black", linewidth=0.8, linestyle=":")
-        ax.set_xticks(range(size), ["dealer", *[str(p) for p in range(1, size)]])
+        roles = dict(zip(part["position"].to_list(), part["role"].to_list(), strict=True))
+        ax.set_xticks(range(size), [roles.get(p, "") for p in range(size)],
+                      rotation=30 if size > 4 else 0)
         ax.set_ylim(0, 1)
         ax.set_xlabel("seat from the first dealer")
         ax.set_title(f"{size} players")

@@ -20,6 +20,7 @@ is Plackett-Luce).
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -318,13 +319,14 @@ def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int],
         return "With a single entrant there is nothing to compare."
     best, worst = ratings.row(0, named=True), ratings.row(-1, named=True)
     gap = best["rating"] - worst["rating"]
+    shown = shown_gap(best["rating"], worst["rating"])
     two = _ahead(gap)
     held = sorted({best["strategy"], worst["strategy"]} & unplaced)
     bound = (f" These are lower bounds: {_names(held)}'s rating is held by the prior"
              " alone (above), so the true gap may be larger." if held else "")
     if game == "minnesota_whist":
         return (
-            f"Reading a gap: {best['strategy']} is rated {fmt(gap, 0)} points above"
+            f"Reading a gap: {best['strategy']} is rated {shown} points above"
             f" {worst['strategy']}, so a partnership of two {best['strategy']} seats beats one"
             f" of two {worst['strategy']} seats with probability {fmt(100 * two, 1)}%."
             + bound
@@ -333,12 +335,20 @@ def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int],
     table = [best["strategy"]] + [worst["strategy"]] * (n - 1)
     first = predicted_win_share(ratings, table)[best["strategy"]]
     return (
-        f"Reading a gap: {best['strategy']} is rated {fmt(gap, 0)} points above"
+        f"Reading a gap: {best['strategy']} is rated {shown} points above"
         f" {worst['strategy']}. In a two-seat order it would finish ahead with probability"
         f" {fmt(100 * two, 1)}%; at a table of {n} with one {best['strategy']} seat and"
         f" {n - 1} {worst['strategy']} seats, the {best['strategy']} seat finishes first with"
         f" probability {fmt(100 * first, 1)}% (an even table: {fmt(100 / n, 1)}%)." + bound
     )
+
+
+def shown_gap(high: float, low: float) -> str:
+    """The gap between two ratings as the table shows them: the difference of the figures
+    as rounded, so the sentence agrees with the table (rounded on its own, 394.4 - -717.6
+    read "1111 points" beside 394 and -718; as ``verdict_section._fmt_gap`` does for
+    shares). The chances beside it are drawn from the unrounded gap."""
+    return str(Decimal(fmt(high, 0)) - Decimal(fmt(low, 0)))
 
 
 def _ahead(gap: float) -> float:

@@ -29,7 +29,7 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
     standings = analyses.standings_of(parts.lazy()).collect()
     hands = facts.hands
     paragraphs = [
-        "One row per strategy, best mean net first. `hands` is every hand it played;"
+        f"One row per strategy, best mean net first. {_hands_is(hands)};"
         " `pairs` the duplicate pairs (a line-up and deal index played in every seat"
         " rotation, so both sides held the same cards) and `deals` the deal indices. Each"
         " deal index is first reduced to the strategy's totals over its hands there (wins,"
@@ -63,6 +63,14 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
     figure = plots.plot_standings(standings, out / "standings.png",
                                   fair_win_rate(facts, standings))
     return [Section("Standings", paragraphs, [table], [figure])]
+
+
+def _hands_is(hands: str) -> str:
+    """What the standings' count column holds, by the heading it has: "`hands` is every
+    hand it played" was said of a column headed `seat-hands` (a probe)."""
+    if hands == "hands":
+        return "`hands` is every hand it played"
+    return "`seat-hands` is every hand it played, once per seat it held in it"
 
 
 def fair_win_rate(facts: RunFacts, standings: pl.DataFrame) -> tuple[float, str] | None:

@@ -117,7 +117,9 @@ def verdict_section(
         ranked, lines, separated = _pairwise(game, figure, ranges, labels, comparisons,
                                              summaries)
     places = rank_labels([text for _, text in ranked])
-    paragraphs.append(f"Ranked by {figure.name}: " + ranking_line(places, ranked) + ".")
+    paragraphs.append(f"Ranked by {figure.name}: " + ranking_line(places, ranked) + "."
+                      + (_over_other_opponents(figure) if game != "knockout_whist"
+                         and len(ranked) > 2 else ""))
     if unranked:
         who = "it" if len(unranked) == 1 else "each"
         paragraphs.append(f"Not ranked: {', '.join(unranked)}. Another seat forfeited every"
@@ -424,6 +426,20 @@ def share_bounds(lo: float, hi: float) -> tuple[float, float]:
     which this leaves as it is; it guards the text against any other.
     """
     return max(0.0, lo), min(1.0, hi)
+
+
+def _over_other_opponents(figure: Any) -> str:
+    """Why two ranking figures do not subtract to the comparison of their entrants.
+
+    With three entrants or more each figure is a mean over the entrants it met, the other
+    ranked entrant among them and itself not: two figures average over different
+    opponents. A reader took "1. heuristic_bold (+3.738), 2. heuristic (+3.718)" for a
+    gap of 0.020 beside "ahead of heuristic by 0.013", the head-to-head margin (a probe).
+    """
+    return (f" Each entrant's {figure.name} is its mean against the entrants it met, so"
+            " two entrants' figures are averages over different opponents (each meets"
+            " the other, never itself): the comparisons below are of the two head to"
+            " head, not the difference of their figures here.")
 
 
 def _multiplicity(count: int, done: int = 0) -> str:
