@@ -831,28 +831,23 @@ def test_a_plugin_whose_import_of_a_name_fails_says_the_plugin_was_found(tmp_pat
         strategy_class("plugin_imports_a_missing_name:Mine", "german_whist")
 
 
-def test_a_plugin_with_a_syntax_error_names_its_file_and_line(tmp_path, monkeypatch):
-    """It said "(plugin_syntax_xyz.py, line 2)": no folder, where the author had several
-    copies of the file."""
+@pytest.mark.parametrize(("module", "source", "raised"), [
+    # it said "(plugin_syntax_xyz.py, line 2)": no folder, where the author had several
+    # copies of the file
+    ("plugin_syntax_xyz", "import random\nclass Mine(object)\n    pass\n",
+     "SyntaxError: expected ':'"),
+    ("plugin_divides_xyz", "x = 1\ny = x / 0\n", "ZeroDivisionError: division by zero"),
+], ids=["syntax error", "error as it is imported"])
+def test_a_plugin_that_cannot_be_imported_names_its_file_and_line(tmp_path, monkeypatch,
+                                                                   module, source, raised):
     from whist_sim.strategy import StrategyError, strategy_class
 
-    path = tmp_path / "plugin_syntax_xyz.py"
-    path.write_text("import random\nclass Mine(object)\n    pass\n")
+    path = tmp_path / f"{module}.py"
+    path.write_text(source)
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(StrategyError) as refused:
-        strategy_class("plugin_syntax_xyz:Mine", "german_whist")
-    assert str(refused.value).endswith(f"raised SyntaxError: expected ':' (at {path}:2)")
-
-
-def test_a_plugin_failing_as_it_is_imported_names_where(tmp_path, monkeypatch):
-    from whist_sim.strategy import StrategyError, strategy_class
-
-    path = tmp_path / "plugin_divides_xyz.py"
-    path.write_text("x = 1\ny = x / 0\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(StrategyError) as refused:
-        strategy_class("plugin_divides_xyz:Mine", "german_whist")
-    assert str(refused.value).endswith(f"raised ZeroDivisionError: division by zero (at {path}:2)")
+        strategy_class(f"{module}:Mine", "german_whist")
+    assert str(refused.value).endswith(f"raised {raised} (at {path}:2)")
 
 
 def test_a_constructor_argument_left_out_says_where_to_give_it(tmp_path, monkeypatch):

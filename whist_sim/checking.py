@@ -490,8 +490,8 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
                            " Exception (or return an action)")
             elif isinstance(cause, RuleError):
                 problem = f"it played an illegal action: {cause}"
-            elif _reported_illegal(cause):
-                problem = f"it played an illegal action (isolated): {_reported_illegal(cause)}"
+            elif refusal := _reported_illegal(cause):
+                problem = f"it played an illegal action (isolated): {refusal}"
             elif _too_slow(cause):
                 limit = "its time limit" if time_limit is None else f"{time_limit:g} s"
                 problem = (f"it is too slow: {_decision_name(watched.view)} took longer than"

@@ -188,11 +188,6 @@ def render(record: dict, state: DealState, game) -> str:
             lines.append(f"Trick {trick_no:2d}: " + ", ".join(plays) + won)
             continue
         how = "" if chosen or phase == "draw" else " (forced)"
-        if phase == "knock":  # the action is the knock itself
-            lines.append(f"          seat {seat} knocks (a dog's life: no card this trick)"
-                         f"{how}")
-            i += 1
-            continue
         verbs = {"take": "takes face-up", "draw": "draws", "bid": "calls", "trump": "names",
                  "lay": "lays face down", "turn": "turns up"}
         verb = verbs.get(phase, phase)

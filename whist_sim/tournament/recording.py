@@ -1083,8 +1083,6 @@ def _german_deals(raw: RawDeals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """From the hands' ``RawDeals``: the dealt hands (hands x 2 masks), the trump suits,
     and the stock cards turned face up in stage 1 under one face-up card, in order (the
     stock's even places: hands x 13)."""
-    if not raw.count:
-        return np.zeros((0, 2), np.uint64), raw.trumps, np.zeros((0, 13), np.int64)
     sizes, cards = raw.stock_sizes, raw.stock_cards
     if sizes is None or cards is None or np.any(sizes != 26):
         raise ValueError("German Whist trick facts: a hand without a stock of 26 cards")
