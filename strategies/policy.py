@@ -151,12 +151,14 @@ class PolicyStrategy(Strategy):
         self.function = made_by(found, callable, arguments) if arguments else found
         self.with_generator = arguments_taken(self.function, callable) == 2
         self._encoders: dict[tuple[Any, ...], Any] = {}
-
-    @property
-    def randomness_advice(self) -> str:
+        self.randomness_advice = self._advice()
         """What ``whist-sim check`` tells the author of a policy that played the same seed
-        two ways (``whist_sim.checking``): a policy of one parameter has no generator
-        to draw from, so it is told how to get one."""
+        two ways (``whist_sim.checking``): a plain attribute, which the check reads without
+        running any code of the strategy's."""
+
+    def _advice(self) -> str:
+        """A policy of one parameter has no generator to draw from, so it is told how to
+        get one."""
         if self.with_generator:
             return ("Draw randomness only from the policy's second parameter, the seat's"
                     " generator (not NumPy's or Python's global generator), and keep no"

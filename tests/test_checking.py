@@ -483,3 +483,25 @@ def test_params_build_a_class_as_they_build_a_name_and_are_refused_for_an_instan
         check_strategy(Picky(), games=["german_whist"], deals=1, params={"lead": "low"})
     assert check_strategy(Picky, games=["german_whist"], deals=1,
                           params={"lead": "low"}).decisions > 0
+
+
+class _HostileAdvice(RandomStrategy):
+    """Chooses from the global generator, and its ``randomness_advice`` ends the process."""
+
+    games = frozenset({"german_whist"})
+
+    @property
+    def randomness_advice(self):
+        raise SystemExit("gotcha")
+
+    def choose(self, view, rng):
+        legal = [a for a in range(52) if view.legal >> a & 1]
+        return random.choice(legal)
+
+
+def test_a_strategys_randomness_advice_is_read_without_running_its_code():
+    """The check read a plug-in's ``randomness_advice`` with getattr: a property that
+    raised SystemExit ended ``whist-sim check`` with the plug-in's word and no verdict."""
+    with pytest.raises(StrategyCheckError, match=r"it is not deterministic: .* Draw randomness"
+                       r" only from the rng argument"):
+        check_strategy(_HostileAdvice(), games=["german_whist"], deals=2)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 import shlex
 import sys
@@ -521,8 +522,10 @@ def _repeatable_advice(strategy: Any) -> str:
 
     A strategy whose author writes no ``choose`` (the built-in ``policy``, which calls a
     function of one argument) would be told to use an rng argument it does not have; it
-    says instead how its author gets one."""
-    advice = getattr(strategy, "randomness_advice", None)
+    says instead how its author gets one. Read as stored (``inspect.getattr_static``), never
+    run: a plug-in's property that raised SystemExit ended the check with its own word and
+    no verdict (a hostile probe of this very lookup)."""
+    advice = inspect.getattr_static(strategy, "randomness_advice", None)
     return advice if isinstance(advice, str) and advice else STRATEGY_RANDOMNESS_ADVICE
 
 
