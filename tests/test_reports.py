@@ -300,6 +300,9 @@ def test_the_forfeits_table_shows_an_errors_first_line_not_a_bots_stderr():
     assert first_line(error) == ("seat 0 (bot) reported an error in reply to decide:"
                                  " strategy raised KeyError: 3 [bot command: ./bot]")
     assert first_line("one line") == "one line" and first_line(None) is None
+    # a strategy's escape sequences, printed on the console at the end of a run, drove
+    # the terminal: they are shown as escapes
+    assert first_line("boom\x1b[2J\x1b]0;title\x07\nmore") == "boom\\x1b[2J\\x1b]0;title\\x07"
 
 
 # -- German Whist -----------------------------------------------------------------------------

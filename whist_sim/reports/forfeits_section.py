@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from whist_sim.raised import one_line
 from whist_sim.reports import analyses
 from whist_sim.reports.document import Section, column, fmt, table_of
 from whist_sim.reports.run_facts import RunFacts
@@ -13,8 +14,10 @@ from whist_sim.store import RunFolder
 def first_line(error: str | None) -> str | None:
     """An error's first line: what failed. A bot's error goes on with the last lines of its
     stderr (a Python bot's whole traceback), which in a table cell buried the reason that
-    a strategy failing in process gives in one line."""
-    return None if error is None else error.split("\n", 1)[0]
+    a strategy failing in process gives in one line. Control characters a strategy put in
+    its message are shown as escapes (``raised.one_line``): printed on the console at the
+    end of a run, an escape sequence in an exception's text drove the terminal."""
+    return None if error is None else one_line(error.split("\n", 1)[0])
 
 
 def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
