@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tests.tournament_helpers import make_run_without_ray, quick_config
 from whist_sim.cli import app
-from whist_sim.replay import replay_deal
+from whist_sim.replay import _suit_name, replay_deal
 from whist_sim.store import RunFolder, RunFolderError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -215,3 +215,44 @@ def test_a_dog_that_knocks_last_in_a_trick_is_shown_in_that_trick(tmp_path):
         "no dog knocked last in a trick: play more deals"
     for text in texts:
         assert "(a dog's life: no card this trick)" not in text  # every knock within a trick
+
+
+def test_a_knockout_replay_opens_each_round_with_its_dealer_players_and_trump(tmp_path):
+    """Trick numbers run on through a Knock-out game, so a replay gave no sign of where a
+    round began, who was still dealt in or why a seat stopped playing (a probe's finding).
+    Each round now opens with a line read off the game's own record; it must agree with
+    the rounds table."""
+    body = ('[tournament]\ngame = "knockout_whist"\nplayers = 4\ndeals = 6\nseed = 5\n'
+            '[variant]\ndogs_life = "first_round"\n'
+            '\n[[strategies]]\nuse = "random"\n\n[[strategies]]\nuse = "heuristic"\n')
+    run = make_run_without_ray(tmp_path, body)
+    rounds = RunFolder.open(run).scan("rounds").collect()
+    saw_dog = False
+    for key in rounds["deal_key"].unique().sort().to_list():
+        text = replay_deal(run, key).text
+        headers = re.findall(r"^Round (\d+) \(dealer seat (\d+)\): (\d+) cards each to seats?"
+                             r" ([\d, ]+?)(?:; 1 card to the dogs?, seats? ([\d, ]+?))?;"
+                             r" trump (\w+),",
+                             text, re.MULTILINE)
+        table = rounds.filter(pl.col("deal_key") == key)
+        assert [int(h[0]) for h in headers] == sorted(table["round"].unique().to_list()), key
+        for number, dealer, cards, full, dogs, trump in headers:
+            rows = table.filter(pl.col("round") == int(number))
+            assert {int(dealer)} == set(rows["dealer"].to_list()), (key, number)
+            full_rows = rows.filter(~pl.col("dog"))
+            assert [int(s) for s in full.split(", ")] == sorted(full_rows["seat"].to_list())
+            assert {int(cards)} == set(full_rows["cards_dealt"].to_list())
+            dog_seats = [int(s) for s in re.findall(r"\d+", dogs)]
+            assert dog_seats == sorted(rows.filter(pl.col("dog"))["seat"].to_list())
+            saw_dog = saw_dog or bool(dog_seats)
+            assert trump == _suit_name(rows["trump"][0])
+        # each round's line comes before its first trick: the trick numbers after a header
+        # are that round's
+        lines = text.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith("Round ")]
+        firsts = [next(int(m.group(1)) for line in lines[i:]
+                       if (m := re.match(r"Trick +(\d+):", line))) for i in starts]
+        tricks = RunFolder.open(run).scan("tricks").filter(pl.col("deal_key") == key).collect()
+        expected = tricks.group_by("round").agg(pl.col("trick").min()).sort("round")
+        assert firsts == expected["trick"].to_list(), key
+    assert saw_dog, "no dog in these games: play more deals"

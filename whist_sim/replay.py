@@ -28,6 +28,7 @@ import polars as pl
 from whist_sim.cards import SUIT_NAMES, SUITS, card_str
 from whist_sim.games import make_game
 from whist_sim.games.base import DealState
+from whist_sim.games.knockout_whist import ROUND_FIELDS
 from whist_sim.store import RunFolder, RunFolderError
 from whist_sim.store.lock import shown_status
 
@@ -161,10 +162,18 @@ def render(record: dict, state: DealState, game) -> str:
     lines.append("")
     log = state.log
     completed = state.completed_tricks()  # every round's, in Knock-out Whist
+    trick_rounds = getattr(state, "all_trick_rounds", None)
+    headers = _round_headers(state) if trick_rounds is not None else {}
+    shown_round = 0
     i = 0
     trick_no = 0
     while i < len(log):
         seat, phase, action, chosen = log[i]
+        if trick_rounds is not None:  # the round the next trick belongs to
+            upcoming = trick_rounds[trick_no] if trick_no < len(trick_rounds) else state.round
+            if upcoming != shown_round:
+                shown_round = upcoming
+                lines.append(headers.get(upcoming, f"Round {upcoming} (unfinished)"))
         if phase == "play":
             # a trick is as many plays as its record holds (Knock-out tables shrink as
             # players go out, and a dog that knocked plays no card); the last, unfinished
@@ -203,6 +212,34 @@ def render(record: dict, state: DealState, game) -> str:
     if record["status"] != "ok":
         lines.append(f"Forfeited by seat {record['forfeit_seat']}: {record['error']}")
     return "\n".join(lines)
+
+
+def _round_headers(state: Any) -> dict[int, str]:
+    """Knock-out Whist: per finished round, the line that opens it in a replay: its dealer,
+    who was dealt how many cards (a dog one), and its trump and how it was fixed. The
+    tricks' numbers run on through the game, so without these a reader could not tell
+    where a round began, or why a seat stopped playing (a probe's finding)."""
+    dealers, _ = state.round_masks()
+    by_round: dict[int, list[tuple[Any, ...]]] = {}
+    for record in state.round_records:
+        by_round.setdefault(record[0], []).append(record)
+    headers = {}
+    for number, records in sorted(by_round.items()):
+        fields = [dict(zip(ROUND_FIELDS, record, strict=True)) for record in records]
+        full = sorted(f["seat"] for f in fields if not f["dog"])
+        dogs = sorted(f["seat"] for f in fields if f["dog"])
+        cards = max(f["cards_dealt"] for f in fields)  # a dog's is 1
+        dealt = f"{cards} cards each to seat" + \
+            ("s " if len(full) > 1 else " ") + ", ".join(map(str, full))
+        if dogs:
+            dealt += ("; 1 card to the dog, seat " if len(dogs) == 1
+                      else "; 1 card to the dogs, seats ") + ", ".join(map(str, dogs))
+        chooser = fields[0]["trump_chooser"]
+        trump = _suit_name(fields[0]["trump"])
+        how = "turned up" if chooser < 0 else f"named by seat {chooser}"
+        dealer = f"dealer seat {dealers[number - 1]}" if number <= len(dealers) else ""
+        headers[number] = f"Round {number} ({dealer}): {dealt}; trump {trump}, {how}"
+    return headers
 
 
 def _suit_name(symbol: str | None) -> str:
