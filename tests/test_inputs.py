@@ -443,6 +443,24 @@ def test_an_address_where_nothing_listens_fails_fast_in_one_line(tmp_path):
     _assert_names(result.stderr, address, "no Ray cluster there")
 
 
+@pytest.mark.slow
+def test_an_address_from_ray_address_where_nothing_listens_is_named_ray_address(tmp_path):
+    """The address came from the environment, yet the error named "--address", an option
+    nobody had typed (a cluster probe)."""
+    config = write_config(tmp_path, quick_config(deals=2))
+    address = f"127.0.0.9:{_free_port()}"
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "run", str(config),
+         "--out", str(tmp_path / "out"), "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "RAY_ADDRESS": address},
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    _assert_names(result.stderr, f"RAY_ADDRESS {address}", "no Ray cluster there")
+    assert "--address" not in result.stderr.split("continue with")[0], result.stderr
+
+
 class _Listener:
     """A TCP server on 127.0.0.9 that accepts and answers each connection with ``reply``
     (nothing: it stays silent)."""

@@ -96,10 +96,15 @@ def _check_out(out: Path) -> None:
               f" ({exc.strerror or exc}); choose another --out")
 
 
-def _check_run_options(workers: int | None, address: str | None, ctx: typer.Context) -> None:
+def _check_run_options(workers: int | None, address: str | None, ctx: typer.Context
+                       ) -> str | None:
     """``--workers`` in range and ``--address`` well formed, before the config is read;
     ``ctx`` says whether the address came from ``RAY_ADDRESS`` (a bad one in the
-    environment was reported as a bad ``--address`` nobody had typed: a probe)."""
+    environment was reported as a bad ``--address`` nobody had typed: a probe).
+
+    Returns the address to hand the run: ``--address``'s, or None when it came from
+    ``RAY_ADDRESS``, which the run then reads itself, so that a cluster it cannot join
+    is named as ``RAY_ADDRESS`` there too (it said "--address", a second probe)."""
     from whist_sim.tournament.cluster import check_workers, parse_address
 
     source = ctx.get_parameter_source("address")
@@ -113,6 +118,7 @@ def _check_run_options(workers: int | None, address: str | None, ctx: typer.Cont
     if address and workers == 0:  # said, not silently dropped
         _warn([f"--workers 0 plays in this process: the Ray address {address} (--address or"
                " RAY_ADDRESS) is not used"])
+    return None if where == "RAY_ADDRESS" else address
 
 
 ConfigArg = Annotated[
@@ -165,7 +171,7 @@ def run(
 
     stop_on_sigterm()  # a scheduler's stop is a Ctrl-C: the run kept, and resumable
 
-    _check_run_options(workers, address, ctx)
+    given_address = _check_run_options(workers, address, ctx)
     folder = resume
     try:
         if resume is not None:
@@ -177,7 +183,7 @@ def run(
                 raise WhistSimError(
                     f"{', '.join(ignored)} cannot go with --resume: a run resumes with its own"
                     f" plan, seed and folder ({resume}); start a new run to change them")
-            summary = resume_tournament(resume, workers=workers, address=address,
+            summary = resume_tournament(resume, workers=workers, address=given_address,
                                         progress=progress, on_error=on_error)
         else:
             if config is None:
@@ -197,8 +203,8 @@ def run(
             _warn(loaded.warnings)
             folder = out or _new_folder(config.stem)
             _check_out(folder)
-            summary = run_tournament(loaded, folder, workers=workers, address=address,
-                                     progress=progress)
+            summary = run_tournament(loaded, folder, workers=workers,
+                                     address=given_address, progress=progress)
     except WhistSimError as exc:
         _fail(exc)
         return
@@ -377,7 +383,7 @@ def duel(
     from whist_sim.tournament.duel import duel_config, parse_settings, run_duel
 
     stop_on_sigterm()
-    _check_run_options(workers, address, ctx)
+    given_address = _check_run_options(workers, address, ctx)
     folder = out or _new_folder("duel")
     try:
         sprt_table = None if sprt is None else parse_settings(_sprt_items(sprt), "--sprt")
@@ -389,7 +395,8 @@ def duel(
             raise WhistSimError(_as_options(str(exc))) from None
         _warn([_as_options(line) for line in config.warnings])
         _check_out(folder)
-        summary = run_duel(config, folder, workers=workers, address=address, progress=progress)
+        summary = run_duel(config, folder, workers=workers, address=given_address,
+                           progress=progress)
     except WhistSimError as exc:
         _fail(exc)
         return
