@@ -128,6 +128,31 @@ def test_a_folder_holding_only_a_lock_file_takes_a_new_run(tmp_path: Path):
     assert run_tournament(config, out, workers=0, progress=False).status == "complete"
 
 
+def test_a_folder_of_other_files_is_not_offered_a_resume(tmp_path: Path):
+    """A non-empty folder with no run.json was told "continue the run there: whist-sim run
+    --resume", which then refused it as not a run folder (a cluster probe). A folder
+    holding a run is still offered its resume."""
+    config = tmp_path / "quick.toml"
+    config.write_text(quick_config(deals=2))
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "stuff.txt").write_text("mine")
+    result = CliRunner().invoke(app, ["run", str(config), "--out", str(other), "--workers", "0",
+                                      "--no-progress"])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"{other} already exists and is not empty; choose another folder" in text, text
+    assert "it holds no run (run.json) to continue" in text and "--resume" not in text, text
+    run = tmp_path / "run"
+    first = CliRunner().invoke(app, ["run", str(config), "--out", str(run), "--workers", "0",
+                                     "--no-progress"])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(app, ["run", str(config), "--out", str(run), "--workers", "0",
+                                     "--no-progress"])
+    assert again.exit_code == 2
+    assert f"whist-sim run --resume {run}" in " ".join(again.output.split())
+
+
 def _lock_names(run: Path, pid: int, host: str) -> None:
     (run / LOCK_FILE).write_text(json.dumps({"pid": pid, "host": host, "started": "-",
                                              "command": "whist-sim run"}))

@@ -588,11 +588,16 @@ def folder_path(path: Any) -> Path:
 
 
 def taken(path: Path | str) -> str:
-    """Why a new run cannot start in ``path``, and the two ways on, as the command line
-    and Python say them (a notebook's user has no ``--out``)."""
-    return (f"{path} already exists and is not empty; choose another folder for the run"
-            f" (--out; run_tournament's out), or continue the run there: whist-sim run"
-            f" --resume {path} (resume_tournament({str(path)!r}))")
+    """Why a new run cannot start in ``path``, and the ways on, as the command line and
+    Python say them (a notebook's user has no ``--out``). Resuming is offered only where
+    there is a run to resume (its ``run.json``): a folder of other files was told to
+    resume, and the resume then refused it as not a run folder (a probe)."""
+    another = (f"{path} already exists and is not empty; choose another folder for the run"
+               " (--out; run_tournament's out)")
+    if not (Path(path) / RUN_FILE).is_file():
+        return f"{another}: it holds no run ({RUN_FILE}) to continue"
+    return (f"{another}, or continue the run there: whist-sim run --resume {path}"
+            f" (resume_tournament({str(path)!r}))")
 
 
 def is_fresh(path: Path | str) -> bool:
