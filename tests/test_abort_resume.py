@@ -93,6 +93,20 @@ def test_the_command_line_finishes_an_aborted_run_with_on_error(tmp_path):
     assert "on_error = 'forfeit' from this session on (it was 'abort')" in result.output
 
 
+def test_a_complete_run_resumed_with_another_on_error_keeps_the_one_it_was_played_under(
+        tmp_path, capsys):
+    """Resuming a finished forfeit run with --on-error abort played nothing yet recorded
+    "abort" in its config, which every row had been played without (a cluster probe)."""
+    done = run_tournament(_config(RARE, "forfeit"), tmp_path / "run", workers=0,
+                          progress=False)
+    before = json.loads((done.path / "run.json").read_text())["config"]
+    again = resume_tournament(done.path, workers=0, progress=False, on_error="abort")
+    assert again.status == "complete"
+    assert json.loads((done.path / "run.json").read_text())["config"] == before
+    assert ("on_error = 'abort' not recorded: the run is complete, every hand played under"
+            " 'forfeit'") in capsys.readouterr().err
+
+
 def test_a_finished_run_names_each_forfeiting_entrants_first_reason(tmp_path):
     """The closing standings gave only a count of forfeits: a newcomer whose policy forfeited
     every hand learned why only from the report or the Parquet files (a probe)."""

@@ -297,10 +297,16 @@ def resume_tournament(
     with RunFolder.open(run, repair=True) as folder:  # one writer: refused while another runs
         for note in folder.repairs:  # units found missing are played again: say so
             print(f"note: {note}", file=sys.stderr)
-        if on_error is not None:
-            _change_on_error(folder, on_error)
         config, plan, _, _ = load_plan(folder)  # a corrupt run.json fails before Ray starts
         done = len(folder.completed_tasks())
+        if on_error is not None:
+            if done < plan.tasks:
+                _change_on_error(folder, on_error)
+            elif on_error != config.tournament.on_error:  # every row was played as it was:
+                # a record of another on_error would misstate them all (a probe)
+                print(f"note: on_error = {on_error!r} not recorded: the run is complete,"
+                      f" every hand played under {config.tournament.on_error!r}",
+                      file=sys.stderr)
         totals = folder.meta().get("totals")
         estimate = None
         if totals and done:
