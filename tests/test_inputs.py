@@ -412,6 +412,20 @@ def test_a_malformed_address_is_refused_in_one_line_with_the_accepted_forms(tmp_
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(("address", "named"), [
+    ("ray://127.0.0.9:10001", "ray:// addresses (the Ray client) are not supported"),
+    ("http://127.0.0.9:8265", "http:// addresses (Ray's dashboard and job submission)"),
+    ("auto", "leave the address out (an embedded run)"),
+    ("local", "leave the address out (an embedded run)"),
+])
+def test_an_address_of_another_kind_says_what_it_points_at(address, named):
+    """http:// was called "the Ray client", and auto/local gave no word of the embedded run
+    that does what they ask (a cluster probe)."""
+    with pytest.raises(ClusterError) as refused:
+        parse_address(address, "--address")
+    assert named in str(refused.value) and ACCEPTED in str(refused.value)
+
+
 def test_well_formed_addresses_parse():
     assert parse_address("127.0.0.9:6379") == ("127.0.0.9", 6379)
     assert parse_address("head.example.org:6379") == ("head.example.org", 6379)

@@ -43,6 +43,14 @@ ACCEPTED_ADDRESSES = (
 )
 """What ``--address`` and ``RAY_ADDRESS`` accept, for messages."""
 
+SCHEMES = {
+    "ray": "the Ray client",
+    "http": "Ray's dashboard and job submission",
+    "https": "Ray's dashboard and job submission",
+}
+"""What an address with a scheme points at, as a refusal names it: ``http://`` is not the
+Ray client, which an earlier message said it was (a probe)."""
+
 PROBE_SECONDS = 5.0
 """How long the head's GCS port has to accept a connection, and then to answer."""
 
@@ -101,9 +109,14 @@ def parse_address(address: str, where: str = "--address") -> tuple[str, int]:
     if "://" in text:
         scheme = text.split("://", 1)[0]
         raise ClusterError(
-            f"{where} {address!r}: {scheme}:// addresses (the Ray client) are not supported;"
+            f"{where} {address!r}: {scheme}:// addresses"
+            f" ({SCHEMES.get(scheme.lower(), 'a URL')}) are not supported;"
             f" accepted: {ACCEPTED_ADDRESSES}"
         )
+    if text.lower() in ("auto", "local"):  # Ray's own words for "find or start one here"
+        raise ClusterError(
+            f"{where} {address!r} is not an address; for a Ray of this run's own on this"
+            f" machine leave the address out (an embedded run); accepted: {ACCEPTED_ADDRESSES}")
     bracketed = re.fullmatch(r"\[([^\]]+)\]:([0-9]{1,5})", text)
     plain = re.fullmatch(r"([^:\[\]\s/]+):([0-9]{1,5})", text)
     found = bracketed or plain
