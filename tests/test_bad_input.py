@@ -586,6 +586,12 @@ def test_every_unknown_key_of_a_config_gets_the_same_suggestion(tmp_path):
     result = _run("run", str(config), "--out", str(tmp_path / "out"), "--no-progress")
     _assert_clean_error(result, "unknown key 'tournamnet' (did you mean 'tournament'?)",
                         "unknown key 'sprt.bacth' (did you mean 'batch'?)")
+    # the same slip once: no second line for the section it leaves missing (a probe);
+    # a section simply left out is still named
+    assert "missing key 'tournament'" not in result.output, result.output
+    left_out = write_config(tmp_path, body.replace("[tournamnet]", "[notes]"))
+    result = _run("run", str(left_out), "--out", str(tmp_path / "out"), "--no-progress")
+    assert "missing key 'tournament'" in result.output, result.output
     fixed = body.replace("[tournamnet]", "[tournament]").replace("bacth", "batch")
     result = _run("run", str(write_config(tmp_path, fixed)), "--out", str(tmp_path / "out"),
                   "--no-progress")

@@ -1086,8 +1086,17 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
     """
     lines = []
     reported: set[str] = set()
-    for error in exc.errors():
+    errors = exc.errors()
+    misspelt = {(*error["loc"][:-1], did_you_mean(error["loc"][-1],
+                                                    _allowed_keys(error["loc"][:-1])))
+                for error in errors if error["type"] == "extra_forbidden"}
+    # (parent..., hint) of each unknown key: a missing key that hint names is the same
+    # slip, said once ([tournment] gave "missing key 'tournament'" on a line of its own)
+    for error in errors:
         loc = error["loc"]
+        if error["type"] == "missing" and (
+                *loc[:-1], f" (did you mean {loc[-1]!r}?)") in misspelt:
+            continue
         if error["type"] not in ("extra_forbidden", "missing"):  # those name a key themselves
             loc = _key_path(loc)
         key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
