@@ -96,3 +96,59 @@ def test_a_resumed_run_benches_from_the_same_item(tmp_path, monkeypatch):
     assert_same_rows(run_rows(resumed.path), run_rows(reference.path))
     meta = json.loads((resumed.path / "run.json").read_text())
     assert meta["benched"] == json.loads((reference.path / "run.json").read_text())["benched"]
+
+
+TWO_FLAKY = """
+[tournament]
+game = "german_whist"
+deals = 16
+seed = 8
+deals_per_task = 4
+bench_after = 2
+
+[variant]
+match = "best_of_3"
+
+[[strategies]]
+use = "tests.plugins.hostile:RaisesOnTrigger"
+label = "flaky_a"
+
+[[strategies]]
+use = "tests.plugins.hostile:RaisesOnTrigger"
+label = "flaky_b"
+
+[[strategies]]
+use = "random"
+"""
+
+
+def test_a_table_of_benched_entrants_forfeits_every_seat_and_pays_no_one(tmp_path):
+    """Two benched entrants at one table: the seat to act forfeited and the other was paid a
+    win it never played for (a bot that never finished a hand read a win rate of 0.30, a
+    probe). Every seat now forfeits, no one scores, the match ends (a best-of-3 of ties
+    would deal for ever), and a replay reproduces the deal."""
+    from whist_sim.replay import replay_deal
+
+    config = load_config(write_config(tmp_path, TWO_FLAKY, "two.toml"))
+    summary = run_tournament(config, tmp_path / "two", workers=0, progress=False)
+    assert summary.status == "complete"
+    rows = run_rows(summary.path)
+    both = rows["deals"].filter(pl.col("error").str.contains("every seat forfeits")
+                                .fill_null(False))
+    assert both.height, "no table of two benched entrants: play more deals"
+    assert {tuple(lineup) for lineup in both["strategies"].list.sort().to_list()} == {
+        ("flaky_a", "flaky_b")}
+    seats = rows["seats"].join(both.select("deal_key"), on="deal_key")
+    assert (seats["result"] == "forfeit").all()
+    assert (seats["net"] == 0).all() and (seats["score"] == 0).all()
+    matches = rows["matches"].join(both.select("pairing", "deal", "rotation").unique(),
+                                   on=["pairing", "deal", "rotation"])
+    assert (matches["hands_played"] == 1).all()  # the match ended with its first, unplayed hand
+    for key in both["deal_key"].to_list()[:3]:
+        assert replay_deal(summary.path, key).state.outcome().result == ("forfeit", "forfeit")
+    # a benched entrant against one that plays is still an ordinary forfeit: the other wins
+    single = rows["deals"].filter(pl.col("error").str.contains("benched").fill_null(False)
+                                  & ~pl.col("error").str.contains("every seat").fill_null(False))
+    paid = rows["seats"].join(single.select("deal_key"), on="deal_key")
+    assert single.height and (paid.filter(pl.col("strategy") == "random")["result"]
+                              == "win").all()

@@ -422,3 +422,18 @@ def test_run_json_names_the_entrant_in_what_a_share_is_of(tmp_path):
     assert "{a}" not in text
     assert summary.verdict.estimate.share_of_text("x") == (
         "the deal's games won by one of x's seats")
+
+
+def test_a_knockout_game_every_seat_forfeited_counts_half_to_each_side():
+    """Two benched entrants' game, every seat forfeited (tournament.bench_after), read as
+    B's win: a game nobody played decided a duel's pair value."""
+    from whist_sim.inference.duel_pairs import duel_pair_values
+
+    seats = pl.LazyFrame({
+        "deal_key": ["0-0-0-0"] * 2 + ["0-1-0-0"] * 2 + ["0-2-0-0"] * 2,
+        "deal": [0, 0, 1, 1, 2, 2],
+        "strategy": ["a", "b"] * 3,
+        "result": ["forfeit", "forfeit", "forfeit", "draw", "draw", "forfeit"],
+    })
+    values = duel_pair_values(seats, pl.LazyFrame(), "a", "knockout_whist").collect()
+    assert values.sort("deal")["value"].to_list() == [0.5, 0.0, 1.0]

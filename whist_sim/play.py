@@ -70,6 +70,15 @@ class SeatFailure(Exception):
     which entrant ("(pimc) process died: SIGKILL"); the forfeit names the seat."""
 
 
+class TableBenched(SeatFailure):
+    """Every entrant at the table is benched (``tournament.bench_after``): the deal is
+    forfeited by every seat (``DealState.forfeit_by_every_seat``), and so is the match.
+    Its message holds ``EVERY_SEAT_FORFEITS``, by which a replay knows such a deal."""
+
+
+EVERY_SEAT_FORFEITS = "so is every entrant at this table: every seat forfeits"
+
+
 @dataclass
 class PlayedDeal:
     """A finished deal: its seed, dealer, final state (for logs and records) and outcome."""
@@ -197,7 +206,9 @@ def play_deal(
         message = _describe(seat, exc, getattr(strategies[seat], "label", None))
         if on_error == "abort":
             raise StrategyFailure(seat, message) from exc
-        return PlayedDeal(seed, dealer, state, state.forfeit(seat, message), seconds)
+        ended = (state.forfeit_by_every_seat(seat, message) if isinstance(exc, TableBenched)
+                 else state.forfeit(seat, message))
+        return PlayedDeal(seed, dealer, state, ended, seconds)
     return PlayedDeal(seed, dealer, state, state.outcome(), seconds)
 
 
@@ -553,4 +564,7 @@ def play_match(
             end_deal(deal.outcome)
         match.record(deal.outcome)
         played.append(deal)
+        results = deal.outcome.result
+        if results[0] == "forfeit" and all(result == "forfeit" for result in results):
+            break  # no one at the table plays: the match ends (a tie left it dealing for ever)
     return played, match.result()

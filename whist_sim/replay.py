@@ -29,6 +29,7 @@ from whist_sim.cards import SUIT_NAMES, SUITS, card_str
 from whist_sim.games import make_game
 from whist_sim.games.base import DealState
 from whist_sim.games.knockout_whist import ROUND_FIELDS
+from whist_sim.play import EVERY_SEAT_FORFEITS
 from whist_sim.store import RunFolder, RunFolderError
 from whist_sim.store.lock import shown_status
 
@@ -79,7 +80,10 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
         if row["chosen"] and state.to_act >= 0:
             state.apply(game.parse_action(row["action"]))
     if record["status"] == "forfeit":
-        state.forfeit(record["forfeit_seat"], record["error"])
+        if EVERY_SEAT_FORFEITS in (record["error"] or ""):  # every entrant benched
+            state.forfeit_by_every_seat(record["forfeit_seat"], record["error"])
+        else:
+            state.forfeit(record["forfeit_seat"], record["error"])
     if state.log != [
         (r["seat"], r["phase"], game.parse_action(r["action"]), r["chosen"])
         for r in actions.iter_rows(named=True)

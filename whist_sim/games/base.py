@@ -141,6 +141,26 @@ class DealState(ABC):
     def forfeit(self, seat: int, error: str) -> DealOutcome:
         """End the deal as forfeited by ``seat`` (its strategy failed)."""
 
+    def forfeit_by_every_seat(self, seat: int, error: str) -> DealOutcome:
+        """End the deal as forfeited by every seat: no one plays it (every entrant at the
+        table benched, ``tournament.bench_after``), so no seat wins or scores; the deal's
+        ``forfeit_seat`` is ``seat``, whose turn it was.
+
+        Charged to the seat to act alone, as an ordinary forfeit is, such a deal paid the
+        other benched entrant a win it never played for: a bot that never finished a hand
+        read a win rate of 0.30 (a probe)."""
+        one = self.forfeit(seat, error)
+        seats = len(one.result)
+        self._outcome = dataclasses.replace(
+            one, score=(0.0,) * seats, net=(0.0,) * seats, result=("forfeit",) * seats,
+            facts=self._facts_of_no_score(one.facts))
+        return self._outcome
+
+    def _facts_of_no_score(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``forfeit_by_every_seat``'s deal facts from an ordinary forfeit's: the same,
+        where no fact tells the score (a game whose facts do says otherwise)."""
+        return facts
+
     @abstractmethod
     def deal_record(self) -> dict[str, Any]:
         """Facts fixed at the deal: hands and stock in notation, trump, dealer."""

@@ -385,6 +385,9 @@ class MinnesotaWhistDeal(CodedLog, DealState):
         self._outcome = self._outcome_from((points[0], points[1]), facts, (seat, error))
         return self._outcome
 
+    def _facts_of_no_score(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {**facts, "side_points": [0, 0]}
+
     def deal_record(self) -> dict[str, Any]:
         return {
             "dealer": self.dealer,

@@ -83,6 +83,7 @@ def _game_shares(seats: pl.LazyFrame, a: str) -> pl.LazyFrame:
         pl.when(pl.col("a_won")).then(1.0)
         .when(pl.col("b_won")).then(0.0)
         .when(pl.col("b_forfeited") & ~pl.col("a_forfeited")).then(1.0)
+        .when(pl.col("a_forfeited") & pl.col("b_forfeited")).then(0.5)  # both benched
         .otherwise(0.0)
     )
     return (

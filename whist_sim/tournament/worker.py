@@ -22,7 +22,14 @@ import pyarrow as pa
 from whist_sim.budget import DecisionClock, TimeControl, decision_clock
 from whist_sim.deal_sets import DealSet
 from whist_sim.games import make_game
-from whist_sim.play import SEAT_SEEDING, SeatFailure, StrategyFailure, play_match
+from whist_sim.play import (
+    EVERY_SEAT_FORFEITS,
+    SEAT_SEEDING,
+    SeatFailure,
+    StrategyFailure,
+    TableBenched,
+    play_match,
+)
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
@@ -147,9 +154,10 @@ def _play_items(
         lineup = spec.lineups[pairing]
         game = games[len(lineup)]
         seed = match_seed(spec.root_seed, deal)
-        players = {label: _Benched(label, spec.benched[label][1])
-                   if label in spec.benched and item >= spec.benched[label][0] else entrant
-                   for label, entrant in built.items()}
+        benched = {label for label, (first, _) in spec.benched.items() if item >= first}
+        everyone = benched.issuperset(lineup)  # no one at this table plays
+        players = {label: _Benched(label, spec.benched[label][1], everyone)
+                   if label in benched else entrant for label, entrant in built.items()}
         for rotation in seatings(lineup, game.duplicate_rotations):
             seated = rotate(lineup, rotation)
             source = board.match(pairing, deal, rotation, None if spec.deal_set is None
@@ -226,15 +234,18 @@ OUTSIDE_DECISIONS = "(outside decisions)"
 
 
 class _Benched:
-    """An entrant sitting out: each of its seats forfeits at its first decision."""
+    """An entrant sitting out: each of its seats forfeits at its first decision; where
+    every entrant at the table sits out (``everyone``), every seat forfeits the deal."""
 
     __slots__ = ("choose", "label")
 
-    def __init__(self, label: str, reason: str) -> None:
+    def __init__(self, label: str, reason: str, everyone: bool = False) -> None:
         self.label = label
+        failure = TableBenched if everyone else SeatFailure
+        said = f"({label}) {reason}" + (f"; {EVERY_SEAT_FORFEITS}" if everyone else "")
 
         def refuse(view: Any, rng: Any) -> int:
-            raise SeatFailure(f"({label}) {reason}")
+            raise failure(said)
 
         self.choose = refuse
 
