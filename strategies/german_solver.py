@@ -26,6 +26,7 @@ from random import Random
 from typing import Any
 
 from strategies.german_heuristic import GermanHeuristic
+from whist_sim.games.base import as_toml, is_whole
 from whist_sim.search.german_whist import stage2_best_card
 from whist_sim.search.params import flag, solver_function, whole_number
 from whist_sim.search.pimc import evaluate
@@ -39,9 +40,10 @@ class GermanSolver(Strategy):
     version = "2"
 
     def __init__(self, stage1_tricks: int = 1, worlds: int = 20, compiled: bool = True) -> None:
-        self.stage1_tricks = whole_number("stage1_tricks", stage1_tricks, 0)
-        if self.stage1_tricks > 13:
-            raise ValueError(f"parameter 'stage1_tricks' must be 0..13, not {stage1_tricks!r}")
+        if not is_whole(stage1_tricks) or not 0 <= stage1_tricks <= 13:  # one range, said once
+            raise ValueError("parameter 'stage1_tricks' must be a whole number 0..13, not"
+                             f" {as_toml(stage1_tricks)}")
+        self.stage1_tricks = stage1_tricks
         self.worlds = whole_number("worlds", worlds, 1)
         self.compiled = flag("compiled", compiled)
         self._solve = solver_function(compiled)

@@ -18,7 +18,7 @@ import pytest
 from whist_sim.cards import parse_card
 from whist_sim.checking import check_strategy
 from whist_sim.games import make_game
-from whist_sim.games.base import TrickRecord
+from whist_sim.games.base import TrickRecord, as_toml
 from whist_sim.play import play_deal
 from whist_sim.sampling import sample_world
 from whist_sim.search import pimc as pimc_module
@@ -121,8 +121,9 @@ BAD_PARAMS = [
     ("ismcts", "solo_whist", "iterations", 2.5, ">= 1"),
     ("ismcts", "solo_whist", "exploration", 0, "> 0"),
     ("ismcts", "solo_whist", "exploration", -0.5, "> 0"),
-    ("ismcts", "solo_whist", "exploration", float("inf"), "> 0"),
+    ("ismcts", "solo_whist", "exploration", float("inf"), "a finite number > 0"),
     ("pimc", "solo_whist", "confidence", -1, ">= 0"),
+    ("pimc", "solo_whist", "confidence", float("inf"), "a finite number >= 0"),
     ("pimc", "solo_whist", "bid_confidence", -1, ">= 0"),
     ("pimc", "solo_whist", "min_make", 2, "between 0 and 1"),
     ("pimc", "solo_whist", "min_make", -0.1, ">= 0"),
@@ -132,7 +133,8 @@ BAD_PARAMS = [
     ("pimc", "german_whist", "budget_candidates", 2.5, ">= 1"),
     ("pimc", "solo_whist", "incumbent", "no", "true or false"),
     ("solver", "german_whist", "stage1_tricks", 14, "0..13"),
-    ("solver", "german_whist", "stage1_tricks", -1, ">= 0"),
+    ("solver", "german_whist", "stage1_tricks", -1, "0..13"),
+    ("solver", "german_whist", "stage1_tricks", 2.0, "0..13"),
     ("pimc", "solo_whist", "compiled", "yes", "true or false"),
     ("solver", "german_whist", "compiled", "yes", "true or false"),
 ]
@@ -147,7 +149,7 @@ def test_bad_parameter_names_strategy_parameter_and_allowed_values(name, game, p
     assert f"strategy {name!r}" in message
     assert repr(param) in message
     assert allowed in message
-    assert f"not {value!r}" in message
+    assert f"not {as_toml(value)}" in message  # as the config spells it: true, not True
 
 
 @pytest.mark.parametrize(("name", "game"), [(name, games[0]) for name, games in SUPPORTED.items()])

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from whist_sim.games.base import as_toml
+
 
 def whole_number(name: str, value: Any, minimum: int) -> int:
     """``value`` as an int if it is a whole number >= ``minimum``, else ValueError."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(
-            f"parameter {name!r} must be a whole number >= {minimum}, not {value!r}"
+            f"parameter {name!r} must be a whole number >= {minimum}, not {as_toml(value)}"
         )
     return value
 
@@ -23,7 +25,8 @@ def positive_number(name: str, value: Any) -> float:
     """``value`` as a float if it is a finite number > 0, else ValueError."""
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not number or not 0 < value < float("inf"):
-        raise ValueError(f"parameter {name!r} must be a number > 0, not {value!r}")
+        raise ValueError(f"parameter {name!r} must be a finite number > 0, not"
+                         f" {as_toml(value)}")
     return float(value)
 
 
@@ -31,13 +34,14 @@ def non_negative_number(name: str, value: Any) -> float:
     """``value`` as a float if it is a finite number >= 0, else ValueError."""
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not number or not 0 <= value < float("inf"):
-        raise ValueError(f"parameter {name!r} must be a number >= 0, not {value!r}")
+        raise ValueError(f"parameter {name!r} must be a finite number >= 0, not"
+                         f" {as_toml(value)}")
     return float(value)
 
 
 def flag(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"parameter {name!r} must be true or false, not {value!r}")
+        raise ValueError(f"parameter {name!r} must be true or false, not {as_toml(value)}")
     return value
 
 
