@@ -62,9 +62,12 @@ def test_nan_never_goes_on_the_wire():
         (b'{"action": "QS"}', 'not a JSON object with a string "type"'),
         (b'{"type": "action", "action": ' + b"7" * 5000 + b"}",
          "a number of more than 4,300 digits, which the engine does not read"),
+        (b'{"type":"action","action":"8S","decision":NaN}', "not JSON (NaN is not a JSON value)"),
+        (b'{"type":"action","action":"8S","decision":-Infinity}',
+         "not JSON (-Infinity is not a JSON value)"),
     ],
     ids=["prose", "not utf-8", "json-like, not utf-8", "array", "no type",
-         "a 5,000-digit number"],
+         "a 5,000-digit number", "NaN", "-Infinity"],
 )
 def test_a_reply_that_is_not_a_typed_json_object_is_named(line, problem):
     with pytest.raises(ProtocolError) as caught:

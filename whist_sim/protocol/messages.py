@@ -68,6 +68,16 @@ def shown(line: bytes | str) -> str:
     return repr(text)
 
 
+class _NotJson(Exception):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a line: Python's parser takes them, JSON
+    does not, so a bot's ``"decision": NaN`` was read and then refused for answering
+    decision nan (a bot probe)."""
+
+
+def _not_json(constant: str) -> Any:
+    raise _NotJson(constant)
+
+
 def read_message(line: bytes | str, sender: str, replying_to: str | None = None) -> dict[str, Any]:
     """The JSON object a line carries, with a string ``type``; ProtocolError otherwise.
 
@@ -84,10 +94,15 @@ def read_message(line: bytes | str, sender: str, replying_to: str | None = None)
                 f"{where}: not UTF-8 (byte 0x{line[bad.start]:02x} at position {bad.start})",
                 f"one JSON object per line, in UTF-8, from the {sender}{example}") from None
     try:
-        message = json.loads(line)
+        message = json.loads(line, parse_constant=_not_json)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ProtocolError(
             f"{where}: not JSON", f"one JSON object per line from the {sender}{example}"
+        ) from None
+    except _NotJson as constant:  # Python reads NaN and Infinity; JSON has neither
+        raise ProtocolError(
+            f"{where}: not JSON ({constant} is not a JSON value)",
+            f"one JSON object per line from the {sender}{example}",
         ) from None
     except ValueError:  # JSON, but an integer past Python's 4,300 digits (it was "not JSON")
         raise ProtocolError(
