@@ -22,6 +22,8 @@ from whist_sim.games import make_game
 from whist_sim.protocol import ProcessStrategy
 from whist_sim.protocol.announce import play_match_announced
 from whist_sim.strategy import build_strategy
+from whist_sim.tournament.bots import BOT_TIME_SHARE
+from whist_sim.tournament.config import TournamentSection
 
 
 def record(game_name: str, variant: dict, players: int | None, seat: int, seed: int,
@@ -30,7 +32,10 @@ def record(game_name: str, variant: dict, players: int | None, seat: int, seed: 
     game = make_game(game_name, variant, players)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "transcript.txt"
-        bot = ProcessStrategy(command, game=game_name, variant=variant, time_limit=10.0,
+        # what a tournament at its default limit gives a bot, so the transcript's clock
+        # reads what a bot will be sent (10.0 here showed 10000 ms a tournament never sends)
+        reply_limit = TournamentSection.model_fields["time_limit"].default * BOT_TIME_SHARE
+        bot = ProcessStrategy(command, game=game_name, variant=variant, time_limit=reply_limit,
                               transcript_path=path, exact_rng=exact_rng)
         others = build_strategy("heuristic", {}, game_name)
         seats = [bot if s == seat else others for s in range(game.players)]
