@@ -1,11 +1,13 @@
 """A run and the disk it writes to: a run too large for the room left is warned about before
 it starts, with the room it needs measured on a sample; a run whose disk fills stops in one
 line, keeps every committed task and resumes once there is room, to the rows of a run that
-never stopped. The full disk is simulated (a write that fails half way with ENOSPC) and,
-where this process may mount one, real (a small tmpfs)."""
+never stopped; a resume on a disk still short is warned about as a new run is. The full
+disk is simulated (a write that fails half way with ENOSPC) and, where this process may
+mount one, real (a small tmpfs)."""
 
 from __future__ import annotations
 
+import builtins
 import errno
 import os
 import shutil
@@ -14,16 +16,18 @@ import tomllib
 from collections import namedtuple
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
 from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
 from whist_sim.cli import app
 from whist_sim.store import RunFolder, space
+from whist_sim.store import manifest as manifest_module
 from whist_sim.store import units as units_module
 from whist_sim.tournament import runner
 from whist_sim.tournament.config import validate_config
-from whist_sim.tournament.runner import run_tournament
+from whist_sim.tournament.runner import resume_tournament, run_tournament
 
 cli = CliRunner()
 Usage = namedtuple("Usage", "total used free")
@@ -134,7 +138,8 @@ def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_f
 ):
     """Simulated: the fourth table file of the third commit gets half its bytes onto the
     disk, then ENOSPC. The command says so in one line; the two committed tasks are kept
-    and intact; the half-written unit is never shown; --resume plays the rest."""
+    and intact; the half-written unit is never shown, and removed; --resume plays the
+    rest."""
     config = write_config(tmp_path, quick_config(deals=12, per_task=3))
     out = tmp_path / "out"
     write = units_module.write_table_file
@@ -159,7 +164,7 @@ def test_a_write_that_fills_the_disk_half_way_stops_the_run_cleanly_and_resume_f
     stopped = RunFolder.open(out)  # checks every byte of what data/ shows
     assert stopped.completed_tasks() == {0, 1}
     assert stopped.meta()["status"] == "failed"
-    assert list((out / ".staging").iterdir()), "the half-written unit stays out of sight"
+    assert list((out / ".staging").iterdir()) == [], "the half-written unit is removed"
     resumed = _cli("run", "--resume", str(out))
     assert resumed.exit_code == 0, resumed.output
     assert _cli("run", str(config), "--out", str(tmp_path / "clean")).exit_code == 0
@@ -197,6 +202,158 @@ def test_a_disk_that_fills_on_a_units_record_names_that_file_and_leaves_no_half_
     assert RunFolder.open(out).meta()["status"] == "complete"
 
 
+class _FillingDisk:
+    """A disk that fills on the ``at``-th Parquet file the run writes, as a real one does:
+    half the file's bytes reach it, then the write fails with ENOSPC naming no file (the
+    open succeeded). It stays full while the run's half-written unit is in ``.staging/``:
+    writing run.json then fails the same way (a real 2 MB tmpfs stayed at 100%)."""
+
+    def __init__(self, monkeypatch, out: Path, at: int) -> None:
+        self.out, self.at, self.opened = out, at, 0
+        self.failed: Path | None = None
+        """The file whose write filled the disk."""
+        monkeypatch.setattr(manifest_module, "open", self._open, raising=False)
+        write_text = Path.write_text
+        monkeypatch.setattr(Path, "write_text", lambda path, text, *args, **kwargs: (
+            self._refuse(path, write_text, text) if self._full(path)
+            else write_text(path, text, *args, **kwargs)))
+
+    def _open(self, file, mode="r", *args, **kwargs):
+        opened = builtins.open(file, mode, *args, **kwargs)  # noqa: SIM115 (closed by its caller)
+        if "w" not in mode:
+            return opened
+        self.opened += 1
+        return _HalfWritten(opened, self, Path(file)) if self.opened == self.at else opened
+
+    def _full(self, path: Path) -> bool:
+        return (path.name == ".run.json.tmp" and self.failed is not None
+                and any(p.is_file() for p in (self.out / ".staging").rglob("*")))
+
+    @staticmethod
+    def _refuse(path: Path, write_text, text: str) -> None:
+        write_text(path, text[: len(text) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")  # no file name
+
+
+class _HalfWritten:
+    """A file on a disk with room for half of what is written to it."""
+
+    def __init__(self, file, disk: _FillingDisk, path: Path) -> None:
+        self.file, self.disk, self.path = file, disk, path
+
+    def write(self, data) -> int:
+        view = memoryview(data)
+        self.file.write(view[: len(view) // 2])
+        self.disk.failed = self.path
+        raise OSError(errno.ENOSPC, "No space left on device")  # no file name
+
+    def __enter__(self) -> _HalfWritten:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.file.close()
+
+
+TRICKS_OF_THE_THIRD_TASK = 2 * 5 + 5
+"""The Parquet file written when a run of German Whist (five tables: deals, seats, matches,
+actions, tricks) has committed two tasks: the third task's tricks.parquet."""
+
+
+def test_a_disk_full_of_a_half_written_unit_is_recorded_failed_with_the_unit_removed(
+    tmp_path, monkeypatch
+):
+    """A real full disk stopped a run with its half-written unit left in .staging/: the
+    disk stayed full, run.json could not be told the run failed and said "running", and
+    the room the user made went to the run's leftovers first. The unit is removed before
+    the failure is recorded; the committed tasks are kept, every byte."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    disk = _FillingDisk(monkeypatch, out, TRICKS_OF_THE_THIRD_TASK)
+    result = _cli("run", str(config), "--out", str(out))
+    monkeypatch.undo()
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert disk.failed is not None and ".staging" in disk.failed.parts
+    stopped = RunFolder.open(out)  # checks every byte of what data/ shows
+    meta = stopped.meta()
+    assert meta["status"] == "failed" and meta["ended"], meta
+    assert "No space left on device" in meta["error"] and str(disk.failed) in meta["error"]
+    assert stopped.completed_tasks() == {0, 1}
+    assert list((out / ".staging").iterdir()) == []
+    assert len(os.listdir(out / ".units")) == 2, "the two committed units, nothing else"
+    assert _cli("run", "--resume", str(out)).exit_code == 0
+    assert _cli("run", str(config), "--out", str(tmp_path / "clean")).exit_code == 0
+    assert_same_rows(run_rows(out), run_rows(tmp_path / "clean"))
+
+
+def test_a_table_file_that_fills_the_disk_is_named_and_removed(tmp_path, monkeypatch):
+    """``open(path, "wb").write(data)`` on a full disk raises an OSError with no file name
+    (the open succeeded): the run's line named only the run folder."""
+    _FillingDisk(monkeypatch, tmp_path, at=1)
+    path = tmp_path / "tricks.parquet"
+    table = pa.table({"x": list(range(1000))})
+    with pytest.raises(OSError) as raised:
+        manifest_module.write_table_file(path, table)
+    assert raised.value.errno == errno.ENOSPC and raised.value.filename == str(path)
+    assert not path.exists(), "what was written of a file that failed is no file"
+
+
+def test_the_line_of_a_run_the_disk_stopped_names_the_file_and_the_room_the_run_needs(
+    tmp_path, monkeypatch
+):
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    disk = _FillingDisk(monkeypatch, out, TRICKS_OF_THE_THIRD_TASK)
+    result = _cli("run", str(config), "--out", str(out))
+    monkeypatch.undo()
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert disk.failed is not None and disk.failed.name == "tricks.parquet"
+    assert disk.failed.parent.name.startswith("task-00000002-")
+    [line] = [li for li in result.output.splitlines() if li.startswith("error:")]
+    assert f"error: {disk.failed}: no space left on the device (the run needs about " in line
+    assert "free when it started); every task committed so far is kept in" in line
+    assert line.endswith(f"whist-sim run --resume {out}")
+
+
+def test_a_resume_on_a_disk_still_short_is_warned_about_before_it_plays(
+    tmp_path, monkeypatch, capsys
+):
+    """A run the disk stopped was resumed on a disk gigabytes short without a word, played
+    and stopped again. A resume warns as a new run does, for the hands still to play, at
+    the bytes a hand its committed units take (measured on the run, not a sample)."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    _FillingDisk(monkeypatch, out, TRICKS_OF_THE_THIRD_TASK)
+    assert _cli("run", str(config), "--out", str(out)).exit_code == 2
+    monkeypatch.undo()
+    stopped = RunFolder.open(out)
+    kept = stopped.scan("deals").collect().height
+    written = _unit_bytes(out)
+    monkeypatch.setattr(space.shutil, "disk_usage", lambda path: Usage(10**9, 10**9, 2_000))
+    estimates: list[space.RoomEstimate] = []
+    real = runner.estimate_room
+    monkeypatch.setattr(runner, "estimate_room",
+                        lambda *a, **k: estimates.append(real(*a, **k)) or estimates[-1])
+    printed: list[str] = []
+    name_units = RunFolder.name_units
+
+    def name_after_warning(self, units):
+        printed.append(capsys.readouterr().err)
+        return name_units(self, units)
+
+    monkeypatch.setattr(RunFolder, "name_units", name_after_warning)
+    summary = resume_tournament(out, workers=0, progress=False)
+    assert summary.status == "complete"  # a warning, not a refusal
+    hands = RunFolder.open(out).scan("deals").collect().height
+    [estimate] = estimates
+    assert estimate.hands == hands - kept
+    assert estimate.bytes_per_hand == pytest.approx(written / kept)
+    [line] = [li for li in printed[0].splitlines() if li.startswith("warning:")]  # before play
+    assert f"{out}: the rest of the run needs about " in line
+    assert f"({hands - kept:,} hands still to play at about " in line
+    assert "measured on the 2 committed tasks" in line and "2.0 kB free" in line
+    assert line.endswith(f"whist-sim run --resume {out}")
+
+
 def _can_mount() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("mount") is not None
 
@@ -231,8 +388,12 @@ def test_a_real_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_roo
         assert "no space left on the device" in stopped.output, stopped.output
         assert f"whist-sim run --resume {out}" in stopped.output
         assert "warning:" in stopped.output and "the run needs about" in stopped.output
-        kept = RunFolder.open(out).completed_tasks()  # every byte checked
+        stopped_run = RunFolder.open(out)
+        kept = stopped_run.completed_tasks()  # every byte checked
         assert kept, "tasks committed before the disk filled are kept"
+        assert stopped_run.meta()["status"] == "failed", "the half-written unit was removed"
+        assert list((out / ".staging").iterdir()) == []
+        assert ".staging" in stopped.output and ".parquet: no space left" in stopped.output
         subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
         resumed = _cli("run", "--resume", str(out))
         assert resumed.exit_code == 0, resumed.output

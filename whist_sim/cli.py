@@ -49,10 +49,14 @@ _OS_REASONS = {
 
 def _os_error_line(exc: OSError, run: Path | None = None, address: str | None = None,
                    report: bool = False) -> str:
-    """One line for a file-system error: the path, what went wrong, and, if a run folder
-    was already written, that its committed tasks are kept and how to continue it."""
+    """One line for a file-system error: the path, what went wrong (with the error's notes:
+    the room a run a full disk stopped was estimated to need), and, if a run folder was
+    already written, that its committed tasks are kept and how to continue it."""
     path = exc.filename if exc.filename is not None else (run or "")
     reason = _OS_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+    notes = [" ".join(str(note).split()) for note in getattr(exc, "__notes__", ())]
+    if notes:
+        reason += f" ({'; '.join(notes)})"
     line = f"{path}: {reason}" if path != "" else reason
     if isinstance(exc, FileNotFoundError) and f"{os.sep}.units{os.sep}" in f"{path} {exc}":
         # Polars names the file only in its text: a unit a running run's compaction folded

@@ -174,14 +174,37 @@ class RunFolder:
         release the lock."""
         if self._lock is None:
             return
-        shown = self._shown_units_on_disk() if self._manifest is not None else None
-        if shown is not None:  # the retired units are among those no snapshot names
-            with contextlib.suppress(OSError):
-                remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR)
-                                         if u not in shown])
+        if self._manifest is not None:  # the retired units are among those no snapshot names
+            self._remove_unnamed()
         self._retired.clear()
         self._lock.release()
         self._lock = None
+
+    def drop_unfinished(self) -> None:
+        """Remove now what the folder's closing and the next writer's opening would: what
+        is half made in ``.staging/`` and every unit no snapshot names. A run stopped by a
+        full disk left the unit it was writing there, so the disk stayed full, the run.json
+        saying the run failed could not be written (it still said "running"), and the room
+        its user made went to the run's own leftovers first. Nothing committed is removed:
+        a committed unit is in ``.units/``, named by the snapshot ``data/`` shows, read
+        from disk."""
+        self._writable()
+        self._undo_unfinished()
+        self._remove_unnamed()
+
+    def _undo_unfinished(self) -> None:
+        """Give back a ``data/`` a swap left missing, then drop ``.staging/``."""
+        recover(self.path)
+        clear_staging(self.path)
+
+    def _remove_unnamed(self) -> None:
+        """Remove every unit the snapshot ``data/`` shows does not name (none, if it cannot
+        be read)."""
+        shown = self._shown_units_on_disk()
+        if shown is not None:
+            with contextlib.suppress(OSError):
+                remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR)
+                                         if u not in shown])
 
     def _shown_units_on_disk(self) -> set[str] | None:
         """The units the snapshot ``data/`` shows, read from disk, not from this writer's
@@ -493,8 +516,7 @@ class RunFolder:
             raise RunFolderError(self._no_data())
         for name in (UNITS_DIR, SNAPSHOTS_DIR):
             (self.path / name).mkdir(exist_ok=True)
-        recover(self.path)
-        clear_staging(self.path)
+        self._undo_unfinished()
         if legacy.is_legacy(self.path):
             first = legacy.convert(self.path, tables, self.game, self.run_id)
             build_snapshot(self.path, first, tables, "convert")

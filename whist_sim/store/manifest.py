@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from whist_sim.store.errors import RunFolderError
+from whist_sim.store.space import writing
 
 MANIFEST_FILE = "_manifest.json"
 """Inside each snapshot, beside its table folders: it swaps with the files it describes.
@@ -143,7 +144,8 @@ def write_table_file(path: Path, table: pa.Table | Iterable[pa.Table],
     ``table`` may be parts given one after the other (a compaction's units, with
     ``schema``): each is encoded as it comes and let go, so only the compressed file is
     held whole. The file is encoded in memory first, so its checksum is taken from
-    exactly the bytes that go to disk, with no second read.
+    exactly the bytes that go to disk, with no second read. A write that fails (a full
+    disk) removes what it wrote and raises an OSError naming ``path`` (``space.writing``).
     """
     parts = [table] if isinstance(table, pa.Table) else table
     sink = pa.BufferOutputStream()
@@ -158,7 +160,7 @@ def write_table_file(path: Path, table: pa.Table | Iterable[pa.Table],
         writer = pq.ParquetWriter(sink, schema, compression="zstd")
     writer.close()
     data = sink.getvalue()
-    with open(path, "wb") as out:
+    with writing(path), open(path, "wb") as out:  # a full disk's error names the file
         out.write(data)
     return FileRecord(rows, data.size, hashlib.sha256(data).hexdigest())
 

@@ -14,14 +14,18 @@ millions of rows, so the estimate errs high, which is the safe side.
 What the check does not promise: other programs fill the same disk, and a hand of
 a long Minnesota game or a forfeit with a long error takes more than the average.
 A run whose disk fills anyway stops with every committed task kept, and
-``whist-sim run --resume`` continues it once there is room (docs/results.md).
+``whist-sim run --resume`` continues it once there is room (docs/results.md). A resume
+checks again, for the hands still to play, at the bytes a hand the committed tasks
+actually took: better than any sample, and free to read (the manifest records each file's
+rows and bytes).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +71,10 @@ class RoomEstimate:
     """Files alive at once (task units before a compaction), a block each at least."""
     data: int = 0
     """Bytes of the hands themselves (``needed`` less compaction and the files' overhead)."""
+    measured_on: str = "a sample"
+    """What ``bytes_per_hand`` was measured on: a sample, or a resumed run's committed tasks."""
+    resumed: bool = False
+    """The hands are those a resumed run has still to play."""
 
     @property
     def enough(self) -> bool:
@@ -74,14 +82,27 @@ class RoomEstimate:
 
     def warning(self, out: Path | str) -> str:
         """One line saying how much room the run needs and what happens if it runs out."""
+        hands = f"{self.hands:,} hands{' still to play' * self.resumed}"
+        again = "" if self.resumed else (
+            " (or, if it stopped before its run.json was written, the same command again)")
         return (
-            f"{out}: the run needs about {human_bytes(self.needed)} of disk ({self.hands:,}"
-            f" hands at about {human_bytes(self.bytes_per_hand)} each, measured on a sample,"
-            f" plus {human_bytes(self.needed - self.data)} for compaction and the task"
-            f" files' own overhead), and {self.where} has"
-            f" {human_bytes(self.free)} free; it starts anyway and stops when the disk is"
-            f" full, keeping every committed task: make room, then whist-sim run --resume"
-            f" {out} (or, if it stopped before its run.json was written, the same command again)")
+            f"{out}: {self._subject()} needs about {human_bytes(self.needed)} of disk ({hands}"
+            f" at about {human_bytes(self.bytes_per_hand)} each, measured on"
+            f" {self.measured_on}, plus {human_bytes(self.needed - self.data)} for compaction"
+            f" and the task files' own overhead), and {self.where} has"
+            f" {human_bytes(self.free)} free; it {'goes on' if self.resumed else 'starts'}"
+            f" anyway and stops when the disk is full, keeping every committed task: make"
+            f" room, then whist-sim run --resume {out}{again}")
+
+    def reminder(self) -> str:
+        """The estimate again, for the line of a run the disk stopped: that line came long
+        after the warning (if there was one), which had scrolled away with the progress."""
+        return (f"{self._subject()} needs about {human_bytes(self.needed)} of disk, and"
+                f" {self.where} had {human_bytes(self.free)} free when"
+                f" {'this session' if self.resumed else 'it'} started")
+
+    def _subject(self) -> str:
+        return "the rest of the run" if self.resumed else "the run"
 
 
 def sample_bytes(tables: Mapping[str, pa.Table], hands: int, game: str) -> tuple[float, int]:
@@ -134,19 +155,30 @@ def _noisy_seconds(table: pa.Table) -> pa.Table:
                             pc.if_else(timed, noise, pa.nulls(table.num_rows, pa.float64())))
 
 
-def write_text_named(path: Path, text: str) -> None:
-    """``path.write_text(text)``, an OSError naming ``path``: a write that fills the disk
-    raises an error with no file name (the open succeeded), and the run's last line,
-    which should say where the room ran out, named only the run folder. What was written
-    of a file that failed is removed: it is no file the run can use."""
+ROOM_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT})
+"""The errors of a disk (or a quota) with no room left."""
+
+
+@contextlib.contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """Around the writing of ``path``: an OSError inside names ``path``. A write that fills
+    the disk raises an error with no file name (the open succeeded), and the run's last
+    line, which should say where the room ran out, named only the run folder. What was
+    written of a file that failed is removed: it is no file the run can use."""
     try:
-        path.write_text(text)
+        yield
     except OSError as exc:
         with contextlib.suppress(OSError):
             path.unlink()
         if exc.filename is not None:
             raise
         raise OSError(exc.errno, exc.strerror, str(path)) from None
+
+
+def write_text_named(path: Path, text: str) -> None:
+    """``path.write_text(text)``, an OSError naming ``path`` (``writing``)."""
+    with writing(path):
+        path.write_text(text)
 
 
 def free_bytes(out: Path | str) -> tuple[int, Path]:
@@ -159,8 +191,8 @@ def free_bytes(out: Path | str) -> tuple[int, Path]:
 
 
 def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | None = None,
-                  task_files: int = 0, task_bytes: int = 0, task_hands: float = 0.0
-                  ) -> RoomEstimate:
+                  task_files: int = 0, task_bytes: int = 0, task_hands: float = 0.0,
+                  measured_on: str = "a sample", resumed: bool = False) -> RoomEstimate:
     """Room ``hands`` more hands need at ``per_hand`` bytes each against ``out``'s disk.
 
     A run of ``tasks`` tasks (None: sized as it runs, so many hands each that their own
@@ -169,7 +201,8 @@ def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | 
     row groups, so those bytes stay. At the peak, a compaction's worth of task units
     (``COMPACT_UNITS``, up to a block lost per file) is on disk beside the
     batch being written of them: on a run of ten-deal tasks that peak filled a disk an
-    estimate of the hands alone said was enough."""
+    estimate of the hands alone said was enough. ``measured_on`` and ``resumed`` are for
+    the warning's words (``RoomEstimate``)."""
     free, where = free_bytes(out)
     units = COMPACT_UNITS if tasks is None else min(tasks, COMPACT_UNITS)
     data = int(hands * per_hand) + (units if tasks is None else tasks) * task_bytes
@@ -177,7 +210,7 @@ def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | 
     live = units * (unit + task_files * FILE_BLOCK)
     needed = data + int(max(COMPACTION_HEADROOM * data, live + units * unit))
     return RoomEstimate(hands, per_hand, needed, free, where, units * task_files,
-                        int(hands * per_hand))
+                        int(hands * per_hand), measured_on, resumed)
 
 
 def human_bytes(count: float) -> str:

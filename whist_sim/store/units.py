@@ -11,7 +11,8 @@ moves off the driver, which is left naming units (docs/cluster.md).
 A unit is written in ``.staging/<unit>/`` and renamed into ``.units/<unit>/`` whole,
 with its record (``_unit.json``), so ``.units/`` never holds half a unit. A unit a
 worker wrote but no snapshot ever named (the driver died first, or it was a second
-attempt at the same task) is invisible to readers and removed by the next writer.
+attempt at the same task) is invisible to readers and removed by the next writer, or by
+the writer itself as a failure stops it (``RunFolder.drop_unfinished``: a full disk).
 Units a worker writes carry a random suffix (``task-00000042-1f2e3d4c``), so two
 attempts at one task never collide on a name.
 """

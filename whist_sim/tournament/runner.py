@@ -42,7 +42,7 @@ from whist_sim.play import ON_ERROR, SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
 from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.folder import is_fresh, taken
-from whist_sim.store.space import estimate_room, sample_bytes
+from whist_sim.store.space import ROOM_ERRORS, RoomEstimate, estimate_room, sample_bytes
 from whist_sim.strategy import built_in_spec, is_built_in
 from whist_sim.tournament.bench import Bench
 from whist_sim.tournament.bots import BotEntry
@@ -180,7 +180,7 @@ def run_tournament(
         per_item = _seconds_per_item(config, seats, played)
     estimate = None if per_item is None else per_item * len(played) * config.tournament.deals
     in_process = choose_in_process(config, workers, address, estimate)
-    _check_room(config, seats, played, out)  # before Ray starts: the warning comes first
+    room = _check_room(config, seats, played, out)  # before Ray starts: the warning first
     with open_executor(in_process, address, workers) as executor:
         per_task = config.tournament.deals_per_task
         if per_task == "auto":
@@ -189,7 +189,7 @@ def run_tournament(
             per_task = _within_batches(per_task, config.sprt.batch, len(played))
         plan = Plan(len(played), config.tournament.deals, per_task, game.duplicate_rotations)
         with RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan)) as folder:
-            return _execute(folder, executor, progress, config)
+            return _execute(folder, executor, progress, config, room)
 
 
 def choose_in_process(
@@ -297,7 +297,7 @@ def resume_tournament(
     with RunFolder.open(run, repair=True) as folder:  # one writer: refused while another runs
         for note in folder.repairs:  # units found missing are played again: say so
             print(f"note: {note}", file=sys.stderr)
-        config, plan, _, _ = load_plan(folder)  # a corrupt run.json fails before Ray starts
+        config, plan, seats, played = load_plan(folder)  # a corrupt run.json: before Ray
         done = len(folder.completed_tasks())
         if on_error is not None:
             if done < plan.tasks:
@@ -312,8 +312,9 @@ def resume_tournament(
         if totals and done:
             estimate = totals.get("task_seconds", 0.0) / done * (plan.tasks - done)
         in_process = choose_in_process(config, workers, address, estimate)
+        room = _check_resumed_room(folder, config, plan, seats, played)  # before Ray starts
         with open_executor(in_process, address, workers) as executor:
-            return _execute(folder, executor, progress)
+            return _execute(folder, executor, progress, room=room)
 
 
 class RunAborted(StrategyFailure):
@@ -571,7 +572,10 @@ def _duration(seconds: float) -> str:
 
 
 def _execute(folder: RunFolder, executor: Executor, progress: bool,
-             config: TournamentConfig | None = None) -> RunSummary:
+             config: TournamentConfig | None = None,
+             room: RoomEstimate | None = None) -> RunSummary:
+    """Play the tasks ``folder`` is missing and commit them; ``room``: the disk room the
+    session was estimated to need, repeated in the error of a disk that fills."""
     config, plan, seats, played = load_plan(folder, config)
     done = folder.completed_tasks()
     labels = tuple(config.duel_order())  # A, B of a two-entrant verdict
@@ -703,12 +707,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
             folder.path, str(exc), len(folder.completed_tasks()), plan.tasks)) from None
     except Exception as exc:  # a worker or node lost: finished tasks stay committed
         if not _a_ctrl_c(exc):
-            # the disk full: recording the failure fails too, and must not replace the
-            # error that says where the room ran out (run.json then still says running,
-            # which a resume reads as a run that was stopped)
-            with contextlib.suppress(OSError):
-                folder.update_meta(status="failed", ended=now_iso(),
-                                   error=plain_text(f"{type(exc).__name__}: {exc}"))
+            _record_failure(folder, exc, room)
             console.close()
             raise
         status = "interrupted"
@@ -757,6 +756,24 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         # stops in five, in a loop of them). The stop's record is made once more, so
         # run.json says "interrupted"; a Ctrl-C after that one stops the process as usual.
         return close_session()
+
+
+def _record_failure(folder: RunFolder, exc: Exception, room: RoomEstimate | None) -> None:
+    """Record in run.json that the session failed with ``exc``, first removing what it had
+    half written (``RunFolder.drop_unfinished``: never a committed unit): a full disk
+    stopped a run with a half-written unit filling it, so the record failed too and
+    run.json still said "running". A full disk's error gets the room the session was
+    estimated to need (``room``) as a note, which the command's line repeats."""
+    with contextlib.suppress(OSError, RunFolderError):  # never in place of the error itself
+        folder.drop_unfinished()
+    # recording may still fail on a disk full of other files, and must not replace the
+    # error that says where the room ran out (run.json then says running, which a resume
+    # reads as a run that was stopped)
+    with contextlib.suppress(OSError):
+        folder.update_meta(status="failed", ended=now_iso(),
+                           error=plain_text(f"{type(exc).__name__}: {exc}"))
+    if room is not None and isinstance(exc, OSError) and exc.errno in ROOM_ERRORS:
+        exc.add_note(room.reminder())
 
 
 def _a_ctrl_c(exc: BaseException) -> bool:
@@ -991,10 +1008,12 @@ ROOM_SAMPLE_SECONDS = 1.0
 
 def _check_room(
     config: TournamentConfig, seats: list[tuple[str, ...]], played: list[int],
-    out: Path | str,
-) -> None:
+    out: Path | str, resumed: bool = False,
+) -> RoomEstimate | None:
     """Warn, before anything is played, when the disk ``out`` is on has less room than the
-    run needs (store/space.py), saying how much it needs.
+    run needs (store/space.py), saying how much it needs; return the estimate (None if
+    it could not be made), which a disk that fills repeats. ``resumed``: a resumed run
+    with nothing committed, measured as a new one is.
 
     The bytes per hand are measured on a sample of the run's first items played by
     ``random`` in every seat: a hand's rows depend on the game, variant and table size,
@@ -1022,7 +1041,7 @@ def _check_room(
         result = sample(size)[0] if size > 1 else first
     except Exception as exc:  # the estimate must never stop a run the config allows
         print(f"note: the disk room the run needs was not estimated ({exc})", file=sys.stderr)
-        return
+        return None
     hands = result.deals * items / size
     per_task = config.tournament.deals_per_task  # items a task holds, or "auto"
     game_name = config.tournament.game
@@ -1032,7 +1051,44 @@ def _check_room(
         tasks=None if per_task == "auto" else -(-items // per_task),
         task_files=len(result.tables) + 1,  # its tables and its record
         task_bytes=task_bytes,
-        task_hands=0.0 if per_task == "auto" else per_task * result.deals / size)
+        task_hands=0.0 if per_task == "auto" else per_task * result.deals / size,
+        resumed=resumed)
+    _warn_short(room, out)
+    return room
+
+
+def _check_resumed_room(folder: RunFolder, config: TournamentConfig, plan: Plan,
+                        seats: list[tuple[str, ...]], played: list[int]
+                        ) -> RoomEstimate | None:
+    """Warn, before a resumed run plays, when its disk has less room than the hands it has
+    still to play need, as ``_check_room`` warns a new run: a run a full disk had stopped
+    was resumed on a disk gigabytes short without a word, played 20 seconds and stopped
+    again (a probe). The bytes a hand are what the committed units take (their files'
+    bytes over their hands, footers included, as the manifest records them): the run's
+    own, where a sample is random play; a run with nothing committed is sampled."""
+    done = folder.completed_tasks()
+    if config.sprt is not None and folder.meta().get("status") == "complete":
+        return None  # a sequential test decided: nothing more is played
+    if not done:
+        return _check_room(config, seats, played, folder.path, resumed=True)
+    records = folder.records(folder.shown_units()).values()
+    hands = sum(record.files["deals"].rows for record in records)
+    items = sum(plan.task_item_count(task) for task in done)
+    tasks = plan.tasks - len(done)
+    if not hands or not items or not tasks:
+        return None
+    written = sum(file.bytes for record in records for file in record.files.values())
+    room = estimate_room(
+        folder.path, round(hands * (plan.items - items) / items), written / hands,
+        tasks=tasks, task_files=len(folder.tables()) + 1,  # its tables and its record
+        task_hands=hands * plan.deals_per_task / items,
+        measured_on=f"the {len(done):,} committed task{'s' * (len(done) != 1)}", resumed=True)
+    _warn_short(room, folder.path)
+    return room
+
+
+def _warn_short(room: RoomEstimate, out: Path | str) -> None:
+    """The room warning, when the disk has less room than ``room`` needs."""
     if not room.enough:
         print(f"warning: {room.warning(out)}", file=sys.stderr)
 
