@@ -259,6 +259,18 @@ TRICKS_OF_THE_THIRD_TASK = 2 * 5 + 5
 actions, tricks) has committed two tasks: the third task's tricks.parquet."""
 
 
+def _stopped_by_the_disk(tmp_path, monkeypatch):
+    """A run of four tasks whose disk fills while its third task's tricks are written: the
+    config, the run folder, the disk and the command's result (exit 2, no traceback)."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    out = tmp_path / "out"
+    disk = _FillingDisk(monkeypatch, out, TRICKS_OF_THE_THIRD_TASK)
+    result = _cli("run", str(config), "--out", str(out))
+    monkeypatch.undo()
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    return config, out, disk, result
+
+
 def test_a_disk_full_of_a_half_written_unit_is_recorded_failed_with_the_unit_removed(
     tmp_path, monkeypatch
 ):
@@ -266,12 +278,7 @@ def test_a_disk_full_of_a_half_written_unit_is_recorded_failed_with_the_unit_rem
     disk stayed full, run.json could not be told the run failed and said "running", and
     the room the user made went to the run's leftovers first. The unit is removed before
     the failure is recorded; the committed tasks are kept, every byte."""
-    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
-    out = tmp_path / "out"
-    disk = _FillingDisk(monkeypatch, out, TRICKS_OF_THE_THIRD_TASK)
-    result = _cli("run", str(config), "--out", str(out))
-    monkeypatch.undo()
-    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    config, out, disk, _result = _stopped_by_the_disk(tmp_path, monkeypatch)
     assert disk.failed is not None and ".staging" in disk.failed.parts
     stopped = RunFolder.open(out)  # checks every byte of what data/ shows
     meta = stopped.meta()
@@ -300,12 +307,7 @@ def test_a_table_file_that_fills_the_disk_is_named_and_removed(tmp_path, monkeyp
 def test_the_line_of_a_run_the_disk_stopped_names_the_file_and_the_room_the_run_needs(
     tmp_path, monkeypatch
 ):
-    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
-    out = tmp_path / "out"
-    disk = _FillingDisk(monkeypatch, out, TRICKS_OF_THE_THIRD_TASK)
-    result = _cli("run", str(config), "--out", str(out))
-    monkeypatch.undo()
-    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    _config, out, disk, result = _stopped_by_the_disk(tmp_path, monkeypatch)
     assert disk.failed is not None and disk.failed.name == "tricks.parquet"
     assert disk.failed.parent.name.startswith("task-00000002-")
     [line] = [li for li in result.output.splitlines() if li.startswith("error:")]
