@@ -241,8 +241,8 @@ def _round_headers(state: Any) -> dict[int, str]:
         chooser = fields[0]["trump_chooser"]
         trump = _suit_name(fields[0]["trump"])
         how = "turned up" if chooser < 0 else f"named by seat {chooser}"
-        dealer = f"dealer seat {dealers[number - 1]}" if number <= len(dealers) else ""
-        headers[number] = f"Round {number} ({dealer}): {dealt}; trump {trump}, {how}"
+        dealer = f" (dealer seat {dealers[number - 1]})" if number <= len(dealers) else ""
+        headers[number] = f"Round {number}{dealer}: {dealt}; trump {trump}, {how}"
     return headers
 
 
