@@ -186,7 +186,12 @@ def test_a_run_into_a_used_folder_names_the_ways_on_in_pythons_words_too(tmp_pat
     with pytest.raises(RunFolderError) as refused:
         run_tournament(config, used, workers=0, progress=False)
     assert "run_tournament's out" in str(refused.value)
-    assert f"resume_tournament({str(used)!r})" in str(refused.value)
+    assert "resume_tournament" not in str(refused.value)  # it holds no run to resume
+    run = run_tournament(config, tmp_path / "run", workers=0, progress=False).path
+    with pytest.raises(RunFolderError) as again:
+        run_tournament(config, run, workers=0, progress=False)
+    assert "run_tournament's out" in str(again.value)
+    assert f"resume_tournament({str(run)!r})" in str(again.value)
 
 
 def test_the_pages_evaluate_example_runs_as_written():
