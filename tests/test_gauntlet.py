@@ -112,6 +112,20 @@ def test_bad_gauntlet_is_one_line_before_any_work(tmp_path, extra, fragments):
         assert fragment in message
 
 
+def test_a_candidate_written_with_tomls_false_is_pointed_at_its_label(tmp_path):
+    """A label made from parameters spells them as Python does, so a candidate written as
+    TOML spells them matched nothing and got no hint (a probe)."""
+    body = GERMAN.format(extra='format = "gauntlet"\ncandidates = ["pimc(incumbent=false)"]'
+                         ).replace('use = "heuristic"\n', 'use = "pimc"\nparams = { incumbent'
+                                   ' = false, worlds = 2 }\n', 1)
+    with pytest.raises(ConfigError) as error:
+        load_config(write_config(tmp_path, body))
+    message = str(error.value)
+    assert ("'pimc(incumbent=false)' is not an entrant (did you mean"
+            " 'pimc(incumbent=False, worlds=2)'?)") in message, message
+    assert 'a label = "..." of your own' in message
+
+
 def test_a_two_entrant_gauntlet_tests_the_candidate_against_the_baseline(tmp_path):
     """With the baseline listed first the verdict read "heuristic against bold", testing
     whether the baseline was stronger than the candidate (a reproducibility probe)."""

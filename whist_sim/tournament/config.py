@@ -14,7 +14,7 @@ import re
 import sys
 import tomllib
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -1023,8 +1023,9 @@ def _check_format(config: TournamentConfig, source: str) -> None:
     for label in section.candidates:
         if label not in labels:
             raise ConfigError(
-                f"{source}: tournament.candidates: {label!r} is not an entrant;"
-                f" strategy labels: {', '.join(labels)}"
+                f"{source}: tournament.candidates: {label!r} is not an entrant"
+                f"{_closest_label(label, labels)}; strategy labels: {', '.join(labels)}"
+                " (a label = \"...\" of your own names an entrant more simply)"
             )
     if set(labels) <= set(section.candidates):
         raise ConfigError(
@@ -1076,6 +1077,17 @@ def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:
     seatings = [len(seatings_of(lineup, game.duplicate_rotations)) for lineup in played]
     return model_for(game.name, game.players, seats, seatings,
                      per=pair_unit(game.name, game.variant.as_dict()))
+
+
+def _closest_label(given: str, labels: Sequence[str]) -> str:
+    """" (did you mean ...?)" for the label ``given`` was meant to be: a label made from
+    parameters spells their values as Python does (``pimc(incumbent=False, worlds=2)``),
+    so ``pimc(incumbent=false)`` written as TOML spells it matched nothing and got no
+    hint (a probe)."""
+    python_words = re.sub(r"\b(true|false)\b", lambda m: m[1].capitalize(), given)
+    return did_you_mean(python_words, labels) or next(
+        (f" (did you mean {label!r}?)" for label in labels
+         if label.startswith(python_words.rstrip(")"))), "")
 
 
 def _describe_validation(exc: ValidationError, source: str) -> str:
