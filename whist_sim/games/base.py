@@ -277,8 +277,18 @@ def did_you_mean(key: Any, allowed: Iterable[str]) -> str:
     none. The one helper every "unknown key" of a config and of ``--sprt`` uses, so that
     a typo gets the same suggestion wherever it is made (``[tournamnet]`` and ``bacth``
     got none while variant keys did)."""
+    return suggestion(closest(key, allowed))
+
+
+def closest(key: Any, allowed: Iterable[str]) -> str | None:
+    """The allowed key one slip away from ``key`` (``did_you_mean``'s), or None."""
     close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return close[0] if close else None
+
+
+def suggestion(meant: str | None) -> str:
+    """``" (did you mean 'trumps'?)"`` for ``meant``; "" for None."""
+    return "" if meant is None else f" (did you mean {meant!r}?)"
 
 
 def _refused_key(message: str, where: str) -> str | None:

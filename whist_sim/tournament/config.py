@@ -36,10 +36,12 @@ from whist_sim.games.base import (
     Game,
     WhistSimError,
     as_toml,
+    closest,
     did_you_mean,
     is_finite_number,
     is_whole,
     shown_number,
+    suggestion,
 )
 from whist_sim.inference import (
     PairModel,
@@ -1085,9 +1087,8 @@ def _closest_label(given: str, labels: Sequence[str]) -> str:
     so ``pimc(incumbent=false)`` written as TOML spells it matched nothing and got no
     hint (a probe)."""
     python_words = re.sub(r"\b(true|false)\b", lambda m: m[1].capitalize(), given)
-    return did_you_mean(python_words, labels) or next(
-        (f" (did you mean {label!r}?)" for label in labels
-         if label.startswith(python_words.rstrip(")"))), "")
+    return suggestion(closest(python_words, labels) or next(
+        (label for label in labels if label.startswith(python_words.rstrip(")"))), None))
 
 
 def _describe_validation(exc: ValidationError, source: str) -> str:
@@ -1099,15 +1100,14 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
     lines = []
     reported: set[str] = set()
     errors = exc.errors()
-    misspelt = {(*error["loc"][:-1], did_you_mean(error["loc"][-1],
-                                                    _allowed_keys(error["loc"][:-1])))
+    misspelt = {(*error["loc"][:-1], closest(error["loc"][-1],
+                                                _allowed_keys(error["loc"][:-1])))
                 for error in errors if error["type"] == "extra_forbidden"}
-    # (parent..., hint) of each unknown key: a missing key that hint names is the same
-    # slip, said once ([tournment] gave "missing key 'tournament'" on a line of its own)
+    # the key each unknown key was meant to be: a missing key so named is the same slip,
+    # said once ([tournment] gave "missing key 'tournament'" on a line of its own)
     for error in errors:
         loc = error["loc"]
-        if error["type"] == "missing" and (
-                *loc[:-1], f" (did you mean {loc[-1]!r}?)") in misspelt:
+        if error["type"] == "missing" and tuple(loc) in misspelt:
             continue
         if error["type"] not in ("extra_forbidden", "missing"):  # those name a key themselves
             loc = _key_path(loc)
