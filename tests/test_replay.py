@@ -256,3 +256,18 @@ def test_a_knockout_replay_opens_each_round_with_its_dealer_players_and_trump(tm
         expected = tricks.group_by("round").agg(pl.col("trick").min()).sort("round")
         assert firsts == expected["trick"].to_list(), key
     assert saw_dog, "no dog in these games: play more deals"
+
+
+def test_a_strategy_using_the_benched_tables_words_replays_as_its_own_forfeit(tmp_path):
+    """A replay knows a table of benched entrants by the runner's words and every seat's
+    forfeit: a strategy whose error held the words alone was replayed as every seat's
+    forfeit and its honest record called tampered (a review's hostile try)."""
+    body = ('[tournament]\ngame = "german_whist"\ndeals = 8\nseed = 3\n'
+            '\n[[strategies]]\nuse = "tests.plugins.hostile:MimicsTheBench"\n'
+            '\n[[strategies]]\nuse = "random"\n')
+    run = make_run_without_ray(tmp_path, body)
+    deals = RunFolder.open(run).scan("deals").filter(pl.col("status") == "forfeit").collect()
+    assert deals.height, "no deal forfeited: play more deals"
+    for key in deals["deal_key"].to_list():
+        outcome = replay_deal(run, key).state.outcome()
+        assert outcome.result.count("forfeit") == 1, key

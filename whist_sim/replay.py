@@ -79,8 +79,12 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
     for row in actions.iter_rows(named=True):
         if row["chosen"] and state.to_act >= 0:
             state.apply(game.parse_action(row["action"]))
+    seats = folder.scan("seats").filter(pl.col("deal_key") == deal_key).collect()
     if record["status"] == "forfeit":
-        if EVERY_SEAT_FORFEITS in (record["error"] or ""):  # every entrant benched
+        # every entrant benched: the runner's words and every seat's forfeit, not the words
+        # alone, which a strategy's own error could hold
+        if (EVERY_SEAT_FORFEITS in (record["error"] or "")
+                and seats.height and (seats["result"] == "forfeit").all()):
             state.forfeit_by_every_seat(record["forfeit_seat"], record["error"])
         else:
             state.forfeit(record["forfeit_seat"], record["error"])
@@ -89,7 +93,6 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
         for r in actions.iter_rows(named=True)
     ] and record["status"] == "ok":
         raise RunFolderError(f"deal {deal_key}: the replay diverges from the recorded log")
-    seats = folder.scan("seats").filter(pl.col("deal_key") == deal_key).collect()
     tricks = folder.scan("tricks").filter(pl.col("deal_key") == deal_key).collect()
     notes = disagreements(state, list(seats.iter_rows(named=True)),
                           list(tricks.iter_rows(named=True)))

@@ -190,3 +190,12 @@ class ReportsDumpable(RandomStrategy):
             with open(self.path, "w") as out:
                 out.write(str(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)))  # PR_GET_DUMPABLE
         return super().choose(view, rng)
+
+
+class MimicsTheBench(_Hostile):
+    """Fails with the words the runner uses for a table of benched entrants."""
+
+    def attack(self) -> None:
+        from whist_sim.play import EVERY_SEAT_FORFEITS
+
+        raise ValueError(EVERY_SEAT_FORFEITS)
