@@ -41,7 +41,7 @@ from random import Random
 from typing import Any
 
 from whist_sim.env.encoders import ACTIONS, encoder_for, game_of_view
-from whist_sim.games.base import RuleError, describe_action
+from whist_sim.games.base import RuleError, describe_action, did_you_mean
 from whist_sim.strategy import CALLABLE_REFERENCE, Strategy, found_but_failed
 
 
@@ -72,8 +72,10 @@ def load_callable(reference: Any) -> Callable[[dict[str, Any]], Any]:
         try:
             found = getattr(found, part)
         except AttributeError:
+            names = [name for name in dir(found) if not name.startswith("_")]
             raise ValueError(
                 f"callable = {reference!r}: {module_name} has no {attribute!r}"
+                + did_you_mean(part, names)
             ) from None
     if not callable(found):
         raise ValueError(
@@ -117,6 +119,22 @@ def made_by(factory: Callable[..., Any], reference: str, arguments: dict[str, An
     return policy
 
 
+def not_a_class(found: Any, reference: str) -> Callable[..., Any]:
+    """``found``, the policy an entry without parameters names, unless it is a class: a
+    class is called with the observation as its constructor's argument, which a probe's
+    policy class refused as "the policy() cannot be called with one argument", naming
+    neither the class nor the way to use it."""
+    if inspect.isclass(found):
+        raise ValueError(
+            f"callable = {reference!r} names the class {found.__name__}, not a policy: a"
+            " policy is a function from the observation dict to an action. Name an instance"
+            f" (e.g. act = {found.__name__}() in its module, then callable ="
+            f" \"{reference.partition(':')[0]}:act\"), or give the entry parameters, with"
+            " which the class is a factory called with them"
+        )
+    return found
+
+
 def arguments_taken(policy: Callable[..., Any], reference: str) -> int:
     """1 if ``policy`` is called with the observation alone, 2 if it needs the seat's
     generator too (a second parameter without a default); else a ValueError."""
@@ -148,7 +166,10 @@ class PolicyStrategy(Strategy):
             raise ValueError('needs callable = "package.module:function" (the policy to play)')
         self.reference = callable
         found = load_callable(callable)
-        self.function = made_by(found, callable, arguments) if arguments else found
+        if arguments:
+            self.function = made_by(found, callable, arguments)
+        else:
+            self.function = not_a_class(found, callable)
         self.with_generator = arguments_taken(self.function, callable) == 2
         self._encoders: dict[tuple[Any, ...], Any] = {}
         self.randomness_advice = self._advice()

@@ -632,3 +632,16 @@ def test_sprt_settings_may_be_separated_by_commas_as_the_help_says(tmp_path):
     assert result.exit_code == 0, result.output
     sprt = json.loads((tmp_path / "out" / "run.json").read_text())["config"]["sprt"]
     assert (sprt["elo0"], sprt["elo1"], sprt["batch"]) == (0, 300, 5)
+
+
+def test_a_misspelt_strategy_name_or_class_gets_a_suggestion():
+    """A probe: "unknown strategy 'polcy'" and "has no 'RandomStrategi'" listed what there
+    is but suggested nothing, where a misspelt config key gets "did you mean"."""
+    from whist_sim.strategy import StrategyError, resolve_strategy
+
+    with pytest.raises(StrategyError, match=r"unknown strategy 'heuristik' \(did you mean"
+                                            r" 'heuristic'\?\); registered strategies:"):
+        resolve_strategy("heuristik")
+    with pytest.raises(StrategyError, match=r"strategies\.random_play has no 'RandomStrategi'"
+                                            r" \(did you mean 'RandomStrategy'\?\)"):
+        resolve_strategy("strategies.random_play:RandomStrategi")

@@ -49,6 +49,13 @@ def broken_import() -> None:
     """Referenced under a module name that does not exist."""
 
 
+class CallableClass:
+    """A policy's class: its instances are policies, the class itself is not one."""
+
+    def __call__(self, observation: dict[str, np.ndarray]) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+
 CONFIG = """
 [tournament]
 game = "{game}"
@@ -100,6 +107,15 @@ def test_a_masked_action_forfeits_the_deal_with_the_reason(tmp_path):
     ('use = "policy"\ncallable = "no_such_module_xyz:act"',
      "callable = 'no_such_module_xyz:act': cannot import module 'no_such_module_xyz'"),
     (f'use = "policy"\ncallable = "{HERE}:nothing_here"', "has no 'nothing_here'"),
+    (f'use = "policy"\ncallable = "{HERE}:linear_polcy"',
+     "has no 'linear_polcy' (did you mean 'linear_policy'?)"),
+    (f'use = "policy"\ncallable = "{HERE}:CallableClass"',
+     f"names the class CallableClass, not a policy: a policy is a function from the"
+     f" observation dict to an action. Name an instance (e.g. act = CallableClass() in its"
+     f' module, then callable = "{HERE}:act")'),
+    (f'use = "polcy"\ncallable = "{HERE}:linear_policy"',
+     "this entry has use = 'polcy' (did you mean 'policy'?)"),
+    ('use = "polcy"', "unknown strategy 'polcy' (did you mean 'policy'?)"),
     (f'use = "policy"\ncallable = "{HERE}:HERE"', "not a function"),
     (f'use = "policy"\ncallable = "{HERE}:broken_import"', "cannot be called with one argument"),
     ('use = "policy"\ncallable = "not a reference"', "is not package.module:function"),

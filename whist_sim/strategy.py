@@ -218,7 +218,9 @@ def resolve_strategy(spec: str) -> type:
         try:
             found = getattr(module, attr)
         except AttributeError:
-            raise StrategyError(f"strategy {spec!r}: {module_name} has no {attr!r}") from None
+            names = [name for name in dir(module) if not name.startswith("_")]
+            raise StrategyError(f"strategy {spec!r}: {module_name} has no {attr!r}"
+                                + did_you_mean(attr, names)) from None
         return _checked_class(spec, found)
     ep = registered(spec)
     if ep is not None:
@@ -230,9 +232,11 @@ def resolve_strategy(spec: str) -> type:
             raise StrategyError(
                 f"strategy {spec!r}: loading {_described(ep)} raised {raised_text(exc)}"
             ) from None
-    known = ", ".join(sorted(available_strategies())) or "(none installed)"
+    names = sorted(available_strategies())
+    known = ", ".join(names) or "(none installed)"
     raise StrategyError(
-        f"unknown strategy {spec!r}; registered strategies: {known},"
+        f"unknown strategy {spec!r}{did_you_mean(spec, names)}; registered strategies:"
+        f" {known},"
         " or give 'package.module:Class' (or process, a bot program in any language, with"
         " its command)"
     )

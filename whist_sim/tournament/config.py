@@ -826,7 +826,8 @@ def _check_policy_keys(entry: StrategyEntry, where: str) -> None:
     if entry.use != POLICY:
         if entry.callable is not None:
             raise ConfigError(f"{where}: callable applies only to use = \"policy\" (a trained"
-                              " policy); this entry has use = " + repr(entry.use))
+                              f" policy); this entry has use = {entry.use!r}"
+                              + did_you_mean(entry.use, [POLICY]))
         return
     in_params = entry.params.get("callable")
     if entry.callable is not None and in_params is not None and in_params != entry.callable:
