@@ -323,9 +323,14 @@ def test_an_action_outside_the_mask_names_the_seat_the_action_and_the_allowed_on
     assert all(f"{a} (" in message for a in allowed)
     assert caught.value.agent == agent and len(caught.value.allowed) == len(allowed)
     assert (e.state_.deal_record(), list(e.state_.log)) == before  # nothing applied
-    for bad in (52, -1, 10**6):
-        with pytest.raises(IllegalActionError, match="outside the action mask"):
+    for bad in (52, -1, 10**6):  # a number of none of the game's actions: said so
+        with pytest.raises(IllegalActionError,
+                           match=r"is not one of this environment's actions \(0\.\.51,"
+                                 r" action_space\(agent\) is Discrete\(52\)\); allowed now:"):
             e.step(bad)
+    second = int(np.flatnonzero(mask == 0)[1])
+    with pytest.raises(IllegalActionError, match="outside the action mask"):
+        e.step(second)  # an action of the game the mask does not allow: said so
     for bad in ("AS", 1.5, 3.0, np.float32(3), None, True):  # not read as the card 3
         with pytest.raises(IllegalActionError, match=r"is not an action: this environment's"
                                                      r" actions are whole numbers 0\.\.51") as no:

@@ -400,7 +400,14 @@ class WhistEnv(AECEnv):
         """Raise the IllegalActionError for ``action``; ``broken``: the rules' own
         refusal of it, whose reason (the rule it breaks) ends the message."""
         allowed, listed = self._allowed()
-        if isinstance(action, int) and 0 <= action < self.num_actions:
+        if isinstance(action, int) and not 0 <= action < self.num_actions:
+            # 65 in Solo Whist read as "outside the action mask", as if a card of the game
+            raise IllegalActionError(
+                agent, action, allowed,
+                f"{agent} (seat {seat}): action {action!r} is not one of this environment's"
+                f" actions (0..{self.num_actions - 1}, action_space(agent) is"
+                f" Discrete({self.num_actions})); allowed now: {listed}") from broken
+        if isinstance(action, int):
             shown = f"{action} ({describe_action(self.game.action_str, action)})"
         else:
             shown = repr(action)
