@@ -645,3 +645,41 @@ def test_a_misspelt_strategy_name_or_class_gets_a_suggestion():
     with pytest.raises(StrategyError, match=r"strategies\.random_play has no 'RandomStrategi'"
                                             r" \(did you mean 'RandomStrategy'\?\)"):
         resolve_strategy("strategies.random_play:RandomStrategi")
+
+
+@pytest.mark.parametrize("option,value,said", [
+    ("--time-limit", "0", "--time-limit 0.0: out of range; allowed values: numbers 0.001..3,600"),
+    ("--players", "3", "--players 3: german_whist is played by 2 players, not 3"),
+])
+def test_a_duels_option_is_named_as_given_not_as_its_config_key(tmp_path, option, value, said):
+    """A probe: ``--time-limit 0`` was refused as "duel: tournament.time_limit = 0.0"."""
+    result = _run("duel", "heuristic", "random", "--game", "german_whist", option, value,
+                  "--max-deals", "4", "--workers", "0", "--out", str(tmp_path / "duel"))
+    _assert_clean_error(result, f"error: {said}")
+    assert "tournament." not in result.output
+
+
+def test_several_sprt_options_are_read_together_and_a_key_given_twice_is_refused(tmp_path):
+    """A probe: of ``--sprt elo0=0 --sprt elo1=5`` the last alone was read, which was then
+    refused as "elo0 is missing"."""
+    result = _run("duel", "heuristic", "random", "--game", "german_whist", "--sprt", "elo0=0",
+                  "--sprt", "elo1=5", "--max-deals", "4", "--workers", "0", "--no-progress",
+                  "--out", str(tmp_path / "duel"))
+    assert result.exit_code == 0, result.output
+    assert "heuristic stronger by at least 5 rather than at most 0" in result.output
+    twice = _run("duel", "heuristic", "random", "--game", "german_whist", "--sprt", "elo0=0",
+                 "--sprt", "elo0=5", "--max-deals", "4", "--workers", "0", "--out",
+                 str(tmp_path / "twice"))
+    _assert_clean_error(twice, "--sprt 'elo0=5': 'elo0' is given twice")
+
+
+def test_a_text_where_a_list_belongs_is_shown_as_the_list_it_may_have_meant(tmp_path):
+    """A probe: ``candidates = "heuristic"`` read "not a list (a string)", with no allowed
+    values."""
+    body = quick_config().replace('[tournament]\n', '[tournament]\nformat = "gauntlet"\n'
+                                  'candidates = "heuristic"\n', 1)
+    result = _run("run", str(write_config(tmp_path, body)), "--out", str(tmp_path / "out"),
+                  "--no-progress")
+    _assert_clean_error(result, "tournament.candidates = 'heuristic': not a list (a string);"
+                                " allowed values: a list in brackets, e.g. candidates ="
+                                " ['heuristic']")

@@ -225,9 +225,11 @@ def run(
 
 
 def _sprt_items(text: str) -> list[str]:
-    """The key=value items of ``--sprt``, separated by spaces or commas (a decimal takes a
-    point); none is refused: ``--sprt ""``, an empty shell variable as often as not, ran
-    silently at the defaults."""
+    """The key=value items of one ``--sprt``, separated by spaces or commas (a decimal takes
+    a point); none is refused: ``--sprt ""``, an empty shell variable as often as not, ran
+    silently at the defaults. The items of every ``--sprt`` given are read together (the
+    last one alone was read: ``--sprt elo0=0 --sprt elo1=5`` said "elo0 is missing"); a
+    key given twice is refused by ``parse_settings``."""
     items = text.replace(",", " ").split()
     if not items:
         raise WhistSimError(
@@ -252,12 +254,21 @@ def _as_options(text: str) -> str:
                 line = f"{option} {line[len(f'duel: {key}.'):]}"
                 break
         else:
-            if line.startswith("duel: tournament.deals = "):
-                line = f"--max-deals {line[len('duel: tournament.deals = '):]}"
-            elif line.startswith(UNKNOWN_SPRT_KEY):  # given as --sprt "bacth=3"
-                line = f"--sprt: unknown key '{line[len(UNKNOWN_SPRT_KEY):]}"
+            for key, option in DUEL_OPTIONS.items():
+                if line.startswith(f"duel: tournament.{key} = "):
+                    line = f"{option} {line[len(f'duel: tournament.{key} = '):]}"
+                    break
+            else:
+                if line.startswith(UNKNOWN_SPRT_KEY):  # given as --sprt "bacth=3"
+                    line = f"--sprt: unknown key '{line[len(UNKNOWN_SPRT_KEY):]}"
         lines.append(line)
     return "\n".join(lines)
+
+
+DUEL_OPTIONS = {"deals": "--max-deals", "time_limit": "--time-limit", "seed": "--seed",
+                "players": "--players", "game": "--game"}
+"""The duel's options by the config key each sets: a probe's ``--time-limit 0`` was refused
+as "duel: tournament.time_limit = 0.0", a key the command line never showed."""
 
 
 def _resume_command(folder: Path | str, address: str | None, report: bool = False) -> str:
@@ -357,12 +368,12 @@ def duel(
                                            " knockout_whist")],
     variant: Annotated[list[str] | None, typer.Option(
         help="a rule setting key=value; repeat for more (--variant count=all)")] = None,
-    sprt: Annotated[str | None, typer.Option(
+    sprt: Annotated[list[str] | None, typer.Option(
         help="stop when a sequential test decides: 'elo0=0 elo1=10 alpha=0.05 beta=0.05'"
              " (Solo, Minnesota: also net0/net1 in points per hand, skewness=-1.5 the pairs'"
              " skewness if known; batch=N pairs per look); settings are separated by spaces"
-             " or commas ('elo0=0,elo1=10'); at least one is needed (the defaults:"
-             " elo0=0 elo1=10 alpha=0.05 beta=0.05 batch=20)"
+             " or commas ('elo0=0,elo1=10'), or given in several --sprt; at least one is"
+             " needed (the defaults: elo0=0 elo1=10 alpha=0.05 beta=0.05 batch=20)"
     )] = None,
     max_deals: Annotated[int | None, typer.Option(
         parser=whole_number("a number of deal indices"),
@@ -390,7 +401,8 @@ def duel(
     given_address = _check_run_options(workers, address, ctx)
     folder = out or _new_folder("duel")
     try:
-        sprt_table = None if sprt is None else parse_settings(_sprt_items(sprt), "--sprt")
+        sprt_table = None if sprt is None else parse_settings(
+            [item for text in sprt for item in _sprt_items(text)], "--sprt")
         try:
             config = duel_config(a, b, game, variant=parse_settings(variant or []),
                                  sprt=sprt_table, max_deals=max_deals, players=players,

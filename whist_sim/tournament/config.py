@@ -1149,7 +1149,10 @@ _PLAIN_WORDS: dict[str, Callable[[Any, str], str]] = {
            if key == "strategies" else "")),
     "string_type": lambda error, key: (
         f"not a text ({_kind(error.get('input'))}); allowed values: text in quotes"),
-    "list_type": lambda error, key: f"not a list ({_kind(error.get('input'))})",
+    "list_type": lambda error, key: (
+        f"not a list ({_kind(error.get('input'))}); allowed values: a list in brackets"
+        + (f", e.g. {key.rsplit('.', 1)[-1]} = [{as_toml(error['input'])}]"
+           if isinstance(error.get("input"), str) else "")),
     "int_type": lambda error, key: (
         f"not a whole number ({_kind(error.get('input'))}); allowed values: whole numbers"),
     "float_type": lambda error, key: (
