@@ -249,6 +249,105 @@ def test_render_during_minnesota_bidding_shows_the_laid_cards_or_the_calls_not_a
                                             f"seat {spoken.state_.to_act} to call"]
 
 
+def _lowest_or_knock(e) -> int:
+    """The lowest legal action, or a dog's knock (52) whenever it may knock."""
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    return 52 if e.unwrapped.game.name == "knockout_whist" and 52 in legal else int(legal[0])
+
+
+def _rendered_when(e, reached) -> str:
+    """The rendering at the first moment ``reached(state)`` holds, stepping
+    ``_lowest_or_knock`` until then."""
+    while not reached(e.state_):
+        assert e.state_.to_act >= 0, "the hand ended first"
+        e.step(_lowest_or_knock(e))
+    return e.render()
+
+
+def test_render_shows_the_german_whist_card_the_trick_is_played_for_and_the_face_down_stock():
+    """The face-up stock card each stage-1 trick is played for never appeared, nor did
+    how many cards lie face down; in stage 2 the stock is said to be used up."""
+    e = wenv.german_whist_v0(render_mode="ansi")
+    e.reset(options={"deal_seed": 5, "dealer": 0})
+    assert e.render().splitlines() == [
+        "German Whist, play; trump S",
+        "stock: QS face up (the trick's prize), 25 face down",
+        "trick 1: (no card yet)",
+        "seat 1 to play"]
+    text = _rendered_when(e, lambda state: len(state.tricks) == 1)
+    assert text.splitlines()[1] == "stock: JD face up (the trick's prize), 23 face down"
+    text = _rendered_when(e, lambda state: state.stage == 2)
+    assert text.splitlines()[1] == "stock: used up (stage 2: no more drawing)"
+
+
+def test_render_shows_the_open_stock_row_and_the_cards_the_winner_may_take():
+    """``open_stock`` > 1: the face-up row never appeared, and "seat 0 to take a face-up
+    card" did not say which (a user's probe)."""
+    e = wenv.german_whist_v0({"open_stock": 3}, render_mode="ansi")
+    e.reset(options={"deal_seed": 5, "dealer": 0})
+    assert e.render().splitlines()[1] == (
+        "stock: QS 2C JD face up (the trick's winner takes one), 23 face down")
+    assert _rendered_when(e, lambda state: state.phase == "take").splitlines() == [
+        "German Whist, take; trump S",
+        "stock: QS 2C JD face up (the trick's winner takes one), 23 face down",
+        "last trick: seat 1: 3S, seat 0: 4S; won by seat 0",
+        "seat 0 to take a face-up card: QS 2C JD"]
+
+
+def test_render_shows_the_knockout_round_the_cards_dealt_and_who_is_in_on_a_dogs_life_or_out():
+    """The round, the cards each seat holds in it, and who is out or on a dog's life
+    never appeared (a user's probe)."""
+    e = wenv.knockout_whist_v0({"dogs_life": "first_round"}, players=3, render_mode="ansi")
+    e.reset(options={"deal_seed": 14, "dealer": 0})
+    assert e.render().splitlines()[1:3] == ["round 1 of 7: 7 cards each", "in: seats 0, 1, 2"]
+    text = _rendered_when(e, lambda state: state.round == 2)
+    assert text.splitlines() == [
+        "Knock-out Whist, trump; trump not yet known",
+        "round 2 of 7: 6 cards each, 1 for a dog",
+        "in: seats 1, 2; on a dog's life: seat 0",
+        "seat 2 to name trumps"]
+    text = _rendered_when(e, lambda state: state.round == 3)
+    assert text.splitlines()[1:3] == ["round 3 of 7: 5 cards each", "in: seats 1, 2; out: seat 0"]
+
+
+def test_render_shows_a_dogs_knock_in_the_trick_and_in_the_last_trick():
+    """A dog's knock (action 52) left no trace: the trick read as if the dog had not
+    been asked (a user's probe)."""
+    e = wenv.knockout_whist_v0({"dogs_life": "first_round"}, players=3, render_mode="ansi")
+    e.reset(options={"deal_seed": 14, "dealer": 0})
+    knocked = _rendered_when(e, lambda state: state.round == 2 and len(state.trick_seats) == 1
+                             and state.to_act == 1)
+    assert knocked.splitlines()[3:] == ["trick 1: seat 2: 5S, seat 0: knock", "seat 1 to play"]
+    text = _rendered_when(e, lambda state: state.round == 2 and len(state.tricks) == 1)
+    assert text.splitlines()[3:] == [
+        "trick 2: (no card yet)",
+        "last trick: seat 2: 5S, seat 0: knock, seat 1: 6S; won by seat 1",
+        "seat 1 to play"]
+
+
+LAST_TRICKS = {
+    "german_whist": (3, "last trick: seat 1: KC, seat 0: AC; won by seat 0"),
+    "solo_whist": (8, "last trick: seat 1: AC, seat 2: QC, seat 3: KC, seat 0: JC;"
+                      " won by seat 1"),
+    "minnesota_whist": (3, "last trick: seat 0: QC, seat 1: JC, seat 2: AC, seat 3: KC;"
+                           " won by seat 2"),
+    "knockout_whist": (3, "last trick: seat 1: 5C, seat 2: AC, seat 0: 3C; won by seat 2"),
+}
+"""Each game's first trick on a fixed deal (seed, dealer 0; the highest legal actions)."""
+
+
+@pytest.mark.parametrize("game", list(FACTORIES))
+def test_render_names_the_seat_that_played_each_card_of_the_last_trick(game):
+    """It gave the cards alone ("last trick: KC AC, won by seat 0"): who played which was
+    left to the reader, unlike the trick in progress's "seat 1: KC"."""
+    seed, line = LAST_TRICKS[game]
+    e = FACTORIES[game](render_mode="ansi", **({"players": 3} if game == "knockout_whist"
+                                               else {}))
+    e.reset(options={"deal_seed": seed, "dealer": 0})
+    text = _rendered_until(e, "play", e.unwrapped.game.players)
+    assert line in text.splitlines()
+
+
 @pytest.mark.parametrize("game", list(FACTORIES))
 def test_an_environment_pickles_mid_hand_and_plays_on_as_the_original(game):
     """For subprocess vector environments and saved snapshots: the compiled encoders are

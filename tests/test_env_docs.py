@@ -74,3 +74,27 @@ def test_the_table_writer_rewrites_a_page_with_markers_and_refuses_anything_else
     page.write_text(PAGE.read_text(encoding="utf-8"), encoding="utf-8")
     assert main([str(page)]) == 0
     assert page.read_text(encoding="utf-8") == PAGE.read_text(encoding="utf-8")
+
+
+def test_the_render_examples_on_the_page_are_what_render_prints(capsys):
+    """The page's German Whist example prints the text block under it, and its Knock-out
+    Whist picture is a real table's: the deal and the play the env tests step through
+    (the knock of ``test_render_shows_a_dogs_knock_in_the_trick_and_in_the_last_trick``)."""
+    import numpy as np
+
+    from whist_sim.env import german_whist_v0, knockout_whist_v0
+
+    text = PAGE.read_text(encoding="utf-8")
+    german, knockout = re.findall(r"```text\n(.*?)```", text, re.DOTALL)[:2]
+    block = re.search(r"```python\n(from whist_sim.cards import parse_card.*?)```", text,
+                      re.DOTALL)
+    assert block is not None
+    exec(compile(block[1], f"{PAGE.name}, the render example", "exec"),
+         {"german_whist_v0": german_whist_v0})  # imported by the page's first block
+    assert capsys.readouterr().out == german
+    table = knockout_whist_v0({"dogs_life": "first_round"}, players=3, render_mode="ansi")
+    table.reset(options={"deal_seed": 14, "dealer": 0})
+    while table.render() + "\n" != knockout:
+        assert table.state_.to_act >= 0, "the game ended before the page's picture"
+        legal = np.flatnonzero(table.observe(table.agent_selection)["action_mask"])
+        table.step(52 if 52 in legal else int(legal[0]))

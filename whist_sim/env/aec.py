@@ -30,10 +30,11 @@ from gymnasium import logger, spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from whist_sim.cards import SUITS, card_str
+from whist_sim.cards import SUITS, card_str, cards_str
 from whist_sim.env.encoders import ACTIONS, encoder_for, layout_for
 from whist_sim.games import make_game
 from whist_sim.games.base import Game, RuleError, VariantError, WhistSimError, describe_action
+from whist_sim.games.knockout_whist import DOG, IN, OUT, ROUNDS
 
 REWARDS = ("net", "score")
 RENDER_MODES = ("human", "ansi")
@@ -432,7 +433,8 @@ class WhistEnv(AECEnv):
 
     def text(self) -> str:
         """The hand as one seat at the table would describe it: trump, the auction while
-        it lasts, then the trick in progress (who played what), the last completed trick,
+        it lasts, the stock (German Whist) or the round and who is still in (Knock-out
+        Whist), then the trick in progress (who played what), the last completed trick,
         and who does what next.
 
         Before the first trick (an auction, a trump to name, cards laid face down) no trick
@@ -444,22 +446,20 @@ class WhistEnv(AECEnv):
         view = state.view(max(state.to_act, 0))
         phase = getattr(view, "phase", "")
         over = state.to_act < 0
+        players = self.game.players
         lines = [f"{self.game.title}, {'over' if over else phase}; {_trump_text(view, over)}"]
         lines += _auction_lines(view, self.game, over)
-        seats = getattr(view, "trick_seats", None)
-        if seats is None:
-            leader = view.leader
-            seats = [(leader + i) % self.game.players for i in range(len(view.trick))]
-        played = ", ".join(f"seat {s}: {card_str(c)}" for s, c in zip(seats, view.trick,
-                                                                      strict=True))
+        lines += _stock_lines(view, over)
+        lines += _round_lines(view)
+        played = _trick_text(_current_trick(view, players))
         if played or (phase == PLAY_PHASE and not over):  # no trick before the play, or after
             lines.append(f"trick {len(view.tricks) + 1}: {played or '(no card yet)'}")
         if view.tricks:
             last = view.tricks[-1]
-            lines.append(f"last trick: {' '.join(card_str(c) for c in last.cards)},"
+            lines.append(f"last trick: {_trick_text(_completed_trick(view, players))};"
                          f" won by seat {last.winner}")
         if not over:
-            lines.append(f"seat {state.to_act} {DECISIONS.get(phase, 'to act')}")
+            lines.append(f"seat {state.to_act} {_decision(view)}")
         else:
             outcome = state.outcome()
             lines.append("over: " + ", ".join(
@@ -473,6 +473,9 @@ class WhistEnv(AECEnv):
 
 PLAY_PHASE = "play"
 """The phase in which tricks are played, in every game."""
+
+TAKE_PHASE = "take"
+"""German Whist's open stock: the trick's winner chooses a face-up card."""
 
 DECISIONS = {
     "play": "to play",
@@ -525,3 +528,110 @@ def _auction_lines(view: Any, game: Game, over: bool) -> list[str]:
         lines.append(f"grand (play high), granded by seat {grander}" if grander >= 0
                      else "null (play low): no one granded")
     return lines
+
+
+KNOCK_TEXT = "knock"
+"""A dog's pass in a trick line, as its action is named ("seat 0: knock")."""
+
+SEAT_GROUPS = ((IN, "in"), (DOG, "on a dog's life"), (OUT, "out"))
+"""Knock-out Whist's seat statuses, in the order and words the seats line gives them."""
+
+
+def _decision(view: Any) -> str:
+    """What the seat to act does; taking a face-up card (German Whist's open stock) says
+    which cards it may take: "to take a face-up card" alone left them out (a probe's
+    finding)."""
+    phase = getattr(view, "phase", "")
+    decision = DECISIONS.get(phase, "to act")
+    if phase == TAKE_PHASE:
+        return f"{decision}: {cards_str(view.faceup)}"
+    return decision
+
+
+def _stock_lines(view: Any, over: bool) -> list[str]:
+    """German Whist's stock as the table sees it: the face-up card the trick is played for
+    (or the row the winner chooses from, ``open_stock`` > 1) and how many cards lie face
+    down; in stage 2, that it is used up. Other games have no stock (no ``faceup``)."""
+    faceup = getattr(view, "faceup", None)
+    if faceup is None or over:
+        return []
+    if not faceup:
+        return ["stock: used up (stage 2: no more drawing)"]
+    prize = "the trick's prize" if len(faceup) == 1 else "the trick's winner takes one"
+    return [f"stock: {cards_str(faceup)} face up ({prize}), {view.facedown_left} face down"]
+
+
+def _round_lines(view: Any) -> list[str]:
+    """Knock-out Whist's round: its number and the cards each seat was dealt for it (a dog
+    gets one), then who is in, who plays on a dog's life and who is out. Other games play
+    one round (no ``status``)."""
+    status = getattr(view, "status", None)
+    if status is None:
+        return []
+    dealt = view.cards_dealt
+    round_line = f"round {view.round} of {ROUNDS}: {dealt} card{'s' * (dealt != 1)} each"
+    if DOG in status:
+        round_line += ", 1 for a dog"
+    groups = [(name, [seat for seat, now in enumerate(status) if now == kind])
+              for kind, name in SEAT_GROUPS]
+    return [round_line, "; ".join(f"{name}: {_seats_text(seats)}"
+                                  for name, seats in groups if seats)]
+
+
+def _seats_text(seats: list[int]) -> str:
+    """``seat 0``, or ``seats 1, 2``."""
+    return f"seat{'s' * (len(seats) > 1)} {', '.join(map(str, seats))}"
+
+
+def _trick_text(entries: list[tuple[int, str]]) -> str:
+    """A trick's line as the table saw it played: ``seat 0: 4S, seat 1: AH``."""
+    return ", ".join(f"seat {seat}: {what}" for seat, what in entries)
+
+
+def _current_trick(view: Any, players: int) -> list[tuple[int, str]]:
+    """The trick in progress in play order: each seat that has had its turn, with its card
+    (or Knock-out Whist's knock)."""
+    seats = getattr(view, "trick_seats", None)
+    if seats is None:  # every seat plays to every trick, in turn from the leader
+        return _in_turn(view.leader, view.trick, players)
+    if view.phase != PLAY_PHASE:  # a trump to name (no trick yet this round), or the end
+        return []
+    return _with_knocks(view, players, len(view.tricks), seats, view.trick, view.seat)
+
+
+def _completed_trick(view: Any, players: int) -> list[tuple[int, str]]:
+    """The last completed trick in play order, each card with the seat that played it."""
+    last = view.tricks[-1]
+    trick_players = getattr(view, "trick_players", None)
+    if trick_players is None:
+        return _in_turn(last.leader, last.cards, players)
+    return _with_knocks(view, players, len(view.tricks) - 1, trick_players[-1], last.cards)
+
+
+def _in_turn(leader: int, cards: tuple[int, ...], players: int) -> list[tuple[int, str]]:
+    """A trick every seat plays to, in turn from its leader."""
+    return [((leader + i) % players, card_str(card)) for i, card in enumerate(cards)]
+
+
+def _with_knocks(view: Any, players: int, index: int, seats: tuple[int, ...],
+                 cards: tuple[int, ...], to_act: int | None = None) -> list[tuple[int, str]]:
+    """Knock-out Whist's trick ``index`` of the round in play order, a dog that knocked
+    beside the cards played: the view lists only the seats that played (``seats``), so a
+    knock is read from the rules. A dog is asked at its turn in every trick until it has
+    played its one card, and either plays or knocks; ``to_act``: the seat whose turn it
+    is in a trick in progress (None: the trick is complete), where the turns so far end.
+
+    A played card is placed by its seat, never by the statuses: at the end of the game
+    they are the round's outcome (a seat knocked out by it played to its tricks)."""
+    played = dict(zip(seats, map(card_str, cards), strict=True))
+    spent = {seat for earlier in view.trick_players[:index] for seat in earlier}
+    leader = view.tricks[index].leader if index < len(view.tricks) else view.leader
+    entries = []
+    for seat in ((leader + k) % players for k in range(players)):
+        if seat == to_act:
+            break
+        if seat in played:
+            entries.append((seat, played[seat]))
+        elif view.status[seat] == DOG and seat not in spent:
+            entries.append((seat, KNOCK_TEXT))
+    return entries
