@@ -363,8 +363,8 @@ def test_a_duel_stopped_by_its_maximum_beyond_both_hypotheses_says_the_maximum_w
     summary = run_duel(config, tmp_path / "short", workers=0, progress=False)
     text = summary.verdict_text()
     assert summary.verdict.decision == "inconclusive"
-    assert ("though the estimate lies above H1 (elo1 = 5): the maximum is too short for"
-            " hypotheses this close together") in text
+    assert ("though its whole 95% interval lies above H1 (elo1 = 5): the maximum is too short"
+            " for hypotheses this close together") in text
     assert "lies between the two" not in text
 
 

@@ -177,6 +177,51 @@ def test_a_verdict_that_ran_out_at_a_long_enough_maximum_says_the_difference_may
     assert "too short" not in text
 
 
+@pytest.mark.parametrize(("values", "where"), [
+    ([1.0] * 5, ", though its whole 95% interval lies above H1 (elo1 = 10): the maximum of"
+                " 5 pairs was too short"),
+    ([0.0] * 5, ", though its whole 95% interval lies below H0 (elo0 = 0): the maximum of"
+                " 5 pairs was too short"),
+    ([1.0], "; the maximum of 1 pair was too short"),
+    ([0.5] * 60, "; the maximum of 60 pairs was too short"),
+], ids=["all won", "all lost", "one pair", "all even"])
+def test_a_verdict_whose_pairs_show_no_spread_says_its_maximum_was_too_short(values, where):
+    """Five pairs all won (+inf Elo, 95%: at least +46, against 0/10) read "which often
+    means the true difference lies between the two", and run.json "maximum_too_short:
+    false" (a statistician's probe): pairs without a spread cannot show how many pairs
+    the hypotheses need, so the criterion of the console's note never fired."""
+    config = duel_config("heuristic", "random", "german_whist", max_deals=len(values),
+                         sprt={"elo0": 0, "elo1": 10})
+    verdict = sequential_verdict(duel_model(config), config.sprt.settings(), values,
+                                 finished=True, batch=20)
+    assert verdict.decision == "inconclusive"
+    text = verdict.text("a", "b")
+    assert f"{where} for the test to decide (" in text
+    assert "show how many pairs these hypotheses need); play more pairs" in text
+    assert "lies between the two" not in text
+    record = verdict.as_dict("a")
+    assert record["maximum_too_short"] is True and record["fixed_sample_pairs"] is None
+
+
+def test_a_verdict_whose_interval_lies_beyond_both_hypotheses_says_its_maximum_was_too_short():
+    """Even at a maximum long enough by the console's criterion: the pairs place the
+    difference outside both hypotheses, so it is not between them that the test ran out."""
+    _model, _settings, verdict = _ran_out(300)
+    beyond = dataclasses.replace(verdict, fixed_pairs=10, estimate=dataclasses.replace(
+        verdict.estimate, elo=30.0, elo_lo=12.0, elo_hi=48.0))
+    assert beyond.maximum_too_short and beyond.as_dict()["maximum_too_short"] is True
+    assert beyond.text("a", "b").endswith(
+        ", though its whole 95% interval lies above H1 (elo1 = 10): the maximum of 300 pairs"
+        " was too short for the test to decide; play more pairs (--max-deals) or set them"
+        " further apart.")
+    straddles = dataclasses.replace(beyond, estimate=dataclasses.replace(
+        beyond.estimate, elo_lo=5.0))
+    assert not straddles.maximum_too_short
+    assert straddles.text("a", "b").endswith(
+        ", though the estimate lies above H1 (elo1 = 10); its 95% interval reaches between"
+        " the two, where the true difference may lie.")
+
+
 def test_only_a_test_that_ran_out_is_weighed_against_its_maximum():
     config = duel_config("heuristic", "random", "german_whist", max_deals=300,
                          sprt={"elo0": 0, "elo1": 10})

@@ -75,11 +75,13 @@ class Estimate:
         of shares, whose bounds come from the binomial)."""
         return self.pairs >= 2 and (self.mean_unit == "share" or self.sd != 0)
 
-    def describe(self, a: str = "A") -> str:
+    def describe(self, a: str = "A", caveat: str = "") -> str:
         """One clause a reader takes in at a glance, e.g.
         ``+310 Elo per hand (95%: +290 to +330), mean share of the pair's two hands 0.860
         against a fair 0.500, likelihood of superiority 100.0%``; ``a`` names entrant A
-        where the share's words do.
+        where the share's words do. ``caveat`` follows "95%" on the first interval shown
+        ("95%, not corrected for the early stop: +290 to +330"): the interval is that of a
+        fixed sample, and a verdict whose pairs a sequential stop chose says so.
         """
         if self.pairs == 0:
             return "no pairs played yet"
@@ -93,7 +95,8 @@ class Estimate:
                     " scaled by the spread between pairs), likelihood of superiority n/a")
         finite = [abs(x) for x in (self.elo, self.elo_lo, self.elo_hi) if math.isfinite(x)]
         digits = 0 if finite and max(finite) >= 10 else 1
-        elo = f"{signed(self.elo, digits)} {self.unit} ({self._elo_interval(digits)})"
+        level = f"95%{caveat}" if self.mean_unit == "share" else "95%"
+        elo = f"{signed(self.elo, digits)} {self.unit} ({self._elo_interval(digits, level)})"
         if self.mean_unit == "share":
             parts = [elo, self._mean_phrase(a)]
         else:
@@ -102,7 +105,8 @@ class Estimate:
                 # hands (5.32 beside this 5.65 in a newcomer's duel, with no word why;
                 # "over pairs" alone still read as the same figure to a later probe)
                 f"{signed(self.mean, 2)} {self.mean_unit} over pairs, each pair weighing"
-                f" the same (95%: {signed(self.mean_lo, 2)} to {signed(self.mean_hi, 2)};"
+                f" the same (95%{caveat}: {signed(self.mean_lo, 2)} to"
+                f" {signed(self.mean_hi, 2)};"
                 " the standings pool hands, so a pair of more hands weighs more there)"
             )
             parts = [mean, elo]
@@ -116,22 +120,22 @@ class Estimate:
                      else "likelihood of superiority n/a (the pairs all agree)")
         return ", ".join(parts)
 
-    def _elo_interval(self, digits: int) -> str:
+    def _elo_interval(self, digits: int, level: str = "95%") -> str:
         """The Elo interval in words where a bound is infinite: an interval of shares that
         reaches 0 or 1 has no finite Elo at that end, and "95%: -inf to -477" left a
-        newcomer guessing."""
+        newcomer guessing. ``level`` names the interval ("95%" and any caveat)."""
         lo, hi = self.elo_lo, self.elo_hi
         if math.isfinite(lo) and math.isfinite(hi):
-            return f"95%: {signed(lo, digits)} to {signed(hi, digits)}"
+            return f"{level}: {signed(lo, digits)} to {signed(hi, digits)}"
         ends = (("a share of 0", "a share of 1") if self.mean_unit == "share"
                 else ("no spread", "no spread"))
         if math.isinf(lo) and math.isfinite(hi):
-            return (f"95%: at most {signed(hi, digits)}, no finite lower bound: the interval"
+            return (f"{level}: at most {signed(hi, digits)}, no finite lower bound: the interval"
                     f" reaches {ends[0]}")
         if math.isfinite(lo) and math.isinf(hi):
-            return (f"95%: at least {signed(lo, digits)}, no finite upper bound: the interval"
+            return (f"{level}: at least {signed(lo, digits)}, no finite upper bound: the interval"
                     f" reaches {ends[1]}")
-        return "95%: no finite bound"
+        return f"{level}: no finite bound"
 
     def share_of_text(self, a: str = "A") -> str:
         """``share_of`` with A's name ``a`` filled in: "the deal's games won by one of
@@ -179,6 +183,13 @@ def signed(value: float, decimals: int | None = None) -> str:
 def t_quantile(probability: float, pairs: int) -> float:
     """Student's t quantile with pairs - 1 degrees of freedom (needs pairs >= 2)."""
     return float(stats.t.ppf(probability, pairs - 1))
+
+
+def t_upper_quantile(tail: float, pairs: int) -> float:
+    """The t quantile with upper tail ``tail`` (pairs - 1 degrees of freedom), from the
+    tail itself: ``t_quantile(1 - tail, pairs)`` is infinite below a tail of about 1e-16,
+    where 1 - tail rounds to 1 (alpha = 1e-20 needed "more than 1e+15 pairs")."""
+    return float(stats.t.isf(tail, pairs - 1))
 
 
 def likelihood_of_superiority(mean: float, sd: float, pairs: int, fair_mean: float) -> float:

@@ -28,7 +28,7 @@ from whist_sim.inference.estimate import (
     Estimate,
     json_safe,
     signed,
-    t_quantile,
+    t_upper_quantile,
 )
 from whist_sim.inference.pair_models import (
     NetPairModel,
@@ -83,14 +83,52 @@ class Verdict:
     """For a sequential test that reached its maximum undecided: the pairs a fixed-sample
     test of the hypotheses needs at the pairs' spread (:func:`fixed_length`; inf beyond
     counting), to say whether the maximum was too short for them. NaN otherwise."""
+    finished: bool = False
+    """The pairs read are all a sequential test may read (its maximum): a decision with
+    this False is an early stop (``stopped_early``)."""
 
     @property
     def maximum_too_short(self) -> bool:
-        """A sequential test ran out of pairs below ``ADVISED_MAXIMUM`` times the
-        fixed-sample length of its hypotheses: the criterion of the console's note
-        (:func:`short_maximum_warning`), applied to the maximum it reached."""
-        return self.decision == "inconclusive" and is_short(self.estimate.pairs,
-                                                             self.fixed_pairs)
+        """A sequential test ran out of pairs, and not because the true difference lies
+        between the hypotheses: its maximum was below ``ADVISED_MAXIMUM`` times the
+        fixed-sample length of its hypotheses (the criterion of the console's note,
+        :func:`short_maximum_warning`, applied to the maximum it reached), or its pairs
+        cannot show that length (no spread, or an infinite estimate: every pair at the
+        end of a share's range), or its whole 95% interval lies beyond both hypotheses.
+        Without the last two, five pairs all won (+inf Elo, 95%: at least +46, against
+        bounds 0/10) read "the true difference often lies between the two" (a
+        statistician's probe)."""
+        return self.decision == "inconclusive" and (
+            is_short(self.estimate.pairs, self.fixed_pairs) or self._spread_unknown
+            or self._interval_beyond() is not None)
+
+    @property
+    def stopped_early(self) -> bool:
+        """A sequential test crossed a bound before its maximum. Its stop chose the pairs:
+        it comes when they happen to lean far enough one way, so the estimate over them
+        leans away from the hypothesis rejected and the 95% interval, a fixed sample's,
+        covers the truth less often (90-91% in simulated pentanomial duels at 0/10 Elo:
+        benchmarks/sprt_estimate_bias.py; docs/statistics.md, "After a sequential stop")."""
+        return self.sequential and self.decision in ("H0", "H1") and not self.finished
+
+    @property
+    def _spread_unknown(self) -> bool:
+        """The pairs show no spread (fewer than two, or all alike) or an infinite estimate,
+        so they cannot say how many pairs the hypotheses need."""
+        point = self.estimate.mean if self.settings.on_net_scale else self.estimate.elo
+        return not self.estimate.sd > 0 or math.isinf(point)
+
+    def _interval_beyond(self) -> str | None:
+        """"above" when the whole 95% interval lies above H1, "below" when it lies below
+        H0, on the hypotheses' scale; None otherwise, or with no interval shown."""
+        if not self.estimate.has_interval:
+            return None
+        low, high = self.settings.bounds
+        if self.settings.on_net_scale:
+            lower, upper = self.estimate.mean_lo, self.estimate.mean_hi
+        else:
+            lower, upper = self.estimate.elo_lo, self.estimate.elo_hi
+        return "above" if lower > high else "below" if upper < low else None
 
     def text(self, a: str, b: str) -> str:
         """One or two plain sentences on the verdict, naming A as ``a`` and B as ``b``."""
@@ -99,7 +137,8 @@ class Verdict:
             f"{a} stronger by at least {high:g} rather than at most {low:g}, in {self.scale}",
             f"{a} stronger by at most {low:g} rather than at least {high:g}, in {self.scale}",
         )
-        evidence = self.estimate.describe(a)
+        evidence = self.estimate.describe(
+            a, ", not corrected for the early stop" if self.stopped_early else "")
         shown = self.estimate.has_interval
         below, above = shown and self.estimate.elo_hi < 0, shown and self.estimate.elo_lo > 0
         if self.decision == "H1":
@@ -214,33 +253,42 @@ class Verdict:
         )
 
     def _why_undecided(self) -> str:
-        """Why a test that reached its maximum did not decide: the estimate between the
-        hypotheses, or the maximum too short for them. Too short is said whenever the
-        maximum is below what the hypotheses need (``maximum_too_short``, the console
-        note's criterion): a probe's duel was told "300 is short" at the start and, at
-        the end, "the true difference often lies between the two" (and a statistician's
-        probe: +636 Elo against bounds 0/5 after 40 pairs read so, where no 40 pairs
-        could have reached the bound)."""
+        """Why a test that reached its maximum did not decide, as far as its pairs show it:
+        the maximum too short (``maximum_too_short``) when it was below what the hypotheses
+        need, when the pairs cannot show what they need, or when the whole interval lies
+        beyond both hypotheses; otherwise the difference may well lie between them. A
+        probe's duel was told "300 is short" at the start and, at the end, "the true
+        difference often lies between the two"; so were five pairs all won (+inf Elo)."""
         low, high = self.settings.bounds
         key_low, key_high = ("net0", "net1") if self.settings.on_net_scale else ("elo0", "elo1")
-        point = self.estimate.mean if self.settings.on_net_scale else self.estimate.elo
-        outside = math.isfinite(point) and not low <= point <= high
+        above = f"above H1 ({key_high} = {high:g})"
+        below = f"below H0 ({key_low} = {low:g})"
         advice = "; play more pairs (--max-deals) or set them further apart."
-        if outside:
-            side = (f"above H1 ({key_high} = {high:g})" if point > high
-                    else f"below H0 ({key_low} = {low:g})")
-            return (f", though the estimate lies {side}: the maximum is too short for"
-                    f" hypotheses this close together{self._needed()}{advice}")
-        if self.maximum_too_short:
-            return ("; the maximum is too short for hypotheses this close together"
-                    f"{self._needed()}, so running out of pairs says little of where the true"
-                    f" difference lies{advice}")
+        beyond = self._interval_beyond()
+        lead = ";" if beyond is None else (
+            f", though its whole 95% interval lies {above if beyond == 'above' else below}:")
+        if is_short(self.estimate.pairs, self.fixed_pairs):
+            says_little = ("" if beyond is not None else ", so running out of pairs says"
+                           " little of where the true difference lies")
+            return (f"{lead} the maximum is too short for hypotheses this close together"
+                    f"{self._needed()}{says_little}{advice}")
+        too_short = (f"{lead} the maximum of {_pairs(self.estimate.pairs)} was too short"
+                     " for the test to decide")
+        if self._spread_unknown:
+            blind = ("a spread needs two pairs or more, and without one the pairs cannot" if
+                     self.estimate.pairs < 2 else
+                     "the pairs all agree, with no spread, so they cannot")
+            return f"{too_short} ({blind} show how many pairs these hypotheses need){advice}"
+        if beyond is not None:
+            return too_short + advice
+        point = self.estimate.mean if self.settings.on_net_scale else self.estimate.elo
+        if not low <= point <= high:  # the interval reaches back between the two
+            return (f", though the estimate lies {above if point > high else below}; its 95%"
+                    " interval reaches between the two, where the true difference may lie.")
         return ", which often means the true difference lies between the two."
 
     def _needed(self) -> str:
-        """What the hypotheses need, as the console's note says it, when it is known."""
-        if not self.maximum_too_short:
-            return ""
+        """What the hypotheses need, as the console's note says it."""
         if math.isinf(self.fixed_pairs):
             return f" (a fixed-sample test of them needs more than {MOST_PAIRS:.0e} pairs)"
         fixed = int(self.fixed_pairs)
@@ -307,6 +355,7 @@ class Verdict:
             "fixed_sample_pairs": (int(self.fixed_pairs) if math.isfinite(self.fixed_pairs)
                                    else json_safe(self.fixed_pairs)),
             "maximum_too_short": self.maximum_too_short,
+            "stopped_early": self.stopped_early,
         }
 
 
@@ -354,13 +403,13 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
         n = estimate.pairs
         x = estimate.mean * n
         lower = 0.0 if x <= 0 else float(stats.beta.ppf(settings.alpha, x, n - x + 1))
-        upper = 1.0 if x >= n else float(stats.beta.ppf(1 - settings.beta, x + 1, n - x))
+        upper = 1.0 if x >= n else float(stats.beta.isf(settings.beta, x + 1, n - x))
         return lower, upper
     if estimate.sd == 0:
         return math.nan, math.nan
     error = estimate.sd / math.sqrt(estimate.pairs)
-    below = t_quantile(1 - settings.alpha, estimate.pairs)
-    above = t_quantile(1 - settings.beta, estimate.pairs)
+    below = t_upper_quantile(settings.alpha, estimate.pairs)
+    above = t_upper_quantile(settings.beta, estimate.pairs)
     if estimate.mean_unit != "share":
         below, above = _guarded_reach(estimate, settings, below, above)
     return estimate.mean - below * error, estimate.mean + above * error
@@ -440,7 +489,7 @@ def sequential_verdict(
     fixed = (fixed_length(model, settings, estimate.sd) if decision == "inconclusive"
              else math.nan)
     return _verdict(model, settings, estimate, llr, decision, sequential=True, batch=batch,
-                    fixed_pairs=fixed)
+                    fixed_pairs=fixed, finished=finished)
 
 
 def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLike) -> Verdict:
@@ -483,6 +532,7 @@ def _verdict(
     sequential: bool,
     batch: int | None = None,
     fixed_pairs: float = math.nan,
+    finished: bool = False,
 ) -> Verdict:
     return Verdict(
         decision=decision,
@@ -497,6 +547,7 @@ def _verdict(
         means=model.hypothesis_means(settings, estimate.sd),
         batch=batch,
         fixed_pairs=fixed_pairs,
+        finished=finished,
     )
 
 
@@ -527,7 +578,8 @@ def fixed_sample_pairs(model: PairModel, settings: SprtSettings, sd: float) -> i
             return 2
         mean0, mean1 = model.hypothesis_means(settings, sd)
         gap_in_sd = (mean1 - mean0) / sd
-    normal = float(stats.norm.ppf(1 - settings.alpha) + stats.norm.ppf(1 - settings.beta))
+    # quantiles from the tails themselves: 1 - 1e-20 rounds to 1, whose quantile is inf
+    normal = float(stats.norm.isf(settings.alpha) + stats.norm.isf(settings.beta))
     ratio = normal / gap_in_sd if gap_in_sd > 0 else math.inf
     approximate = ratio * ratio  # inf past the floats, where ** raised
     if not approximate <= MOST_PAIRS:  # elo1 = 1e-300 overflowed into a traceback
@@ -535,7 +587,7 @@ def fixed_sample_pairs(model: PairModel, settings: SprtSettings, sd: float) -> i
                         " pairs for a fixed-sample test")
     pairs = max(2, math.ceil(approximate))
     while (
-        t_quantile(1 - settings.alpha, pairs) + t_quantile(1 - settings.beta, pairs)
+        t_upper_quantile(settings.alpha, pairs) + t_upper_quantile(settings.beta, pairs)
     ) / math.sqrt(pairs) > gap_in_sd:
         pairs += 1
     return pairs
@@ -562,7 +614,7 @@ def pairs_to_separate(sd: float, difference: float, power: float = 0.8,
         raise SprtError(f"pairs_to_separate: power = {power!r} must be in (0, 1)")
     if not 0 < alpha < 1:
         raise SprtError(f"pairs_to_separate: alpha = {alpha!r} must be in (0, 1)")
-    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
+    z = stats.norm.isf(alpha / 2) + stats.norm.ppf(power)
     return max(2, math.ceil((z * sd / abs(difference)) ** 2))
 
 
