@@ -155,6 +155,10 @@ def test_a_gauntlet_report_says_it_is_one_and_counts_only_the_comparisons_made(t
     assert "gauntlet (candidates: bold; only line-ups with a candidate played)" in text
     assert "A gauntlet: only the line-ups with a candidate (bold) were played" in text
     assert "heuristic and random never met" in text
+    # the ranking's note on opponents agrees (it said "each meets the other, never itself")
+    assert ("(in a gauntlet a candidate meets every other entrant and a baseline only the"
+            " candidates; none meets itself)") in text
+    assert "each meets the other" not in text
     assert "holds for the 2 comparisons together" in text
     assert "3 comparisons" not in text
 

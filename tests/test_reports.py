@@ -230,6 +230,24 @@ def test_standings_are_ratios_over_deal_indices(hand_built_run: RunFolder):
     assert list(table) == ["A", "C", "B"]  # best mean net first
 
 
+def test_a_rate_with_no_spread_gets_wilsons_interval_over_deal_indices_as_documented(
+        hand_built_run: RunFolder):
+    """C won half its hands at both deal indices (4 pairs, 2 deal indices): its win rate
+    gets Wilson's interval over the 2 deal indices, the units of its interval. The docs
+    said "over its pairs or sets", which would be over 4 and narrower (a statistician's
+    probe); they say what the code does."""
+    c = by_strategy(analyses.standings(hand_built_run.scan("seats")).collect(), "strategy")["C"]
+    assert (c["win_rate"], c["pairs"], c["deals"]) == (0.5, 4, 2)
+    over_deals, over_pairs = wilson_interval(1, 2), wilson_interval(2, 4)
+    assert (c["win_rate_lo"], c["win_rate_hi"]) == pytest.approx((over_deals.lo, over_deals.hi))
+    assert c["win_rate_lo"] < over_pairs.lo
+    docs = " ".join((Path(__file__).parents[1] / "docs" / "reading-a-report.md").read_text()
+                    .split())
+    assert "Wilson's score interval over its deal indices" in docs
+    assert "over its pairs or sets instead" not in docs
+    assert "gets Wilson's interval over the pairs" not in docs
+
+
 def test_head_to_head_counts_a_draw_as_half_a_win(hand_built_run: RunFolder):
     table = by_strategy(
         analyses.head_to_head(hand_built_run.scan("seats")).collect(), "strategy", "opponent"

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 
 from tests.tournament_helpers import make_run_without_ray, quick_config
@@ -595,3 +596,116 @@ def test_a_gap_in_percentage_points_is_the_difference_of_the_percentages_shown()
     share = 207 / 400
     assert percent(share) == "51.8%"
     assert _fmt_gap(share - 0.5, "share", 0.5) == "1.8 percentage points"
+
+
+def _knockout_seats(wins_per_deal: list[int]) -> pl.LazyFrame:
+    """Nine games of three seats per deal index, r1 in one seat and r2 in two: r1 wins
+    ``wins_per_deal[d]`` of deal index d's games and r2 the others."""
+    rows = []
+    for deal, wins in enumerate(wins_per_deal):
+        for game in range(9):
+            winner = 0 if game < wins else 1 + game % 2
+            for seat, name in enumerate(["r1", "r2", "r2"]):
+                rows.append({"deal_key": f"0-{deal}-{game}-0", "deal": deal, "strategy": name,
+                             "result": "win" if seat == winner else "loss"})
+    return pl.LazyFrame(rows)
+
+
+@pytest.mark.parametrize("wins", [[3] * 30, [2, 4, 2, 4, 3, 3, 1, 5]])
+def test_a_knockout_share_at_the_fair_share_is_no_difference_to_size_a_run_by(wins):
+    """r1 won 33.3% against a fair 33.3%, and the sentence went on "about 0 more deals
+    would separate a difference of that size" (a statistician's probe): the pooled share
+    and 1/3 differ by floating-point noise alone (5.6e-17), as, where every deal index
+    gave the same share, does their spread. The general comparisons say it as here."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.verdict_section import _knockout
+
+    seats = _knockout_seats(wins)
+    ranges = SimpleNamespace(collect_all=lambda queries: pl.collect_all(
+        list(queries(lambda _table: seats))))
+    _ranked, lines = _knockout(ranges)
+    for name in ("r1", "r2"):
+        [line] = [line for line in lines if line.startswith(f"{name} wins 33.3%")]
+        assert line.endswith("against a fair share of 33.3%: not separated from it; no"
+                             " difference has been seen to size a longer run by."), line
+        assert "more deals" not in line
+
+
+CRASHING = '''
+from whist_sim.strategy import Strategy
+
+
+class Crash(Strategy):
+    """Raises at every decision: forfeits every hand it sits in."""
+
+    games = frozenset({"german_whist", "solo_whist", "minnesota_whist", "knockout_whist"})
+
+    def choose(self, view, rng):
+        raise ValueError("broken on purpose")
+'''
+
+
+def test_net_margins_with_no_spread_are_shown_without_an_interval_and_not_decided(
+        tmp_path, monkeypatch):
+    """Three Solo deals of a strategy that forfeits every hand: the duel's test said
+    "cannot decide ... the pairs all agree (no spread)" and the next sentence "random is
+    ahead of crash by 8.000 units per hand (95%: 8.000 to 8.000), over 3 deals: decided."
+    (a statistician's probe): the p-value of net margins with no spread was 0. They have no
+    interval to test by, as the head-to-head table's `8.00 [no spread]` says."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.multiplicity import holm, p_value
+    from whist_sim.reports.verdict_section import _comparison
+
+    flat = np.full(3, 8.0)
+    assert math.isnan(p_value(flat, 0.0, rate=False))
+    figure = SimpleNamespace(unit="units per hand", noun="hands", null=0.0)
+    line = _comparison("random", "crash", flat, figure, 1.0, holm([p_value(flat, 0.0, False)])[0])
+    assert line == ("random and crash are not separated after 3 deals (random is ahead of crash"
+                    " by 8.000 units per hand [no spread]): every deal gave the same margin, so"
+                    " the difference has no interval to decide it by, nor a spread to say how"
+                    " many more deals would; play a longer run.")
+    (tmp_path / "verdict_crash.py").write_text(CRASHING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    body = """
+[tournament]
+game = "solo_whist"
+deals = 3
+seed = 1
+bench_after = 1000
+
+[[strategies]]
+use = "verdict_crash:Crash"
+label = "crash"
+
+[[strategies]]
+use = "random"
+"""
+    run = make_run_without_ray(tmp_path, body)
+    text = build_report(run).markdown.read_text()
+    verdict = text[text.index("\n## Verdict"):text.index("\n## ", text.index("\n## Verdict") + 1)]
+    assert "the pairs all agree (no spread)" in verdict
+    assert "by 8.000 units per hand [no spread]): every deal gave the same margin" in verdict
+    assert "decided." not in verdict and "8.000 to 8.000" not in verdict
+    assert "| random | 8.00 [no spread] | — |" in text  # the head-to-head margin agrees
+
+
+def test_the_ranking_says_who_met_whom_where_some_entrants_never_met():
+    """A gauntlet's ranking said its figures were means over opponents where "each meets
+    the other, never itself", and the same section "heuristic and random never met" (a
+    statistician's probe)."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.verdict_section import _over_other_opponents
+
+    figure = SimpleNamespace(name="share of hands won")
+    names = ["bold", "heuristic", "random"]
+    assert "(each meets the other, never itself)" in _over_other_opponents(figure, names)
+    gauntlet = _over_other_opponents(figure, names, [("heuristic", "random")], ["bold"])
+    assert ("(in a gauntlet a candidate meets every other entrant and a baseline only the"
+            " candidates; none meets itself)") in gauntlet
+    assert "each meets the other" not in gauntlet
+    # two baselines of three that met: who never met is named instead
+    partly = _over_other_opponents(figure, ["bold", "a", "b", "c"], [("b", "c")], ["bold"])
+    assert "(b and c never met; none meets itself)" in partly

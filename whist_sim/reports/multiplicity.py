@@ -14,9 +14,10 @@ decides less than Bonferroni's.
 Each comparison's p-value is the test its interval inverts, so that "its interval
 excludes equality" and "p < 0.05" say the same: Student's t over deal indices, or,
 for a share whose values show no spread (shown with Wilson's interval), the score test
-Wilson's interval inverts. Student's t is approximate, and lenient on strongly skewed
-net margins over few deals: a probe measured 5.7% family-wise (one entrant of four
-with rare large losses, skewness -2.5, all equal, 30 deals) where 5% is promised.
+Wilson's interval inverts; net margins with no spread have no interval, and no test.
+Student's t is approximate, and lenient on strongly skewed net margins over few deals: a
+probe measured 5.7% family-wise (one entrant of four with rare large losses, skewness
+-2.5, all equal, 30 deals) where 5% is promised.
 """
 
 from __future__ import annotations
@@ -38,7 +39,13 @@ def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
     """Two-sided p-value of "the mean of ``values`` (one per pair) is ``null``".
 
     NaN below two pairs (no interval either). ``rate``: the values are shares, and pairs
-    that all agree are tested with Wilson's score test, as their interval is drawn."""
+    that all agree are tested with Wilson's score test, as their interval is drawn. Net
+    margins (not ``rate``) that all agree are NaN too: they have no interval (the report
+    shows ``[no spread]``) and no test, as the fixed-sample test reads them
+    "inconclusive" (docs/statistics.md). A p-value of 0 read "decided" after three deals
+    of a strategy that forfeited every hand, beside the duel's "cannot decide" (a
+    statistician's probe), and pairs of rare large losses look like that until the first
+    loss."""
     x = np.asarray(values, dtype=float)
     n = int(x.size)
     if n < 2:
@@ -49,7 +56,9 @@ def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
         if rate and 0.0 < null < 1.0:
             z = (mean - null) / math.sqrt(null * (1.0 - null) / n)
             return float(2.0 * stats.norm.sf(abs(z)))
-        return 1.0 if mean == null else 0.0
+        if rate:  # a share at 0 or 1 under the null cannot leave it without spreading
+            return 1.0 if mean == null else 0.0
+        return math.nan  # net margins that all agree: no bound to test, so no test
     t = (mean - null) / (sd / math.sqrt(n))
     return float(2.0 * stats.t.sf(abs(t), n - 1))
 

@@ -50,7 +50,7 @@ from whist_sim.reports.comparisons import (
     pairwise_values,
     ranking_figure,
 )
-from whist_sim.reports.document import Section, Table, percent
+from whist_sim.reports.document import NO_SPREAD, Section, Table, percent
 from whist_sim.reports.multiplicity import (
     fewest_deals_to_decide,
     holm,
@@ -59,7 +59,7 @@ from whist_sim.reports.multiplicity import (
     p_value,
     score_p_value,
 )
-from whist_sim.reports.stats import t_interval
+from whist_sim.reports.stats import FLAT, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.store.lock import live_writer, shown_status
 from whist_sim.tournament.schedule import Plan
@@ -110,23 +110,25 @@ def verdict_section(
             " is tested.")
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
+    apart_pairs: list[tuple[str, str]] = []
     if game == "knockout_whist":
         ranked, lines = _knockout(ranges)
         unranked = [name for name in labels if name not in {n for n, _ in ranked}]
     else:
-        ranked, lines, separated = _pairwise(game, figure, ranges, labels, comparisons,
-                                             summaries)
+        ranked, lines, separated, apart_pairs = _pairwise(game, figure, ranges, labels,
+                                                          comparisons, summaries)
+    candidates = _gauntlet_candidates(meta)
     places = rank_labels([text for _, text in ranked])
     paragraphs.append(f"Ranked by {figure.name}: " + ranking_line(places, ranked) + "."
-                      + (_over_other_opponents(figure) if game != "knockout_whist"
-                         and len(ranked) > 2 else ""))
+                      + (_over_other_opponents(figure, [n for n, _ in ranked], apart_pairs,
+                                               candidates)
+                         if game != "knockout_whist" and len(ranked) > 2 else ""))
     if unranked:
         who = "it" if len(unranked) == 1 else "each"
         paragraphs.append(f"Not ranked: {', '.join(unranked)}. Another seat forfeited every"
                           f" game {who} sat in, so none of those games had a winner.")
     if apart:  # with mixed partnerships a "decided" between two entrants says nothing
         paragraphs += _so_far(lines) if unfinished else lines
-    candidates = _gauntlet_candidates(meta)
     if candidates and _baselines_apart(meta, candidates, labels):
         paragraphs.append(
             f"A gauntlet: only the line-ups with a candidate ({', '.join(candidates)}) were"
@@ -317,9 +319,9 @@ def _config_entrants(meta: dict[str, Any]) -> list[str] | None:
 def _pairwise(
     game: str, figure: Any, ranges: DealRanges, labels: list[str],
     comparisons: pl.LazyFrame | None = None, summaries: PairSummaries | None = None,
-) -> tuple[list[tuple[str, str]], list[str], set[frozenset[str]]]:
-    """The entrants ranked by the figure, the comparisons in words, and the pairs Holm's
-    test decides (separated)."""
+) -> tuple[list[tuple[str, str]], list[str], set[frozenset[str]], list[tuple[str, str]]]:
+    """The entrants ranked by the figure, the comparisons in words, the pairs Holm's
+    test decides (separated), and every two entrants that never met (ranked order)."""
     if summaries is not None and summaries.values is not None and game in SEAT_COMPARED:
         values = summaries.values
     elif comparisons is not None:
@@ -352,7 +354,9 @@ def _pairwise(
                                  len(made), done))
     if len(made) > 1:
         lines.append(_multiplicity(len(made), done))
-    return ranked, lines, {frozenset(pair) for pair, yes in decided.items() if yes}
+    never = [(a, b) for a, b in itertools.combinations(order, 2)
+             if by_pair.get((a, b)) is None or not by_pair[(a, b)].size]
+    return ranked, lines, {frozenset(pair) for pair, yes in decided.items() if yes}, never
 
 
 def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
@@ -367,7 +371,8 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
     deals = round(interval.n / per_deal)
     leader, other = (a, b) if interval.estimate >= figure.null else (b, a)
     shown = _difference(interval, figure, leader == a, other)
-    if interval.n >= 2 and not (interval.lo <= figure.null <= interval.hi):
+    flat = _no_spread(interval, figure)
+    if interval.n >= 2 and not flat and not (interval.lo <= figure.null <= interval.hi):
         if decided is False:
             return (f"{leader} {shown}, over {_deals(deals)}: its own 95% interval excludes"
                     f" equality, but it is {_not_with_the_others(family)}")
@@ -385,6 +390,11 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
     if gap == 0:
         return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown});"
                 " no difference has been seen to size a longer run by.")
+    if flat:  # net margins that all agree: no interval, no test (``p_value``)
+        return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}):"
+                " every deal gave the same margin, so the difference has no interval to"
+                " decide it by, nor a spread to say how many more deals would; play a longer"
+                " run.")
     if not math.isfinite(sd) or sd == 0:  # a gap, on too few deals to spread: not "equal"
         return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}):"
                 " too few deals to tell, and too few to say how many more would; play a"
@@ -413,7 +423,20 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
     head = f"is ahead of {other} by {est:.3f} {figure.unit}"
     if math.isnan(lo):
         return head
+    if _no_spread(interval, figure):
+        return f"{head} {NO_SPREAD}"
     return f"{head} (95%: {lo:.3f} to {hi:.3f})"
+
+
+def _no_spread(interval: Any, figure: Any) -> bool:
+    """Whether ``interval`` is of a mean (not a share) over deals that all gave the same
+    value: it has no width, and is shown ``[no spread]`` rather than as bounds, and not
+    decided (docs/reading-a-report.md). A strategy that forfeited every hand of three
+    deals read "ahead of crash by 8.000 units per hand (95%: 8.000 to 8.000), over 3
+    deals: decided" beside the fixed-sample test's "cannot decide" (a statistician's
+    probe). A share's has Wilson's width instead (``Interval.as_rate``)."""
+    return (figure.unit != "share" and interval.n >= 2
+            and interval.hi - interval.lo <= FLAT)
 
 
 def share_bounds(lo: float, hi: float) -> tuple[float, float]:
@@ -428,18 +451,34 @@ def share_bounds(lo: float, hi: float) -> tuple[float, float]:
     return max(0.0, lo), min(1.0, hi)
 
 
-def _over_other_opponents(figure: Any) -> str:
+def _over_other_opponents(figure: Any, names: Sequence[str] = (),
+                          never: Sequence[tuple[str, str]] = (),
+                          candidates: Sequence[str] = ()) -> str:
     """Why two ranking figures do not subtract to the comparison of their entrants.
 
     With three entrants or more each figure is a mean over the entrants it met, the other
     ranked entrant among them and itself not: two figures average over different
     opponents. A reader took "1. heuristic_bold (+3.738), 2. heuristic (+3.718)" for a
     gap of 0.020 beside "ahead of heuristic by 0.013", the head-to-head margin (a probe).
+
+    ``names``: the ranked entrants; ``never``: every two of them that never met (a
+    gauntlet's baselines), of whom "each meets the other" was said beside "heuristic and
+    random never met" (a probe); ``candidates``: a gauntlet's, to say who met whom when
+    just the baselines kept apart.
     """
+    who = "each meets the other, never itself"
+    if never:
+        baselines = [name for name in names if name not in candidates]
+        if candidates and {frozenset(pair) for pair in never} == {
+                frozenset(pair) for pair in itertools.combinations(baselines, 2)}:
+            who = ("in a gauntlet a candidate meets every other entrant and a baseline only"
+                   " the candidates; none meets itself")
+        else:
+            who = "; ".join(f"{a} and {b} never met" for a, b in never) + "; none meets itself"
     return (f" Each entrant's {figure.name} is its mean against the entrants it met, so"
-            " two entrants' figures are averages over different opponents (each meets"
-            " the other, never itself): the comparisons below are of the two head to"
-            " head, not the difference of their figures here.")
+            f" two entrants' figures are averages over different opponents ({who}): the"
+            " comparisons below are of the two head to head, not the difference of their"
+            " figures here.")
 
 
 def _multiplicity(count: int, done: int = 0) -> str:
@@ -550,9 +589,14 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
                 f"{text}: {side} it on its own interval, but"
                 f" {_not_with_the_others(len(rows))}")
         else:
+            # 90 of 270 games against a fair 1/3 differ by rounding alone, and pooled values
+            # of equal shares spread by as little: "about 0 more deals would separate" it
             gap = abs(interval.estimate - fair)
             sd = float(np.std(x, ddof=1)) if x.size >= 2 else math.nan
-            if gap > 0 and math.isfinite(sd) and sd > 0:
+            if gap <= FLAT:
+                lines.append(f"{text}: not separated from it; no difference has been seen to"
+                             " size a longer run by.")
+            elif math.isfinite(sd) and sd > FLAT:
                 more = max(0, pairs_to_separate(
                     sd, gap, alpha=holm_next_level(len(rows), done)) - interval.n)
                 lines.append(f"{text}: not separated from it; about {more:,} more deals would"
