@@ -437,3 +437,36 @@ def test_a_knockout_game_every_seat_forfeited_counts_half_to_each_side():
     })
     values = duel_pair_values(seats, pl.LazyFrame(), "a", "knockout_whist").collect()
     assert values.sort("deal")["value"].to_list() == [0.5, 0.0, 1.0]
+
+
+def test_a_knockout_run_at_several_table_sizes_ends_in_one_verdict_over_every_size(tmp_path):
+    """Two entrants at tables of 3 and 4 ended with no verdict at all: the tracker was made
+    for one table size only. The pair is a deal index's games at every size (one line-up
+    of four, A B A B, and two of three, A B A and B A B), fair at 1/2 whatever A's seats."""
+    body = """
+[tournament]
+game = "knockout_whist"
+players = [3, 4]
+deals = 6
+seed = 9
+deals_per_task = 3
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+"""
+    summary = run_tournament(load_config(write_config(tmp_path, body)), tmp_path / "run",
+                             workers=0, progress=False)
+    verdict = summary.verdict
+    assert verdict is not None and verdict.sequential is False
+    assert verdict.decision in ("H1", "H0", "inconclusive")
+    assert verdict.estimate.pairs == 6 and verdict.estimate.fair_mean == pytest.approx(0.5)
+    seats = run_rows(summary.path)["seats"]
+    games = seats.group_by("deal_key").agg(
+        (pl.col("result") == "win").and_(pl.col("strategy") == "random").any().alias("a_won"))
+    assert verdict.estimate.mean == pytest.approx(games["a_won"].mean())  # 3 + 3 + 2 a deal
+    assert "every table size" in summary.verdict_text()
+    recorded = json.loads((summary.path / "run.json").read_text())["verdict"]
+    assert recorded["text"] == summary.verdict_text() and recorded["deals_read"] == 6

@@ -284,6 +284,22 @@ def test_a_knockout_pair_of_two_line_ups_averages_their_luce_shares():
     assert "seats_of_a" in _message(lambda: knockout_model(3, (2, 1), (3,)))
 
 
+def test_a_knockout_pair_at_several_table_sizes_averages_every_line_ups_luce_share():
+    """Tables of 4 and 7: A B A B (two seatings), A B A B A B A and B A B A B A B (seven
+    each), sixteen games a deal index, each line-up weighed by its games; one strength per
+    strategy whatever the table (Luce), so one Elo for every size."""
+    model = knockout_model((4, 7, 7), (2, 4, 3), (2, 7, 7))
+    assert model.steps == 16 and model.fair_mean == pytest.approx(0.5)
+    assert model.mean_at(400) == pytest.approx(
+        (2 * 20 / 22 + 7 * 40 / 43 + 7 * 30 / 34) / 16)
+    for elo in (-250, -3, 0, 40, 600):
+        assert model.elo_of(model.mean_at(elo)) == pytest.approx(elo, abs=1e-6)
+    assert "every table size" in model.share_of
+    assert knockout_model((3, 3), (2, 1), (3, 3)) == knockout_model(3, (2, 1), (3, 3))
+    assert "players" in _message(lambda: knockout_model((4, 7), (2, 4, 3), (2, 7, 7)))
+    assert "seats_of_a" in _message(lambda: knockout_model((4, 3), (2, 3), (2, 3)))
+
+
 def test_pentanomial_mean_is_the_logistic_elo_curve():
     model = pentanomial_model()
     for elo in (-300, -10, 0, 35, 400):
@@ -897,8 +913,9 @@ def test_pentanomial_sprt_keeps_its_error_rates():
 
 @pytest.mark.parametrize(
     ("players", "seats", "seatings", "elo0", "elo1", "seed"),
-    [(4, 2, 4, 0, 30, 2), (4, 1, 4, -10, 25, 3), (3, (2, 1), (3, 3), 0, 30, 4)],
-    ids=["A B A B", "A in one seat of four", "A B A and B A B"],
+    [(4, 2, 4, 0, 30, 2), (4, 1, 4, -10, 25, 3), (3, (2, 1), (3, 3), 0, 30, 4),
+     ((4, 7, 7), (2, 4, 3), (2, 7, 7), 0, 30, 5)],
+    ids=["A B A B", "A in one seat of four", "A B A and B A B", "tables of 4 and 7"],
 )
 @pytest.mark.slow
 def test_knockout_sprt_keeps_its_error_rates(players, seats, seatings, elo0, elo1, seed):

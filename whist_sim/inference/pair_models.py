@@ -9,7 +9,8 @@ model describes one pair's value:
   the R games, on 0, 1/R, ..., 1. By Luce's choice axiom each seat wins with chance
   proportional to its strength; A's strength over B's is r = 10^(elo/400), so the mean
   is k r / (k r + n - k), the fair share k/n at elo 0. The pentanomial is the case
-  k = 1, n = 2 on a grid of quarters.
+  k = 1, n = 2 on a grid of quarters. With several line-ups (A B A and B A B, or tables
+  of several sizes) the mean is each line-up's, weighted by its share of the R games.
 - **normal on net** (Solo and Minnesota Whist): A's mean net margin per hand, a real
   number, tested on its mean with the variance estimated from the pairs, and guarded
   against skewed pairs (:mod:`whist_sim.inference.skewness`). Its Elo-like scale is
@@ -159,31 +160,35 @@ class CategoricalPairModel(PairModel):
 
     With k = ``seats_of_a`` of n = ``players`` seats, mean(elo) = k r / (k r + n - k),
     r = 10^(elo/400); for k = 1, n = 2 that is the logistic Elo curve. A duel at an odd
-    Knock-out table plays two line-ups (A B A and B A B): ``mix`` then lists each
-    line-up's (k, share of the pair's games), and the mean is their weighted sum.
+    Knock-out table plays two line-ups (A B A and B A B), and a run at several table
+    sizes a line-up or two at each: ``mix`` then lists each line-up's (k, n, share of the
+    pair's games), and the mean is their weighted sum. Luce's one strength per strategy
+    whatever the table is what puts every size's share on one Elo.
     """
 
     name: str
     scale: str
     unit: str
     players: int
+    """The table size (the first line-up's, where ``mix`` holds several)."""
     seats_of_a: int
     steps: int
     takes_net: bool = False
-    mix: tuple[tuple[int, float], ...] = ()
-    """(seats of A, share of the games) per line-up; empty: one line-up of ``seats_of_a``."""
+    mix: tuple[tuple[int, int, float], ...] = ()
+    """(seats of A, table size, share of the games) per line-up; empty: one line-up of
+    ``seats_of_a`` seats of ``players``."""
     share_of: str = "a pair's games"
     """What a pair value is A's share of, in the verdict's words ("mean share of ..."; ``{a}``
     stands for A's name)."""
 
     @property
-    def _lineups(self) -> tuple[tuple[int, float], ...]:
-        return self.mix or ((self.seats_of_a, 1.0),)
+    def _lineups(self) -> tuple[tuple[int, int, float], ...]:
+        return self.mix or ((self.seats_of_a, self.players, 1.0),)
 
     @property
     def fair_mean(self) -> float:
         """The share of equal strengths: k / n, averaged over the line-ups."""
-        return sum(weight * k / self.players for k, weight in self._lineups)
+        return sum(weight * k / n for k, n, weight in self._lineups)
 
     @property
     def grid(self) -> np.ndarray:
@@ -191,11 +196,10 @@ class CategoricalPairModel(PairModel):
         return np.arange(self.steps + 1) / self.steps
 
     def mean_at(self, elo: float, sd: float | None = None) -> float:
-        n = self.players
         return float(
             sum(
                 weight * special.expit(math.log(k / (n - k)) + elo / ELO_PER_NAT)
-                for k, weight in self._lineups
+                for k, n, weight in self._lineups
             )
         )
 
@@ -205,8 +209,8 @@ class CategoricalPairModel(PairModel):
         if mean <= 0.0 or mean >= 1.0:
             return math.inf if mean >= 1.0 else -math.inf
         if len(self._lineups) == 1:
-            k = self._lineups[0][0]
-            odds = math.log(k / (self.players - k))
+            k, n, _ = self._lineups[0]
+            odds = math.log(k / (n - k))
             return ELO_PER_NAT * (math.log(mean / (1.0 - mean)) - odds)
         # a weighted sum of logistic curves: increasing in elo, so a bracketed root
         return float(optimize.brentq(lambda elo: self.mean_at(elo) - mean, -1e5, 1e5, xtol=1e-9))
@@ -431,23 +435,28 @@ def pentanomial_model(per: str = "hand") -> CategoricalPairModel:
 
 
 def knockout_model(
-    players: int, seats_of_a: int | Sequence[int], seatings: int | Sequence[int]
+    players: int | Sequence[int], seats_of_a: int | Sequence[int],
+    seatings: int | Sequence[int],
 ) -> CategoricalPairModel:
     """Knock-out Whist: A's share of a deal's games, Luce's Elo per seat.
 
-    One line-up: A holds ``seats_of_a`` seats and the deal is played under
-    ``seatings`` seatings. Several (a duel at an odd table: A B A and B A B): one
-    entry per line-up in each sequence, and the pair is every game of the deal.
+    One line-up: A holds ``seats_of_a`` of ``players`` seats and the deal is played under
+    ``seatings`` seatings. Several (a duel at an odd table: A B A and B A B; a run at
+    several table sizes): one entry per line-up in each sequence (``players`` may be one
+    size for all), and the pair is every game of the deal index, at every size.
     """
     ks = [seats_of_a] if isinstance(seats_of_a, int) else list(seats_of_a)
     rs = [seatings] if isinstance(seatings, int) else list(seatings)
+    ns = [players] * len(ks) if isinstance(players, int) else list(players)
+
+    def whole(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
     valid = (
-        len(ks) == len(rs) >= 1
-        and not isinstance(players, bool)
-        and isinstance(players, int)
-        and players >= 2
-        and all(isinstance(k, int) and not isinstance(k, bool) and 1 <= k < players for k in ks)
-        and all(isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in rs)
+        len(ks) == len(rs) == len(ns) >= 1
+        and all(whole(n) and n >= 2 for n in ns)
+        and all(whole(k) and whole(n) and 1 <= k < n for k, n in zip(ks, ns, strict=True))
+        and all(whole(r) and r >= 1 for r in rs)
     )
     if not valid:
         raise SprtError(
@@ -456,15 +465,18 @@ def knockout_model(
             " seatings >= 1, one of each per line-up"
         )
     total = sum(rs)
+    several = len(set(ns)) > 1
     return CategoricalPairModel(
         name="knockout share",
         scale="Elo of the win odds per seat (Luce)",
         unit="Elo per seat (Luce)",
-        players=players,
+        players=ns[0],
         seats_of_a=ks[0],
         steps=total,
-        mix=tuple((k, r / total) for k, r in zip(ks, rs, strict=True)) if len(ks) > 1 else (),
-        share_of="the deal's games won by one of {a}'s seats",
+        mix=tuple((k, n, r / total) for k, n, r in zip(ks, ns, rs, strict=True))
+        if len(ks) > 1 else (),
+        share_of=("the deal's games at every table size won by one of {a}'s seats" if several
+                  else "the deal's games won by one of {a}'s seats"),
     )
 
 
@@ -474,12 +486,12 @@ def net_model() -> NetPairModel:
 
 
 def model_for(
-    game: str, players: int, seats_of_a: int | Sequence[int], seatings: int | Sequence[int],
-    per: str = "hand",
+    game: str, players: int | Sequence[int], seats_of_a: int | Sequence[int],
+    seatings: int | Sequence[int], per: str = "hand",
 ) -> PairModel:
     """The pair model of a game's duel; ``players``, ``seats_of_a``, ``seatings`` matter
     to Knock-out Whist only (the others have one shape of pair; see :func:`knockout_model`
-    for several line-ups). ``per``: what German Whist's pair values are shares of, a
+    for several line-ups or table sizes). ``per``: what German Whist's pair values are shares of, a
     "hand", or a "match" under a best-of-N variant."""
     if game == "german_whist":
         return pentanomial_model(per)

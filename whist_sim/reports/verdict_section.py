@@ -38,7 +38,6 @@ from whist_sim.inference import (
 )
 from whist_sim.inference.duel_pairs import duel_pair_values, pair_unit
 from whist_sim.inference.sprt import FEW_PAIRS
-from whist_sim.reports.analyses import table_size_counts
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import (
     RANKING,
@@ -99,7 +98,7 @@ def verdict_section(
     labels = sorted(set(ranges.collect(
         lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
     apart = _a_against_b(meta)
-    if len(labels) == 2 and _one_table_size(ranges) and apart:
+    if len(labels) == 2 and apart:
         paragraphs.append(_duel_sentence(ranges, meta, game, labels))
     elif not apart:
         paragraphs.append(
@@ -225,11 +224,6 @@ def _baselines_apart(meta: dict[str, Any], candidates: list[str], labels: list[s
                for a, b in itertools.combinations(baselines, 2))
 
 
-def _one_table_size(ranges: DealRanges) -> bool:
-    sizes = ranges.collect(lambda scan: table_size_counts(scan("seats").select("deal_key")))
-    return sizes["players"].n_unique() == 1
-
-
 # -- a duel's test ------------------------------------------------------------------------
 
 
@@ -260,11 +254,16 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
     )
     lineups = per_pairing["lineup"].to_list()
     seatings = per_pairing["seatings"].to_list()
-    players = len(lineups[0])
-    model = model_for(game, players, [lineup.count(a) for lineup in lineups], seatings,
+    # each line-up at its own table size: a Knock-out run at several sizes is one test
+    # over every size's games of a deal index, as the run's own (``config.duel_model``)
+    model = model_for(game, [len(lineup) for lineup in lineups],
+                      [lineup.count(a) for lineup in lineups], seatings,
                       per=pair_unit(game, meta.get("variant") or {}))
     read = int((meta.get("verdict") or {}).get("deals_read") or values.height)
-    pairs = values.filter(pl.col("deal") < read)["value"].to_list()
+    whole = (pl.col("games") == sum(seatings) if game == "knockout_whist" else pl.lit(True))
+    # a Knock-out pair is every game of a deal index: tasks run deal-major over the
+    # line-ups, so a run stopped mid-task holds some deal index in some line-ups only
+    pairs = values.filter((pl.col("deal") < read) & whole)["value"].to_list()
     sprt = config.get("sprt")
     if isinstance(sprt, dict):
         settings = SprtSettings.from_mapping(

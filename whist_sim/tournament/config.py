@@ -1072,13 +1072,15 @@ def _check_sprt(config: TournamentConfig, game: Game, source: str) -> None:
 
 
 def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:
-    """The statistical model of a duel's pairs: which games, how many seats A holds."""
+    """The statistical model of a duel's pairs: which games, how many seats A holds, at
+    which table size (a Knock-out run at several sizes has line-ups of each: its pair is
+    a deal index's games at every size)."""
     game = game or config.game()
     first = config.labels()[0]
     played = [config.lineups()[p] for p in config.played_pairings()]
     seats = [lineup.count(first) for lineup in played]
     seatings = [len(seatings_of(lineup, game.duplicate_rotations)) for lineup in played]
-    return model_for(game.name, game.players, seats, seatings,
+    return model_for(game.name, [len(lineup) for lineup in played], seats, seatings,
                      per=pair_unit(game.name, game.variant.as_dict()))
 
 

@@ -833,16 +833,17 @@ def _bench(
 def _trackers(
     folder: RunFolder, config: TournamentConfig, plan: Plan, done: set[int]
 ) -> tuple[LiveStandings, DuelTracker | None]:
-    """Live standings and, for two entrants at one table size, the verdict's tracker,
-    both started from the rows a resumed run already holds."""
+    """Live standings and, for two entrants, the verdict's tracker (at several Knock-out
+    table sizes, one test over every size's games of a deal index: ``duel_model``), both
+    started from the rows a resumed run already holds."""
     game = config.game()
     sizes = config.table_sizes()
     fair = 1.0 / game.players if game.name == "knockout_whist" and len(sizes) == 1 else None
     standings = LiveStandings(config.labels(), hands_word="hands" if game.players == 2
                               else "seat-hands", fair_share=fair,
                               lineups=len(config.played_pairings()))
-    tracker = (DuelTracker(config) if len(config.strategies) == 2 and len(sizes) == 1
-               and config.a_against_b() else None)
+    tracker = (DuelTracker(config) if len(config.strategies) == 2 and config.a_against_b()
+               else None)
     if done:
         standings.add_rows(folder.scan("seats"))
         standings.add_decisions(_earlier_decisions(folder, config))
