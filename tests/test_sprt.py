@@ -1281,3 +1281,23 @@ def test_a_verdicts_share_says_what_it_is_a_share_of():
     assert "mean share of the pair's two hands 0.750" in german.describe()
     assert "mean share of the pair's two matches" in pentanomial_model("match").estimate(
         [1, 0.5]).describe()
+
+
+def test_negative_hypotheses_are_said_as_weaker_by_a_positive_number():
+    """It read "a stronger by at least -5 rather than at most -10" (a statistician's
+    probe): a bound below 0 is said as "weaker by", the number positive."""
+    model = pentanomial_model()
+    settings_ = SprtSettings.create(elo0=-10, elo1=-5)
+    even = np.repeat(model.grid, [10, 20, 40, 20, 10])
+    sequential = sequential_verdict(model, settings_, even, finished=True).text("a", "b")
+    assert ("H1 (a weaker by at most 5 rather than weaker by at least 10, in logistic Elo"
+            " per hand)") in sequential
+    assert "stronger by at least -" not in sequential
+    clear = np.repeat(model.grid, [4, 16, 40, 60, 60])
+    fixed = fixed_verdict(model, settings_, clear).text("a", "b")
+    assert "accepted H1 (a weaker by less than 10, in logistic Elo per hand" in fixed, fixed
+    behind = fixed_verdict(model, settings_, 1 - clear).text("a", "b")
+    assert "accepted H0 (a weaker by more than 5, in logistic Elo per hand" in behind, behind
+    mixed = SprtSettings.create(elo0=-10, elo1=5)
+    assert ("a stronger by at least 5 rather than weaker by at least 10"
+            in sequential_verdict(model, mixed, even, finished=True).text("a", "b"))

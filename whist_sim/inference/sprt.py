@@ -133,10 +133,13 @@ class Verdict:
     def text(self, a: str, b: str) -> str:
         """One or two plain sentences on the verdict, naming A as ``a`` and B as ``b``."""
         low, high = self.settings.bounds
-        claims = (
-            f"{a} stronger by at least {high:g} rather than at most {low:g}, in {self.scale}",
-            f"{a} stronger by at most {low:g} rather than at least {high:g}, in {self.scale}",
-        )
+        if low >= 0:  # "stronger by at least 10 rather than at most 0"
+            stronger, weaker = (f"stronger by at least {high:g} rather than at most {low:g}",
+                                f"stronger by at most {low:g} rather than at least {high:g}")
+        else:  # "stronger by at least -5" read as a typo (a statistician's probe)
+            stronger = f"{_by('at least', high)} rather than {_by('at most', low)}"
+            weaker = f"{_by('at most', low)} rather than {_by('at least', high)}"
+        claims = (f"{a} {stronger}, in {self.scale}", f"{a} {weaker}, in {self.scale}")
         evidence = self.estimate.describe(
             a, ", not corrected for the early stop" if self.stopped_early else "")
         shown = self.estimate.has_interval
@@ -165,14 +168,15 @@ class Verdict:
             lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
             mean0, mean1 = self.means
             tail = self._fixed_tail(
-                f"{a} stronger by more than {low:g}, in {self.scale}: H0, at most {low:g},"
+                f"{a} {_by('more than', low)}, in {self.scale}: H0, at most {low:g},"
                 + (f" rejected, and any advantage below {high:g} too"
                    if lower_bound > mean1 else
-                   f" rejected; not that it is stronger by {high:g} or more"),
-                f"{a} stronger by less than {high:g}, in {self.scale}: H1, at least {high:g},"
+                   f" rejected; not that it is"
+                   f" {f'stronger by {high:g} or more' if high >= 0 else _by('at least', high)}"),
+                f"{a} {_by('less than', high)}, in {self.scale}: H1, at least {high:g},"
                 + (f" rejected, and any advantage above {low:g} too"
                    if upper_bound < mean0 else
-                   f" rejected; not that it is stronger by at most {low:g}"))
+                   f" rejected; not that it is {_by('at most', low)}"))
         return head + tail + self._skew_warning() + self._few_pairs_warning()
 
     def _skew_warning(self) -> str:
@@ -361,6 +365,20 @@ class Verdict:
 
 def _pairs(count: int) -> str:
     return "1 pair" if count == 1 else f"{count} pairs"
+
+
+OPPOSITE = {"at least": "at most", "at most": "at least", "more than": "less than",
+            "less than": "more than"}
+"""A bound's words for the difference the other way round: A at least 5 weaker is A
+stronger by at most -5."""
+
+
+def _by(bound: str, elo: float) -> str:
+    """A's difference from B bounded by ``elo`` in words that keep the number positive:
+    ``stronger by at least 5``, or for -5 ``weaker by at most 5``; 0 reads as stronger."""
+    if elo < 0:
+        return f"weaker by {OPPOSITE[bound]} {-elo:g}"
+    return f"stronger by {bound} {elo:g}"
 
 
 def _h1_head(a: str, b: str, low: float) -> str:
