@@ -17,6 +17,7 @@ import pytest
 from tests.tournament_helpers import (
     assert_same_rows,
     interrupt_in_process_at,
+    knockout_sizes_config,
     run_rows,
     write_config,
 )
@@ -443,20 +444,7 @@ def test_a_knockout_run_at_several_table_sizes_ends_in_one_verdict_over_every_si
     """Two entrants at tables of 3 and 4 ended with no verdict at all: the tracker was made
     for one table size only. The pair is a deal index's games at every size (one line-up
     of four, A B A B, and two of three, A B A and B A B), fair at 1/2 whatever A's seats."""
-    body = """
-[tournament]
-game = "knockout_whist"
-players = [3, 4]
-deals = 6
-seed = 9
-deals_per_task = 3
-
-[[strategies]]
-use = "random"
-
-[[strategies]]
-use = "heuristic"
-"""
+    body = knockout_sizes_config(per_task=3)
     summary = run_tournament(load_config(write_config(tmp_path, body)), tmp_path / "run",
                              workers=0, progress=False)
     verdict = summary.verdict

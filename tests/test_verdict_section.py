@@ -714,20 +714,9 @@ def test_the_ranking_says_who_met_whom_where_some_entrants_never_met():
 def test_a_knockout_report_at_several_table_sizes_repeats_the_runs_verdict(tmp_path):
     """A run of two entrants at tables of 3 and 4 recorded no verdict, and its report gave
     none: the report's test is the run's, over every size's games of a deal index."""
-    body = """
-[tournament]
-game = "knockout_whist"
-players = [3, 4]
-deals = 6
-seed = 9
+    from tests.tournament_helpers import knockout_sizes_config
 
-[[strategies]]
-use = "random"
-
-[[strategies]]
-use = "heuristic"
-"""
-    run = make_run_without_ray(tmp_path, body, per_task=3)
+    run = make_run_without_ray(tmp_path, knockout_sizes_config(per_task=3), per_task=3)
     recorded = json.loads((run / "run.json").read_text())["verdict"]
     verdict = _verdict(run)
     assert "fixed-sample test of A against B" in verdict
@@ -742,24 +731,15 @@ def test_an_unfinished_knockout_run_at_several_sizes_is_tested_on_whole_deal_ind
     line-up A B A only: that deal's share of its 3 games is no pair value of the test,
     which reads every game of a deal index (it stopped the report: 1/3 is not on the
     grid of eighths)."""
-    from tests.tournament_helpers import interrupt_in_process_at, write_config
+    from tests.tournament_helpers import (
+        interrupt_in_process_at,
+        knockout_sizes_config,
+        write_config,
+    )
     from whist_sim.tournament.config import load_config
     from whist_sim.tournament.runner import run_tournament
 
-    body = """
-[tournament]
-game = "knockout_whist"
-players = [3, 4]
-deals = 6
-seed = 9
-deals_per_task = 4
-
-[[strategies]]
-use = "random"
-
-[[strategies]]
-use = "heuristic"
-"""
+    body = knockout_sizes_config(per_task=4)
     interrupt_in_process_at(monkeypatch, 2)
     summary = run_tournament(load_config(write_config(tmp_path, body)), tmp_path / "run",
                              workers=0, progress=False)

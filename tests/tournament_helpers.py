@@ -48,6 +48,26 @@ label = "random_b"
 """
 
 
+def knockout_sizes_config(per_task: int) -> str:
+    """``random`` against ``heuristic`` at Knock-out tables of 3 and 4, six deals: a run of
+    two entrants at several table sizes, whose verdict reads every size's games of a deal
+    index (one line-up of four, A B A B, and two of three, A B A and B A B)."""
+    return f"""
+[tournament]
+game = "knockout_whist"
+players = [3, 4]
+deals = 6
+seed = 9
+deals_per_task = {per_task}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "heuristic"
+"""
+
+
 MEASURED = {"actions": ["seconds"]}
 """Columns that measure the machine, not the play (time per decision): the one thing two
 runs of the same plan may differ in. Left out of ``run_rows``."""
