@@ -1301,3 +1301,16 @@ def test_negative_hypotheses_are_said_as_weaker_by_a_positive_number():
     mixed = SprtSettings.create(elo0=-10, elo1=5)
     assert ("a stronger by at least 5 rather than weaker by at least 10"
             in sequential_verdict(model, mixed, even, finished=True).text("a", "b"))
+
+
+def test_a_fixed_sample_bound_at_a_tiny_error_rate_names_its_level_exactly():
+    """At alpha = 1e-7 the bound read "one-sided 100% lower bound": ``:g`` rounded
+    99.99999 to a certainty no finite sample gives (a statistician's probe)."""
+    model = pentanomial_model()
+    settings_ = SprtSettings(alpha=1e-7, beta=0.05)
+    clear = np.repeat(model.grid, [4, 16, 40, 600, 900])
+    text = fixed_verdict(model, settings_, clear).text("a", "b")
+    assert "one-sided 99.99999% lower bound of the mean" in text
+    assert "100%" not in text
+    losing = fixed_verdict(model, SprtSettings(alpha=0.05, beta=0.0123), 1 - clear)
+    assert "one-sided 98.77% upper bound of the mean" in losing.text("a", "b")

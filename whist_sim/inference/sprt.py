@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Literal
 
 import numpy as np
@@ -317,14 +318,14 @@ class Verdict:
             return (
                 f"a fixed-sample test accepted H1 ({claim_h1}) after {_pairs(pairs)}"
                 f" {self._rates()}: the"
-                f" one-sided {100 * (1 - self.settings.alpha):g}% lower bound of the mean,"
+                f" one-sided {confidence_percent(self.settings.alpha)}% lower bound of the mean,"
                 f" {self._mean(lower_bound)}, lies above {at_h0}."
             )
         if self.decision == "H0":
             return (
                 f"a fixed-sample test accepted H0 ({claim_h0}) after {_pairs(pairs)}"
                 f" {self._rates()}:"
-                f" the one-sided {100 * (1 - self.settings.beta):g}% upper bound of the mean,"
+                f" the one-sided {confidence_percent(self.settings.beta)}% upper bound of the mean,"
                 f" {self._mean(upper_bound)}, lies below {at_h1}."
             )
         return (
@@ -361,6 +362,14 @@ class Verdict:
             "maximum_too_short": self.maximum_too_short,
             "stopped_early": self.stopped_early,
         }
+
+
+def confidence_percent(error_rate: float) -> str:
+    """``100 * (1 - error_rate)`` written out exactly, in as many decimals as it needs: a
+    bound at alpha = 1e-7 is "99.99999", where ``:g`` rounded it to "100" (a bound of
+    certainty, which no finite sample gives)."""
+    exact = (Decimal(100) - Decimal(repr(error_rate)) * 100).normalize()
+    return format(exact, "f")
 
 
 def _pairs(count: int) -> str:
