@@ -72,6 +72,22 @@ def test_a_duel_report_repeats_the_duels_verdict(tmp_path, a, b):
     assert f"LLR {recorded['llr']:.2f}" in verdict
 
 
+def test_a_hand_edited_sprt_in_run_json_is_refused_naming_the_file_and_key(tmp_path):
+    """A report of a run.json whose sprt.alpha was edited to 0.7 said only "sprt.alpha =
+    0.7 is not allowed", leaving the reader to guess which file (a statistician's probe)."""
+    config = duel_config("heuristic", "random", "german_whist", max_deals=20, seed=3,
+                         sprt={"elo0": 0, "elo1": 150, "batch": 10})
+    run = run_duel(config, tmp_path / "duel", workers=0, progress=False).path
+    meta = json.loads((run / "run.json").read_text())
+    meta["config"]["sprt"]["alpha"] = 0.7
+    (run / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError) as refused:
+        build_report(run)
+    assert str(refused.value).startswith(f"{run / 'run.json'}: config.sprt.alpha = 0.7 is not"
+                                         " allowed; allowed values: numbers in the open"
+                                         " interval (0, 0.5)")
+
+
 def test_two_entrants_without_a_test_get_a_fixed_sample_verdict(tmp_path):
     verdict = _verdict(make_run_without_ray(tmp_path, quick_config(deals=30).replace(
         '[[strategies]]\nuse = "random"\nlabel = "random_b"\n', "")))

@@ -60,6 +60,7 @@ from whist_sim.reports.multiplicity import (
 )
 from whist_sim.reports.stats import FLAT, t_interval
 from whist_sim.store import RunFolder
+from whist_sim.store.folder import RUN_FILE
 from whist_sim.store.lock import live_writer, shown_status
 from whist_sim.tournament.schedule import Plan
 
@@ -99,7 +100,9 @@ def verdict_section(
         lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
     apart = _a_against_b(meta)
     if len(labels) == 2 and apart:
-        paragraphs.append(_duel_sentence(ranges, meta, game, labels))
+        # errors in the recorded [sprt] (a hand-edited run.json) name the file they are in
+        paragraphs.append(_duel_sentence(ranges, meta, game, labels,
+                                         f"{folder.path / RUN_FILE}: config.sprt"))
     elif not apart:
         paragraphs.append(
             "Caution: the partnerships mix entrants (tournament.partnerships pairs two"
@@ -235,10 +238,10 @@ def _a_against_b(meta: dict[str, Any]) -> bool:
 
 
 def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
-                   labels: list[str]) -> str:
+                   labels: list[str], where: str = "sprt") -> str:
     """The test of a two-entrant run, recomputed from its rows and run.json (what the run
     printed and recorded), A being the first entrant of the config (a gauntlet's candidate
-    first)."""
+    first). ``where``: what errors in the recorded ``[sprt]`` name (its file and key)."""
     config = meta["config"] if isinstance(meta.get("config"), dict) else {}
     a, b = _entrants_in_order(meta, labels)
     # one value per deal index, each in one range: the ranges' values, in order, are sorted
@@ -267,7 +270,7 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
     sprt = config.get("sprt")
     if isinstance(sprt, dict):
         settings = SprtSettings.from_mapping(
-            {k: v for k, v in sprt.items() if k != "batch" and v is not None})
+            {k: v for k, v in sprt.items() if k != "batch" and v is not None}, where)
         deals = (config.get("tournament") or {}).get("deals") or read
         batch = sprt.get("batch")
         verdict = sequential_verdict(model, settings, pairs, finished=read >= deals,
