@@ -397,6 +397,33 @@ def test_the_generic_texts_speak_of_minnesota_not_solo(run: RunFolder):
     assert "in Minnesota Whist it bids first and leads a null hand" in text
 
 
+def test_the_texts_follow_the_runs_scoring(tmp_path: Path):
+    """Under `scoring = "pagat"` the report said a failed grand gives the other side "2 per
+    trick over six" and a side's own points are "0 when the other side scored", the default
+    scoring's rules (a probe)."""
+    pagat = {**META, "variant": {"scoring": "pagat", "bid": "cards", "target": 13}}
+    folder = folder_with_rows(tmp_path / "pagat", pagat, GAME, hand_built_rows())
+    texts = {s.title: " ".join(s.paragraphs) for s in minnesota_whist_sections(folder, tmp_path)}
+    assert "2 per trick over six" not in texts["Minnesota Whist: when to grand"]
+    assert "1 per trick over six for the other side" in texts["Minnesota Whist: when to grand"]
+    assert "a negative figure" in texts["Minnesota Whist: granding and games"]
+
+
+def test_the_default_scoring_texts(run: RunFolder, tmp_path: Path):
+    texts = {s.title: " ".join(s.paragraphs) for s in minnesota_whist_sections(run, tmp_path)}
+    assert "2 per trick over six for the other side" in texts["Minnesota Whist: when to grand"]
+    assert "(0 when the other side scored)" in texts["Minnesota Whist: granding and games"]
+
+
+def test_the_standings_say_what_a_minnesota_forfeit_costs(run: RunFolder):
+    """The standings said a forfeit is "a loss by the largest score the variant allows",
+    German Whist's rule, of every game (a probe)."""
+    text = build_report(run.path).markdown.read_text()
+    assert "largest score the variant allows" not in text
+    assert "the other side scores `target` points" in text
+    assert "side whose points in it exceed the other side's win it" in text
+
+
 def test_report_renders_the_hand_built_numbers(run: RunFolder):
     text = build_report(run.path).markdown.read_text()
     rows = {(r[0], r[1]): r for r in table_rows(text, "Minnesota Whist: granding and games")}

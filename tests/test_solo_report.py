@@ -576,6 +576,53 @@ def test_whole_units_print_as_whole_numbers(run: RunFolder, tmp_path: Path):
         "1.0", "2.5", "—"]
 
 
+def test_stakes_in_the_prose_are_the_runs_ladder_stake_and_overtricks(tmp_path: Path):
+    """The bidding section said "a soloist ±9 at the default stake" and the make-rate
+    section "a Solo 3 units per defender, ... gains when its make rate is above 1/2" of a
+    run played under the classic ladder, at stake 2, with overtricks (a probe)."""
+    variant = {"payments": "classic", "stake": 2, "overtricks": True, "session_hands": 2}
+    folder = folder_with_rows(tmp_path / "classic", {**META, "variant": variant}, GAME,
+                              hand_built_rows())
+    sections = sections_of(folder, tmp_path)
+    bidding = " ".join(sections["Solo Whist: bidding and contracts"].paragraphs)
+    assert "a soloist ±6" in bidding and "partner gets ±4 units" in bidding
+    assert "±9" not in bidding and "overtricks" in bidding
+    strength = " ".join(sections["Solo Whist: make rate by hand strength"].paragraphs)
+    assert "is not where a contract starts to pay" in strength
+    assert "3 units per defender" not in strength
+
+
+def test_stakes_in_the_prose_at_the_default_ladder(run: RunFolder, tmp_path: Path):
+    sections = sections_of(run, tmp_path)
+    assert "a soloist ±9" in " ".join(sections["Solo Whist: bidding and contracts"].paragraphs)
+    strength = " ".join(sections["Solo Whist: make rate by hand strength"].paragraphs)
+    assert "a Solo 3 units per defender" in strength and "above 1/2" in strength
+
+
+def test_the_standings_say_what_a_solo_forfeit_costs(run: RunFolder):
+    """The standings said a forfeit is "a loss by the largest score the variant allows",
+    German Whist's rule, of every game (a probe)."""
+    text = build_report(run.path).markdown.read_text()
+    assert "largest score the variant allows" not in text
+    assert "pays each other seat the Abundance Declared amount" in text
+
+
+def test_every_game_says_what_a_forfeit_costs():
+    from whist_sim.games import GAMES
+    from whist_sim.reports.standings_section import FORFEIT_COSTS
+
+    assert set(FORFEIT_COSTS) == set(GAMES)
+
+
+def test_the_reports_ladder_is_the_rules_ladder():
+    from whist_sim.games.solo_whist import CONTRACT_BY_NAME
+    from whist_sim.reports.solo_whist_section import UNITS_PER_DEFENDER
+
+    for name in ("prop_and_cop", "solo"):
+        assert UNITS_PER_DEFENDER["default"][name] == CONTRACT_BY_NAME[name].pays
+        assert UNITS_PER_DEFENDER["classic"][name] == CONTRACT_BY_NAME[name].classic_pays
+
+
 # -- end to end on a real (small) run -------------------------------------------------------------
 
 

@@ -22,6 +22,25 @@ HCP_BAND = 2
 """Width of the high-card-point bands of the Minnesota grand-value curves."""
 
 
+def own_points_text(scoring: str) -> str:
+    """What a side's own points in a deal are under ``scoring``: "0 when the other side
+    scored" missed the negative points of a null hand under "pagat" (a probe)."""
+    if scoring == "pagat":
+        return ("0 when the other side won a grand; in a null hand the side with more"
+                " tricks loses 1 per trick over six, a negative figure, and the other side"
+                " scores 0")
+    return "0 when the other side scored"
+
+
+def failed_grand_text(scoring: str) -> str:
+    """What a failed grand costs under ``scoring``, which the side's own points do not show:
+    "2 per trick over six" is the default scoring's, and was said under "pagat" too."""
+    if scoring == "pagat":
+        return ("a failed grand scores 0 for the granders but 1 per trick over six for the"
+                " other side.")
+    return "a failed grand scores 0 for the granders but 2 per trick over six for the other side."
+
+
 def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The Minnesota Whist sections: granding and games per partnership and strategy, and the
     value of granding by hand strength."""
@@ -36,6 +55,8 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
          mw.grand_threshold(values)]
     )
     del deal_sets, game_sets, value_sets
+
+    scoring = str((folder.meta().get("variant") or {}).get("scoring") or "default")
 
     def band(row: dict[str, Any]) -> str:
         lo, hi = row["hcp"], row["hcp_hi"]
@@ -63,7 +84,7 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " turned the first black card, or said grand). `success`: of those grands,"
                 " the share in which the side took 7 tricks or more. `points per own"
                 " grand`, `per opponents' grand` and `per null hand`: the side's own points"
-                " in the deal (0 when the other side scored), averaged over the hands its"
+                f" in the deal ({own_points_text(scoring)}), averaged over the hands its"
                 " side granded (those of `success`), the hands the other side granded, and"
                 " the null hands. `game win rate`: share of games to `target` won; a game is a row"
                 " group of the `matches` table (one line-up, deal index and rotation).",
@@ -103,8 +124,8 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 f" 40 in the pack), in bands of {HCP_BAND}.",
                 "Each cell reads `seats · mean net [95% CI] · mean points`: `net` is the"
                 " seat's side's points minus the other side's in that hand, `points` the"
-                " side's own points. Net is the figure to decide by: a failed grand scores"
-                " 0 for the granders but 2 per trick over six for the other side. Intervals"
+                " side's own points. Net is the figure to decide by: "
+                + failed_grand_text(scoring) + " Intervals"
                 " are 95% t-intervals over deal indices (pooled ratio, cluster standard"
                 " error). One table per strategy; `all strategies` pools every seat.",
                 "Read where the `grand` curve rises above the `pass` curve: seats with that"

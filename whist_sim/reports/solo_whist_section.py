@@ -3,8 +3,9 @@ strength, auction outcomes, sessions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -53,6 +54,8 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
         ]
     )
 
+    variant = folder.meta().get("variant") or {}
+
     def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
                name: str) -> list[Path]:
         return [draw(df, out / f"{name}.png")] if df.height else []
@@ -65,8 +68,8 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " auction with it, and made it, and what it earned on the declarer side."
                 " Calls `prop` and `cop` both count as bids for Prop and Cop. A contract is"
                 " *won* by every seat of the declarer side (the Cop partner too), and"
-                " `won`, `made` and units count declarer-side seats: a Prop and Cop partner"
-                " gets ±2 units at the default stake, a soloist ±9. The `all` row pools"
+                " `won`, `made` and units count declarer-side seats: "
+                + stakes_text(variant) + " The `all` row pools"
                 " every contract (its bids are the auctions in which the strategy made any"
                 " bid). Forfeited hands are left out of every Solo Whist section but the"
                 " sessions. Its `make rate (declarer side)` counts every declarer-side seat,"
@@ -152,13 +155,9 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " Cop partner's seat is not counted, as it is in the bidding table's"
                 " `make rate (declarer side)`).",
                 "Intervals are 95% intervals of a pooled ratio over deal indices (none where a"
-                " strength was seen in a single deal index). Read the curve as where"
-                " a contract starts to pay: without `overtricks` every contract pays the"
-                " same whether made or failed (a Solo 3 units per defender), so against"
-                " a score of 0 it gains when its make rate is above 1/2, the dotted line."
-                " The strength at which the Solo curve, band included, clears 1/2 is"
-                " where that strategy should bid Solo. The curve shows only what the"
-                " strategy's own bidding produced: hands it never bid on are not in it.",
+                " strength was seen in a single deal index). " + break_even_text(variant)
+                + " The curve shows only what the strategy's own bidding produced: hands it"
+                " never bid on are not in it.",
                 "The table gives one row per contract and declaring strategy: its make rate"
                 " over every strength, and `pays from`, the weakest hand from which the make"
                 " rate was above 1/2 at that strength and at every stronger one seen (a"
@@ -266,6 +265,58 @@ def _even_share(sessions: pl.DataFrame) -> str:
             f" winner; {percent(1 - 4 * won / seats)} of this run's sessions were tied"
             f" for top and won by no seat, so an even share is a win rate of"
             f" {won / seats:.3f} per session-seat.")
+
+
+UNITS_PER_DEFENDER = {"default": {"prop_and_cop": 1, "solo": 3},
+                      "classic": {"prop_and_cop": 1, "solo": 1}}
+"""Units per defender (per partner in Prop and Cop) of the two ladders, for the prose. The
+rules' table is ``whist_sim.games.solo_whist.CONTRACTS``, which reports may not import (they
+read the store only); ``tests/test_solo_report.py`` checks the two agree."""
+
+
+def _ladder(variant: Mapping[str, Any]) -> tuple[dict[str, int], float]:
+    payments = str(variant.get("payments") or "default")
+    stake = variant.get("stake")
+    return (UNITS_PER_DEFENDER.get(payments, UNITS_PER_DEFENDER["default"]),
+            float(stake) if stake is not None else 1.0)
+
+
+def _units(value: float) -> str:
+    return f"{value:g}"
+
+
+def stakes_text(variant: Mapping[str, Any]) -> str:
+    """What a declarer-side seat wins or pays in this run's variant: "±2 units at the
+    default stake, a soloist ±9" was said of runs under the classic ladder, another stake
+    and overtricks too (a probe)."""
+    units, stake = _ladder(variant)
+    payments = str(variant.get("payments") or "default")
+    text = (f"under this run's `payments = \"{payments}\"` and `stake = {_units(stake)}` a"
+            f" Prop and Cop partner gets ±{_units(2 * units['prop_and_cop'] * stake)} units,"
+            f" a soloist ±{_units(3 * units['solo'] * stake)}")
+    if variant.get("overtricks"):
+        text += (", before overtricks (`overtricks = true`: each trick over the target, or"
+                 f" short of it, adds {_units(stake)} per defender, per partner in Prop and"
+                 " Cop)")
+    return text + "."
+
+
+def break_even_text(variant: Mapping[str, Any]) -> str:
+    """Whether a make rate of 1/2 is where a contract starts to pay in this run: it is only
+    when a contract pays the same made or failed, which overtricks break."""
+    units, stake = _ladder(variant)
+    if variant.get("overtricks"):
+        return ("This run plays `overtricks = true`: a contract made or failed by more tricks"
+                " pays more, so a make rate of 1/2 (the dotted line) is not where a contract"
+                " starts to pay, and `pays from` below, read against 1/2, ignores the"
+                " margins: what a contract earned is its units per contract in the bidding"
+                " section.")
+    return ("Read the curve as where a contract starts to pay: without `overtricks` every"
+            " contract pays the same whether made or failed (in this run a Solo"
+            f" {_units(units['solo'] * stake)} units per defender), so against a score of 0"
+            " it gains when its make rate is above 1/2, the dotted line. The strength at"
+            " which the Solo curve, band included, clears 1/2 is where that strategy should"
+            " bid Solo.")
 
 
 def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:

@@ -15,13 +15,26 @@ WHAT_WINS = {
     "solo_whist": "In Solo Whist a hand is won by the declarer side when the contract is"
     " made and by each defender when it fails; a throw-in is a draw for all.",
     "minnesota_whist": "In Minnesota Whist a hand is one deal of a game to `target`: both"
-    " seats of the side that scored in it win it, and `net` is the side's points minus the"
-    " other side's (the game results are in the Minnesota section).",
+    " seats of the side whose points in it exceed the other side's win it (under `scoring ="
+    " \"pagat\"` a null hand costs the side with more tricks points, and the side that"
+    " scored nothing wins it), and `net` is the side's points minus the other side's (the"
+    " game results are in the Minnesota section).",
     "knockout_whist": "In Knock-out Whist a hand is a whole game: only its winner wins,"
     " `net` is +(players − 1) for the winner and −1 for every other seat, so an even"
     " win rate is 1/players.",
 }
 """Per game, what winning a hand means, for the prose of multi-seat games."""
+
+FORFEIT_COSTS = {
+    "german_whist": "by the largest score the variant allows",
+    "solo_whist": "in which the forfeiting seat pays each other seat the Abundance Declared"
+    " amount at the hand's stake (8 units at the default ladder)",
+    "minnesota_whist": "in which the other side scores `target` points, which ends the game",
+    "knockout_whist": "of the game: the forfeiting seat's net is −(players − 1), every other"
+    " seat's +1",
+}
+"""Per game, what a forfeit costs (docs/rules): "the largest score the variant allows" is
+German Whist's rule, and was once said of every game (a probe)."""
 
 
 def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
@@ -39,9 +52,9 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         " independent units: the line-ups of one deal index play the same cards (a rate's"
         " cut at 0 and 1, and Wilson's where every deal index gave the same rate).",
         "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
-        " strategy raised, played illegally or ran out of time) is a loss by the"
-        " largest score the variant allows. `net` is points won minus points lost"
-        " per hand, zero-sum across the table.",
+        " strategy raised, played illegally or ran out of time) is a loss"
+        f" {FORFEIT_COSTS.get(facts.game, 'for the seat that forfeited')}. `net` is points"
+        " won minus points lost per hand, zero-sum across the table.",
     ]
     if not facts.two:
         paragraphs.append(
