@@ -593,3 +593,13 @@ label = "heuristic_b"
     per_set = rows.group_by("pairing", "deal", "partnership").agg(
         pl.col("rotation").n_unique().alias("games"))
     assert per_set["games"].to_list() == [2] * per_set.height  # both games, one label
+
+
+def test_the_standings_of_a_game_without_draws_show_no_draw_rate(run: RunFolder):
+    """Every row read a draw rate of ``0.000 [0.000, 0.088]``, as if a Minnesota hand could
+    be drawn (a probe)."""
+    text = build_report(run.path).markdown.read_text()
+    header = next(line for line in text.splitlines() if line.startswith("| strategy")
+                  and "win rate" in line)
+    assert "draw rate" not in header and "mean net" in header
+    assert "Minnesota Whist has no draw rate" in text

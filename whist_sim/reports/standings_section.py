@@ -36,6 +36,11 @@ FORFEIT_COSTS = {
 """Per game, what a forfeit costs (docs/rules): "the largest score the variant allows" is
 German Whist's rule, and was once said of every game (a probe)."""
 
+NO_DRAWS = {"minnesota_whist": "Minnesota Whist has no draw rate: one side always ends a hand"
+            " with more points than the other, so no hand is drawn."}
+"""Games whose hands cannot be drawn: their standings leave out the draw rate, which read
+``0.000 [0.000, 0.088]`` in every row, as if a draw could happen (a probe)."""
+
 
 def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
     parts = facts.chunks.collect(lambda scan: analyses.standings_parts(scan("seats")))
@@ -69,10 +74,12 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         ("pairs", column("pairs")),
         ("deals", column("deals")),
         ("win rate [95% CI]", interval("win_rate")),
-        ("draw rate [95% CI]", interval("draw_rate")),
+        *([] if facts.game in NO_DRAWS else [("draw rate [95% CI]", interval("draw_rate"))]),
         ("mean net [95% CI]", interval("net")),
         ("forfeits", column("forfeits")),
     ], name="standings")
+    if facts.game in NO_DRAWS:
+        paragraphs.append(NO_DRAWS[facts.game])
     figure = plots.plot_standings(standings, out / "standings.png",
                                   fair_win_rate(facts, standings))
     return [Section("Standings", paragraphs, [table], [figure])]
