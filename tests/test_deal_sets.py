@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -796,3 +797,21 @@ def test_a_seed_column_pandas_made_floats_is_refused_saying_how_to_keep_it_whole
     with pytest.raises(DealSetError, match=r"column 'seed' is double; .*"
                        r"df\['seed'\] = df\['seed'\]\.astype\('Int64'\)"):
         load_deal_set(tmp_path / "floats.parquet", make_game("german_whist"))
+
+
+def test_a_deal_set_taken_out_of_run_json_stops_its_resume(tmp_path: Path) -> None:
+    """With deals_file removed from run.json's config, a resume dealt the rest of the run
+    from the seed beside the deal set's deals, and ended "complete" (a probe's finding)."""
+    from whist_sim.tournament.runner import resume_tournament
+
+    original = _run_from(tmp_path, "original", SOLO_SET.format(seed=4, deals="deals = 3"))
+    exported = export_deal_set(original, tmp_path / "set.parquet")
+    again = _run_from(tmp_path, "again",
+                      SOLO_SET.format(seed=1, deals=f'deals_file = "{exported.name}"'))
+    meta = json.loads((again / "run.json").read_text())
+    meta["config"]["tournament"]["deals_file"] = None
+    (again / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(RunFolderError, match=re.escape(
+            "tournament.deals_file is 'none', but the run was started with 'a deal set'"
+            " (run.json was edited)")):
+        resume_tournament(again, workers=0, progress=False)

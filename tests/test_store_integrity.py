@@ -170,6 +170,21 @@ def test_resume_refuses_a_run_json_whose_config_was_edited(run: Path, key, value
     assert recorded in message and "run.json was edited" in message
 
 
+@pytest.mark.parametrize(("key", "value", "recorded"), [
+    ("time_limit", 0.001, "tournament.time_limit is 0.001, but the run was started with"),
+    ("clock", {"base": 0.001}, "tournament.clock is {'base': 0.001, 'increment': 0.0,"
+                               " 'per': 'deal'}, but the run was started with None"),
+    ("bench_after", 1, "tournament.bench_after is 1, but the run was started with None"),
+])
+def test_resume_refuses_a_run_json_whose_play_rules_were_edited(run: Path, key, value,
+                                                                recorded):
+    """An edited clock or time limit resumed "complete", the later tasks forfeiting on time
+    under rules the earlier ones never had (a probe's finding)."""
+    _edit_run_json(run, lambda meta: meta["config"]["tournament"].update({key: value}))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert recorded in message and "run.json was edited" in message
+
+
 def _edit_run_json(run: Path, edit) -> None:
     meta_path = run / "run.json"
     meta = json.loads(meta_path.read_text())

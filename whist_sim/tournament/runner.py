@@ -230,6 +230,7 @@ def _run_meta(
         "seat_seeding": SEAT_SEEDING,
         **({"deals_file_sha256": file_digest(config.tournament.deals_file)}
            if config.tournament.deals_file else {}),
+        "play_rules": _play_rules(config),
         "lineups": [list(seats[p]) for p in played],
         "pairing_ids": played,
         "plan": {"pairings": plan.pairings, "deals": plan.deals,
@@ -416,6 +417,22 @@ def _interrupts_held() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+def _play_rules(config: TournamentConfig) -> dict[str, Any]:
+    """The config's keys besides seed, deals, game, variant and entrants that decide how a
+    deal is played or scored, as run.json keeps them (a second record, beside ``config``,
+    for a resume to compare: an edited clock or time limit resumed "complete", its later
+    tasks forfeiting on time under rules the earlier ones never had, and a deal set taken
+    out of the config dealt the rest from the seed; a probe's findings)."""
+    tournament = config.tournament
+    return json.loads(json.dumps({
+        "tournament.time_limit": tournament.time_limit,
+        "tournament.clock": tournament.model_dump(mode="json")["clock"],
+        "tournament.bench_after": tournament.bench_after,
+        # whether, not where: a moved set may be named again, its SHA-256 checks the cards
+        "tournament.deals_file": "a deal set" if tournament.deals_file else "none",
+    }))
+
+
 def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
                                  config: TournamentConfig, seats: list[tuple[str, ...]],
                                  played: list[int]) -> None:
@@ -444,6 +461,10 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
         "strategies (use and params)": {
             e.name: {"use": e.use, "params": e.params} for e in config.strategies},
     }
+    if isinstance(meta.get("play_rules"), dict):  # runs started before it was kept: none
+        recorded.update(meta["play_rules"])
+        current.update({key: value for key, value in _play_rules(config).items()
+                        if key in meta["play_rules"]})
     per_task = config.tournament.deals_per_task
     if isinstance(per_task, int):  # an edited plan size had made a run "complete" at 440
         # of its 1,800 hands: its task numbers already committed looked like the new ones
