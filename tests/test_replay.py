@@ -55,6 +55,31 @@ def test_replay_of_an_unknown_deal_names_the_key_format(run):
     assert "no deal '9-9-9-9'" in result.output and "pairing-deal-rotation-hand" in result.output
 
 
+@pytest.mark.parametrize(("key", "said"), [
+    ("9-0-0-0", "pairing 9 is not recorded; the run's pairings are 0..2"),
+    ("0-999-0-0", "deal 999 is not recorded; the deals of pairing 0 are 0..3"),
+    ("0-1-5-0", "rotation 5 is not recorded; the rotations of pairing 0, deal 1 are 0, 1"),
+    ("0-1-0-7", "hand 7 is not recorded; the hands of pairing 0, deal 1, rotation 0 are 0"),
+])
+def test_an_unknown_deal_names_the_part_of_its_key_that_is_not_recorded(run, key, said):
+    """Every missing key said only "no deal ...; keys look like 0-0-0-0, ...", leaving a
+    reader to guess which of the four numbers was wrong (a probe's finding)."""
+    with pytest.raises(RunFolderError, match=re.escape(said)):
+        replay_deal(run, key)
+
+
+@pytest.mark.parametrize("key", ["0-0-0", "a-b-c-d", "-1-0-0-0", "0-0-0-0-0", "0_1_0_0"])
+def test_a_malformed_deal_key_is_named_as_such(run, key):
+    with pytest.raises(RunFolderError, match=re.escape(
+            f"{key!r} is not a deal key: a key is four whole numbers,"
+            " pairing-deal-rotation-hand, e.g. 0-12-1-0")):
+        replay_deal(run, key)
+
+
+def test_a_deal_key_with_spaces_or_leading_zeros_is_read_as_its_numbers(run):
+    assert replay_deal(run, " 0-01-0-0 ").deal_key == "0-1-0-0"
+
+
 def test_a_deal_key_that_is_not_text_is_named(run):
     with pytest.raises(TypeError, match="deal_key = 5 is not a deal key: keys are text,"
                                         " pairing-deal-rotation-hand"):
@@ -271,3 +296,28 @@ def test_a_strategy_using_the_benched_tables_words_replays_as_its_own_forfeit(tm
     for key in deals["deal_key"].to_list():
         outcome = replay_deal(run, key).state.outcome()
         assert outcome.result.count("forfeit") == 1, key
+
+
+def test_a_knockout_replay_shows_the_cards_each_later_round_dealt(tmp_path):
+    """Only round 1's hands were printed; rounds 2 on are shuffled from the seed, so a
+    reader could not check that a seat followed suit there (a probe's finding). Each later
+    round's header is followed by every seat's dealt cards, as the rounds table has them."""
+    body = ('[tournament]\ngame = "knockout_whist"\nplayers = 4\ndeals = 2\nseed = 5\n'
+            '[variant]\ndogs_life = "first_round"\n'
+            '\n[[strategies]]\nuse = "random"\n\n[[strategies]]\nuse = "heuristic"\n')
+    run = make_run_without_ray(tmp_path, body)
+    rounds = RunFolder.open(run).scan("rounds").filter(pl.col("round") > 1).collect()
+    assert rounds.height, "no game went past round 1: play more deals"
+    for key in rounds["deal_key"].unique().to_list():
+        text = replay_deal(run, key).text
+        lines = text.splitlines()
+        dealt: dict[tuple[int, int], set[str]] = {}
+        number = 0
+        for line in lines:
+            if m := re.match(r"Round (\d+) ", line):
+                number = int(m.group(1))
+            elif m := re.match(r" +seat (\d+) is dealt (.*)", line):
+                dealt[(number, int(m.group(1)))] = set(m.group(2).split())
+        expected = {(row["round"], row["seat"]): set(row["dealt_cards"].split())
+                    for row in rounds.filter(pl.col("deal_key") == key).iter_rows(named=True)}
+        assert dealt == expected, key

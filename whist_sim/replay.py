@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from whist_sim.cards import SUIT_NAMES, SUITS, card_str
+from whist_sim.cards import SUIT_NAMES, SUITS, card_str, cards_str
 from whist_sim.games import make_game
 from whist_sim.games.base import DealState
 from whist_sim.games.knockout_whist import ROUND_FIELDS
@@ -50,16 +50,23 @@ def replay_deal(run: Path | str, deal_key: str) -> Replay:
     if not isinstance(deal_key, str):
         raise TypeError(f"deal_key = {deal_key!r} is not a deal key: keys are text,"
                         " pairing-deal-rotation-hand, e.g. '0-12-1-0'")
+    numbers = _key_numbers(deal_key)
+    if numbers is None:
+        raise RunFolderError(
+            f"{folder.path}: {deal_key!r} is not a deal key: a key is four whole numbers,"
+            " pairing-deal-rotation-hand, e.g. 0-12-1-0 (the deal_key column of the deals"
+            " table)"
+        )
+    deal_key = "-".join(map(str, numbers))  # ' 0-012-1-0 ' is 0-12-1-0
     deals = folder.scan("deals").filter(pl.col("deal_key") == deal_key).collect()
     if deals.height == 0:
-        sample = folder.scan("deals").select("deal_key").head(3).collect()["deal_key"].to_list()
         status = str(folder.meta().get("status") or "complete")
         unfinished = "" if status == "complete" else (
             f"; the run is {shown_status(folder.path, status)}, so deals it has not played"
             f" yet have no record: whist-sim run --resume {folder.path} plays them")
         raise RunFolderError(
-            f"{folder.path}: no deal {deal_key!r}; keys look like {', '.join(sample)}"
-            f" (pairing-deal-rotation-hand){unfinished}"
+            f"{folder.path}: no deal {deal_key!r} (pairing-deal-rotation-hand):"
+            f" {_what_is_missing(folder, numbers)}{unfinished}"
         )
     record = deals.row(0, named=True)
     actions = (
@@ -141,6 +148,47 @@ def disagreements(
                 f" has trick {trick.number} led by seat {trick.leader} ({' '.join(cards)})"
                 f" and won by seat {trick.winner}")
     return notes
+
+
+def _key_numbers(deal_key: str) -> tuple[int, int, int, int] | None:
+    """The four numbers of a deal key, or None when it is not four whole numbers."""
+    parts = deal_key.strip().split("-")
+    if len(parts) != 4 or not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    pairing, deal, rotation, hand = map(int, parts)
+    return pairing, deal, rotation, hand
+
+
+KEY_PARTS = ("pairing", "deal", "rotation", "hand")
+
+
+def _what_is_missing(folder: RunFolder, numbers: tuple[int, int, int, int]) -> str:
+    """Which part of a well-formed key the run does not have, and the values it does.
+
+    Saying only "no deal" left a reader guessing whether the pairing, the deal index, the
+    rotation or the hand was wrong (a probe's finding); the first part that matches no
+    recorded deal is named with the values recorded under the parts before it.
+    """
+    rows = folder.scan("deals").select(*KEY_PARTS)
+    for depth, (part, wanted) in enumerate(zip(KEY_PARTS, numbers, strict=True)):
+        known = rows.select(pl.col(part).unique()).collect()[part].sort().to_list()
+        if wanted not in known:
+            under = ", ".join(f"{name} {n}" for name, n in zip(KEY_PARTS, numbers[:depth],
+                                                            strict=False))
+            where = f"the run's {part}s" if not depth else f"the {part}s of {under}"
+            return f"{part} {wanted} is not recorded; {where} are {_values(known)}"
+        rows = rows.filter(pl.col(part) == wanted)
+    return "it is not recorded"
+
+
+def _values(numbers: list[int]) -> str:
+    """``0..39`` for a run of consecutive numbers, else the numbers (the first 10)."""
+    if not numbers:
+        return "none"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
+        return f"{numbers[0]}..{numbers[-1]}"
+    shown = ", ".join(map(str, numbers[:10]))
+    return shown + (f" ... ({len(numbers)} in all)" if len(numbers) > 10 else "")
 
 
 def _outcome(tricks: int, score: float, net: float, result: str) -> str:
@@ -226,7 +274,7 @@ def _round_headers(state: Any) -> dict[int, str]:
     who was dealt how many cards (a dog one), and its trump and how it was fixed. The
     tricks' numbers run on through the game, so without these a reader could not tell
     where a round began, or why a seat stopped playing (a probe's finding)."""
-    dealers, _ = state.round_masks()
+    dealers, hands = state.round_masks()
     by_round: dict[int, list[tuple[Any, ...]]] = {}
     for record in state.round_records:
         by_round.setdefault(record[0], []).append(record)
@@ -246,6 +294,12 @@ def _round_headers(state: Any) -> dict[int, str]:
         how = "turned up" if chooser < 0 else f"named by seat {chooser}"
         dealer = f" (dealer seat {dealers[number - 1]})" if number <= len(dealers) else ""
         headers[number] = f"Round {number}{dealer}: {dealt}; trump {trump}, {how}"
+        if number > 1 and number <= len(hands):
+            # round 1's hands head the replay; the later rounds are shuffled from the seed, and
+            # without their cards a reader could not check that a seat followed suit (a probe)
+            headers[number] += "".join(
+                f"\n          seat {seat} is dealt {cards_str(mask)}"
+                for seat, mask in sorted(hands[number - 1].items()))
     return headers
 
 
