@@ -505,3 +505,56 @@ def test_a_strategys_randomness_advice_is_read_without_running_its_code():
     with pytest.raises(StrategyCheckError, match=r"it is not deterministic: .* Draw randomness"
                        r" only from the rng argument"):
         check_strategy(_HostileAdvice(), games=["german_whist"], deals=2)
+
+
+class Listening(RandomStrategy):
+    """Records the play loop's calls around its decisions, as a bot's ProcessStrategy hears them."""
+
+    def __init__(self) -> None:
+        self.heard: list[str] = []
+
+    def ready_seats(self, seats):
+        self.heard.append("ready_seats")
+
+    def begin_deal(self, *, hand=None, match=None, deal=None):
+        self.heard.append("begin_deal")
+
+    def end_deal(self, outcome):
+        self.heard.append("end_deal")
+
+
+def test_the_check_passes_the_play_loops_calls_around_decisions_to_the_strategy():
+    """The check's wrapper hid ready_seats: an isolated strategy's processes then started
+    inside its decisions, and `check --isolate --time-limit 1` failed a strategy taking
+    1 ms as "too slow" (a probe). It now hears what a tournament's play loop says."""
+    strategy = Listening()
+    check_strategy(strategy, games=["german_whist"], deals=1)
+    assert {"ready_seats", "begin_deal", "end_deal"} <= set(strategy.heard)
+    assert strategy.heard.index("ready_seats") < strategy.heard.index("end_deal")
+
+
+def test_an_isolated_check_starts_no_process_inside_a_decision(monkeypatch):
+    """Every process an isolated check needs is started by ready_seats, outside the clock."""
+    import whist_sim.protocol.process_strategy as process_strategy
+    from whist_sim.checking import check_entrant
+
+    inside = []
+    original_choose = process_strategy.ProcessStrategy.choose
+    original_open = process_strategy.ProcessStrategy._open
+    deciding = [False]
+
+    def choose(self, view, rng):
+        deciding[0] = True
+        try:
+            return original_choose(self, view, rng)
+        finally:
+            deciding[0] = False
+
+    def opened(self, *args, **kwargs):
+        inside.append(deciding[0])
+        return original_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(process_strategy.ProcessStrategy, "choose", choose)
+    monkeypatch.setattr(process_strategy.ProcessStrategy, "_open", opened)
+    check_entrant("random", isolate=True, deals=1, games=["german_whist"], time_limit=5)
+    assert inside and not any(inside)

@@ -414,6 +414,10 @@ class _RaisedBase(Exception):
     instead of ending with a traceback."""
 
 
+LISTENING_HOOKS = ("ready_seats", "begin_deal", "end_deal")
+"""What the play loop calls, besides ``choose``, on a strategy that has it (``play``)."""
+
+
 class _Watched:
     """Wraps the strategy under check: counts its decisions and checks it leaves the view alone.
 
@@ -426,6 +430,14 @@ class _Watched:
         self.decisions = decisions
         self.view: Any = None
         """The view of the decision asked last (the one running, if one runs)."""
+        # the play loop's calls around decisions reach the strategy as in a tournament: a
+        # bot's ready_seats starts its processes outside every decision's time (without
+        # it, each fresh process started inside a decision, and `check --isolate
+        # --time-limit 1` failed a strategy taking 1 ms as "too slow" on a loaded machine)
+        for hook in LISTENING_HOOKS:
+            method = getattr(strategy, hook, None)
+            if callable(method):
+                setattr(self, hook, method)
 
     def choose(self, view: Any, rng: Any) -> Any:
         self.view = view  # the decision a time-out names
@@ -476,7 +488,9 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
             if getattr(game.variant, "match", "single") != "single":
                 played, _result = play_match(game, seats, deal_seed, on_error="abort",
                                              time_limit=time_limit)
-            else:
+            else:  # play_match readies a bot's processes before each hand; play_deal not
+                if (ready_seats := getattr(watched, "ready_seats", None)) is not None:
+                    ready_seats([seat])
                 played = [play_deal(game, seats, deal_seed, dealer, on_error="abort",
                                     time_limit=time_limit)]
         except StrategyFailure as exc:
