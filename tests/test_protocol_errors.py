@@ -225,6 +225,10 @@ def test_a_bot_that_never_says_hello_times_out_at_the_handshake(bad_bot):
     assert time.perf_counter() - started < 3
     assert_names(caught.value, "mute", command, "did not complete the handshake within 0.5 s",
                  "a hello reply within 0.5 s")
+    # what to change: a bot that runs but never answers usually buffers its lines (a probe's
+    # `awk -f bot.awk`, mawk, sat on hello and the timeout did not say why)
+    assert "mawk only with -W interactive" in str(caught.value)
+    assert "flush stdout after each line" in str(caught.value)
 
 
 def test_a_hello_that_is_not_json_fails_the_handshake(bad_bot):

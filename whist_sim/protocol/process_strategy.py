@@ -150,6 +150,14 @@ run took 7 minutes to forfeit 120 matches). Two, not one: a bot slow once under 
 gets another try."""
 
 
+SILENT_BOT_HINT = (
+    "a bot that says nothing often buffers: it must read stdin a line at a time"
+    " (mawk only with -W interactive) and flush stdout after each line it writes"
+    " (fflush in C and awk, flush=True in Python)")
+"""Why a bot that runs never greets, as a newcomer's awk bot showed: the timeout alone
+did not say what to change (docs/protocol.md#lines)."""
+
+
 class ProcessStrategy:
     """A strategy played by an external bot process over the protocol (docs/protocol.md).
 
@@ -545,7 +553,8 @@ class ProcessStrategy:
             raise BotHandshakeTimeout(
                 self.entrant, self.command,
                 f"did not complete the handshake within {self.handshake_timeout:g} s"
-                f"{self._ignored(process)}", expected, process.stderr_tail(0),
+                f"{self._ignored(process)}", f"{expected}; {SILENT_BOT_HINT}",
+                process.stderr_tail(0),
             ) from None
         except (PipeClosed, LineTooLong) as exc:
             raise self._pipe_error(BotHandshakeError, process, exc, "hello", expected) from None
