@@ -156,6 +156,23 @@ def test_solo_whist_deals_replay_exactly_auction_and_all(tmp_path):
     assert "calls" in text and "Seat 3" in text
 
 
+def test_a_solo_throw_in_replays_with_why_no_card_was_played(tmp_path):
+    """A hand every seat passed read its calls, then every seat "draw" with no word on why
+    (a probe)."""
+    cautious = SOLO.replace("deals = 3", "deals = 6").replace('use = "random"', 'use = "heuristic"')
+    run = make_run_without_ray(tmp_path, cautious)
+    deals = RunFolder.open(run).scan("deals").select("deal_key", "contract", "bids").collect()
+    thrown = deals.filter(pl.col("contract").is_null())
+    assert thrown.height, "heuristic bidders pass or stay with an uncopped Prop"
+    for key, bids in thrown.select("deal_key", "bids").iter_rows():
+        text = CliRunner().invoke(app, ["replay", str(run), key]).output
+        why = "all four passed" if "prop" not in bids else "the Prop stood uncopped"
+        assert f"Throw-in: {why}, so no card is played" in text
+        assert "Trick" not in text
+    played = deals.filter(pl.col("contract").is_not_null())["deal_key"][0]
+    assert "Throw-in" not in CliRunner().invoke(app, ["replay", str(run), played]).output
+
+
 OTHER_GAMES = {
     "knockout at 4 seats": '[tournament]\ngame = "knockout_whist"\nplayers = 4\n',
     "minnesota, hands after the first": '[tournament]\ngame = "minnesota_whist"\n'

@@ -257,6 +257,8 @@ def render(record: dict, state: DealState, game) -> str:
         verb = verbs.get(phase, phase)
         lines.append(f"          seat {seat} {verb} {game.action_str(action)}{how}")
         i += 1
+    if record["status"] == "ok" and record["game"] == "solo_whist" and state.contract < 0:
+        lines.append(_throw_in(state))
     lines.append("")
     outcome = state.outcome()
     for seat in range(game.players):
@@ -267,6 +269,14 @@ def render(record: dict, state: DealState, game) -> str:
     if record["status"] != "ok":
         lines.append(f"Forfeited by seat {record['forfeit_seat']}: {record['error']}")
     return "\n".join(lines)
+
+
+def _throw_in(state: Any) -> str:
+    """Why a Solo Whist hand ended after its auction: the calls were followed by every
+    seat's "draw" with no word on why (a probe)."""
+    why = "all four passed" if state.level < 0 else "the Prop stood uncopped"
+    return (f"Throw-in: {why}, so no card is played: no contract, no payment, a draw for"
+            " every seat.")
 
 
 def _round_headers(state: Any) -> dict[int, str]:
