@@ -473,12 +473,33 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
         recorded["tournament.deals_per_task"] = meta["plan"]["deals_per_task"]
         current["tournament.deals_per_task"] = per_task
     for key, value in recorded.items():
-        if json.loads(json.dumps(current[key])) != value:  # as run.json holds it
+        now = json.loads(json.dumps(current[key]))  # as run.json holds it
+        if now != value:
             raise RunFolderError(
-                f"{folder.path}/run.json: its config's {key} is {current[key]!r}, but the run"
-                f" was started with {value!r} (run.json was edited): a resumed run must play"
+                f"{folder.path}/run.json: its config's {_difference(key, now, value)}"
+                " (run.json was edited): a resumed run must play"
                 " what it started; restore the value, or start a new run with the new config"
             )
+
+
+def _difference(key: str, now: Any, then: Any) -> str:
+    """What changed under ``key``: for a table (the strategies, the variant), only the
+    entries that differ, where both whole tables, in different orders, had been printed
+    and left the reader to find the edited one (a probe)."""
+    if isinstance(now, dict) and isinstance(then, dict):
+        changed = [name for name in sorted(set(now) | set(then), key=str)
+                   if now.get(name, _ABSENT) != then.get(name, _ABSENT)]
+        return "; ".join(
+            f"{key} {name!r} is {_shown(now.get(name, _ABSENT))}, but the run was started"
+            f" with {_shown(then.get(name, _ABSENT))}" for name in changed)
+    return f"{key} is {now!r}, but the run was started with {then!r}"
+
+
+_ABSENT = object()
+
+
+def _shown(value: Any) -> str:
+    return "absent" if value is _ABSENT else repr(value)
 
 
 def _check_deal_set_unchanged(folder: RunFolder, meta: dict[str, Any]) -> None:
