@@ -304,6 +304,7 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str | Game
     """Resolve for ``game`` (a name, or a game from ``make_game``: a strategy is built for
     the game, whatever its variant; checking the strategy plays it) and construct with
     ``params``."""
+    variant = game.variant if isinstance(game, Game) else None
     game = game.name if isinstance(game, Game) else game
     cls = strategy_class(spec, game)
     params = dict(params or {})
@@ -323,6 +324,7 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str | Game
         raise StrategyError(f"strategy {spec!r}: {_raised_in(exc)}") from None
     _check_choose(spec, strategy)
     _ready_rollouts(game)
+    _ready_match_equity(game, variant)
     return strategy
 
 
@@ -345,6 +347,20 @@ def _ready_rollouts(game: str) -> None:
     from whist_sim.search.policy import default_policy
 
     default_policy(game)
+
+
+def _ready_match_equity(game: str, variant: Any) -> None:
+    """Measure Minnesota Whist's match equity for ``variant`` now, if a strategy of this
+    process searches: search values a deal by it (``whist_sim.search.match_equity``),
+    measured from 2,000 heuristic deals (one to two seconds) at its first use. Inside a
+    decision that passed any time limit under it, and the alarm stopped the measurement
+    before it was kept, so ``pimc`` forfeited every game under a 0.5 s limit. Known only
+    when the caller passes the game itself, not its name (a task's worker does)."""
+    if game != "minnesota_whist" or variant is None or "whist_sim.search" not in sys.modules:
+        return
+    from whist_sim.search.match_equity import equity
+
+    equity(variant)
 
 
 def _raised_in(exc: BaseException) -> str:

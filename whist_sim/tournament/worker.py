@@ -117,7 +117,7 @@ def play_task(
     board = Table(monitor, spec.scripts, contain)
     built = {
         label: Entrant(label, index, spec.bots[label].strategy(label, game, spec)
-                       if label in spec.bots else build_strategy(use, params, game.name), board)
+                       if label in spec.bots else build_strategy(use, params, game), board)
         for index, (label, (use, params)) in enumerate(spec.strategies.items())
     }
     numbers = spec.pairing_ids or range(len(spec.lineups))
