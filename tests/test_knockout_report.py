@@ -395,6 +395,10 @@ def test_seats_are_labelled_one_way_and_the_texts_speak_of_knockout(run: RunFold
     positions = table_rows(text, "Seat position", "3 seats")
     assert {r[1] for r in by_seat} == {r[1] for r in positions} == {
         "dealer", "eldest", "dealer+2"}
+    two = table_rows(text, "Knock-out Whist: wins by table size and seat",
+                     "By seat from the first dealer: 2 seats")
+    assert {r[1] for r in two} == {r[1] for r in table_rows(text, "Seat position", "2 seats")
+                                   } == {"dealer", "non-dealer"}  # not `eldest` in one only
     assert "Solo Whist" not in text and "defenders of one contract" not in text
     assert "two players who both lost the game" in text
 
@@ -412,7 +416,7 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     text = build_report(run.path).markdown.read_text()
     survival = survival_columns(text)
     assert survival["A · all tables · 6 player-games"][:2] == [  # no spread: Wilson's, 2 deals
-        "1.00 [{:.2f}, {:.2f}]".format(*wilson(1.0, 2)),
+        "1.00",  # after round 1: 1 by the rules under a dog's life, so no interval
         "0.67 [{:.2f}, {:.2f}]".format(*wilson(4 / 6, 2))]
     wins = {(r[0], r[1]): r for r in table_rows(
         text, "Knock-out Whist: wins by table size and seat", "By table size")}
@@ -423,6 +427,53 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert trumps[("A", "all")][2] == "7"
     assert "tables of 2 and 3 seats" in text
     assert "**2 seats**" in text and "**3 seats**" in text and "| strategy | position |" in text
+
+
+def test_shares_the_rules_fix_show_no_interval(run: RunFolder):
+    """Under a dog's life nobody goes out in round 1, and a trump choice of the `longest`
+    rows named a longest suit by the row's definition; Wilson's interval of such a share,
+    `0.000 [0.000, 0.204]` or `1.000 [0.796, 1.000]`, read as if a fifth of the players
+    might have gone out, or a fifth of the choices been shorter suits (a probe)."""
+    text = build_report(run.path).markdown.read_text()
+    wins = {(r[0], r[1]): r for r in table_rows(
+        text, "Knock-out Whist: wins by table size and seat", "By table size")}
+    assert {row[6] for row in wins.values()} == {"0.000"}  # out in round 1
+    assert all("[" in row[5] for row in wins.values())  # first-round knock-outs keep theirs
+    assert "`out in round 1` is 0 by the rules" in text
+    trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
+    split = [row for (_, choice), row in trumps.items() if choice != "all"]
+    assert split and {row[3] for row in split} <= {"1.000", "0.000"}
+    assert "[" in trumps[("A", "all")][3]
+
+
+def test_dogs_life_off_shows_dashes_not_an_interval_about_zero(tmp_path: Path):
+    """With `dogs_life = "off"` the section promised a dash ("nothing to measure") and read
+    `0 · 0.000 [0.000, 0.114]` granted, an interval about a share the rules fix at 0 (a
+    probe). Survival after round 1 and `out in round 1` keep their intervals: without a
+    dog's life players do go out in round 1."""
+    rows = hand_built_rows()  # the fixture's games, their dog's lives taken out
+    for row in rows["deals"]:
+        row.update(variant=json.dumps({"dogs_life": "off", "tie_break": "cut"}),
+                   dogs_granted=0)
+    for row in rows["seats"]:
+        row.update(dog_used=False, revived=False)
+    for row in rows["rounds"]:
+        row.update(dog=False, revived=False, dog_granted=False)
+    folder = folder_with_rows(tmp_path / "off", META, GAME, rows)
+    text = build_report(folder.path).markdown.read_text()
+    dogs = table_rows(text, "Knock-out Whist: dog's life")
+    assert dogs and {row[3] for row in dogs} == {"0 · —"}
+    assert "without dog's life" in text
+    assert "by the rules" not in text.split("## Knock-out Whist: trump choice")[0]
+
+
+def test_the_forfeits_section_says_the_knockout_sections_leave_forfeits_out(run: RunFolder):
+    """"Forfeits count as losses everywhere else in this report", beside Knock-out sections
+    that leave the forfeited game out for every seat (a probe)."""
+    text = build_report(run.path).markdown.read_text()
+    forfeits = text.split("## Forfeits\n", 1)[1].split("\n## ", 1)[0]
+    assert "everywhere else in this report." not in forfeits
+    assert "but the Knock-out Whist sections, which leave forfeited games out" in forfeits
 
 
 # -- the verdict's share of games is the sections' -----------------------------------------

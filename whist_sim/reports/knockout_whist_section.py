@@ -3,6 +3,7 @@ life, trump choice."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,22 @@ def _shown_tables(df: pl.DataFrame) -> pl.DataFrame:
     if df.filter(pl.col("table") != kw.ALL).select("table").n_unique() > 1:
         return df
     return df.filter(pl.col("table") != kw.ALL)
+
+
+def _dogs_life_settings(folder: RunFolder) -> set[str]:
+    """The ``dogs_life`` values the run's games were played under (read from the results,
+    as the Run section reads the variant; a key left out is the default, "off")."""
+    variants = folder.scan("deals").select(pl.col("variant").unique()).collect()["variant"]
+    return {str(json.loads(v).get("dogs_life") or "off") for v in variants if v}
+
+
+def _fixed_by_the_rules(df: pl.DataFrame, name: str, where: pl.Expr) -> pl.DataFrame:
+    """``name``'s interval dropped on the rows ``where`` the rules fix its value: a share
+    that cannot be anything else read ``0.000 [0.000, 0.204]`` (Wilson's interval of a rate
+    with no spread), as if up to a fifth might have gone the other way (a probe)."""
+    bounds = [f"{name}_lo", f"{name}_hi"]
+    return df.with_columns(
+        pl.when(where).then(None).otherwise(pl.col(b)).alias(b) for b in bounds)
 
 
 def _survival_table(survival: pl.DataFrame) -> Table:
@@ -81,6 +98,16 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     del parts
     survival, eliminated, results, dogs = (
         _shown_tables(df) for df in (survival, eliminated, results, dogs))
+    settings = _dogs_life_settings(folder)
+    dogs_off = settings == {"off"}
+    dogs_on = bool(settings) and "off" not in settings
+    if dogs_on:  # every player knocked out in round 1 gets a dog's life
+        survival = _fixed_by_the_rules(survival, "survival", pl.col("round") == 1)
+        results = _fixed_by_the_rules(results, "first_round_out_rate", pl.lit(True))
+    if dogs_off:  # no dog's life can be granted: nothing to measure
+        dogs = dogs.with_columns(pl.lit(None, dtype=pl.Float64).alias(c) for c in (
+            "granted_rate", "granted_rate_lo", "granted_rate_hi"))
+    trumps = _fixed_by_the_rules(trumps, "longest_rate", pl.col("choice") != "all")
     several = results.filter(pl.col("table") == kw.ALL).height > 0
 
     def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
@@ -108,7 +135,10 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 "Survival: the share of a strategy's players still in after each round. A"
                 " player on a dog's life is still in; one whose dog failed goes out in the"
                 " dog's round. The winner is never out, also after rounds its game did not"
-                " need, so each curve ends, after round 7, at the strategy's win rate." " "
+                " need, so each curve ends, after round 7, at the strategy's win rate."
+                + (" With dog's life on, every player knocked out in round 1 gets one, so"
+                   " all are still in after round 1: that row is 1 by the rules and shows no"
+                   " interval." if dogs_on else "") + " "
                 + intervals,
                 "The elimination table is the same story as a distribution: the share of"
                 " the strategy's players going out in each round (for good, after any dog's"
@@ -126,9 +156,13 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " round 1, whether or not a dog's life then kept it in; `out in round 1`:"
                 " knocked out for good there (no dog's life). `placing`: mean final place,"
                 " 1 for the winner, the others by the round they went out in, then tricks"
-                " in that round." + tables_note,
+                " in that round." + (" With dog's life on nobody goes out for good in"
+                                     " round 1, so `out in round 1` is 0 by the rules and"
+                                     " shows no interval." if dogs_on else "")
+                + tables_note,
                 "By seat: the win rate at each seat counted from the first dealer (`dealer`,"
-                " then `eldest`, its left, who leads round 1, then `dealer+2`, ...), as the"
+                " then `eldest`, its left, who leads round 1, then `dealer+2`, ...; at two"
+                " seats `non-dealer`), as the"
                 " Seat position section labels them, for each table size. " + intervals,
             ],
             [
@@ -164,7 +198,9 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " `revived`: the dogs that won their trick, as a share of those granted;"
                 " then how the revived players finished: the share of them that won the"
                 " game and their mean placing (1 = winner). A dash means nothing to"
-                " measure (dog's life off, or no dog revived)." + tables_note,
+                " measure (dog's life off, or no dog revived)." + tables_note
+                + (" This run played without dog's life (`dogs_life = \"off\"`): none"
+                   " could be granted, so every rate is a dash." if dogs_off else ""),
                 intervals,
             ],
             [_table(dogs, [
@@ -191,7 +227,9 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " `fair share` the round win of an average player, 1 / players dealt in"
                 " (dogs included). `survived`: it took a trick, so it stayed in. Comparing"
                 " the `longest` and `shorter` rows is an association: a strategy that names"
-                " a shorter suit may do so with a different kind of hand. " + intervals,
+                " a shorter suit may do so with a different kind of hand. `named a longest"
+                " suit` is 1 in the `longest` rows and 0 in the `shorter` rows by their"
+                " definition, so it shows an interval in the `all` rows only. " + intervals,
             ],
             [_table(trumps, [
                 ("strategy", _col("strategy")),
