@@ -189,6 +189,17 @@ def test_the_gap_read_out_is_the_difference_of_the_ratings_as_shown(game, sizes)
         assert f"h is rated {shown} points above r" in reading
 
 
+def test_the_gap_is_read_at_a_table_of_more_than_two_seats():
+    """Knock-out Whist at `players = [2, 3, 5]` read the gap "at a table of 2 with one h
+    seat and 1 r seats", repeating the two-seat chance (a probe); a run of two-seat
+    tables only has no larger table to read it at."""
+    ratings = pl.DataFrame({"strategy": ["h", "r"], "rating": [164.0, -91.0]})
+    reading = _reading_text(ratings, "knockout_whist", [2, 3, 5])
+    assert "at a table of 3 with one h seat and 2 r seats" in reading
+    only_two = _reading_text(ratings, "knockout_whist", [2])
+    assert "at a table of" not in only_two and only_two.endswith("%.")
+
+
 def test_a_tie_is_neither_ahead_nor_behind_and_top_limits_the_places_read():
     frame = orders_frame([[("A", 1), ("B", 2), ("C", 3)], [("A", 1), ("C", 2), ("B", 2)]])
     # C tied B once and trailed it once: never ahead; B was ahead of C once

@@ -25,12 +25,17 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
         lambda scan: analyses.forfeit_counts(scan("seats"), scan("deals")))
     failed = analyses.forfeits_of(counts.lazy()).collect()
     none = " No strategy forfeited." if failed["forfeits"].sum() == 0 else ""
+    # Knock-out's own sections leave forfeited games out for every seat (the game has no
+    # winner): "everywhere else" read as if their win rates counted them too (a probe).
+    where = (" everywhere else in this report but the Knock-out Whist sections, which"
+             " leave forfeited games out" if facts.game == "knockout_whist"
+             else " everywhere else in this report")
     return [Section(
         "Forfeits",
         ["Hands a strategy forfeited because it raised an error, made an illegal move"
          " or exceeded its time budget, with the first error in play order (its first"
          " line; a bot's last lines of stderr follow it in the deal's `error` column)."
-         " Forfeits count as losses everywhere else in this report." + none],
+         f" Forfeits count as losses{where}." + none],
         [table_of(failed, [
             ("strategy", column("strategy")),
             (facts.hands, column("hands")),

@@ -331,13 +331,19 @@ def _reading_text(ratings: pl.DataFrame, game: str, sizes: list[int],
             f" of two {worst['strategy']} seats with probability {fmt(100 * two, 1)}%."
             + bound
         )
-    n = 4 if 4 in sizes or not sizes else sizes[0]
+    # A table of more than two seats, as the gap table shows: Knock-out's players = [2, 3,
+    # 5] read "at a table of 2 with one heuristic seat and 1 random seats", the two-seat
+    # chance said twice.
+    n = 4 if 4 in sizes or not sizes else next((size for size in sizes if size > 2), None)
+    head = (f"Reading a gap: {best['strategy']} is rated {shown} points above"
+            f" {worst['strategy']}. In a two-seat order it would finish ahead with probability"
+            f" {fmt(100 * two, 1)}%")
+    if n is None:  # a run of two-seat tables only
+        return head + "." + bound
     table = [best["strategy"]] + [worst["strategy"]] * (n - 1)
     first = predicted_win_share(ratings, table)[best["strategy"]]
     return (
-        f"Reading a gap: {best['strategy']} is rated {shown} points above"
-        f" {worst['strategy']}. In a two-seat order it would finish ahead with probability"
-        f" {fmt(100 * two, 1)}%; at a table of {n} with one {best['strategy']} seat and"
+        head + f"; at a table of {n} with one {best['strategy']} seat and"
         f" {n - 1} {worst['strategy']} seats, the {best['strategy']} seat finishes first with"
         f" probability {fmt(100 * first, 1)}% (an even table: {fmt(100 / n, 1)}%)." + bound
     )
