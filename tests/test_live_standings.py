@@ -352,3 +352,30 @@ def test_the_console_shows_the_draw_rate_where_hands_were_drawn():
     decisive = LiveStandings(["A", "B"])
     decisive.add_rows(_duel_rows(["win", "loss", "win", "win"]).to_arrow())
     assert "draw" not in decisive.lines()[1]
+
+
+def test_the_console_says_seat_hands_when_any_table_of_the_run_seats_more_than_two(
+        tmp_path, capsys, monkeypatch):
+    """Knock-out Whist at `players = [2, 3]`: the console took the first size's words and
+    printed "hands" and "duplicate pairs", where the report's standings count seat-hands
+    (an entrant holds two seats of a three-seat table) and duplicate sets."""
+    body = """
+[tournament]
+game = "knockout_whist"
+players = [2, 3]
+deals = 2
+seed = 5
+
+[[strategies]]
+use = "heuristic"
+
+[[strategies]]
+use = "random"
+"""
+    monkeypatch.setattr(runner, "LIVE_SECONDS", 0.0)  # print after every task
+    config = load_config(write_config(tmp_path, body))
+    run_tournament(config, tmp_path / "ko23", workers=0, progress=True)
+    err = capsys.readouterr().err
+    last = err[err.rindex("duplicate "):]
+    assert last.startswith("duplicate sets")
+    assert "seat-hands" in last.splitlines()[1]

@@ -881,7 +881,10 @@ def _trackers(
     game = config.game()
     sizes = config.table_sizes()
     fair = 1.0 / game.players if game.name == "knockout_whist" and len(sizes) == 1 else None
-    standings = LiveStandings(config.labels(), hands_word="hands" if game.players == 2
+    # The widest table decides: players = [2, 3, 5] printed "hands" and "duplicate pairs"
+    # (the first size's words) where the report said seat-hands and sets.
+    widest = max(each.players for each in config.games())
+    standings = LiveStandings(config.labels(), hands_word="hands" if widest == 2
                               else "seat-hands", fair_share=fair,
                               lineups=len(config.played_pairings()))
     tracker = (DuelTracker(config) if len(config.strategies) == 2 and config.a_against_b()
