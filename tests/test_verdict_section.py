@@ -764,3 +764,44 @@ def test_an_unfinished_knockout_run_at_several_sizes_is_tested_on_whole_deal_ind
     verdict = _verdict(summary.path)
     assert "over the deals played so far, not a verdict yet" in verdict
     assert "after 1 pair" in verdict
+
+
+BO3_DEAL_VALUES = [
+    0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.9, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0, 0.8, 1.0, 1.0, 1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 1.0, 0.9, 1.0, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+    1.0, 0.8, 1.0, 0.9, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 1.0, 1.0, 1.0, 0.8,
+    1.0, 1.0, 0.8, 1.0, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0, 0.8, 1.0, 1.0, 1.0, 1.0, 0.8, 1.0, 1.0, 1.0, 0.5, 1.0, 0.9, 1.0, 1.0, 1.0, 0.75,
+    1.0, 1.0, 0.8, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+"""heuristic's score share against random per deal index in a best-of-3 duel (a probe's
+run): 0.9575 on average, which Polars summed to 0.9574999999999997."""
+
+
+def test_a_duels_ranking_and_its_comparison_show_the_same_share():
+    """The ranking read 95.7% and the comparison beside it 95.8%, of the same deals."""
+    from types import SimpleNamespace
+
+    from whist_sim.reports.comparisons import PairValues
+    from whist_sim.reports.document import percent
+    from whist_sim.reports.verdict_section import _comparison
+
+    x = np.array(BO3_DEAL_VALUES)
+    values = PairValues(values={("heuristic", "random"): x, ("random", "heuristic"): 1 - x})
+    figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
+    line = _comparison("heuristic", "random", x, figure, 1.0)
+    shown = percent(values.overall("heuristic"))
+    assert shown == "95.8%" and f"wins {shown} of hands against random" in line
+    assert percent(values.overall("random")) == "4.2%"
+
+
+def test_a_race_is_not_said_to_score_by_how_much():
+    """Under race_to every hand scores 1: the verdict said "the score only says by how
+    much" of such runs."""
+    from whist_sim.reports.comparisons import ranking_figure
+
+    base = {"count": "stage2", "match": "single", "open_stock": 1, "trumps": "upcard"}
+    race = ranking_figure("german_whist", {**base, "race_to": 5}).why
+    assert "by how much" not in race and "every hand scores exactly 1" in race
+    drawn_race = ranking_figure("german_whist", {**base, "count": "all", "race_to": 20}).why
+    assert "by how much" not in drawn_race and "drawn" in drawn_race
+    assert "by how much" in ranking_figure("german_whist", {**base, "race_to": None}).why
