@@ -1,3 +1,4 @@
+import pytest
 
 
 def test_points_per_hand_shares_are_counted_as_the_standings_count_them():
@@ -86,3 +87,112 @@ def test_an_interval_on_one_side_of_zero_shows_enough_decimals_to_say_so():
         "-0.50 [-0.90, -0.10]")
     assert fmt_ci({"net": 0.03, "net_lo": -0.001, "net_hi": 0.07}, "net", 2) == (
         "0.03 [0.00, 0.07]")  # an interval across zero keeps its usual decimals
+
+
+GERMAN_DEFAULTS = {"count": "stage2", "match": "single", "open_stock": 1, "race_to": None,
+                   "trumps": "upcard"}
+
+
+def test_the_contest_section_speaks_of_trumps_only_where_the_variant_has_them():
+    """Under trumps = "none" it said "or a trump when it held none of that suit"."""
+    from whist_sim.reports.german_whist_section import contest_intro
+
+    default = " ".join(contest_intro(GERMAN_DEFAULTS))
+    assert "or a trump when it held none of that suit" in default
+    no_trumps = " ".join(contest_intro({**GERMAN_DEFAULTS, "trumps": "none"}))
+    assert "has no trumps" in no_trumps
+    assert "a trump when" not in no_trumps and "trump means" not in no_trumps
+
+
+def test_the_contest_section_says_an_open_stocks_prize_is_the_winners_choice():
+    """Under open_stock = 3 it said the winner takes "the face-up stock card" and a duck
+    draws "the unseen card", while its rates by prize mixed the follower's choices with
+    the opponent's (random's contest rate fell from 0.94 on a 2 to 0.33 on an ace, against
+    0.79 and 0.53 with one face-up card)."""
+    from whist_sim.reports.german_whist_section import contest_intro
+
+    default = " ".join(contest_intro(GERMAN_DEFAULTS))
+    assert "takes the face-up stock card" in default and "open_stock" not in default
+    opened = " ".join(contest_intro({**GERMAN_DEFAULTS, "open_stock": 3}))
+    assert "the top 3 stock cards lie face up" in opened
+    assert "the face-up stock card" not in opened and "the unseen card" not in opened
+    assert "after a duck the card its opponent chose" in opened
+
+
+def test_tricks_by_stage_says_a_race_stops_the_hand_and_what_the_count_scores():
+    """Under race_to = 5 it said stage 2 is "the last 13", beside 6.1 stage-2 tricks a
+    hand; under count = "all" it said stage 2 is what "the classic count scores"."""
+    from whist_sim.reports.german_whist_section import stage_intro
+
+    assert "the only tricks this variant's `count = \"stage2\"` scores" in stage_intro(
+        GERMAN_DEFAULTS)
+    assert "the tricks of both stages count" in stage_intro({**GERMAN_DEFAULTS,
+                                                              "count": "all"})
+    race = stage_intro({**GERMAN_DEFAULTS, "race_to": 5})
+    assert "last 13" not in race and "Under `race_to = 5` a hand stops" in race
+    assert "race_to" not in stage_intro(GERMAN_DEFAULTS)
+
+
+def test_the_points_figures_score_labels_do_not_run_into_each_other(tmp_path, monkeypatch):
+    """Under count = "weighted" two entrants' 36 scores, -17.5 to 17.5, printed one label
+    under every bar of a 1,100 px figure, an unreadable run of digits (a probe)."""
+    import itertools
+
+    import matplotlib.image
+    import polars as pl
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from whist_sim.reports import plots
+
+    scores = [k + 0.5 for k in range(-18, 18)]
+    points = pl.DataFrame({"strategy": ["a"] * 36 + ["b"] * 36, "net": scores * 2,
+                           "share": [1 / 36] * 72})
+    drawn = []
+    save = plots.save
+    monkeypatch.setattr(plots, "save", lambda fig, path: (drawn.append(fig), save(fig, path))[1])
+    plots.plot_points_distribution(points, tmp_path / "points.png")
+    assert matplotlib.image.imread(tmp_path / "points.png").shape[1] <= 1100
+    renderer = FigureCanvasAgg(drawn[0]).get_renderer()
+    shown = [label for label in drawn[0].axes[0].get_xticklabels() if label.get_text()]
+    assert len(shown) >= 6, "enough scores are still named to read the axis"
+    boxes = [label.get_window_extent(renderer) for label in shown]
+    for left, right in itertools.pairwise(boxes):
+        assert left.x1 < right.x0, (left, right)
+
+
+def test_the_standings_fair_line_allows_for_drawn_hands():
+    """Under count = "all" two copies of random won 0.453 [0.438, 0.467] of their hands
+    each (9.5% drawn), wholly left of the figure's "fair share 1/2" line."""
+    from types import SimpleNamespace
+
+    import polars as pl
+
+    from whist_sim.reports.standings_section import fair_win_rate
+
+    facts = SimpleNamespace(game="german_whist", sizes=[2], sides=None)
+    drawn = pl.DataFrame({"strategy": ["random", "random_b"], "hands": [800, 800],
+                          "win_rate": [0.4525, 0.4525], "draw_rate": [0.095, 0.095]})
+    value, label = fair_win_rate(facts, drawn)
+    assert value == pytest.approx((1 - 0.095) / 2) and "draw" in label
+    none_drawn = drawn.with_columns(win_rate=pl.lit(0.5), draw_rate=pl.lit(0.0))
+    assert fair_win_rate(facts, none_drawn) == (0.5, "fair share 1/2")
+
+
+def test_the_contest_plot_draws_no_empty_trump_panel_when_there_are_no_trumps(
+        tmp_path, monkeypatch):
+    """Under trumps = "none" every prize is non-trump, and the figure drew an empty
+    "trump prize" panel beside the other."""
+    import polars as pl
+
+    from whist_sim.reports import plots
+
+    drawn = []
+    save = plots.save
+    monkeypatch.setattr(plots, "save", lambda fig, path: (drawn.append(fig), save(fig, path))[1])
+    contest = pl.DataFrame({"strategy": ["s"] * 3, "trump_prize": [False] * 3,
+                            "rank_order": [0, 6, 12], "contest_rate": [0.5, 0.25, 1.0]})
+    plots.plot_contest_by_rank(contest, tmp_path / "contest.png")
+    assert [ax.get_title() for ax in drawn[0].axes] == ["non-trump prize"]
+    both = contest.vstack(contest.with_columns(trump_prize=pl.lit(True)))
+    plots.plot_contest_by_rank(both, tmp_path / "both.png")
+    assert [ax.get_title() for ax in drawn[1].axes] == ["non-trump prize", "trump prize"]

@@ -31,6 +31,72 @@ def shown_gain(row: dict[str, Any], digits: int) -> str:
     return fmt(row["net_gain"], digits)
 
 
+def contest_intro(variant: dict[str, Any]) -> list[str]:
+    """What the contest tables count, said for the rules ``variant`` (run.json's) played:
+    the default rules' words ("the face-up stock card", "a trump") were printed of runs
+    with an open stock and with no trumps (a probe)."""
+    open_stock = int(variant.get("open_stock") or 1)
+    no_trumps = variant.get("trumps") == "none"
+    beats = ("a higher card of the suit led; this variant has no trumps" if no_trumps
+             else "a higher card of the suit led, or a trump when it held none of that suit")
+    bound = ("" if no_trumps
+             else " (a trump held by a follower bound to follow suit is no choice)")
+    if open_stock > 1:
+        take = (f"In stage 1 the top {open_stock} stock cards lie face up and the trick's"
+                " winner takes one of them, its choice; the loser takes the top face-down card (the"
+                " earliest face-up card once none is face down).")
+        duck = "lose on purpose and leave the choice of the face-up cards to the other player"
+        contest = "win the trick and choose a face-up card"
+    else:
+        take = "In stage 1 the trick's winner takes the face-up stock card."
+        duck = "lose on purpose and draw the unseen card"
+        contest = "win the trick and take the face-up card"
+    prize = ("The prize is the card the winner took; every prize is counted as non-trump,"
+             " there being no trump suit." if no_trumps
+             else "The prize is the card the winner took; trump means its suit was trump.")
+    paragraphs = [
+        f"{take} When the follower (the seat that did not lead) could play a card that beat"
+        f" the lead ({beats}), it chose: contest ({contest}) or duck ({duck}). These tables"
+        f" count only such choices{bound}, in hands that were not forfeited. {prize}"]
+    if open_stock > 1:
+        paragraphs.append(
+            f"With `open_stock = {open_stock}` the prize is not what was at stake when the"
+            " follower chose: after a contest it is the card the follower chose, after a"
+            " duck the card its opponent chose, among the face-up cards. So a contest rate"
+            " by prize mixes the two choosers: against an opponent that takes the best card,"
+            " a follower's ducks pile up at high prizes whatever it meant. Read the rates by"
+            " prize, and the figure's \"face-up card at stake\", with that in mind.")
+    return paragraphs
+
+
+STAGE_COUNTS = {
+    "stage2": ", the only tricks this variant's `count = \"stage2\"` scores",
+    "all": ": under this variant's `count = \"all\"` the tricks of both stages count",
+    "weighted": ": under this variant's `count = \"weighted\"` a stage-1 trick counts 1 and"
+                " a stage-2 trick 2",
+}
+"""What each ``count`` makes of the two stages, for the tricks-by-stage section."""
+
+
+def stage_intro(variant: dict[str, Any]) -> str:
+    """The tricks-by-stage section's opening, said for the rules ``variant`` played: "the
+    last 13" was printed of races, whose hands stop as soon as a player reaches the
+    target (a probe: 6.1 stage-2 tricks a hand under `race_to = 5`)."""
+    count = str(variant.get("count") or "stage2")
+    counts = STAGE_COUNTS.get(count, f", under this variant's `count = \"{count}\"`")
+    race = variant.get("race_to")
+    text = ("Mean tricks taken per hand in stage 1 (while the stock lasts) and in stage 2"
+            f" (tricks 14 to 26{counts}), with 95% t-intervals over deal indices (each deal"
+            " index's duplicate pairs averaged: with three or more entrants a strategy plays"
+            " its cards in several line-ups).")
+    if race is not None:
+        text += (f" Under `race_to = {race}` a hand stops as soon as a player reaches {race}"
+                 " counted units, so fewer tricks are played than the stage holds: a"
+                 " strategy's two columns count the tricks it took before the hand ended, and"
+                 " the two players' columns need not add up to 13.")
+    return text
+
+
 def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The German Whist section: contesting the face-up card, and tricks by stage."""
     counts, per_pair = DealRanges.of(folder).collect_all(lambda scan: [
@@ -42,6 +108,8 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
          gw.tricks_by_stage_of(per_pair.lazy())]
     )
     del counts, per_pair
+    variant = folder.meta().get("variant")
+    variant = variant if isinstance(variant, dict) else {}
     def suit_type(row: dict[str, Any]) -> str:
         return "trump" if row["trump_prize"] else "non-trump"
 
@@ -49,14 +117,7 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
         Section(
             "German Whist: contesting the face-up card",
             [
-                "In stage 1 the trick's winner takes the face-up stock card. When the"
-                " follower (the seat that did not lead) could play a card that beat the lead"
-                " (a higher card of the suit led, or a trump when it held none of that suit),"
-                " it chose: contest (win the trick and take the face-up card) or duck (lose"
-                " on purpose and draw the unseen card). These tables count only such choices"
-                " (a trump held by a follower bound to follow suit is no choice), in hands"
-                " that were not forfeited."
-                " The prize is the card the winner took; trump means its suit was trump.",
+                *contest_intro(variant),
                 "`net` and `stage-2 tricks` are the follower's results in that hand, averaged"
                 " over decisions when it contested and when it ducked; the gain is the"
                 " difference. This is an ASSOCIATION, not an effect: hands in which a"
@@ -95,12 +156,7 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
         ),
         Section(
             "German Whist: tricks by stage",
-            [
-                "Mean tricks per hand won in stage 1 (while the stock lasts) and in stage 2"
-                " (the last 13, which the classic count scores), with 95% t-intervals over"
-                " deal indices (each deal index's duplicate pairs averaged: with three or"
-                " more entrants a strategy plays its cards in several line-ups).",
-            ],
+            [stage_intro(variant)],
             [_table(stages, [
                 ("strategy", _col("strategy")),
                 ("hands", _col("hands")),

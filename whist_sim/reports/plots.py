@@ -12,6 +12,7 @@ the rules there that keep one series' values from flattening the others.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +134,7 @@ def plot_points_distribution(points: pl.DataFrame, path: Path | str) -> Path:
         rows = dict(points.filter(pl.col("strategy") == name).select("net", "share").iter_rows())
         ax.bar(x + (k - (len(names) - 1) / 2) * width, [rows.get(v, 0.0) for v in values],
                width, label=name)
-    ax.set_xticks(x, [f"{v:g}" for v in values])
+    ax.set_xticks(x, spaced_labels([f"{v:g}" for v in values], fig.get_figwidth()))
     ax.set_xlabel("net points in the hand")
     ax.set_ylabel("share of the strategy's hands")
     ax.legend(fontsize=LEGEND_SIZE)
@@ -141,12 +142,33 @@ def plot_points_distribution(points: pl.DataFrame, path: Path | str) -> Path:
     return save(fig, path)
 
 
+CHARACTER_WIDTH = 0.075
+"""Inches a tick label's character takes at matplotlib's default 10 points, with room."""
+
+
+def spaced_labels(labels: list[str], width: float) -> list[str]:
+    """``labels`` for evenly spaced ticks across ``width`` inches, every k-th kept (the
+    others blank) so that neighbours do not run into each other: under `count =
+    "weighted"` the 36 scores -17.5 .. 17.5 of a 1,100 px figure printed as one unreadable
+    run of digits (a probe). The first label is always kept."""
+    if not labels:
+        return labels
+    widest = max(len(label) for label in labels) + 1  # a gap between two labels
+    room = 0.9 * width / len(labels)  # the axes take about nine tenths of the figure
+    step = max(1, math.ceil(widest * CHARACTER_WIDTH / room))
+    return [label if i % step == 0 else "" for i, label in enumerate(labels)]
+
+
 def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
     """Contest rate by face-up rank, a line per strategy; trump and non-trump prizes apart."""
     names = sorted(set(contest["strategy"].to_list()))
+    # a panel per kind of prize seen: under trumps = "none" the trump panel stood empty
+    # beside the other (a probe)
+    kinds = [trump for trump in (False, True)
+             if contest.filter(pl.col("trump_prize") == trump).height] or [False, True]
     fig = _figure(10, 4.4)
-    axes = fig.subplots(1, 2, sharey=True)
-    for ax, trump in zip(axes, (False, True), strict=True):
+    axes = np.atleast_1d(fig.subplots(1, len(kinds), sharey=True))
+    for ax, trump in zip(axes, kinds, strict=True):
         part = contest.filter(pl.col("trump_prize") == trump)
         for name in names:
             rows = part.filter(pl.col("strategy") == name).sort("rank_order")
@@ -165,10 +187,10 @@ def plot_contest_by_rank(contest: pl.DataFrame, path: Path | str) -> Path:
 
 
 def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
-    """Win rate per seat position (dealer, non-dealer or eldest, ...) per strategy, with 95%
-    Wilson error bars: one bar per position, in order round the table. With tables of
-    several sizes in one run (a ``players`` column with several values), one panel per
-    size, since a position means something else at each."""
+    """Win rate per seat position (dealer, non-dealer or eldest, ...) per strategy, with the
+    table's 95% intervals over deal indices as error bars: one bar per position, in order
+    round the table. With tables of several sizes in one run (a ``players`` column with
+    several values), one panel per size, since a position means something else at each."""
     sizes = sorted(set(dealer["players"].to_list())) if "players" in dealer.columns else [None]
     names = sorted(set(dealer["strategy"].to_list()))
     widest = max(dealer.select("role").n_unique() if size is None else

@@ -100,8 +100,14 @@ def fair_win_rate(facts: RunFacts, standings: pl.DataFrame) -> tuple[float, str]
         if len(sizes) != 1:
             return None  # one fair share per table size: the Knock-out section draws them
         return 1.0 / sizes[0], f"fair share 1/{sizes[0]}"
-    if sizes == [2] or facts.sides:
-        return 0.5, "fair share 1/2"
     hands = standings["hands"].cast(pl.Float64)
     average = float((standings["win_rate"] * hands).sum() / hands.sum())
+    if sizes == [2] or facts.sides:
+        drawn = "draw_rate" in standings.columns and bool((standings["draw_rate"] > 0).any())
+        if not drawn:
+            return 0.5, "fair share 1/2"
+        # a drawn hand is won by neither seat: two equal entrants of a German Whist run
+        # under count = "all" won 0.453 [0.438, 0.467] each, wholly left of a line at 1/2
+        # (a probe). Every hand not drawn has one winner, so the average is (1 - draws) / 2.
+        return average, "average seat (a draw: no winner)"
     return average, "average seat"
