@@ -474,28 +474,27 @@ def seat_positions(seats: pl.LazyFrame) -> pl.LazyFrame:
     """``seats`` with each seat's place relative to the dealer.
 
     Adds ``position`` (0 for the dealer, 1 for the seat on its left, ...) and
-    ``role``: "dealer" and "non-dealer" at a two-seat table; with more seats
-    :func:`position_role`. A hand without a dealer seat has null positions and only
-    non-dealers.
+    ``role``, :func:`position_role`. A hand without a dealer seat has null positions and
+    only non-dealers.
     """
     n_seats = pl.len().over("deal_key")
     dealer = pl.col("seat").cast(pl.Int64).filter(pl.col("is_dealer")).first().over("deal_key")
     position = (pl.col("seat").cast(pl.Int64) - dealer) % n_seats.cast(pl.Int64)
     return seats.with_columns(position=position, n_seats=n_seats).with_columns(
-        role=pl.when(pl.col("position").is_null()
-                     | ((pl.col("n_seats") == 2) & (pl.col("position") != 0)))
-        .then(pl.lit("non-dealer"))
-        .otherwise(position_role(pl.col("position")))
+        role=pl.when(pl.col("position").is_null()).then(pl.lit("non-dealer"))
+        .otherwise(position_role(pl.col("position"), pl.col("n_seats")))
     ).drop("n_seats")
 
 
-def position_role(position: pl.Expr) -> pl.Expr:
-    """A seat's place from the dealer in words, with more than two seats: "dealer",
-    "eldest" (the dealer's left, the first to call or lay a card and, but in a Minnesota
-    grand, to lead), then "dealer+2", "dealer+3", ... clockwise. Every section labels
-    seats by it: Knock-out's wins by seat read `dealer, 1, 2` beside the seat section's
-    `dealer, eldest, dealer+2` for the same seats (a probe)."""
+def position_role(position: pl.Expr, seats: pl.Expr) -> pl.Expr:
+    """A seat's place from the dealer in words, at a table of ``seats``: "dealer" and
+    "non-dealer" at two seats; with more, "dealer", "eldest" (the dealer's left, the first
+    to call or lay a card and, but in a Minnesota grand, to lead), then "dealer+2",
+    "dealer+3", ... clockwise. Every section labels seats by it: Knock-out's wins by seat
+    read `dealer, 1, 2`, and at two seats `eldest`, beside the seat section's labels for
+    the same seats (probes)."""
     return (pl.when(position == 0).then(pl.lit("dealer"))
+            .when(seats == 2).then(pl.lit("non-dealer"))
             .when(position == 1).then(pl.lit("eldest"))
             .otherwise(pl.format("dealer+{}", position)))
 

@@ -298,10 +298,7 @@ def win_rate_by_seat_of(units: pl.LazyFrame) -> pl.LazyFrame:
         _pool(units, _SEAT, ["games", "wins"], {"win_rate": ("wins", "games")},
               rates=("win_rate",))
         .with_columns(fair_share=1.0 / pl.col("players"),
-                      # as ``analyses.seat_positions`` names them: at two seats the Seat
-                      # position table read `non-dealer` where this one read `eldest`
-                      role=pl.when((pl.col("players") == 2) & (pl.col("position") == 1))
-                      .then(pl.lit("non-dealer")).otherwise(position_role(pl.col("position"))))
+                      role=position_role(pl.col("position"), pl.col("players")))
         .select("strategy", "players", "position", "role", "games", "wins", "win_rate",
                 "win_rate_lo", "win_rate_hi", "fair_share", "deals")
         .sort("strategy", "players", "position")
