@@ -178,6 +178,25 @@ def test_the_standings_fair_line_allows_for_drawn_hands():
     assert fair_win_rate(facts, none_drawn) == (0.5, "fair share 1/2")
 
 
+def test_the_knockout_standings_fair_line_allows_for_forfeited_games():
+    """A forfeited Knock-out game has no winner (the other seats record a draw): with a
+    forfeiting entrant every other one sat below the figure's "fair share 1/3"."""
+    from types import SimpleNamespace
+
+    import polars as pl
+
+    from whist_sim.reports.standings_section import fair_win_rate
+
+    facts = SimpleNamespace(game="knockout_whist", sizes=[3], sides=None)
+    forfeited = pl.DataFrame({"strategy": ["a", "b", "crash"], "hands": [300, 300, 300],
+                              "win_rate": [0.30, 0.28, 0.02],
+                              "draw_rate": [0.20, 0.20, 0.0]})
+    value, label = fair_win_rate(facts, forfeited)
+    assert value == pytest.approx(0.20) and "forfeited" in label
+    clean = forfeited.with_columns(draw_rate=pl.lit(0.0))
+    assert fair_win_rate(facts, clean) == (pytest.approx(1 / 3), "fair share 1/3")
+
+
 def test_the_contest_plot_draws_no_empty_trump_panel_when_there_are_no_trumps(
         tmp_path, monkeypatch):
     """Under trumps = "none" every prize is non-trump, and the figure drew an empty

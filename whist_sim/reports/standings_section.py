@@ -21,7 +21,9 @@ WHAT_WINS = {
     " game results are in the Minnesota section).",
     "knockout_whist": "In Knock-out Whist a hand is a whole game: only its winner wins,"
     " `net` is +(players − 1) for the winner and −1 for every other seat, so an even"
-    " win rate is 1/players.",
+    " win rate is 1/players. A game a seat forfeited has no winner: the other seats"
+    " record it as a draw (the draw rate), so where games were forfeited the win rates"
+    " add up to less than one a game and the figure's line is the average seat's.",
 }
 """Per game, what winning a hand means, for the prose of multi-seat games."""
 
@@ -96,14 +98,19 @@ def _hands_is(hands: str) -> str:
 def fair_win_rate(facts: RunFacts, standings: pl.DataFrame) -> tuple[float, str] | None:
     """The win rate of an average seat, for the standings figure's reference line."""
     sizes = list(facts.sizes)
+    hands = standings["hands"].cast(pl.Float64)
+    average = float((standings["win_rate"] * hands).sum() / hands.sum())
+    drawn = "draw_rate" in standings.columns and bool((standings["draw_rate"] > 0).any())
     if facts.game == "knockout_whist":
         if len(sizes) != 1:
             return None  # one fair share per table size: the Knock-out section draws them
+        if drawn:
+            # a forfeited game has no winner, the others' draw: with an entrant that
+            # forfeited a game in ten every other entrant sat below 1/players, an even
+            # field read as a weak one (a probe)
+            return average, "average seat (a forfeited game: no winner)"
         return 1.0 / sizes[0], f"fair share 1/{sizes[0]}"
-    hands = standings["hands"].cast(pl.Float64)
-    average = float((standings["win_rate"] * hands).sum() / hands.sum())
     if sizes == [2] or facts.sides:
-        drawn = "draw_rate" in standings.columns and bool((standings["draw_rate"] > 0).any())
         if not drawn:
             return 0.5, "fair share 1/2"
         # a drawn hand is won by neither seat: two equal entrants of a German Whist run
