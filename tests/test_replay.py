@@ -272,13 +272,15 @@ def test_a_knockout_replay_opens_each_round_with_its_dealer_players_and_trump(tm
     saw_dog = False
     for key in rounds["deal_key"].unique().sort().to_list():
         text = replay_deal(run, key).text
-        headers = re.findall(r"^Round (\d+) \(dealer seat (\d+)\): (\d+) cards each to seats?"
-                             r" ([\d, ]+?)(?:; 1 card to the dogs?, seats? ([\d, ]+?))?;"
-                             r" trump (\w+),",
+        headers = re.findall(r"^Round (\d+) \(dealer seat (\d+)\): (\d+) cards"
+                             r" (each to seats|to seat) ([\d, ]+?)"
+                             r"(?:; 1 card to the dogs?, seats? ([\d, ]+?))?; trump (\w+),",
                              text, re.MULTILINE)
         table = rounds.filter(pl.col("deal_key") == key)
         assert [int(h[0]) for h in headers] == sorted(table["round"].unique().to_list()), key
-        for number, dealer, cards, full, dogs, trump in headers:
+        for number, dealer, cards, each, full, dogs, trump in headers:
+            # "each" only where several seats are dealt in ("6 cards each to seat 1")
+            assert (each == "each to seats") == ("," in full), (key, number, each, full)
             rows = table.filter(pl.col("round") == int(number))
             assert {int(dealer)} == set(rows["dealer"].to_list()), (key, number)
             full_rows = rows.filter(~pl.col("dog"))
@@ -338,3 +340,22 @@ def test_a_knockout_replay_shows_the_cards_each_later_round_dealt(tmp_path):
         expected = {(row["round"], row["seat"]): set(row["dealt_cards"].split())
                     for row in rounds.filter(pl.col("deal_key") == key).iter_rows(named=True)}
         assert dealt == expected, key
+
+
+def test_a_knockout_round_dealt_to_one_seat_and_its_dog_reads_without_each():
+    """Two seats left, one on a dog's life: the round's line read "2 cards each to seat
+    1", as if several seats were dealt in (a probe's finding)."""
+    from strategies.random_play import RandomStrategy
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+    from whist_sim.replay import _round_headers
+
+    game = make_game("knockout_whist", {"dogs_life": "first_knockout"}, 2)
+    lines = [header.splitlines()[0] for seed in range(20)
+             for header in _round_headers(
+                 play_deal(game, [RandomStrategy()] * 2, seed, 0).state).values()]
+    lone = [line for line in lines if "the dog, seat" in line]
+    assert lone, "no round dealt to one seat and a dog in these games: play more"
+    for line in lone:
+        assert re.search(r": \d+ cards to seat \d; 1 card to the dog, seat \d;", line), line
+    assert not any("each to seat " in line for line in lines)

@@ -294,8 +294,9 @@ def _round_headers(state: Any) -> dict[int, str]:
         full = sorted(f["seat"] for f in fields if not f["dog"])
         dogs = sorted(f["seat"] for f in fields if f["dog"])
         cards = max(f["cards_dealt"] for f in fields)  # a dog's is 1
-        dealt = f"{cards} cards each to seat" + \
-            ("s " if len(full) > 1 else " ") + ", ".join(map(str, full))
+        # "6 cards each to seat 1" read oddly where one seat and the dogs are in
+        dealt = (f"{cards} cards each to seats " if len(full) > 1
+                 else f"{cards} cards to seat ") + ", ".join(map(str, full))
         if dogs:
             dealt += ("; 1 card to the dog, seat " if len(dogs) == 1
                       else "; 1 card to the dogs, seats ") + ", ".join(map(str, dogs))
