@@ -197,6 +197,22 @@ def test_the_knockout_standings_fair_line_allows_for_forfeited_games():
     assert fair_win_rate(facts, clean) == (pytest.approx(1 / 3), "fair share 1/3")
 
 
+def test_the_dealer_figure_line_allows_for_drawn_hands():
+    """The dealer figure's dotted line sat at 1/2 where drawn hands have no winner (two
+    equal entrants under count = "all" read below it as dealer and as non-dealer)."""
+    import polars as pl
+
+    from whist_sim.reports.plots import two_seat_line
+
+    drawn = pl.DataFrame({"strategy": ["a", "a", "b", "b"],
+                          "role": ["dealer", "non-dealer"] * 2,
+                          "hands": [100, 100, 100, 100], "wins": [46, 44, 45, 45]})
+    fair, label = two_seat_line(drawn)
+    assert fair == pytest.approx(0.45) and "draw" in label
+    assert two_seat_line(drawn.with_columns(wins=pl.Series([52, 48, 50, 50]))) == (
+        0.5, "fair share 1/2")
+
+
 def test_the_contest_plot_draws_no_empty_trump_panel_when_there_are_no_trumps(
         tmp_path, monkeypatch):
     """Under trumps = "none" every prize is non-trump, and the figure drew an empty

@@ -212,7 +212,8 @@ def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
             ax.bar(positions, rows["win_rate"].to_numpy(), width,
                    yerr=errors(rows, "win_rate"), capsize=3, label=role)
         if len(roles) == 2:
-            ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
+            fair, label = two_seat_line(part)
+            ax.axhline(fair, color="black", linewidth=0.8, linestyle=":", label=label)
         ax.set_xticks(x, names, rotation=20)
         ax.set_ylim(0, 1)
         ax.set_ylabel("win rate (95% interval over deal indices)")
@@ -220,6 +221,18 @@ def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
         title = "Dealer and non-dealer" if len(roles) == 2 else "Win rate by seat position"
         ax.set_title(title if len(sizes) == 1 else f"{title}: {size} seats")
     return save(fig, path)
+
+
+def two_seat_line(part: pl.DataFrame) -> tuple[float, str]:
+    """The dealer figure's reference line at two seats, and its legend label: 1/2, less the
+    drawn hands' share, since a drawn hand (or a Knock-out game another seat forfeited) has
+    no winner. Two equal German Whist entrants under ``count = "all"`` sat below a line at
+    1/2 in both roles (a probe). Without draws every hand has one winner, and the line is
+    1/2 exactly (whole counts)."""
+    share = part["wins"].sum() / part["hands"].sum()
+    if share == 0.5:
+        return 0.5, "fair share 1/2"
+    return share, "average seat (a draw: no winner)"
 
 
 # -- Solo Whist ---------------------------------------------------------------------------
@@ -542,7 +555,8 @@ def plot_win_rate_by_seat(by_seat: pl.DataFrame, path: Path | str) -> Path:
             x = line["position"].to_numpy() + (k - (len(names) - 1) / 2) * 0.08
             ax.errorbar(x, line["win_rate"].to_numpy(), yerr=errors(line, "win_rate"),
                         marker="o", capsize=3, label=name)
-        ax.axhline(1 / size, color="black", linewidth=0.8, linestyle=":")
+        ax.axhline(1 / size, color="black", linewidth=0.8, linestyle=":",
+                   label="fair share (1 / players)")
         roles = dict(zip(part["position"].to_list(), part["role"].to_list(), strict=True))
         ax.set_xticks(range(size), [roles.get(p, "") for p in range(size)],
                       rotation=30 if size > 4 else 0)
