@@ -310,9 +310,12 @@ class NetPairModel(PairModel):
     unit: str = "normalised Elo"
     fair_mean: float = 0.0
     takes_net: bool = True
+    points: str = "points"
+    """What the game scores in: Solo Whist is played for "units" (of money), and its
+    verdict read "points per hand" beside a report in units (a probe)."""
 
     def scale_for(self, settings: SprtSettings) -> str:
-        return "points per hand" if settings.on_net_scale else self.scale
+        return f"{self.points} per hand" if settings.on_net_scale else self.scale
 
     def check_bounds(self, settings: SprtSettings, where: str = "sprt") -> None:
         """Any pair of hypotheses is fine: both scales map onto the whole real line."""
@@ -413,7 +416,7 @@ class NetPairModel(PairModel):
             fair_mean=self.fair_mean,
             elo_of=self.elo_of,
             unit=self.unit,
-            mean_unit="points per hand",
+            mean_unit=f"{self.points} per hand",
         )
 
 
@@ -480,9 +483,10 @@ def knockout_model(
     )
 
 
-def net_model() -> NetPairModel:
-    """Solo and Minnesota Whist: A's mean net margin per hand, a normal mean."""
-    return NetPairModel()
+def net_model(points: str = "points") -> NetPairModel:
+    """Solo and Minnesota Whist: A's mean net margin per hand, a normal mean; ``points``:
+    what the game scores in ("units" in Solo Whist)."""
+    return NetPairModel(points=points)
 
 
 def model_for(
@@ -498,5 +502,5 @@ def model_for(
     if game == "knockout_whist":
         return knockout_model(players, seats_of_a, seatings)
     if game in NET_GAMES:
-        return net_model()
+        return net_model("units" if game == "solo_whist" else "points")
     raise SprtError(f"sprt: no pair model for game {game!r}; allowed games: {', '.join(GAMES)}")
