@@ -20,6 +20,9 @@ spare, for a start), so "mean net when contested minus mean net when ducked"
 says what went with contesting, not what contesting caused. Means are over
 decisions, so a hand weighs as many times as it had such decisions.
 
+Under ``match = "best_of_N"`` :func:`match_results` and :func:`match_pairwise_of` count
+matches, not hands, from the ``matches`` table (the report's "German Whist: matches").
+
 Win rate as dealer and non-dealer and the distribution of net points per hand
 are the generic ``analyses.dealer_effect`` and ``analyses.points_distribution``;
 every report shows them, German Whist's included.
@@ -30,7 +33,14 @@ from __future__ import annotations
 import polars as pl
 
 from whist_sim.cards import RANKS
-from whist_sim.reports.analyses import PAIR, deal_means, over_pairs_of, pair_moments
+from whist_sim.reports.analyses import (
+    PAIR,
+    cluster_ratio_of,
+    cluster_ratio_parts,
+    deal_means,
+    over_pairs_of,
+    pair_moments,
+)
 
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 """Rank letter -> 0 (two) .. 12 (ace), for sorting and plotting."""
@@ -206,3 +216,111 @@ def tricks_by_stage_of(parts: pl.LazyFrame) -> pl.LazyFrame:
     deal indices one under the other)."""
     return over_pairs_of(parts, ["strategy"], STAGE_MEANS, ("pairs",), units="deals").sort(
         ["stage2", "strategy"], descending=[True, False])
+
+
+MATCH = ("pairing", "deal", "rotation")
+"""Columns naming one match: a line-up, deal index and seating (``matches`` has a row per
+seat of it)."""
+
+MATCH_MEANS = {"win": "win_rate", "draw": "draw_rate", "points": "points",
+               "played": "hands_per_match"}
+"""Each match total -> the name of its mean per match, in :func:`match_results_of`."""
+
+MATCH_RATES = ("win_rate", "draw_rate")
+
+
+def match_results(matches: pl.LazyFrame, seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per strategy: matches played, match win rate, draw rate, mean points and hands per
+    match, each with a 95% interval over deal indices, and the matches in which it forfeited
+    a hand.
+
+    A match is what ``match = "best_of_N"`` plays: hands, the dealer alternating, until
+    one seat has won more than the other can catch up (more than N when hands are level).
+    ``matches.result`` decides it on hands won (``draw`` when level, which only a match
+    stopped by the forfeit of every seat can be); ``points`` is the sum of the seat's
+    ``net`` over the match's hands, ``hands_played`` their count.
+
+    Columns: strategy, matches (its seat-matches: one per match, there being two seats and
+    two strategies), pairs (duplicate pairs: a line-up and deal index played in both
+    seatings), deals (deal indices), win_rate, draw_rate, points, hands_per_match (each
+    with ``_lo``/``_hi``: the pooled ratio over its matches with the 95% interval of a
+    ratio over deal indices, ``analyses.cluster_ratio_of``; the line-ups of one deal index
+    play the same cards), forfeited (matches in which its seat forfeited a hand). Sorted
+    best win rate first.
+    """
+    return match_results_of(match_parts(matches, seats))
+
+
+def match_rows(matches: pl.LazyFrame, seats: pl.LazyFrame) -> pl.LazyFrame:
+    """``matches`` with each row's outcome as numbers: win, draw (0 or 1), points, played
+    (hands), forfeited (1 where this seat forfeited a hand of the match)."""
+    forfeited = (seats.filter(pl.col("result") == "forfeit").select(*MATCH, "seat").unique()
+                 .with_columns(forfeited=pl.lit(1, pl.Int64)))
+    return (
+        matches.join(forfeited, on=[*MATCH, "seat"], how="left")
+        .select(
+            *MATCH, "seat", "strategy",
+            win=(pl.col("result") == "win").cast(pl.Float64),
+            draw=(pl.col("result") == "draw").cast(pl.Float64),
+            points=pl.col("points").cast(pl.Float64),
+            played=pl.col("hands_played").cast(pl.Float64),
+            forfeited=pl.col("forfeited").fill_null(0),
+        )
+    )
+
+
+def match_parts(matches: pl.LazyFrame, seats: pl.LazyFrame) -> pl.LazyFrame:
+    """``analyses.cluster_ratio_parts`` of each strategy's match totals per deal index: what
+    :func:`match_results_of` combines (the parts of a run's ranges of deal indices, one
+    under the other, are the whole run's)."""
+    per_deal = match_rows(matches, seats).group_by(["deal", "strategy"]).agg(
+        pl.len().alias("hands"), *[pl.col(column).sum() for column in MATCH_MEANS],
+        pl.col("forfeited").sum(), pl.col("pairing").n_unique().cast(pl.Int64).alias("pairs"))
+    return cluster_ratio_parts(per_deal, ["strategy"], list(MATCH_MEANS),
+                               sums=("pairs", "forfeited"), units="deals")
+
+
+def match_results_of(parts: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`match_results` from :func:`match_parts` of the run or of its ranges."""
+    return (
+        cluster_ratio_of(parts, ["strategy"], MATCH_MEANS, sums=("pairs", "forfeited"),
+                         units="deals", rates=MATCH_RATES)
+        .rename({"hands": "matches"})
+        .select("strategy", "matches", "pairs", "deals",
+                *[c for name in MATCH_MEANS.values() for c in (name, f"{name}_lo", f"{name}_hi")],
+                "forfeited")
+        .sort(["win_rate", "strategy"], descending=[True, False])
+    )
+
+
+def match_pairwise_parts(matches: pl.LazyFrame, seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per ordered pair of strategies, the ``analyses.cluster_ratio_parts`` of the row
+    strategy's match totals against the other per deal index: what
+    :func:`match_pairwise_of` combines. A match of a strategy against itself is left out."""
+    rows = match_rows(matches, seats)
+    other = matches.select(*MATCH, pl.col("seat").alias("opponent_seat"),
+                           pl.col("strategy").alias("opponent"))
+    per_deal = (
+        rows.join(other, on=list(MATCH))
+        .filter((pl.col("seat") != pl.col("opponent_seat"))
+                & (pl.col("strategy") != pl.col("opponent")))
+        .group_by(["deal", "strategy", "opponent"])
+        .agg(pl.len().alias("hands"), *[pl.col(column).sum() for column in MATCH_MEANS])
+    )
+    return cluster_ratio_parts(per_deal, ["strategy", "opponent"], list(MATCH_MEANS),
+                               units="deals")
+
+
+def match_pairwise_of(parts: pl.LazyFrame) -> pl.LazyFrame:
+    """Row strategy against column strategy: matches, match win rate, draw rate, mean
+    points and hands per match, each with its 95% interval over the deal indices at which
+    the two met. Columns as :func:`match_results_of`'s, with ``opponent`` and without
+    pairs and forfeited."""
+    return (
+        cluster_ratio_of(parts, ["strategy", "opponent"], MATCH_MEANS, units="deals",
+                         rates=MATCH_RATES)
+        .rename({"hands": "matches"})
+        .select("strategy", "opponent", "matches", "deals",
+                *[c for name in MATCH_MEANS.values() for c in (name, f"{name}_lo", f"{name}_hi")])
+        .sort(["strategy", "opponent"])
+    )

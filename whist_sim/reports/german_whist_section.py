@@ -1,4 +1,5 @@
-"""The German Whist sections of a report: contesting the face-up card, tricks by stage."""
+"""The German Whist sections of a report: contesting the face-up card, tricks by stage, and
+(for best-of-N runs) matches."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from whist_sim.reports.document import Section, Table, fmt
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import interval as _ci
 from whist_sim.reports.document import table_of as _table
+from whist_sim.reports.german_whist_match_section import match_sections
 from whist_sim.store import RunFolder
 
 FEWEST_FOR_A_GAIN = 10
@@ -98,7 +100,8 @@ def stage_intro(variant: dict[str, Any]) -> str:
 
 
 def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
-    """The German Whist section: contesting the face-up card, and tricks by stage."""
+    """The German Whist sections: contesting the face-up card, tricks by stage, and the
+    matches of a run that played best-of-N (``german_whist_match_section``)."""
     counts, per_pair = DealRanges.of(folder).collect_all(lambda scan: [
         gw.contest_counts(gw.contest_decisions(scan("tricks"), scan("deals"), scan("seats"))),
         gw.stage_parts(scan("seats"), scan("deals"))])
@@ -166,6 +169,7 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("stage-2 tricks [95% CI]", _ci("stage2", 2)),
             ], name="german_whist_tricks_by_stage")],
         ),
+        *match_sections(folder, variant),
     ]
 
 
