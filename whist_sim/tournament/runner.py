@@ -59,6 +59,7 @@ from whist_sim.tournament.config import (
 )
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
+from whist_sim.tournament.node_code import check_node_code, code_fingerprint
 from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.same_code import check_same_code
 from whist_sim.tournament.sandbox import Supervisor
@@ -655,8 +656,14 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     executor.store_to(target)
     compaction = Compaction(folder, executor, target, COMPACT_EVERY)
 
+    code = _driver_code(config)
+
     def commit(finished: list[TaskResult | StoredTask]) -> None:
-        """Name the units workers wrote in one snapshot, write the others, then count."""
+        """Name the units workers wrote in one snapshot, write the others, then count; no
+        task played with other code than the driver's (``node_code``)."""
+        for item in finished:
+            result = item.result if isinstance(item, StoredTask) else item
+            check_node_code(code, result.code, result.node, result.task, folder.path)
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:
             item.check(folder.tables())
@@ -943,6 +950,15 @@ def _complete_deals(folder: RunFolder, plan: Plan, done: set[int] | None = None)
     while prefix in done:
         prefix += 1
     return min(plan.deals, prefix * plan.deals_per_task // plan.pairings)
+
+
+def _driver_code(config: TournamentConfig) -> dict[str, dict[str, str]]:
+    """The fingerprint of the code the driver has, as a worker's task reports its own
+    (``worker.task_code``: every entrant but those in processes of their own)."""
+    return code_fingerprint(config.tournament.game,
+                            {e.name: (e.use, dict(e.params)) for e in config.strategies},
+                            [e.name for e in config.strategies if not e.isolated],
+                            cached=False)
 
 
 def _spec(

@@ -33,6 +33,7 @@ from whist_sim.play import (
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
+from whist_sim.tournament.node_code import code_fingerprint
 from whist_sim.tournament.recording import DEAL_KEY, TaskRecorder
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
@@ -89,6 +90,9 @@ class TaskResult:
     """The full text of every error too long for the ``error`` column, by its digest (the
     name of its file in the run's ``logs/errors/``): an error repeated on many deals is
     carried and stored once."""
+    code: dict[str, dict[str, str]] = field(default_factory=dict)
+    """The fingerprint of the code that played the task (``node_code.code_fingerprint``),
+    which the driver compares with its own before it commits the task."""
 
 
 ERROR_TEXT_LIMIT = 2000
@@ -137,7 +141,14 @@ def play_task(
         output[OUTSIDE_DECISIONS] = board.stray.text()
     output.update(bot_stderr(spec.bots))
     return TaskResult(spec.task, arrow, deals_played, seconds, node_address(), timed,
-                      output, errors)
+                      output, errors, task_code(spec))
+
+
+def task_code(spec: TaskSpec) -> dict[str, dict[str, str]]:
+    """The fingerprint of the code this process plays ``spec``'s entrants with: whist_sim's
+    and every entrant's but those in processes of their own (``spec.bots``)."""
+    return code_fingerprint(spec.game, spec.strategies,
+                            [label for label in spec.strategies if label not in spec.bots])
 
 
 def _play_items(
