@@ -204,6 +204,32 @@ def test_an_isolated_entry_refused_in_process_is_refused_before_any_deal(tmp_pat
     assert "\n" not in str(refused.value)
 
 
+def test_a_bot_whose_hello_leaves_out_the_game_is_refused_after_one_start(tmp_path):
+    """Its hello is a definite answer: the config was refused with "started twice when the
+    config was read, it failed both times", the bot started a second time for nothing."""
+    from whist_sim.tournament.config import ConfigError
+
+    starts = tmp_path / "starts.log"
+    script = tmp_path / "solo_only.py"
+    script.write_text(
+        "import json, sys\n"
+        f"open({str(starts)!r}, 'a').write('started\\n')\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line).get('type') == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'name': 'solo_only', 'version': '1',"
+        " 'protocol': '1.0', 'games': ['solo_whist']}), flush=True)\n"
+    )
+    first = f'use = "process"\ncommand = [{sys.executable!r}, {str(script)!r}]'
+    body = GERMAN.format(game="german_whist", deals=2, first=first, second='use = "random"',
+                         players="")
+    with pytest.raises(ConfigError, match=r"bad\.toml: strategies\[0\] \(h\): .*cannot play"
+                       r" what it is entered for: it plays solo_whist, not german_whist"
+                       ) as refused:
+        load_config(write_config(tmp_path, body, "bad.toml"))
+    assert "started twice" not in str(refused.value)
+    assert starts.read_text().splitlines() == ["started"]
+
+
 @pytest.mark.slow
 def test_a_bots_stderr_is_kept_in_the_run_folder(tmp_path):
     script = tmp_path / "chatty.py"

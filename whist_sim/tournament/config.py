@@ -866,9 +866,12 @@ def _greet(
         reason = not_served(exc) if entry.use != PROCESS else None
         if reason is not None:  # cannot be imported or built: as when played in the workers
             raise ConfigError(f"{where}: {reason}") from None
-        if isinstance(exc, BotUnsupportedGame) and entry.use != PROCESS:
-            # its class's games leave out this one: refused in process too, never a forfeit
-            raise ConfigError(f"{where}: {entry.use} {exc.message}") from None
+        if isinstance(exc, BotUnsupportedGame):
+            # its class's games leave out this one: refused in process too, never a forfeit;
+            # a bot's hello is an answer as definite, which a second start only repeated
+            # ("started twice ..., it failed both times", a probe)
+            raise ConfigError(f"{where}: {entry.use} {exc.message}" if entry.use != PROCESS
+                              else f"{where}: {exc}") from None
         if isinstance(exc, BotStartError):  # no such program: it never will start
             raise ConfigError(f"{where}: {exc}") from None
         if not _greets_again(greeted):  # failed twice in a row: not a flaky start
