@@ -244,3 +244,46 @@ def test_decision_seconds_keep_a_forfeits_failed_decision_apart_and_pad_the_unme
                                         [("a", "b"), ("a", "b")], outcomes)
     assert np.allclose(seconds, [0.1, np.nan, 0.2, 0.3, 0.5, np.nan], equal_nan=True)
     assert failed == [("b", 9.0)]
+
+
+def test_decision_totals_are_each_entrants_measured_actions():
+    """``decision_totals`` reads only the log rows with a measured time: its decisions and
+    seconds per entrant are the ``actions`` rows with seconds, entrant by entrant."""
+    import pyarrow as pa
+
+    result = play_task(_spec("german_whist", {}, None, ("random", "heuristic")))
+    seats = pl.from_arrow(result.tables["seats"]).select("deal_key", "seat", "strategy")
+    actions = pl.from_arrow(result.tables["actions"]).join(seats, on=["deal_key", "seat"])
+    assert result.tables["actions"].schema.field("seconds").type == pa.float64()
+    for label in ("a", "b"):
+        timed = actions.filter((pl.col("strategy") == label) & pl.col("seconds").is_not_null())
+        assert result.decisions[label][0] == timed.height > 0
+        assert result.decisions[label][1] == pytest.approx(timed["seconds"].sum(), rel=1e-9)
+
+
+@pytest.mark.parametrize("codes", [[0, 1, 1, 0], [2, 3], [0, 4], [5, 5], [6, 6, 6], [], [1],
+                                   [0, 2], [7, 7], [3, 3, 3]])
+def test_names_at_equals_arrows_take(codes):
+    """The fixed-width gather (names as wide as each other, in 1, 2, 4 or 8 bytes) writes
+    the strings ``take`` writes; other names (mixed widths, 3 bytes, a null) go to ``take``."""
+    import numpy as np
+    import pyarrow as pa
+
+    from whist_sim.tournament.recording import names_at
+
+    names = pa.array(["play", "take", "bid", "trump", None, "é1", "ab", "eightchr"])
+    picked = np.array(codes, np.int64)
+    made = names_at(names, picked)
+    made.validate(full=True)
+    assert made.type == pa.string() and made.equals(names.take(pa.array(picked)))
+
+
+def test_deal_keys_are_formatted_as_deal_key_formats_them():
+    import numpy as np
+
+    from whist_sim.tournament.recording import DEAL_KEY, _deal_keys
+
+    keys = [(0, 0, 0, 0), (12, 123456789012, 3, 1), (7, -1, 0, 2)]
+    made = _deal_keys(np.array(keys, np.int64).reshape(-1, 4)).to_pylist()
+    assert made == [DEAL_KEY % key for key in keys]
+    assert _deal_keys(np.zeros((0, 4), np.int64)).to_pylist() == []
