@@ -45,6 +45,7 @@ minutes play some 40,000 hands there: docs/environment.md).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -145,13 +146,31 @@ def load_policy(weights: str) -> Callable[[dict[str, np.ndarray]], int]:
     "examples.train_german:load_policy"`` with ``params = { weights = "ckpt.npz" }`` (a
     path from the folder the run starts in). The path is a parameter so that the run
     hashes the file and a resume refuses it once retrained (module docstring, 4.)."""
-    features, w = Features(), np.load(weights)["w"]
+    saved = np.load(weights)
+    w = saved["w"]
+    _check_features(weights, w, saved.get("features"))
+    features = Features()
 
     def greedy(observation: dict[str, np.ndarray]) -> int:
         actions, f = features(observation)
         return int(actions[int(np.argmax(f @ w))])
 
     return greedy
+
+
+def _check_features(weights: str, w: np.ndarray, names: np.ndarray | None) -> None:
+    """Refuse, when loaded, weights saved for another feature list (a feature added while
+    experimenting): they loaded without a word and then forfeited every hand with
+    NumPy's matmul error (a probe's finding). A file without names is checked by size."""
+    if w.shape != (len(FEATURES),):
+        listed = f" ({', '.join(map(str, names))})" if names is not None else ""
+        raise ValueError(f"{weights} holds {w.size} weights{listed}; this policy reads"
+                         f" {len(FEATURES)} features: {', '.join(FEATURES)}")
+    if names is not None:
+        for number, (saved, read) in enumerate(zip(names, FEATURES, strict=False), 1):
+            if str(saved) != read:
+                raise ValueError(f"{weights} was trained on other features: its feature"
+                                 f" {number} is {str(saved)!r}, this policy's is {read!r}")
 
 
 def train(seconds: float, hands: int | None, seed: int, lr: float) -> tuple[np.ndarray, int]:
@@ -204,6 +223,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.hands is None and not args.minutes > 0:
         parser.error(f"--minutes {args.minutes:g}: train for more than 0 minutes (or give"
                      " --hands N); nothing trained would overwrite the weights with zeros")
+    if args.seed < 0:  # NumPy's generator refuses it only with a traceback
+        parser.error(f"--seed {args.seed}: give a whole number >= 0")
+    if not (math.isfinite(args.lr) and args.lr > 0):  # nan or inf crashed mid-training on
+        # NaN probabilities; 0 would overwrite the weights with zeros
+        parser.error(f"--lr {args.lr:g}: give a finite learning rate > 0")
     if args.out.suffix != ".npz":
         parser.error(f"--out {args.out}: name a .npz file (NumPy would add .npz to the name,"
                      " and load_policy would not find the file it was given)")

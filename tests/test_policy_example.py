@@ -114,6 +114,15 @@ def test_load_policy_plays_the_weights_file_greedily():
     (["--minutes", "0"], "train for more than 0 minutes"),
     (["--minutes", "-1"], "train for more than 0 minutes"),
     (["--hands", "0"], "train on at least 1 hand"),
+    # NumPy's traceback before the first hand, then a NaN crash mid-training (a probe)
+    (["--hands", "3", "--out", "{tmp}/w.npz", "--seed", "-1"],
+     "--seed -1: give a whole number >= 0"),
+    (["--hands", "3", "--out", "{tmp}/w.npz", "--lr", "nan"],
+     "--lr nan: give a finite learning rate > 0"),
+    (["--hands", "3", "--out", "{tmp}/w.npz", "--lr", "inf"],
+     "--lr inf: give a finite learning rate > 0"),
+    (["--hands", "3", "--out", "{tmp}/w.npz", "--lr", "0"],
+     "--lr 0: give a finite learning rate > 0"),
 ])
 def test_a_bad_option_is_refused_before_any_training(tmp_path, capsys, argv, reason):
     """A missing folder ended three minutes of training in a traceback, and --minutes 0
@@ -124,3 +133,19 @@ def test_a_bad_option_is_refused_before_any_training(tmp_path, capsys, argv, rea
     assert stopped.value.code == 2
     assert reason in capsys.readouterr().err
     assert train_german.WEIGHTS.read_bytes() == shipped
+
+
+def test_weights_of_other_features_are_refused_when_loaded_not_at_every_decision(tmp_path):
+    """A weights file saved by another feature list (one feature added while
+    experimenting) loaded without a word, then forfeited every hand with NumPy's
+    "matmul: ... mismatch in its core dimension" (a probe's finding)."""
+    short = tmp_path / "short.npz"
+    np.savez(short, w=np.zeros(3), features=np.array(train_german.FEATURES[:3]))
+    with pytest.raises(ValueError, match=r"holds 3 weights \(rank, trump, trump_rank\);"
+                       r" this policy reads 16 features"):
+        train_german.load_policy(str(short))
+    renamed = tmp_path / "renamed.npz"
+    names = ("spare", *train_german.FEATURES[1:])
+    np.savez(renamed, w=np.zeros(len(names)), features=np.array(names))
+    with pytest.raises(ValueError, match=r"its feature 1 is 'spare', this policy's is 'rank'"):
+        train_german.load_policy(str(renamed))
