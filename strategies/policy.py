@@ -100,8 +100,9 @@ def made_by(factory: Callable[..., Any], reference: str, arguments: dict[str, An
         except TypeError as exc:
             raise ValueError(
                 f"callable = {reference!r} with parameters {shown}: {reference}{signature}"
-                f" cannot take them ({exc}); with parameters besides callable, callable is a"
-                " factory called with them that returns the policy"
+                f" cannot take them ({_why_not_bound(signature, arguments, exc)}); with"
+                " parameters besides callable, callable is a factory called with them that"
+                " returns the policy"
             ) from None
     try:
         policy = factory(**arguments)
@@ -117,6 +118,21 @@ def made_by(factory: Callable[..., Any], reference: str, arguments: dict[str, An
             " policy, a function from the observation dict to an action"
         )
     return policy
+
+
+def _why_not_bound(signature: inspect.Signature, arguments: dict[str, Any],
+                   refused: TypeError) -> str:
+    """The parameters the factory has no place for, when that is why: ``bind`` reports a
+    missing argument first, so a policy named with a weights file read "missing a required
+    argument: 'observation'", not the parameter it does not take (a probe's finding)."""
+    kinds = {p.kind for p in signature.parameters.values()}
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        named = {name for name, p in signature.parameters.items()
+                 if p.kind is not inspect.Parameter.POSITIONAL_ONLY}
+        unknown = [key for key in sorted(arguments) if key not in named]
+        if unknown:
+            return f"it takes no parameter {', '.join(unknown)}"
+    return str(refused)
 
 
 def not_a_class(found: Any, reference: str) -> Callable[..., Any]:

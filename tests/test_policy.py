@@ -322,12 +322,16 @@ params = {{ weights_seed = 2, temperature = 0.5 }}
 
 @pytest.mark.parametrize("entry,fragment", [
     (f'callable = "{HERE}:scorer"\nparams = {{ weights_seed = 1, seed = 1 }}',
-     "cannot take them (got an unexpected keyword argument 'seed')"),
+     "cannot take them (it takes no parameter seed)"),
     (f'callable = "{HERE}:failing_factory"\nparams = {{ weights = "no/such/file.npz" }}',
      "raised FileNotFoundError"),
     (f'callable = "{HERE}:not_a_factory"\nparams = {{ weights = "a.npz" }}',
      "returned int 3, not a function"),
     (f'callable = "{HERE}:needs_three"', "cannot be called with one argument"),
+    # the policy itself given a weights file: bind's "missing a required argument:
+    # 'observation'" hid the parameter it does not take (a probe's finding)
+    (f'callable = "{HERE}:linear_policy"\nparams = {{ weights = "a.npz" }}',
+     "takes no parameter weights"),
 ])
 def test_a_factory_or_policy_that_cannot_be_used_is_refused_naming_file_and_key(
         tmp_path, entry, fragment):
