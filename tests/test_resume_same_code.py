@@ -260,3 +260,16 @@ def test_a_parameter_file_no_longer_found_stops_its_resume():
                        r" \(/gone/book.json\) is no longer found"):
         check_same_code(Path("run.json"), then, {"reader": "0"},
                         {"reader": {"parameter_files": {}}})
+
+
+def test_a_changed_parameter_file_is_named_as_the_thing_to_restore():
+    """A retrained weights file is data, not code: the refusal said "restore its code"
+    for it (a probe's finding), sending the reader to the policy's module."""
+    then = {"reader": {"source": {"parameter_files": {
+        "weights": {"file": "/w/a.npz", "sha256": "b" * 64}}}}}
+    now = {"reader": {"parameter_files": {"weights": {"file": "/w/a.npz", "sha256": "c" * 64}}}}
+    with pytest.raises(RunFolderError) as refused:
+        check_same_code(Path("run.json"), then, {"reader": "0"}, now)
+    message = str(refused.value)
+    assert "restore the file of its parameter weights (/w/a.npz) to continue" in message
+    assert "restore its code" not in message

@@ -32,9 +32,23 @@ def check_same_code(run_json: Path, recorded: Mapping[str, Any],
         if change is not None:
             raise RunFolderError(
                 f"{run_json}: strategy {name!r} changed since the run started: {change}."
-                " Resuming would mix results of two versions of it in one run; restore its"
-                " code to continue, or start a new run (whist-sim run CONFIG --out NEW_FOLDER)"
+                " Resuming would mix results of two versions of it in one run; restore"
+                f" {_what_to_restore(change, then)} to continue, or start a new run"
+                " (whist-sim run CONFIG --out NEW_FOLDER)"
             )
+
+
+def _what_to_restore(change: str, then: Mapping[str, Any]) -> str:
+    """What the refusal asks the reader to put back: the file a parameter names when it
+    is that file that changed (a retrained checkpoint is data, and "restore its code"
+    sent the reader to the policy's module: a probe's finding), else its code."""
+    before = then.get("source")
+    files = before.get("parameter_files") if isinstance(before, Mapping) else None
+    for key, record in (files.items() if isinstance(files, Mapping) else ()):
+        named = f"the file of its parameter {key} ("
+        if change.startswith(named) and isinstance(record, Mapping):
+            return f"{named}{record.get('file')})"
+    return "its code"
 
 
 def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, Any]
