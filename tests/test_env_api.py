@@ -193,6 +193,19 @@ def test_render_of_a_hand_that_is_over_shows_no_trick_in_progress():
     assert "over:" in text and "(no card yet)" not in text and "trick 14" not in text
 
 
+def test_render_of_a_solo_throw_in_says_it_was_thrown_in_not_played_without_trumps():
+    """Every seat passed, or a Prop stood uncopped: no hand was played, yet the first line
+    read "no trumps", as if a no-trump contract had been (a probe's finding)."""
+    for calls in ((52, 52, 52, 52), (53, 52, 52, 52)):  # all pass; a Prop uncopped
+        e = wenv.solo_whist_v0(render_mode="ansi")
+        e.reset(seed=2)
+        for call in calls:
+            e.step(call)
+        lines = e.render().splitlines()
+        assert lines[0] == "Solo Whist, over; thrown in (no contract, no play)"
+        assert lines[-1].startswith("over: seat 0 draw +0")
+
+
 def _rendered_until(e, phase: str, steps: int = 0) -> str:
     """The rendering once ``steps`` actions of ``phase`` were taken (the highest legal
     action each, whatever comes between: Solo Whist's highest call has trumps named)."""

@@ -493,12 +493,16 @@ Whist), a trump to name (Solo Whist's declarer, Knock-out Whist's round winner).
 
 def _trump_text(view: Any, over: bool) -> str:
     """Trump as the table knows it: a suit, no trumps, or not yet known (during an
-    auction no trump has been fixed, and "trump none" read as a no-trump hand)."""
+    auction no trump has been fixed, and "trump none" read as a no-trump hand). A Solo
+    Whist hand thrown in (every seat passed, or a Prop stood uncopped) had no contract
+    and no play: "no trumps" read as a no-trump contract played out."""
     trump = getattr(view, "trump", None)
     if trump is None:
         return "no trumps"  # Minnesota Whist: never any
     if trump >= 0:
         return f"trump {SUITS[trump]}"
+    if over and getattr(view, "contract", 0) < 0:
+        return "thrown in (no contract, no play)"
     if getattr(view, "phase", "") in BEFORE_PLAY and not over:
         upcard = getattr(view, "upcard", -1)
         turned = f" (upcard {card_str(upcard)})" if upcard >= 0 else ""
