@@ -70,3 +70,71 @@ def test_an_increment_keeps_it_in_time(tmp_path):
 def test_a_bad_clock_is_one_line(tmp_path, clock, fragment):
     with pytest.raises(ConfigError, match=fragment):
         load_config(write_config(tmp_path, CONFIG.format(clock=clock)))
+
+
+CLOCK_BOT = '''
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "told", "version": "1", "protocol": "1.0",
+                          "games": ["german_whist"]}), flush=True)
+    elif m["type"] == "decide":
+        print("remaining_ms", m["clock"]["remaining_ms"], file=sys.stderr, flush=True)
+        print(json.dumps({"type": "action", "action": m["legal"][0]}), flush=True)
+'''
+
+
+def test_a_bot_is_told_the_time_left_on_its_chess_clock(tmp_path):
+    """A probe: under a clock of 0.5 s a deal and a limit of 5 s a decision, a bot was told
+    ``remaining_ms`` 4750 at every decision, and lost on time believing it had 4.75 s."""
+    import sys
+
+    bot = tmp_path / "told.py"
+    bot.write_text(CLOCK_BOT)
+    body = f"""
+[tournament]
+game = "german_whist"
+deals = 1
+seed = 3
+time_limit = 5.0
+clock = {{ base = 0.5, increment = 0.0, per = "deal" }}
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "process"
+label = "told"
+command = [{str(sys.executable)!r}, {str(bot)!r}]
+"""
+    config = load_config(write_config(tmp_path, body))
+    run = run_tournament(config, tmp_path / "run", workers=0, progress=False).path
+    log = (run / "logs" / "output" / "told (stderr).log").read_text()
+    told = [int(line.rsplit(" ", 1)[1]) for line in log.splitlines() if "remaining_ms" in line]
+    assert told and max(told) <= 0.95 * 500  # the bot's share of its clock, never the limit's
+    assert told[-1] <= told[0]  # and it runs down
+
+
+def test_a_flag_fall_says_how_much_time_was_left_when_the_decision_began(tmp_path):
+    """A probe: under ``per = "match"`` a seat whose clock had run out in hand 2 forfeited
+    hand 3 at its first decision with "ran out during a decision of 0.001 s", as if that
+    decision had used up its clock; the time left when it began says what happened."""
+    run = _run(tmp_path, 'clock = { base = 0.3, per = "match" }\n\n[variant]\n'
+                         'match = "best_of_3"')
+    errors = pl.read_parquet(run / "data" / "deals").filter(
+        pl.col("error").str.contains("lost on time"))["error"].to_list()
+    assert errors
+    assert all(" s were left on it when this decision began" in e for e in errors), errors
+
+
+def test_a_match_clock_that_ran_out_stays_out_for_the_next_hand(tmp_path):
+    """A probe: a seat that lost hand 2 of a best-of-3 on time came to hand 3 with the
+    time it had when that decision began (0.007 s), as the decision that ran the clock
+    out was never taken off it: an empty clock was refilled by its own flag fall."""
+    run = _run(tmp_path, 'clock = { base = 0.3, per = "match" }\n\n[variant]\n'
+                         'match = "best_of_3"')
+    deals = pl.read_parquet(run / "data" / "deals").sort("deal_key")
+    later = deals.filter((pl.col("hand") > 0) & pl.col("error").str.contains("lost on time"))
+    assert later.height  # the slow seat's clock ran out in hand 0, so it has none in hand 1
+    assert all("; 0.000 s were left on it" in e for e in later["error"]), later["error"]

@@ -48,6 +48,15 @@ class TimeControl:
         return f"{self.base:g} s + {self.increment:g} s a decision, per {self.per}"
 
 
+class ClockLeft:
+    """The time left on the chess clock of the seat deciding now (inf: no clock), for a
+    strategy that must tell its bot how long it may think (``clock.remaining_ms``): a bot
+    under a clock of 0.5 s was told 4,750 ms, 95% of the limit per decision, and lost on
+    time (a probe). Set by the play loop around each decision under a clock."""
+
+    seconds: float = math.inf
+
+
 class ChessClock:
     """Each seat's time left under a ``TimeControl``, for one deal or one match."""
 
@@ -61,15 +70,25 @@ class ChessClock:
 
     def charge(self, seat: int, spent: float) -> None:
         """Take a decision's time off the seat's clock, then add the increment."""
-        self.remaining[seat] -= spent
-        if self.remaining[seat] < 0:
+        if spent > self.remaining[seat]:  # before taking it off: the error says what was left
             raise self.flag_fell(seat, spent)
-        self.remaining[seat] += self.control.increment
+        self.remaining[seat] += self.control.increment - spent
+
+    def spend(self, seat: int, spent: float) -> None:
+        """Take a forfeited decision's time off the seat's clock, down to zero: a match
+        clock that ran out was otherwise as full in the next hand as when the losing
+        decision began (a probe)."""
+        self.remaining[seat] = max(self.remaining[seat] - spent, 0.0)
 
     def flag_fell(self, seat: int, spent: float) -> TimeForfeit:
+        """The seat's loss on time, with what its clock held when the decision began: a seat
+        that came to a hand with its match clock already spent read "ran out during a
+        decision of 0.001 s", as if that decision had used it up (a probe)."""
+        left = max(self.remaining[seat], 0.0)
         return TimeForfeit(
             f"seat {seat} lost on time: its clock ({self.control.describe()}) ran out during"
-            f" a decision of {spent:.3f} s"
+            f" a decision of {spent:.3f} s; {left:.3f} s were left on it when this decision"
+            " began"
         )
 
 

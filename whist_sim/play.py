@@ -24,6 +24,7 @@ from typing import Any
 
 from whist_sim.budget import (
     ChessClock,
+    ClockLeft,
     DecisionClock,
     DecisionTimeout,
     TimeControl,
@@ -413,23 +414,28 @@ def _play_on_the_clock(
             deadline = clock.deadline = started + budget
             if deadline < clock.armed:
                 clock.start(started, budget)
+            ClockLeft.seconds = chess.remaining[seat]
             try:
                 action = choosers[seat](view, rngs[seat])
             finally:
                 spent = now() - started
                 clock.deadline = math.inf
+                ClockLeft.seconds = math.inf
                 seconds.append(spent)
             if spent > budget:
-                if budget < ceiling:  # the seat's clock, not the limit, ran out
-                    raise chess.flag_fell(seat, spent)
-                raise clock.overran(seat, spent, budget)
+                overrun = (chess.flag_fell(seat, spent) if budget < ceiling  # the clock ran out
+                           else clock.overran(seat, spent, budget))  # or the limit did
+                chess.spend(seat, spent)
+                raise overrun
             chess.charge(seat, spent)
             state.apply(action)
             seat = state.to_act
     except _AlarmRang:
         timeout = clock.stopped(seat, started, budget)
+        spent = now() - started
         if budget < ceiling:
-            raise chess.flag_fell(seat, now() - started) from None
+            timeout = chess.flag_fell(seat, spent)
+        chess.spend(seat, spent)
         raise timeout from None
 
 

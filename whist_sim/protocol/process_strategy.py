@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from whist_sim.budget import ClockLeft
 from whist_sim.games.base import DealOutcome, MatchState
 from whist_sim.protocol.bot_process import (
     MAX_LINE,
@@ -599,7 +600,9 @@ class ProcessStrategy:
 
     def _decide(self, seat: _Seat, view: Any) -> int:
         limit = self.time_limit
-        line = encode_line(decide_message(view, seat.decisions, int(limit * 1000)))
+        share = limit / self.run_limit if self.run_limit else 1.0
+        told = min(limit, max(ClockLeft.seconds, 0.0) * share)  # a chess clock's time left
+        line = encode_line(decide_message(view, seat.decisions, int(told * 1000)))
         started = time.monotonic()
         deadline = started + limit
         process = seat.process
