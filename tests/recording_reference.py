@@ -55,6 +55,8 @@ class ReferenceRecorder:
                                  strict=False):
             if seconds is not None:
                 self.decisions.setdefault(seated[seat], [0, 0.0])[1] += seconds
+        if outcome.forfeit_seat is not None and len(times) > len(chosen_seats):
+            self.decisions[seated[outcome.forfeit_seat]][0] += 1  # the forfeit's, measured
         decision_times = iter(times)
         for step, (seat, phase, action, chosen) in enumerate(state.log):
             rows["actions"].append({

@@ -379,3 +379,20 @@ use = "random"
     last = err[err.rindex("duplicate "):]
     assert last.startswith("duplicate sets")
     assert "seat-hands" in last.splitlines()[1]
+
+
+def test_time_per_decision_counts_the_decisions_stopped_on_time(tmp_path):
+    """A probe: an entrant stopped at its 0.1 s limit in four hands, with two quick
+    decisions besides, read "200 ms/decision": the stopped decisions' seconds were added
+    to its time but not to its count of decisions."""
+    body = quick_config(deals=2, per_task=2, extra="time_limit = 0.05").replace(
+        'use = "heuristic"', 'use = "tests.plugins.faulty:Slow"\nlabel = "slow"\n'
+        "params = { seconds = 0.3 }")
+    config = load_config(write_config(tmp_path, body))
+    run_tournament(config, tmp_path / "slow", workers=0, progress=False)
+    count, seconds = RunFolder.open(tmp_path / "slow").meta()["decisions"]["slow"]
+    stopped = pl.read_parquet(tmp_path / "slow" / "data" / "deals").filter(
+        pl.col("error").str.contains("DecisionTimeout")).height
+    assert stopped > 0
+    assert count >= stopped  # the stopped decisions are decisions too
+    assert seconds / count <= 0.05 * 1.5  # no decision took more than its limit, so

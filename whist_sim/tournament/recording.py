@@ -210,8 +210,8 @@ class TaskRecorder:
         return pa.table([_as_array(columns[f.name], f.type) for f in schema], schema=schema)
 
     def decision_totals(self, labels: Sequence[str]) -> dict[str, tuple[int, float]]:
-        """Per entrant: the decisions timed (chosen actions whose seconds were measured) and
-        the seconds they took (a forfeited decision's too, where it was measured), for the
+        """Per entrant: the decisions timed (chosen actions whose seconds were measured, and
+        a forfeited decision, where it was measured) and the seconds they took, for the
         live standings' time per decision. Decisions not timed (a replayed hand's, a
         compiled random deal's) are left out: counted as taking no time, they made random's
         time per decision read 0.000 ms. Call after ``tables()``.
@@ -231,8 +231,12 @@ class TaskRecorder:
             count += np.bincount(row_labels[hands.chosen[rows]], minlength=len(labels) + 1)
             spent += np.bincount(row_labels, weights=hands.seconds[rows],
                                  minlength=len(labels) + 1)
+        # a forfeited decision counts with its seconds: its seconds alone made an entrant
+        # stopped at a 0.1 s limit read 200 ms/decision (a probe)
         for label, seconds in hands.failed_decisions:
-            spent[index.get(label, len(labels))] += seconds
+            code = index.get(label, len(labels))
+            spent[code] += seconds
+            count[code] += 1
         return {label: (int(count[i]), float(spent[i])) for label, i in index.items()}
 
     def _keys(self, hands: _Hands, counts: np.ndarray | None = None) -> dict[str, pa.Array]:
