@@ -152,3 +152,27 @@ def test_a_table_of_benched_entrants_forfeits_every_seat_and_pays_no_one(tmp_pat
     paid = rows["seats"].join(single.select("deal_key"), on="deal_key")
     assert single.height and (paid.filter(pl.col("strategy") == "random")["result"]
                               == "win").all()
+
+
+def test_the_console_and_the_report_say_that_an_entrant_was_benched(tmp_path):
+    """A probe: an entrant benched after 2 forfeits showed "forfeited 20 of 20 hands" and its
+    first error, on the console and in the report, with not a word of the 18 hands it sat
+    out; the report's settings did not name the time limit, the clock or bench_after."""
+    from whist_sim.reports.build import build_report
+
+    body = CONFIG.format(per_task=4).replace("bench_after = 3", (
+        "bench_after = 3\ntime_limit = 2.5\n"
+        'clock = { base = 60, increment = 0.5, per = "match" }'))
+    config = load_config(write_config(tmp_path, body))
+    summary = run_tournament(config, tmp_path / "bench", workers=0, progress=False)
+    benched = json.loads((tmp_path / "bench" / "run.json").read_text())["benched"]
+    assert list(benched) == ["flaky"]
+    unplayed = pl.read_parquet(tmp_path / "bench" / "data" / "deals").filter(
+        pl.col("error").str.contains("benched after")).height
+    line = next(line for line in summary.forfeit_lines() if line.startswith("flaky"))
+    assert f"{unplayed} of them unplayed: benched after 3 forfeits" in line, line
+    report = build_report(tmp_path / "bench").markdown.read_text()
+    assert "benched after 3 forfeits" in report and f"| {unplayed} |" in report
+    assert "| time limit per decision | 2.5 s |" in report
+    assert "| chess clock | 60 s + 0.5 s a decision, per match |" in report
+    assert "| bench after | 3 forfeits |" in report

@@ -606,9 +606,10 @@ def points_distribution_of(counts: pl.LazyFrame) -> pl.LazyFrame:
 def forfeits(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: hands, forfeits, forfeit rate and the first error it raised.
 
-    Columns: strategy, hands, forfeits, forfeit_rate, first_error, first_deal_key.
+    Columns: strategy, hands, forfeits, forfeit_rate, first_error, first_deal_key, benched.
     A seat forfeits when its strategy raised, made an illegal move or ran out of
-    time; "first" is in play order (deal, pairing, rotation, hand). Strategies
+    time, or unplayed once it was benched (``benched`` counts those: ``bench_after``);
+    "first" is in play order (deal, pairing, rotation, hand). Strategies
     that never forfeited are listed with 0.
     """
     return forfeits_of(forfeit_counts(seats, deals))
@@ -627,9 +628,16 @@ def forfeit_counts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
             pl.len().cast(pl.Int64).alias("forfeits"),
             pl.col("error").sort_by(list(HAND_ORDER)).first().alias("first_error"),
             pl.col("deal_key").sort_by(list(HAND_ORDER)).first().alias("first_deal_key"),
+            pl.col("error").str.contains(BENCHED, literal=True).sum().cast(pl.Int64)
+            .alias("benched"),
         )
     )
     return hands.join(failed, on="strategy", how="left")
+
+
+BENCHED = "benched after "
+"""What the error of a seat that forfeited unplayed, benched, contains
+(``tournament.bench.Bench.reason``)."""
 
 
 def forfeits_of(counts: pl.LazyFrame) -> pl.LazyFrame:
@@ -644,10 +652,12 @@ def forfeits_of(counts: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("forfeits").sum(),
             pl.col("first_error").filter(forfeited).first(),
             pl.col("first_deal_key").filter(forfeited).first(),
+            pl.col("benched").sum(),
         )
         .with_columns(pl.col("forfeits").fill_null(0))
         .with_columns(forfeit_rate=pl.col("forfeits") / pl.col("hands"))
-        .select("strategy", "hands", "forfeits", "forfeit_rate", "first_error", "first_deal_key")
+        .select("strategy", "hands", "forfeits", "forfeit_rate", "first_error", "first_deal_key",
+                "benched")
         .sort(["forfeits", "strategy"], descending=[True, False])
     )
 

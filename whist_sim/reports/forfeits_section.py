@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from whist_sim.raised import one_line
 from whist_sim.reports import analyses
 from whist_sim.reports.document import Section, column, fmt, table_of
@@ -30,18 +32,38 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
     where = (" everywhere else in this report but the Knock-out Whist sections, which"
              " leave forfeited games out" if facts.game == "knockout_whist"
              else " everywhere else in this report")
+    benched = failed.filter(pl.col("benched") > 0)
+    columns = [
+        ("strategy", column("strategy")),
+        (facts.hands, column("hands")),
+        ("forfeits", column("forfeits")),
+        ("rate", column("forfeit_rate", 4)),
+        ("first error", lambda r: fmt(first_line(r["first_error"]))),
+        ("first hand (deal_key)", lambda r: fmt(r["first_deal_key"])),
+    ]
+    if benched.height:
+        columns.insert(3, ("unplayed (benched)", column("benched")))
     return [Section(
         "Forfeits",
         ["Hands a strategy forfeited because it raised an error, made an illegal move"
          " or exceeded its time budget, with the first error in play order (its first"
          " line; a bot's last lines of stderr follow it in the deal's `error` column)."
-         f" Forfeits count as losses{where}." + none],
-        [table_of(failed, [
-            ("strategy", column("strategy")),
-            (facts.hands, column("hands")),
-            ("forfeits", column("forfeits")),
-            ("rate", column("forfeit_rate", 4)),
-            ("first error", lambda r: fmt(first_line(r["first_error"]))),
-            ("first hand (deal_key)", lambda r: fmt(r["first_deal_key"])),
-        ], name="forfeits")],
+         f" Forfeits count as losses{where}." + none
+         + _benched_text(benched, folder.meta().get("benched") or {})],
+        [table_of(failed, columns, name="forfeits")],
     )]
+
+
+def _benched_text(benched: pl.DataFrame, record: dict) -> str:
+    """Who sat out, and after how many forfeits: a benched entrant's hands read as
+    failures, each with the first error beside them, and the report never said that most
+    were never played (a probe)."""
+    if not benched.height:
+        return ""
+    who = []
+    for row in benched.iter_rows(named=True):
+        after = (record.get(row["strategy"]) or {}).get("forfeits")
+        when = f"benched after {after:,} forfeits" if isinstance(after, int) else "benched"
+        who.append(f"{row['strategy']} was {when} (`tournament.bench_after`): its"
+                   f" {row['benched']:,} later hands were forfeited unplayed")
+    return " " + "; ".join(who) + " (`unplayed (benched)`)."

@@ -30,6 +30,7 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         ["status", str(meta["status"])],
         ["root seed", str(meta["root_seed"])],
         ["format", _format_text(tournament, meta)],
+        *_time_rows(tournament, config, meta),
         [_deals_label(config), _count(tournament.get("deals", "—"))],
         *_test_rows(config, meta),
         ["line-ups played", _count(facts["pairings"])],
@@ -49,6 +50,35 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
          Table(["label", "strategy", "params", "version"], strategy_rows(meta), "Entrants",
                "run_entrants")],
     )
+
+
+def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
+               meta: dict[str, Any]) -> list[list[str]]:
+    """The time limit, the chess clock, ``bench_after`` and who was benched: a run whose
+    entrants lost on time or sat out said nowhere under what rules (a probe). Runs whose
+    ``run.json`` has no such key (older ones) show no row for it."""
+    rows = []
+    if "time_limit" in tournament:
+        limit = tournament["time_limit"]
+        rows.append(["time limit per decision", "none" if limit is None else f"{limit:g} s"])
+    if "clock" in tournament:
+        clock = tournament["clock"]
+        rows.append(["chess clock", "none" if not isinstance(clock, dict) else
+                     f"{clock.get('base', 0):g} s + {clock.get('increment', 0):g} s a decision,"
+                     f" per {clock.get('per', 'deal')}"])
+    if "bench_after" in tournament:
+        after = tournament["bench_after"]
+        isolated = any(isinstance(s, dict) and (s.get("isolate") or s.get("use") == "process")
+                       for s in config.get("strategies") or [])
+        rows.append(["bench after", f"{after:,} forfeits" if isinstance(after, int)
+                     else "never, but after 10 for isolated entrants and bots" if isolated
+                     else "never"])
+    benched = meta.get("benched")
+    if isinstance(benched, dict) and benched:
+        rows.append(["benched", "; ".join(
+            f"{label} (after {record.get('forfeits', '?')} forfeits)"
+            for label, record in benched.items() if isinstance(record, dict))])
+    return rows
 
 
 def _count(value: Any) -> str:

@@ -135,9 +135,11 @@ class RunSummary:
             folder = RunFolder.open(self.path, verify=False)
             failed = forfeits(folder.scan("seats"), folder.scan("deals")).filter(
                 pl.col("forfeits") > 0).collect()
+            benched = folder.meta().get("benched") or {}
         except RunFolderError:  # no results yet
             return []
-        return [f"{row['strategy']} forfeited {row['forfeits']:,} of {row['hands']:,} hands;"
+        return [f"{row['strategy']} forfeited {row['forfeits']:,} of {row['hands']:,} hands"
+                f"{_benched_words(row, benched)};"
                 f" first ({row['first_deal_key']}): {first_line(row['first_error'])}"
                 for row in failed.iter_rows(named=True)]
 
@@ -146,6 +148,18 @@ class RunSummary:
         if self.verdict is None or len(self.labels) != 2:
             return None
         return self.verdict.text(*self.labels)
+
+
+def _benched_words(row: dict[str, Any], benched: dict[str, Any]) -> str:
+    """", 18 of them unplayed: benched after 2 forfeits" for an entrant that sat out: its
+    forfeits read as 20 failures, the first error beside them, and nothing on the console
+    said that it had been benched (a probe)."""
+    if not row.get("benched"):
+        return ""
+    record = benched.get(row["strategy"])
+    after = record.get("forfeits") if isinstance(record, dict) else None
+    why = f"benched after {after:,} forfeits" if isinstance(after, int) else "benched"
+    return f", {row['benched']:,} of them unplayed: {why} (tournament.bench_after)"
 
 
 def run_tournament(
