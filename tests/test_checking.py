@@ -558,3 +558,19 @@ def test_an_isolated_check_starts_no_process_inside_a_decision(monkeypatch):
     monkeypatch.setattr(process_strategy.ProcessStrategy, "_open", opened)
     check_entrant("random", isolate=True, deals=1, games=["german_whist"], time_limit=5)
     assert inside and not any(inside)
+
+
+def test_the_cli_check_names_its_option_when_the_time_limit_is_out_of_range():
+    """A probe: ``whist-sim check X --time-limit -1`` said "time_limit = -1.0 is not
+    allowed ... or None for no limit", a Python name and a value the command line cannot
+    give, where ``duel --time-limit -1`` names its option."""
+    from typer.testing import CliRunner
+
+    from whist_sim.cli import app
+
+    result = CliRunner().invoke(app, ["check", "random", "--deals", "1", "--game",
+                                      "german_whist", "--time-limit", "-1"])
+    assert result.exit_code == 2, result.output
+    assert ("error: --time-limit -1.0: out of range; allowed values: numbers 0.001..3,600"
+            in result.output)
+    assert "None" not in result.output

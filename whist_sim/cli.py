@@ -551,7 +551,15 @@ def check(
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
     from whist_sim.checking import CHECK_TIME_LIMIT, StrategyCheckError, check_entrant
+    from whist_sim.tournament.config import TIME_LIMITS, number_in
 
+    # The option named as typed, as duel's: "time_limit = -1.0 ... or None for no limit"
+    # named the Python argument and a value the command line cannot give (a probe).
+    if time_limit is not None:
+        try:
+            number_in(time_limit, *TIME_LIMITS, more=" (seconds per decision; default 10)")
+        except ValueError as exc:
+            _fail(f"--time-limit {time_limit!r}: {exc}")
     try:
         report = check_entrant(strategy, deals=deals, command=command, isolate=isolate,
                                games=game or None, players=players,
