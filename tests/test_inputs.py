@@ -111,6 +111,9 @@ TASK_SIZES = "whole numbers 1..10,000, or 'auto'"
         ("memory_limit = 2.5", "tournament.memory_limit = 2.5", "a whole number of bytes"),
         ("clock = 5", "tournament.clock = 5", "not a table (a whole number); write it as a"
                                               " section, [tournament.clock]"),
+        ("clock = 60", "tournament.clock = 60", "its keys: base, increment, per"),
+        ("clock = { increment = 1 }", "missing key 'tournament.clock.base'",
+         "(seconds on each seat's clock, 0.001..86,400; e.g. clock = { base = 60,"),
         ('output_limit = "2 GiB"', "tournament.output_limit = '2 GiB'",
          "sizes from 0 bytes to 1 GiB"),
         (f'output_limit = "{"9" * 400} TiB"', "tournament.output_limit = '999",

@@ -1129,7 +1129,7 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
             lines.append(f"{source}: unknown key {key!r}{hint}; allowed keys here:"
                          f" {', '.join(allowed)}")
         elif error["type"] == "missing":
-            lines.append(f"{source}: missing key {key!r}")
+            lines.append(f"{source}: missing key {key!r}{MISSING_HINTS.get(key, '')}")
         elif error["type"] == "literal_error":  # one of a few words
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: not allowed;"
                          f" allowed values: {error['ctx']['expected']}")
@@ -1142,10 +1142,27 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
     return "\n".join(lines)
 
 
+MISSING_HINTS = {
+    "tournament.clock.base": f" (seconds on each seat's clock, {CLOCK_BASES[0]:g}.."
+    f"{CLOCK_BASES[1]:,.0f}; e.g. clock = {{ base = 60, increment = 1 }})",
+}
+"""What a required key of a table takes, said where it is missing: "missing key
+'tournament.clock.base'" alone left the reader to find its range in the docs (a probe)."""
+
+
+def _table_keys(error: Any) -> str:
+    """"; its keys: base, increment, per": the keys of the table a value stands in for."""
+    try:
+        keys = _allowed_keys(_key_path(error["loc"]))
+    except (KeyError, AttributeError):
+        return ""
+    return f"; its keys: {', '.join(keys)}" if keys else ""
+
+
 _PLAIN_WORDS: dict[str, Callable[[Any, str], str]] = {
     "model_type": lambda error, key: (
         f"not a table ({_kind(error.get('input'))}); write it as a section, [{key}], or"
-        f" inline: {key.rsplit('.', 1)[-1]} = {{ ... }}"),
+        f" inline: {key.rsplit('.', 1)[-1]} = {{ ... }}{_table_keys(error)}"),
     "dict_type": lambda error, key: f"not a table ({_kind(error.get('input'))})",
     "too_short": lambda error, key: (
         f"{error['ctx'].get('actual_length')} given; at least"
