@@ -49,6 +49,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from whist_sim.reports.stats import mean_ci_aggs, with_t_interval
+from whist_sim.tournament.bench import BENCHED
 
 PAIR = ("pairing", "deal")
 """Columns naming a duplicate pair."""
@@ -633,11 +634,6 @@ def forfeit_counts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         )
     )
     return hands.join(failed, on="strategy", how="left")
-
-
-BENCHED = "benched after "
-"""What the error of a seat that forfeited unplayed, benched, contains
-(``tournament.bench.Bench.reason``)."""
 
 
 def forfeits_of(counts: pl.LazyFrame) -> pl.LazyFrame:

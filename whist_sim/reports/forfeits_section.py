@@ -11,6 +11,7 @@ from whist_sim.reports import analyses
 from whist_sim.reports.document import Section, column, fmt, table_of
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.store import RunFolder
+from whist_sim.tournament.bench import benched_after
 
 
 def first_line(error: str | None) -> str | None:
@@ -60,10 +61,7 @@ def _benched_text(benched: pl.DataFrame, record: dict) -> str:
     were never played (a probe)."""
     if not benched.height:
         return ""
-    who = []
-    for row in benched.iter_rows(named=True):
-        after = (record.get(row["strategy"]) or {}).get("forfeits")
-        when = f"benched after {after:,} forfeits" if isinstance(after, int) else "benched"
-        who.append(f"{row['strategy']} was {when} (`tournament.bench_after`): its"
-                   f" {row['benched']:,} later hands were forfeited unplayed")
+    who = [f"{row['strategy']} was {benched_after(record.get(row['strategy']))}"
+           f" (`tournament.bench_after`): its {row['benched']:,} later hands were forfeited"
+           " unplayed" for row in benched.iter_rows(named=True)]
     return " " + "; ".join(who) + " (`unplayed (benched)`)."

@@ -7,9 +7,11 @@ from typing import Any
 
 import polars as pl
 
+from whist_sim.budget import TimeControl
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.document import Section, Table
 from whist_sim.store import RunFolder
+from whist_sim.tournament.bench import BOT_BENCH_AFTER, benched_after
 
 TITLE = "Run"
 
@@ -64,20 +66,20 @@ def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
     if "clock" in tournament:
         clock = tournament["clock"]
         rows.append(["chess clock", "none" if not isinstance(clock, dict) else
-                     f"{clock.get('base', 0):g} s + {clock.get('increment', 0):g} s a decision,"
-                     f" per {clock.get('per', 'deal')}"])
+                     TimeControl(float(clock.get("base", 0)), float(clock.get("increment", 0)),
+                                 str(clock.get("per", "deal"))).describe()])
     if "bench_after" in tournament:
         after = tournament["bench_after"]
         isolated = any(isinstance(s, dict) and (s.get("isolate") or s.get("use") == "process")
                        for s in config.get("strategies") or [])
         rows.append(["bench after", f"{after:,} forfeits" if isinstance(after, int)
-                     else "never, but after 10 for isolated entrants and bots" if isolated
+                     else f"never, but after {BOT_BENCH_AFTER} for isolated entrants and bots"
+                     if isolated
                      else "never"])
     benched = meta.get("benched")
     if isinstance(benched, dict) and benched:
-        rows.append(["benched", "; ".join(
-            f"{label} (after {record.get('forfeits', '?')} forfeits)"
-            for label, record in benched.items() if isinstance(record, dict))])
+        rows.append(["benched", "; ".join(f"{label} ({benched_after(record)})"
+                                          for label, record in benched.items())])
     return rows
 
 

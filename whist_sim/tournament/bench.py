@@ -21,9 +21,24 @@ any number of workers, and a resume.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
+
+BOT_BENCH_AFTER = 10
+"""``bench_after`` of an isolated entrant or a bot when the config sets none."""
+
+BENCHED = "benched after "
+"""What the error of every seat a benched entrant forfeits unplayed holds
+(:meth:`Bench.reason`): the reports count those forfeits by it."""
+
+
+def benched_after(record: Any) -> str:
+    """"benched after 2 forfeits", from run.json's record of a benched entrant ("benched"
+    where the record holds no count): the words the console and the report use."""
+    after = record.get("forfeits") if isinstance(record, dict) else None
+    return f"{BENCHED}{after:,} forfeits" if isinstance(after, int) else "benched"
 
 
 @dataclass
@@ -40,7 +55,7 @@ class Bench:
 
     def reason(self, label: str) -> str:
         count = self.after[label]
-        return f"benched after {count} forfeits; its seats forfeit unplayed"
+        return f"{BENCHED}{count} forfeits; its seats forfeit unplayed"
 
     def for_tasks(self) -> dict[str, tuple[int, str]]:
         """What a ``TaskSpec`` carries: label -> (first item benched, the forfeits' reason)."""

@@ -44,7 +44,7 @@ from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.folder import is_fresh, taken
 from whist_sim.store.space import ROOM_ERRORS, RoomEstimate, estimate_room, sample_bytes
 from whist_sim.strategy import built_in_spec, is_built_in
-from whist_sim.tournament.bench import Bench
+from whist_sim.tournament.bench import BOT_BENCH_AFTER, Bench, benched_after
 from whist_sim.tournament.bots import BotEntry
 from whist_sim.tournament.cluster import check_workers
 from whist_sim.tournament.compaction import Compaction
@@ -156,10 +156,8 @@ def _benched_words(row: dict[str, Any], benched: dict[str, Any]) -> str:
     said that it had been benched (a probe)."""
     if not row.get("benched"):
         return ""
-    record = benched.get(row["strategy"])
-    after = record.get("forfeits") if isinstance(record, dict) else None
-    why = f"benched after {after:,} forfeits" if isinstance(after, int) else "benched"
-    return f", {row['benched']:,} of them unplayed: {why} (tournament.bench_after)"
+    return (f", {row['benched']:,} of them unplayed: {benched_after(benched.get(row['strategy']))}"
+            " (tournament.bench_after)")
 
 
 def run_tournament(
@@ -866,7 +864,6 @@ def _lazy(table: Any) -> Any:
     return pl.from_arrow(table).lazy()
 
 
-BOT_BENCH_AFTER = 10
 """Forfeits that bench an isolated entrant (a bot) when tournament.bench_after is not set:
 a bot that cannot start, or keeps crashing, stops costing a process start per deal."""
 
