@@ -10,7 +10,9 @@ whist_sim's own source, and per entrant the SHA-256 of its strategy's module, of
 plug-in's helper modules it imports and of the code and files its parameters name (the
 digests run.json keeps, ``strategy.strategy_source`` and ``parameter_sources``, without
 the paths, which may differ from node to node). The driver computes the same
-fingerprint before the first task and commits no task whose fingerprint differs: the
+fingerprint when the first task of a Ray node comes in (a run in its own process, or
+in a supervised child on the driver's disk, compares nothing) and commits no task
+whose fingerprint differs: the
 run stops with a line naming the node and the first file that differs, and everything
 committed before is kept, for a resume once the node has the driver's code.
 

@@ -668,14 +668,20 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     executor.store_to(target)
     compaction = Compaction(folder, executor, target, COMPACT_EVERY)
 
-    code = _driver_code(config)
+    code: dict[str, dict[str, str]] = {}
+    """The driver's fingerprint, made when the first task of a Ray node comes in: hashing
+    the entrants' code took 0.4 s, which a run in this process, never compared, would pay
+    at its start."""
 
     def commit(finished: list[TaskResult | StoredTask]) -> None:
         """Name the units workers wrote in one snapshot, write the others, then count; no
         task played with other code than the driver's (``node_code``)."""
         for item in finished:
             result = item.result if isinstance(item, StoredTask) else item
-            check_node_code(code, result.code, result.node, result.task, folder.path)
+            if result.node != "local":
+                if not code:
+                    code.update(_driver_code(config))
+                check_node_code(code, result.code, result.node, result.task, folder.path)
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:
             item.check(folder.tables())

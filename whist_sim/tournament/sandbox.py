@@ -50,7 +50,7 @@ from multiprocessing.connection import Connection
 from whist_sim.play import StrategyFailure
 from whist_sim.tournament.entrants import CrashScript
 from whist_sim.tournament.signed_frames import new_key, signed, verified
-from whist_sim.tournament.worker import TaskResult, TaskSpec, node_address
+from whist_sim.tournament.worker import TaskResult, TaskSpec, node_address, task_code
 
 POLL_SECONDS = 0.02
 """How often the supervisor reads the heartbeat and the child's memory."""
@@ -400,6 +400,7 @@ def play_task_supervised(spec: TaskSpec) -> TaskResult:
         atexit.register(_supervisor.close)  # a worker that exits ends its child's bots
     result = _supervisor.play(spec)
     result.node = node_address()  # the child knows nothing of Ray; this worker does
+    result.code = task_code(spec)  # so it sent no fingerprint: this worker's disk is its
     return result
 
 
