@@ -9,7 +9,7 @@ A run folder::
     .snapshots/N/_manifest.json  lists those units with row counts and SHA-256 of every file
     .units/<unit>/           each unit's files, written once, never changed, and its own
                              record (_unit.json), from which a lost manifest is rebuilt
-    .snapshots/N/            the snapshot data/ shows (older ones are removed)
+    .snapshots/N/            the snapshot data/ shows (older ones go within seconds)
     .staging/                work in progress, never read
     .writer.lock             held (flock) by the one process writing the run
 

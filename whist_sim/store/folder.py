@@ -59,6 +59,7 @@ from whist_sim.store.snapshots import (
     remove_snapshots,
     remove_units,
     show,
+    shown_snapshot,
     snapshot_numbers,
     unit_file,
 )
@@ -72,8 +73,19 @@ RETIRED_KEEP_SECONDS = 60.0
 opened the run before the compaction still reads them. The writer's last act removes
 them all (a reader spanning the very end of a run may then have to read again)."""
 
+SUPERSEDED_KEEP_SECONDS = 10.0
+SUPERSEDED_KEPT = 32
+"""A snapshot ``data/`` no longer shows stays on disk this long, the newest this many of
+them: a reader that followed ``data/`` to it just before a swap still finds its manifest
+and links. Removing each at once starved readers: a run committing a task every few
+milliseconds swapped ``data/`` under every attempt of a reader on a busy machine. The
+count bounds the links kept when commits come faster still. The writer's last act
+removes them all, as it does the retired units."""
+
 READ_ATTEMPTS = 20
-"""Times a reader reads ``data/`` again when a writer swapped it while it was being read."""
+"""Times a reader reads ``data/`` again when the snapshot it followed was removed while
+it was being read (it then read for longer than ``SUPERSEDED_KEEP_SECONDS``, or
+``SUPERSEDED_KEPT`` commits)."""
 
 
 class RunFolder:
@@ -87,6 +99,8 @@ class RunFolder:
         self._tables: tuple[str, ...] | None = None
         self._run: tuple[str, str] | None = None
         self._retired: list[tuple[float, list[str]]] = []
+        self._superseded: list[tuple[float, int]] = []
+        """(when, number) of the snapshots ``data/`` showed before, kept for readers."""
         self._last_batch = 0
         """The highest batch number ``plan_compaction`` gave (its batches may not exist yet)."""
         self.repairs: list[str] = []
@@ -176,7 +190,11 @@ class RunFolder:
             return
         if self._manifest is not None:  # the retired units are among those no snapshot names
             self._remove_unnamed()
+            shown = shown_snapshot(self.path)  # from disk, as for the units
+            if shown is not None:
+                remove_snapshots(self.path, keep={shown})
         self._retired.clear()
+        self._superseded.clear()
         self._lock.release()
         self._lock = None
 
@@ -331,7 +349,7 @@ class RunFolder:
 
     def _read(self, checksum: bool) -> None:
         """Take the snapshot ``data/`` shows and check it; read again if a writer swapped it
-        meanwhile (a snapshot is removed once it is no longer shown)."""
+        meanwhile and its old snapshot is gone (see ``SUPERSEDED_KEEP_SECONDS``)."""
         tables = self.tables()
         if legacy.is_legacy(self.path):
             legacy.check(self.path, tables)
@@ -495,10 +513,16 @@ class RunFolder:
         """Show ``manifest`` as the new snapshot, then remove what nothing shows any more."""
         build_snapshot(self.path, manifest, self.tables(), op)
         show(self.path, manifest.snapshot)
+        before = self._manifest
         self._manifest = manifest  # at once (``close`` trusts only the disk, though)
         crash_point(f"{op}:swapped")
-        remove_snapshots(self.path, keep=manifest.snapshot)
-        cutoff = time.monotonic() - RETIRED_KEEP_SECONDS
+        now = time.monotonic()
+        if before is not None and before.snapshot != manifest.snapshot:
+            self._superseded.append((now, before.snapshot))
+        self._superseded = [e for e in self._superseded[-SUPERSEDED_KEPT:]
+                            if e[0] >= now - SUPERSEDED_KEEP_SECONDS]
+        remove_snapshots(self.path, keep={manifest.snapshot, *(n for _, n in self._superseded)})
+        cutoff = now - RETIRED_KEEP_SECONDS
         for entry in [e for e in self._retired if e[0] < cutoff]:
             remove_units(self.path, entry[1])
             self._retired.remove(entry)
@@ -543,7 +567,7 @@ class RunFolder:
         self._add_run_columns()
         kept = set(self._manifest.units)
         remove_units(self.path, [u for u in os.listdir(self.path / UNITS_DIR) if u not in kept])
-        remove_snapshots(self.path, keep=self._manifest.snapshot)
+        remove_snapshots(self.path, keep={self._manifest.snapshot})
 
     def _add_run_columns(self) -> None:
         """Give a run from before the run columns its ``run_id`` (the one readers derived

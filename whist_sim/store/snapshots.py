@@ -39,7 +39,7 @@ import contextlib
 import errno
 import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +127,19 @@ def show(run: Path, number: int) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
+def shown_snapshot(run: Path) -> int | None:
+    """The number of the snapshot the ``data`` link names, read from disk; None when
+    ``data`` is no such link."""
+    try:
+        target = Path(os.readlink(run / DATA_DIR))
+    except OSError:
+        return None
+    parts = target.parts
+    if len(parts) >= 2 and parts[0] == SNAPSHOTS_DIR and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
 def recover(run: Path) -> None:
     """Give back a ``data`` that ``show`` was replacing when its process died."""
     if os.path.lexists(run / DATA_DIR):
@@ -145,10 +158,11 @@ def snapshot_numbers(run: Path) -> list[int]:
     return sorted(int(d.name) for d in folder.iterdir() if d.name.isdigit())
 
 
-def remove_snapshots(run: Path, keep: int) -> None:
-    """Remove every snapshot but ``keep`` (removing one removes links, never unit files)."""
+def remove_snapshots(run: Path, keep: Collection[int]) -> None:
+    """Remove every snapshot but those numbered in ``keep`` (removing one removes links,
+    never unit files)."""
     for number in snapshot_numbers(run):
-        if number != keep:
+        if number not in keep:
             shutil.rmtree(snapshot_dir(run, number), ignore_errors=True)
 
 
