@@ -4,7 +4,8 @@ by an alarm where possible.
 A strategy that overruns its budget forfeits the deal. Measuring after the call
 catches a slow decision; an endless loop would never return, so on the main
 thread of a POSIX process (a Ray task runs there) a SIGALRM timer also
-interrupts the decision once the budget is spent. Elsewhere (a notebook thread)
+interrupts the decision once the budget is spent; on Linux the timer signals
+that thread and no other (``thread_timer``). Elsewhere (a notebook thread)
 only the measurement applies. (A strategy that switches the alarm off is stopped
 by its supervisor instead: ``tournament.sandbox``.)
 
@@ -25,6 +26,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from whist_sim.thread_timer import SignalTimer, thread_timer
 
 
 class DecisionTimeout(TimeoutError):
@@ -113,9 +116,11 @@ class DecisionClock:
     (which cost more than the recording of a whole hand).
     """
 
-    def __init__(self, budget: float, alarm: bool) -> None:
+    def __init__(self, budget: float, timer: SignalTimer | None) -> None:
         self.budget = budget
-        self.alarm = alarm
+        self.timer = timer
+        """What rings SIGALRM (None: nothing does; only the measurement applies)."""
+        alarm = self.alarm = timer is not None
         self.deadline = math.inf
         """``perf_counter`` time the decision in progress must end by (inf: none is)."""
         self.armed = math.inf if alarm else -math.inf
@@ -141,7 +146,7 @@ class DecisionClock:
         if _signal.getsignal(signal.SIGALRM) is not self.handler:
             signal.signal(signal.SIGALRM, self.handler)
             self.armed = math.inf
-        elif self.armed < math.inf and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+        elif self.armed < math.inf and self.timer.remaining() == 0:
             self.armed = math.inf
 
     def stopped(self, seat: int, started: float, budget: float) -> DecisionTimeout:
@@ -175,10 +180,7 @@ class DecisionClock:
     # -- the timer -------------------------------------------------------------------------
     def _arm(self, at: float, now: float) -> None:
         self.armed = at
-        if at == math.inf:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        else:
-            signal.setitimer(signal.ITIMER_REAL, max(at - now, 1e-6))
+        self.timer.set(at if at == math.inf else max(at - now, 1e-6))
 
     def _ring(self, signum: int, frame: Any) -> None:
         now = time.perf_counter()
@@ -189,9 +191,9 @@ class DecisionClock:
 
     def disarm(self) -> None:
         self.deadline = math.inf
-        if self.alarm:
+        if self.timer is not None:
             self.armed = math.inf
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.timer.set(math.inf)
 
 
 class _AlarmRang(BaseException):
@@ -212,12 +214,14 @@ def decision_clock(budget: float) -> Iterator[DecisionClock]:
     handler when done."""
     on_main_thread = threading.current_thread() is threading.main_thread()
     if not (hasattr(signal, "setitimer") and on_main_thread):
-        yield DecisionClock(budget, alarm=False)
+        yield DecisionClock(budget, timer=None)
         return
-    clock = DecisionClock(budget, alarm=True)
+    timer = thread_timer(signal.SIGALRM)
+    clock = DecisionClock(budget, timer)
     previous = signal.signal(signal.SIGALRM, clock.handler)
     try:
         yield clock
     finally:
         clock.disarm()
+        timer.close()
         signal.signal(signal.SIGALRM, previous)
