@@ -1,6 +1,7 @@
 """How fast do the search strategies decide? Targets: ``pimc`` at its default budget
 decides in a median of at most 50 ms; a whole German Whist hand of ``pimc`` against
-``solver`` takes at most 2 s.
+``solver`` takes at most 2 s; a German Whist determinization (the state a search
+builds from its view and a sampled world, ``MODEL.determinize``) takes at most 100 µs.
 
 For each game, one search seat plays against heuristics (German Whist: ``pimc``
 against ``solver``) and every decision with more than one legal action is timed.
@@ -12,11 +13,16 @@ Minnesota's match equity table (about a second of heuristic deals).
     python benchmarks/search_speed.py --deals 20
     python benchmarks/search_speed.py --search ismcts --deals 10
     python benchmarks/search_speed.py --games german_whist --param worlds=40
+
+The determinization is timed at points every four actions through random German
+Whist hands (two face-up stock cards, so views carry more), beside ``new_deal`` at
+the same seeds, the reference measured in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from typing import Any
@@ -25,6 +31,8 @@ from strength_common import parse_setting
 
 from whist_sim.games import make_game
 from whist_sim.play import play_deal
+from whist_sim.sampling import sample_world
+from whist_sim.search.german_whist import MODEL
 from whist_sim.search.match_equity import equity
 from whist_sim.strategy import build_strategy
 
@@ -64,6 +72,38 @@ def measure(game_name: str, search: str, params: dict[str, Any], deals: int) -> 
             "reference_name": other}
 
 
+def determinize_speed(hands: int = 20, repeats: int = 50) -> tuple[float, float]:
+    """Microseconds per German Whist determinization, and per ``new_deal`` at the same
+    seeds (the reference), each the best of three passes over the points."""
+    game = make_game("german_whist", {"open_stock": 2})
+    rng = random.Random(1)
+    points = []
+    for seed in range(hands):
+        state = game.new_deal(seed, seed % 2)
+        step = 0
+        while state.to_act >= 0:
+            if step % 4 == 0:
+                view = state.view(state.to_act)
+                points.append((view, sample_world(view, rng)))
+            legal = state.legal
+            moves = [a for a in range(legal.bit_length()) if legal >> a & 1]
+            state.apply(rng.choice(moves))
+            step += 1
+
+    def best(work) -> float:
+        runs = []
+        for _ in range(3):
+            started = time.perf_counter()
+            for _ in range(repeats):
+                work()
+            runs.append(time.perf_counter() - started)
+        return 1e6 * min(runs) / (repeats * len(points))
+
+    determinize = best(lambda: [MODEL.determinize(v, w, rng) for v, w in points])
+    new_deal = best(lambda: [game.new_deal(i, 0) for i in range(len(points))])
+    return determinize, new_deal
+
+
 def _ms(values: list[float]) -> str:
     if not values:
         return "no decisions"
@@ -90,6 +130,10 @@ def main() -> None:
         equity(make_game("minnesota_whist").variant)
         print(f"Minnesota match equity ready in {time.perf_counter() - warm:.1f} s"
               " (once per process)")
+    if "german_whist" in args.games:
+        determinize, new_deal = determinize_speed()
+        print(f"German Whist determinize: {determinize:.1f} µs a call (target at most 100);"
+              f" new_deal {new_deal:.1f} µs, ratio {determinize / new_deal:.1f}x")
     for game_name in args.games:
         r = measure(game_name, args.search, params, args.deals)
         ratio = statistics.median(r["search"]) / statistics.median(r["reference"])

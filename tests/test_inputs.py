@@ -299,7 +299,7 @@ def test_auto_task_size_is_bounded_and_arithmetic(tmp_path):
         "deals = 4", "deals = 1_000_000_000")))
     started = time.perf_counter()
     size = runner_module._auto_task_size(config, 3, 8, per_item=1e-9)
-    assert time.perf_counter() - started < 0.1
+    assert time.perf_counter() - started < 5  # a loop over a billion deals takes minutes
     assert 1 <= size <= MAX_DEALS_PER_TASK
 
 

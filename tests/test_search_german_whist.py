@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 from typing import Any
 
 import pytest
@@ -222,24 +221,6 @@ def test_determinize_refuses_a_world_that_contradicts_the_view():
     swapped = World(world.hands[::-1], world.stock)
     with pytest.raises(ValueError, match="differs from its view"):
         MODEL.determinize(view, swapped, random.Random(0))
-
-
-def test_determinize_is_fast():
-    game = make_game("german_whist", {"open_stock": 2})
-    rng = random.Random(1)
-    actions = _play(game, 31, 0, "random")
-    points = []
-    for i in range(0, len(actions), 4):
-        real = _replay(game, 31, 0, actions[:i])
-        points.append((real.view(real.to_act), _true_world(real)))
-    calls = 0
-    start = time.perf_counter()
-    for _ in range(100):
-        for view, world in points:
-            MODEL.determinize(view, world, rng)
-            calls += 1
-    per_call = (time.perf_counter() - start) / calls
-    assert per_call < 100e-6, f"determinize takes {per_call * 1e6:.1f} µs"
 
 
 def test_model_for_finds_the_german_model():
