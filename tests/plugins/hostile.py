@@ -135,7 +135,8 @@ class EatsMemory(_Hostile):
 
 
 class SwitchesOffTheAlarm(_Hostile):
-    """Cancels the decision timer, then never returns."""
+    """Cancels the process's interval timer and ignores SIGALRM (the decision alarm's
+    signal, whichever timer sends it), then never returns."""
 
     def attack(self) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
