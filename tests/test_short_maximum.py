@@ -248,3 +248,44 @@ def test_a_duel_that_ran_out_records_the_short_maximum_in_run_json_and_the_repor
 
     report = build_report(tmp_path / "duel").markdown.read_text()
     assert "the maximum is too short for hypotheses this close together" in report
+
+
+def _solo_set(tmp_path, deals: int):
+    """A hand-written Solo Whist deal set of ``deals`` seeded deals."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from whist_sim.games import make_game
+
+    game = make_game("solo_whist")
+    rows = [{"deal": deal, "hand": 0, "game": "solo_whist",
+             **game.new_deal(1000 + deal, 0).deal_record()} for deal in range(deals)]
+    path = tmp_path / "set.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def test_a_maximum_set_by_a_deal_set_says_a_larger_set_raises_it(tmp_path):
+    """A duel from a 200-deal set was told "set at least 1,864", but tournament.deals may
+    not exceed the set's deals: only a larger set (or hypotheses further apart) helps."""
+    from whist_sim.tournament.config import load_config
+
+    path = tmp_path / "duel.toml"
+    path.write_text('[tournament]\ngame = "solo_whist"\ndeals_file = "set.parquet"\n'
+                    '[sprt]\nelo0 = 0\nelo1 = 40\n[[strategies]]\nuse = "heuristic"\n'
+                    '[[strategies]]\nuse = "random"\n')
+    _solo_set(tmp_path, 5)
+    [warning] = load_config(path).warnings
+    assert warning.startswith(
+        f"{path}: tournament.deals (at most the deals of tournament.deals_file: a larger deal"
+        " set raises it) = 5 is short for these hypotheses")
+    config = duel_config(
+        "heuristic", "random", "german_whist", max_deals=200,
+        sprt={"elo0": 0, "elo1": 10, "batch": 10})
+    config.tournament.deals_file = str(tmp_path / "set.parquet")
+    tracker = DuelTracker(config)
+    tracker.add_values(np.arange(200), _pentanomial_values(200))
+    tracker.look(FEW_PAIRS)
+    assert tracker.take_note().startswith(
+        "the maximum (tournament.deals, at most the deals of tournament.deals_file: a larger"
+        " deal set raises it) = 200 is short")

@@ -42,6 +42,10 @@ INITIAL_ROOM = 1 << 16
 
 MAXIMUM_KEY = "the maximum (tournament.deals, a duel's --max-deals)"
 """How a note on a maximum too short names it: the tracker does not know which was given."""
+DEAL_SET_MAXIMUM_KEY = ("the maximum (tournament.deals, at most the deals of"
+                        " tournament.deals_file: a larger deal set raises it)")
+"""What sets the maximum of a duel played from a deal set: "set at least 1,864" alone
+asked a user with a set of 200 deals for a number ``tournament.deals`` may not reach."""
 
 
 class DuelTracker:
@@ -61,6 +65,8 @@ class DuelTracker:
         self.settings = config.sprt.settings() if config.sprt else SprtSettings.from_mapping({})
         self.batch = config.sprt.batch if config.sprt else config.tournament.deals
         self.deals = config.tournament.deals
+        self.maximum_key = (MAXIMUM_KEY if config.tournament.deals_file is None
+                            else DEAL_SET_MAXIMUM_KEY)
         self._values = np.full(min(self.deals, INITIAL_ROOM), np.nan)
         """A's value in each deal index's duplicate pairs, by deal index (NaN: not yet
         played): 8 bytes a deal played, where a dict of Python floats took over 100. It
@@ -135,7 +141,7 @@ class DuelTracker:
             return
         self._maximum_checked = True
         self.note = self.maximum_note = short_maximum_warning(
-            self.model, self.settings, self.deals, MAXIMUM_KEY, sd=estimate.sd,
+            self.model, self.settings, self.deals, self.maximum_key, sd=estimate.sd,
             seen=estimate.pairs)
 
     def take_note(self) -> str | None:
