@@ -437,6 +437,30 @@ def test_a_null_where_a_value_is_needed_is_refused(runs: dict[str, Path], tmp_pa
         path, game_of("german_single"))
 
 
+def test_a_column_given_twice_is_refused_naming_it(runs: dict[str, Path], tmp_path: Path) -> None:
+    """A probe's file with two 'deal' columns was called "not a readable Parquet file" with
+    Arrow's FieldRef text, though it reads well: the problem is the repeated name."""
+    table = pq.read_table(set_file(runs["german_single"]))
+    twice = pa.Table.from_arrays([*table.columns, table["deal"]],
+                                 names=[*table.column_names, "deal"])
+    path = tmp_path / "twice.parquet"
+    pq.write_table(twice, path)
+    assert refused(path, game_of("german_single")) == (
+        f"{path}: column 'deal' appears 2 times; each column may appear once")
+
+
+def test_a_runs_own_deals_table_is_refused_saying_how_to_export_it(
+        runs: dict[str, Path]) -> None:
+    """A probe gave a run's data/deals file as deals_file and read only "repeats row 0":
+    each deal is there once per line-up and rotation, which export folds into one."""
+    table = next((runs["german_single"] / "data" / "deals").glob("*.parquet"))
+    message = refused(table, game_of("german_single"))
+    assert "repeats row 0" in message
+    assert message.endswith(
+        "; this is a run's deals table (it has run_id, pairing and rotation), not a deal set:"
+        " write one with: whist-sim deals export RUN --out FILE")
+
+
 def test_a_file_that_is_not_parquet_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "deals.parquet"
     path.write_text("deal,hand\n0,0\n")
@@ -661,6 +685,9 @@ def test_a_set_file_that_changed_under_a_run_stops_its_resume(tmp_path: Path) ->
     [
         ("deals = 9", ["tournament.deals = 9", "holds 3 deals", "1..3"]),
         ('deals_file = "missing.parquet"', ["tournament.deals_file", "missing.parquet"]),
+        ('deals_file = ""', ["tournament.deals_file = '' is empty", "a Parquet file",
+                             "leave deals_file out"]),
+        ('deals_file = "  "', ["tournament.deals_file = '  ' is empty"]),
     ],
 )
 def test_a_bad_deals_file_setting_fails_before_any_work(
@@ -678,6 +705,19 @@ def test_a_bad_deals_file_setting_fails_before_any_work(
     assert "\n" not in message and str(path) in message
     for fragment in fragments:
         assert fragment in message
+
+
+def test_a_deal_set_with_several_knockout_table_sizes_names_the_sizes_allowed(
+        tmp_path: Path) -> None:
+    from whist_sim.tournament.config import ConfigError, load_config
+
+    body = config_text("knockout_whist", 2, {}, [4, 7]).replace(
+        "deals = 2", 'deals_file = "set.parquet"')
+    with pytest.raises(ConfigError) as error:
+        load_config(write_config(tmp_path, body, "sizes.toml"))
+    assert str(error.value).endswith(
+        "tournament.deals_file holds deals for one table size; tournament.players = [4, 7]"
+        " lists several: give one of them, players = 4 or players = 7")
 
 
 def test_an_illegal_row_in_a_tournament_set_names_the_row(tmp_path: Path) -> None:
@@ -769,6 +809,15 @@ def test_a_run_that_did_not_complete_is_exported_only_when_asked(
         export_deal_set(stopped, tmp_path / "set.parquet")
     written = export_deal_set(stopped, tmp_path / "set.parquet", partial=True)
     assert 0 < pl.read_parquet(written)["deal"].n_unique() < 8
+
+
+def test_export_refuses_a_partial_that_is_not_true_or_false(
+        runs: dict[str, Path], tmp_path: Path) -> None:
+    """partial="no" was taken as True: a stopped run would be exported while asked not to."""
+    with pytest.raises(DealSetError, match=r"partial = 'no' is not true or false; give"
+                       r" partial=True or partial=False"):
+        export_deal_set(runs["german_single"], tmp_path / "set.parquet", partial="no")
+    assert not (tmp_path / "set.parquet").exists()
 
 
 def test_export_refuses_an_out_inside_a_runs_data(runs: dict[str, Path]) -> None:

@@ -270,9 +270,32 @@ def load_deal_set(path: Path | str, game: Game | str) -> DealSet:
         with pa.OSFile(str(file)) as handle:
             table = pq.read_table(handle)
     except (OSError, pa.ArrowException) as exc:
+        repeated = _repeated_column(_column_names(file))
+        if repeated:
+            raise DealSetError(f"{shown}: {repeated}") from None
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DealSetError(f"{shown}: not a readable Parquet file ({detail})") from None
     return validate_deal_set(table, game, shown)
+
+
+def _column_names(file: Path) -> list[str]:
+    """The column names a Parquet file's footer lists, or none if even that is unreadable:
+    a file with a name given twice has a readable footer, but Arrow refuses to read its
+    table with a message about field references that does not say what is wrong."""
+    try:
+        with pa.OSFile(str(file)) as handle:
+            return list(pq.read_schema(handle).names)
+    except (OSError, pa.ArrowException):
+        return []
+
+
+def _repeated_column(names: Sequence[str]) -> str | None:
+    """What is wrong with a set whose columns repeat a name, or None if none repeats."""
+    for name in dict.fromkeys(names):
+        count = names.count(name)
+        if count > 1:
+            return f"column {name!r} appears {count} times; each column may appear once"
+    return None
 
 
 def validate_deal_set(table: pa.Table, game: Game, where: str) -> DealSet:
@@ -303,8 +326,17 @@ def validate_deal_set(table: pa.Table, game: Game, where: str) -> DealSet:
     if problems:
         more = len(problems) - 1
         tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        if RUN_TABLE_COLUMNS.issubset(table.column_names):
+            tail += RUN_TABLE_HINT
         raise DealSetError(problems[0] + tail, problems)
     return DealSet(where, game.name, game.players, len(by_deal), by_deal)
+
+
+RUN_TABLE_COLUMNS = frozenset({"run_id", "pairing", "rotation"})
+RUN_TABLE_HINT = ("; this is a run's deals table (it has run_id, pairing and rotation), not a"
+                  " deal set: write one with: whist-sim deals export RUN --out FILE")
+"""Said of a run's own data/deals file given as a set: it holds each deal once per line-up
+and rotation, and "repeats row 0" alone did not say that export folds them into one."""
 
 
 class _RowProblem(Exception):
@@ -401,6 +433,9 @@ def _gaps(opened: set[int], top: int) -> str | None:
 
 
 def _check_columns(table: pa.Table, where: str) -> None:
+    repeated = _repeated_column(table.column_names)
+    if repeated:
+        raise DealSetError(f"{where}: {repeated}")
     names = set(table.column_names)
     for name in REQUIRED:
         if name not in names:
@@ -477,6 +512,10 @@ def export_deal_set(run: Path | str, out: Path | str, *, players: int | None = N
     """
     if not isinstance(out, str | os.PathLike):
         raise DealSetError(f"out = {out!r} is not a file's path; give a str or a pathlib.Path")
+    if not isinstance(partial, bool):
+        # any truthy text ("no") exported a stopped run that the caller meant to refuse
+        raise DealSetError(f"partial = {partial!r} is not true or false; give partial=True"
+                           " or partial=False")
     target = Path(out)
     part = run_part_holding(target)
     if part is not None:

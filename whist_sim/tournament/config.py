@@ -609,7 +609,8 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
         if isinstance(table, dict):  # otherwise validation names the section that is not a table
             table[key] = value
     tournament = raw.get("tournament")
-    if isinstance(tournament, dict) and isinstance(tournament.get("deals_file"), str):
+    if (isinstance(tournament, dict) and isinstance(tournament.get("deals_file"), str)
+            and tournament["deals_file"].strip()):  # an empty one is refused by _load_deals
         # a deal set named in a config file is found beside that file, wherever one runs it;
         # kept as an absolute path, so run.json names it for a resume from any folder (a
         # path relative to where the run started was not found from anywhere else)
@@ -979,10 +980,18 @@ def _load_deals(config: TournamentConfig, games: list[Game], source: str) -> Non
         if section.deals is None:
             raise ConfigError(f"{source}: missing key 'tournament.deals' (or give deals_file)")
         return
+    if not section.deals_file.strip():
+        # joined to the config's folder, an empty name was refused as "is a folder"
+        raise ConfigError(
+            f"{source}: tournament.deals_file = {section.deals_file!r} is empty; give a deal"
+            " set, a Parquet file (relative to the config file), or leave deals_file out to"
+            " deal from the seed")
     if len(games) > 1:
+        sizes = " or ".join(f"players = {game.players}" for game in games)
         raise ConfigError(
             f"{source}: tournament.deals_file holds deals for one table size;"
-            f" tournament.players = {section.players!r} lists several"
+            f" tournament.players = {section.players!r} lists several: give one of them,"
+            f" {sizes}"
         )
     try:
         deal_set = load_deal_set(section.deals_file, games[0])
@@ -1068,8 +1077,11 @@ def _check_sprt(config: TournamentConfig, game: Game, source: str) -> None:
     except SprtError as exc:
         raise ConfigError(str(exc)) from None
     if not needs_spread(model, settings):  # known before a card: said before a card
+        key = "tournament.deals" if config.tournament.deals_file is None else (
+            "tournament.deals (at most the deals of tournament.deals_file: a larger deal set"
+            " raises it)")
         warning = short_maximum_warning(model, settings, config.tournament.deals,
-                                        f"{source}: tournament.deals")
+                                        f"{source}: {key}")
         if warning is not None:
             config._warnings.append(warning)
 
