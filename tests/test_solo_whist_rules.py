@@ -936,6 +936,16 @@ def test_good_variant_values_are_accepted():
         assert make_game("solo_whist", settings).variant.as_dict().items() >= settings.items()
 
 
+def test_a_whole_stake_or_target_is_recorded_as_the_number_its_default_is():
+    """``stake = 1`` was recorded as 1 and the default as 1.0: the same rules spelled two
+    ways in the deals table's ``variant`` column (a probe)."""
+    given = make_game("solo_whist", {"stake": 1, "target": 20, "session_hands": 100})
+    default = make_game("solo_whist", {"target": 20.0, "session_hands": 100})
+    assert given.variant.as_dict() == default.variant.as_dict()
+    assert [type(given.variant.as_dict()[key]) for key in ("stake", "target")] == [float, float]
+    assert type(given.variant.as_dict()["session_hands"]) is int  # whole-number keys stay so
+
+
 def test_variant_defaults_are_the_rules_md_defaults():
     variant = game().variant
     assert (variant.payments, variant.prop_and_cop, variant.upcard, variant.stake) == (

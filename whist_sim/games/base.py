@@ -263,7 +263,17 @@ class Variant:
                 dropped.append(key)
         if problems:
             raise VariantError("\n".join(problems))
-        return variant
+        return variant._as_floats()
+
+    def _as_floats(self) -> Variant:
+        """The variant with a whole number given for a number field (``stake = 1``) held as
+        the float its default is: recorded as given, ``"stake": 1`` and the default's
+        ``"stake": 1.0`` were the same rules spelled two ways in the ``variant`` column,
+        and a grouping or join across runs on it split them (a probe)."""
+        whole = {field.name: float(value) for field in dataclasses.fields(self)
+                 if field.type in ("float", "float | None")
+                 and type(value := getattr(self, field.name)) is int}
+        return dataclasses.replace(self, **whole) if whole else self
 
     def validate(self, where: str = "variant") -> None:
         """Raise VariantError naming the key and allowed values of a bad setting."""

@@ -192,10 +192,19 @@ def variant_text(variant: str | None) -> str:
         parsed = json.loads(variant)
     except json.JSONDecodeError:
         return variant
-    return ", ".join(
-        f"{k} = {'off' if v is None else str(v).lower() if isinstance(v, bool) else v}"
-        for k, v in parsed.items()
-    ) or "defaults"
+    return ", ".join(f"{k} = {_setting(v)}" for k, v in parsed.items()) or "defaults"
+
+
+def _setting(value: Any) -> str:
+    """A variant value as its config takes it: off, true/false, and 20 for the 20.0 a
+    number key holds (a whole ``target = 20`` is recorded as 20.0)."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def strategy_rows(meta: dict[str, Any]) -> list[list[str]]:
