@@ -201,7 +201,8 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
         ("german_whist", 'open_stock = "3"', "variant.open_stock = '3'", "whole numbers 1..26"),
         ("german_whist", "race_to = 14", "variant.race_to = 14", "whole numbers 1..13"),
         ("german_whist", 'count = "all"\nrace_to = 27', "variant.race_to = 27", "1..26"),
-        ("german_whist", "race_to = true", "variant.race_to = True", "whole numbers 1..13"),
+        # a bool as the config spells it: `true`, not Python's `True` (a probe)
+        ("german_whist", "race_to = true", "variant.race_to = true", "whole numbers 1..13"),
         ("german_whist", 'match = ["single"]', "variant.match = ['single']", "'best_of_99'"),
         ("german_whist", "match = 3", "variant.match = 3", "'best_of_99'"),
         ("german_whist", 'match = "best_of_4"', "variant.match = 'best_of_4'", "'best_of_99'"),
@@ -227,6 +228,9 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
         ("solo_whist", "session_hands = 20\ntarget = 1e10", "variant.target = 10000000000.0",
          "a number > 0 and <= 1,000,000,000"),
         ("solo_whist", "upcard = 1", "variant.upcard = 1", "true, false"),
+        ("solo_whist", "session_hands = 4\ntarget = true", "variant.target = true",
+         "a number > 0 and <= 1,000,000,000, or leave it out (off)"),
+        ("solo_whist", "stake = false", "variant.stake = false", "a number > 0"),
         ("solo_whist", 'play_out = "yes"', "variant.play_out = 'yes'", "true, false"),
         ("solo_whist", "payments = 1", "variant.payments = 1", "'default', 'classic'"),
         # Minnesota Whist
@@ -236,6 +240,7 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
         ("minnesota_whist", 'target = "13"', "variant.target = '13'", "whole numbers 1..1,000"),
         ("minnesota_whist", 'scoring = ["pagat"]', "variant.scoring = ['pagat']", "'pagat'"),
         ("minnesota_whist", "bid = 1", "variant.bid = 1", "'cards', 'spoken'"),
+        ("minnesota_whist", "target = true", "variant.target = true", "whole numbers 1..1,000"),
         # Knock-out Whist
         ("knockout_whist", "tie_break = 1", "variant.tie_break = 1", "'cut', 'nearest_left'"),
         ("knockout_whist", "dogs_life = true", "variant.dogs_life = true",

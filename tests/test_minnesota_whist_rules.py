@@ -34,7 +34,7 @@ from strategies.random_play import RandomStrategy
 from whist_sim.cards import RANKS, SUIT_MASKS, bit, cards_str, highest, lowest, parse_card
 from whist_sim.cards import parse_cards as cards
 from whist_sim.games import make_game
-from whist_sim.games.base import DealOutcome, RuleError, VariantError
+from whist_sim.games.base import DealOutcome, RuleError, VariantError, as_toml
 from whist_sim.games.minnesota_whist import (
     GRAND,
     PASS,
@@ -679,7 +679,7 @@ def test_bad_variant_values_name_key_and_allowed_values(settings, key, allowed):
     with pytest.raises(VariantError) as info:
         make_game("minnesota_whist", settings)
     message = str(info.value)
-    assert f"variant.{key} = {settings[key]!r}" in message
+    assert f"variant.{key} = {as_toml(settings[key])}" in message  # `true`, as TOML spells it
     assert "allowed values" in message
     assert allowed in message
 

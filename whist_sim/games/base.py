@@ -352,7 +352,8 @@ def check_whole(where: str, key: str, value: Any, low: int, high: int, off: bool
         return
     if not is_whole(value) or not low <= value <= high:
         shown = f"whole numbers {low:,}..{high:,}" + (", or leave it out (off)" if off else "")
-        raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
+        raise VariantError(f"{where}.{key} = {as_toml(value)} is not allowed; allowed values:"
+                           f" {shown}")
 
 
 def shown_number(value: float) -> str:
@@ -367,7 +368,8 @@ def check_positive(where: str, key: str, value: Any, high: float, off: bool = Fa
     if not is_finite_number(value) or not 0 < value <= high:
         shown = f"a number > 0 and <= {shown_number(high)}" + (
             ", or leave it out (off)" if off else "")
-        raise VariantError(f"{where}.{key} = {value!r} is not allowed; allowed values: {shown}")
+        raise VariantError(f"{where}.{key} = {as_toml(value)} is not allowed; allowed values:"
+                           f" {shown}")
 
 
 class Game(ABC):

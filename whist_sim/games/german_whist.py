@@ -43,6 +43,7 @@ from whist_sim.games.base import (
     Variant,
     VariantError,
     as_action,
+    as_toml,
     check_choice,
     check_each_card_once,
     check_whole,
@@ -97,8 +98,8 @@ class GermanWhistVariant(Variant):
         race_to = self.race_to
         if race_to is not None and (not is_whole(race_to) or not 1 <= race_to <= top):
             raise VariantError(
-                f"{where}.race_to = {self.race_to!r} is not allowed; allowed values: whole"
-                f" numbers 1..{top} for count = {self.count!r}, or leave it out (off)"
+                f"{where}.race_to = {as_toml(self.race_to)} is not allowed; allowed values:"
+                f" whole numbers 1..{top} for count = {self.count!r}, or leave it out (off)"
             )
 
     @property
