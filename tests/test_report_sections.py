@@ -48,6 +48,18 @@ def test_the_run_table_writes_counts_and_switches_as_the_rest_of_the_report():
         "overtricks = false, prop_and_cop = true, stake = 1")
 
 
+def test_the_run_table_says_play_out_is_on_where_overtricks_imply_it():
+    """A Solo run with ``overtricks = true`` and ``play_out`` left out (null: implied) read
+    ``play_out = off`` in the run table, though every hand was played out (a probe)."""
+    from whist_sim.reports.run_section import variant_text
+
+    assert variant_text('{"overtricks": true, "play_out": null, "target": null}') == (
+        "overtricks = true, play_out = on (overtricks implies it), target = off")
+    assert variant_text('{"overtricks": false, "play_out": null}') == (
+        "overtricks = false, play_out = off")
+    assert variant_text('{"stake": 1.0, "target": 20.5}') == "stake = 1, target = 20.5"
+
+
 def test_the_contest_plot_breaks_its_line_at_a_rank_with_no_decision(tmp_path, monkeypatch):
     """A strategy's line ran straight over rank T, where it had no decision."""
     import polars as pl

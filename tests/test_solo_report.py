@@ -592,6 +592,23 @@ def test_stakes_in_the_prose_are_the_runs_ladder_stake_and_overtricks(tmp_path: 
     assert "3 units per defender" not in strength
 
 
+def test_the_prose_leaves_prop_and_cop_out_of_a_run_without_it(tmp_path: Path):
+    """A run under ``prop_and_cop = false`` read "a Prop and Cop partner gets ±5 units",
+    "calls `prop` and `cop` both count as bids" and "the two differ for Prop and Cop" of a
+    contract nobody could bid (a probe)."""
+    variant = {"payments": "classic", "stake": 2.5, "prop_and_cop": False}
+    folder = folder_with_rows(tmp_path / "no_prop", {**META, "variant": variant}, GAME,
+                              hand_built_rows())
+    bidding = " ".join(sections_of(folder, tmp_path)["Solo Whist: bidding and contracts"]
+                       .paragraphs)
+    assert "a soloist gets ±7.5 units" in bidding
+    assert "Prop" not in bidding and "`prop`" not in bidding
+    assert "partner gets" not in bidding
+    strength = " ".join(sections_of(folder, tmp_path)[
+        "Solo Whist: make rate by hand strength"].paragraphs)
+    assert "Prop" not in strength and "Cop partner" not in strength
+
+
 def test_stakes_in_the_prose_at_the_default_ladder(run: RunFolder, tmp_path: Path):
     sections = sections_of(run, tmp_path)
     assert "a soloist ±9" in " ".join(sections["Solo Whist: bidding and contracts"].paragraphs)
@@ -607,6 +624,17 @@ def test_the_standings_say_what_a_solo_forfeit_costs(run: RunFolder):
     assert "pays each other seat the Abundance Declared amount" in text
 
 
+def test_the_standings_say_the_runs_solo_forfeit_amount(tmp_path: Path):
+    """A run under the classic ladder at stake 2.5 read "(8 units at the default ladder)":
+    its forfeits cost 15 units to each other seat (a probe)."""
+    variant = {"payments": "classic", "stake": 2.5}
+    folder = folder_with_rows(tmp_path / "classic", {**META, "variant": variant}, GAME,
+                              hand_built_rows())
+    text = build_report(folder.path).markdown.read_text()
+    assert "Abundance Declared amount at the hand's stake (15 units in this run" in text
+    assert "8 units at the default ladder" not in text
+
+
 def test_every_game_says_what_a_forfeit_costs():
     from whist_sim.games import GAMES
     from whist_sim.reports.standings_section import FORFEIT_COSTS
@@ -618,7 +646,7 @@ def test_the_reports_ladder_is_the_rules_ladder():
     from whist_sim.games.solo_whist import CONTRACT_BY_NAME
     from whist_sim.reports.solo_whist_section import UNITS_PER_DEFENDER
 
-    for name in ("prop_and_cop", "solo"):
+    for name in ("prop_and_cop", "solo", "abundance_declared"):
         assert UNITS_PER_DEFENDER["default"][name] == CONTRACT_BY_NAME[name].pays
         assert UNITS_PER_DEFENDER["classic"][name] == CONTRACT_BY_NAME[name].classic_pays
 
@@ -773,3 +801,47 @@ def test_the_even_share_of_sessions_leaves_out_the_sessions_tied_for_top(run: Ru
     text = build_report(run.path).markdown.read_text()
     assert (f"{100 * tied:.1f}% of this run's sessions were tied for top and won by no seat,"
             f" so an even share is a win rate of {even:.3f} per session-seat.") in text
+
+
+def test_the_units_bars_start_at_zero(tmp_path: Path, monkeypatch):
+    """The units-per-contract panel of a run whose contracts all paid 14 to 23 units had its
+    axis from 8: bars drawn from 0 were cut, 14.5 looking less than half of 22.5 (a probe)."""
+    import matplotlib.pyplot as plt
+    import polars as pl
+
+    from whist_sim.reports import plots
+
+    drawn = []
+    real_save = plots.save
+    bidding = pl.DataFrame({
+        "strategy": ["a", "a", "b"], "contract": ["solo", "abundance", "solo"],
+        "level": [1, 3, 1], "units_per_contract": [14.5, 22.5, 15.5],
+        "units_per_contract_lo": [10.9, 22.5, 8.9], "units_per_contract_hi": [18.1, 22.5, 22.2],
+        "units_per_100": [82.4, 1.8, 33.1], "units_per_100_lo": [48.7, -1.8, 14.6],
+        "units_per_100_hi": [116.1, 5.4, 51.6]})
+
+    def keep(fig, path):
+        drawn.extend(ax.get_ylim() for ax in fig.axes)
+        return real_save(fig, path)
+
+    monkeypatch.setattr(plots, "save", keep)
+    plots.plot_units_per_contract(bidding, tmp_path / "units.png")
+    plt.close("all")
+    assert drawn and all(low <= 0 <= high for low, high in drawn)
+
+
+@pytest.mark.parametrize(("variant", "said"), [
+    ({"session_hands": 8, "target": 20}, "This run: sessions of up to 8 hands, each ending"
+     " as soon as a player is up 20 units."),
+    ({"session_hands": 2}, "This run: sessions of 2 hands."),
+    ({"session_hands": 1}, "This run plays `session_hands = 1`: a session is a single hand"),
+])
+def test_the_sessions_section_says_the_runs_session_length_and_target(
+        tmp_path: Path, variant, said):
+    """The section said "`session_hands` hands (or first to `target` units)" of every run,
+    never this run's 8 hands and 20 units, nor that at ``session_hands = 1`` its figures are
+    single hands' (a probe)."""
+    folder = folder_with_rows(tmp_path / "run", {**META, "variant": variant}, GAME,
+                              hand_built_rows())
+    text = " ".join(sections_of(folder, tmp_path)["Solo Whist: sessions"].paragraphs)
+    assert said in text

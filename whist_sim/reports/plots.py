@@ -295,8 +295,13 @@ def _grouped_bars(ax: Axes, df: pl.DataFrame, value: str, contracts: list[str],
     ax.set_xticks(x, [_label(c) for c in contracts], rotation=30, ha="right")
     if shown.height == 0:
         return False
-    return focus(ax, shown[value].to_numpy(), shown[f"{value}_lo"].fill_null(np.nan).to_numpy(),
-                 shown[f"{value}_hi"].fill_null(np.nan).to_numpy())
+    cut = focus(ax, shown[value].to_numpy(), shown[f"{value}_lo"].fill_null(np.nan).to_numpy(),
+                shown[f"{value}_hi"].fill_null(np.nan).to_numpy())
+    # a bar's length is its value only on an axis that reaches 0: focus alone set 8 to 23
+    # for contracts paying 14 to 23 units, 14.5 drawn under half as tall as 22.5 (a probe)
+    low, high = ax.get_ylim()
+    ax.set_ylim(min(low, 0.0), max(high, 0.0))
+    return cut
 
 
 def plot_units_per_contract(bidding: pl.DataFrame, path: Path | str) -> Path:

@@ -192,18 +192,22 @@ def variant_text(variant: str | None) -> str:
         parsed = json.loads(variant)
     except json.JSONDecodeError:
         return variant
-    return ", ".join(f"{k} = {_setting(v)}" for k, v in parsed.items()) or "defaults"
+    return ", ".join(f"{k} = {_value_text(k, v, parsed)}" for k, v in parsed.items()) or (
+        "defaults")
 
 
-def _setting(value: Any) -> str:
-    """A variant value as its config takes it: off, true/false, and 20 for the 20.0 a
-    number key holds (a whole ``target = 20`` is recorded as 20.0)."""
+def _value_text(key: str, value: Any, variant: dict[str, Any]) -> str:
+    """One variant value as the run played it. A null is a key left out whose meaning
+    follows from others: off, but for Solo Whist's ``play_out`` under ``overtricks = true``,
+    which plays every trick (``play_out = off`` was shown of a run that played out every
+    hand: a probe)."""
     if value is None:
-        return "off"
+        implied = key == "play_out" and variant.get("overtricks") is True
+        return "on (overtricks implies it)" if implied else "off"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+        return str(int(value))  # Solo's default stake read `stake = 1.0` (a probe)
     return str(value)
 
 

@@ -66,16 +66,22 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [
                 "For each strategy and contract: how often it bid the contract, won the"
                 " auction with it, and made it, and what it earned on the declarer side."
-                " Calls `prop` and `cop` both count as bids for Prop and Cop. A contract is"
-                " *won* by every seat of the declarer side (the Cop partner too), and"
-                " `won`, `made` and units count declarer-side seats: "
+                + (" Calls `prop` and `cop` both count as bids for Prop and Cop. A contract"
+                   " is *won* by every seat of the declarer side (the Cop partner too), and"
+                   " `won`, `made` and units count declarer-side seats: "
+                   if _has_prop(variant) else
+                   " This run plays `prop_and_cop = false`: every contract has one"
+                   " declarer, who alone *wins* it: ")
                 + stakes_text(variant) + " The `all` row pools"
                 " every contract (its bids are the auctions in which the strategy made any"
                 " bid). Forfeited hands are left out of every Solo Whist section but the"
-                " sessions. Its `make rate (declarer side)` counts every declarer-side seat,"
-                " a Cop partner's too; the make rate by hand strength counts each contract"
-                " once, under its declarer (the proposer of a Prop and Cop), so the two"
-                " differ for Prop and Cop.",
+                " sessions."
+                + (" Its `make rate (declarer side)` counts every declarer-side seat,"
+                   " a Cop partner's too; the make rate by hand strength counts each contract"
+                   " once, under its declarer (the proposer of a Prop and Cop), so the two"
+                   " differ for Prop and Cop." if _has_prop(variant) else
+                   " Its `make rate (declarer side)` and the make rate by hand strength"
+                   " count the same contracts, each under its declarer."),
                 "Intervals (95%): every rate and mean is a pooled ratio (the bid rate bids"
                 " over the strategy's seat-hands, its auctions; won/bid won over bids; the"
                 " make rate made over won; units over contracts played, or over"
@@ -149,11 +155,13 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " contract's trump (each suit's unbroken top sequence, plus trumps beyond"
                 " the fourth). For Misère and Spread Misère it is `high_cards`: the aces,"
                 " kings and queens held, which are the danger there (fewer is better);"
-                " sure tricks under no trump would be 0 for almost every misère hand. Prop"
-                " and Cop is placed by the proposer's hand alone. Each contract counts"
-                " once, under its declarer's strategy (`make rate (as declarer)`: a"
-                " Cop partner's seat is not counted, as it is in the bidding table's"
-                " `make rate (declarer side)`).",
+                " sure tricks under no trump would be 0 for almost every misère hand."
+                + (" Prop and Cop is placed by the proposer's hand alone. Each contract counts"
+                   " once, under its declarer's strategy (`make rate (as declarer)`: a"
+                   " Cop partner's seat is not counted, as it is in the bidding table's"
+                   " `make rate (declarer side)`)." if _has_prop(variant) else
+                   " Each contract counts once, under its declarer's strategy (`make rate"
+                   " (as declarer)`)."),
                 "Intervals are 95% intervals of a pooled ratio over deal indices (none where a"
                 " strength was seen in a single deal index). " + break_even_text(variant)
                 + " The curve shows only what the strategy's own bidding produced: hands it"
@@ -206,15 +214,15 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             [
                 "A session is `session_hands` hands with the deal rotating (or first to"
                 " `target` units); its winner is the seat with the highest balance, and"
-                " seats tied for top draw. One row of the `matches` table is a"
-                " session-seat; `sessions` counts them (a strategy with two seats of a"
-                " line-up has two per session). Mean balance, win rate and draw rate are"
-                " per session-seat (the strategy's totals over its session-seats, so a"
-                " line-up in which it holds two seats counts both), with the 95% interval"
-                " of a ratio over deal indices (every line-up and seating of a deal index"
-                " plays its cards). " + _even_share(sessions) + " Forfeit penalties stay"
-                " in the balances. The quantiles describe the spread of single sessions"
-                " and carry no interval.",
+                " seats tied for top draw. " + session_text(variant) + " One row of the"
+                " `matches` table is a session-seat; `sessions` counts them (a strategy"
+                " with two seats of a line-up has two per session). Mean balance, win rate"
+                " and draw rate are per session-seat (the strategy's totals over its"
+                " session-seats, so a line-up in which it holds two seats counts both),"
+                " with the 95% interval of a ratio over deal indices (every line-up and"
+                " seating of a deal index plays its cards). " + _even_share(sessions)
+                + " Forfeit penalties stay in the balances. The quantiles describe the"
+                " spread of single sessions and carry no interval.",
             ],
             [_table(sessions, [
                 ("strategy", _col("strategy")),
@@ -267,8 +275,8 @@ def _even_share(sessions: pl.DataFrame) -> str:
             f" {won / seats:.3f} per session-seat.")
 
 
-UNITS_PER_DEFENDER = {"default": {"prop_and_cop": 1, "solo": 3},
-                      "classic": {"prop_and_cop": 1, "solo": 1}}
+UNITS_PER_DEFENDER = {"default": {"prop_and_cop": 1, "solo": 3, "abundance_declared": 8},
+                      "classic": {"prop_and_cop": 1, "solo": 1, "abundance_declared": 6}}
 """Units per defender (per partner in Prop and Cop) of the two ladders, for the prose. The
 rules' table is ``whist_sim.games.solo_whist.CONTRACTS``, which reports may not import (they
 read the store only); ``tests/test_solo_report.py`` checks the two agree."""
@@ -291,14 +299,49 @@ def stakes_text(variant: Mapping[str, Any]) -> str:
     and overtricks too (a probe)."""
     units, stake = _ladder(variant)
     payments = str(variant.get("payments") or "default")
+    partner = (f" Prop and Cop partner gets ±{_units(2 * units['prop_and_cop'] * stake)}"
+               " units, a" if _has_prop(variant) else "")
     text = (f"under this run's `payments = \"{payments}\"` and `stake = {_units(stake)}` a"
-            f" Prop and Cop partner gets ±{_units(2 * units['prop_and_cop'] * stake)} units,"
-            f" a soloist ±{_units(3 * units['solo'] * stake)}")
+            f"{partner} soloist {'' if partner else 'gets '}±{_units(3 * units['solo'] * stake)}"
+            + ("" if partner else " units"))
     if variant.get("overtricks"):
         text += (", before overtricks (`overtricks = true`: each trick over the target, or"
-                 f" short of it, adds {_units(stake)} per defender, per partner in Prop and"
-                 " Cop)")
+                 f" short of it, adds {_units(stake)} per defender"
+                 + (", per partner in Prop and Cop)" if partner else ")"))
     return text + "."
+
+
+def forfeit_units(variant: Mapping[str, Any]) -> str:
+    """A forfeit's payment to each other seat in this run: the Abundance Declared amount at
+    the run's ladder and stake."""
+    units, stake = _ladder(variant)
+    payments = str(variant.get("payments") or "default")
+    return (f"{_units(units['abundance_declared'] * stake)} units in this run:"
+            f" `payments = \"{payments}\"`, `stake = {_units(stake)}`")
+
+
+def session_text(variant: Mapping[str, Any]) -> str:
+    """This run's session: its length and target. The section named only the keys, never
+    a run's 8 hands and 20 units, nor that under ``session_hands = 1`` its figures are the
+    single hands' of the standings (a probe)."""
+    hands, target = variant.get("session_hands") or 1, variant.get("target")
+    if hands == 1:
+        return ("This run plays `session_hands = 1`: a session is a single hand, so the"
+                " mean balance is the standings' mean net; the win rate is not theirs, since"
+                " a session is won only by a seat alone on the top balance (the defenders"
+                " who beat a contract tie there, and so draw the session while each wins"
+                " the hand).")
+    if target is None:
+        return f"This run: sessions of {hands} hands."
+    return (f"This run: sessions of up to {hands} hands, each ending as soon as a player is"
+            f" up {_units(float(target))} units.")
+
+
+def _has_prop(variant: Mapping[str, Any]) -> bool:
+    """Whether Prop and Cop could be called: the prose of a run under ``prop_and_cop =
+    false`` spoke of Prop and Cop partners' units and of make rates that "differ for Prop
+    and Cop" (a probe)."""
+    return variant.get("prop_and_cop") is not False
 
 
 def break_even_text(variant: Mapping[str, Any]) -> str:

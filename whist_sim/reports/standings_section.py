@@ -9,6 +9,7 @@ import polars as pl
 from whist_sim.reports import analyses, plots
 from whist_sim.reports.document import Section, column, interval, table_of
 from whist_sim.reports.run_facts import RunFacts
+from whist_sim.reports.solo_whist_section import forfeit_units
 from whist_sim.store import RunFolder
 
 WHAT_WINS = {
@@ -60,7 +61,7 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         " cut at 0 and 1, and Wilson's where every deal index gave the same rate).",
         "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
         " strategy raised, played illegally or ran out of time) is a loss"
-        f" {FORFEIT_COSTS.get(facts.game, 'for the seat that forfeited')}. `net` is points"
+        f" {forfeit_cost(facts.game, folder)}. `net` is points"
         " won minus points lost per hand, zero-sum across the table.",
     ]
     if not facts.two:
@@ -85,6 +86,17 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
     figure = plots.plot_standings(standings, out / "standings.png",
                                   fair_win_rate(facts, standings))
     return [Section("Standings", paragraphs, [table], [figure])]
+
+
+def forfeit_cost(game: str, folder: RunFolder) -> str:
+    """What a forfeit costs in this run (``FORFEIT_COSTS``), with Solo Whist's amount at the
+    run's ladder and stake: "(8 units at the default ladder)" was said of a run whose
+    forfeits cost 15 (classic ladder, stake 2.5: a probe)."""
+    cost = FORFEIT_COSTS.get(game, "for the seat that forfeited")
+    if game != "solo_whist":
+        return cost
+    amount = forfeit_units(folder.meta().get("variant") or {})
+    return cost.replace("(8 units at the default ladder)", f"({amount})")
 
 
 def _hands_is(hands: str) -> str:
