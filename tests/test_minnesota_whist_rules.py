@@ -574,6 +574,35 @@ def test_the_game_ends_as_soon_as_a_side_has_exactly_the_target():
     assert result["match_result"] == ("win", "loss", "win", "loss")
 
 
+class _NeverGrands(RandomStrategy):
+    """Passes at every spoken bid; plays at random."""
+
+    def choose(self, view, rng):
+        return PASS if view.legal >> PASS & 1 else super().choose(view, rng)
+
+
+def test_a_game_ends_after_ten_hands_per_target_point_if_no_side_reaches_the_target():
+    """Under pagat scoring a null hand only takes points away: strategies that never grand
+    played one game for ever (a probe's run hung). The side with more points wins it."""
+    played, result = play_match(game(scoring="pagat", bid="spoken", target=2),
+                                [_NeverGrands()] * 4, match_seed=5)
+    assert len(played) == 20
+    assert all(deal.outcome.facts["side_points"][0] <= 0 for deal in played)
+    score = [sum(deal.outcome.facts["side_points"][side] for deal in played) for side in (0, 1)]
+    assert max(score) < 2
+    assert result["match_points"] == per_seat((score[0], score[1]))
+    expected = ("draw", "draw") if score[0] == score[1] else (
+        ("win", "loss") if score[0] > score[1] else ("loss", "win"))
+    assert result["match_result"] == tuple(expected[seat % 2] for seat in range(4))
+
+
+def test_under_the_default_scoring_the_hand_limit_never_applies():
+    match = MinnesotaWhistGame(13)
+    for _ in range(25):  # the longest game: 12 - 12 in 24 one-point hands, then 13
+        match.record(_outcome((1, 0) if match.deals % 2 == 0 else (0, 1)))
+    assert match.score == [13, 12] and match.deals < match.hand_limit
+
+
 def test_the_game_score_is_passed_into_each_deal():
     state = game().new_deal(9, 2, score=(7, 11))
     assert all(state.view(seat).score == (7, 11) for seat in range(4))

@@ -21,6 +21,12 @@ Readings where the published rules are silent (also in docs/rules/minnesota-whis
 - ``net`` is the zero-sum form: a seat's side's points minus the other side's.
 - A forfeiting seat's side loses the hand by ``target`` points (the other side
   scores ``target``), which ends the game: a failing strategy cannot win it.
+- A game ends after ``HANDS_PER_TARGET_POINT`` x ``target`` hands (130 at 13) even if
+  no side has reached the target; the side with more points wins it, equal points
+  draw. Under the pagat scoring a null hand only takes points away, so strategies that
+  never grand played one game for ever and hung their run (a probe: -345 to -405 after
+  300 hands). Under the default scoring every hand gives a side at least 1 point, so a
+  game ends within 2 x target - 1 hands and the limit never applies.
 """
 
 from __future__ import annotations
@@ -77,6 +83,9 @@ def side_of(seat: int) -> int:
 MAX_TARGET = 1_000
 """A game is one (line-up, deal) item of a tournament, played whole by one task, so its
 length is capped: a game to 1,000 is some hundreds of deals, against 13 by the rules."""
+
+HANDS_PER_TARGET_POINT = 10
+"""A game's hands are at most this many per point of ``target`` (see the module doc)."""
 
 
 @dataclass(frozen=True)
@@ -423,12 +432,14 @@ class MinnesotaWhistGame(MatchState):
 
     def __init__(self, target: int) -> None:
         self.target = target
+        self.hand_limit = HANDS_PER_TARGET_POINT * target
+        """Hands after which the game ends without a side at ``target`` (module doc)."""
         self.deals = 0
         self.score = [0, 0]
         self.deals_won = [0, 0]
 
     def next_dealer(self) -> int | None:
-        if max(self.score) >= self.target:
+        if max(self.score) >= self.target or self.deals >= self.hand_limit:
             return None
         return dealer_of_hand(self.deals)
 
@@ -458,7 +469,8 @@ class MinnesotaWhist(Game):
 
     name = "minnesota_whist"
     title = "Minnesota Whist"
-    version = 1
+    version = 2
+    """2: a game ends after 10 hands per target point (module doc)."""
     min_players = 4
     max_players = 4
     variant_type = MinnesotaWhistVariant
