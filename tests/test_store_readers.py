@@ -63,6 +63,13 @@ def test_readers_never_see_a_partial_or_doubled_unit_while_a_writer_commits_and_
             except RunFolderError as exc:
                 assert "no results yet" in str(exc)
                 continue
+            except FileNotFoundError as exc:
+                # the one read the store does not promise (folder.RETIRED_KEEP_SECONDS):
+                # a scan spanning the writer's close, which removes the retired units
+                assert "/.units/task-" in str(exc), exc
+                writer.wait(timeout=10)  # the run was ending: its writer exits at once
+                seen["scan spanning the writer's close"] += 1
+                break
             # whist_sim's reader holds one snapshot: its tables agree with each other
             assert _whole_units(deals, "deals") and _whole_units(seats, "seats")
             assert deals.select("pairing", "deal").unique().sort("pairing", "deal").equals(

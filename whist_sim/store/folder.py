@@ -87,6 +87,13 @@ READ_ATTEMPTS = 20
 it was being read (it then read for longer than ``SUPERSEDED_KEEP_SECONDS``, or
 ``SUPERSEDED_KEPT`` commits)."""
 
+FRESH_ATTEMPTS = 5
+"""Times a reader reads again when ``data/`` moved on while it read a snapshot that is
+still whole, before it settles for that snapshot: the newest is preferred, since the
+writer's close removes the units of the snapshots before its last (a reader that
+settled for one at once then found a unit's file gone when it scanned, in CI), while
+a writer that commits faster than the reader reads must not starve it."""
+
 
 class RunFolder:
     """A run folder on disk: ``run.json``, the units of Parquet tables, and ``data/``."""
@@ -357,7 +364,7 @@ class RunFolder:
             return
         if not os.path.lexists(self.data):
             raise RunFolderError(self._no_data())
-        for _ in range(READ_ATTEMPTS):
+        for attempt in range(READ_ATTEMPTS):
             shown = _target(self.data)
             try:
                 view = read_view(self.path, tables)
@@ -369,7 +376,8 @@ class RunFolder:
                     f"{self.path}: the manifest of the snapshot data/ shows is missing"
                     f" ({exc.filename or exc} is gone); run whist-sim run --resume"
                     f" {self.path} to rebuild it from the records each unit keeps") from None
-            if problems and _target(self.data) != shown:
+            moved = _target(self.data) != shown
+            if moved and (problems or attempt < FRESH_ATTEMPTS):
                 continue
             if problems:
                 raise RunFolderError(explain(self.path, view, problems))
