@@ -356,7 +356,8 @@ class RunFolder:
 
     def _read(self, checksum: bool) -> None:
         """Take the snapshot ``data/`` shows and check it; read again if a writer swapped it
-        meanwhile and its old snapshot is gone (see ``SUPERSEDED_KEEP_SECONDS``)."""
+        meanwhile (``FRESH_ATTEMPTS`` times, then a whole older snapshot will do) or removed
+        it (see ``SUPERSEDED_KEEP_SECONDS``)."""
         tables = self.tables()
         if legacy.is_legacy(self.path):
             legacy.check(self.path, tables)
