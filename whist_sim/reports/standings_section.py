@@ -31,13 +31,14 @@ WHAT_WINS = {
 FORFEIT_COSTS = {
     "german_whist": "by the largest score the variant allows",
     "solo_whist": "in which the forfeiting seat pays each other seat the Abundance Declared"
-    " amount at the hand's stake (8 units at the default ladder)",
+    " amount at the hand's stake ({amount})",
     "minnesota_whist": "in which the other side scores `target` points, which ends the game",
     "knockout_whist": "of the game: the forfeiting seat's net is −(players − 1), every other"
     " seat's +1",
 }
 """Per game, what a forfeit costs (docs/rules): "the largest score the variant allows" is
-German Whist's rule, and was once said of every game (a probe)."""
+German Whist's rule, and was once said of every game (a probe). Solo Whist's names its
+``amount`` in the run (``forfeit_cost``)."""
 
 NO_DRAWS = {"minnesota_whist": "Minnesota Whist has no draw rate: one side always ends a hand"
             " with more points than the other, so no hand is drawn."}
@@ -93,10 +94,9 @@ def forfeit_cost(game: str, folder: RunFolder) -> str:
     run's ladder and stake: "(8 units at the default ladder)" was said of a run whose
     forfeits cost 15 (classic ladder, stake 2.5: a probe)."""
     cost = FORFEIT_COSTS.get(game, "for the seat that forfeited")
-    if game != "solo_whist":
+    if "{amount}" not in cost:
         return cost
-    amount = forfeit_units(folder.meta().get("variant") or {})
-    return cost.replace("(8 units at the default ladder)", f"({amount})")
+    return cost.format(amount=forfeit_units(folder.meta().get("variant") or {}))
 
 
 def _hands_is(hands: str) -> str:
