@@ -40,11 +40,11 @@ def _assert_clean_error(result, *fragments: str) -> None:
         (('use = "heuristic"', 'use = "heuristic"\nparams = { nonsense = 1 }'),
          ["strategies[1]", "unknown parameter 'nonsense'", "allowed parameters:"]),
         (("[[strategies]]", '[variant]\ncount = "most"\n\n[[strategies]]'),
-         ["variant.count = 'most'", "allowed values: 'stage2', 'all', 'weighted'"]),
+         ['variant.count = "most"', 'allowed values: "stage2", "all", "weighted"']),
         (("[[strategies]]", "[variant]\nopen_stock = 0\n\n[[strategies]]"),
          ["variant.open_stock = 0", "allowed values: whole numbers 1..26"]),
         (("[[strategies]]", '[variant]\nmatch = "best_of_4"\n\n[[strategies]]'),
-         ["variant.match = 'best_of_4'", "'best_of_3'"]),
+         ['variant.match = "best_of_4"', '"best_of_3"']),
         (("[[strategies]]", "[variant]\nrace_to = 14\n\n[[strategies]]"),
          ["variant.race_to = 14", "1..13"]),
         (("[[strategies]]", "[variant]\nstake = 2\n\n[[strategies]]"),
@@ -52,27 +52,28 @@ def _assert_clean_error(result, *fragments: str) -> None:
         (("deals = 12", "deals = 12\nplayers = 3"),
          ["german_whist is played by 2 players, not 3"]),
         (('game = "german_whist"', 'game = "bridge"'),
-         ["tournament.game = 'bridge'", "allowed values: german_whist"]),
+         ['tournament.game = "bridge": not a game whist_sim knows',
+          "allowed values: german_whist"]),
         (("deals = 12", "deals = 0"),
          ["tournament.deals = 0", "allowed values: whole numbers 1..1,000,000,000"]),
         (("deals = 12", 'deals = 12\nformat = "gauntlt"'),
-         ["tournament.format = 'gauntlt': not allowed;",
-          "allowed values: 'round_robin' or 'gauntlet'"]),
+         ['tournament.format = "gauntlt": not allowed;',
+          'allowed values: "round_robin" or "gauntlet"']),
         (("deals = 12", 'deals = 12\non_error = "ignore"'),
-         ["tournament.on_error = 'ignore'", "allowed values: 'forfeit' or 'abort'"]),
+         ['tournament.on_error = "ignore"', 'allowed values: "forfeit" or "abort"']),
         (("deals = 12", 'deals = 12\nclock = { base = 5, per = "hand" }'),
-         ["tournament.clock.per = 'hand'", "allowed values: 'deal' or 'match'"]),
+         ['tournament.clock.per = "hand"', 'allowed values: "deal" or "match"']),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = " "'),
-         ["strategies[1].label = ' ': an empty label;", "or leave label out"]),
+         ['strategies[1].label = " ": an empty label;', "or leave label out"]),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = "a\\nb"'),
-         ["strategies[1].label = 'a\\nb': it holds the control character '\\n'; allowed"
+         ['strategies[1].label = "a\\nb": it holds the control character \'\\n\'; allowed'
           " values: a name on one line"]),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = "x\\u0000y"'),
          ["it holds the control character '\\x00'"]),
         (('use = "heuristic"', 'use = "heuristic"\nlabel = 5'),
          ["strategies[1].label = 5: not a text (a whole number)", 'e.g. label = "bold"']),
         (('use = "heuristic"', 'use = "heuristic"\nisolate = "yes"'),
-         ["strategies[1].isolate = 'yes': not true or false (a string); allowed values:"
+         ['strategies[1].isolate = "yes": not true or false (a string); allowed values:'
           " true, false"]),
         (('use = "heuristic"', 'use = "heuristic"\nisolate = 1'),
          ["strategies[1].isolate = 1: not true or false"]),
@@ -98,7 +99,7 @@ def test_every_mistake_of_the_variant_and_the_entrants_is_named_at_once(tmp_path
             + '\n[[strategies]]\nuse = "no_such_strategy"\n')
     config = write_config(tmp_path, body)
     result = _run("run", str(config), "--out", str(tmp_path / "out"), "--no-progress")
-    _assert_clean_error(result, "variant.count = 'most'", "strategies[1] (heuristic(nonsense=1))",
+    _assert_clean_error(result, 'variant.count = "most"', "strategies[1] (heuristic(nonsense=1))",
                         "unknown parameter 'nonsense'", "label 'random' is used twice",
                         "strategies[3] (no_such_strategy)",
                         "unknown strategy 'no_such_strategy'")
@@ -116,7 +117,7 @@ def test_every_bad_rule_setting_and_sprt_value_is_named_at_once(tmp_path):
     config = write_config(tmp_path, body)
     result = _run("run", str(config), "--out", str(tmp_path / "out"), "--no-progress")
     _assert_clean_error(result, "unknown key 'trump' (did you mean 'trumps'?)",
-                        "variant.count = 'al' is not allowed",
+                        'variant.count = "al" is not allowed',
                         "variant.open_stock = 30 is not allowed",
                         "sprt.alpha = 2 is not allowed", "sprt.elo0 = 10 must be below elo1",
                         "[sprt] compares two entrants")
@@ -311,9 +312,9 @@ label = "random_b"
         ("solo_whist", "", "overtricks = true\nplay_out = false",
          ["overtricks = true needs every trick played", "play_out"]),
         ("solo_whist", "", "stake = 0", ["variant.stake = 0", "a number > 0"]),
-        ("solo_whist", "", 'payments = "modern"', ["variant.payments = 'modern'", "'classic'"]),
+        ("solo_whist", "", 'payments = "modern"', ['variant.payments = "modern"', '"classic"']),
         ("solo_whist", "", "target = 50", ["session_hands must cap it above 1"]),
-        ("minnesota_whist", "", 'scoring = "bridge"', ["variant.scoring = 'bridge'", "'pagat'"]),
+        ("minnesota_whist", "", 'scoring = "bridge"', ['variant.scoring = "bridge"', '"pagat"']),
         ("minnesota_whist", 'partnerships = [["random", "nobody"], ["random_b", "random_b"]]', "",
          ["tournament.partnerships: unknown label 'nobody'", "random_b"]),
         ("minnesota_whist", 'partnerships = [["random", "random_b"]]', "",
@@ -329,8 +330,8 @@ label = "random_b"
         ("knockout_whist", "players = 8", "", ["knockout_whist is played by 2..7 players, not 8"]),
         ("knockout_whist", "players = [4, 4]", "", ["list each table size once"]),
         ("knockout_whist", "", 'dogs_life = "always"',
-         ["variant.dogs_life = 'always'", "'first_round'", "'first_knockout'"]),
-        ("knockout_whist", "", 'tie_break = "coin"', ["variant.tie_break = 'coin'", "'cut'"]),
+         ['variant.dogs_life = "always"', '"first_round"', '"first_knockout"']),
+        ("knockout_whist", "", 'tie_break = "coin"', ['variant.tie_break = "coin"', '"cut"']),
     ],
 )
 def test_bad_game_settings_fail_before_any_work(tmp_path, game, extra, variant, fragments):
@@ -564,7 +565,7 @@ def test_a_small_root_seed_with_an_isolated_entrant_is_warned_of(tmp_path, seed,
 @pytest.mark.parametrize(("option", "value", "said"), [
     ("--sprt", "elo0=0 elo1=5 batch=0", "--sprt batch = 0: out of range"),
     ("--sprt", "alpha=0.7", "--sprt alpha = 0.7 is not allowed"),
-    ("--variant", "count=bogus", "--variant count = 'bogus' is not allowed"),
+    ("--variant", "count=bogus", '--variant count = "bogus" is not allowed'),
 ])
 def test_a_duels_bad_option_value_is_named_as_the_option_it_was_given_in(tmp_path, option,
                                                                         value, said):
@@ -680,6 +681,6 @@ def test_a_text_where_a_list_belongs_is_shown_as_the_list_it_may_have_meant(tmp_
                                   'candidates = "heuristic"\n', 1)
     result = _run("run", str(write_config(tmp_path, body)), "--out", str(tmp_path / "out"),
                   "--no-progress")
-    _assert_clean_error(result, "tournament.candidates = 'heuristic': not a list (a string);"
+    _assert_clean_error(result, 'tournament.candidates = "heuristic": not a list (a string);'
                                 " allowed values: a list in brackets, e.g. candidates ="
-                                " ['heuristic']")
+                                ' ["heuristic"]')

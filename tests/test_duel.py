@@ -274,7 +274,7 @@ def test_tracker_keeps_a_float_per_deal_and_reads_them_in_deal_order(tmp_path):
 
 
 @pytest.mark.parametrize(("keyword", "fragment"), [
-    ({"sprt": {"elo0": "0", "elo1": 10}}, "sprt.elo0 = '0': not a finite number (a string)"),
+    ({"sprt": {"elo0": "0", "elo1": 10}}, 'sprt.elo0 = "0": not a finite number (a string)'),
     ({"sprt": {"elo0": True, "elo1": 10}}, "sprt.elo0 = true: not a finite number (true)"),
     ({"sprt": "elo0=0 elo1=10"}, "sprt = 'elo0=0 elo1=10' is not a table"),
     ({"variant": "count=all"}, "variant = 'count=all' is not a table"),

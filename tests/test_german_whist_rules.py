@@ -41,7 +41,7 @@ from whist_sim.cards import (
     parse_cards,
 )
 from whist_sim.games import make_game
-from whist_sim.games.base import DealOutcome, RuleError, VariantError
+from whist_sim.games.base import DealOutcome, RuleError, VariantError, as_toml
 from whist_sim.games.german_whist import GermanWhist, GermanWhistDeal, GermanWhistVariant
 from whist_sim.play import play_deal, play_match
 from whist_sim.rng import shuffled_deck
@@ -653,11 +653,11 @@ def test_bool_is_not_taken_for_a_card():
 @pytest.mark.parametrize(
     ("settings", "key", "allowed"),
     [
-        ({"count": "most"}, "count", "'stage2', 'all', 'weighted'"),
-        ({"trumps": "hearts"}, "trumps", "'upcard', 'none'"),
-        ({"match": "best_of_4"}, "match", "'best_of_3', 'best_of_5'"),
-        ({"match": "best_of_1"}, "match", "'single'"),
-        ({"match": "twice"}, "match", "'single'"),
+        ({"count": "most"}, "count", '"stage2", "all", "weighted"'),
+        ({"trumps": "hearts"}, "trumps", '"upcard", "none"'),
+        ({"match": "best_of_4"}, "match", '"best_of_3", "best_of_5"'),
+        ({"match": "best_of_1"}, "match", '"single"'),
+        ({"match": "twice"}, "match", '"single"'),
         ({"open_stock": 0}, "open_stock", "1..26"),
         ({"open_stock": 27}, "open_stock", "1..26"),
         ({"open_stock": "2"}, "open_stock", "1..26"),
@@ -672,7 +672,7 @@ def test_bad_variant_values_name_key_and_allowed_values(settings, key, allowed):
     with pytest.raises(VariantError) as info:
         make_game("german_whist", settings)
     message = str(info.value)
-    assert f"variant.{key} = {settings[key]!r}" in message
+    assert f"variant.{key} = {as_toml(settings[key])}" in message  # "most", as TOML spells it
     assert "allowed values" in message
     assert allowed in message
 

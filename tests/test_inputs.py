@@ -99,13 +99,13 @@ TASK_SIZES = "whole numbers 1..10,000, or 'auto'"
         ("time_limit = nan", "tournament.time_limit = nan", SECONDS),
         ("time_limit = 0", "tournament.time_limit = 0", SECONDS),
         ("time_limit = 3601", "tournament.time_limit = 3601", SECONDS),
-        ('time_limit = "5"', "tournament.time_limit = '5'", SECONDS),
+        ('time_limit = "5"', 'tournament.time_limit = "5"', SECONDS),
         ("bench_after = true", "tournament.bench_after = true", DEALS),
         ("players = 3", "tournament.players = 3", "allowed values: 2"),
-        ('players = "2"', "tournament.players = '2'", "a table size (a whole number)"),
+        ('players = "2"', 'tournament.players = "2"', "a table size (a whole number)"),
         ("players = []", "tournament.players = []", "a list of distinct sizes"),
         ("memory_limit = [1]", "tournament.memory_limit = [1]", 'a size such as "2 GiB"'),
-        ('memory_limit = "1 KiB"', "tournament.memory_limit = '1 KiB'",
+        ('memory_limit = "1 KiB"', 'tournament.memory_limit = "1 KiB"',
          "sizes from 256 MiB to 1 TiB"),
         ("memory_limit = 1e3", "tournament.memory_limit = 1000.0", "sizes from 256 MiB"),
         ("memory_limit = 2.5", "tournament.memory_limit = 2.5", "a whole number of bytes"),
@@ -114,9 +114,9 @@ TASK_SIZES = "whole numbers 1..10,000, or 'auto'"
         ("clock = 60", "tournament.clock = 60", "its keys: base, increment, per"),
         ("clock = { increment = 1 }", "missing key 'tournament.clock.base'",
          "(seconds on each seat's clock, 0.001..86,400; e.g. clock = { base = 60,"),
-        ('output_limit = "2 GiB"', "tournament.output_limit = '2 GiB'",
+        ('output_limit = "2 GiB"', 'tournament.output_limit = "2 GiB"',
          "sizes from 0 bytes to 1 GiB"),
-        (f'output_limit = "{"9" * 400} TiB"', "tournament.output_limit = '999",
+        (f'output_limit = "{"9" * 400} TiB"', 'tournament.output_limit = "999',
          'a size such as "2 GiB"'),
     ],
 )
@@ -150,7 +150,7 @@ def _config_without(key: str, line: str) -> str:
     ("line", "key"),
     [("deals = 0", "tournament.deals = 0"),
      ("deals = 1_000_000_001", "tournament.deals = 1000000001"),
-     ('deals = "12"', "tournament.deals = '12'"),
+     ('deals = "12"', 'tournament.deals = "12"'),
      ("deals = 1.5", "tournament.deals = 1.5"), ("deals = true", "tournament.deals = true")],
 )
 def test_deals_out_of_range_is_one_line(tmp_path, line, key):
@@ -162,7 +162,7 @@ def test_deals_out_of_range_is_one_line(tmp_path, line, key):
     ("line", "key"),
     [("deals_per_task = 0", "tournament.deals_per_task = 0"),
      ("deals_per_task = 10_001", "tournament.deals_per_task = 10001"),
-     ('deals_per_task = "big"', "tournament.deals_per_task = 'big'")],
+     ('deals_per_task = "big"', 'tournament.deals_per_task = "big"')],
 )
 def test_task_size_out_of_range_is_one_line(tmp_path, line, key):
     _assert_names(_refusal(tmp_path, _config_without("deals_per_task", line)), key, TASK_SIZES)
@@ -182,9 +182,9 @@ def test_sprt_batch_is_bounded(tmp_path, batch):
 
 
 @pytest.mark.parametrize(("line", "key"), [
-    ('elo0 = 0\nelo1 = "10"', "sprt.elo1 = '10'"),
+    ('elo0 = 0\nelo1 = "10"', 'sprt.elo1 = "10"'),
     ("elo0 = 0\nelo1 = true", "sprt.elo1 = true"),
-    ('alpha = "0.05"', "sprt.alpha = '0.05'"),
+    ('alpha = "0.05"', 'sprt.alpha = "0.05"'),
 ])
 def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
     """A text or true was read as its number: elo1 = true ran the test at elo1 = 1."""
@@ -198,26 +198,26 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
         # German Whist
         ("german_whist", "open_stock = 0", "variant.open_stock = 0", "whole numbers 1..26"),
         ("german_whist", "open_stock = 3.0", "variant.open_stock = 3.0", "whole numbers 1..26"),
-        ("german_whist", 'open_stock = "3"', "variant.open_stock = '3'", "whole numbers 1..26"),
+        ("german_whist", 'open_stock = "3"', 'variant.open_stock = "3"', "whole numbers 1..26"),
         ("german_whist", "race_to = 14", "variant.race_to = 14", "whole numbers 1..13"),
         ("german_whist", 'count = "all"\nrace_to = 27', "variant.race_to = 27", "1..26"),
         # a bool as the config spells it: `true`, not Python's `True` (a probe)
         ("german_whist", "race_to = true", "variant.race_to = true", "whole numbers 1..13"),
-        ("german_whist", 'match = ["single"]', "variant.match = ['single']", "'best_of_99'"),
-        ("german_whist", "match = 3", "variant.match = 3", "'best_of_99'"),
-        ("german_whist", 'match = "best_of_4"', "variant.match = 'best_of_4'", "'best_of_99'"),
-        ("german_whist", 'match = "best_of_101"', "variant.match = 'best_of_101'",
+        ("german_whist", 'match = ["single"]', 'variant.match = ["single"]', '"best_of_99"'),
+        ("german_whist", "match = 3", "variant.match = 3", '"best_of_99"'),
+        ("german_whist", 'match = "best_of_4"', 'variant.match = "best_of_4"', '"best_of_99"'),
+        ("german_whist", 'match = "best_of_101"', 'variant.match = "best_of_101"',
          "odd numbers"),
-        ("german_whist", 'match = "best_of_03"', "variant.match = 'best_of_03'", "'best_of_3'"),
-        ("german_whist", 'count = ["all"]', "variant.count = ['all']", "'stage2', 'all'"),
-        ("german_whist", "trumps = true", "variant.trumps = true", "'upcard', 'none'"),
+        ("german_whist", 'match = "best_of_03"', 'variant.match = "best_of_03"', '"best_of_3"'),
+        ("german_whist", 'count = ["all"]', 'variant.count = ["all"]', '"stage2", "all"'),
+        ("german_whist", "trumps = true", "variant.trumps = true", '"upcard", "none"'),
         # Solo Whist
         ("solo_whist", "stake = 1e300", "variant.stake = 1e+300", "a number > 0 and <= 1,000,000"),
         ("solo_whist", "stake = 9223372036854775807", "variant.stake = 9223372036854775807",
          "a number > 0 and <= 1,000,000"),
         ("solo_whist", "stake = inf", "variant.stake = inf", "a number > 0 and <= 1,000,000"),
         ("solo_whist", "stake = 0", "variant.stake = 0", "a number > 0 and <= 1,000,000"),
-        ("solo_whist", 'stake = "1"', "variant.stake = '1'", "a number > 0 and <= 1,000,000"),
+        ("solo_whist", 'stake = "1"', 'variant.stake = "1"', "a number > 0 and <= 1,000,000"),
         ("solo_whist", "session_hands = 1_000_000_000", "variant.session_hands = 1000000000",
          "whole numbers 1..1,000"),
         ("solo_whist", "session_hands = 0", "variant.session_hands = 0", "whole numbers 1..1,000"),
@@ -231,20 +231,20 @@ def test_sprt_numbers_are_numbers_as_written(tmp_path, line, key):
         ("solo_whist", "session_hands = 4\ntarget = true", "variant.target = true",
          "a number > 0 and <= 1,000,000,000, or leave it out (off)"),
         ("solo_whist", "stake = false", "variant.stake = false", "a number > 0"),
-        ("solo_whist", 'play_out = "yes"', "variant.play_out = 'yes'", "true, false"),
-        ("solo_whist", "payments = 1", "variant.payments = 1", "'default', 'classic'"),
+        ("solo_whist", 'play_out = "yes"', 'variant.play_out = "yes"', "true, false"),
+        ("solo_whist", "payments = 1", "variant.payments = 1", '"default", "classic"'),
         # Minnesota Whist
         ("minnesota_whist", "target = 0", "variant.target = 0", "whole numbers 1..1,000"),
         ("minnesota_whist", "target = 1001", "variant.target = 1001", "whole numbers 1..1,000"),
         ("minnesota_whist", "target = 13.0", "variant.target = 13.0", "whole numbers 1..1,000"),
-        ("minnesota_whist", 'target = "13"', "variant.target = '13'", "whole numbers 1..1,000"),
-        ("minnesota_whist", 'scoring = ["pagat"]', "variant.scoring = ['pagat']", "'pagat'"),
-        ("minnesota_whist", "bid = 1", "variant.bid = 1", "'cards', 'spoken'"),
+        ("minnesota_whist", 'target = "13"', 'variant.target = "13"', "whole numbers 1..1,000"),
+        ("minnesota_whist", 'scoring = ["pagat"]', 'variant.scoring = ["pagat"]', '"pagat"'),
+        ("minnesota_whist", "bid = 1", "variant.bid = 1", '"cards", "spoken"'),
         ("minnesota_whist", "target = true", "variant.target = true", "whole numbers 1..1,000"),
         # Knock-out Whist
-        ("knockout_whist", "tie_break = 1", "variant.tie_break = 1", "'cut', 'nearest_left'"),
+        ("knockout_whist", "tie_break = 1", "variant.tie_break = 1", '"cut", "nearest_left"'),
         ("knockout_whist", "dogs_life = true", "variant.dogs_life = true",
-         "'off', 'first_round', 'first_knockout'"),
+         '"off", "first_round", "first_knockout"'),
     ],
 )
 def test_variant_keys_are_refused_out_of_range_naming_file_key_and_range(

@@ -693,10 +693,10 @@ def test_a_failing_strategy_forfeits_and_its_side_loses_by_the_target():
 @pytest.mark.parametrize(
     ("settings", "key", "allowed"),
     [
-        ({"scoring": "bridge"}, "scoring", "'default', 'pagat'"),
-        ({"scoring": None}, "scoring", "'default', 'pagat'"),
-        ({"bid": "cards_open"}, "bid", "'cards', 'spoken'"),
-        ({"bid": "Spoken"}, "bid", "'cards', 'spoken'"),
+        ({"scoring": "bridge"}, "scoring", '"default", "pagat"'),
+        ({"scoring": None}, "scoring", '"default", "pagat"'),
+        ({"bid": "cards_open"}, "bid", '"cards", "spoken"'),
+        ({"bid": "Spoken"}, "bid", '"cards", "spoken"'),
         ({"target": 0}, "target", "whole numbers 1..1,000"),
         ({"target": -13}, "target", "whole numbers 1..1,000"),
         ({"target": "13"}, "target", "whole numbers 1..1,000"),

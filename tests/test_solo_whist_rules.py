@@ -898,7 +898,7 @@ def test_target_session_played_out_stops_at_the_first_player_to_reach_it():
 @pytest.mark.parametrize(
     "settings,fragments",
     [
-        ({"payments": "modern"}, ["payments", "'default', 'classic'"]),
+        ({"payments": "modern"}, ["payments", '"default", "classic"']),
         ({"stake": 0}, ["stake", "a number > 0"]),
         ({"stake": -1.5}, ["stake", "a number > 0"]),
         ({"stake": "2"}, ["stake", "a number > 0"]),

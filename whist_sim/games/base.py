@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import math
 import operator
 import sys
@@ -328,8 +329,17 @@ def check_choice(where: str, key: str, value: Any, allowed: tuple[Any, ...]) -> 
 
 
 def as_toml(value: Any) -> str:
-    """A value as a config file spells it, for messages: true rather than True."""
-    return ("true" if value else "false") if isinstance(value, bool) else repr(value)
+    """A value as a config file spells it, for messages: ``true`` rather than ``True``,
+    ``"classic"`` rather than ``'classic'``, so a user can paste it back into the file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string, escapes and all
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(as_toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key} = {as_toml(item)}" for key, item in value.items()) + "}"
+    return repr(value)
 
 
 def is_whole(value: Any) -> bool:

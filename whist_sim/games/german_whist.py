@@ -90,8 +90,8 @@ class GermanWhistVariant(Variant):
         check_choice(where, "trumps", self.trumps, ("upcard", "none"))
         if self.best_of is None:
             raise VariantError(
-                f"{where}.match = {self.match!r} is not allowed; allowed values: 'single',"
-                f" 'best_of_3', 'best_of_5', ... 'best_of_{MAX_BEST_OF}' (odd numbers)"
+                f"{where}.match = {as_toml(self.match)} is not allowed; allowed values: \"single\","
+                f" \"best_of_3\", \"best_of_5\", ... \"best_of_{MAX_BEST_OF}\" (odd numbers)"
             )
         check_whole(where, "open_stock", self.open_stock, 1, 26)
         top = MAX_UNITS[self.count]
@@ -99,7 +99,7 @@ class GermanWhistVariant(Variant):
         if race_to is not None and (not is_whole(race_to) or not 1 <= race_to <= top):
             raise VariantError(
                 f"{where}.race_to = {as_toml(self.race_to)} is not allowed; allowed values:"
-                f" whole numbers 1..{top} for count = {self.count!r}, or leave it out (off)"
+                f" whole numbers 1..{top} for count = {as_toml(self.count)}, or leave it out (off)"
             )
 
     @property

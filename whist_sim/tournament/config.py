@@ -350,7 +350,8 @@ class TournamentSection(BaseModel):
     @classmethod
     def _known_game(cls, value: str) -> str:
         if value not in GAMES:
-            raise ValueError(f"unknown game {value!r}; allowed values: {', '.join(sorted(GAMES))}")
+            raise ValueError("not a game whist_sim knows; allowed values:"
+                             f" {', '.join(sorted(GAMES))}")
         return value
 
     @field_validator("partnerships", mode="before")
@@ -983,7 +984,7 @@ def _load_deals(config: TournamentConfig, games: list[Game], source: str) -> Non
     if not section.deals_file.strip():
         # joined to the config's folder, an empty name was refused as "is a folder"
         raise ConfigError(
-            f"{source}: tournament.deals_file = {section.deals_file!r} is empty; give a deal"
+            f"{source}: tournament.deals_file = {as_toml(section.deals_file)} is empty; give a deal"
             " set, a Parquet file (relative to the config file), or leave deals_file out to"
             " deal from the seed")
     if len(games) > 1:
@@ -1144,7 +1145,7 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
             lines.append(f"{source}: missing key {key!r}{MISSING_HINTS.get(key, '')}")
         elif error["type"] == "literal_error":  # one of a few words
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: not allowed;"
-                         f" allowed values: {error['ctx']['expected']}")
+                         f" allowed values: {_as_toml_words(error['ctx']['expected'])}")
         elif error["type"] in _PLAIN_WORDS:  # pydantic's own words name its types
             given = "" if error["type"] == "too_short" else f" = {as_toml(error.get('input'))}"
             lines.append(f"{source}: {key}{given}: {_PLAIN_WORDS[error['type']](error, key)}")
@@ -1152,6 +1153,12 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
             message = error["msg"].removeprefix("Value error, ")
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: {message}")
     return "\n".join(lines)
+
+
+def _as_toml_words(expected: str) -> str:
+    """Pydantic's ``'round_robin' or 'gauntlet'`` as a config spells its words,
+    ``"round_robin" or "gauntlet"``: what the reader may paste back into the file."""
+    return re.sub(r"'([^'\\]*)'", r'"\1"', expected)
 
 
 MISSING_HINTS = {
