@@ -593,6 +593,13 @@ label = "heuristic_b"
     per_set = rows.group_by("pairing", "deal", "partnership").agg(
         pl.col("rotation").n_unique().alias("games"))
     assert per_set["games"].to_list() == [2] * per_set.height  # both games, one label
+    # the games table labels a partnership as the granding table does: in seat order its
+    # games were split into a row with no hands and a row of half the games (a probe)
+    table = mw.summary(mw.seat_deals(run.scan("seats"), run.scan("deals")),
+                       run.scan("matches")).filter(pl.col("kind") == mw.PARTNERSHIP).collect()
+    assert sorted(table["name"]) == ["heuristic+random", "random_b+heuristic_b"]
+    sets = rows.select("pairing", "deal").unique().height
+    assert table["games"].to_list() == [2 * sets, 2 * sets]  # every game of every set
 
 
 def test_the_standings_of_a_game_without_draws_show_no_draw_rate(run: RunFolder):

@@ -151,11 +151,18 @@ def _units(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> tuple[pl.LazyFrame
     partner = matches.select(
         *game, ((pl.col("seat") + 2) % 4).alias("seat"), pl.col("strategy").alias("partner"))
     won = (pl.col("result") == "win").cast(pl.Float64)
+    # in the line-up's order, as ``seat_deals`` labels it: in seat order a mixed
+    # partnership's games were split between two labels (a probe)
+    first = ((pl.col("seat") - pl.col("rotation")) % 4) < ((pl.col("seat") + 2
+                                                            - pl.col("rotation")) % 4)
     game_rows = pl.concat([
         matches.filter(pl.col("seat") < 2)
         .join(partner, on=[*game, "seat"])
         .select(*PAIR, kind=pl.lit(PARTNERSHIP),
-                name=pl.format("{}+{}", pl.col("strategy"), pl.col("partner")), won=won),
+                name=pl.when(first)
+                .then(pl.format("{}+{}", pl.col("strategy"), pl.col("partner")))
+                .otherwise(pl.format("{}+{}", pl.col("partner"), pl.col("strategy"))),
+                won=won),
         matches.select(*PAIR, kind=pl.lit(STRATEGY), name=pl.col("strategy"), won=won),
     ])
     return deal_rows, game_rows
