@@ -66,6 +66,16 @@ from whist_sim.tournament.schedule import Plan
 
 TITLE = "Verdict"
 
+MIXED_GAMES_NOTE = (
+    " For a strategy, its `game win rate` in the Minnesota section differs from its figure"
+    " here, and both are right: that rate counts every game the strategy sat in, once per"
+    " seat, whoever sat beside it; this figure takes, for each other entrant, the games"
+    " the two sat on opposite sides, and averages those shares over the entrants, so a"
+    " game against a partnership of the strategy itself and another counts against the"
+    " other alone, and each entrant met weighs the same however many games it was met in.")
+"""Said under mixed Minnesota partnerships, where the two figures part (a probe read 64.2%
+here beside 0.606 there); in a round robin of partnerships of one entrant each they agree."""
+
 ALL_PAIRS_UP_TO = 4
 """With at most this many entrants every two are compared; with more, neighbours only."""
 
@@ -109,7 +119,7 @@ def verdict_section(
             " different strategies), so a strategy's figures below include the games it"
             " played beside another, for and against the same opponents: they describe"
             " partnerships as much as strategies, and no comparison between two entrants"
-            " is tested.")
+            " is tested." + (MIXED_GAMES_NOTE if game == "minnesota_whist" else ""))
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
     apart_pairs: list[tuple[str, str]] = []
