@@ -83,3 +83,29 @@ def test_good_arguments_still_evaluate(view):
                       budget_candidates=2, min_make=1, confidence=0)
     for result in (rolled, solved):
         assert view.legal >> result.action & 1
+
+
+@pytest.mark.parametrize("rng", [1, None, "seed"])
+def test_a_seed_given_as_rng_is_refused_naming_rng(view, rng):
+    """``evaluate(view, 1, ...)`` (a seed where a Random goes) failed deep in the sampler:
+    "'int' object has no attribute 'randrange'"; search and sample_world alike."""
+    from whist_sim.sampling import sample_world
+    from whist_sim.search.ismcts import search
+
+    allowed = "is not allowed; allowed values: a random.Random"
+    with pytest.raises(TypeError, match=f"evaluate: rng = {rng!r} {allowed}"):
+        evaluate(view, rng, **GOOD)
+    with pytest.raises(TypeError, match=f"search: rng = {rng!r} {allowed}"):
+        search(view, rng, iterations=2)
+    with pytest.raises(TypeError, match=f"sample_world: rng = {rng!r} {allowed}"):
+        sample_world(view, rng)
+
+
+def test_a_deal_state_given_as_view_is_refused_asking_for_a_view():
+    """A notebook user passes the deal state itself; the error said only "no search model
+    for views of type GermanWhistDeal"."""
+    from whist_sim.games import make_game
+
+    state = make_game("german_whist").new_deal(5, 0)
+    with pytest.raises(TypeError, match=r"GermanWhistDeal; give a seat's view, state\.view"):
+        evaluate(state, Random(1), **GOOD)

@@ -88,8 +88,21 @@ class World:
     """Knock-out Whist: cards not dealt this round, round 1's upcard included."""
 
 
+_RNG_METHODS = ("randrange", "shuffle", "sample", "getrandbits")
+
+
+def check_rng(caller: str, rng: Any) -> None:
+    """``rng`` must be a ``random.Random`` (or act like one): an int seed or None failed deep
+    inside the sampler as "'int' object has no attribute 'randrange'"."""
+    if isinstance(rng, random.Random) or all(hasattr(rng, m) for m in _RNG_METHODS):
+        return
+    raise TypeError(f"{caller}: rng = {rng!r} is not allowed; allowed values: a random.Random"
+                    " (e.g. random.Random(1)), not a seed")
+
+
 def sample_world(view: Any, rng: random.Random) -> World:
     """A world drawn uniformly among the deals consistent with ``view`` (see the module doc)."""
+    check_rng("sample_world", rng)
     if isinstance(view, GermanWhistView):
         return sample_german(view, rng)
     if isinstance(view, SoloWhistView):
@@ -98,7 +111,8 @@ def sample_world(view: Any, rng: random.Random) -> World:
         return sample_minnesota(view, rng)
     if isinstance(view, KnockoutWhistView):
         return sample_knockout(view, rng)
-    raise TypeError(f"sample_world does not know views of type {type(view).__name__}")
+    raise TypeError(f"sample_world does not know views of type {type(view).__name__}; give a"
+                    " seat's view, state.view(seat)")
 
 
 def check_world(view: Any, world: World) -> None:

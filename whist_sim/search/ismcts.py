@@ -40,7 +40,7 @@ from typing import Any
 
 from whist_sim.cards import cards_of
 from whist_sim.games.base import is_finite_number, is_whole
-from whist_sim.sampling import sample_world
+from whist_sim.sampling import check_rng, sample_world
 from whist_sim.search.model import model_for, rollout_function
 from whist_sim.search.pimc import candidate_actions, check_solving
 from whist_sim.search.policy import RolloutPolicy
@@ -82,6 +82,7 @@ def search(view: Any, rng: Random, *, iterations: int, exploration: float = 0.7,
     ``heuristic``, found through the registry. A bad argument raises a ValueError naming
     it and the values allowed, before any iteration.
     """
+    check_rng("search", rng)
     _check_arguments(iterations, exploration, exact_cards, solve)
     model = model_for(view, policy)
     rollout = rollout_function(model, view, exact_cards, solve)

@@ -147,7 +147,9 @@ def model_for(view: Any, policy: RolloutPolicy | None = None) -> SearchModel:
     try:
         module = MODELS[name]
     except KeyError:
-        raise TypeError(f"no search model for views of type {name}") from None
+        raise TypeError(
+            f"no search model for views of type {name}; give a seat's view,"
+            f" state.view(seat) ({', '.join(MODELS)})") from None
     model = importlib.import_module(module).MODEL
     if policy is None or policy is model.policy:
         return model

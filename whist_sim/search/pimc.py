@@ -31,7 +31,7 @@ from random import Random
 from typing import Any
 
 from whist_sim.cards import FULL_DECK, cards_of
-from whist_sim.sampling import World, sample_world
+from whist_sim.sampling import World, check_rng, sample_world
 from whist_sim.search.model import SearchModel, model_for, rollout_function
 from whist_sim.search.policy import RolloutPolicy
 from whist_sim.solver.search import representatives
@@ -116,8 +116,10 @@ def evaluate(
     ``solve`` values the small endings exactly: ``whist_sim.solver.solve`` or its
     compiled twin ``solve_fast``. None is allowed only with ``exact_cards = 0``
     (roll-outs only). A bad argument raises a ValueError (TypeError for a ``solve``
-    that cannot be called) naming it and the values allowed.
+    that cannot be called or an ``rng`` that is not a ``random.Random``) naming it and
+    the values allowed.
     """
+    check_rng("evaluate", rng)
     _check_arguments(worlds, exact_cards, solve, candidates, confidence, min_make,
                      budget_candidates)
     _check_legal(view, candidates, incumbent)
