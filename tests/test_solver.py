@@ -8,6 +8,7 @@ same full minimax, just not repeated), so thousands of endings run in seconds.
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -215,6 +216,17 @@ def test_takes_at_least_checks_its_position():
         takes_at_least([0b11, 0b11], 0, 0, [0, 1], "most", (), 1)
     with pytest.raises(SolverInputError):
         takes_at_least_fast([0b11, 0b11], 0, 0, [0, 1], "most", (), 1)
+
+
+@pytest.mark.parametrize("target", ["1", 1.5, None, True])
+def test_takes_at_least_refuses_a_target_that_is_not_a_whole_number(target):
+    """A text target failed inside the search: "'<=' not supported between instances of
+    'str' and 'int'"."""
+    hands = [parse_cards("AS 2H"), parse_cards("KS AH")]
+    message = f"target = {target!r} is not allowed; allowed: a whole number of tricks"
+    for check in (takes_at_least, takes_at_least_fast):
+        with pytest.raises(SolverInputError, match=re.escape(message)):
+            check(hands, 0, 0, [0, 1], "most", (), target)
 
 
 @pytest.mark.parametrize(("players", "size", "sidings"), [

@@ -59,7 +59,7 @@ from whist_sim.jit import cached_njit as _jit
 from whist_sim.jit import count_bits as _count
 from whist_sim.jit import highest_bit as _high
 from whist_sim.jit import lowest_bit as _low
-from whist_sim.solver.inputs import check_position
+from whist_sim.solver.inputs import check_position, check_target
 
 _compiled = _jit()
 _inlined = _jit(inline="always")
@@ -660,6 +660,7 @@ def takes_at_least_fast(hands: Sequence[int], leader: int, trump: int, sides: Se
                         objective: str, trick: Sequence[int], target: int) -> bool:
     """``takes_at_least`` compiled: the same arguments, checks and result."""
     check_position(hands, leader, trump, sides, objective, trick)
+    check_target(target)
     return fast_at_least(hands, leader, trump, sides, objective, trick, target)
 
 

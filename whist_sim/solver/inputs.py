@@ -18,6 +18,15 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def check_target(target: object) -> None:
+    """``takes_at_least``'s ``target`` must be a whole number (a text failed inside the
+    search comparing it with an int; the compiled twin, inside numba's typing)."""
+    if not _is_int(target):
+        raise SolverInputError(
+            f"target = {target!r} is not allowed; allowed: a whole number of tricks (side 0"
+            " takes at least that many); 0 or less is always reached")
+
+
 def check_position(
     hands: Sequence[int],
     leader: int,

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from whist_sim.cards import SUIT_BITS, SUIT_MASKS
-from whist_sim.solver.inputs import SolverInputError, check_position
+from whist_sim.solver.inputs import SolverInputError, check_position, check_target
 
 BELOW = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
 """Cards of the same suit below each card."""
@@ -411,6 +411,7 @@ def takes_at_least(hands: Sequence[int], leader: int, trump: int, sides: Sequenc
     only changes at a few trick counts (a hand won or lost).
     """
     check_position(hands, leader, trump, sides, objective, trick)
+    check_target(target)
     players = len(hands)
     search = Search(players, trump, sides, objective)
     state = search.root(hands, leader, trick)
