@@ -574,3 +574,17 @@ def test_the_cli_check_names_its_option_when_the_time_limit_is_out_of_range():
     assert ("error: --time-limit -1.0: out of range; allowed values: numbers 0.001..3,600"
             in result.output)
     assert "None" not in result.output
+
+
+def test_check_entrant_names_the_command_argument_for_a_python_caller():
+    """check_entrant("process") without a command said only "process needs --command", a
+    console flag a notebook user cannot pass (and was not a CheckArgumentError)."""
+    from whist_sim.checking import check_entrant
+
+    with pytest.raises(CheckArgumentError, match=r"command = None: process needs the bot's"
+                                                 r" command line \(--command; check_entrant's"
+                                                 r" command\)"):
+        check_entrant("process", deals=1)
+    with pytest.raises(CheckArgumentError, match=r"command = 'bot' goes with the strategy"
+                                                 r" process .*, not 'random' \(--command;"):
+        check_entrant("random", deals=1, command="bot")

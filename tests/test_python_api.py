@@ -202,3 +202,19 @@ def test_the_pages_evaluate_example_runs_as_written():
     exec(compile(code, str(PAGE), "exec"), scope)
     state = scope["state"]
     assert scope["choice"] in [a for a in range(64) if state.legal >> a & 1]  # type: ignore
+
+
+def test_build_strategy_names_a_misspelt_game_as_unknown():
+    """A misspelt game was blamed on the strategy: "strategy 'heuristic' does not play
+    german_wist" (and default_policy said the same of 'strategies.heuristic:Heuristic')."""
+    from whist_sim.search.policy import default_policy
+    from whist_sim.strategy import StrategyError, build_strategy
+
+    expected = (r"game = 'german_wist' is not a game whist_sim knows \(did you mean"
+                r" 'german_whist'\?\); allowed values: german_whist, knockout_whist,")
+    with pytest.raises(StrategyError, match=expected):
+        build_strategy("heuristic", {}, "german_wist")
+    with pytest.raises(StrategyError, match=expected):
+        default_policy("german_wist")
+    with pytest.raises(StrategyError, match="game = 3 is not a game whist_sim knows"):
+        build_strategy("heuristic", {}, 3)

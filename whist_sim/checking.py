@@ -249,7 +249,9 @@ def check_entrant(
     ``players``: as ``check_strategy``'s."""
     if spec != "process":
         if command is not None:
-            raise WhistSimError("--command goes with the strategy process (a bot program)")
+            raise CheckArgumentError(
+                f"command = {command!r} goes with the strategy process (a bot program), not"
+                f" {spec!r} (--command; check_entrant's command)")
         from whist_sim.tournament.entrant_text import parse_entrant
 
         # parameters are written as for whist-sim duel; a bad spec is refused here, in
@@ -273,8 +275,9 @@ def check_entrant(
             raise CheckArgumentError(f"--command {command!r}: {exc}; write the bot's command"
                                      " line as a shell would read it") from None
         if not argv:
-            raise WhistSimError("process needs --command, the bot's command line, e.g."
-                                     " --command './simple_bot --fast'")
+            raise CheckArgumentError(
+                f"command = {command!r}: process needs the bot's command line (--command;"
+                " check_entrant's command), e.g. --command './simple_bot --fast'")
         first_game = None
     from whist_sim.protocol import BotError, ProcessStrategy
     from whist_sim.protocol.client import not_served

@@ -280,6 +280,10 @@ def strategy_class(spec: str, game: str | Game) -> type:
     do the same.
     """
     game = game.name if isinstance(game, Game) else game
+    if not isinstance(game, str) or game not in GAMES:  # a typo, not the strategy's fault
+        raise StrategyError(
+            f"game = {game!r} is not a game whist_sim knows{did_you_mean(str(game), GAMES)};"
+            f" allowed values: {', '.join(sorted(GAMES))}")
     cls = resolve_strategy(spec)
     supported = claimed_games(cls, spec)
     if supported is None:  # a strategy is never asked to play a game it does not name
