@@ -78,7 +78,7 @@ def test_the_glossary_defines_every_word_the_console_uses():
 
 REPORT_WORDS = ("session-seat", "balance", "throw-in", "declarer side", "grand hand",
                 "null hand", "HCP", "dog's life", "revived", "placing", "fair share",
-                "round win", "player-game")
+                "round win", "player-game", "score share")
 """Words the Solo, Minnesota and Knock-out reports print without defining each time."""
 
 
@@ -89,6 +89,15 @@ def test_the_glossary_defines_the_report_words_and_every_sense_of_unit():
     unit = text[text.index("**unit**"):text.index("**deal key**")]
     assert "Storage" in unit and "Stake" in unit and "Statistics" in unit
     assert "never game" not in text  # the Minnesota and Knock-out sections count games
+
+
+def test_the_glossary_says_report_tables_name_entrants_strategy():
+    """The glossary defined a strategy as a player program and an entrant as its config
+    entry under a label, while the report's `strategy` columns hold labels
+    (heuristic_bold) and its Entrants table maps each label to a strategy (heuristic)."""
+    text = GLOSSARY.read_text()
+    entry = text[text.index("\n**strategy**"):text.index("\n**entrant**")]
+    assert "`strategy` column" in entry and "**entrant** by its label" in entry
 
 
 def _project_texts() -> list[Path]:
