@@ -430,6 +430,7 @@ def test_an_address_with_workers_0_is_said_to_be_unused(tmp_path):
     assert result.exit_code == 0, result.output
     assert ("warning: --workers 0 plays in this process: the Ray address 127.0.0.9:6379"
             " (--address or RAY_ADDRESS) is not used") in result.output
+    assert result.output.count("is not used") == 1  # the Python API's own warning not again
 
 
 def test_a_bad_value_given_on_the_command_line_is_named_as_such(tmp_path):

@@ -153,3 +153,36 @@ def test_wrong_kinds_of_argument_from_a_notebook_are_one_line_each(tmp_path):
     afile.write_text("notes")
     with pytest.raises(RunFolderError, match=r"afile\.txt is a file, not a folder"):
         run_tournament(load_config(config, {"deals": 2}), afile, workers=0, progress=False)
+
+
+def test_run_and_resume_refuse_a_progress_that_is_not_true_or_false(tmp_path):
+    """progress = "no" was taken as true, and the bar drawn (a probe)."""
+    from tests.tournament_helpers import quick_config, write_config
+    from whist_sim.tournament.config import ConfigError
+    from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+    path = write_config(tmp_path, quick_config(deals=2, per_task=2))
+    with pytest.raises(ConfigError, match=r"progress = 'no' is not allowed; allowed values:"
+                                          r" True, False"):
+        run_tournament(path, tmp_path / "run", workers=0, progress="no")
+    assert not (tmp_path / "run").exists()  # refused before the run folder is made
+    run_tournament(path, tmp_path / "run", workers=0, progress=False)
+    with pytest.raises(ConfigError, match=r"progress = 1 is not allowed"):
+        resume_tournament(tmp_path / "run", workers=0, progress=1)
+
+
+def test_an_address_beside_workers_0_is_said_to_go_unused(tmp_path, capsys):
+    """run_tournament(..., workers=0, address="10.0.0.1:6379") dropped the address without
+    a word, where the console warns (a probe); it plays in process, connecting nowhere."""
+    from tests.tournament_helpers import quick_config, write_config
+    from whist_sim.tournament.runner import resume_tournament, run_tournament
+
+    path = write_config(tmp_path, quick_config(deals=2, per_task=2))
+    said = ("warning: workers = 0 plays in this process, without Ray: address ="
+            " '10.0.0.1:6379' is not used")
+    summary = run_tournament(path, tmp_path / "run", workers=0, address="10.0.0.1:6379",
+                             progress=False)
+    assert summary.status == "complete"
+    assert said in capsys.readouterr().err
+    resume_tournament(tmp_path / "run", workers=0, address="10.0.0.1:6379", progress=False)
+    assert said in capsys.readouterr().err

@@ -122,7 +122,7 @@ def _check_run_options(workers: int | None, address: str | None, ctx: typer.Cont
     if address and workers == 0:  # said, not silently dropped
         _warn([f"--workers 0 plays in this process: the Ray address {address} (--address or"
                " RAY_ADDRESS) is not used"])
-    return None if where == "RAY_ADDRESS" else address
+    return None if where == "RAY_ADDRESS" or workers == 0 else address  # said once, here
 
 
 ConfigArg = Annotated[

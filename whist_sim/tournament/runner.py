@@ -174,7 +174,7 @@ def run_tournament(
     plays on Ray; ``None`` decides by the run's size (see ``choose_in_process``).
     ``config``: a loaded config, or the path of its file (read with ``load_config``).
     """
-    check_workers(workers)
+    _check_session(workers, address, progress)
     if isinstance(config, str | Path):
         config = load_config(config)
     elif not isinstance(config, TournamentConfig):
@@ -203,6 +203,18 @@ def run_tournament(
         plan = Plan(len(played), config.tournament.deals, per_task, game.duplicate_rotations)
         with RunFolder.create(Path(out), _run_meta(config, game, seats, played, plan)) as folder:
             return _execute(folder, executor, progress, config, room)
+
+
+def _check_session(workers: int | None, address: str | None, progress: bool) -> None:
+    """Refuse a ``workers`` out of range or a ``progress`` that is not a bool (``"no"`` was
+    taken as true); say, as the console does, that ``workers = 0`` leaves an ``address``
+    unused (it was dropped without a word)."""
+    check_workers(workers)
+    if not isinstance(progress, bool):
+        raise ConfigError(f"progress = {progress!r} is not allowed; allowed values: True, False")
+    if workers == 0 and address:
+        print(f"warning: workers = 0 plays in this process, without Ray: address ="
+              f" {address!r} is not used", file=sys.stderr)
 
 
 def choose_in_process(
@@ -304,7 +316,7 @@ def resume_tournament(
     forfeit, and its rows are then those of a run started with ``"forfeit"`` (a task
     is committed under ``"abort"`` only if no strategy failed in it).
     """
-    check_workers(workers)
+    _check_session(workers, address, progress)
     if on_error is not None and on_error not in ON_ERROR:
         raise ConfigError(f"on_error = {on_error!r} is not allowed; allowed values:"
                           f" {', '.join(map(repr, ON_ERROR))}")
