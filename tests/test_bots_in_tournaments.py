@@ -301,6 +301,36 @@ def test_what_a_bot_started_in_the_background_ends_with_it(tmp_path):
         raise AssertionError("the bot's background child outlived it")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_background_child_in_a_process_group_of_its_own_ends_with_the_bot(tmp_path):
+    """A probe's bot started a child in a process group of its own (``setpgid``) that
+    outlived every run: ending the bot's group missed it. It is still in the bot's
+    session, and the session's processes are ended with the bot."""
+    import os
+
+    from whist_sim.protocol import ProcessStrategy
+
+    pid_file = tmp_path / "child.pid"
+    bot = random_bot_after(tmp_path / "regroups.sh",
+                           f"{sys.executable} -c 'import subprocess as s; print(s.Popen("
+                           f"[\"sleep\", \"300\"], process_group=0, stdout=s.DEVNULL).pid)'"
+                           f" > {pid_file}")
+    with ProcessStrategy([str(bot)]) as strategy:
+        strategy.start()
+        child = int(pid_file.read_text())
+        assert os.getpgid(child) != os.getsid(child)  # it left the bot's group, not its session
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, 9)
+        raise AssertionError("the bot's child in a group of its own outlived it")
+
+
 def test_a_new_run_starts_its_bots_for_validation_once(tmp_path):
     """run_tournament validated the config it was given a second time, starting every bot
     again (a bot that ignores its hello cost the handshake's 10 s twice)."""

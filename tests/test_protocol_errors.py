@@ -212,6 +212,27 @@ def test_a_missing_working_folder_is_named(tmp_path):
     assert "working folder" in caught.value.message and "gone" in caught.value.message
 
 
+def test_a_relative_working_folder_or_program_names_where_it_was_looked_for(tmp_path,
+                                                                            monkeypatch):
+    """A config's relative ``cwd`` and program are taken from the folder the engine runs
+    in, not the config's: a newcomer whose ``bots/`` sits beside the config is told
+    where it was looked for, not only that it is missing."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BotStartError) as caught:
+        ProcessStrategy(["./bot.sh"], label="lost", cwd="bots").start()
+    assert str(tmp_path / "bots") in caught.value.message
+    assert "the folder whist-sim runs in" in caught.value.message
+    with pytest.raises(BotStartError) as caught:
+        ProcessStrategy(["bots/bot.sh"], label="lost").start()
+    assert str(tmp_path / "bots" / "bot.sh") in caught.value.message
+    assert "the folder whist-sim runs in" in caught.value.message
+    (tmp_path / "bots").mkdir()  # with a working folder, the program is found from it
+    with pytest.raises(BotStartError) as caught:
+        ProcessStrategy(["./bot.sh"], label="lost", cwd="bots").start()
+    assert str(tmp_path / "bots" / "bot.sh") in caught.value.message
+    assert "taken from the working folder" in caught.value.message
+
+
 def test_a_command_that_is_not_a_list_of_strings_is_refused():
     with pytest.raises(ValueError, match="list of"):
         ProcessStrategy("python bot.py")  # type: ignore[arg-type]

@@ -154,7 +154,8 @@ class BotProcess:
                 preexec_fn=_die_with_engine if sys.platform.startswith("linux") else None,
             )
         except FileNotFoundError:
-            raise CannotStart(f"the command {command[0]!r} was not found") from None
+            raise CannotStart(f"the command {command[0]!r} was not found"
+                              f"{_where_looked(command[0], cwd, folder=False)}") from None
         except PermissionError:
             raise CannotStart(f"the command {command[0]!r} is not executable") from None
         except OSError as exc:
@@ -178,7 +179,8 @@ class BotProcess:
         if not self.command:
             raise CannotStart("the command is empty")
         if cwd is not None and not Path(cwd).is_dir():
-            raise CannotStart(f"the working folder {str(cwd)!r} does not exist")
+            raise CannotStart(f"the working folder {str(cwd)!r} does not exist"
+                              f"{_where_looked(str(cwd), None, folder=True)}")
 
     # -- lines ---------------------------------------------------------------------------
     def send(self, data: bytes, deadline: float | None) -> None:
@@ -306,11 +308,15 @@ class BotProcess:
 
         The group is ended even when the bot itself has exited (a bot that quits when
         asked): what it started in the background lives on in its group, and was left
-        running after the run. A child that made a session of its own (``setsid``) has
-        left the group, and only the operating system's limits (a container, a user of
-        its own) reach it: docs/protocol.md says so."""
+        running after the run. A child that moved to a process group of its own
+        (``setpgid``) is still in the bot's session, and is ended with it (Linux). A child
+        that made a session of its own (``setsid``) has left both, and only the operating
+        system's limits (a container, a user of its own) reach it: docs/protocol.md says
+        so."""
+        leader_unreaped = self.popen.returncode is None  # its pid cannot be reused yet
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, signal.SIGKILL)
+        _kill_session(self.popen.pid, leader_unreaped)
         if self.popen.poll() is None:
             self.popen.kill()
         self._reap()
@@ -343,8 +349,50 @@ class BotProcess:
             self.popen.stderr.close()
 
 
+def _where_looked(path: str, cwd: str | Path | None, *, folder: bool) -> str:
+    """Where a relative working folder or program path was looked for, said in the
+    error: a config's relative paths are not taken from the config's folder, and "does
+    not exist" alone sends a newcomer to the folder beside the config, which does.
+
+    A relative working folder is taken from the folder whist-sim runs in; a relative
+    program path (one with a ``/``) from the working folder when there is one."""
+    if Path(path).is_absolute() or (not folder and "/" not in path):
+        return ""  # an absolute path names itself; a bare program name is searched on PATH
+    here = Path.cwd()
+    if folder or cwd is None:
+        return (f" (looked for {here / path}: a relative path is taken from the folder"
+                f" whist-sim runs in, {here})")
+    base = here / cwd
+    return (f" (looked for {base / path}: a relative program path is taken from the"
+            f" working folder, {base})")
+
+
 EXIT_CHECK_SECONDS = 0.1
 """How often a wait for a bot's reply checks that the bot still runs."""
+
+
+def _kill_session(session: int, leader_unreaped: bool) -> None:
+    """SIGKILL every process left in the bot's session ``session`` (the bot's pid: it
+    started one), found in ``/proc``; a no-op where there is none.
+
+    Once the bot itself is reaped, its pid may be another process's: if a process with
+    that pid runs then, the session may be that process's, and nothing is ended."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return
+    if not leader_unreaped and (proc / str(session)).exists():
+        return
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == session:
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # it ended meanwhile, or is not ours to read
+        fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state ppid pgrp session
+        if len(fields) > 3 and fields[3] == str(session):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(entry.name), signal.SIGKILL)
 
 
 def _ready(poller: select.poll, deadline: float | None) -> bool:
