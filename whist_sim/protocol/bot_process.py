@@ -37,6 +37,57 @@ guard against a bot that writes without end and no newline."""
 READ_CHUNK = 1 << 16
 
 
+class LineSplitter:
+    """Bytes in as they come, whole lines out (without their newline), each byte looked at
+    a fixed number of times: a bot's stderr.
+
+    A line longer than ``max_line`` is kept as its first ``keep`` bytes and `` [...]``,
+    the rest of it up to its newline dropped. Joining each chunk to the bytes pending
+    and splitting them all again cost the square of a line's length: a bot writing
+    64 MB of stderr without a newline kept the engine's reader busy for 4.6 s against
+    1.75 s with newlines, and one writing 200 MB ran out its own decision time (a probe).
+    """
+
+    def __init__(self, max_line: int = MAX_LINE, keep: int = 4096) -> None:
+        self.max_line = max_line
+        self.keep = min(keep, max_line)
+        self.pending = bytearray()
+        self.cut = False
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The lines ``chunk`` completes."""
+        if b"\n" not in chunk:
+            self._extend(chunk, 0, len(chunk))
+            return []
+        first, *whole, rest = chunk.split(b"\n")  # each part's bytes copied once
+        self._extend(first, 0, len(first))
+        lines = [self._line()]
+        limit, keep = self.max_line, self.keep
+        lines += [line if len(line) <= limit else line[:keep] + b" [...]" for line in whole]
+        self._extend(rest, 0, len(rest))
+        return lines
+
+    def finish(self) -> list[bytes]:
+        """The last line, if the stream ended without a newline."""
+        return [self._line()] if self.pending or self.cut else []
+
+    def _extend(self, chunk: bytes, start: int, end: int) -> None:
+        if self.cut:
+            return  # the rest of a line already cut
+        if len(self.pending) + end - start <= self.max_line:
+            self.pending += chunk[start:end]
+            return
+        self.pending += chunk[start:start + max(0, self.keep - len(self.pending))]
+        del self.pending[self.keep:]
+        self.cut = True
+
+    def _line(self) -> bytes:
+        line = bytes(self.pending) + (b" [...]" if self.cut else b"")
+        self.pending.clear()
+        self.cut = False
+        return line
+
+
 class CannotStart(Exception):
     """The command cannot be started; the message says why (missing, not executable)."""
 
@@ -249,7 +300,7 @@ class BotProcess:
     def _drain_stderr(self) -> None:
         stream = self.popen.stderr
         assert stream is not None
-        pending = b""
+        lines = LineSplitter()
         while True:
             try:
                 chunk = os.read(stream.fileno(), READ_CHUNK)
@@ -257,15 +308,10 @@ class BotProcess:
                 break
             if not chunk:
                 break
-            pending += chunk
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
+            for raw in lines.feed(chunk):
                 self._keep(raw)
-            if len(pending) > MAX_LINE:  # a line without end: keep its start
-                self._keep(pending[:4096] + b" [...]")
-                pending = b""
-        if pending:
-            self._keep(pending)
+        for raw in lines.finish():
+            self._keep(raw)
 
     def _keep(self, raw: bytes) -> None:
         line = raw.rstrip(b"\r").decode("utf-8", "replace")
