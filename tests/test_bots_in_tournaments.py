@@ -280,7 +280,6 @@ def test_what_a_bot_started_in_the_background_ends_with_it(tmp_path):
     """Its process group is ended even when the bot quit as asked: the background child
     was left running after the run."""
     import os
-    import time
 
     from whist_sim.protocol import ProcessStrategy
 
@@ -290,14 +289,7 @@ def test_what_a_bot_started_in_the_background_ends_with_it(tmp_path):
         strategy.start()
         child = int(pid_file.read_text())
         os.kill(child, 0)  # running while the bot runs
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.05)
-    else:
+    if not _ends_within(child, 5):
         raise AssertionError("the bot's background child outlived it")
 
 
@@ -319,16 +311,23 @@ def test_a_background_child_in_a_process_group_of_its_own_ends_with_the_bot(tmp_
         strategy.start()
         child = int(pid_file.read_text())
         assert os.getpgid(child) != os.getsid(child)  # it left the bot's group, not its session
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.05)
-    else:
+    if not _ends_within(child, 5):
         os.kill(child, 9)
         raise AssertionError("the bot's child in a group of its own outlived it")
+
+
+def _ends_within(pid: int, seconds: float) -> bool:
+    """Whether process ``pid`` is gone within ``seconds``."""
+    import os
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_a_new_run_starts_its_bots_for_validation_once(tmp_path):
