@@ -685,9 +685,9 @@ def test_a_set_file_that_changed_under_a_run_stops_its_resume(tmp_path: Path) ->
     [
         ("deals = 9", ["tournament.deals = 9", "holds 3 deals", "1..3"]),
         ('deals_file = "missing.parquet"', ["tournament.deals_file", "missing.parquet"]),
-        ('deals_file = ""', ["tournament.deals_file = '' is empty", "a Parquet file",
+        ('deals_file = ""', ['tournament.deals_file = "" is empty', "a Parquet file",
                              "leave deals_file out"]),
-        ('deals_file = "  "', ["tournament.deals_file = '  ' is empty"]),
+        ('deals_file = "  "', ['tournament.deals_file = "  " is empty']),
     ],
 )
 def test_a_bad_deals_file_setting_fails_before_any_work(
