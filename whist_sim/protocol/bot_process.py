@@ -57,27 +57,27 @@ class LineSplitter:
     def feed(self, chunk: bytes) -> list[bytes]:
         """The lines ``chunk`` completes."""
         if b"\n" not in chunk:
-            self._extend(chunk, 0, len(chunk))
+            self._extend(chunk)
             return []
         first, *whole, rest = chunk.split(b"\n")  # each part's bytes copied once
-        self._extend(first, 0, len(first))
+        self._extend(first)
         lines = [self._line()]
         limit, keep = self.max_line, self.keep
         lines += [line if len(line) <= limit else line[:keep] + b" [...]" for line in whole]
-        self._extend(rest, 0, len(rest))
+        self._extend(rest)
         return lines
 
     def finish(self) -> list[bytes]:
         """The last line, if the stream ended without a newline."""
         return [self._line()] if self.pending or self.cut else []
 
-    def _extend(self, chunk: bytes, start: int, end: int) -> None:
+    def _extend(self, part: bytes) -> None:
         if self.cut:
             return  # the rest of a line already cut
-        if len(self.pending) + end - start <= self.max_line:
-            self.pending += chunk[start:end]
+        if len(self.pending) + len(part) <= self.max_line:
+            self.pending += part
             return
-        self.pending += chunk[start:start + max(0, self.keep - len(self.pending))]
+        self.pending += part[:max(0, self.keep - len(self.pending))]
         del self.pending[self.keep:]
         self.cut = True
 
