@@ -8,6 +8,7 @@ mount one, real (a small tmpfs)."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import errno
 import os
 import shutil
@@ -397,6 +398,57 @@ def test_a_real_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_roo
         assert list((out / ".staging").iterdir()) == []
         assert ".staging" in stopped.output and ".parquet: no space left" in stopped.output
         subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
+        resumed = _cli("run", "--resume", str(out))
+        assert resumed.exit_code == 0, resumed.output
+        assert_same_rows(run_rows(out), run_rows(clean))
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def _fill(disk: Path) -> Path:
+    """Take every free byte of ``disk`` with one file, and return it."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        for size in (1 << 20, 1 << 12, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\xff" * size)
+    finally:
+        os.close(fd)
+    return filler
+
+
+@pytest.mark.skipif(not _can_mount(), reason="mounting a small tmpfs needs root")
+def test_a_disk_full_to_the_last_byte_still_records_the_run_as_failed(tmp_path, monkeypatch):
+    """The disk filled as a task's first file began, so dropping the half-written unit gave
+    back nothing, and run.json still said "running" (a clean-clone CI): the record that the
+    run failed is written into room the run kept for it."""
+    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
+    clean = tmp_path / "clean"
+    assert _cli("run", str(config), "--out", str(clean)).exit_code == 0
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, 16 << 20):
+        pytest.skip("mount -t tmpfs was refused (no CAP_SYS_ADMIN in this container)")
+    try:
+        out = disk / "run"
+        real = units_module.write_table_file
+        filled: list[Path] = []
+
+        def fill_then_write(*args, **kwargs):
+            if RunFolder.open(out, verify=False).completed_tasks() and not filled:
+                filled.append(_fill(disk))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(units_module, "write_table_file", fill_then_write)
+        stopped = _cli("run", str(config), "--out", str(out))
+        assert filled and stopped.exit_code == 2, stopped.output
+        assert "no space left on the device" in stopped.output, stopped.output
+        meta = RunFolder.open(out).meta()
+        assert meta["status"] == "failed", "the stop is recorded on a full disk"
+        assert "No space left on device" in meta["error"]
+        monkeypatch.undo()
+        filled[0].unlink()
         resumed = _cli("run", "--resume", str(out))
         assert resumed.exit_code == 0, resumed.output
         assert_same_rows(run_rows(out), run_rows(clean))

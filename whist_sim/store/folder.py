@@ -38,6 +38,7 @@ from whist_sim.store.integrity import (
     foreign,
     repaired,
 )
+from whist_sim.store.kept_room import give_back_room, keep_room
 from whist_sim.store.lock import LOCK_FILE, WriterLock
 from whist_sim.store.manifest import (
     Manifest,
@@ -145,6 +146,7 @@ class RunFolder:
             build_snapshot(path, folder._manifest, folder._tables, "create")
             show(path, 0)
             folder.write_meta(dict(meta))  # last: run.json is what makes a folder a run
+            folder._keep_room()
         except BaseException:
             # a full disk, say: leave no half-made folder, which was neither empty
             # enough to run into again nor a run to resume
@@ -184,6 +186,7 @@ class RunFolder:
         folder._lock = WriterLock.acquire(path, now_iso())
         try:
             folder._repair()
+            folder._keep_room()
         except BaseException:
             folder.close()
             raise
@@ -202,6 +205,7 @@ class RunFolder:
                 remove_snapshots(self.path, keep={shown})
         self._retired.clear()
         self._superseded.clear()
+        self.give_back_room()
         self._lock.release()
         self._lock = None
 
@@ -216,6 +220,16 @@ class RunFolder:
         self._writable()
         self._undo_unfinished()
         self._remove_unnamed()
+
+    def _keep_room(self) -> None:
+        """Hold room on the disk for the run.json that records how this session ended
+        (``kept_room``)."""
+        keep_room(self.path, (self.path / RUN_FILE).stat().st_size)
+
+    def give_back_room(self) -> None:
+        """Free the room this writer kept (``kept_room``), for the run.json that records
+        a stop: call it just before that write, once nothing else is to be written."""
+        give_back_room(self.path)
 
     def _undo_unfinished(self) -> None:
         """Give back a ``data/`` a swap left missing, then drop ``.staging/``."""

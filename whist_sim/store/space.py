@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from whist_sim.store.kept_room import KEPT_ROOM_BYTES
 from whist_sim.store.schema import with_run_columns
 
 COMPACTION_HEADROOM = 0.2
@@ -201,14 +202,15 @@ def estimate_room(out: Path | str, hands: int, per_hand: float, *, tasks: int | 
     row groups, so those bytes stay. At the peak, a compaction's worth of task units
     (``COMPACT_UNITS``, up to a block lost per file) is on disk beside the
     batch being written of them: on a run of ten-deal tasks that peak filled a disk an
-    estimate of the hands alone said was enough. ``measured_on`` and ``resumed`` are for
+    estimate of the hands alone said was enough. The writer's kept room (``kept_room``)
+    counts as overhead too. ``measured_on`` and ``resumed`` are for
     the warning's words (``RoomEstimate``)."""
     free, where = free_bytes(out)
     units = COMPACT_UNITS if tasks is None else min(tasks, COMPACT_UNITS)
     data = int(hands * per_hand) + (units if tasks is None else tasks) * task_bytes
     unit = task_bytes + task_hands * per_hand
     live = units * (unit + task_files * FILE_BLOCK)
-    needed = data + int(max(COMPACTION_HEADROOM * data, live + units * unit))
+    needed = data + int(max(COMPACTION_HEADROOM * data, live + units * unit)) + KEPT_ROOM_BYTES
     return RoomEstimate(hands, per_hand, needed, free, where, units * task_files,
                         int(hands * per_hand), measured_on, resumed)
 

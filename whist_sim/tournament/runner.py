@@ -839,15 +839,20 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
 
 def _record_failure(folder: RunFolder, exc: Exception, room: RoomEstimate | None) -> None:
     """Record in run.json that the session failed with ``exc``, first removing what it had
-    half written (``RunFolder.drop_unfinished``: never a committed unit): a full disk
-    stopped a run with a half-written unit filling it, so the record failed too and
-    run.json still said "running". A full disk's error gets the room the session was
+    half written (``RunFolder.drop_unfinished``: never a committed unit) and giving back
+    the room the writer kept for this record (``kept_room``): a full disk stopped a run
+    with a half-written unit filling it, or with no room at all, so the record failed too
+    and run.json still said "running". A full disk's error gets the room the session was
     estimated to need (``room``) as a note, which the command's line repeats."""
     with contextlib.suppress(OSError, RunFolderError):  # never in place of the error itself
         folder.drop_unfinished()
-    # recording may still fail on a disk full of other files, and must not replace the
-    # error that says where the room ran out (run.json then says running, which a resume
-    # reads as a run that was stopped)
+    # the disk may have filled as a file began, so that dropping it gave nothing back:
+    # the record goes into the room the writer kept for it
+    with contextlib.suppress(OSError):
+        folder.give_back_room()
+    # recording can still fail (a writer killed before it kept room, another program
+    # taking the room first), and must not replace the error that says where the room ran
+    # out (run.json then says running, which a resume reads as a run that was stopped)
     with contextlib.suppress(OSError):
         folder.update_meta(status="failed", ended=now_iso(),
                            error=plain_text(f"{type(exc).__name__}: {exc}"))
