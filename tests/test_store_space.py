@@ -255,6 +255,41 @@ class _HalfWritten:
         self.file.close()
 
 
+def test_a_writer_keeps_room_for_its_last_run_json_while_it_holds_the_folder(tmp_path):
+    """From the writer's opening (a new run, a resume) to its closing, the folder holds
+    the kept room, in blocks on the disk; a closed run holds none."""
+    from whist_sim.store.kept_room import KEPT_ROOM_BYTES, KEPT_ROOM_FILE
+
+    kept = tmp_path / "run" / KEPT_ROOM_FILE
+    with RunFolder.create(tmp_path / "run", {"game": "german_whist", "config": {},
+                                             "root_seed": 1, "status": "running"}):
+        assert kept.stat().st_blocks * 512 >= KEPT_ROOM_BYTES
+    assert not kept.exists()
+    with RunFolder.open(tmp_path / "run", repair=True):
+        assert kept.stat().st_blocks * 512 >= KEPT_ROOM_BYTES
+    assert not kept.exists()
+    with RunFolder.open(tmp_path / "run"):  # a reader keeps nothing
+        assert not kept.exists()
+
+
+def test_a_disk_without_the_room_a_writer_keeps_is_named_in_the_error(tmp_path, monkeypatch):
+    """A writer keeps room for the run.json that records its stop (``kept_room``): on a
+    disk without that room, opening fails naming the file it could not write (a write
+    that fills the disk names none), and leaves none of it."""
+    from types import SimpleNamespace
+
+    from whist_sim.store import kept_room
+
+    disk = SimpleNamespace(failed=None)
+    monkeypatch.setattr(kept_room, "open", raising=False, value=lambda file, mode="r": (
+        _HalfWritten(builtins.open(file, mode), disk, Path(file))))  # noqa: SIM115 (closed by its caller)
+    with pytest.raises(OSError) as raised:
+        kept_room.keep_room(tmp_path, 5_000)
+    path = tmp_path / kept_room.KEPT_ROOM_FILE
+    assert raised.value.errno == errno.ENOSPC and raised.value.filename == str(path)
+    assert disk.failed == path and not path.exists()
+
+
 TRICKS_OF_THE_THIRD_TASK = 2 * 5 + 5
 """The Parquet file written when a run of German Whist (five tables: deals, seats, matches,
 actions, tricks) has committed two tasks: the third task's tricks.parquet."""
@@ -448,6 +483,12 @@ def test_a_disk_full_to_the_last_byte_still_records_the_run_as_failed(tmp_path, 
         assert meta["status"] == "failed", "the stop is recorded on a full disk"
         assert "No space left on device" in meta["error"]
         monkeypatch.undo()
+        kept = RunFolder.open(out).completed_tasks()
+        still_full = _cli("run", "--resume", str(out))  # no room made: one line, nothing lost
+        assert still_full.exit_code == 2 and "Traceback" not in still_full.output
+        assert "no space left on the device" in still_full.output, still_full.output
+        assert RunFolder.open(out).meta()["status"] == "failed"
+        assert RunFolder.open(out).completed_tasks() == kept
         filled[0].unlink()
         resumed = _cli("run", "--resume", str(out))
         assert resumed.exit_code == 0, resumed.output

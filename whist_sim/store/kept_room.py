@@ -30,18 +30,19 @@ def room_to_keep(meta_bytes: int) -> int:
 
 
 def keep_room(run: Path, meta_bytes: int) -> None:
-    """Hold ``room_to_keep(meta_bytes)`` bytes in ``run``'s kept-room file (an OSError on a
-    disk without them: the session could not have recorded its stop either)."""
+    """Hold ``room_to_keep(meta_bytes)`` bytes in ``run``'s kept-room file; on a disk
+    without them, an OSError naming that file (the session could not have recorded its
+    stop either). A write that fills the disk raises one with no file name."""
     path = run / KEPT_ROOM_FILE
     try:
         with open(path, "wb") as file:
             file.write(os.urandom(room_to_keep(meta_bytes)))
             file.flush()
             os.fsync(file.fileno())
-    except OSError:
+    except OSError as exc:
         with contextlib.suppress(OSError):
             path.unlink()
-        raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
 
 
 def give_back_room(run: Path) -> None:
