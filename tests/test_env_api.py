@@ -496,6 +496,19 @@ def test_an_agent_not_at_the_table_is_refused_naming_the_agents():
             caught.value)
 
 
+def test_the_global_state_is_refused_saying_why_and_what_to_use():
+    """``state()`` is PettingZoo's global state for centralised training; here it would
+    hold every hidden card, so it is not given. PettingZoo's own message ("has not been
+    implemented") read as work left undone."""
+    e = wenv.solo_whist_v0()
+    e.reset(seed=0)
+    with pytest.raises(NotImplementedError) as caught:
+        e.state()
+    said = str(caught.value)
+    assert said.startswith("solo_whist_v0: state() is not given: ")
+    assert "every seat's hidden cards" in said and "observe(agent)" in said
+
+
 def test_bad_settings_are_refused_naming_the_allowed_values():
     with pytest.raises(EnvError, match="allowed values: net, score"):
         wenv.env("german_whist", reward="points")

@@ -291,6 +291,15 @@ class WhistEnv(AECEnv):
         observation, mask = self._encoders[seat].encode(self.state_.view(seat))
         return {"observation": observation, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state (for a centralised critic): not given, on purpose."""
+        raise NotImplementedError(
+            f"{self.metadata['name']}: state() is not given: the global state of a card game"
+            " holds every seat's hidden cards, and an agent trained on it learns to play"
+            " with them; observe(agent) gives one seat's view, the only thing a policy sees"
+            " in a tournament (a critic that needs more can concatenate every seat's"
+            " observe(agent))")
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``: the acting agent's observation (as ``observe`` gives
         it), cumulative reward, termination, truncation and info. The observation is
