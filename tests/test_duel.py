@@ -188,10 +188,17 @@ def test_bad_sprt_is_one_line_before_any_work(tmp_path, sprt, fragments):
 
 @pytest.mark.parametrize("max_deals", [0, -3])
 def test_a_cap_of_no_deals_is_refused_not_taken_for_the_default(max_deals):
-    """--max-deals 0 once played the default 1,000 deals."""
-    with pytest.raises(ConfigError, match=f"tournament.deals = {max_deals}: out of range;"
-                                          " allowed values: whole numbers 1.."):
+    """--max-deals 0 once played the default 1,000 deals. The error names the argument
+    given, not the config key it becomes (``tournament.deals``, which no duel's user wrote)."""
+    with pytest.raises(ConfigError) as refused:
         duel_config("random", "random", "german_whist", max_deals=max_deals)
+    assert str(refused.value) == (f"duel: max_deals = {max_deals}: out of range;"
+                                  " allowed values: whole numbers 1..1,000,000,000")
+
+
+def test_a_cap_that_is_not_a_whole_number_is_refused_naming_its_kind():
+    with pytest.raises(ConfigError, match="duel: max_deals = '10': not a whole number"):
+        duel_config("random", "random", "german_whist", max_deals="10")
 
 
 def test_sprt_needs_exactly_two_entrants(tmp_path):

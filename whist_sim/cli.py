@@ -249,18 +249,10 @@ def _as_options(text: str) -> str:
     each line of an error that names several problems."""
     lines = []
     for line in text.split("\n"):
-        for key, option in (("sprt", "--sprt"), ("variant", "--variant")):
-            if line.startswith(f"duel: {key}."):
-                line = f"{option} {line[len(f'duel: {key}.'):]}"
+        for said, option in _OPTION_WORDS:
+            if line.startswith(said):
+                line = option + line[len(said):]
                 break
-        else:
-            for key, option in DUEL_OPTIONS.items():
-                if line.startswith(f"duel: tournament.{key} = "):
-                    line = f"{option} {line[len(f'duel: tournament.{key} = '):]}"
-                    break
-            else:
-                if line.startswith(UNKNOWN_SPRT_KEY):  # given as --sprt "bacth=3"
-                    line = f"--sprt: unknown key '{line[len(UNKNOWN_SPRT_KEY):]}"
         lines.append(line)
     return "\n".join(lines)
 
@@ -269,6 +261,14 @@ DUEL_OPTIONS = {"deals": "--max-deals", "time_limit": "--time-limit", "seed": "-
                 "players": "--players", "game": "--game"}
 """The duel's options by the config key each sets: a probe's ``--time-limit 0`` was refused
 as "duel: tournament.time_limit = 0.0", a key the command line never showed."""
+
+_OPTION_WORDS = (
+    ("duel: sprt.", "--sprt "), ("duel: variant.", "--variant "),
+    *((f"duel: tournament.{key} = ", f"{option} ") for key, option in DUEL_OPTIONS.items()),
+    ("duel: max_deals = ", "--max-deals "),  # duel_config's own check of its argument
+    (UNKNOWN_SPRT_KEY, "--sprt: unknown key '"),  # given as --sprt "bacth=3"
+)
+"""How a duel config's error begins, and the command line's words for it (``_as_options``)."""
 
 
 def _resume_command(folder: Path | str, address: str | None, report: bool = False) -> str:

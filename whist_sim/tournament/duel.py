@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from whist_sim.tournament.config import (
+    MAX_DEALS,
     StrategyEntry,
     TournamentConfig,
     load_config,
     validate_config,
+    whole_in,
 )
 from whist_sim.tournament.entrant_text import (  # noqa: F401 (parse_* are duel's API)
     ConfigError,
@@ -37,6 +39,16 @@ SEQUENTIAL_MAX_DEALS = 20_000
 
 FIXED_DEALS = 1_000
 """Default deal indices for a duel without ``--sprt``."""
+
+def _checked_cap(max_deals: Any) -> int:
+    """``max_deals`` if it is a number of deals a run may play; else a ConfigError naming
+    it as the duel's caller gave it (it becomes ``tournament.deals``, a key no duel's user
+    wrote)."""
+    try:
+        return whole_in(max_deals, 1, MAX_DEALS)
+    except ValueError as exc:
+        raise ConfigError(f"duel: max_deals = {max_deals!r}: {exc}") from None
+
 
 def duel_config(
     a: str,
@@ -64,7 +76,7 @@ def duel_config(
     if name == StrategyEntry(**second).name:  # a self-duel: mirrored pairs (docs/duels.md)
         first["label"], second["label"] = f"{name} (A)", f"{name} (B)"
     deals = ((SEQUENTIAL_MAX_DEALS if sprt is not None else FIXED_DEALS) if max_deals is None
-             else max_deals)  # 0 is refused with the range, not taken for the default
+             else _checked_cap(max_deals))  # 0 is refused with the range, not the default
     tournament: dict[str, Any] = {
         "game": game, "deals": deals, "seed": seed, "deals_per_task": deals_per_task,
         "time_limit": time_limit,
