@@ -403,18 +403,29 @@ def _mount_tmpfs(where: Path, size: int) -> bool:
     return done.returncode == 0
 
 
+@contextlib.contextmanager
+def _a_tmpfs_beside_a_clean_run(tmp_path, deals: int, size: int):
+    """A config of ``deals`` deals in three-deal tasks, its run on ``tmp_path``'s own disk
+    (the rows to match), and a tmpfs of ``size`` bytes to run it again on, unmounted after
+    (skipped where none may be mounted)."""
+    config = write_config(tmp_path, quick_config(deals=deals, per_task=3))
+    clean = tmp_path / "clean"
+    assert _cli("run", str(config), "--out", str(clean)).exit_code == 0
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, size):
+        pytest.skip("mount -t tmpfs was refused (no CAP_SYS_ADMIN in this container)")
+    try:
+        yield config, clean, disk
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not _can_mount(), reason="mounting a small tmpfs needs root")
 def test_a_real_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_room(tmp_path):
     """A tmpfs half the size the run takes: the run stops when it is full, in one line,
     keeping what it committed; the file system is grown and --resume completes the run."""
-    config = write_config(tmp_path, quick_config(deals=45, per_task=3))
-    clean = tmp_path / "clean"
-    assert _cli("run", str(config), "--out", str(clean)).exit_code == 0
-    disk = tmp_path / "disk"
-    if not _mount_tmpfs(disk, 64 << 20):
-        pytest.skip("mount -t tmpfs was refused (no CAP_SYS_ADMIN in this container)")
-    try:
+    with _a_tmpfs_beside_a_clean_run(tmp_path, 45, 64 << 20) as (config, clean, disk):
         out = disk / "run"
         assert _cli("run", str(config), "--out", str(out)).exit_code == 0
         taken = shutil.disk_usage(disk).used
@@ -436,8 +447,6 @@ def test_a_real_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_roo
         resumed = _cli("run", "--resume", str(out))
         assert resumed.exit_code == 0, resumed.output
         assert_same_rows(run_rows(out), run_rows(clean))
-    finally:
-        subprocess.run(["umount", str(disk)], capture_output=True)
 
 
 def _fill(disk: Path) -> Path:
@@ -459,13 +468,7 @@ def test_a_disk_full_to_the_last_byte_still_records_the_run_as_failed(tmp_path, 
     """The disk filled as a task's first file began, so dropping the half-written unit gave
     back nothing, and run.json still said "running" (a clean-clone CI): the record that the
     run failed is written into room the run kept for it."""
-    config = write_config(tmp_path, quick_config(deals=12, per_task=3))
-    clean = tmp_path / "clean"
-    assert _cli("run", str(config), "--out", str(clean)).exit_code == 0
-    disk = tmp_path / "disk"
-    if not _mount_tmpfs(disk, 16 << 20):
-        pytest.skip("mount -t tmpfs was refused (no CAP_SYS_ADMIN in this container)")
-    try:
+    with _a_tmpfs_beside_a_clean_run(tmp_path, 12, 16 << 20) as (config, clean, disk):
         out = disk / "run"
         real = units_module.write_table_file
         filled: list[Path] = []
@@ -493,8 +496,6 @@ def test_a_disk_full_to_the_last_byte_still_records_the_run_as_failed(tmp_path, 
         resumed = _cli("run", "--resume", str(out))
         assert resumed.exit_code == 0, resumed.output
         assert_same_rows(run_rows(out), run_rows(clean))
-    finally:
-        subprocess.run(["umount", str(disk)], capture_output=True)
 
 
 def test_a_file_a_compaction_folded_mid_read_says_to_run_the_command_again():
