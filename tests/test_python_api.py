@@ -107,16 +107,34 @@ def test_a_failing_check_says_failed_with_the_reason():
     (2, "3", TypeError, "seed = '3' is not a whole number"),
     (2, 3.0, TypeError, "seed = 3.0 is not a whole number"),
     (2, True, TypeError, "seed = True is not a whole number"),
+    (2, -1, ValueError, "seed = -1 is out of range; allowed values: whole numbers"
+                        " 0..2**63 - 1, the seeds a tournament deals from"),
+    (2, 2**64 + 5, ValueError, "seed = 18446744073709551621 is out of range"),
 ])
 def test_play_deal_says_what_is_wrong_with_its_arguments(strategies, seed, error, message):
     """From a notebook: the wrong number of strategies or a seed that is not a whole
-    number is named, not an IndexError or a TypeError from deep in the shuffle."""
+    number is named, not an IndexError or a TypeError from deep in the shuffle. A seed
+    out of range was played: the shuffle reads it modulo 2**64, so -1 dealt the cards of
+    2**64 - 1, and 2**64 + 5 those of 5."""
     from strategies.random_play import RandomStrategy
     from whist_sim.games import make_game
     from whist_sim.play import play_deal
 
     with pytest.raises(error, match=re.escape(message)):
         play_deal(make_game("german_whist"), [RandomStrategy()] * strategies, seed)
+
+
+def test_a_given_deal_plays_with_any_seed_a_deal_set_may_hold():
+    """The range above is for a seed that is shuffled: a deal set's row gives its cards and
+    may carry any int64 seed (for the seats' generators), negative ones too."""
+    from strategies.random_play import RandomStrategy
+    from whist_sim.games import make_game
+    from whist_sim.play import play_deal
+
+    game = make_game("german_whist")
+    record = game.new_deal(3, 0).deal_record()
+    played = play_deal(game, [RandomStrategy()] * 2, -5, dealt=game.deal_from_record(record, 0, -5))
+    assert played.seed == -5 and played.outcome.error is None
 
 
 def test_play_deal_takes_a_numpy_seed_and_names_a_seat_that_is_not_a_strategy():

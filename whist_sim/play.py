@@ -34,7 +34,15 @@ from whist_sim.budget import (
 from whist_sim.games import GAMES, as_game
 from whist_sim.games.base import DealOutcome, DealState, Game, RuleError, WhistSimError
 from whist_sim.raised import raised_at, raised_text
-from whist_sim.rng import LazyRandom, derive_seed, seat_seed_hash, seed_of_hash, splitmix64
+from whist_sim.rng import (
+    DEAL_SEEDS,
+    DEAL_SEEDS_SAID,
+    LazyRandom,
+    derive_seed,
+    seat_seed_hash,
+    seed_of_hash,
+    splitmix64,
+)
 from whist_sim.strategy import UNIFORM_CHOOSERS, StrategyError
 
 ON_ERROR = ("forfeit", "abort")
@@ -165,14 +173,16 @@ def play_deal(
     differ, as any time forfeit differs from one machine's load to another's.
     """
     try:
-        usual = (seed.__class__ is int and len(strategies) == game.players
+        usual = (seed.__class__ is int and (seed in DEAL_SEEDS or dealt is not None)
+                 and len(strategies) == game.players
                  and (time_limit is None
                       or (time_limit.__class__ in _SECONDS and time_limit > 0))
                  and on_error in ON_ERROR)
     except (AttributeError, TypeError):  # a game that is not one, strategies that are not
         usual = False
     if not usual:  # one test a deal on the common path; the reason, when it fails
-        game, seed = _checked_arguments(game, strategies, seed, time_limit, on_error)
+        game, seed = _checked_arguments(game, strategies, seed, time_limit, on_error,
+                                        shuffled=dealt is None)
     state = game.new_deal(seed, dealer, **(context or {})) if dealt is None else dealt
     choosers = _choosers(game, strategies)
     if (state.compiled_uniform_play and chess_clock is None and time_control is None
@@ -309,10 +319,13 @@ def _unfit(seat: int, strategy: Any, game: str) -> str:
 
 
 def _checked_arguments(game: Any, strategies: Sequence[Any], seed: Any,
-                       time_limit: Any = None, on_error: Any = "forfeit") -> tuple[Game, int]:
+                       time_limit: Any = None, on_error: Any = "forfeit",
+                       shuffled: bool = False) -> tuple[Game, int]:
     """``play_deal``'s game (a name is its default variant) and seed as an int, or the error
     that says what is wrong with them, the number of strategies, the time limit or
-    ``on_error`` (a NumPy integer is a seed; a bool, a float or text is not)."""
+    ``on_error`` (a NumPy integer is a seed; a bool, a float or text is not, nor, if the
+    seed is ``shuffled`` into a deal, a number outside ``DEAL_SEEDS``: a deal set's
+    given deal may have any int64 seed, and a match's seed is only hashed)."""
     game = as_game(game)
     if not isinstance(strategies, Sequence) or isinstance(strategies, str):
         raise ValueError(f"strategies = {strategies!r} is not a list of strategies, one a seat:"
@@ -334,9 +347,14 @@ def _checked_arguments(game: Any, strategies: Sequence[Any], seed: Any,
     try:
         if isinstance(seed, bool):
             raise TypeError
-        return game, operator.index(seed)
+        seed = operator.index(seed)
     except TypeError:
         raise TypeError(f"seed = {seed!r} is not a whole number") from None
+    if shuffled and seed not in DEAL_SEEDS:
+        raise ValueError(f"seed = {seed!r} is out of range; allowed values: {DEAL_SEEDS_SAID}"
+                         " (the shuffle reads a seed modulo 2**64: -1 would deal the cards"
+                         " of 2**64 - 1)")
+    return game, seed
 
 
 def _play_timed(state: DealState, choosers: list[Any], rngs: list[Any],

@@ -18,6 +18,15 @@ from typing import Any
 
 MASK64 = (1 << 64) - 1
 
+DEAL_SEEDS = range(2**63)
+"""The seeds a deal may be shuffled from: those a tournament deals from (``derive_seed``'s,
+and a config's ``seed``). The shuffle reads a seed modulo 2**64, so one outside would
+deal another seed's cards (-1 those of 2**64 - 1); the callers that take a seed from a
+user (``play_deal``, the environment's ``reset``) refuse it."""
+
+DEAL_SEEDS_SAID = "whole numbers 0..2**63 - 1, the seeds a tournament deals from"
+"""``DEAL_SEEDS`` in an error's words."""
+
 
 def derive_seed(root: int, *path: int | str) -> int:
     """A 63-bit child seed named by ``path`` under ``root`` (stable, order-free)."""

@@ -35,6 +35,7 @@ from whist_sim.env.encoders import ACTIONS, encoder_for, layout_for
 from whist_sim.games import make_game
 from whist_sim.games.base import Game, RuleError, VariantError, WhistSimError, describe_action
 from whist_sim.games.knockout_whist import DOG, IN, OUT, ROUNDS
+from whist_sim.rng import DEAL_SEEDS, DEAL_SEEDS_SAID
 
 REWARDS = ("net", "score")
 RENDER_MODES = ("human", "ansi")
@@ -260,13 +261,12 @@ class WhistEnv(AECEnv):
             if isinstance(deal_seed, bool | np.bool_) or not isinstance(deal_seed,
                                                                          int | np.integer):
                 raise EnvError(f"options deal_seed = {deal_seed!r} is not a whole number;"
-                               " allowed values: whole numbers 0..2**63 - 1, or None to draw"
-                               " one")
-            if not 0 <= int(deal_seed) < 2**63:  # the seeds a tournament deals from
+                               f" allowed values: {DEAL_SEEDS_SAID}, or None to draw one")
+            if int(deal_seed) not in DEAL_SEEDS:
                 raise EnvError(
-                    f"options deal_seed = {deal_seed!r} is out of range; allowed values: whole"
-                    " numbers 0..2**63 - 1, the seeds a tournament deals from (the engine"
-                    " reads a seed modulo 2**64: -1 dealt 2**64 - 1's cards)")
+                    f"options deal_seed = {deal_seed!r} is out of range; allowed values:"
+                    f" {DEAL_SEEDS_SAID} (the engine reads a seed modulo 2**64: -1 dealt"
+                    " 2**64 - 1's cards)")
             deal_seed = int(deal_seed)
         dealer = options.get("dealer")
         if dealer is not None:
