@@ -19,7 +19,7 @@ from pathlib import Path
 
 KEPT_ROOM_FILE = ".kept-room"
 
-KEPT_ROOM_BYTES = 128 << 10
+KEPT_ROOM_BYTES = 128_000
 """Bytes kept at least: run.json takes about 5 kB, and its replacement is written whole
 before the old one goes. ``keep_room`` keeps four times a larger run.json's size."""
 
