@@ -316,6 +316,29 @@ def test_a_background_child_in_a_process_group_of_its_own_ends_with_the_bot(tmp_
         raise AssertionError("the bot's child in a group of its own outlived it")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_child_in_a_session_of_its_own_ends_with_the_bot_that_started_it(tmp_path):
+    """A bot's child that started a session of its own (``setsid``) left the bot's group
+    and session, and outlived the run. It is still the bot's child: the processes the
+    bot started are found by their parents too, before it is asked to quit (a bot that
+    quits leaves its children to init)."""
+    import os
+
+    from whist_sim.protocol import ProcessStrategy
+
+    if shutil.which("setsid") is None:
+        pytest.skip("no setsid program")
+    pid_file = tmp_path / "child.pid"
+    bot = random_bot_after(tmp_path / "leaves.sh", f"setsid sleep 300 &\necho $! > {pid_file}")
+    with ProcessStrategy([str(bot)]) as strategy:
+        strategy.start()
+        child = int(pid_file.read_text())
+        assert os.getsid(child) == child != os.getsid(os.getpid())  # a session of its own
+    if not _ends_within(child, 5):
+        os.kill(child, 9)
+        raise AssertionError("the bot's child in a session of its own outlived it")
+
+
 def _ends_within(pid: int, seconds: float) -> bool:
     """Whether process ``pid`` is gone within ``seconds``."""
     import os

@@ -31,6 +31,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from whist_sim.protocol.bot_tree import Found, end_all, started_by
+
 MAX_LINE = 8 << 20
 """Bytes of one line from a bot: a decide reply is tens of bytes, so 8 MiB is only a
 guard against a bot that writes without end and no newline."""
@@ -191,6 +193,8 @@ class BotProcess:
         read as slowness)."""
         self.tail: deque[str] = deque(maxlen=tail_lines)
         self._buffer = bytearray()
+        self._started: list[Found] = []
+        """The processes it had started when it was asked to quit (``bot_tree``)."""
         self._check_startable(cwd)
         try:
             self.popen = subprocess.Popen(
@@ -350,25 +354,34 @@ class BotProcess:
         return f"exited with code {code}"
 
     def kill(self) -> None:
-        """End the process and everything in its process group, now; close the pipes.
+        """End the process and every process it started, now; close the pipes.
 
-        The group is ended even when the bot itself has exited (a bot that quits when
-        asked): what it started in the background lives on in its group, and was left
-        running after the run. A child that moved to a process group of its own
-        (``setpgid``) is still in the bot's session, and is ended with it (Linux). A child
-        that made a session of its own (``setsid``) has left both, and only the operating
-        system's limits (a container, a user of its own) reach it: docs/protocol.md says
-        so."""
-        leader_unreaped = self.popen.returncode is None  # its pid cannot be reused yet
+        What it started is ended even when the bot itself has exited (a bot that quits
+        when asked): its process group and its session (a child in a group of its own,
+        ``setpgid``), and its descendants (a child in a session of its own, ``setsid``),
+        found before it was asked to quit and again now (``bot_tree``). Only a process
+        whose parent exited before it was looked for, outside the session (a double
+        fork), escapes: docs/protocol.md says so."""
+        pid = self.popen.pid
+        # its pid is still the bot's (not reaped) or no one's: its session and children
+        # are the bot's; once reaped, a process running under the pid may be another's
+        ours = self.popen.returncode is None or not os.path.exists(f"/proc/{pid}")
+        found = [*self._started, *(started_by(pid) if ours else ())]
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        _kill_session(self.popen.pid, leader_unreaped)
+            os.killpg(pid, signal.SIGKILL)
+        end_all(found)
+        if ours:
+            end_all(started_by(pid))  # what joined the session as the first were ended
         if self.popen.poll() is None:
             self.popen.kill()
         self._reap()
 
     def ask_to_quit(self, line: bytes) -> None:
-        """Send ``line`` (``quit``) and close stdin: the end of input says it a second way."""
+        """Send ``line`` (``quit``) and close stdin: the end of input says it a second way.
+        What the bot started is looked for first: a bot that quits leaves its children to
+        init, and a child in a session of its own could not be found after that."""
+        if self.popen.poll() is None:
+            self._started = started_by(self.popen.pid)
         try:
             self.send(line, time.monotonic() + 0.1)
             self.popen.stdin.close()  # type: ignore[union-attr]
@@ -415,30 +428,6 @@ def _where_looked(path: str, cwd: str | Path | None, *, folder: bool) -> str:
 
 EXIT_CHECK_SECONDS = 0.1
 """How often a wait for a bot's reply checks that the bot still runs."""
-
-
-def _kill_session(session: int, leader_unreaped: bool) -> None:
-    """SIGKILL every process left in the bot's session ``session`` (the bot's pid: it
-    started one), found in ``/proc``; a no-op where there is none.
-
-    Once the bot itself is reaped, its pid may be another process's: if a process with
-    that pid runs then, the session may be that process's, and nothing is ended."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return
-    if not leader_unreaped and (proc / str(session)).exists():
-        return
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == session:
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue  # it ended meanwhile, or is not ours to read
-        fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state ppid pgrp session
-        if len(fields) > 3 and fields[3] == str(session):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(int(entry.name), signal.SIGKILL)
 
 
 def _ready(poller: select.poll, deadline: float | None) -> bool:

@@ -1,0 +1,76 @@
+"""The processes a bot started, found in ``/proc`` (Linux), to end with it.
+
+A bot runs in a session of its own, which also holds what it starts in a process group
+of its own (``setpgid``). A child that starts a session of its own (``setsid``) leaves
+both, but it is still the bot's child, or its child's: it is found by its parents.
+So every process of the bot's session and every descendant of the bot is found, and
+found while the bot still runs: a bot that exits leaves its children to init, and
+nothing then ties them to it. What still escapes is a process whose parent exited
+before it was looked for, outside the session (a daemon's double fork); only the
+operating system's limits (a container, a user of its own) reach it.
+
+Each process found is kept with its start time (``/proc/PID/stat``, clock ticks since
+boot), and is ended only if the process of that pid still has it: a pid found earlier
+and reused since by another process is never signalled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+PROC = Path("/proc")
+
+Found = tuple[int, str]
+"""A process found: its pid and its start time as ``/proc/PID/stat`` gives it."""
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after ``pid (comm)``, from ``state`` on (index 1:
+    ppid, 3: session, 19: start time), or None if the process is gone or not ours to read."""
+    try:
+        text = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()
+    return fields if len(fields) > 19 else None
+
+
+def _processes() -> Iterator[tuple[int, int, str, str]]:
+    """Every process readable in ``/proc``: pid, parent's pid, session, start time."""
+    for entry in PROC.iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None:
+            yield int(entry.name), int(fields[1]), fields[3], fields[19]
+
+
+def started_by(bot: int) -> list[Found]:
+    """The processes of session ``bot`` and the descendants of process ``bot`` (the bot's
+    pid, which is its session's id), the bot left out; none where there is no ``/proc``.
+    Call it while the bot's pid is still the bot's (before it is reaped)."""
+    if not PROC.is_dir():
+        return []
+    children: dict[int, list[Found]] = {}
+    found: dict[int, str] = {}
+    for pid, parent, session, started in _processes():
+        children.setdefault(parent, []).append((pid, started))
+        if session == str(bot) and pid != bot:
+            found[pid] = started
+    waiting = [bot]
+    while waiting:
+        for pid, started in children.get(waiting.pop(), ()):
+            if pid not in found:
+                found[pid] = started
+                waiting.append(pid)
+    return sorted(found.items())
+
+
+def end_all(found: Iterable[Found]) -> None:
+    """SIGKILL each process found that still runs under the pid it was found with."""
+    for pid, started in found:
+        fields = _stat(pid)
+        if fields is not None and fields[19] == started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
