@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from whist_sim.store import RunFolderError
+from tests.tournament_helpers import assert_same_rows, run_rows
+from whist_sim.store import RunFolder, RunFolderError
 from whist_sim.tournament.config import ConfigError, validate_config
+from whist_sim.tournament.node_code import ChangedParameterFileError
 from whist_sim.tournament.runner import resume_tournament, run_tournament
 from whist_sim.tournament.same_code import check_same_code
 
@@ -251,6 +253,51 @@ def test_a_weights_file_changed_since_the_run_started_stops_its_resume(policy_ru
         resume_tournament(folder, workers=0, progress=False)
     weights.write_text("0")
     assert resume_tournament(folder, workers=0, progress=False).status == "complete"
+
+
+def test_a_weights_file_changed_while_the_run_plays_stops_it_keeping_what_was_played(
+    tmp_path, monkeypatch
+):
+    """A checkpoint retrained into the file a running tournament plays changed the policy
+    from one task to the next, in process, without a word: the standings pooled two
+    policies under one label (a probe's finding). The run stops at the first task played
+    with the new file, keeping those played with the old; the file put back, it resumes
+    to the rows of a run that never saw the change."""
+    from whist_sim.tournament import executors
+
+    (tmp_path / "resume_policy_live.py").write_text(POLICY)
+    weights = tmp_path / "weights.txt"
+    weights.write_text("0")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    entry = ('use = "policy"\ncallable = "resume_policy_live:load"\n'
+             'params = { weights = "weights.txt" }\nlabel = "policy"')
+    clean = _played(tmp_path, entry)
+    clean.rename(tmp_path / "clean")
+    played = executors.play_task
+
+    def retrained_after_the_first(spec):
+        result = played(spec)
+        weights.write_text("1")  # the trainer saves its next checkpoint
+        return result
+
+    monkeypatch.setattr(executors, "play_task", retrained_after_the_first)
+    with pytest.raises(ChangedParameterFileError) as stopped:
+        _played(tmp_path, entry)
+    assert str(stopped.value).startswith(
+        "strategy 'policy': the file of its parameter weights changed while the run played"
+        " it (SHA-256 ")
+    assert "when task 1 was played): one label would stand for two players" in str(
+        stopped.value)
+    folder = tmp_path / "run"
+    assert RunFolder.open(folder).completed_tasks() == {0}
+    assert json.loads((folder / "run.json").read_text())["status"] == "failed"
+    monkeypatch.undo()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    weights.write_text("0")
+    assert resume_tournament(folder, workers=0, progress=False).status == "complete"
+    assert_same_rows(run_rows(folder), run_rows(tmp_path / "clean"))
 
 
 def test_a_parameter_file_no_longer_found_stops_its_resume():

@@ -22,8 +22,9 @@ when such a file changes.
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,20 +36,50 @@ def parameter_sources(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """``{"parameter_modules": {key: module record}, "parameter_files": {key: {"file",
     "sha256"}}}`` for the parameters that name imported code or an existing file."""
     modules: dict[str, Any] = {}
-    files: dict[str, Any] = {}
     for key, value in sorted(params.items()):
-        if not isinstance(value, str) or not value:
-            continue
-        if CALLABLE_REFERENCE.fullmatch(value):
+        if isinstance(value, str) and CALLABLE_REFERENCE.fullmatch(value):
             module_name = value.partition(":")[0]
             if module_name in sys.modules:
                 modules[key] = module_record(module_name)
+    files = {key: {"file": str(path.resolve()), "sha256": file_digest(path)}
+             for key, path in _named_files(params)}
+    return {"parameter_modules": modules, "parameter_files": files}
+
+
+def parameter_file_digests(params: Mapping[str, Any]) -> dict[str, str]:
+    """``{key: SHA-256}`` of the files ``params`` name, as ``parameter_sources`` records
+    them, read now: the files a process building the strategy now reads. A run compares
+    them at every task with what it recorded at its start (``node_code``): a checkpoint
+    overwritten while a run played it mixed two policies under one label, in process as
+    each task built the strategy again. A file is hashed again only when its size,
+    modification time or inode changed, so a task pays a ``stat`` a file."""
+    digests = {}
+    for key, path in _named_files(params):
+        try:
+            seen = path.stat()
+            digests[key] = _digest_of(str(path.resolve()), seen.st_size, seen.st_mtime_ns,
+                                      seen.st_ino)
+        except OSError:  # gone since it was found
+            continue
+    return digests
+
+
+@functools.lru_cache(maxsize=256)
+def _digest_of(file: str, size: int, modified: int, inode: int) -> str:
+    """``file``'s SHA-256, kept for the size, modification time and inode it was read at."""
+    return file_digest(Path(file))
+
+
+def _named_files(params: Mapping[str, Any]) -> Iterator[tuple[str, Path]]:
+    """The parameters whose value is the path of an existing file (relative to the working
+    folder, as the strategy reads it), by key; a ``package.module:name`` is none."""
+    for key, value in sorted(params.items()):
+        if not isinstance(value, str) or not value or CALLABLE_REFERENCE.fullmatch(value):
             continue
         path = Path(value)
         try:
             if path.is_file():
-                files[key] = {"file": str(path.resolve()), "sha256": file_digest(path)}
+                yield key, path
         except OSError:  # a value no file system accepts as a path (too long, say)
             continue
-    return {"parameter_modules": modules, "parameter_files": files}
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from whist_sim.games.base import WhistSimError
-from whist_sim.parameter_sources import parameter_sources
+from whist_sim.parameter_sources import parameter_file_digests, parameter_sources
 from whist_sim.strategy import strategy_source
 
 PACKAGE = "whist_sim"
@@ -39,6 +39,26 @@ PACKAGE = "whist_sim"
 
 class DifferentCodeError(WhistSimError):
     """A task played on a node whose code differs from the driver's."""
+
+
+class ChangedParameterFileError(DifferentCodeError):
+    """A task played with a parameter file other than the one the run started with."""
+
+
+FILES = "parameter_files."
+"""How a fingerprint names the file a parameter names (``parameter_files.weights``)."""
+
+
+def parameter_fingerprint(strategies: Mapping[str, tuple[str, Mapping[str, Any]]]
+                          ) -> dict[str, dict[str, str]]:
+    """``{label: {"parameter_files.KEY": sha}}``: the files each entrant's parameters name
+    as they are now (``parameter_file_digests``; a ``stat`` a file unless one changed).
+    Unlike the code, which a process imports once, a parameter file is read each time
+    a task builds its strategy, so it is fingerprinted afresh for every task, wherever
+    the task plays."""
+    return {label: {FILES + key: digest
+                    for key, digest in parameter_file_digests(params).items()}
+            for label, (_, params) in strategies.items()}
 
 
 @functools.cache
@@ -120,6 +140,31 @@ def check_node_code(expected: Mapping[str, Mapping[str, str]],
                 f" {_short(here.get(part))} here. Install the same whist_sim and plug-ins on"
                 f" every node (docs/cluster.md); the tasks committed before are kept, and"
                 f" `whist-sim run --resume {folder}` plays the rest")
+
+
+def check_parameter_files(expected: Mapping[str, Mapping[str, str]],
+                          played: Mapping[str, Mapping[str, str]], task: int,
+                          folder: Path) -> None:
+    """Refuse (``ChangedParameterFileError``) a task whose entrants read a parameter file
+    other than the one the run started with (``expected``, ``parameter_fingerprint``'s
+    at the session's start, as run.json records them): a checkpoint retrained into the
+    file a running tournament plays changed the policy from one task to the next, the
+    standings pooling both under one label without a word (a probe's finding). Compared
+    for every task, in process as on a cluster."""
+    for label in sorted(set(expected) & set(played)):
+        here, there = expected[label], played[label]
+        for part in sorted(p for p in set(here) | set(there) if p.startswith(FILES)):
+            if here.get(part) == there.get(part):
+                continue
+            now = ("no longer found" if part not in there
+                   else f"SHA-256 {_short(there[part])}")
+            raise ChangedParameterFileError(
+                f"strategy {label!r}: the file of its parameter {part[len(FILES):]} changed"
+                f" while the run played it (SHA-256 {_short(here.get(part))} when the run"
+                f" started, {now} when task {task} was played): one label would stand for"
+                " two players. The tasks committed before are kept; put the file back as it"
+                f" was and `whist-sim run --resume {folder}`, or start a new run to play the"
+                " new file (leave a checkpoint a run plays unchanged until the run is done)")
 
 
 def _short(digest: str | None) -> str:

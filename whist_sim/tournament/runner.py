@@ -59,7 +59,12 @@ from whist_sim.tournament.config import (
 )
 from whist_sim.tournament.executors import Executor, open_executor, ray_running
 from whist_sim.tournament.live import LiveStandings
-from whist_sim.tournament.node_code import check_node_code, code_fingerprint
+from whist_sim.tournament.node_code import (
+    check_node_code,
+    check_parameter_files,
+    code_fingerprint,
+    parameter_fingerprint,
+)
 from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.same_code import check_same_code
 from whist_sim.tournament.sandbox import Supervisor
@@ -684,6 +689,9 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     """The driver's fingerprint, made when the first task of a Ray node comes in: hashing
     the entrants' code took 0.4 s, which a run in this process, never compared, would pay
     at its start."""
+    files = parameter_fingerprint({e.name: (e.use, dict(e.params)) for e in config.strategies})
+    """The files the entrants' parameters name, as the session starts (and as run.json
+    records them): every task, wherever it plays, must have read the same."""
 
     def commit(finished: list[TaskResult | StoredTask]) -> None:
         """Name the units workers wrote in one snapshot, write the others, then count; no
@@ -694,6 +702,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
                 if not code:
                     code.update(_driver_code(config))
                 check_node_code(code, result.code, result.node, result.task, folder.path)
+            check_parameter_files(files, result.code, result.task, folder.path)
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:
             item.check(folder.tables())

@@ -33,7 +33,7 @@ from whist_sim.play import (
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
-from whist_sim.tournament.node_code import code_fingerprint
+from whist_sim.tournament.node_code import code_fingerprint, parameter_fingerprint
 from whist_sim.tournament.recording import DEAL_KEY, TaskRecorder
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
@@ -115,6 +115,7 @@ def play_task(
     its deal instead of ending the process.
     """
     started = time.perf_counter()
+    files = parameter_fingerprint(spec.strategies)  # as the strategies below read them
     sizes = spec.players if isinstance(spec.players, list) else [spec.players]
     games = {g.players: g for g in (make_game(spec.game, spec.variant, n) for n in sizes)}
     game = next(iter(games.values()))
@@ -141,10 +142,18 @@ def play_task(
         output[OUTSIDE_DECISIONS] = board.stray.text()
     output.update(bot_stderr(spec.bots))
     node = node_address()
-    # outside Ray the driver plays (or supervises) the task itself and compares nothing:
-    # hashing the entrants' code costs a process's first task about 0.4 s
+    # outside Ray the driver plays (or supervises) the task itself and compares only the
+    # parameter files: hashing the entrants' code costs a process's first task about 0.4 s
+    code = files if node == "local" else _with_files(task_code(spec), files)
     return TaskResult(spec.task, arrow, deals_played, seconds, node, timed, output, errors,
-                      {} if node == "local" else task_code(spec))
+                      code)
+
+
+def _with_files(code: dict[str, dict[str, str]], files: dict[str, dict[str, str]]
+                ) -> dict[str, dict[str, str]]:
+    """``code`` (kept per process) with each entrant's parameter files as read for this
+    task (``parameter_fingerprint``) in place of those read for the process's first."""
+    return {name: {**parts, **files.get(name, {})} for name, parts in code.items()}
 
 
 def task_code(spec: TaskSpec) -> dict[str, dict[str, str]]:
