@@ -653,6 +653,17 @@ def test_verdict_text_names_the_decision_the_numbers_and_the_scale():
     assert nelo.scale == "normalised Elo" and "normalised Elo" in nelo.text("a", "b")
 
 
+def test_verdict_text_groups_the_thousands_of_a_pair_count():
+    """A duel's standings print "8,240" hands beside a verdict that read "after 4120
+    pairs" (a probe): every count in the verdict is grouped the same way."""
+    model, settings_ = pentanomial_model(), SprtSettings()
+    even = np.repeat(model.grid, [200, 400, 1200, 400, 200])
+    text = sequential_verdict(model, settings_, even, finished=True).text("a", "b")
+    assert "after 2,400 pairs" in text and "2400" not in text
+    fixed = fixed_verdict(model, settings_, even).text("a", "b")
+    assert "after 2,400 pairs" in fixed and "2400" not in fixed
+
+
 def test_only_an_early_stop_says_its_interval_is_not_corrected_for_the_stop():
     """The estimate and 95% interval are a fixed sample's: after a sequential stop they
     lean away from the hypothesis rejected and cover the truth about 91% of the time

@@ -373,7 +373,8 @@ def confidence_percent(error_rate: float) -> str:
 
 
 def _pairs(count: int) -> str:
-    return "1 pair" if count == 1 else f"{count} pairs"
+    """"1 pair", "20 pairs", "4,120 pairs": grouped as the standings group hands."""
+    return "1 pair" if count == 1 else f"{count:,} pairs"
 
 
 OPPOSITE = {"at least": "at most", "at most": "at least", "more than": "less than",
