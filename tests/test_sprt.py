@@ -737,6 +737,20 @@ def test_pairs_of_one_margin_read_no_spread_not_an_interval_of_no_width(margin):
             " spread), so the mean has no confidence bounds yet; more pairs are needed") in fixed
 
 
+def test_a_test_whose_pairs_all_agree_is_not_told_to_play_more_pairs():
+    """A Solo self-duel (every pair +0.00, no spread) ran out of pairs and was told "the
+    maximum is too short ... play more pairs (--max-deals) or set them further apart"
+    (a probe): with no spread its LLR stays 0 at any length and any bounds."""
+    verdict = sequential_verdict(net_model(), SprtSettings(), [0.0] * 60, finished=True)
+    text = verdict.text("a", "b")
+    assert verdict.decision == "inconclusive" and verdict.llr == 0
+    assert text.endswith("; the pairs all agree, with no spread, and while they do the test"
+                         " cannot move (its LLR stays 0 at any length): strategies that play"
+                         " alike on every deal, as one against itself does, are not told"
+                         " apart by more pairs.")
+    assert "play more pairs" not in text and "too short" not in text
+
+
 def test_a_shares_bounds_in_the_verdict_text_are_cut_at_zero_and_one():
     """Three pairs, two won outright: the t-bounds of the mean share run past 1 (1.32)
     and the text says 1.000, as the report's intervals do; the decision is unchanged."""

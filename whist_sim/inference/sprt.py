@@ -272,6 +272,12 @@ class Verdict:
         beyond = self._interval_beyond()
         lead = ";" if beyond is None else (
             f", though its whole 95% interval lies {above if beyond == 'above' else below}:")
+        if self.estimate.pairs >= 2 and not self.estimate.sd > 0 and self.llr == 0:
+            # a self-duel in points: more pairs or other bounds would leave it where it is
+            return ("; the pairs all agree, with no spread, and while they do the test cannot"
+                    " move (its LLR stays 0 at any length): strategies that play alike on"
+                    " every deal, as one against itself does, are not told apart by more"
+                    " pairs.")
         if is_short(self.estimate.pairs, self.fixed_pairs):
             says_little = ("" if beyond is not None else ", so running out of pairs says"
                            " little of where the true difference lies")
