@@ -36,7 +36,7 @@ Two checkpoints are two entrants of one duel::
 
 Run it from the repository root (so ``examples`` imports): ``python
 examples/train_german.py --minutes 3``. Same seed, same weights on one machine
-(another CPU's matrix products may differ in the twelfth decimal; the time budget
+(another CPU's matrix products may differ from the eleventh decimal on; the time budget
 only decides how many hands are played: ``--hands N`` fixes that instead). The
 shipped weights are ``--hands 6330``'s (27 s on the project's 2 shared cores; three
 minutes play some 40,000 hands there: docs/environment.md).
