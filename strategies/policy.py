@@ -164,10 +164,12 @@ def arguments_taken(policy: Callable[..., Any], reference: str) -> int:
         except TypeError:
             continue
         return count
+    name = getattr(policy, "__name__", type(policy).__name__)
     raise ValueError(
-        f"callable = {reference!r}: the policy{signature} cannot be called with one argument"
-        " (the observation dict) or two (the observation dict and the seat's generator); a"
-        " policy is a function from the observation dict to an action"
+        f"callable = {reference!r}: the function {name}({', '.join(signature.parameters)})"
+        " cannot be called with one argument (the observation dict) or two (the observation"
+        " dict and the seat's generator); a policy is a function from the observation dict"
+        " to an action"
     )
 
 

@@ -327,7 +327,9 @@ params = {{ weights_seed = 2, temperature = 0.5 }}
      "raised FileNotFoundError"),
     (f'callable = "{HERE}:not_a_factory"\nparams = {{ weights = "a.npz" }}',
      "returned int 3, not a function"),
-    (f'callable = "{HERE}:needs_three"', "cannot be called with one argument"),
+    # "the policy(observation, rng, extra)" read as a function named policy (a probe)
+    (f'callable = "{HERE}:needs_three"', "the function needs_three(observation, rng, extra)"
+                                         " cannot be called with one argument"),
     # the policy itself given a weights file: bind's "missing a required argument:
     # 'observation'" hid the parameter it does not take (a probe's finding)
     (f'callable = "{HERE}:linear_policy"\nparams = {{ weights = "a.npz" }}',
