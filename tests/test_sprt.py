@@ -1138,6 +1138,16 @@ def test_a_verdict_on_points_warns_when_the_pairs_are_skewed():
     assert "Caution" not in fixed_verdict(net_model(), points, symmetric).text("A", "B")
 
 
+def test_a_verdict_of_h0_carries_no_caution_about_false_h1():
+    """A fixed-sample H0 on strongly skewed pairs ended "confirm a verdict for A with more
+    pairs" (a probe): the caution is about a false H1, and the verdict was not one for A."""
+    rng = np.random.default_rng(3)
+    losing = np.where(rng.random(400) < 0.05, -20.0, 0.5)  # skewness about -4.7
+    verdict = fixed_verdict(net_model(), SprtSettings.from_mapping({}), losing)
+    assert verdict.decision == "H0" and verdict.estimate.skewness < -2.5
+    assert "Caution" not in verdict.text("A", "B")
+
+
 def test_a_verdict_in_normalised_elo_warns_on_strongly_skewed_pairs():
     rng = np.random.default_rng(3)
     rare = np.where(rng.random(400) < 0.05, -20.0, 1.0)  # skewness about -4

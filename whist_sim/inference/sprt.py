@@ -198,7 +198,8 @@ class Verdict:
                 " alpha and beta (measured 9.6% at 5%, skewness 2.5); prefer elo0/elo1"
                 " (docs/statistics.md, Limits)."
             )
-        if not self.settings.on_net_scale and abs(skew) > SKEW_STRONG:
+        if (not self.settings.on_net_scale and abs(skew) > SKEW_STRONG
+                and self.decision != "H0"):  # the risk is a false H1: none in an H0
             return (
                 f" Caution: the pair values are strongly skewed (skewness {skew:+.1f});"
                 " the test's guard against skewness leaves false H1 above alpha on rare"
