@@ -1138,6 +1138,21 @@ def test_a_verdict_on_points_warns_when_the_pairs_are_skewed():
     assert "Caution" not in fixed_verdict(net_model(), points, symmetric).text("A", "B")
 
 
+def test_a_test_not_decided_yet_makes_no_claim_from_its_interval():
+    """An interrupted duel read "a against b: weaker (its whole 95% interval lies below
+    0) ... not decided yet ..., so the duel plays on" (a probe): an interim look of a test
+    that looks every batch is no verdict, and a stopped duel does not play on."""
+    model = pentanomial_model()
+    lean = np.repeat(model.grid, [70, 270, 480, 220, 60])  # -11 Elo (95%: -21 to -1)
+    settings_ = SprtSettings.from_mapping({"elo0": -15, "elo1": -10})
+    verdict = sequential_verdict(model, settings_, lean, finished=False)
+    assert verdict.decision == "continue" and verdict.estimate.elo_hi < 0
+    text = verdict.text("a", "b")
+    assert text.startswith("a against b, so far: -11 Elo per hand (95%: -21 to -1)")
+    assert "weaker" not in text.split(";")[0] and "plays on" not in text
+    assert "so the test needs more pairs, until they clearly favour H1" in text
+
+
 def test_a_verdict_of_h0_carries_no_caution_about_false_h1():
     """A fixed-sample H0 on strongly skewed pairs ended "confirm a verdict for A with more
     pairs" (a probe): the caution is about a false H1, and the verdict was not one for A."""

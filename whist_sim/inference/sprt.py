@@ -156,6 +156,10 @@ class Verdict:
             if high >= 0 and below:  # say it: "not stronger" read as "perhaps stronger"
                 head = (f"{_h0_head(a, b, high)}, and weaker: its whole 95% interval lies"
                         f" below 0, {evidence}; ")
+        elif self.decision == "continue":
+            # an interim look of a test that looks every batch: its interval is no verdict
+            # (an interrupted duel's headline read "weaker" before the test decided: a probe)
+            head = f"{a} against {b}, so far: {evidence}; "
         else:
             head = f"{a} against {b}: {evidence}; "
             if below or above:
@@ -248,7 +252,7 @@ class Verdict:
         if self.decision == "continue":
             return (
                 f"not decided yet after {_pairs(pairs)} {self._rates()}: LLR {self.llr:.2f}"
-                f" lies between the bounds {bounds}, so the duel plays on until the pairs"
+                f" lies between the bounds {bounds}, so the test needs more pairs, until they"
                 f" clearly favour H1 ({claim_h1}) or H0 (the reverse)."
             )
         return (
