@@ -11,10 +11,16 @@ plug-in's helper modules it imports and of the code and files its parameters nam
 digests run.json keeps, ``strategy.strategy_source`` and ``parameter_sources``, without
 the paths, which may differ from node to node). The driver computes the same
 fingerprint when the first task of a Ray node comes in (a run in its own process, or
-in a supervised child on the driver's disk, compares nothing) and commits no task
+in a supervised child on the driver's disk, compares no code) and commits no task
 whose fingerprint differs: the
 run stops with a line naming the node and the first file that differs, and everything
 committed before is kept, for a resume once the node has the driver's code.
+
+The files the entrants' parameters name (a policy's weights) are read again by every
+task that builds the strategies, so they are compared for every task, wherever it
+plays, with those the session started with (``parameter_fingerprint``,
+``check_parameter_files``): a checkpoint overwritten while the run plays it stops the
+run at the first task that read the new one.
 
 Not covered: entrants in processes of their own (bots, ``isolate = true``), whose files
 the driver hashes at the start (run.json) but which each node starts from its own disk.
