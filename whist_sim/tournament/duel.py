@@ -40,6 +40,7 @@ SEQUENTIAL_MAX_DEALS = 20_000
 FIXED_DEALS = 1_000
 """Default deal indices for a duel without ``--sprt``."""
 
+
 def _checked_cap(max_deals: Any) -> int:
     """``max_deals`` if it is a number of deals a run may play; else a ConfigError naming
     it as the duel's caller gave it (it becomes ``tournament.deals``, a key no duel's user
