@@ -255,15 +255,18 @@ def test_a_weights_file_changed_since_the_run_started_stops_its_resume(policy_ru
     assert resume_tournament(folder, workers=0, progress=False).status == "complete"
 
 
+@pytest.mark.parametrize("node", ["local", "127.0.0.9"])
 def test_a_weights_file_changed_while_the_run_plays_stops_it_keeping_what_was_played(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, node
 ):
     """A checkpoint retrained into the file a running tournament plays changed the policy
     from one task to the next, in process, without a word: the standings pooled two
     policies under one label (a probe's finding). The run stops at the first task played
     with the new file, keeping those played with the old; the file put back, it resumes
-    to the rows of a run that never saw the change."""
-    from whist_sim.tournament import executors
+    to the rows of a run that never saw the change. On a Ray node (the process a test
+    suite ran Ray in reads as one) the driver's fingerprint, made at the node's first
+    task, read the file as it was then, and blamed the node for the file it had changed."""
+    from whist_sim.tournament import executors, worker
 
     (tmp_path / "resume_policy_live.py").write_text(POLICY)
     weights = tmp_path / "weights.txt"
@@ -282,6 +285,7 @@ def test_a_weights_file_changed_while_the_run_plays_stops_it_keeping_what_was_pl
         return result
 
     monkeypatch.setattr(executors, "play_task", retrained_after_the_first)
+    monkeypatch.setattr(worker, "node_address", lambda: node)
     with pytest.raises(ChangedParameterFileError) as stopped:
         _played(tmp_path, entry)
     assert str(stopped.value).startswith(

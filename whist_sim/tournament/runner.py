@@ -698,11 +698,13 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         task played with other code than the driver's (``node_code``)."""
         for item in finished:
             result = item.result if isinstance(item, StoredTask) else item
-            if result.node != "local":
-                if not code:
-                    code.update(_driver_code(config))
-                check_node_code(code, result.code, result.node, result.task, folder.path)
+            # a file changed under the run first: it would read as another node's code
             check_parameter_files(files, result.code, result.task, folder.path)
+            if result.node != "local":
+                if not code:  # the parameter files as the session started, not as now
+                    code.update({name: {**parts, **files.get(name, {})}
+                                 for name, parts in _driver_code(config).items()})
+                check_node_code(code, result.code, result.node, result.task, folder.path)
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:
             item.check(folder.tables())
