@@ -11,6 +11,7 @@ in-process-equals-Ray and two-node cluster tests, which must not be refused.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +105,18 @@ def test_a_plug_in_parameter_file_is_part_of_the_fingerprint(tmp_path):
     assert first["p"]["parameter_files.file"] != second["p"]["parameter_files.file"]
     with pytest.raises(DifferentCodeError, match=r"strategy 'p': parameter_files\.file"):
         check_node_code(first, second, NODE, 0, "/runs/r")
+
+
+def test_a_parameter_file_made_or_removed_during_the_run_is_said_so():
+    """A file a parameter names that appeared or went away while the run played read
+    "SHA-256 none (an older whist_sim?)", the wording of a node's missing code."""
+    from whist_sim.tournament.node_code import ChangedParameterFileError, check_parameter_files
+
+    weights = {"policy": {"parameter_files.weights": "a" * 64}}
+    with pytest.raises(ChangedParameterFileError, match=r"\(no such file when the run started,"
+                       r" SHA-256 aaaaaaaaaaaa when task 3 was played\)"):
+        check_parameter_files({"policy": {}}, weights, 3, Path("run"))
+    with pytest.raises(ChangedParameterFileError, match=r"\(SHA-256 aaaaaaaaaaaa when the run"
+                       r" started, no longer found when task 3 was played\)"):
+        check_parameter_files(weights, {"policy": {}}, 3, Path("run"))
+    check_parameter_files(weights, weights, 3, Path("run"))  # the same file: no refusal

@@ -67,6 +67,14 @@ def parameter_fingerprint(strategies: Mapping[str, tuple[str, Mapping[str, Any]]
             for label, (_, params) in strategies.items()}
 
 
+def with_parameter_files(code: Mapping[str, Mapping[str, str]],
+                         files: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
+    """``code`` with each entrant's parameter files taken from ``files``: a worker's code
+    is hashed once per process, its files for every task; the driver's code is hashed at
+    a node's first task, its files as the session started."""
+    return {name: {**parts, **files.get(name, {})} for name, parts in code.items()}
+
+
 @functools.cache
 def package_digest() -> str:
     """SHA-256 over whist_sim's own Python source: every ``.py`` file of the package, by
@@ -162,15 +170,20 @@ def check_parameter_files(expected: Mapping[str, Mapping[str, str]],
         for part in sorted(p for p in set(here) | set(there) if p.startswith(FILES)):
             if here.get(part) == there.get(part):
                 continue
-            now = ("no longer found" if part not in there
-                   else f"SHA-256 {_short(there[part])}")
+            then = _digest_said(here, part, "no such file")  # one made during the run
+            now = _digest_said(there, part, "no longer found")
             raise ChangedParameterFileError(
                 f"strategy {label!r}: the file of its parameter {part[len(FILES):]} changed"
-                f" while the run played it (SHA-256 {_short(here.get(part))} when the run"
-                f" started, {now} when task {task} was played): one label would stand for"
+                f" while the run played it ({then} when the run started, {now} when task"
+                f" {task} was played): one label would stand for"
                 " two players. The tasks committed before are kept; put the file back as it"
                 f" was and `whist-sim run --resume {folder}`, or start a new run to play the"
                 " new file (leave a checkpoint a run plays unchanged until the run is done)")
+
+
+def _digest_said(parts: Mapping[str, str], part: str, missing: str) -> str:
+    """A parameter file's digest as the refusal says it, or ``missing``."""
+    return f"SHA-256 {parts[part][:12]}" if part in parts else missing
 
 
 def _short(digest: str | None) -> str:

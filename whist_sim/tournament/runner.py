@@ -64,6 +64,7 @@ from whist_sim.tournament.node_code import (
     check_parameter_files,
     code_fingerprint,
     parameter_fingerprint,
+    with_parameter_files,
 )
 from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.same_code import check_same_code
@@ -702,8 +703,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
             check_parameter_files(files, result.code, result.task, folder.path)
             if result.node != "local":
                 if not code:  # the parameter files as the session started, not as now
-                    code.update({name: {**parts, **files.get(name, {})}
-                                 for name, parts in _driver_code(config).items()})
+                    code.update(with_parameter_files(_driver_code(config), files))
                 check_node_code(code, result.code, result.node, result.task, folder.path)
         stored = [item for item in finished if isinstance(item, StoredTask)]
         for item in stored:

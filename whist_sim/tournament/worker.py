@@ -33,7 +33,11 @@ from whist_sim.play import (
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
-from whist_sim.tournament.node_code import code_fingerprint, parameter_fingerprint
+from whist_sim.tournament.node_code import (
+    code_fingerprint,
+    parameter_fingerprint,
+    with_parameter_files,
+)
 from whist_sim.tournament.recording import DEAL_KEY, TaskRecorder
 from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
 
@@ -144,16 +148,9 @@ def play_task(
     node = node_address()
     # outside Ray the driver plays (or supervises) the task itself and compares only the
     # parameter files: hashing the entrants' code costs a process's first task about 0.4 s
-    code = files if node == "local" else _with_files(task_code(spec), files)
+    code = files if node == "local" else with_parameter_files(task_code(spec), files)
     return TaskResult(spec.task, arrow, deals_played, seconds, node, timed, output, errors,
                       code)
-
-
-def _with_files(code: dict[str, dict[str, str]], files: dict[str, dict[str, str]]
-                ) -> dict[str, dict[str, str]]:
-    """``code`` (kept per process) with each entrant's parameter files as read for this
-    task (``parameter_fingerprint``) in place of those read for the process's first."""
-    return {name: {**parts, **files.get(name, {})} for name, parts in code.items()}
 
 
 def task_code(spec: TaskSpec) -> dict[str, dict[str, str]]:
