@@ -238,3 +238,15 @@ def test_a_table_that_would_pass_the_cap_is_split_by_strategy_not_cut():
     split = tables_by(df, "strategy", columns, "Bids", "bids", limit=25)
     assert [(t.caption, t.name, len(t.rows)) for t in split] == [
         ("Bids: a", "bids_a", 20), ("Bids: b", "bids_b", 20)]
+
+
+def test_strong_prose_is_bold_on_the_html_page_as_in_the_markdown():
+    """An unfinished run's verdict opened with "**This run is not finished**", asterisks
+    and all, on report.html (seen in a screenshot): the page rendered `code` and
+    *emphasis* only."""
+    from whist_sim.reports.render import inline_html
+
+    shown = str(inline_html("**This run is not finished** (see *why*, `--resume`)"))
+    assert shown == ("<strong>This run is not finished</strong> (see <em>why</em>,"
+                     " <code>--resume</code>)")
+    assert str(inline_html("2 * 3 ** 2")) == "2 * 3 ** 2"  # arithmetic is no markup

@@ -26,6 +26,7 @@ from whist_sim.reports.page import Page, PageTable, layout
 
 _CODE = re.compile(r"`([^`]+)`")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
+_STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*])")
 
 
 def markdown_cell(text: str) -> str:
@@ -39,9 +40,10 @@ def markdown_rule(header: Sequence[str]) -> str:
 
 
 def inline_html(text: str) -> Markup:
-    """Prose as HTML: escaped, then `code` spans and *emphasis* as the Markdown reads them."""
-    escaped = str(escape(text))
-    return Markup(_EMPHASIS.sub(r"<em>\1</em>", _CODE.sub(r"<code>\1</code>", escaped)))
+    """Prose as HTML: escaped, then `code` spans, **strong** and *emphasis* as the Markdown
+    reads them (an unfinished run's verdict opened with its asterisks on the page)."""
+    escaped = _CODE.sub(r"<code>\1</code>", str(escape(text)))
+    return Markup(_EMPHASIS.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", escaped)))
 
 
 def table_links(table: PageTable) -> list[tuple[str, str]]:
