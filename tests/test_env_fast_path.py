@@ -6,13 +6,14 @@ fields to one numba kernel per game (``whist_sim.env.compiled``); ``compiled=Fal
 ``RealValues``. At every step of random hands of every game and variant the checks
 play, for every seat, the two give equal arrays of the same dtype and shape; so do
 encoders sharing one trick history (as an environment's seats do) and encoders keeping
-their own. Returned arrays are new ones: an observation kept by a learner is not
-changed by the next.
+their own. An observation kept by a learner, or any part of it, is not changed by
+the next; arrays no one holds are written again.
 """
 
 from __future__ import annotations
 
 import random
+import weakref
 
 import numpy as np
 import pytest
@@ -78,24 +79,54 @@ def test_a_compiled_encoder_with_its_own_history_equals_the_reference(case):
                 f"seat {seat}: entries {np.flatnonzero(obs != ref_obs).tolist()} differ")
 
 
-@pytest.mark.parametrize("game_name", ["german_whist", "solo_whist"])
+KEEPS = {
+    "the whole observation": lambda observation: observation,
+    "only its mask": lambda observation: {"action_mask": observation["action_mask"]},
+    "a slice of its tensor": lambda observation: {"observation": observation["observation"][3:40]},
+}
+
+
+@pytest.mark.parametrize("game_name", ["german_whist", "solo_whist", "minnesota_whist",
+                                       "knockout_whist"])
 def test_an_observation_kept_is_not_changed_by_the_next(game_name):
+    """Whatever a learner keeps of an observation (the dict, one of its arrays, a view
+    of one) is never written again, although arrays no one holds are."""
     env = WhistEnv(game_name)
     kept = []
     for seed in range(3):
         env.reset(seed=seed)
-        for _ in env.agent_iter():
+        for step, _ in enumerate(env.agent_iter()):
             observation, _, terminated, truncated, _ = env.last()
-            kept.append((observation, {k: v.copy() for k, v in observation.items()}))
+            if step % 2 == 0:  # every other one is dropped, free to be written again
+                keep = list(KEEPS.values())[step // 2 % len(KEEPS)]
+                part = keep(observation)
+                kept.append((part, {key: value.copy() for key, value in part.items()}))
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+            action = int(np.flatnonzero(observation["action_mask"])[-1])
+            del observation
+            env.step(action)
     assert len(kept) > 20
-    for observation, copied in kept:
-        for key in ("observation", "action_mask"):
-            assert np.array_equal(observation[key], copied[key])
-    assert not np.shares_memory(kept[0][0]["observation"], kept[1][0]["observation"])
+    for part, copied in kept:
+        for key, value in part.items():
+            assert np.array_equal(value, copied[key])
+
+
+def test_an_observation_no_one_holds_is_written_again_rather_than_made_anew():
+    """Making and freeing two arrays was a tenth of a German Whist step in a learner's
+    loop; an observation dropped is written over by a later one instead."""
+    env = WhistEnv("german_whist")
+    env.reset(seed=0)
+    first = env.observe("player_0")
+    array, mask = weakref.ref(first["observation"]), weakref.ref(first["action_mask"])
+    kept = env.observe("player_0")  # held: the next is another pair
+    assert kept["observation"] is not array() and not np.shares_memory(kept["observation"],
+                                                                       array())
+    del first
+    again = env.observe("player_0")
+    assert again["observation"] is array() and again["action_mask"] is mask()
+    assert np.array_equal(again["observation"], kept["observation"])
 
 
 def test_compiled_must_be_true_or_false():
