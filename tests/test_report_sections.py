@@ -243,3 +243,25 @@ def test_the_contest_plot_draws_no_empty_trump_panel_when_there_are_no_trumps(
     both = contest.vstack(contest.with_columns(trump_prize=pl.lit(True)))
     plots.plot_contest_by_rank(both, tmp_path / "both.png")
     assert [ax.get_title() for ax in drawn[1].axes] == ["non-trump prize", "trump prize"]
+
+
+@pytest.mark.parametrize(("variant", "drawn"), [
+    ('count = "stage2"', False), ('count = "weighted"', False),
+    ('count = "all"\nrace_to = 13', False), ('count = "all"', True)])
+def test_german_standings_show_a_draw_rate_only_where_a_hand_can_be_drawn(tmp_path, variant,
+                                                                          drawn):
+    """The quickstart (``count = "stage2"``, 13 tricks that cannot split evenly) read a draw
+    rate of ``0.000 [0.000, 0.004]`` in every row, as if a hand could be drawn: the column
+    Minnesota Whist's standings already leave out for that reason (a probe)."""
+    from tests.tournament_helpers import make_run_without_ray
+    from whist_sim.reports.build import build_report
+
+    body = ('[tournament]\ngame = "german_whist"\ndeals = 3\nseed = 5\n'
+            f'[variant]\n{variant}\n'
+            '[[strategies]]\nuse = "random"\n[[strategies]]\nuse = "heuristic"\n')
+    text = build_report(make_run_without_ray(tmp_path, body)).markdown.read_text()
+    header = next(line for line in text.splitlines() if line.startswith("| strategy")
+                  and "win rate" in line and "mean net" in line)
+    assert ("draw rate" in header) is drawn
+    assert ("German Whist has no draw rate under this variant" in text) is not drawn
+    assert ("a draw counts only in the draw rate" in text) is drawn  # no column, no word of it

@@ -7,6 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from whist_sim.reports import analyses, plots
+from whist_sim.reports.comparisons import german_hands_can_draw
 from whist_sim.reports.document import Section, column, interval, table_of
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.reports.solo_whist_section import forfeit_units
@@ -45,11 +46,35 @@ NO_DRAWS = {"minnesota_whist": "Minnesota Whist has no draw rate: one side alway
 """Games whose hands cannot be drawn: their standings leave out the draw rate, which read
 ``0.000 [0.000, 0.088]`` in every row, as if a draw could happen (a probe)."""
 
+GERMAN_NO_DRAWS = {
+    "stage2": "the 13 stage-2 tricks cannot split evenly",
+    "weighted": "the 39 weighted points cannot split evenly",
+    "all": "a race to half the 26 tricks or fewer ends every hand before a 13-13 tie",
+}
+"""Why a German Whist hand of each ``count`` cannot be drawn, where it cannot
+(:func:`~whist_sim.reports.comparisons.german_hands_can_draw`)."""
+
+
+def no_draws_note(game: str, variant: dict) -> str | None:
+    """The sentence that replaces the draw rate where no hand of the run's variant can be
+    drawn, or None where one can: German Whist under ``count = "stage2"`` read a draw rate
+    of ``0.000 [0.000, 0.004]`` in every row of the quickstart's standings (a probe)."""
+    if game in NO_DRAWS:
+        return NO_DRAWS[game]
+    if game != "german_whist" or german_hands_can_draw(variant):
+        return None
+    count = str(variant.get("count") or "stage2")
+    why = GERMAN_NO_DRAWS.get(count, "its hands cannot split evenly")
+    return (f"German Whist has no draw rate under this variant (`count = \"{count}\"`):"
+            f" {why}, so no hand is drawn.")
+
 
 def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
     parts = facts.chunks.collect(lambda scan: analyses.standings_parts(scan("seats")))
     standings = analyses.standings_of(parts.lazy()).collect()
     hands = facts.hands
+    variant = folder.meta().get("variant")
+    no_draws = no_draws_note(facts.game, variant if isinstance(variant, dict) else {})
     paragraphs = [
         f"One row per strategy, best mean net first. {_hands_is(hands)};"
         " `pairs` the duplicate pairs (a line-up and deal index played in every seat"
@@ -60,7 +85,9 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         " same), and the brackets are 95% intervals of that ratio over deal indices, the"
         " independent units: the line-ups of one deal index play the same cards (a rate's"
         " cut at 0 and 1, and Wilson's where every deal index gave the same rate).",
-        "A win is a hand won; a draw counts only in the draw rate; a forfeit (the"
+        "A win is a hand won; "
+        + ("" if no_draws else "a draw counts only in the draw rate; ")
+        + "a forfeit (the"
         " strategy raised, played illegally or ran out of time) is a loss"
         f" {forfeit_cost(facts.game, folder)}. `net` is points"
         " won minus points lost per hand, zero-sum across the table.",
@@ -78,12 +105,12 @@ def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sec
         ("pairs", column("pairs")),
         ("deals", column("deals")),
         ("win rate [95% CI]", interval("win_rate")),
-        *([] if facts.game in NO_DRAWS else [("draw rate [95% CI]", interval("draw_rate"))]),
+        *([] if no_draws else [("draw rate [95% CI]", interval("draw_rate"))]),
         ("mean net [95% CI]", interval("net")),
         ("forfeits", column("forfeits")),
     ], name="standings")
-    if facts.game in NO_DRAWS:
-        paragraphs.append(NO_DRAWS[facts.game])
+    if no_draws:
+        paragraphs.append(no_draws)
     figure = plots.plot_standings(standings, out / "standings.png",
                                   fair_win_rate(facts, standings))
     return [Section("Standings", paragraphs, [table], [figure])]
