@@ -139,6 +139,25 @@ def test_a_config_of_one_entrant_says_to_add_one(tmp_path):
                   "add a [[strategies]] entry")
 
 
+@pytest.mark.parametrize(("cut", "key", "allowed"), [
+    ("strategies", "missing key 'strategies'", "add a [[strategies]] entry"),
+    ("game", "missing key 'tournament.game'", "allowed values: german_whist, knockout_whist"),
+    ("use", "missing key 'strategies[0].use'", "registered strategies: heuristic"),
+])
+def test_a_missing_key_says_what_it_takes(tmp_path, cut, key, allowed):
+    """A probe: a config with no [[strategies]] said only "missing key 'strategies'" (an
+    empty list said "at least 2 are needed ... add a [[strategies]] entry"), and a missing
+    game or use named no allowed value."""
+    body = _config_text()
+    if cut == "strategies":
+        body = body[:body.index("[[strategies]]")]
+    elif cut == "game":
+        body = body.replace('game = "german_whist"\n', "", 1)
+    else:
+        body = body.replace('use = "random"', 'label = "r"', 1)
+    _assert_names(_refusal(tmp_path, body), key, allowed)
+
+
 def _config_without(key: str, line: str) -> str:
     """The base config with its own ``key`` line replaced by ``line``."""
     base = _config_text()

@@ -57,6 +57,7 @@ from whist_sim.parameter_sources import parameter_sources
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import (
     StrategyError,
+    available_strategies,
     build_strategy,
     isolated_source,
     strategy_class,
@@ -1142,7 +1143,7 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
             lines.append(f"{source}: unknown key {key!r}{hint}; allowed keys here:"
                          f" {', '.join(allowed)}")
         elif error["type"] == "missing":
-            lines.append(f"{source}: missing key {key!r}{MISSING_HINTS.get(key, '')}")
+            lines.append(f"{source}: missing key {key!r}{_missing_hint(key)}")
         elif error["type"] == "literal_error":  # one of a few words
             lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: not allowed;"
                          f" allowed values: {_as_toml_words(error['ctx']['expected'])}")
@@ -1167,6 +1168,25 @@ MISSING_HINTS = {
 }
 """What a required key of a table takes, said where it is missing: "missing key
 'tournament.clock.base'" alone left the reader to find its range in the docs (a probe)."""
+
+
+def _missing_hint(key: str) -> str:
+    """``MISSING_HINTS``' words for ``key``, or what the game, the entrants and an
+    entrant's ``use`` take: "missing key 'strategies'" alone was said of a config with no
+    [[strategies]], where an empty list said to add entries, and a missing game or ``use``
+    named no allowed value (a probe)."""
+    if key in MISSING_HINTS:
+        return MISSING_HINTS[key]
+    if key == "tournament.game":
+        return f"; allowed values: {', '.join(sorted(GAMES))}"
+    if key == "strategies":
+        return ("; at least 2 are needed (a tournament compares two entrants or more: add a"
+                " [[strategies]] entry, use = \"...\", for each)")
+    if re.fullmatch(r"strategies\[\d+\]\.use", key):
+        known = ", ".join(sorted(available_strategies())) or "(none installed)"
+        return (f"; registered strategies: {known}, or 'package.module:Class' (or process,"
+                " a bot program in any language, with its command)")
+    return ""
 
 
 def _table_keys(error: Any) -> str:
