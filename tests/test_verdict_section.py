@@ -737,6 +737,9 @@ def test_a_knockout_report_at_several_table_sizes_repeats_the_runs_verdict(tmp_p
     verdict = _verdict(run)
     assert "fixed-sample test of A against B" in verdict
     assert recorded["text"] in verdict
+    # its pairs are deal indices of both sizes' line-ups, where the standings count each
+    # line-up's apart: the report says which (it read "after 200 pairs" beside 1,000)
+    assert "each pair is one deal index: the games of its 3 line-ups, in 8 seatings" in verdict
 
 
 def test_an_unfinished_knockout_run_at_several_sizes_is_tested_on_whole_deal_indices(

@@ -293,8 +293,20 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
                 "This run of two entrants, once finished, ends in a fixed-sample test of A"
                 " against B at the default hypotheses; over the deals played so far, not a"
                 " verdict yet")
-    return (f"{kind} (A = {a}, B = {b}; docs/statistics.md explains the model):"
-            f" {verdict.text(a, b)}")
+    return (f"{kind} (A = {a}, B = {b}{_pair_is(lineups, seatings)}; docs/statistics.md"
+            f" explains the model): {verdict.text(a, b)}")
+
+
+def _pair_is(lineups: list[Any], seatings: list[int]) -> str:
+    """What one of the test's pairs is, where it is more than the standings' `pairs` count
+    as one: a run of several line-ups (a Knock-out run at several table sizes) tests every
+    line-up's games of a deal index as one pair, and its report read "after 200 pairs"
+    beside standings of 1,000 pairs (a probe)."""
+    if len(lineups) < 2:
+        return ""
+    return (f"; each pair is one deal index: the games of its {len(lineups)} line-ups, in"
+            f" {sum(seatings)} seatings in all, taken together, where the standings count"
+            " each line-up's apart")
 
 
 def _entrants_in_order(meta: dict[str, Any], labels: list[str]) -> tuple[str, str]:
