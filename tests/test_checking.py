@@ -588,3 +588,21 @@ def test_check_entrant_names_the_command_argument_for_a_python_caller():
     with pytest.raises(CheckArgumentError, match=r"command = 'bot' goes with the strategy"
                                                  r" process .*, not 'random' \(--command;"):
         check_entrant("random", deals=1, command="bot")
+
+
+def test_the_cli_check_of_a_run_folder_names_it_as_one_and_the_commands_that_check_it(
+        tmp_path):
+    """``whist-sim check RUN`` said "unknown strategy 'RUN'", with the strategies: a reader
+    who wanted a run's files checked had no way on (a probe)."""
+    from typer.testing import CliRunner
+
+    from whist_sim.cli import app
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "run.json").write_text("{}")
+    result = CliRunner().invoke(app, ["check", str(run)])
+    assert result.exit_code == 2, result.output
+    assert f"{run}: is a run folder, and whist-sim check checks a strategy" in result.output
+    assert f"whist-sim report {run}" in result.output
+    assert "unknown strategy" not in result.output

@@ -862,5 +862,6 @@ def test_a_deal_set_taken_out_of_run_json_stops_its_resume(tmp_path: Path) -> No
     (again / "run.json").write_text(json.dumps(meta))
     with pytest.raises(RunFolderError, match=re.escape(
             "tournament.deals_file is 'none', but the run was started with 'a deal set'"
-            " (run.json was edited)")):
+            " according to its record play_rules['tournament.deals_file'] (run.json was"
+            " edited")):
         resume_tournament(again, workers=0, progress=False)

@@ -203,6 +203,17 @@ def test_resume_refuses_a_run_json_whose_strategy_params_were_edited(run: Path):
     assert "run.json was edited" in message and "random" not in message
 
 
+def test_resume_names_the_record_when_run_json_s_root_seed_was_edited(run: Path):
+    """An edited root_seed was reported as "the run was started with 7", as if the record
+    were right and the config wrong, sending the reader to change a config that was right
+    (a probe): the message names the record and says either may be the edited one."""
+    seed = json.loads((run / "run.json").read_text())["root_seed"]
+    _edit_run_json(run, lambda meta: meta.update(root_seed=seed + 5))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert (f"tournament.seed is {seed}, but the run was started with {seed + 5} according"
+            " to its record root_seed (run.json was edited: the config or that record") in message
+
+
 def test_resume_refuses_a_run_json_whose_plan_size_was_edited(run: Path):
     """An edited plan.deals_per_task made an unfinished run "complete" with a quarter of
     its hands: the task numbers already committed looked like the new tasks."""
@@ -309,3 +320,17 @@ def test_a_file_at_the_top_of_data_that_is_no_table_is_named_and_never_removed(
     assert (run / "data" / "notes.txt").read_text() == "my notes"
     (run / "data" / "notes.txt").rename(run / "notes.txt")
     RunFolder.open(run).close()
+
+
+def test_resume_says_a_file_added_to_a_table_folder_goes_with_the_old_snapshot(
+    run: Path, capsys: pytest.CaptureFixture[str]
+):
+    """A user's ``data/seats/notes.txt`` was removed by the rebuild a resume makes, the
+    note saying only "rebuilt data/ from the run's units" (a probe): it says the file
+    went with the old snapshot, which the session removes."""
+    notes = run / "data" / "seats" / "notes.txt"
+    notes.write_text("my notes")
+    assert resume_tournament(run, workers=0, progress=False).tasks_run == 0
+    err = capsys.readouterr().err
+    assert f"rebuilt {run}/data from the run's units; {notes} is not the run's: it went with" \
+           " the old snapshot, which this session removes" in err, err

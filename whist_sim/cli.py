@@ -553,6 +553,7 @@ def check(
     from whist_sim.checking import CHECK_TIME_LIMIT, StrategyCheckError, check_entrant
     from whist_sim.tournament.config import TIME_LIMITS, number_in
 
+    _refuse_a_run_folder(strategy)
     # The option named as typed, as duel's: "time_limit = -1.0 ... or None for no limit"
     # named the Python argument and a value the command line cannot give (a probe).
     if time_limit is not None:
@@ -572,6 +573,18 @@ def check(
         _fail(exc)
         return
     typer.echo(report.verdict)
+
+
+def _refuse_a_run_folder(strategy: str) -> None:
+    """``whist-sim check RUN`` said "unknown strategy 'RUN'" and listed the strategies,
+    leaving a reader who wanted a run's files checked with no way on (a probe): a run
+    folder is named as one, with the commands that check its files."""
+    if (Path(strategy) / "run.json").is_file():
+        _fail(f"{strategy}: is a run folder, and whist-sim check checks a strategy (an"
+              " entry-point name, package.module:Class or process); a run's files are"
+              f" checked against its manifest by whist-sim report {strategy}, whist-sim"
+              f" replay {strategy} DEAL_KEY, whist-sim run --resume {strategy} (which"
+              " repairs what it can), or whist_sim.store.RunFolder.open(RUN) in Python")
 
 
 def _in_process_asked(argv: list[str]) -> bool:

@@ -30,6 +30,8 @@ from whist_sim.store.snapshots import DATA_DIR, UNITS_DIR, View, entry, unit_fil
 
 NOT_A_TABLE = "is not one of the run's tables"
 """What an entry at the top of ``data/`` that is no table of the run is said to be."""
+EXTRA_FILE = "is not in the manifest"
+"""What a file in a table's folder that no unit of the snapshot holds is said to be."""
 
 DAMAGED = "damaged unit"
 MISSING = "missing unit"
@@ -86,7 +88,7 @@ def check_view(
             shown = set()
         for extra in sorted(shown - {f"{unit}.parquet" for unit in units}):
             problems.append(
-                Problem(VIEW_INCOMPLETE, None, folder / extra, "is not in the manifest"))
+                Problem(VIEW_INCOMPLETE, None, folder / extra, EXTRA_FILE))
         for unit, record in units.items():
             if table not in record.files:
                 raise RunFolderError(
@@ -176,5 +178,17 @@ def repaired(run: Path, view: View, problems: list[Problem]) -> list[str]:
     if shown:
         notes.append(f"{shown[0].where}: {shown[0].what}"
                      f"{f' (and {len(shown) - 1} more like it)' if len(shown) > 1 else ''};"
-                     f" rebuilt {run / DATA_DIR} from the run's units")
+                     f" rebuilt {run / DATA_DIR} from the run's units{_dropped(shown)}")
     return notes
+
+
+def _dropped(shown: list[Problem]) -> str:
+    """The files added to a table's folder that the rebuild leaves behind with the old
+    snapshot, which the writer removes as it closes: a note that said only "rebuilt data/"
+    let a user's ``data/seats/notes.txt`` go without a word (a probe)."""
+    extra = [str(p.where) for p in shown if p.what == EXTRA_FILE]
+    if not extra:
+        return ""
+    verb, pronoun = ("is", "it") if len(extra) == 1 else ("are", "they")
+    return (f"; {', '.join(extra)} {verb} not the run's: {pronoun} went with the old"
+            " snapshot, which this session removes (keep files of your own outside data/)")

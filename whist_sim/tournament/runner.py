@@ -508,22 +508,37 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
         if now != value:
             raise RunFolderError(
                 f"{folder.path}/run.json: its config's {_difference(key, now, value)}"
-                " (run.json was edited): a resumed run must play"
-                " what it started; restore the value, or start a new run with the new config"
+                " (run.json was edited: the config or that record, written equal when the"
+                " run started): a resumed run must play what it started; restore the"
+                " edited value, or start a new run with the new config"
             )
+
+
+# Where run.json keeps its record of each key the config is compared on; the rest are
+# under play_rules. Both sides are in run.json, so either may be the edited one: an edited
+# root_seed had been reported as "the run was started with 7" (a probe), sending the reader
+# to change a config that was right.
+_RECORDED_AT = {
+    "tournament.seed": "root_seed", "tournament.deals": "plan.deals",
+    "tournament.game": "game", "variant": "variant", "line-ups": "lineups",
+    "strategies (use and params)": "strategies",
+    "tournament.deals_per_task": "plan.deals_per_task",
+}
 
 
 def _difference(key: str, now: Any, then: Any) -> str:
     """What changed under ``key``: for a table (the strategies, the variant), only the
     entries that differ, where both whole tables, in different orders, had been printed
-    and left the reader to find the edited one (a probe)."""
+    and left the reader to find the edited one (a probe). The recorded side is named by
+    where run.json keeps it, since that record may be the edited one."""
+    record = f"according to its record {_RECORDED_AT.get(key, f'play_rules[{key!r}]')}"
     if isinstance(now, dict) and isinstance(then, dict):
         changed = [name for name in sorted(set(now) | set(then), key=str)
                    if now.get(name, _ABSENT) != then.get(name, _ABSENT)]
         return "; ".join(
             f"{key} {name!r} is {_shown(now.get(name, _ABSENT))}, but the run was started"
-            f" with {_shown(then.get(name, _ABSENT))}" for name in changed)
-    return f"{key} is {now!r}, but the run was started with {then!r}"
+            f" with {_shown(then.get(name, _ABSENT))} {record}" for name in changed)
+    return f"{key} is {now!r}, but the run was started with {then!r} {record}"
 
 
 _ABSENT = object()
