@@ -265,3 +265,4 @@ def test_german_standings_show_a_draw_rate_only_where_a_hand_can_be_drawn(tmp_pa
     assert ("draw rate" in header) is drawn
     assert ("German Whist has no draw rate under this variant" in text) is not drawn
     assert ("a draw counts only in the draw rate" in text) is drawn  # no column, no word of it
+    assert ("(wins, draws, net)" in text) is drawn
