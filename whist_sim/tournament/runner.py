@@ -471,16 +471,19 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
     when it started: an edited seed resumed "complete", its later tasks dealt from the new
     seed beside the earlier ones (an operator probe), and an edited deal count was
     silently overruled by the plan."""
+    # per key: where run.json keeps its record, and the record. Both sides are in
+    # run.json, so either may be the edited one: an edited root_seed had been reported as
+    # "the run was started with 7" (a probe), sending the reader to change a right config
     recorded = {
-        "tournament.seed": meta["root_seed"],
-        "tournament.deals": meta["plan"]["deals"],
-        "tournament.game": meta["game"],
-        "variant": meta["variant"],
-        "line-ups": [list(lineup) for lineup in seats],
+        "tournament.seed": ("root_seed", meta["root_seed"]),
+        "tournament.deals": ("plan.deals", meta["plan"]["deals"]),
+        "tournament.game": ("game", meta["game"]),
+        "variant": ("variant", meta["variant"]),
+        "line-ups": ("lineups", [list(lineup) for lineup in seats]),
         # an edited use or params resumed "complete", two players' rows under one label
-        "strategies (use and params)": {
+        "strategies (use and params)": ("strategies", {
             label: {"use": entry.get("use"), "params": entry.get("params")}
-            for label, entry in (meta.get("strategies") or {}).items()},
+            for label, entry in (meta.get("strategies") or {}).items()}),
     }
     current = {
         "tournament.seed": config.tournament.seed,
@@ -493,7 +496,8 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
             e.name: {"use": e.use, "params": e.params} for e in config.strategies},
     }
     if isinstance(meta.get("play_rules"), dict):  # runs started before it was kept: none
-        recorded.update(meta["play_rules"])
+        recorded.update({key: (f"play_rules[{key!r}]", value)
+                         for key, value in meta["play_rules"].items()})
         current.update({key: value for key, value in _play_rules(config).items()
                         if key in meta["play_rules"]})
     per_task = config.tournament.deals_per_task
@@ -501,37 +505,26 @@ def _check_config_matches_record(folder: RunFolder, meta: dict[str, Any],
         # of its 1,800 hands: its task numbers already committed looked like the new ones
         if config.sprt is not None:  # as a new run sizes it (run_tournament)
             per_task = _within_batches(per_task, config.sprt.batch, len(played))
-        recorded["tournament.deals_per_task"] = meta["plan"]["deals_per_task"]
+        recorded["tournament.deals_per_task"] = ("plan.deals_per_task",
+                                                 meta["plan"]["deals_per_task"])
         current["tournament.deals_per_task"] = per_task
-    for key, value in recorded.items():
+    for key, (where, value) in recorded.items():
         now = json.loads(json.dumps(current[key]))  # as run.json holds it
         if now != value:
             raise RunFolderError(
-                f"{folder.path}/run.json: its config's {_difference(key, now, value)}"
+                f"{folder.path}/run.json: its config's {_difference(key, now, value, where)}"
                 " (run.json was edited: the config or that record, written equal when the"
                 " run started): a resumed run must play what it started; restore the"
                 " edited value, or start a new run with the new config"
             )
 
 
-# Where run.json keeps its record of each key the config is compared on; the rest are
-# under play_rules. Both sides are in run.json, so either may be the edited one: an edited
-# root_seed had been reported as "the run was started with 7" (a probe), sending the reader
-# to change a config that was right.
-_RECORDED_AT = {
-    "tournament.seed": "root_seed", "tournament.deals": "plan.deals",
-    "tournament.game": "game", "variant": "variant", "line-ups": "lineups",
-    "strategies (use and params)": "strategies",
-    "tournament.deals_per_task": "plan.deals_per_task",
-}
-
-
-def _difference(key: str, now: Any, then: Any) -> str:
+def _difference(key: str, now: Any, then: Any, where: str) -> str:
     """What changed under ``key``: for a table (the strategies, the variant), only the
     entries that differ, where both whole tables, in different orders, had been printed
     and left the reader to find the edited one (a probe). The recorded side is named by
-    where run.json keeps it, since that record may be the edited one."""
-    record = f"according to its record {_RECORDED_AT.get(key, f'play_rules[{key!r}]')}"
+    ``where`` run.json keeps it, since that record may be the edited one."""
+    record = f"according to its record {where}"
     if isinstance(now, dict) and isinstance(then, dict):
         changed = [name for name in sorted(set(now) | set(then), key=str)
                    if now.get(name, _ABSENT) != then.get(name, _ABSENT)]
