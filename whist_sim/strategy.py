@@ -233,13 +233,17 @@ def resolve_strategy(spec: str) -> type:
                 f"strategy {spec!r}: loading {_described(ep)} raised {raised_text(exc)}"
             ) from None
     names = sorted(available_strategies())
-    known = ", ".join(names) or "(none installed)"
     raise StrategyError(
-        f"unknown strategy {spec!r}{did_you_mean(spec, names)}; registered strategies:"
-        f" {known},"
-        " or give 'package.module:Class' (or process, a bot program in any language, with"
-        " its command)"
-    )
+        f"unknown strategy {spec!r}{did_you_mean(spec, names)}; {strategy_choices(names)}")
+
+
+def strategy_choices(names: list[str] | None = None) -> str:
+    """What a ``use`` may name: the registered strategies (``names``, else looked up), a
+    class by its path, or a bot program."""
+    names = sorted(available_strategies()) if names is None else names
+    return (f"registered strategies: {', '.join(names) or '(none installed)'}, or give"
+            " 'package.module:Class' (or process, a bot program in any language, with its"
+            " command)")
 
 
 def _checked_class(spec: str, found: Any) -> type:

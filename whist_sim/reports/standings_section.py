@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from whist_sim.reports import analyses, plots
-from whist_sim.reports.comparisons import german_hands_can_draw
+from whist_sim.reports.comparisons import GERMAN_UNITS, german_hands_can_draw
 from whist_sim.reports.document import Section, column, interval, table_of
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.reports.solo_whist_section import forfeit_units
@@ -46,27 +46,31 @@ NO_DRAWS = {"minnesota_whist": "Minnesota Whist has no draw rate: one side alway
 """Games whose hands cannot be drawn: their standings leave out the draw rate, which read
 ``0.000 [0.000, 0.088]`` in every row, as if a draw could happen (a probe)."""
 
-GERMAN_NO_DRAWS = {
-    "stage2": "the 13 stage-2 tricks cannot split evenly",
-    "weighted": "the 39 weighted points cannot split evenly",
-    "all": "a race to half the 26 tricks or fewer ends every hand before a 13-13 tie",
-}
-"""Why a German Whist hand of each ``count`` cannot be drawn, where it cannot
-(:func:`~whist_sim.reports.comparisons.german_hands_can_draw`)."""
+GERMAN_UNIT_NOUNS = {"stage2": "stage-2 tricks", "all": "tricks", "weighted": "weighted points"}
+"""What a German Whist hand's units are under each ``count`` (``comparisons.GERMAN_UNITS``
+says how many)."""
 
 
 def no_draws_note(game: str, variant: dict) -> str | None:
     """The sentence that replaces the draw rate where no hand of the run's variant can be
     drawn, or None where one can: German Whist under ``count = "stage2"`` read a draw rate
-    of ``0.000 [0.000, 0.004]`` in every row of the quickstart's standings (a probe)."""
+    of ``0.000 [0.000, 0.004]`` in every row of the quickstart's standings (a probe). Why
+    not is read off the same units :func:`german_hands_can_draw` decides by: an odd number
+    of them, or a race that ends every hand before an even split."""
     if game in NO_DRAWS:
         return NO_DRAWS[game]
     if game != "german_whist" or german_hands_can_draw(variant):
         return None
-    count = str(variant.get("count") or "stage2")
-    why = GERMAN_NO_DRAWS.get(count, "its hands cannot split evenly")
-    return (f"German Whist has no draw rate under this variant (`count = \"{count}\"`):"
-            f" {why}, so no hand is drawn.")
+    count = str(variant.get("count", "stage2"))  # a known count: others can draw
+    units, noun = GERMAN_UNITS[count], GERMAN_UNIT_NOUNS[count]
+    if units % 2:
+        said, why = f'`count = "{count}"`', f"the {units} {noun} cannot split evenly"
+    else:
+        race = variant.get("race_to")
+        said = f'`count = "{count}"`, `race_to = {race}`'
+        why = (f"the race to {race} ends every hand before its {units} {noun} can split"
+               f" {units // 2}-{units // 2}")
+    return f"German Whist has no draw rate under this variant ({said}): {why}, so no hand is drawn."
 
 
 def standings_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:

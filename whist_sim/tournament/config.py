@@ -57,9 +57,9 @@ from whist_sim.parameter_sources import parameter_sources
 from whist_sim.play import ON_ERROR
 from whist_sim.strategy import (
     StrategyError,
-    available_strategies,
     build_strategy,
     isolated_source,
+    strategy_choices,
     strategy_class,
     strategy_source,
     strategy_version,
@@ -1170,6 +1170,10 @@ MISSING_HINTS = {
 'tournament.clock.base'" alone left the reader to find its range in the docs (a probe)."""
 
 
+ADD_AN_ENTRANT = "a tournament compares two entrants or more: add a [[strategies]] entry"
+"""What a config with fewer than two entrants is told, whether its list is short or missing."""
+
+
 def _missing_hint(key: str) -> str:
     """``MISSING_HINTS``' words for ``key``, or what the game, the entrants and an
     entrant's ``use`` take: "missing key 'strategies'" alone was said of a config with no
@@ -1180,12 +1184,9 @@ def _missing_hint(key: str) -> str:
     if key == "tournament.game":
         return f"; allowed values: {', '.join(sorted(GAMES))}"
     if key == "strategies":
-        return ("; at least 2 are needed (a tournament compares two entrants or more: add a"
-                " [[strategies]] entry, use = \"...\", for each)")
+        return f"; at least 2 are needed ({ADD_AN_ENTRANT}, use = \"...\", for each)"
     if re.fullmatch(r"strategies\[\d+\]\.use", key):
-        known = ", ".join(sorted(available_strategies())) or "(none installed)"
-        return (f"; registered strategies: {known}, or 'package.module:Class' (or process,"
-                " a bot program in any language, with its command)")
+        return f"; {strategy_choices()}"
     return ""
 
 
@@ -1206,8 +1207,7 @@ _PLAIN_WORDS: dict[str, Callable[[Any, str], str]] = {
     "too_short": lambda error, key: (
         f"{error['ctx'].get('actual_length')} given; at least"
         f" {error['ctx'].get('min_length')} are needed"
-        + (" (a tournament compares two entrants or more: add a [[strategies]] entry)"
-           if key == "strategies" else "")),
+        + (f" ({ADD_AN_ENTRANT})" if key == "strategies" else "")),
     "string_type": lambda error, key: (
         f"not a text ({_kind(error.get('input'))}); allowed values: text in quotes"),
     "list_type": lambda error, key: (
