@@ -203,12 +203,57 @@ def test_resume_refuses_a_run_json_whose_strategy_params_were_edited(run: Path):
     assert "run.json was edited" in message and "random" not in message
 
 
+def _new_params(meta: dict) -> None:
+    """The heuristic entrant's params changed in the config and in its record alike."""
+    meta["config"]["strategies"][1].update(label="heuristic", params={"contest_margin": 0.5})
+    meta["strategies"]["heuristic"]["params"] = {"contest_margin": 0.5}
+
+
+def _fewer_deals(meta: dict) -> None:
+    """The deal count cut in the config and in the plan alike."""
+    meta["config"]["tournament"]["deals"] = 6
+    meta["plan"].update(deals=6, tasks=2)
+
+
+@pytest.mark.parametrize(("edit", "record"), [(_new_params, "strategies"),
+                                              (_fewer_deals, "plan")])
+def test_resume_refuses_a_run_json_edited_in_its_config_and_its_record_alike(
+        run: Path, edit, record: str):
+    """Two consistent hand edits passed the comparison of the config with its record: new
+    params in both resumed a run that mixed two parameter sets under one label, and a cut
+    deal count in both made the run "complete" with rows beyond its plan (a probe). The
+    records' digests, written when the run started, catch the pair."""
+    _edit_run_json(run, edit)
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert (f"{run}/run.json: its record {record} is not what the run was started with"
+            " (its digest in records_sha256") in message, message
+    assert "restore run.json from a backup, or start a new run" in message
+
+
+def test_a_run_json_records_the_digests_its_resume_checks(run: Path):
+    """Every record a resume compares the config with has its digest, written at the start."""
+    meta = json.loads((run / "run.json").read_text())
+    assert set(meta["records_sha256"]) == {
+        "root_seed", "seat_seeding", "plan", "game", "variant", "players", "lineups",
+        "pairing_ids", "strategies", "play_rules"}
+
+
 def test_resume_names_the_record_when_run_json_s_root_seed_was_edited(run: Path):
     """An edited root_seed was reported as "the run was started with 7", as if the record
     were right and the config wrong, sending the reader to change a config that was right
-    (a probe): the message names the record and says either may be the edited one."""
+    (a probe): the message names the record, which its digest shows is the edited one."""
     seed = json.loads((run / "run.json").read_text())["root_seed"]
     _edit_run_json(run, lambda meta: meta.update(root_seed=seed + 5))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert "its record root_seed is not what the run was started with" in message
+
+
+def test_resume_names_the_record_of_a_run_json_without_digests(run: Path):
+    """A run started before the records' digests were kept: an edited record is still
+    refused, the message naming the record and saying either side may be the edited one."""
+    seed = json.loads((run / "run.json").read_text())["root_seed"]
+    _edit_run_json(run, lambda meta: (meta.update(root_seed=seed + 5),
+                                      meta.pop("records_sha256")))
     message = _one_line_error(COMMANDS["resume"](run))
     assert (f"tournament.seed is {seed}, but the run was started with {seed + 5} according"
             " to its record root_seed (run.json was edited: the config or that record") in message
@@ -218,6 +263,9 @@ def test_resume_refuses_a_run_json_whose_plan_size_was_edited(run: Path):
     """An edited plan.deals_per_task made an unfinished run "complete" with a quarter of
     its hands: the task numbers already committed looked like the new tasks."""
     _edit_run_json(run, lambda meta: meta["plan"].update(deals_per_task=6))
+    message = _one_line_error(COMMANDS["resume"](run))
+    assert "its record plan is not what the run was started with" in message
+    _edit_run_json(run, lambda meta: meta.pop("records_sha256"))  # an older run's run.json
     message = _one_line_error(COMMANDS["resume"](run))
     assert "tournament.deals_per_task is 3, but the run was started with 6" in message
 

@@ -67,6 +67,7 @@ from whist_sim.tournament.node_code import (
     with_parameter_files,
 )
 from whist_sim.tournament.run_logs import RunLogs
+from whist_sim.tournament.run_records import DIGESTS, check_records_unedited, record_digests
 from whist_sim.tournament.same_code import check_same_code
 from whist_sim.tournament.sandbox import Supervisor
 from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue, rotate
@@ -250,8 +251,9 @@ def _run_meta(
     config: TournamentConfig, game: Any, seats: list[tuple[str, ...]], played: list[int],
     plan: Plan,
 ) -> dict[str, Any]:
-    """run.json: everything needed to understand, reproduce and resume the run."""
-    return {
+    """run.json: everything needed to understand, reproduce and resume the run, with
+    the digests of its records of what the run plays (``run_records``)."""
+    meta = {
         "config": config.model_dump(mode="json"),
         "game": game.name,
         "game_version": game.version,
@@ -283,6 +285,8 @@ def _run_meta(
         "status": "running",
         "schema_version": 1,
     }
+    meta[DIGESTS] = record_digests(meta)
+    return meta
 
 
 ANSI_ESCAPES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -391,8 +395,10 @@ def load_plan(
     it again started every bot a second time, a bot that ignores its hello costing the
     handshake's timeout twice); None, as on resuming: run.json's, validated here."""
     meta = folder.meta()
-    _check_deal_set_unchanged(folder, meta)
     resuming = config is None
+    if resuming:  # an edited record first: the comparisons below read the records
+        check_records_unedited(folder.path / "run.json", meta)
+    _check_deal_set_unchanged(folder, meta)
     try:
         if config is None:
             recorded = meta["config"]
