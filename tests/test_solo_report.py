@@ -845,3 +845,21 @@ def test_the_sessions_section_says_the_runs_session_length_and_target(
                               hand_built_rows())
     text = " ".join(sections_of(folder, tmp_path)["Solo Whist: sessions"].paragraphs)
     assert said in text
+
+
+def test_abundance_declared_is_won_whenever_bid_so_its_won_per_bid_has_no_interval():
+    """No call outbids Abundance Declared, so every bid of it wins the auction: its won per
+    bid read `1.000 [0.981, 1.000]`, as if chance had a part in it (a probe). It is shown
+    without an interval; a contract that could have been outbid keeps Wilson's."""
+    per_set = pl.LazyFrame({
+        "pairing": [0] * 4, "deal": [0, 1, 0, 1], "strategy": ["A"] * 4,
+        "contract": ["abundance_declared"] * 2 + ["solo"] * 2,
+        "seat_hands": [8] * 4, "bids": [1, 1, 1, 1], "won": [1, 1, 1, 1],
+        "made": [1, 0, 1, 1], "units": [10.0, -10.0, 3.0, 3.0],
+    })
+    table = rows_by(sw.bidding_of(per_set).collect(), "strategy", "contract")
+    top = table[("A", "abundance_declared")]
+    assert top["won_rate"] == 1.0
+    assert (top["won_rate_lo"], top["won_rate_hi"]) == (None, None)
+    solo = table[("A", "solo")]
+    assert solo["won_rate"] == 1.0 and solo["won_rate_lo"] < 1.0 == solo["won_rate_hi"]

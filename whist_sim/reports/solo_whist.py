@@ -81,6 +81,11 @@ STRENGTH_MEASURE = {name: ("high_cards" if name in MISERES else "sure_tricks")
 trump) for contracts that must take tricks, ``declarer_high_cards`` (aces, kings and
 queens: the danger) for misères, whose hands are strong when they have FEW of them."""
 
+UNBEATABLE = CONTRACT_NAMES[-1]
+"""The contract no call outbids (Abundance Declared): every bid of it wins the auction, so
+its won per bid is 1 by the rules, shown without an interval (it had read
+``1.000 [0.981, 1.000]``, as if chance had a part in it)."""
+
 _LEVEL = pl.col("contract").replace_strict(CONTRACT_LEVEL, return_dtype=pl.Int8,
                                           default=None)
 
@@ -168,7 +173,8 @@ def bidding(bids: pl.LazyFrame, outcomes: pl.LazyFrame) -> pl.LazyFrame:
     Columns: strategy, contract, level (ladder order, ``all`` last),
     seat_hands (auctions the strategy sat in), bids (seat-hands in which it bid
     the contract; for ``all``, in which it made any bid), bid_rate (bids /
-    seat_hands), won (declarer-side seats it held), won_rate (won / bids),
+    seat_hands), won (declarer-side seats it held), won_rate (won / bids: 1 by the
+    rules for ``UNBEATABLE``, whose bounds are null),
     made, make_rate (made / won) — each rate with ``_lo``/``_hi``, the 95%
     interval of a pooled ratio over deal indices (below), cut at 0 and 1, or
     Wilson's over the deal indices where they show no spread —
@@ -252,6 +258,9 @@ def bidding_of(per_set: pl.LazyFrame) -> pl.LazyFrame:
             level=_LEVEL,
         )
         .with_columns(*[e for rate in _BIDDING_RATES for e in with_rate_bounds(rate)])
+        .with_columns(*[pl.when(pl.col("contract") == UNBEATABLE).then(None)
+                        .otherwise(pl.col(bound)).alias(bound)
+                        for bound in ("won_rate_lo", "won_rate_hi")])
         .select(
             "strategy", "contract", "level", "seat_hands",
             "bids", "bid_rate", "bid_rate_lo", "bid_rate_hi",

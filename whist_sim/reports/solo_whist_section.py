@@ -89,6 +89,8 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " index under every seating is dealt its cards, so its auctions and"
                 " contracts cannot be taken as independent (a cluster standard error; a"
                 " rate whose deal indices show no spread gets Wilson's interval over them)."
+                " No call outbids Abundance Declared, so it is won whenever it is bid: its"
+                " won per bid is 1 by the rules, shown without an interval."
                 " `units per 100"
                 " seat-hands` adds up over contracts: the `all` row is what declaring"
                 " earned the strategy per 100 hands it was dealt.",
