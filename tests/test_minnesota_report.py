@@ -244,7 +244,8 @@ def test_points_per_grand_split_own_grands_from_the_opponents_and_per_null_hand(
     assert (ab["their_grands"], ab["their_grand_points"]) == (2, 0.0)
     assert ab["null_hands"] == 2
     assert ab["null_points"] == pytest.approx(2.0)
-    assert ab["null_points_lo"] == pytest.approx(2.0 - T1 * 1.0)
+    # 2 -+ T1 x 1 = -10.71 and 14.71: cut to what one hand can give (0 to 14)
+    assert (ab["null_points_lo"], ab["null_points_hi"]) == (0.0, 14.0)
     cc = table[("partnership", "C+C")]
     assert cc["own_grand_points"] == pytest.approx((1 + 4) / 2)  # D4, D5
     assert cc["their_grand_points"] == pytest.approx((0 + 6) / 2)  # D1, D3: A1's failed
@@ -287,7 +288,9 @@ def test_grand_value_curves_by_hcp(run: RunFolder):
     assert (cell["seats"], cell["sets"], cell["hcp_hi"]) == (5, 2, 3)
     assert cell["net"] == pytest.approx(-8 / 5)
     # residuals -8 - (-1.6 x 3) = -3.2 and 0 - (-1.6 x 2) = 3.2: se = sqrt(2 x 2 x 3.2²) / 5
-    assert cell["net_hi"] == pytest.approx(-1.6 + T1 * 1.28)
+    # -1.6 -+ T1 x 1.28 = -17.86 and 14.66: cut to what a hand can give (+-14)
+    assert -1.6 - T1 * 1.28 < -14.0 < 14.0 < -1.6 + T1 * 1.28
+    assert (cell["net_lo"], cell["net_hi"]) == (-14.0, 14.0)
     assert cell["points"] == pytest.approx(1 / 5)
     # grands at 0-3 HCP: A1 with 2 in D3 (-6), C2 with 3 in D5 (+4)
     assert cells[(mw.ALL, "grand", 0)]["net"] == pytest.approx(-1.0)
@@ -610,3 +613,30 @@ def test_the_standings_of_a_game_without_draws_show_no_draw_rate(run: RunFolder)
                   and "win rate" in line)
     assert "draw rate" not in header and "mean net" in header
     assert "Minnesota Whist has no draw rate" in text
+
+
+@pytest.mark.parametrize(("scoring", "bound"), [("default", 14.0), ("pagat", 7.0)])
+def test_grand_value_intervals_stay_within_what_one_hand_can_give(scoring: str, bound: float):
+    """Two deal indices give a t-interval of one degree of freedom: a cell read
+    `-1.00 [-64.53, 62.53]`, where no hand's net can pass 14 under the default scoring, nor
+    7 under pagat's (a probe). A mean over hands lies within a hand's range: the interval
+    is cut to it."""
+    sets = pl.LazyFrame({
+        "strategy": ["A"] * 2, "choice": ["grand"] * 2, "hcp": [10] * 2,
+        "pairing": [0, 0], "deal": [0, 1], "n": [1, 1],
+        "points": [0.0, bound], "net": [-bound, bound]})
+    row = mw.grand_value_of(sets, 2, scoring).collect().row(0, named=True)
+    assert row["net"] == 0.0 and row["points"] == bound / 2
+    assert (row["net_lo"], row["net_hi"]) == (-bound, bound)
+    low = 0.0 if scoring == "default" else -bound
+    assert (row["points_lo"], row["points_hi"]) == (low, bound)
+
+
+def test_points_per_grand_intervals_stay_within_what_one_hand_can_give(run: RunFolder):
+    """The granding table's points per grand and per null hand are means of one hand's
+    points: their intervals are cut to a hand's range, as the curves' are."""
+    rows = mw.summary(seat_rows(run), run.scan("matches")).collect()
+    for name in ("own_grand_points", "their_grand_points", "null_points"):
+        bounds = rows.select(pl.col(f"{name}_lo").min(), pl.col(f"{name}_hi").max()).row(0)
+        assert bounds[0] is None or bounds[0] >= 0.0
+        assert bounds[1] is None or bounds[1] <= 14.0

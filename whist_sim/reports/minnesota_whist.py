@@ -168,6 +168,24 @@ def _units(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> tuple[pl.LazyFrame
     return deal_rows, game_rows
 
 
+HAND_RANGE = {
+    "default": {"points": (0.0, 14.0), "net": (-14.0, 14.0)},
+    "pagat": {"points": (-7.0, 7.0), "net": (-7.0, 7.0)},
+}
+"""Per scoring, the range of what one hand gives a side: under the default scoring a side
+scores 1 a trick over six, up to 7, or 2 a trick over six, up to 14, when the other side's
+grand fails; under pagat's it scores or loses 1 a trick over six, up to 7, and the other
+side 0. A mean over hands lies in the same range, so its interval is cut to it: a t-interval
+over two deal indices read [-64.53, 62.53] for nets no hand can pass (a probe)."""
+
+
+def within_hand_range(name: str, measure: str, scoring: str) -> list[pl.Expr]:
+    """``<name>_lo``/``<name>_hi`` cut to what one hand can give (``HAND_RANGE``) under
+    ``scoring``, for a mean of ``measure`` ("points" or "net") per hand."""
+    low, high = HAND_RANGE[scoring][measure]
+    return [pl.col(f"{name}_{end}").clip(low, high) for end in ("lo", "hi")]
+
+
 def summary(seat_rows: pl.LazyFrame, matches: pl.LazyFrame) -> pl.LazyFrame:
     """Per partnership and per strategy: grand rate, grand success, points by hand type,
     game win rate, each with a 95% interval over deal indices.
@@ -221,8 +239,10 @@ def summary_sets(seat_rows: pl.LazyFrame,
     return per_set, game_sets
 
 
-def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`summary` from :func:`summary_sets` of the run or of its ranges."""
+def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame, scoring: str = "default"
+               ) -> pl.LazyFrame:
+    """:func:`summary` from :func:`summary_sets` of the run or of its ranges; the points'
+    intervals cut to what one hand can give under ``scoring`` (``HAND_RANGE``)."""
     keys = _UNIT
 
     def where(column: str, count: str) -> pl.Expr:
@@ -256,6 +276,8 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
             *with_ratio_interval("their_grand_points"),
             *with_ratio_interval("null_points"),
         )
+        .with_columns(*[e for name in ("own_grand_points", "their_grand_points", "null_points")
+                        for e in within_hand_range(name, "points", scoring)])
     )
     games = (
         deal_totals(game_sets, keys, ("games", "wins"))
@@ -287,7 +309,8 @@ def summary_of(per_set: pl.LazyFrame, game_sets: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def grand_value_by_hcp(seat_rows: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
+def grand_value_by_hcp(seat_rows: pl.LazyFrame, band: int = 1,
+                       scoring: str = "default") -> pl.LazyFrame:
     """Expected result of granding and of passing, by the chooser's high-card points.
 
     ``seat_rows`` is :func:`seat_deals`. One row per strategy, choice ("grand":
@@ -299,14 +322,15 @@ def grand_value_by_hcp(seat_rows: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
     band), hcp_hi (its highest), seats (choices counted), sets, deal_indices,
     points (mean points of the seat's side in the deal) and net (mean of its
     side's points minus the other side's), each with ``_lo``/``_hi``: a 95%
-    t-interval over deal indices (pooled ratio, cluster standard error).
+    t-interval over deal indices (pooled ratio, cluster standard error), cut to what
+    one hand can give under ``scoring`` (``HAND_RANGE``).
 
     Read the two curves against each other: where "grand" lies above "pass",
     seats with that many points did better granding than passing. It is an
     association: a strategy's choices select the hands in each curve (and a
     passing seat's deal may be granded by another seat).
     """
-    return grand_value_of(grand_value_sets(seat_rows, band), band)
+    return grand_value_of(grand_value_sets(seat_rows, band), band, scoring)
 
 
 _CHOICE = ["strategy", "choice", "hcp"]
@@ -326,7 +350,8 @@ def grand_value_sets(seat_rows: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
     )
 
 
-def grand_value_of(sets: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
+def grand_value_of(sets: pl.LazyFrame, band: int = 1, scoring: str = "default"
+                   ) -> pl.LazyFrame:
     """:func:`grand_value_by_hcp` from :func:`grand_value_sets` (the same ``band``)."""
     keys = _CHOICE
     return (
@@ -341,6 +366,8 @@ def grand_value_of(sets: pl.LazyFrame, band: int = 1) -> pl.LazyFrame:
         )
         .with_columns(*with_ratio_interval("points"), *with_ratio_interval("net"),
                       hcp_hi=pl.col("hcp") + band - 1)
+        .with_columns(*within_hand_range("points", "points", scoring),
+                      *within_hand_range("net", "net", scoring))
         .select(*keys, "hcp_hi", "seats", "sets", "deal_indices", "points", "points_lo",
                 "points_hi", "net", "net_lo", "net_hi")
         .sort([pl.col("strategy") == ALL, "strategy", "choice", "hcp"])

@@ -41,6 +41,13 @@ def failed_grand_text(scoring: str) -> str:
     return "a failed grand scores 0 for the granders but 2 per trick over six for the other side."
 
 
+def hand_range_text(scoring: str) -> str:
+    """The range of a hand's net and points under ``scoring`` (``HAND_RANGE``), in words."""
+    (net_low, net_high), (low, high) = (mw.HAND_RANGE[scoring][measure]
+                                        for measure in ("net", "points"))
+    return f"net {net_low:g} to {net_high:g}, points {low:g} to {high:g} under this scoring"
+
+
 def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The Minnesota Whist sections: granding and games per partnership and strategy, and the
     value of granding by hand strength."""
@@ -48,15 +55,14 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
         rows = mw.seat_deals(scan("seats"), scan("deals"))
         return [*mw.summary_sets(rows, scan("matches")), mw.grand_value_sets(rows, HCP_BAND)]
 
+    scoring = str((folder.meta().get("variant") or {}).get("scoring") or "default")
     deal_sets, game_sets, value_sets = DealRanges.of(folder).collect_all(per_set)
-    values = mw.grand_value_of(value_sets.lazy(), HCP_BAND)
+    values = mw.grand_value_of(value_sets.lazy(), HCP_BAND, scoring)
     summary, curves, side_by_side, threshold = pl.collect_all(
-        [mw.summary_of(deal_sets.lazy(), game_sets.lazy()), values, mw.grand_vs_pass(values),
-         mw.grand_threshold(values)]
+        [mw.summary_of(deal_sets.lazy(), game_sets.lazy(), scoring), values,
+         mw.grand_vs_pass(values), mw.grand_threshold(values)]
     )
     del deal_sets, game_sets, value_sets
-
-    scoring = str((folder.meta().get("variant") or {}).get("scoring") or "default")
 
     def band(row: dict[str, Any]) -> str:
         lo, hi = row["hcp"], row["hcp_hi"]
@@ -91,8 +97,9 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 "Intervals are 95% t-intervals over deal indices: every line-up plays a deal"
                 " index in both rotations, the partnerships swapping seats on the same"
                 " cards. Rates and means are pooled ratios (every hand weighs the same)"
-                " with a cluster standard error. Forfeited hands are left out of the hand"
-                " columns; the games keep them.",
+                " with a cluster standard error; the points' intervals are cut to what one"
+                f" hand can give ({hand_range_text(scoring)}). Forfeited hands are left out"
+                " of the hand columns; the games keep them.",
             ],
             [_table(summary, [
                 ("kind", _col("kind")),
@@ -127,7 +134,10 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " side's own points. Net is the figure to decide by: "
                 + failed_grand_text(scoring) + " Intervals"
                 " are 95% t-intervals over deal indices (pooled ratio, cluster standard"
-                " error). One table per strategy; `all strategies` pools every seat.",
+                " error), cut to what one hand can give"
+                f" ({hand_range_text(scoring)}): with few deal indices the t-interval alone"
+                " is wider than that. One table per strategy; `all strategies` pools every"
+                " seat.",
                 "Read where the `grand` curve rises above the `pass` curve: seats with that"
                 " many points did better granding. The threshold table gives the lowest"
                 " band from which the grand net is above the pass net in that band and every"
