@@ -164,7 +164,10 @@ def test_every_table_links_its_whole_csv(report: ReportPaths, html_page: PageRea
         assert table.links, table.header_rows
         whole = read_csv(report.folder / table.links[0])
         assert whole[0] == table.header_rows[0]
-        assert whole[1:len(table.body_rows) + 1] == table.body_rows
+        # the page groups a numeric column's whole numbers by thousands; the CSV does not
+        assert [[cell.replace(",", "") for cell in row]
+                for row in whole[1:len(table.body_rows) + 1]] == [
+            [cell.replace(",", "") for cell in row] for row in table.body_rows]
         shown, total = len(table.body_rows), len(whole) - 1
         if total > shown:
             assert f"first {shown} of {total} rows" in table.note
@@ -210,6 +213,25 @@ def test_a_long_table_is_cut_at_the_real_cap_and_kept_whole_for_its_csv(tmp_path
                        tmp_path)
     (table,) = laid.sections[0].tables
     assert len(table.rows) == page.MAX_ROWS <= 25 and table.total == 130 and table.cut
+    assert laid.files[table.csv].rows == rows
+
+
+def test_the_page_groups_whole_numbers_by_thousands_and_the_csv_keeps_the_digits(
+        tmp_path: Path):
+    """Tables printed "8240" beside the Run section's "8,240" (a probe): a numeric column's
+    whole numbers of four digits or more are grouped on the page, where they are read; the
+    CSV keeps the digits alone, which a spreadsheet reads as a number. A key column, a
+    text column and a deal key are left as they are."""
+    rows = [["2026", "8240", "0-1045-1-0", "8240 · 0.250 [0.100, 0.400]"],
+            ["b", "999", "1045-0-0-0", "-12345.50 [-20000.25, 3.00]"],
+            ["c", "1234567", "tie 5000", "+1500"]]
+    header = ["strategy", "hands", "deal key", "cell"]
+    laid = page.layout("T", [Section("S", [], [Table(header, rows, "Counts")])], tmp_path)
+    (table,) = laid.sections[0].tables
+    assert table.rows == [
+        ["2026", "8,240", "0-1045-1-0", "8,240 · 0.250 [0.100, 0.400]"],
+        ["b", "999", "1045-0-0-0", "-12,345.50 [-20,000.25, 3.00]"],
+        ["c", "1,234,567", "tie 5000", "+1,500"]]
     assert laid.files[table.csv].rows == rows
 
 

@@ -116,6 +116,21 @@ STEM_LENGTH = 48
 _NUMBER = re.compile(r"^[-+−]?\.?\d")
 
 
+_WHOLE_NUMBER = re.compile(r"(?<![^\s\[(])([-+−]?)(\d{4,})((?:\.\d+)?)(?![\w.:\-]|,\d)")
+"""A number of four digits or more before its point, standing alone in a cell: at its
+start or after a space or an opening bracket, and not followed by more of a word, a
+number or a key (``0-1045-1-0``, a date, a time); a comma may follow, as in an interval."""
+
+
+def grouped(cell: str) -> str:
+    """A numeric cell as the page shows it: whole numbers grouped by thousands, ``8,240``,
+    as the report's prose writes them (tables printed "8240" beside the Run section's
+    "8,240", a probe). Only the page: the CSV keeps the digits alone, which a spreadsheet
+    reads as a number."""
+    return _WHOLE_NUMBER.sub(
+        lambda m: f"{m.group(1)}{int(m.group(2)):,}{m.group(3)}", cell)
+
+
 def file_stem(text: str) -> str:
     """Words of ``text`` as a file name: lower case, runs of other characters to ``_``, cut
     after the last whole word within :data:`STEM_LENGTH` characters."""
@@ -159,11 +174,15 @@ def layout(title: str, sections: list[Section], out: Path) -> Page:
         for table in section.tables:
             csv = csv_path(table, section)
             details = csv_path(table.details, section) if table.details is not None else None
+            numeric = numeric_columns(table.header, table.rows)
             tables.append(PageTable(
-                caption=table.caption, header=list(table.header), rows=table.rows[:MAX_ROWS],
+                caption=table.caption, header=list(table.header),
+                rows=[[grouped(cell) if number else cell
+                       for cell, number in zip(row, numeric, strict=True)]
+                      for row in table.rows[:MAX_ROWS]],
                 total=len(table.rows), csv=csv, details_csv=details,
                 details_total=len(table.details.rows) if table.details is not None else 0,
-                numeric=numeric_columns(table.header, table.rows),
+                numeric=numeric,
             ))
         figures = [_figure(image, section.title, out) for image in section.images]
         laid.append(PageSection(section.title, anchor(section.title, anchors),

@@ -99,7 +99,8 @@ def write_tables(page: Page, out: Path) -> list[Path]:
     """Every table of ``page`` whole, as CSV (header first) under ``out``; the paths written.
 
     The CSV holds the cells as the page prints them ("0.512 [0.498, 0.526]"), so what
-    the page cuts short continues row for row in the file.
+    the page cuts short continues row for row in the file; only whole numbers differ,
+    grouped by thousands on the page alone (``page.grouped``).
     """
     written = []
     for relative, table in page.files.items():
