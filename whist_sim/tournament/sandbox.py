@@ -118,8 +118,18 @@ class Heartbeat:
         slots[LINEUP], slots[DEAL], slots[ROTATION], slots[HAND] = lineup, deal, rotation, -1
 
     def hand_started(self, hand: int) -> None:
+        self._clear_actions()
         self.slots[HAND] = hand
         self.slots[ACTIONS] = 0
+
+    def _clear_actions(self) -> None:
+        """Zero the last hand's actions. The file stays open in the supervisor, whose
+        descriptors a bot of the same user can open through /proc: left in place, the
+        previous hand's later actions (in duplicate play, the same deal in the other
+        seating: every card, the stock's order) could be read behind the current ones."""
+        used = min(self.slots[ACTIONS], MAX_ACTIONS)
+        if used > 0:
+            self._map[HEADER * 8:(HEADER + used) * 8] = bytes(used * 8)
 
     def deciding(self, entrant: int) -> None:
         slots = self.slots
@@ -145,6 +155,7 @@ class Heartbeat:
 
     # -- the supervisor's side ----------------------------------------------------
     def reset(self) -> None:
+        self._clear_actions()
         self.slots[DECIDING] = 0
         self.slots[HAND] = -1
         self.slots[ACTIONS] = 0
