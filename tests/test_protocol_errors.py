@@ -526,3 +526,39 @@ def test_a_bot_that_exits_while_its_child_holds_its_output_is_a_crash_not_a_time
     assert "exited with code 3 while the engine waited for its reply to" in error.message
     assert took < 15.0  # found within a slice of 0.1 s, not at the 30 s limit
 
+
+
+def test_a_capped_log_keeps_the_start_of_the_line_it_cuts_and_says_what_it_dropped():
+    """A bot writing 1 MiB lines to stderr left a log of four "[capped at ...]" lines and
+    nothing else: each line was longer than the whole cap, so none was kept, with no seat
+    and no word of how much was dropped (a probe). The line that passes the cap keeps its
+    start, tagged; the log ends saying how much went."""
+    from whist_sim.protocol.bot_process import LineLog
+
+    log = LineLog(None, 100, in_memory=True)
+    log.write("seat 0", "short line")
+    log.write("seat 1", "x" * 1000)
+    log.write("seat 0", "y" * 10)
+    lines = log.take().splitlines()
+    assert lines[0] == "[seat 0] short line"
+    assert lines[1].startswith("[seat 1] xxx") and lines[1].endswith(" [...]")
+    assert len(lines[0]) + len(lines[1]) + 2 <= 100
+    assert lines[2] == "[capped at 100 characters]"
+    cut = 1000 - (len(lines[1]) - len("[seat 1] ") - len(" [...]"))
+    assert lines[3] == f"[dropped: {cut + 10:,} characters, in 2 lines]"
+    assert log.take() == ""  # the cap starts again for the next task's lines
+    log.write("seat 0", "again")
+    assert log.take() == "[seat 0] again\n"
+
+
+def test_a_capped_log_file_ends_saying_what_it_dropped(tmp_path):
+    from whist_sim.protocol.bot_process import LineLog
+
+    log = LineLog(tmp_path / "bot.stderr", 50)
+    for n in range(10):
+        log.write("seat 0", f"line {n} " + "z" * 20)
+    log.close()
+    text = (tmp_path / "bot.stderr").read_text().splitlines()
+    assert text[0] == "[seat 0] line 0 " + "z" * 20
+    assert text[-2] == "[capped at 50 characters]"
+    assert text[-1].startswith("[dropped: ") and text[-1].endswith(" in 9 lines]")

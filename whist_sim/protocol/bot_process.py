@@ -117,12 +117,20 @@ class LineLog:
     can read while the deal is played, and a bot's debug output may show its hand.
     """
 
+    CUT = " [...]"
+    """What ends the kept start of the line that passed the cap."""
+    KEPT_AT_LEAST = 20
+    """Characters of its own a line must keep to be kept cut, not dropped whole."""
+
     def __init__(self, path: str | Path | None, limit: int, *, in_memory: bool = False
                  ) -> None:
         self.path = None if path is None else Path(path)
         self.limit = limit
         self.written = 0
         self.dropped = 0
+        """Characters of the lines' own text not kept (since the last ``take``)."""
+        self.dropped_lines = 0
+        """Lines cut or dropped whole (since the last ``take``)."""
         self._lock = threading.Lock()
         self._file: TextIO | None = None
         self._kept: list[str] | None = [] if in_memory else None
@@ -132,13 +140,29 @@ class LineLog:
             return
         text = f"[{tag}] {line}\n"
         with self._lock:
-            if self.written + len(text) > self.limit:
-                if not self.dropped:
-                    self._put(f"[capped at {self.limit:,} characters]\n")
-                self.dropped += len(text)
+            room = self.limit - self.written
+            if len(text) <= room:
+                self.written += len(text)
+                self._put(text)
                 return
-            self.written += len(text)
-            self._put(text)
+            # the line that passes the cap keeps its start, tagged: 1 MiB lines, each
+            # longer than the whole cap, left a log of "[capped ...]" lines alone (a probe)
+            own = room - len(text) + len(line) - len(self.CUT) - 1
+            first = not self.dropped_lines
+            if first and own >= self.KEPT_AT_LEAST:
+                self.written = self.limit
+                self._put(f"[{tag}] {line[:own]}{self.CUT}\n")
+                self.dropped += len(line) - own
+            else:
+                self.dropped += len(line)
+            self.dropped_lines += 1
+            if first:
+                self._put(f"[capped at {self.limit:,} characters]\n")
+
+    def _dropped_note(self) -> str:
+        """The last line of a capped log: how much of the lines' text went."""
+        return (f"[dropped: {self.dropped:,} characters, in {self.dropped_lines:,} lines]\n"
+                if self.dropped_lines else "")
 
     def _put(self, text: str) -> None:
         if self._kept is not None:
@@ -157,14 +181,18 @@ class LineLog:
         with self._lock:
             if not self._kept:
                 return ""
-            text = "".join(self._kept)
+            text = "".join(self._kept) + self._dropped_note()
             self._kept.clear()
-            self.written = self.dropped = 0
+            self.written = self.dropped = self.dropped_lines = 0
             return text
 
     def close(self) -> None:
         with self._lock:
             if self._file is not None:
+                note = self._dropped_note()
+                if note:  # said once: a reopened file is still capped, and counts anew
+                    self._file.write(note)
+                    self.dropped = self.dropped_lines = 0
                 self._file.close()
                 self._file = None
 
