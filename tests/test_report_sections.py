@@ -266,3 +266,18 @@ def test_german_standings_show_a_draw_rate_only_where_a_hand_can_be_drawn(tmp_pa
     assert ("German Whist has no draw rate under this variant" in text) is not drawn
     assert ("a draw counts only in the draw rate" in text) is drawn  # no column, no word of it
     assert ("(wins, draws, net)" in text) is drawn
+
+
+def test_the_entrants_table_names_a_bots_command():
+    """A bot showed in the Entrants table as `process` alone, the command run.json records
+    left out (a probe): which program played is what a reader of the report asks first."""
+    from whist_sim.reports.run_section import strategy_rows
+
+    meta = {"strategies": {
+        "nodebot": {"use": "process", "params": {}, "version": "1",
+                    "source": {"command": ["/usr/bin/node", "bots/my bot.js", "--fast"]}},
+        "heuristic": {"use": "heuristic", "params": {}, "version": "3",
+                      "source": {"module": "strategies.german_heuristic"}}}}
+    rows = {row[0]: row for row in strategy_rows(meta)}
+    assert rows["nodebot"][1] == "process: /usr/bin/node 'bots/my bot.js' --fast"
+    assert rows["heuristic"][1] == "heuristic"

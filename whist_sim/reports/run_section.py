@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 import polars as pl
@@ -231,7 +232,18 @@ def strategy_rows(meta: dict[str, Any]) -> list[list[str]]:
             else:
                 entries.setdefault(label, {})["version"] = info
     return [
-        [label, str(info.get("use", "—")),
+        [label, _strategy_text(info),
          json.dumps(info.get("params", {}), sort_keys=True), str(info.get("version", "—"))]
         for label, info in entries.items()
     ]
+
+
+def _strategy_text(info: dict[str, Any]) -> str:
+    """What an entrant plays: its ``use``, and for an entrant in a process of its own (a
+    bot) the command run.json records, which ``process`` alone left out (a probe)."""
+    use = str(info.get("use", "—"))
+    source = info.get("source")
+    command = source.get("command") if isinstance(source, dict) else None
+    if isinstance(command, list) and command:
+        return f"{use}: {shlex.join(str(part) for part in command)}"
+    return use
