@@ -289,3 +289,25 @@ def test_a_maximum_set_by_a_deal_set_says_a_larger_set_raises_it(tmp_path):
     assert tracker.take_note().startswith(
         "the maximum (tournament.deals, at most the deals of tournament.deals_file: a larger"
         " deal set raises it) = 200 is short")
+
+
+def test_a_verdict_that_ran_out_names_what_raises_its_maximum(tmp_path):
+    """A duel config played from a set of 6 deals ended "play more pairs (--max-deals)":
+    a config run has no such option, and a deal set's deals are its maximum (a probe)."""
+    config = duel_config("heuristic", "random", "german_whist", max_deals=40,
+                         sprt={"elo0": 0, "elo1": 50, "batch": 40})
+    values = _pentanomial_values(40)
+
+    def advice(tracker):
+        tracker.add_values(np.arange(40), values)
+        tracker.look(40)
+        assert tracker.verdict.decision == "inconclusive", tracker.verdict.text("a", "b")
+        return tracker.verdict.text("a", "b")
+
+    seeded = advice(DuelTracker(config))
+    assert "play more pairs (tournament.deals, a duel's --max-deals) or set them" in seeded
+    config.tournament.deals_file = str(tmp_path / "set.parquet")
+    from_set = advice(DuelTracker(config))
+    assert ("play more pairs (a larger tournament.deals_file: the set's deals are the"
+            " maximum) or set them further apart.") in from_set
+    assert "--max-deals" not in from_set

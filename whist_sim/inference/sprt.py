@@ -87,6 +87,10 @@ class Verdict:
     finished: bool = False
     """The pairs read are all a sequential test may read (its maximum): a decision with
     this False is an early stop (``stopped_early``)."""
+    raise_maximum: str = "--max-deals"
+    """What raises the maximum, as the advice to play more pairs names it: a run from a
+    config has no --max-deals, and one from a deal set plays at most the set's deals (a
+    probe was told "--max-deals" for a set of 6 deals)."""
 
     @property
     def maximum_too_short(self) -> bool:
@@ -273,7 +277,7 @@ class Verdict:
         key_low, key_high = ("net0", "net1") if self.settings.on_net_scale else ("elo0", "elo1")
         above = f"above H1 ({key_high} = {high:g})"
         below = f"below H0 ({key_low} = {low:g})"
-        advice = "; play more pairs (--max-deals) or set them further apart."
+        advice = f"; play more pairs ({self.raise_maximum}) or set them further apart."
         beyond = self._interval_beyond()
         lead = ";" if beyond is None else (
             f", though its whole 95% interval lies {above if beyond == 'above' else below}:")
@@ -504,7 +508,7 @@ def finite_pair_values(values: npt.ArrayLike) -> np.ndarray:
 
 def sequential_verdict(
     model: PairModel, settings: SprtSettings, values: npt.ArrayLike, *, finished: bool,
-    batch: int | None = None,
+    batch: int | None = None, raise_maximum: str = "--max-deals",
 ) -> Verdict:
     """The SPRT's decision from the LLR of every pair value so far.
 
@@ -512,7 +516,8 @@ def sequential_verdict(
     "continue", or "inconclusive" when ``finished`` (the duel has no more pairs to play:
     the pairs so far are its maximum, weighed against the hypotheses' fixed-sample
     length, ``Verdict.maximum_too_short``). ``batch``: the pairs between two looks, for
-    the text to state (None: not said).
+    the text to state (None: not said). ``raise_maximum``: what raises the maximum, for the
+    advice of a test that ran out of pairs.
     """
     settings.check_model(model)
     values = finite_pair_values(values)
@@ -528,7 +533,7 @@ def sequential_verdict(
     fixed = (fixed_length(model, settings, estimate.sd) if decision == "inconclusive"
              else math.nan)
     return _verdict(model, settings, estimate, llr, decision, sequential=True, batch=batch,
-                    fixed_pairs=fixed, finished=finished)
+                    fixed_pairs=fixed, finished=finished, raise_maximum=raise_maximum)
 
 
 def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLike) -> Verdict:
@@ -572,6 +577,7 @@ def _verdict(
     batch: int | None = None,
     fixed_pairs: float = math.nan,
     finished: bool = False,
+    raise_maximum: str = "--max-deals",
 ) -> Verdict:
     return Verdict(
         decision=decision,
@@ -587,6 +593,7 @@ def _verdict(
         batch=batch,
         fixed_pairs=fixed_pairs,
         finished=finished,
+        raise_maximum=raise_maximum,
     )
 
 

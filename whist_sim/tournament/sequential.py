@@ -46,6 +46,11 @@ DEAL_SET_MAXIMUM_KEY = ("the maximum (tournament.deals, at most the deals of"
                         " tournament.deals_file: a larger deal set raises it)")
 """What sets the maximum of a duel played from a deal set: "set at least 1,864" alone
 asked a user with a set of 200 deals for a number ``tournament.deals`` may not reach."""
+RAISE_MAXIMUM = "tournament.deals, a duel's --max-deals"
+"""What a verdict that ran out of pairs advises raising: a run from a config has no
+--max-deals option."""
+DEAL_SET_RAISE_MAXIMUM = "a larger tournament.deals_file: the set's deals are the maximum"
+"""The same for a duel played from a deal set."""
 
 
 class DuelTracker:
@@ -65,8 +70,9 @@ class DuelTracker:
         self.settings = config.sprt.settings() if config.sprt else SprtSettings.from_mapping({})
         self.batch = config.sprt.batch if config.sprt else config.tournament.deals
         self.deals = config.tournament.deals
-        self.maximum_key = (MAXIMUM_KEY if config.tournament.deals_file is None
-                            else DEAL_SET_MAXIMUM_KEY)
+        from_set = config.tournament.deals_file is not None
+        self.maximum_key = DEAL_SET_MAXIMUM_KEY if from_set else MAXIMUM_KEY
+        self.raise_maximum = DEAL_SET_RAISE_MAXIMUM if from_set else RAISE_MAXIMUM
         self._values = np.full(min(self.deals, INITIAL_ROOM), np.nan)
         """A's value in each deal index's duplicate pairs, by deal index (NaN: not yet
         played): 8 bytes a deal played, where a dict of Python floats took over 100. It
@@ -120,7 +126,8 @@ class DuelTracker:
             finished = end >= self.deals
             if self.sequential:
                 verdict = sequential_verdict(self.model, self.settings, values,
-                                             finished=finished, batch=self.batch)
+                                             finished=finished, batch=self.batch,
+                                             raise_maximum=self.raise_maximum)
             elif finished:
                 verdict = fixed_verdict(self.model, self.settings, values)
             else:
