@@ -424,6 +424,24 @@ def test_a_missing_column_is_refused(runs: dict[str, Path], tmp_path: Path) -> N
     )
 
 
+@pytest.mark.parametrize(("written", "meant"), [("Seed", "seed"), ("stocks", "stock")])
+def test_a_column_one_slip_from_a_missing_one_is_refused_not_ignored(
+    runs: dict[str, Path], tmp_path: Path, written: str, meant: str
+) -> None:
+    """A set whose ``seed`` column was written ``Seed`` played every hand from the seed it
+    has without a file, with no word: other columns are notes (a probe)."""
+    frame = pl.read_parquet(set_file(runs["german_single"])).rename({meant: written})
+    path = write_rows(tmp_path / f"{written}.parquet", frame)
+    message = refused(path, game_of("german_single"))
+    assert message.startswith(
+        f"{path}: column {written!r} is not read (did you mean {meant!r}?); a deal set has"
+        " columns deal, hand, dealer, hands, game (required)")
+    assert message.endswith(f": rename it {meant!r}")
+    notes = write_rows(tmp_path / "notes.parquet", frame.rename({written: meant}).with_columns(
+        pl.lit("x").alias("Seeds of doubt"), pl.lit("y").alias("notes")))
+    assert load_deal_set(notes, game_of("german_single")).deals > 0  # notes still pass
+
+
 def test_a_mistyped_column_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
     frame = pl.read_parquet(set_file(runs["german_single"]))
     path = write_rows(tmp_path / "text_deal.parquet", frame.with_columns(pl.col("deal").cast(str)))

@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 
 from whist_sim.cards import parse_card, parse_cards
 from whist_sim.games import as_game, make_game
-from whist_sim.games.base import DealState, Game, VariantError, WhistSimError
+from whist_sim.games.base import DealState, Game, VariantError, WhistSimError, closest
 from whist_sim.play import DealSource, hand_seed
 from whist_sim.store import RunFolder, run_part_holding
 from whist_sim.store.lock import shown_status
@@ -437,6 +437,9 @@ def _check_columns(table: pa.Table, where: str) -> None:
     if repeated:
         raise DealSetError(f"{where}: {repeated}")
     names = set(table.column_names)
+    misnamed = _misnamed_column(table.column_names)
+    if misnamed:
+        raise DealSetError(f"{where}: {misnamed}")
     for name in REQUIRED:
         if name not in names:
             raise DealSetError(
@@ -451,6 +454,24 @@ def _check_columns(table: pa.Table, where: str) -> None:
                 + (FLOATS_FROM_PANDAS.format(name=name) if pa.types.is_floating(dtype)
                    and pa.types.is_integer(SCHEMA.field(name).type) else "")
             )
+
+
+def _misnamed_column(names: Sequence[str]) -> str | None:
+    """The problem with a column one slip away from a deal set's column the file lacks
+    (``Seed`` for ``seed``), or None. Other columns are notes and are passed over, but a
+    misspelt ``seed`` was passed over too, and every hand was played from the seed it has
+    without a file, with no word (a probe)."""
+    absent = [name for name in SCHEMA.names if name not in names]
+    for column in names:
+        if column in SCHEMA.names:
+            continue
+        near = next((name for name in absent if name == column.lower()), None)
+        near = near or closest(column, absent)
+        if near:
+            return (f"column {column!r} is not read (did you mean {near!r}?); a deal set has"
+                    f" columns {', '.join(REQUIRED)} (required) and stock, upcard, seed,"
+                    f" variant (optional): rename it {near!r}")
+    return None
 
 
 FLOATS_FROM_PANDAS = (
