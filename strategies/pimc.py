@@ -46,6 +46,7 @@ Parameters:
 
 from __future__ import annotations
 
+import math
 from random import Random
 from typing import Any
 
@@ -108,6 +109,18 @@ won 55.25% of hands against ``solver`` (56.50% uncapped), and 59.75% against
 FIT_CALLS = ("never", "bidding", "always")
 
 
+def share(name: str, value: Any) -> float:
+    """``value`` as a float if it is a number from 0 to 1, else ValueError naming the whole
+    range: -0.1 and true were told "a finite number >= 0", as if 2 were allowed (a probe)."""
+    try:
+        number = non_negative_number(name, value)
+    except ValueError:
+        number = math.nan
+    if not 0 <= number <= 1:
+        raise ValueError(f"parameter {name!r} must be a number from 0 to 1, not {as_toml(value)}")
+    return number
+
+
 class Pimc(Strategy):
     """Samples worlds, values each action exactly or by roll-out, plays the best average."""
 
@@ -135,9 +148,7 @@ class Pimc(Strategy):
         self.incumbent = flag("incumbent", incumbent)
         self.confidence = non_negative_number("confidence", confidence)
         self.bid_confidence = non_negative_number("bid_confidence", bid_confidence)
-        self.min_make = non_negative_number("min_make", min_make)
-        if self.min_make > 1:
-            raise ValueError(f"parameter 'min_make' must be between 0 and 1, not {min_make!r}")
+        self.min_make = share("min_make", min_make)
         if fit_calls not in FIT_CALLS:
             raise ValueError(
                 f"parameter 'fit_calls' must be one of {', '.join(FIT_CALLS)}, not"

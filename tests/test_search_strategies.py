@@ -125,8 +125,8 @@ BAD_PARAMS = [
     ("pimc", "solo_whist", "confidence", -1, ">= 0"),
     ("pimc", "solo_whist", "confidence", float("inf"), "a finite number >= 0"),
     ("pimc", "solo_whist", "bid_confidence", -1, ">= 0"),
-    ("pimc", "solo_whist", "min_make", 2, "between 0 and 1"),
-    ("pimc", "solo_whist", "min_make", -0.1, ">= 0"),
+    *[("pimc", "solo_whist", "min_make", value, "a number from 0 to 1")
+      for value in (2, -0.1, True, "high")],
     ("pimc", "solo_whist", "bidding", "maybe", "simulation, heuristic"),
     ("pimc", "solo_whist", "fit_calls", "maybe", "never, bidding, always"),
     ("pimc", "german_whist", "budget_candidates", 0, ">= 1"),
