@@ -11,12 +11,14 @@ import pytest
 from scipy import stats as sps
 
 from tests.tournament_helpers import quick_config, write_config
+from whist_sim.inference import pentanomial_model
 from whist_sim.reports.analyses import (
     head_to_head,
     pair_outcomes,
     standings,
     standings_deals,
 )
+from whist_sim.reports.document import fmt
 from whist_sim.reports.stats import ratio_interval, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.tournament import runner
@@ -103,8 +105,41 @@ def test_final_live_standings_equal_the_reports_standings(tmp_path):
     table = standings(RunFolder.open(summary.path).scan("seats")).collect()
     for row in table.iter_rows(named=True):
         line = next(x for x in summary.standings if x.startswith(row["strategy"] + " "))
-        assert f"{row['win_rate']:.3f} [{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" in line
-        assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line
+        assert interval(row, "win_rate", 3) in line
+        assert interval(row, "net", 2) in line
+
+
+def interval(row, name, digits):
+    """``estimate [lo, hi]`` as the report writes a row's figure."""
+    return (f"{fmt(row[name], digits)} [{fmt(row[name + '_lo'], digits)},"
+            f" {fmt(row[name + '_hi'], digits)}]")
+
+
+def test_the_console_and_the_verdict_round_a_share_as_the_report_does():
+    """37 of 80 hands (0.4625) read 0.463 in the console's standings and in the verdict's
+    sentence, 0.462 in the report's standings and 46.2% in its ranking, all in one run (a
+    probe): Python's format rounds the binary value, the report the number as written."""
+    rows, values = [], [0.0] * 8 + [0.5] * 27 + [1.0] * 5
+    for deal, value in enumerate(values):
+        for rotation in (0, 1):
+            a_wins = value == 1.0 or (value == 0.5 and rotation == 0)
+            key = {"deal_key": f"0-{deal}-{rotation}-0", "pairing": 0, "deal": deal,
+                   "rotation": rotation, "hand": 0}
+            rows += [{**key, "seat": rotation, "strategy": "A", "net": 1.0 if a_wins else -1.0,
+                      "result": "win" if a_wins else "loss"},
+                     {**key, "seat": 1 - rotation, "strategy": "B",
+                      "net": -1.0 if a_wins else 1.0, "result": "loss" if a_wins else "win"}]
+    seats = pl.DataFrame(rows).with_columns(pl.col("seat").cast(pl.Int8))
+    table = {row["strategy"]: row
+             for row in standings(seats.lazy()).collect().iter_rows(named=True)}
+    assert table["A"]["win_rate"] == pytest.approx(0.4625)
+    live = LiveStandings(["A", "B"])
+    live.add_rows(seats.to_arrow())
+    lines = {x.split()[0]: x for x in live.lines() if x.startswith(("A ", "B "))}
+    assert interval(table["A"], "win_rate", 3) in lines["A"] and "0.462 [" in lines["A"]
+    assert "0.538 [" in lines["B"]
+    assert "two hands 0.462 against a fair 0.500" in pentanomial_model().estimate(
+        values).describe()
 
 
 def test_a_deal_index_split_between_tasks_is_one_unit_of_the_live_standings(tmp_path):
@@ -116,8 +151,8 @@ def test_a_deal_index_split_between_tasks_is_one_unit_of_the_live_standings(tmp_
     assert set(table["deals"].to_list()) == {8}
     for row in table.iter_rows(named=True):
         line = next(x for x in summary.standings if x.startswith(row["strategy"] + " "))
-        assert f"{row['win_rate']:.3f} [{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" in line
-        assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line
+        assert interval(row, "win_rate", 3) in line
+        assert interval(row, "net", 2) in line
     live = LiveStandings(config.labels(), lineups=3)
     seats = pl.from_arrow(RunFolder.open(summary.path).scan("seats").collect().to_arrow())
     live.add_rows(seats.filter(pl.col("pairing") < 2).to_arrow())  # every deal still open
@@ -307,8 +342,8 @@ use = "random"
     live.add_rows(seats.to_arrow())
     for label, row in table.items():
         line = next(x for x in live.lines() if x.startswith(label + " "))
-        assert f"{row['win_rate']:.3f} [{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" in line
-        assert f"{row['net']:.2f} [{row['net_lo']:.2f}, {row['net_hi']:.2f}]" in line
+        assert interval(row, "win_rate", 3) in line
+        assert interval(row, "net", 2) in line
 
 
 def test_the_console_counts_pairs_at_two_seats_and_sets_at_more():

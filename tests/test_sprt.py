@@ -1206,6 +1206,19 @@ def test_a_fixed_sample_test_of_a_share_whose_pairs_all_agree_reads_exact_bounds
     assert fixed_verdict(model, settings, [1.0] * 40).decision == "H1"
 
 
+def test_the_likelihood_of_superiority_agrees_with_the_interval_beside_it():
+    """Two Solo pairs of -1.00 and -0.50 units read "95%: -3.93 to +2.43, likelihood of
+    superiority 0.1%" (a probe): the normal curve ignores how loose a spread from two pairs
+    is. By Student's t, as the interval, it is 10.2%; and it passes 95% exactly where the
+    one-sided 95% t bound clears the fair mean."""
+    two = net_model().estimate([-1.0, -0.5])
+    assert two.los == pytest.approx(0.1024, abs=1e-4)
+    assert two.mean_lo < 0 < two.mean_hi
+    many = net_model().estimate(np.linspace(-1.0, 1.5, 2000))
+    z = many.mean / (many.sd / math.sqrt(many.pairs))
+    assert many.los == pytest.approx(float(scipy_stats.norm.cdf(z)), abs=1e-3)
+
+
 def test_no_likelihood_of_superiority_when_every_pair_agrees():
     """With no spread the normal approximation has no standard error: it read 100% after
     three pairs won, beside an interval of 44 to 100% (a statistician's probe)."""
@@ -1304,7 +1317,7 @@ def test_a_one_sided_h1_beside_a_two_sided_interval_below_0_says_which_decided()
     assert verdict.decision == "H1" and verdict.estimate.elo_lo < 0
     assert ("(95%: -16 to +267), mean share of the pair's two hands 0.650 against a fair"
             " 0.500, likelihood of"
-            " superiority 97.5%; the 95% interval shown is two-sided and reaches below 0,"
+            " superiority 95.9%; the 95% interval shown is two-sided and reaches below 0,"
             ' while the test is one-sided (a false "stronger" at most 0.05); ') in verdict.text(
         "a", "b")
 

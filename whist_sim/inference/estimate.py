@@ -23,6 +23,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
+from whist_sim.rounding import fmt
+
 CONFIDENCE = 0.95
 Z_CONFIDENCE = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
 """The normal quantile of a two-sided ``CONFIDENCE`` interval (1.96)."""
@@ -145,7 +147,9 @@ class Estimate:
     def _mean_phrase(self, a: str = "A") -> str:
         if self.mean_unit == "share":  # of what: a Knock-out share was read as a win rate
             of = f" of {self.share_of_text(a)}" if self.share_of else ""
-            return f"mean share{of} {self.mean:.3f} against a fair {self.fair_mean:.3f}"
+            # rounded as the report's tables round (half to even on the number as written):
+            # 37 of 80 hands read 0.463 here beside 0.462 in the standings (a probe)
+            return f"mean share{of} {fmt(self.mean)} against a fair {fmt(self.fair_mean)}"
         return f"{signed(self.mean, 2)} {self.mean_unit}"
 
     def as_dict(self, a: str = "A") -> dict[str, object]:
@@ -193,13 +197,16 @@ def t_upper_quantile(tail: float, pairs: int) -> float:
 
 
 def likelihood_of_superiority(mean: float, sd: float, pairs: int, fair_mean: float) -> float:
-    """P(true mean > fair mean) by the normal approximation; NaN below two pairs, and NaN
-    when the pairs all agree: with no spread the approximation has no standard error to
-    divide by, and its limit (100% after three pairs won) contradicted the interval shown
-    beside it (a share of 44 to 100%)."""
+    """P(true mean > fair mean) by Student's t over pairs, the distribution of the 95%
+    interval shown beside it (the normal one for many pairs); NaN below two pairs, and NaN
+    when the pairs all agree: with no spread there is no standard error to divide by, and
+    its limit (100% after three pairs won) contradicted the interval shown beside it (a
+    share of 44 to 100%). The normal curve read 0.1% for two pairs of -1.00 and -0.50
+    units beside an interval of -3.93 to +2.43 (a probe); t with one degree of freedom
+    reads 10.2%."""
     if pairs < 2 or math.isnan(sd) or sd == 0.0:
         return math.nan
-    return float(stats.norm.cdf((mean - fair_mean) / (sd / math.sqrt(pairs))))
+    return float(stats.t.cdf((mean - fair_mean) / (sd / math.sqrt(pairs)), pairs - 1))
 
 
 def wilson_bounds(p: float, n: float, z: float) -> tuple[float, float]:

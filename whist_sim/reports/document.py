@@ -8,14 +8,14 @@ this one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from whist_sim.rounding import fmt, percent  # noqa: F401 - the sections' formatting
 
 
 @dataclass
@@ -64,41 +64,6 @@ class Section:
 
 
 # -- formatting ---------------------------------------------------------------------------
-
-
-def fmt(value: Any, digits: int = 3) -> str:
-    """A number as report text: fixed decimals, "—" for missing."""
-    if value is None or (isinstance(value, float) and value != value):
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = _rounded(value, digits)
-        return text.lstrip("-") if float(text) == 0 else text
-    return str(value)
-
-
-def percent(share: float, digits: int = 1, sign: bool = True) -> str:
-    """A share as a percentage, ``96.3%`` (``sign=False``: ``96.3``, the first end of a
-    range), rounded as ``fmt`` rounds the share itself."""
-    if share != share:
-        return "—"
-    return _rounded(share, digits, scale=2) + ("%" if sign else "")
-
-
-def _rounded(value: float, digits: int, scale: int = 0) -> str:
-    """``value`` times 10**scale at ``digits`` decimals, half to even on the number as written
-    (its shortest repr): one rule for every figure. Python's format rounds the binary
-    value, so the same 1,155 of 1,200 hands (0.9625) read 0.963 as a rate and 96.2% as a
-    share in one report (a newcomer's probe). Half to even rather than away from zero: a
-    share and its complement then still add up (0.5175 and 0.4825 read 0.518 and 0.482;
-    away from zero, a head-to-head table's two cells read 0.518 and 0.483)."""
-    if value in (math.inf, -math.inf):
-        return "inf" if value > 0 else "-inf"
-    exact = Decimal(repr(float(value))).scaleb(scale)  # float(): NumPy's repr names its type
-    return f"{exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN):f}"
 
 
 NO_SPREAD = "[no spread]"
