@@ -47,8 +47,9 @@ Parameters:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 from whist_sim.games import GAMES
 from whist_sim.games.base import as_toml
@@ -126,6 +127,14 @@ class Pimc(Strategy):
 
     games = frozenset(GAMES)
     version = "8"
+    game_parameters: ClassVar[Mapping[str, frozenset[str]]] = {
+        **dict.fromkeys(("bid_worlds", "bidding", "bid_confidence"),
+                        frozenset({"solo_whist", "minnesota_whist", "knockout_whist"})),
+        **dict.fromkeys(("min_make", "fit_calls"), frozenset({"solo_whist"})),
+    }
+    """Parameters that do something in some games only (``strategy.build_strategy``
+    refuses them elsewhere): the bidding's in the games with bidding decisions (German
+    Whist has none), ``min_make`` and ``fit_calls`` in Solo Whist's auction only."""
 
     def __init__(self, worlds: int | None = None, bid_worlds: int = 40,
                  exact_cards: int | None = None, bidding: str = "simulation",

@@ -28,7 +28,7 @@ from whist_sim.search.ismcts import search
 from whist_sim.search.model import BIDDING_PHASES, model_for
 from whist_sim.search.pimc import candidate_actions, evaluate
 from whist_sim.solver import solve, solve_fast
-from whist_sim.strategy import build_strategy, resolve_strategy
+from whist_sim.strategy import build_strategy, params_for, resolve_strategy
 
 GOLDEN = Path(__file__).parent / "golden" / "search_decisions.json"
 
@@ -96,7 +96,7 @@ def decisions(game_name: str) -> list[dict[str, Any]]:
         for name, params in STRATEGIES.items():
             if game_name not in resolve_strategy(name).games:
                 continue
-            strategy = build_strategy(name, params, game_name)
+            strategy = build_strategy(name, params_for(name, params, game_name), game_name)
             if name == "solver" and view.stage == 2:
                 continue  # the solver's exact stage 2 involves no roll-out policy
             row[name] = strategy.choose(view, Random(seed))

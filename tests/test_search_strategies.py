@@ -26,7 +26,12 @@ from whist_sim.search.ismcts import Node, best_action, search
 from whist_sim.search.model import model_for
 from whist_sim.search.params import exact_cards_for
 from whist_sim.search.pimc import candidate_actions, evaluate
-from whist_sim.strategy import StrategyError, available_strategies, build_strategy
+from whist_sim.strategy import (
+    StrategyError,
+    available_strategies,
+    build_strategy,
+    params_for,
+)
 
 pytestmark = pytest.mark.slow  # the whole module: seconds to minutes on 2 cores
 
@@ -60,7 +65,7 @@ def game_of(name: str, variant: dict | None = None, players: int | None = None):
 
 
 def tiny(name: str, game: str) -> Any:
-    return build_strategy(name, TINY[name], game)
+    return build_strategy(name, params_for(name, TINY[name], game), game)
 
 
 def play(strategy: Any, game_name: str, seed: int, dealer: int = 0, players: int | None = None):
@@ -299,7 +304,7 @@ def test_pimc_with_default_min_make_plays_every_game(game):
     """``min_make`` (and ``fit_calls``) have Solo defaults in every game, so they must work
     for every game."""
     params = {k: v for k, v in TINY["pimc"].items() if k != "min_make"}
-    strategy = build_strategy("pimc", params, game)
+    strategy = build_strategy("pimc", params_for("pimc", params, game), game)
     played = play(strategy, game, 103)
     assert played.state.to_act == -1
     assert "forfeit" not in played.outcome.result
@@ -599,3 +604,26 @@ def test_solver_picks_the_same_cards_compiled_or_not():
         b = play(fast, "german_whist", seed)
         assert a.state.log == b.state.log
         assert a.outcome == b.outcome
+
+
+@pytest.mark.parametrize(("game", "param", "value", "applies"), [
+    ("german_whist", "min_make", 0.1, "solo_whist"),
+    ("german_whist", "bid_worlds", 5, "knockout_whist, minnesota_whist, solo_whist"),
+    ("german_whist", "bidding", "heuristic", "knockout_whist, minnesota_whist, solo_whist"),
+    ("minnesota_whist", "fit_calls", "never", "solo_whist"),
+])
+def test_a_parameter_that_does_nothing_in_the_game_is_refused(game, param, value, applies):
+    """Two German Whist entrants, pimc and pimc with min_make, bidding and bid_worlds set,
+    played every pair even: the parameters of a game's bidding do nothing in a game without
+    one, and the run compared a strategy with itself unawares (a probe)."""
+    with pytest.raises(StrategyError) as caught:
+        build_strategy("pimc", {"worlds": 2, param: value}, game)
+    assert str(caught.value) == (
+        f"strategy 'pimc': parameter {param!r} does nothing in {game} (it applies in {applies}"
+        " only); leave it out")
+
+
+def test_a_parameter_that_applies_in_the_game_is_taken():
+    assert build_strategy("pimc", {"worlds": 2, "min_make": 0.5}, "solo_whist").min_make == 0.5
+    assert build_strategy("pimc", {"worlds": 2, "bid_worlds": 3},
+                          "knockout_whist").bid_worlds == 3

@@ -331,9 +331,36 @@ def build_strategy(spec: str, params: Mapping[str, Any] | None, game: str | Game
     except Exception as exc:
         raise StrategyError(f"strategy {spec!r}: {_raised_in(exc)}") from None
     _check_choose(spec, strategy)
+    _check_applies(spec, cls, params, game)
     _ready_rollouts(game)
     _ready_match_equity(game, variant)
     return strategy
+
+
+def params_for(spec: str, params: Mapping[str, Any], game: str | Game) -> dict[str, Any]:
+    """``params`` without those the strategy's class says do nothing in ``game``
+    (``game_parameters``): one table of parameters for a strategy across games, as a
+    script that plays every game keeps, built for each game
+    (``build_strategy(spec, params_for(spec, params, game), game)``)."""
+    name = game.name if isinstance(game, Game) else game
+    only = getattr(strategy_class(spec, name), "game_parameters", None) or {}
+    return {key: value for key, value in params.items()
+            if only.get(key) is None or name in only[key]}
+
+
+def _check_applies(spec: str, cls: type, params: Mapping[str, Any], game: str) -> None:
+    """Refuse a parameter given for a game it does nothing in, by the class's
+    ``game_parameters`` (a parameter's name -> the games it applies in; one left out
+    applies in every game the strategy plays): two German Whist entrants of ``pimc``, one
+    with Solo's ``min_make`` and the bidding's ``bid_worlds`` set, played every pair even,
+    a strategy compared with itself unawares (a probe)."""
+    only = getattr(cls, "game_parameters", None) or {}
+    for name in params:
+        games = only.get(name)
+        if games is not None and game not in games:
+            raise StrategyError(
+                f"strategy {spec!r}: parameter {name!r} does nothing in {game} (it applies in"
+                f" {', '.join(sorted(games))} only); leave it out")
 
 
 _ROLLOUTS_READY: set[str] = set()
