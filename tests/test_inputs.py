@@ -922,3 +922,55 @@ def test_a_constructor_argument_left_out_says_where_to_give_it(tmp_path, monkeyp
     assert str(refused.value).endswith(
         "missing 1 required positional argument: 'depth'; give depth in the entry's params,"
         " e.g. params = { depth = ... }")
+
+
+# -- a newcomer's slips: each refusal says where the key or class goes ----------------------
+
+
+def test_a_strategy_subclass_that_names_no_games_is_told_so_by_run_and_check(
+        tmp_path, monkeypatch):
+    """A subclass of Strategy inherits its empty ``games``: a run said "does not play
+    german_whist; it supports: " with nothing after it (a newcomer's probe), and check
+    "its games attribute is []"; both now say what the class lacks."""
+    from whist_sim.checking import StrategyCheckError, check_entrant
+
+    module = _plugin(tmp_path, monkeypatch, "sub_no_games_mod",
+                     "from whist_sim.strategy import Strategy\n"
+                     "class NoGames(Strategy):\n    def choose(self, view, rng):\n"
+                     "        return 0\n")
+    body = _config_text().replace('use = "heuristic"', f'use = "{module}:NoGames"')
+    _assert_names(_refusal(tmp_path, body), "strategies[1]", "names no games",
+                  "games = frozenset(", "known games: german_whist")
+    with pytest.raises(StrategyCheckError, match="names no games"):
+        check_entrant(f"{module}:NoGames", deals=1)
+
+
+@pytest.mark.parametrize(("spec", "spelled"), [
+    ("mybot/greedy.py", "mybot.greedy:ClassName"),
+    ("mybot.greedy", "mybot.greedy:ClassName"),
+    ("mybot.greedy.Greedy", "mybot.greedy:Greedy"),
+    ("mybot/greedy.py:Greedy", "mybot.greedy:Greedy"),
+])
+def test_a_file_path_or_dotted_name_in_use_is_spelled_as_module_class(tmp_path, spec, spelled):
+    """``use`` given as a file path or a dotted name was refused as an unknown strategy
+    (or "not package.module:Class, e.g. mypackage.bots:MyBot"), never showing the
+    newcomer the module:Class spelling of what they wrote."""
+    body = _config_text().replace('use = "heuristic"', f'use = "{spec}"')
+    _assert_names(_refusal(tmp_path, body), "strategies[1]", repr(spec), spelled)
+
+
+@pytest.mark.parametrize(("body", "fragment"), [
+    (_config_text(tournament='trumps = "none"'),
+     "'trumps' is a rule of the game: it belongs under [variant]"),
+    (_config_text(tournament="workers = 0"), "--workers is an option of the command"),
+    (_config_text(variant="deals = 50"), "'deals' belongs under [tournament], not [variant]"),
+    (_config_text().replace('use = "random"', 'use = "random"\ntime_limit = 1.0', 1),
+     "'time_limit' belongs under [tournament]"),
+    (_config_text().replace('use = "heuristic"', 'use = "heuristic"\ncontest_margin = 0.5', 1),
+     "params = { contest_margin = ... }"),
+])
+def test_a_key_in_the_wrong_section_is_told_where_it_belongs(tmp_path, body, fragment):
+    """A right key in the wrong table was refused with the wrong table's allowed keys only
+    (``variant: unknown key 'deals'; allowed keys: count, match, ...``): a newcomer's probe
+    was left to guess where it goes."""
+    _assert_names(_refusal(tmp_path, body), fragment)

@@ -348,7 +348,7 @@ def _describe(strategy_or_spec: Any) -> tuple[str, frozenset[str] | None]:
 def _games_to_check(name: str, claimed: frozenset[str] | None, games: Iterable[str] | None
                     ) -> list[str]:
     """The games the strategy claims that whist_sim knows, narrowed to ``games`` if given."""
-    if claimed is None:  # as a config refuses it: a strategy names the games it plays
+    if not claimed:  # as a config refuses it (an empty set: Strategy's default, inherited)
         raise StrategyCheckError(
             f"strategy {name!r} names no games: give its class a games attribute, the games"
             f" it plays, e.g. games = frozenset({{'german_whist'}}); known games:"

@@ -194,7 +194,7 @@ def resolve_strategy(spec: str) -> type:
         if not _DOTTED_NAME.fullmatch(module_name) or not attr.isidentifier():
             raise StrategyError(
                 f"strategy {spec!r} is not package.module:Class (a dotted module name, a"
-                " colon, a class name), e.g. mypackage.bots:MyBot"
+                f" colon, a class name), e.g. {_spelled_as_class(spec)}"
             )
         try:
             module = importlib.import_module(module_name)
@@ -233,8 +233,37 @@ def resolve_strategy(spec: str) -> type:
                 f"strategy {spec!r}: loading {_described(ep)} raised {raised_text(exc)}"
             ) from None
     names = sorted(available_strategies())
+    if _looks_like_a_path(spec):  # a newcomer's file or dotted path: say how to write it
+        raise StrategyError(
+            f"unknown strategy {spec!r}: a class is named as package.module:Class, here"
+            f" {_spelled_as_class(spec)} (run whist-sim from the folder that holds the"
+            f" package, or put that folder on PYTHONPATH); {strategy_choices(names)}")
     raise StrategyError(
         f"unknown strategy {spec!r}{did_you_mean(spec, names)}; {strategy_choices(names)}")
+
+
+def _looks_like_a_path(spec: str) -> bool:
+    """Whether ``spec`` reads as a file path or a dotted name rather than a registered
+    name: "mybot/greedy.py", "mybot.greedy" and "mybot.greedy.Greedy" were each refused as
+    an unknown strategy, with no word on the module:Class form the docs mean."""
+    return "/" in spec or "\\" in spec or "." in spec
+
+
+def _spelled_as_class(spec: str) -> str:
+    """``spec`` (a path or dotted name, maybe with its class) as package.module:Class:
+    "mybot/greedy.py" -> "mybot.greedy:ClassName", "mybot.greedy.Greedy" ->
+    "mybot.greedy:Greedy"; a spec that gives no module gives the docs' example."""
+    path, _, attr = spec.partition(":")
+    path = path.replace("\\", "/").strip("/")
+    if path.endswith(".py"):
+        path = path[:-3]
+    parts = [part for part in path.replace("/", ".").split(".") if part]
+    if not attr and len(parts) > 1 and parts[-1][:1].isupper():  # mybot.greedy.Greedy
+        attr = parts.pop()
+    module = ".".join(parts)
+    if not _DOTTED_NAME.fullmatch(module):
+        return "mypackage.bots:MyBot"
+    return f"{module}:{attr if attr.isidentifier() else 'ClassName'}"
 
 
 def strategy_choices(names: list[str] | None = None) -> str:
@@ -290,7 +319,7 @@ def strategy_class(spec: str, game: str | Game) -> type:
             f" allowed values: {', '.join(sorted(GAMES))}")
     cls = resolve_strategy(spec)
     supported = claimed_games(cls, spec)
-    if supported is None:  # a strategy is never asked to play a game it does not name
+    if not supported:  # None, or Strategy's empty default: it never names a game to play
         raise StrategyError(
             f"strategy {spec!r} names no games: give its class a games attribute, the games it"
             f" plays, e.g. games = frozenset({{{game!r}}}); known games:"

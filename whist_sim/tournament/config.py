@@ -8,6 +8,7 @@ file, the key and the allowed values, instead of inside a Ray worker.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -742,7 +743,8 @@ def _checked_entrants(config: TournamentConfig, source: str) -> tuple[list[Game]
     try:
         games = config.games(where=f"{source}: variant")
     except WhistSimError as exc:
-        problems.append(f"{source}: {exc}" if source not in str(exc) else str(exc))
+        message = f"{source}: {exc}" if source not in str(exc) else str(exc)
+        problems.append(message + misplaced_variant_keys(config.variant))
     wheres = [f"{source}: strategies[{i}] ({entry.name})"
               for i, entry in enumerate(config.strategies)]
     broken: set[int] = set()
@@ -1139,7 +1141,8 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
         if error["type"] == "extra_forbidden":
             parent = error["loc"][:-1]
             allowed = _allowed_keys(parent)
-            hint = did_you_mean(error["loc"][-1], allowed)
+            hint = (did_you_mean(error["loc"][-1], allowed)
+                    or _belongs_elsewhere(parent, str(error["loc"][-1])))
             lines.append(f"{source}: unknown key {key!r}{hint}; allowed keys here:"
                          f" {', '.join(allowed)}")
         elif error["type"] == "missing":
@@ -1258,6 +1261,47 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
         if isinstance(candidate, type) and issubclass(candidate, BaseModel):
             return candidate
     return None
+
+
+RUN_OPTIONS = ("workers", "address", "out", "report", "resume")
+"""Command-line options of ``whist-sim run`` that a newcomer writes into a config."""
+
+
+def _variant_keys() -> set[str]:
+    """Every game's variant keys: what a ``[variant]`` table may hold in some game."""
+    return {field.name for game in GAMES.values()
+            for field in dataclasses.fields(game.variant_type)}
+
+
+def _belongs_elsewhere(parent: tuple[Any, ...], key: str) -> str:
+    """" (it belongs ...)" for a key that is right but in the wrong place: a rule
+    (``trumps``) under [tournament], a tournament key or a strategy's parameter in a
+    [[strategies]] entry, a command-line option in the file. Each was refused as an
+    unknown key with the allowed keys of the wrong section, no word on where it goes
+    (a newcomer's probe); empty when the key is known nowhere."""
+    section = next((str(part) for part in parent if not isinstance(part, int)), "")
+    if key in RUN_OPTIONS:
+        return f" (--{key} is an option of the command, not a config key)"
+    if section != "variant" and key in _variant_keys():
+        return f" ({key!r} is a rule of the game: it belongs under [variant])"
+    if section != "tournament" and key in TournamentSection.model_fields:
+        return f" ({key!r} belongs under [tournament])"
+    if section == "tournament" and key in StrategyEntry.model_fields:
+        return f" ({key!r} belongs in each [[strategies]] entry)"
+    if section == "strategies":
+        return (f" (if {key!r} is a parameter of the strategy, write it as"
+                f" params = {{ {key} = ... }})")
+    return ""
+
+
+def misplaced_variant_keys(variant: Mapping[str, Any]) -> str:
+    """What to do with [variant] keys that are [tournament] keys (``deals``), said after
+    the variant's own refusal, which names only the allowed rule keys."""
+    moved = [key for key in variant if key in TournamentSection.model_fields
+             and key not in _variant_keys()]
+    if not moved:
+        return ""
+    return f"; {', '.join(map(repr, moved))} belongs under [tournament], not [variant]"
 
 
 def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
