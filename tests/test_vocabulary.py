@@ -76,6 +76,21 @@ def test_the_glossary_defines_every_word_the_console_uses():
             f"**{word}**" in text, word
 
 
+def test_the_glossary_explains_every_column_of_the_console_standings():
+    """The console's standings printed ``ms/decision`` and ``decision s`` (and ``mean
+    net``) under every run and duel, which nothing a newcomer reads explained: is 0.001
+    a millisecond, and 0.1 seconds of what? (a newcomer's probe)."""
+    from whist_sim.tournament import live
+
+    source = Path(live.__file__).read_text()
+    header = source[source.index('header = ["entrant"'):source.index('"decision s"]') + 13]
+    columns = [c for c in re.findall(r'"([^"]+)"', header) if c != "entrant"]
+    console = GLOSSARY.read_text().split("## The console", 1)[1]
+    assert {"win rate [95% CI]", "ms/decision", "decision s"} <= set(columns), columns
+    for column in columns:
+        assert f"`{column}`" in console, column
+
+
 REPORT_WORDS = ("session-seat", "balance", "throw-in", "declarer side", "grand hand",
                 "null hand", "HCP", "dog's life", "revived", "placing", "fair share",
                 "round win", "player-game", "score share")
