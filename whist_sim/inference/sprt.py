@@ -323,10 +323,15 @@ class Verdict:
         low, high = self.settings.bounds
         lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
         if math.isnan(lower_bound) and self.decision not in ("H0", "H1"):
-            why = ("a bound needs at least 2 pairs" if pairs < 2 else
-                   "the pairs all agree (no spread), so the mean has no confidence bounds yet")
+            # pairs all alike: "more pairs are needed" was said after 1,000 Solo pairs all
+            # at -8.00, which more pairs of strategies that end every hand alike never
+            # change (a newcomer's probe)
+            why = ("a bound needs at least 2 pairs; more pairs are needed" if pairs < 2 else
+                   "the pairs all agree (no spread), so the mean has no confidence bounds:"
+                   " more pairs may show a spread, but strategies that end every hand alike"
+                   " never will, and then these pairs are all the evidence there is")
             return (f"a fixed-sample test cannot decide after {_pairs(pairs)}"
-                    f" {self._rates()}: {why}; more pairs are needed.")
+                    f" {self._rates()}: {why}.")
         at_h0 = f"{self._mean(mean0)}, the mean under H0 ({low_key} = {low:g})"
         at_h1 = f"{self._mean(mean1)}, the mean under H1 ({high_key} = {high:g})"
         if self.decision == "H1":
