@@ -685,3 +685,26 @@ def test_a_text_where_a_list_belongs_is_shown_as_the_list_it_may_have_meant(tmp_
     _assert_clean_error(result, 'tournament.candidates = "heuristic": not a list (a string);'
                                 " allowed values: a list in brackets, e.g. candidates ="
                                 ' ["heuristic"]')
+
+
+def test_running_a_config_again_names_its_unfinished_run(tmp_path, monkeypatch):
+    """After a Ctrl-C a newcomer ran the same command again: it started from nothing in a
+    new folder, with no word of the run it had stopped (a probe). A run started in a
+    default folder names an unfinished run of the same config beside it, and how to go
+    on with it instead; a finished one, or one of another config, is not named."""
+    monkeypatch.chdir(tmp_path)
+    config = write_config(tmp_path, quick_config(deals=4, per_task=2))
+    for name, status, seed in (("stopped", "interrupted", None), ("done", "complete", None),
+                               ("other", "interrupted", "99")):
+        args = ["run", str(config), "--out", f"results/{name}", "--workers", "0",
+                "--no-progress"] + (["--seed", seed] if seed else [])
+        assert _run(*args).exit_code == 0
+        meta_path = tmp_path / "results" / name / "run.json"
+        meta_path.write_text(json.dumps({**json.loads(meta_path.read_text()),
+                                         "status": status}))
+    result = _run("run", str(config), "--workers", "0", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert ("note: results/stopped holds an unfinished run of this config (status"
+            " interrupted); this command starts a new one. To go on with that one instead:"
+            " whist-sim run --resume results/stopped") in result.output
+    assert "results/done" not in result.output and "results/other" not in result.output

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -77,6 +77,17 @@ def _new_folder(stem: str) -> Path:
         n += 1
         folder = base.with_name(f"{base.name}-{n}")
     return folder
+
+
+def _name_unfinished_runs(config: Any, where: Path) -> None:
+    """Say which runs of ``config`` under ``where`` are unfinished, and how to go on with
+    one instead of starting anew (``earlier_runs``)."""
+    from whist_sim.tournament.earlier_runs import unfinished_runs_of
+
+    for folder, status in unfinished_runs_of(config, where):
+        typer.echo(f"note: {folder} holds an unfinished run of this config (status {status});"
+                   " this command starts a new one. To go on with that one instead:"
+                   f" whist-sim run --resume {folder}", err=True)
 
 
 def _check_out(out: Path) -> None:
@@ -206,6 +217,8 @@ def run(
                                     ) from None
             _warn(loaded.warnings)
             folder = out or _new_folder(config.stem)
+            if out is None:
+                _name_unfinished_runs(loaded, folder.parent)
             _check_out(folder)
             summary = run_tournament(loaded, folder, workers=workers,
                                      address=given_address, progress=progress)
