@@ -272,3 +272,16 @@ def test_strong_prose_is_bold_on_the_html_page_as_in_the_markdown():
     assert shown == ("<strong>This run is not finished</strong> (see <em>why</em>,"
                      " <code>--resume</code>)")
     assert str(inline_html("2 * 3 ** 2")) == "2 * 3 ** 2"  # arithmetic is no markup
+
+
+def test_the_report_opens_by_saying_where_it_is_explained(tmp_path: Path):
+    """A newcomer met "Holm's step-down test", "Bradley-Terry" and "deal indices" with no
+    word of where they are explained, in report.md or report.html (a probe)."""
+    from whist_sim.reports.render import render_html, render_markdown
+
+    sections = [Section("Standings", ["A paragraph."], [Table(["a"], [["1"]], "T")])]
+    markdown = render_markdown("Report", sections, tmp_path)
+    assert markdown.startswith(f"# Report\n\n{page.GUIDE}\n\n**Contents**")
+    html = render_html("Report", sections, tmp_path)
+    assert "<code>docs/reading-a-report.md</code>" in html
+    assert html.index("docs/reading-a-report.md") < html.index("Contents")

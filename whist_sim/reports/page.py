@@ -95,6 +95,15 @@ class Page:
     sections: list[PageSection]
     files: dict[str, Table]
     """CSV path (relative to the report folder) -> the whole table to write there."""
+    guide: str = ""
+    """The line under the title that says where the report is explained (``GUIDE``)."""
+
+
+GUIDE = ("How to read this report: `docs/reading-a-report.md` in whist_sim's repository"
+         " explains every section, table and figure, and `docs/glossary.md` the words it"
+         " uses (hand, pair, deal index, net, Elo). Numbers in brackets are 95% intervals.")
+"""Printed under the report's title: a newcomer met "Holm's step-down test", "Bradley-Terry"
+and "deal indices" with no word of where they are explained (a probe)."""
 
 
 def anchor(title: str, taken: set[str] | None = None) -> str:
@@ -187,7 +196,7 @@ def layout(title: str, sections: list[Section], out: Path) -> Page:
         figures = [_figure(image, section.title, out) for image in section.images]
         laid.append(PageSection(section.title, anchor(section.title, anchors),
                                 list(section.paragraphs), tables, figures))
-    return Page(title, laid, files)
+    return Page(title, laid, files, GUIDE)
 
 
 def _figure(image: Path, alt: str, out: Path) -> PageFigure:
