@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from tests.tournament_helpers import assert_same_rows, quick_config, run_rows, write_config
 from whist_sim.cli import app
 from whist_sim.store import RunFolder
-from whist_sim.strategy import is_built_in, strategy_source
+from whist_sim.strategy import StrategyError, build_strategy, is_built_in, strategy_source
 from whist_sim.tournament import runner as runner_module
 from whist_sim.tournament.cluster import ClusterError, parse_address, probe_gcs
 from whist_sim.tournament.config import (
@@ -974,3 +974,12 @@ def test_a_key_in_the_wrong_section_is_told_where_it_belongs(tmp_path, body, fra
     (``variant: unknown key 'deals'; allowed keys: count, match, ...``): a newcomer's probe
     was left to guess where it goes."""
     _assert_names(_refusal(tmp_path, body), fragment)
+
+
+def test_an_unknown_strategy_names_the_bot_entry_as_a_config_writes_it():
+    """"(or process, a bot program ...)" read as an ordinary word (a newcomer's probe): the
+    choices name it as the key a config writes, use = "process"."""
+    with pytest.raises(StrategyError) as caught:
+        build_strategy("no_such_bot", None, "german_whist")
+    assert 'or use = "process" with a command for a bot program in any language' in str(
+        caught.value)

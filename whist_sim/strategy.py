@@ -271,8 +271,8 @@ def strategy_choices(names: list[str] | None = None) -> str:
     class by its path, or a bot program."""
     names = sorted(available_strategies()) if names is None else names
     return (f"registered strategies: {', '.join(names) or '(none installed)'}, or give"
-            " 'package.module:Class' (or process, a bot program in any language, with its"
-            " command)")
+            " 'package.module:Class', or use = \"process\" with a command for a bot program"
+            " in any language")
 
 
 def _checked_class(spec: str, found: Any) -> type:
