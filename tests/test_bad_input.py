@@ -708,3 +708,17 @@ def test_running_a_config_again_names_its_unfinished_run(tmp_path, monkeypatch):
             " interrupted); this command starts a new one. To go on with that one instead:"
             " whist-sim run --resume results/stopped") in result.output
     assert "results/done" not in result.output and "results/other" not in result.output
+
+
+def test_a_folder_of_runs_given_as_a_run_names_the_runs_inside(tmp_path):
+    """`whist-sim report results` said only "results: not a run folder (no run.json)" (a
+    newcomer's probe): the runs it holds are named, the newest first."""
+    results = tmp_path / "results"
+    for name, started in (("first", "2026-12-01T10:00:00"), ("second", "2026-12-02T10:00:00")):
+        (results / name).mkdir(parents=True)
+        (results / name / "run.json").write_text(json.dumps({"started": started}))
+    (results / "notes").mkdir()
+    _assert_clean_error(
+        _run("report", str(results)),
+        f"{results}: not a run folder (no run.json); it holds run folders: give one of"
+        f" them, e.g. {results / 'second'}, {results / 'first'}")

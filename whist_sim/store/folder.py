@@ -268,7 +268,8 @@ class RunFolder:
         try:
             meta = json.loads(file.read_text())
         except FileNotFoundError:
-            raise RunFolderError(f"{self.path}: not a run folder (no {RUN_FILE})") from None
+            raise RunFolderError(f"{self.path}: not a run folder (no {RUN_FILE})"
+                                 f"{runs_inside(self.path)}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RunFolderError(f"{file}: corrupt ({exc})") from None
         if not isinstance(meta, dict):
@@ -654,6 +655,30 @@ def folder_path(path: Any) -> Path:
         f"run folder = {path!r} is not a folder's path; give a str or a pathlib.Path"
         " (e.g. \"results/mine\")"
     )
+
+
+def runs_inside(path: Path, most: int = 3) -> str:
+    """"; it holds run folders: ..." for a folder of runs given as a run (``results``:
+    "not a run folder" alone left a newcomer to guess which folder was meant), the most
+    recently started first; empty where it holds none."""
+    found = []
+    try:
+        for child in path.iterdir():
+            meta_file = child / RUN_FILE
+            if meta_file.is_file():
+                try:
+                    started = str(json.loads(meta_file.read_text()).get("started") or "")
+                except (OSError, ValueError, AttributeError):
+                    started = ""
+                found.append((started, child))
+    except OSError:
+        return ""
+    if not found:
+        return ""
+    found.sort(key=lambda item: item[0], reverse=True)
+    shown = ", ".join(str(child) for _, child in found[:most])
+    more = f" and {len(found) - most:,} more" if len(found) > most else ""
+    return f"; it holds run folders: give one of them, e.g. {shown}{more}"
 
 
 def taken(path: Path | str) -> str:
