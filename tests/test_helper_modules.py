@@ -90,3 +90,55 @@ def test_the_built_in_heuristic_records_the_strategies_modules_it_imports():
 
     helpers = strategy_source("heuristic", "german_whist")["helpers"]
     assert helpers and all(name.split(".")[0] == "strategies" for name in helpers)
+
+
+class _EditableFinder:
+    """What ``pip install -e .`` installs for a plug-in (setuptools' editable finder): a
+    finder on ``sys.meta_path`` that maps the package's name to its folder, which is on
+    no search path."""
+
+    def __init__(self, name: str, folder: Path) -> None:
+        self.name, self.folder = name, folder
+
+    def find_spec(self, fullname, path=None, target=None):
+        from importlib.util import spec_from_file_location
+
+        if fullname != self.name:
+            return None
+        init = self.folder / "__init__.py"
+        return spec_from_file_location(fullname, init,
+                                       submodule_search_locations=[str(self.folder)])
+
+
+def test_an_editable_installs_module_and_helpers_are_found(tmp_path, monkeypatch):
+    """The documented install of a plug-in, ``pip install -e .``: its modules are found by
+    a meta-path finder, not through sys.path; they went unrecorded, so a resume took an
+    edited helper (or an isolated entrant's own module) for the original."""
+    _tree(tmp_path, {"editedpkg/__init__.py": "", "editedpkg/bot.py": "from .scoring import v\n",
+                     "editedpkg/scoring.py": "v = 1\n"})
+    monkeypatch.setattr(sys, "meta_path",
+                        [*sys.meta_path, _EditableFinder("editedpkg", tmp_path / "editedpkg")])
+    bot = _module_file("editedpkg.bot", [str(tmp_path / "elsewhere")])
+    assert bot == (tmp_path / "editedpkg/bot.py").resolve()
+    found = helper_modules("editedpkg.bot", bot,
+                           lambda name: _module_file(name, [str(tmp_path / "elsewhere")]))
+    assert sorted(found) == ["editedpkg", "editedpkg.scoring"]
+
+
+def test_the_built_in_heuristic_records_its_helpers_as_the_installed_command_runs_it(tmp_path):
+    """README installs whist_sim with ``pip install -e .``: run from another folder, where
+    the repository is on no search path, the heuristic recorded no helper module (a
+    plug-in author's probe), so a resume took an edited helper for the original. Run in a
+    process of its own, from ``tmp_path``, as the ``whist-sim`` command runs."""
+    import json
+    import os
+    import subprocess
+
+    code = ("import json; from whist_sim.strategy import strategy_source;"
+            " print(json.dumps(sorted(strategy_source('heuristic', 'german_whist')"
+            "['helpers'])))")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    helpers = json.loads(out.splitlines()[-1])
+    assert "strategies.heuristic_memo" in helpers, helpers

@@ -563,12 +563,36 @@ def _module_file(module_name: str, search: list[str]) -> Path | None:
         if locations is None:
             return None
         spec = PathFinder.find_spec(".".join(parts[:depth]), list(locations))
+        if spec is None and depth == 1:
+            spec = _meta_path_spec(parts[0])
         if spec is None:
             return None
         found = spec.submodule_search_locations
         locations = None if found is None else list(found)
     origin = getattr(spec, "origin", None)
     return Path(origin).resolve() if origin and Path(origin).is_file() else None
+
+
+def _meta_path_spec(name: str) -> Any:
+    """The spec another finder on ``sys.meta_path`` gives a top-level module that no
+    folder of the search path holds: an editable install (``pip install -e .``, as
+    docs/writing-a-strategy.md registers a plug-in) is found by setuptools' finder,
+    never through ``sys.path``, and without this its modules went unrecorded, so a
+    resume took an edited plug-in for the one the run started with. Finders only
+    locate; nothing is imported."""
+    from importlib.machinery import PathFinder
+
+    for finder in sys.meta_path:
+        find_spec = getattr(finder, "find_spec", None)
+        if finder is PathFinder or find_spec is None:
+            continue
+        try:
+            spec = find_spec(name, None)
+        except Exception:  # a third-party finder that fails: as if it had not found it
+            continue
+        if spec is not None and spec.origin not in (None, "built-in", "frozen"):
+            return spec
+    return None
 
 
 def _source_file(module: Any) -> Path | None:
