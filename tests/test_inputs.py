@@ -142,7 +142,8 @@ def test_a_config_of_one_entrant_says_to_add_one(tmp_path):
 @pytest.mark.parametrize(("cut", "key", "allowed"), [
     ("strategies", "missing key 'strategies'", "add a [[strategies]] entry"),
     ("game", "missing key 'tournament.game'", "allowed values: german_whist, knockout_whist"),
-    ("use", "missing key 'strategies[0].use'", "registered strategies: heuristic"),
+    # "registered strategies:" and a built-in: an installed plug-in may come first
+    ("use", "missing key 'strategies[0].use'", "registered strategies: "),
 ])
 def test_a_missing_key_says_what_it_takes(tmp_path, cut, key, allowed):
     """A probe: a config with no [[strategies]] said only "missing key 'strategies'" (an
@@ -155,7 +156,10 @@ def test_a_missing_key_says_what_it_takes(tmp_path, cut, key, allowed):
         body = body.replace('game = "german_whist"\n', "", 1)
     else:
         body = body.replace('use = "random"', 'label = "r"', 1)
-    _assert_names(_refusal(tmp_path, body), key, allowed)
+    message = _refusal(tmp_path, body)
+    _assert_names(message, key, allowed)
+    if cut == "use":  # a plug-in installed beside the built-ins broke a fixed list (a probe)
+        assert "heuristic" in message.split("registered strategies: ", 1)[1]
 
 
 def _config_without(key: str, line: str) -> str:
