@@ -755,6 +755,24 @@ def test_a_test_whose_pairs_all_agree_is_not_told_to_play_more_pairs():
     assert "play more pairs" not in text and "too short" not in text
 
 
+def test_a_share_self_duel_at_symmetric_hypotheses_is_not_told_to_play_more_pairs():
+    """A German Whist self-duel (every pair 1/2) at elo0=-10 elo1=10 read "LLR -0.00" and
+    "the maximum of 200 pairs was too short ...; play more pairs" (a statistician's probe):
+    its LLR is 0 at any length, only -1.8e-10 in floating point, so no maximum decides."""
+    model, settings_ = pentanomial_model(), SprtSettings.create(elo0=-10, elo1=10)
+    for pairs in (200, 20_000):
+        verdict = sequential_verdict(model, settings_, [0.5] * pairs, finished=True)
+        text = verdict.text("a", "b")
+        assert verdict.decision == "inconclusive" and verdict.llr != 0
+        assert "(LLR 0.00, bounds" in text and "-0.00" not in text
+        assert "the test cannot move (its LLR stays 0 at any length)" in text
+        assert "play more pairs" not in text and "too short" not in text
+    # hypotheses not symmetric about 1/2: the same pairs move the LLR and decide
+    moved = sequential_verdict(model, SprtSettings.create(elo0=-10, elo1=11), [0.5] * 2000,
+                               finished=False)
+    assert moved.decision == "H0"
+
+
 def test_a_shares_bounds_in_the_verdict_text_are_cut_at_zero_and_one():
     """Three pairs, two won outright: the t-bounds of the mean share run past 1 (1.32)
     and the text says 1.000, as the report's intervals do; the decision is unchanged."""

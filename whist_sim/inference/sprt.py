@@ -43,6 +43,12 @@ Decision = Literal["H1", "H0", "inconclusive", "continue"]
 FEW_PAIRS = 30
 """A net-margin verdict reached with fewer pairs than this carries a caution."""
 
+FLAT_LLR = 1e-3
+"""|LLR| below which a test whose pairs all agree has not moved: the categorical LLR of
+pairs all at 1/2 between hypotheses symmetric about it (a German Whist self-duel at
+elo0=-10 elo1=10) is 0 in exact arithmetic but -1.8e-10 after 200 pairs and 2e-5 after
+20,000 in floating point, where asymmetric ones move by 0.0026 a pair or more."""
+
 SKEW_WARNING = 1.0
 """|skewness| of the pair values above which a verdict on points-per-hand hypotheses warns:
 at 2.5 the measured false-H0 rate was 9% for beta = 5%, with the skewness guard
@@ -246,22 +252,22 @@ class Verdict:
         if self.decision == "H1":
             return (
                 f"SPRT accepted H1 ({claim_h1}) after {_pairs(pairs)} {self._rates()},"
-                f" LLR {self.llr:.2f} crossed the upper bound {self.upper:.2f}."
+                f" LLR {self.llr:z.2f} crossed the upper bound {self.upper:.2f}."
             )
         if self.decision == "H0":
             return (
                 f"SPRT accepted H0 ({claim_h0}) after {_pairs(pairs)} {self._rates()},"
-                f" LLR {self.llr:.2f} crossed the lower bound {self.lower:.2f}."
+                f" LLR {self.llr:z.2f} crossed the lower bound {self.lower:.2f}."
             )
         if self.decision == "continue":
             return (
-                f"not decided yet after {_pairs(pairs)} {self._rates()}: LLR {self.llr:.2f}"
+                f"not decided yet after {_pairs(pairs)} {self._rates()}: LLR {self.llr:z.2f}"
                 f" lies between the bounds {bounds}, so the test needs more pairs, until they"
                 f" clearly favour H1 ({claim_h1}) or H0 (the reverse)."
             )
         return (
             f"the SPRT reached its maximum of {_pairs(pairs)} without a decision"
-            f" (LLR {self.llr:.2f}, bounds {bounds}): the pairs cannot tell H1 ({claim_h1})"
+            f" (LLR {self.llr:z.2f}, bounds {bounds}): the pairs cannot tell H1 ({claim_h1})"
             f" from H0 (the reverse) at the error rates asked for {self._rates()}"
             + self._why_undecided()
         )
@@ -281,8 +287,9 @@ class Verdict:
         beyond = self._interval_beyond()
         lead = ";" if beyond is None else (
             f", though its whole 95% interval lies {above if beyond == 'above' else below}:")
-        if self.estimate.pairs >= 2 and not self.estimate.sd > 0 and self.llr == 0:
-            # a self-duel in points: more pairs or other bounds would leave it where it is
+        if self.estimate.pairs >= 2 and not self.estimate.sd > 0 and abs(self.llr) < FLAT_LLR:
+            # a self-duel in points, or a share's at symmetric hypotheses: more pairs or
+            # other bounds would leave it where it is
             return ("; the pairs all agree, with no spread, and while they do the test cannot"
                     " move (its LLR stays 0 at any length): strategies that play alike on"
                     " every deal, as one against itself does, are not told apart by more"

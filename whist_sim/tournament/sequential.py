@@ -176,7 +176,7 @@ class DuelTracker:
                 f" ({self.model.scale}), LOS "
                 + (f"{100 * estimate.los:.1f}%" if math.isfinite(estimate.los) else "n/a"))
         if self.sequential:
-            line += (f", LLR {self.verdict.llr:.2f} (bounds {self.verdict.lower:.2f},"
+            line += (f", LLR {self.verdict.llr:z.2f} (bounds {self.verdict.lower:.2f},"
                      f" {self.verdict.upper:.2f})")
         return line
 
