@@ -657,26 +657,34 @@ def folder_path(path: Any) -> Path:
     )
 
 
+def runs_under(path: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The run folders directly under ``path`` with their run.json, the most recently
+    started first (only run.json is read: a results folder of many runs is looked through
+    in moments); none if ``path`` cannot be listed."""
+    found = []
+    try:
+        children = list(path.iterdir())
+    except OSError:
+        return []
+    for child in children:
+        try:
+            meta = json.loads((child / RUN_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict):
+            found.append((str(meta.get("started") or ""), child, meta))
+    found.sort(key=lambda item: item[0], reverse=True)
+    return [(child, meta) for _, child, meta in found]
+
+
 def runs_inside(path: Path, most: int = 3) -> str:
     """"; it holds run folders: ..." for a folder of runs given as a run (``results``:
     "not a run folder" alone left a newcomer to guess which folder was meant), the most
     recently started first; empty where it holds none."""
-    found = []
-    try:
-        for child in path.iterdir():
-            meta_file = child / RUN_FILE
-            if meta_file.is_file():
-                try:
-                    started = str(json.loads(meta_file.read_text()).get("started") or "")
-                except (OSError, ValueError, AttributeError):
-                    started = ""
-                found.append((started, child))
-    except OSError:
-        return ""
+    found = [child for child, _ in runs_under(path)]
     if not found:
         return ""
-    found.sort(key=lambda item: item[0], reverse=True)
-    shown = ", ".join(str(child) for _, child in found[:most])
+    shown = ", ".join(str(child) for child in found[:most])
     more = f" and {len(found) - most:,} more" if len(found) > most else ""
     return f"; it holds run folders: give one of them, e.g. {shown}{more}"
 

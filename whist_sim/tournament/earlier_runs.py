@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from whist_sim.store.folder import runs_under
+
 MOST_NAMED = 3
 """Unfinished runs named at most (the most recently started first)."""
 
@@ -22,18 +24,6 @@ def unfinished_runs_of(config: Any, where: Path) -> list[tuple[Path, str]]:
     validated config, as a run records it) and a status other than complete: (folder,
     status), the most recently started first, at most ``MOST_NAMED``."""
     wanted = json.loads(json.dumps(config.model_dump(mode="json")))
-    found = []
-    try:
-        folders = [path for path in where.iterdir() if path.is_dir()]
-    except OSError:  # no results folder yet: nothing to name
-        return []
-    for folder in folders:
-        try:
-            meta = json.loads((folder / "run.json").read_text())
-        except (OSError, ValueError):
-            continue
-        if (isinstance(meta, dict) and meta.get("config") == wanted
-                and meta.get("status") not in (None, "complete")):
-            found.append((str(meta.get("started") or ""), folder, str(meta["status"])))
-    found.sort(key=lambda item: item[0], reverse=True)
-    return [(folder, status) for _, folder, status in found[:MOST_NAMED]]
+    return [(folder, str(meta["status"])) for folder, meta in runs_under(where)
+            if meta.get("config") == wanted
+            and meta.get("status") not in (None, "complete")][:MOST_NAMED]
