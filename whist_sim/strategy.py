@@ -372,24 +372,30 @@ def params_for(spec: str, params: Mapping[str, Any], game: str | Game) -> dict[s
     script that plays every game keeps, built for each game
     (``build_strategy(spec, params_for(spec, params, game), game)``)."""
     name = game.name if isinstance(game, Game) else game
-    only = getattr(strategy_class(spec, name), "game_parameters", None) or {}
-    return {key: value for key, value in params.items()
-            if only.get(key) is None or name in only[key]}
+    idle = _idle_in(strategy_class(spec, name), params, name)
+    return {key: value for key, value in params.items() if key not in idle}
+
+
+def _idle_in(cls: type, params: Mapping[str, Any], game: str) -> dict[str, frozenset[str]]:
+    """Of ``params``, those the class's ``game_parameters`` (a parameter's name -> the games
+    it applies in; one left out applies in every game the strategy plays) say do nothing
+    in ``game``, each with the games it applies in."""
+    only = getattr(cls, "game_parameters", None) or {}
+    return {name: only[name] for name in params
+            if only.get(name) is not None and game not in only[name]}
 
 
 def _check_applies(spec: str, cls: type, params: Mapping[str, Any], game: str) -> None:
-    """Refuse a parameter given for a game it does nothing in, by the class's
-    ``game_parameters`` (a parameter's name -> the games it applies in; one left out
-    applies in every game the strategy plays): two German Whist entrants of ``pimc``, one
-    with Solo's ``min_make`` and the bidding's ``bid_worlds`` set, played every pair even,
-    a strategy compared with itself unawares (a probe)."""
-    only = getattr(cls, "game_parameters", None) or {}
-    for name in params:
-        games = only.get(name)
-        if games is not None and game not in games:
-            raise StrategyError(
-                f"strategy {spec!r}: parameter {name!r} does nothing in {game} (it applies in"
-                f" {', '.join(sorted(games))} only); leave it out")
+    """Refuse a parameter given for a game it does nothing in (``_idle_in``): two German
+    Whist entrants of ``pimc``, one with Solo's ``min_make`` and the bidding's
+    ``bid_worlds`` set, played every pair even, a strategy compared with itself unawares
+    (a probe)."""
+    idle = _idle_in(cls, params, game)
+    if idle:
+        name, games = next(iter(idle.items()))
+        raise StrategyError(
+            f"strategy {spec!r}: parameter {name!r} does nothing in {game} (it applies in"
+            f" {', '.join(sorted(games))} only); leave it out")
 
 
 _ROLLOUTS_READY: set[str] = set()
