@@ -744,7 +744,7 @@ def _checked_entrants(config: TournamentConfig, source: str) -> tuple[list[Game]
         games = config.games(where=f"{source}: variant")
     except WhistSimError as exc:
         message = f"{source}: {exc}" if source not in str(exc) else str(exc)
-        problems.append(message + misplaced_variant_keys(config.variant))
+        problems.append(message + _misplaced_variant_keys(config.variant))
     wheres = [f"{source}: strategies[{i}] ({entry.name})"
               for i, entry in enumerate(config.strategies)]
     broken: set[int] = set()
@@ -1294,14 +1294,15 @@ def _belongs_elsewhere(parent: tuple[Any, ...], key: str) -> str:
     return ""
 
 
-def misplaced_variant_keys(variant: Mapping[str, Any]) -> str:
+def _misplaced_variant_keys(variant: Mapping[str, Any]) -> str:
     """What to do with [variant] keys that are [tournament] keys (``deals``), said after
     the variant's own refusal, which names only the allowed rule keys."""
     moved = [key for key in variant if key in TournamentSection.model_fields
              and key not in _variant_keys()]
     if not moved:
         return ""
-    return f"; {', '.join(map(repr, moved))} belongs under [tournament], not [variant]"
+    verb = "belongs" if len(moved) == 1 else "belong"
+    return f"; {', '.join(map(repr, moved))} {verb} under [tournament], not [variant]"
 
 
 def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
