@@ -627,3 +627,18 @@ def test_a_parameter_that_applies_in_the_game_is_taken():
     assert build_strategy("pimc", {"worlds": 2, "min_make": 0.5}, "solo_whist").min_make == 0.5
     assert build_strategy("pimc", {"worlds": 2, "bid_worlds": 3},
                           "knockout_whist").bid_worlds == 3
+
+
+@pytest.mark.parametrize("declared", [["bid_worlds"], {"bid_worlds": "solo_whist"},
+                                      {"bid_worlds": 3}])
+def test_a_malformed_game_parameters_is_refused_naming_the_form(declared, monkeypatch):
+    """A plug-in's game_parameters as a list ended the build in an AttributeError, and a
+    text for a set of games was read letter by letter ("it applies in _, h, i, l, ...
+    only"), a hostile review's findings."""
+    from strategies.pimc import Pimc
+
+    monkeypatch.setattr(Pimc, "game_parameters", declared)
+    with pytest.raises(StrategyError) as caught:
+        build_strategy("pimc", {"worlds": 2, "bid_worlds": 3}, "german_whist")
+    assert ("its game_parameters must map a parameter's name to a set of game names, e.g."
+            " {'bid_worlds': frozenset({'solo_whist'})}") in str(caught.value)

@@ -24,7 +24,7 @@ import importlib
 import inspect
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from importlib.metadata import (
     Distribution,
     EntryPoint,
@@ -381,7 +381,15 @@ def _idle_in(cls: type, params: Mapping[str, Any], game: str) -> dict[str, froze
     it applies in; one left out applies in every game the strategy plays) say do nothing
     in ``game``, each with the games it applies in."""
     only = getattr(cls, "game_parameters", None) or {}
-    return {name: only[name] for name in params
+    if not isinstance(only, Mapping) or not all(
+            isinstance(games, Set | list | tuple)
+            and all(isinstance(name, str) for name in games) for games in only.values()):
+        # a list ended the build in an AttributeError; a text was read letter by letter
+        raise StrategyError(
+            f"strategy {cls.__module__}:{cls.__qualname__}: its game_parameters must map a"
+            " parameter's name to a set of game names, e.g. {'bid_worlds':"
+            f" frozenset({{'solo_whist'}})}}, not {only!r}")
+    return {name: frozenset(only[name]) for name in params
             if only.get(name) is not None and game not in only[name]}
 
 
