@@ -636,7 +636,8 @@ def test_verdict_text_names_the_decision_the_numbers_and_the_scale():
     assert "after 180 pairs" in text and "crossed the upper bound 2.94" in text
     weak = np.repeat(model.grid, [60, 60, 40, 16, 4])
     text = sequential_verdict(model, settings_, weak, finished=False).text("a", "b")
-    assert text.startswith("a is not stronger than b by 10 or more") and "lower bound" in text
+    assert text.startswith("a is not stronger than b by 10 Elo per hand or more")
+    assert "lower bound" in text
     even = np.repeat(model.grid, [5, 10, 20, 10, 5])
     assert "not decided yet" in sequential_verdict(model, settings_, even, finished=False).text(
         "a", "b"
@@ -1319,8 +1320,8 @@ def test_a_fixed_sample_verdict_says_what_its_bound_shows_beyond_the_rejected_hy
     assert ("H0, at most 0, rejected, and any advantage below 10 too) after 180 pairs"
             in stronger)
     weaker = fixed_verdict(model, settings_, 1 - clear).text("a", "b")
-    assert weaker.startswith("a is not stronger than b by 10 or more, and weaker: its whole"
-                             " 95% interval lies below 0, -161 Elo per hand")
+    assert weaker.startswith("a is not stronger than b by 10 Elo per hand or more, and weaker:"
+                             " its whole 95% interval lies below 0, -161 Elo per hand")
     assert "H1, at least 10, rejected, and any advantage above 0 too) after 180 pairs" in weaker
 
 
@@ -1399,3 +1400,20 @@ def test_a_fixed_sample_bound_at_a_tiny_error_rate_names_its_level_exactly():
     assert "100%" not in text
     losing = fixed_verdict(model, SprtSettings(alpha=0.05, beta=0.0123), 1 - clear)
     assert "one-sided 98.77% upper bound of the mean" in losing.text("a", "b")
+
+
+@pytest.mark.parametrize(("settings_", "unit"), [
+    (SprtSettings.create(net0=0.5, net1=1), "points per hand"),
+    (SprtSettings.create(elo0=10, elo1=30), "normalised Elo"),
+])
+def test_a_verdict_names_the_unit_of_its_hypotheses_where_it_first_quotes_one(settings_, unit):
+    """"a is not stronger than b by 1 or more" left the reader to find, a clause later,
+    whether 1 was Elo or points per hand (a statistician's probe): the head names it."""
+    weak = np.array([-1.0, 0.5, -0.5, 0.0, -1.5, 0.25] * 10)
+    text = fixed_verdict(net_model(), settings_, weak).text("a", "b")
+    high = settings_.bounds[1]
+    assert text.startswith(f"a is not stronger than b by {high:g} {unit} or more"), text
+    strong = -weak + 3
+    text = fixed_verdict(net_model(), settings_, strong).text("a", "b")
+    low = settings_.bounds[0]
+    assert text.startswith(f"a is stronger than b by more than {low:g} {unit}"), text

@@ -154,17 +154,18 @@ class Verdict:
         evidence = self.estimate.describe(
             a, ", not corrected for the early stop" if self.stopped_early else "")
         shown = self.estimate.has_interval
+        unit = self.estimate.mean_unit if self.settings.on_net_scale else self.estimate.unit
         below, above = shown and self.estimate.elo_hi < 0, shown and self.estimate.elo_lo > 0
         if self.decision == "H1":
-            head = f"{_h1_head(a, b, low)}: {evidence}; "
+            head = f"{_h1_head(a, b, low, unit)}: {evidence}; "
             if low >= 0 and shown and self.estimate.elo_lo < 0:  # reaches below 0
                 head += (f"the 95% interval shown is two-sided and reaches below 0, while the"
                          f" test is one-sided (a false \"stronger\" at most"
                          f" {self.settings.alpha:g}); ")
         elif self.decision == "H0":
-            head = f"{_h0_head(a, b, high)}: {evidence}; "
+            head = f"{_h0_head(a, b, high, unit)}: {evidence}; "
             if high >= 0 and below:  # say it: "not stronger" read as "perhaps stronger"
-                head = (f"{_h0_head(a, b, high)}, and weaker: its whole 95% interval lies"
+                head = (f"{_h0_head(a, b, high, unit)}, and weaker: its whole 95% interval lies"
                         f" below 0, {evidence}; ")
         elif self.decision == "continue":
             # an interim look of a test that looks every batch: its interval is no verdict
@@ -418,22 +419,23 @@ def _by(bound: str, elo: float) -> str:
     return f"stronger by {bound} {elo:g}"
 
 
-def _h1_head(a: str, b: str, low: float) -> str:
-    """What accepting H1 says in words: A's advantage is above ``low``."""
+def _h1_head(a: str, b: str, low: float, unit: str) -> str:
+    """What accepting H1 says in words: A's advantage is above ``low`` (in ``unit``, named
+    at once: "by 10 or more" left the reader to find whether it was Elo or points)."""
     if low == 0:
         return f"{a} is stronger than {b}"
     if low > 0:
-        return f"{a} is stronger than {b} by more than {low:g}"
-    return f"{a} is not weaker than {b} by more than {-low:g}"
+        return f"{a} is stronger than {b} by more than {low:g} {unit}"
+    return f"{a} is not weaker than {b} by more than {-low:g} {unit}"
 
 
-def _h0_head(a: str, b: str, high: float) -> str:
-    """What accepting H0 says in words: A's advantage is below ``high``."""
+def _h0_head(a: str, b: str, high: float, unit: str) -> str:
+    """What accepting H0 says in words: A's advantage is below ``high`` (in ``unit``)."""
     if high == 0:
         return f"{a} is not stronger than {b}"
     if high > 0:
-        return f"{a} is not stronger than {b} by {high:g} or more"
-    return f"{a} is weaker than {b} by more than {-high:g}"
+        return f"{a} is not stronger than {b} by {high:g} {unit} or more"
+    return f"{a} is weaker than {b} by more than {-high:g} {unit}"
 
 
 def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float, float]:
