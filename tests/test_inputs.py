@@ -954,6 +954,17 @@ def test_a_file_path_or_dotted_name_in_use_is_spelled_as_module_class(tmp_path, 
     _assert_names(_refusal(tmp_path, body), "strategies[1]", repr(spec), spelled)
 
 
+def test_a_config_file_given_to_check_is_told_to_run_it(tmp_path):
+    """`whist-sim check quickstart.toml` was told how to spell a module:Class,
+    "quickstart.toml:ClassName": a config is not a strategy, and run names its problems."""
+    config = write_config(tmp_path, _config_text())
+    result = cli.invoke(app, ["check", str(config)])
+    assert result.exit_code == 2, result.output
+    assert "a config file is not a strategy" in result.output, result.output
+    assert f"whist-sim run {config}" in result.output.replace("\n", ""), result.output
+    assert ":ClassName" not in result.output, result.output
+
+
 @pytest.mark.parametrize(("body", "fragment"), [
     (_config_text(tournament='trumps = "none"'),
      "'trumps' is a rule of the game: it belongs under [variant]"),
@@ -978,3 +989,17 @@ def test_an_unknown_strategy_names_the_bot_entry_as_a_config_writes_it():
         build_strategy("no_such_bot", None, "german_whist")
     assert 'or use = "process" with a command for a bot program in any language' in str(
         caught.value)
+
+
+def test_each_problem_of_a_config_is_its_own_error_line(tmp_path):
+    """A config with several problems named them all, but only the first line began
+    `error:`: the others read as notes on it, and a script grepping `^error:` counted one."""
+    body = _config_text(tournament="workers = 2").replace(
+        "deals = 4", "deals = -3")
+    result = cli.invoke(app, ["run", str(write_config(tmp_path, body)),
+                              "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2, result.output
+    assert all(line.startswith("error: ") for line in lines), result.output
+    assert not (tmp_path / "run").exists()

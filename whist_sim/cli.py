@@ -22,6 +22,7 @@ import typer
 
 from whist_sim.cli_numbers import decimal, whole_number
 from whist_sim.games.base import WhistSimError
+from whist_sim.tournament.entrant_text import ConfigError
 
 app = typer.Typer(
     help="Simulate whist-family card games and compare strategies.",
@@ -32,7 +33,12 @@ app = typer.Typer(
 
 
 def _fail(exc: Exception | str) -> None:
-    typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+    """Say what failed and exit with status 2. A config's error names each of its problems
+    on a line of its own, and each is an ``error:`` line (the second read as a note on the
+    first, and a script grepping ``^error:`` counted one)."""
+    lines = str(exc).split("\n") if isinstance(exc, ConfigError) else [str(exc)]
+    for line in lines:
+        typer.secho(f"error: {line}", fg=typer.colors.RED, err=True)
     raise typer.Exit(2)
 
 
@@ -420,6 +426,8 @@ def duel(
             config = duel_config(a, b, game, variant=parse_settings(variant or []),
                                  sprt=sprt_table, max_deals=max_deals, players=players,
                                  seed=seed, time_limit=time_limit)
+        except ConfigError as exc:  # each problem still its own error line (``_fail``)
+            raise ConfigError(_as_options(str(exc))) from None
         except WhistSimError as exc:
             raise WhistSimError(_as_options(str(exc))) from None
         _warn([_as_options(line) for line in config.warnings])

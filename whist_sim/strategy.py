@@ -233,6 +233,12 @@ def resolve_strategy(spec: str) -> type:
                 f"strategy {spec!r}: loading {_described(ep)} raised {raised_text(exc)}"
             ) from None
     names = sorted(available_strategies())
+    if spec.lower().endswith(".toml"):  # `whist-sim check quickstart.toml`: a newcomer's
+        # check of a config was told how to spell a module:Class "quickstart.toml:ClassName"
+        raise StrategyError(
+            f"unknown strategy {spec!r}: a config file is not a strategy; `whist-sim run"
+            f" {spec}` plays it, and names each of its problems first;"
+            f" {strategy_choices(names)}")
     if _looks_like_a_path(spec):  # a newcomer's file or dotted path: say how to write it
         raise StrategyError(
             f"unknown strategy {spec!r}: a class is named as package.module:Class, here"
