@@ -685,6 +685,20 @@ at nElo 0/40, 1,000 a setting (docs/statistics.md, "A maximum long enough"), wit
 truth at H0 or H1, ended inconclusive 44-45% of the time with the maximum at half the
 fixed-sample length, 12-14% at the fixed-sample length and 1% at twice it."""
 
+INCONCLUSIVE_AT_SHORT_MAXIMUM = {
+    "pentanomial": ("9-12%", "39-40%", "German Whist-like pentanomial pairs at 0/10 Elo"),
+}
+"""Per pair model, the share of simulated duels with the truth at a hypothesis that ended
+inconclusive with the maximum at the fixed-sample length and at half of it, and what was
+simulated (docs/statistics.md, "A maximum long enough": ``benchmarks/sprt_estimate_bias.py
+--runs 1000 --seed 9 --max-deals N``). A model not named here quotes ``NORMAL_PAIRS_AT_SHORT
+_MAXIMUM``: the console quoted normal pairs' figures for German Whist too, whose own ran
+lower (a statistician's probe)."""
+
+NORMAL_PAIRS_AT_SHORT_MAXIMUM = ("12-14%", "44-45%", "normal pairs at nElo 0/40")
+"""The same for normal pairs (``ADVISED_MAXIMUM``'s simulation): what the net model's
+duels are quoted, and Knock-out Whist's share model's, which has no simulation of its own."""
+
 
 def needs_spread(model: PairModel, settings: SprtSettings) -> bool:
     """Whether the fixed-sample length of these hypotheses depends on the pairs' spread:
@@ -737,9 +751,11 @@ def short_maximum_warning(model: PairModel, settings: SprtSettings, maximum: int
                 f" of them needs more than {MOST_PAIRS:.0e} pairs{spread}; set them further"
                 " apart (docs/statistics.md, \"A maximum long enough\")")
     advised = ADVISED_MAXIMUM * int(fixed)
+    at_length, at_half, simulated = INCONCLUSIVE_AT_SHORT_MAXIMUM.get(
+        model.name, NORMAL_PAIRS_AT_SHORT_MAXIMUM)
     return (f"{where} = {maximum:,} is short for these hypotheses: a fixed-sample test of"
             f" them needs {int(fixed):,} pairs{spread}, and a sequential test whose maximum is"
-            " below twice that often ends inconclusive (12-14% of simulated duels with the"
-            " truth at a hypothesis and the maximum at the fixed-sample length, 44-45% at"
-            f" half of it); set at least {advised:,}, or hypotheses further apart"
-            " (docs/statistics.md, \"A maximum long enough\")")
+            f" below twice that often ends inconclusive ({at_length} of simulated duels of"
+            f" {simulated} with the truth at a hypothesis and the maximum at the fixed-sample"
+            f" length, {at_half} at half of it); set at least {advised:,}, or hypotheses"
+            " further apart (docs/statistics.md, \"A maximum long enough\")")
