@@ -25,8 +25,9 @@ H1 on rare large losses (by half or more at skewness -2.5, less at -3 and -4), w
 removing it (the runs that go wrong
 are those that have not yet met the losses, and nothing in them shows the skewness),
 and keeps false H0 within beta where Student's t had let it pass (right-skewed pairs at
--10/10 nElo, a rare large win of skewness 1.5 to 4: 4.3-6.1% without the guard,
-3.2-5.0% with it).
+-10/10 nElo, a rare large win of skewness 1.5 to 4: 4.7-5.4% without the guard,
+3.0-3.9% with it: ``python benchmarks/verdict_error_rates.py limits
+--cells=1.5@-10/10,2.5@-10/10,3@-10/10,4@-10/10``).
 """
 
 from __future__ import annotations

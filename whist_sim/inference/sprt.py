@@ -55,7 +55,8 @@ at 2.5 the measured false-H0 rate was 9% for beta = 5%, with the skewness guard
 (docs/statistics.md, "Limits")."""
 SKEW_STRONG = 2.5
 """|skewness| of the pair values beyond which a verdict on normalised-Elo hypotheses
-warns: there the guard leaves false H1 well above alpha (7.5-9.7% at 5%, skewness -4)."""
+warns: there the guard leaves false H1 well above alpha (7.1-9.2% at 5%, skewness -4,
+nElo 0/25 to 0/50: ``python benchmarks/verdict_error_rates.py limits``)."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ class Verdict:
             return (
                 f" Caution: the pair values are strongly skewed (skewness {skew:+.1f});"
                 " the test's guard against skewness leaves false H1 above alpha on rare"
-                " large losses (measured 7.5-9.7% at alpha 5%, skewness -4): confirm a"
+                " large losses (measured 7.1-9.2% at alpha 5%, skewness -4): confirm a"
                 " verdict for A with more pairs or a lower alpha (docs/statistics.md,"
                 " Limits)."
             )
@@ -227,7 +228,8 @@ class Verdict:
     def _few_pairs_warning(self) -> str:
         """A test of net margins decided within ``FEW_PAIRS`` pairs read the pairs' spread
         from a handful of them: hypotheses far apart read every two pairs made false H1
-        16% at alpha 5% (a statistician's probe). Shares are bounded and not at risk."""
+        14.3% at alpha 5%, 15.6% without the skewness guard (``python
+        benchmarks/verdict_error_rates.py few``). Shares are bounded and not at risk."""
         pairs = self.estimate.pairs
         if (self.estimate.mean_unit == "share" or self.decision not in ("H0", "H1")
                 or pairs >= FEW_PAIRS):
