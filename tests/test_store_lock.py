@@ -181,3 +181,18 @@ def test_a_run_whose_writer_may_be_alive_still_reads_as_running(tmp_path, holder
         _lock_names(tmp_path, os.getpid() if holder == "alive" else 1,
                     socket.gethostname() if holder == "alive" else "elsewhere")
     assert shown_status(tmp_path, "running") == "running"
+
+
+def test_the_reports_run_section_names_a_killed_run_stopped_not_running(tmp_path):
+    """The Verdict of a killed run said "stopped (run.json says running ...)" while the
+    Run section's status row beside it still read `running` (a probe)."""
+    from tests.test_reports import play_small_run
+    from whist_sim.reports.run_section import run_section
+
+    folder = play_small_run(tmp_path / "run", deals=4)
+    meta = {**folder.meta(), "status": "running"}
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    _lock_names(folder.path, int(ended.stdout), socket.gethostname())
+    rows = dict(run_section(folder, meta).tables[0].rows)
+    assert rows["status"].startswith("stopped (run.json says running")

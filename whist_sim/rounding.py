@@ -28,6 +28,17 @@ def fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+def fmt_time(value: Any, digits: int = 3, figures: int = 2) -> str:
+    """A time (ms) as report text: ``digits`` decimals, more for a time too short to show
+    ``figures`` significant digits in them. Built-in strategies decide in about a
+    microsecond: at three decimals 0.0005 ms and 0.0013 ms both read 0.001, so a
+    strategy 2.6 times slower than another looked as fast, and a median "within 1.2%"
+    was shown 100% off (a probe)."""
+    if isinstance(value, float) and value == value and 0 < abs(value) < 1:
+        digits = max(digits, figures - 1 - math.floor(math.log10(abs(value))))
+    return fmt(value, digits)
+
+
 def percent(share: float, digits: int = 1, sign: bool = True) -> str:
     """A share as a percentage, ``96.3%`` (``sign=False``: ``96.3``, the first end of a
     range), rounded as ``fmt`` rounds the share itself."""

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from whist_sim.reports import analyses
-from whist_sim.reports.document import Section, column, fmt, table_of
+from whist_sim.reports.document import Section, column, table_of
 from whist_sim.reports.run_facts import RunFacts
+from whist_sim.rounding import fmt_time
 from whist_sim.store import RunFolder
 
 
@@ -24,7 +25,7 @@ def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
     times = analyses.decision_times_of(bins.lazy(), on_time.lazy()).collect()
 
     def ms(name: str) -> Callable[[dict], str]:
-        return lambda row: fmt(None if row[name] is None else 1000 * row[name], 3)
+        return lambda row: fmt_time(None if row[name] is None else 1000 * row[name])
 
     return [Section(
         "Time per decision",

@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from whist_sim.reports.analyses import pair_outcomes, standings_deals
 from whist_sim.reports.stats import RunningRatio
-from whist_sim.rounding import fmt
+from whist_sim.rounding import fmt, fmt_time
 
 
 def shown_width(text: str) -> int:
@@ -147,7 +147,7 @@ class LiveStandings:
                 nets.add(net, hands)
             win, net = wins.interval().as_rate(), nets.interval()
             per_decision = (
-                f"{1000 * entrant.seconds / entrant.decisions:.3f}" if entrant.decisions else "—"
+                fmt_time(1000 * entrant.seconds / entrant.decisions) if entrant.decisions else "—"
             )
             draws = ([f"{entrant.draws / entrant.hands:.3f}" if entrant.hands else "—"]
                      if drawn else [])
