@@ -12,6 +12,7 @@ from whist_sim.budget import TimeControl
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.document import Section, Table
 from whist_sim.store import RunFolder
+from whist_sim.store.lock import shown_status
 from whist_sim.tournament.bench import BOT_BENCH_AFTER, benched_after
 
 TITLE = "Run"
@@ -30,7 +31,8 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         ["run folder", str(folder.path)],
         ["game", f"{meta['game']} (rules version {facts['version']})"],
         ["variant", variant_text(facts["variant"])],
-        ["status", str(meta["status"])],
+        # a killed run still says running in run.json: name it as the Verdict does
+        ["status", shown_status(folder.path, str(meta["status"]))],
         ["root seed", str(meta["root_seed"])],
         ["format", _format_text(tournament, meta)],
         *_time_rows(tournament, config, meta),
