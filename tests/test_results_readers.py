@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from tests.tournament_helpers import make_run_without_ray, quick_config
-from whist_sim.store import RUN_COLUMNS, RunFolder
+from whist_sim.store import RUN_COLUMNS, RunFolder, RunFolderError
 
 KNOCKOUT = """
 [tournament]
@@ -118,3 +118,17 @@ def test_a_query_across_runs_joins_tables_on_the_run_and_the_deal(runs: list[Pat
         " USING (run_id, deal_key)").fetchall()[0][0]
     seats = sum(RunFolder.open(r).scan("seats").collect().height for r in runs)
     assert joined == seats
+
+
+def test_a_reader_whose_snapshot_went_is_told_to_open_the_run_again(tmp_path: Path):
+    """A RunFolder opened while the run played keeps the snapshot of that moment; once the
+    run ended (its last compaction folds the units into a batch and removes them), its
+    scan failed with a bare FileNotFoundError from inside Polars, on every collect, and
+    nothing said that opening the run again reads it (an analyst's probe)."""
+    run = make_run_without_ray(tmp_path, quick_config(deals=4, per_task=1))
+    reader = RunFolder.open(run)
+    reader.parquet_files("seats")[0].unlink()  # as a compaction retires a unit
+    with pytest.raises(RunFolderError) as caught:
+        reader.scan("seats")
+    message = str(caught.value)
+    assert str(run) in message and "RunFolder.open" in message, message

@@ -336,6 +336,13 @@ class RunFolder:
         files = self.parquet_files(table)
         if not files:
             raise RunFolderError(f"{self.path}: the run has no results yet")
+        gone = next((file for file in files if not file.exists()), None)
+        if gone is not None:  # Polars said only FileNotFoundError, on every collect
+            raise RunFolderError(
+                f"{self.path}: {gone.relative_to(self.path)}, of the snapshot this reader"
+                " opened, is gone: a writer has committed or compacted since (its last"
+                " compaction, as the run ends, retires every unit); open the run again,"
+                f" RunFolder.open({str(self.path)!r}), to read it as it is now")
         # units written by an older version may lack a column added since (actions.seconds):
         # read with today's schema, such a column null there; a run from before the run
         # columns gets them from run.json (a writer's next open writes them in)
