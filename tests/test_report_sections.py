@@ -17,6 +17,24 @@ def test_points_per_hand_shares_are_counted_as_the_standings_count_them():
     assert row[2:5] == ["28.0%", "0.0%", "72.0%"]  # 0.2805 and 0.7195: half to even, 100%
 
 
+def test_the_most_frequent_net_names_every_score_tied_for_it():
+    """Nets 1 and 3 each held 12.1% of a strategy's hands, and the column named 1 alone,
+    as if it were the one most frequent score (an analyst's probe)."""
+    import polars as pl
+
+    from whist_sim.reports.points_section import summary_table
+
+    hands = {-2: 10, 1: 121, 2: 50, 3: 121, 4: 98}
+    points = pl.DataFrame({"strategy": ["a"] * len(hands), "net": list(hands),
+                           "hands": list(hands.values()),
+                           "share": [count / 400 for count in hands.values()]})
+    [row] = summary_table(points, "hands").rows
+    assert row[-1] == "1 and 3 (30.2% each)"
+    single = points.with_columns(hands=pl.Series([10, 121, 50, 120, 99]))
+    [row] = summary_table(single, "hands").rows
+    assert row[-1] == "1 (30.2%)"
+
+
 def test_a_rate_and_its_percentage_round_alike():
     """1,155 of 1,200 hands read 0.963 as a rate and 96.2% as a share in one report."""
     from whist_sim.reports.document import fmt, percent

@@ -33,6 +33,14 @@ def points_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sectio
     )]
 
 
+def _most_frequent(nets: list[float], share: float) -> str:
+    """The "most frequent (share)" cell: every net tied for the most hands, "1 and 3
+    (12.1% each)" (naming the lowest alone read as if it were the one most frequent)."""
+    names = [f"{net:g}" for net in nets]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{listed} ({percent(share)}{' each' if len(names) > 1 else ''})"
+
+
 def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
     """One row per strategy from ``analyses.points_distribution``; the whole distribution as
     its ``details``."""
@@ -54,12 +62,13 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
             kept = int(part.filter(keep)["hands"].sum())
             return percent(kept / int(part['hands'].sum()))
 
-        top = max(range(len(nets)), key=lambda i: shares[i])
+        counts = part["hands"].to_list()
+        tied = [i for i, count in enumerate(counts) if count == max(counts)]
         rows.append([
             str(name), fmt(int(part["hands"].sum())),
             share(pl.col("net") < 0), share(pl.col("net") == 0), share(pl.col("net") > 0),
             f"{nets[0]:g}", quantile(0.25), quantile(0.5), quantile(0.75), f"{nets[-1]:g}",
-            f"{nets[top]:g} ({percent(shares[top])})",
+            _most_frequent([nets[i] for i in tied], shares[tied[0]]),
         ])
     details = Table(
         ["strategy", "net", hands_word, "share"],
