@@ -8,7 +8,9 @@ line and is benched, while the other pairings play on.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -337,6 +339,111 @@ def test_a_child_in_a_session_of_its_own_ends_with_the_bot_that_started_it(tmp_p
     if not _ends_within(child, 5):
         os.kill(child, 9)
         raise AssertionError("the bot's child in a session of its own outlived it")
+
+
+DAEMONIZE = """
+import os, sys, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        with open(sys.argv[1] + ".tmp", "a") as pids:
+            pids.write(f"{os.getpid()}\\n")
+        os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+        time.sleep(300)
+    os._exit(0)
+os.wait()
+"""
+"""A daemon's double fork: fork, ``setsid``, fork, the middle child exits; the sleeper
+writes its pid to the file named by its argument. Its parent is gone before the bot
+runs on, so no parent chain leads from it to the bot."""
+
+
+def double_forking_bot(tmp_path: Path, then: str) -> tuple[Path, Path]:
+    """A bot that double-forks a daemon sleeper, then runs ``then`` (a sh line)."""
+    daemonize = tmp_path / "daemonize.py"
+    daemonize.write_text(DAEMONIZE)
+    pid_file = tmp_path / "daemon.pid"
+    return random_bot_after(tmp_path / "daemonizes.sh",
+                            f"{sys.executable} {daemonize} {pid_file}\n{then}"), pid_file
+
+
+def _daemon_pids(pid_file: Path) -> list[int]:
+    deadline = time.monotonic() + 5
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return [int(line) for line in pid_file.read_text().split()]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux subreaper")
+def test_a_daemon_the_bot_double_forked_ends_with_the_bot(tmp_path):
+    """A daemon's double fork left a sleeper whose parent had exited before anything
+    looked for it, in a session of its own: it outlived every run. The bot's keeper is
+    a subreaper: the sleeper is handed to it, and ended with the bot."""
+    from whist_sim.protocol import ProcessStrategy
+
+    bot, pid_file = double_forking_bot(tmp_path, "")
+    with ProcessStrategy([str(bot)]) as strategy:
+        strategy.start()
+        [daemon] = _daemon_pids(pid_file)
+        leader = os.getsid(daemon)  # a session of its own, whose leader, its parent, is gone
+        assert leader != os.getsid(0) and not os.path.exists(f"/proc/{leader}")
+        assert _running(daemon)
+    if not _ends_within(daemon, 5):
+        os.kill(daemon, 9)
+        raise AssertionError("the daemon the bot double-forked outlived it")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux subreaper")
+def test_a_daemon_double_forked_by_a_bot_that_exits_ends_and_the_exit_is_reported(tmp_path):
+    """A bot that double-forks and exits at once: its exit is reported as the bot's own
+    (the keeper exits as the bot did), and the daemon does not outlive it."""
+    from whist_sim.protocol import BotHandshakeError, ProcessStrategy
+
+    bot, pid_file = double_forking_bot(tmp_path, "exit 3")
+    with ProcessStrategy([str(bot)]) as strategy, pytest.raises(BotHandshakeError) as raised:
+        strategy.start()
+    assert "exited with code 3" in str(raised.value), raised.value
+    [daemon] = _daemon_pids(pid_file)
+    if not _ends_within(daemon, 5):
+        os.kill(daemon, 9)
+        raise AssertionError("the daemon of a bot that exited outlived it")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux subreaper")
+@pytest.mark.parametrize("asked", [True, False], ids=["child asked to quit", "child ended"])
+def test_daemons_bots_double_forked_end_with_the_run(tmp_path, monkeypatch, asked):
+    """In a run (its timing sample's supervised child, then the run's own play), every
+    daemon a bot double-forked ends: the bots asked to quit, or their supervised child
+    ended and the keepers told to stop as it dies."""
+    from whist_sim.tournament import sandbox
+
+    if not asked:
+        monkeypatch.setattr(sandbox, "CLOSE_SECONDS", 0.0)
+    daemonize = tmp_path / "daemonize.py"
+    daemonize.write_text(DAEMONIZE.replace('+ ".tmp", "a"', ', "a"').replace(
+        'os.replace(sys.argv[1] + ".tmp", sys.argv[1])', ""))
+    pids = tmp_path / "daemons.pid"
+    bot = random_bot_after(tmp_path / "daemonizes.sh", f"{sys.executable} {daemonize} {pids}")
+    body = GERMAN.format(game="german_whist", deals=2, players="",
+                         first=f'use = "process"\ncommand = ["{bot}"]',
+                         second='use = "random"').replace("deals_per_task = 4\n", "")
+    config = load_config(write_config(tmp_path, body, "daemons.toml"))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) >= 2  # the sample's bots and the run's
+    deadline = time.monotonic() + 5
+    alive = started
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if _running(pid)]
+        time.sleep(0.05)
+    for pid in alive:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)
+    assert not alive, f"daemons double-forked by bots still running: {alive}"
 
 
 def _ends_within(pid: int, seconds: float) -> bool:

@@ -9,7 +9,11 @@ capped log file and keeping the last lines for error messages.
 
 The process gets a session (process group) of its own: killing it kills whatever it
 started (a shell script's children too), and Ctrl-C at the terminal reaches the
-engine only, which then ends its bots.
+engine only, which then ends its bots. On Linux that process is the bot's keeper
+(``bot_keeper``), a child subreaper that starts the bot on the same three pipes and
+ends everything the bot left, a daemon's double fork included, when the bot exits or
+the keeper is told to stop: the engine itself never becomes a subreaper (a Ray worker
+or the command line starts other children, which are not the bots' business).
 
 Problems are raised as the small exceptions below; ``ProcessStrategy`` words them as
 ``BotError``s naming the entrant.
@@ -31,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from whist_sim.protocol.bot_tree import Found, end_all, started_by
+from whist_sim.protocol.bot_tree import Found, end_all, started_by, wait_ended
 
 MAX_LINE = 8 << 20
 """Bytes of one line from a bot: a decide reply is tens of bytes, so 8 MiB is only a
@@ -224,18 +228,11 @@ class BotProcess:
         self._started: list[Found] = []
         """The processes it had started when it was asked to quit (``bot_tree``)."""
         self._check_startable(cwd)
+        keeper = _keeper_command()
+        self.kept = keeper is not None
+        """The bot runs under a keeper (``bot_keeper``), which ``popen`` is: Linux."""
         try:
-            self.popen = subprocess.Popen(
-                list(command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=None if env is None else dict(env),
-                bufsize=0,
-                start_new_session=True,
-                preexec_fn=_die_with_engine if sys.platform.startswith("linux") else None,
-            )
+            self.popen = self._start(keeper, cwd, env)
         except FileNotFoundError:
             raise CannotStart(f"the command {command[0]!r} was not found"
                               f"{_where_looked(command[0], cwd, folder=False)}") from None
@@ -255,6 +252,46 @@ class BotProcess:
             target=self._drain_stderr, name=f"bot stderr {tag}", daemon=True
         )
         self._drain.start()
+
+    def _start(self, keeper: list[str] | None, cwd: str | Path | None,
+               env: Mapping[str, str] | None) -> subprocess.Popen[bytes]:
+        """The process: the bot itself, or its keeper once the keeper has run the bot's
+        command (an ``OSError`` as ``Popen`` raises it when the command cannot run)."""
+        status_r, status_w = os.pipe() if keeper else (-1, -1)
+        try:
+            popen = subprocess.Popen(
+                [*keeper, str(status_w), *self.command] if keeper else list(self.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=None if env is None else dict(env),
+                bufsize=0,
+                start_new_session=True,
+                preexec_fn=_die_with_engine if sys.platform.startswith("linux") else None,
+                pass_fds=(status_w,) if keeper else (),
+            )
+        finally:
+            if keeper:
+                os.close(status_w)
+        if not keeper:
+            return popen
+        try:
+            error = _keeper_status(status_r)
+        finally:
+            os.close(status_r)
+        if error is None:
+            return popen
+        for stream in (popen.stdin, popen.stdout, popen.stderr):
+            stream.close()  # type: ignore[union-attr]
+        if error == "late":
+            popen.kill()
+            popen.wait()
+            raise CannotStart(f"its keeper did not start the command {self.command[0]!r}"
+                              f" within {KEEPER_START_SECONDS:g} s (is the machine"
+                              " overloaded?)")
+        popen.wait()  # the keeper exits as soon as the command has failed
+        raise OSError(error, os.strerror(error), self.command[0])
 
     def _check_startable(self, cwd: str | Path | None) -> None:
         """Name the problem before ``Popen`` does: its error for a missing cwd names the
@@ -384,17 +421,26 @@ class BotProcess:
     def kill(self) -> None:
         """End the process and every process it started, now; close the pipes.
 
-        What it started is ended even when the bot itself has exited (a bot that quits
-        when asked): its process group and its session (a child in a group of its own,
-        ``setpgid``), and its descendants (a child in a session of its own, ``setsid``),
-        found before it was asked to quit and again now (``bot_tree``). Only a process
-        whose parent exited before it was looked for, outside the session (a double
-        fork), escapes: docs/protocol.md says so."""
+        Under a keeper (Linux), what the bot started is the keeper's too, a daemon's
+        double fork included (``bot_keeper``): what is found below the keeper is killed,
+        and the keeper is told to stop, ending what forked meanwhile, and given
+        ``KEEPER_SWEEP_SECONDS`` to exit. Then, keeper or not, what it started is ended
+        even when the bot itself has exited (a bot that quits when asked): its process
+        group and its session (a child in a group of its own, ``setpgid``), and its
+        descendants (a child in a session of its own, ``setsid``), found before it was
+        asked to quit and again now (``bot_tree``). Without a keeper, a process whose
+        parent exited before it was looked for, outside the session (a double fork),
+        escapes: docs/protocol.md says so."""
         pid = self.popen.pid
         # its pid is still the bot's (not reaped) or no one's: its session and children
         # are the bot's; once reaped, a process running under the pid may be another's
         ours = self.popen.returncode is None or not os.path.exists(f"/proc/{pid}")
         found = [*self._started, *(started_by(pid) if ours else ())]
+        if self.kept and self.popen.returncode is None:
+            end_all(entry for entry in found if entry[0] != pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
+            wait_ended([pid], KEEPER_SWEEP_SECONDS)  # not reaped: its pid stays its own
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
         end_all(found)
@@ -477,8 +523,47 @@ def _ready(poller: select.poll, deadline: float | None) -> bool:
             return True
 
 
+KEEPER = Path(__file__).with_name("bot_keeper.py")
+"""The keeper's program, run by path (not ``-m``: see its docstring)."""
+
+KEEPER_START_SECONDS = 30.0
+"""How long a keeper may take to say whether it could run the bot's command: a
+Python start-up, tens of milliseconds, on a machine that is not overloaded."""
+
+KEEPER_SWEEP_SECONDS = 1.0
+"""How long a keeper told to stop may take to end what it holds and exit before its
+process group is killed (milliseconds, unless a bot stopped it: SIGSTOP)."""
+
+
+def _keeper_command() -> list[str] | None:
+    """The keeper's command line, the status descriptor and the bot's command to follow;
+    None where there is no keeper: off Linux (no subreapers), or no known Python."""
+    if not sys.platform.startswith("linux") or not sys.executable or not KEEPER.is_file():
+        return None
+    return [sys.executable, "-I", "-S", str(KEEPER)]
+
+
+def _keeper_status(status: int) -> int | str | None:
+    """What the keeper's status pipe says: None when the bot's command runs (the pipe
+    closed empty), the ``errno`` that stopped it, or "late" past
+    ``KEEPER_START_SECONDS``."""
+    poller = select.poll()
+    poller.register(status, select.POLLIN)
+    deadline = time.monotonic() + KEEPER_START_SECONDS
+    said = b""
+    while True:
+        if not _ready(poller, deadline):
+            return "late"
+        chunk = os.read(status, 64)
+        if not chunk:
+            return int(said) if said.strip().isdigit() else None
+        said += chunk
+
+
 def _die_with_engine() -> None:  # pragma: no cover - runs in the bot's process, before exec
     """Ask the kernel to end the bot when the engine's process dies (a supervised child
-    killed for memory or time leaves no bot behind)."""
+    killed for memory or time leaves no bot behind). A keeper trades the SIGKILL for a
+    SIGTERM, which it catches to end the bot and what it holds, once it runs: until
+    then, killed, it has started nothing."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

@@ -5,9 +5,11 @@ of its own (``setpgid``). A child that starts a session of its own (``setsid``) 
 both, but it is still the bot's child, or its child's: it is found by its parents.
 So every process of the bot's session and every descendant of the bot is found, and
 found while the bot still runs: a bot that exits leaves its children to init, and
-nothing then ties them to it. What still escapes is a process whose parent exited
-before it was looked for, outside the session (a daemon's double fork); only the
-operating system's limits (a container, a user of its own) reach it.
+nothing then ties them to it. Without a keeper (``bot_keeper``: off Linux), what
+escapes is a process whose parent exited before it was looked for, outside the
+session (a daemon's double fork); under one, such a process is handed to the keeper,
+a subreaper, and so is found here as a descendant of the keeper, whose pid is the
+session's.
 
 Each process found is kept with its start time (``/proc/PID/stat``, clock ticks since
 boot), and is ended only if the process of that pid still has it: a pid found earlier
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -65,6 +68,23 @@ def started_by(bot: int) -> list[Found]:
                 found[pid] = started
                 waiting.append(pid)
     return sorted(found.items())
+
+
+def ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended: gone, or a zombie its parent has not reaped."""
+    fields = _stat(pid)
+    return fields is None or fields[0] in ("Z", "X")
+
+
+def wait_ended(pids: Iterable[int], seconds: float) -> None:
+    """Wait until each of ``pids`` has ended, up to ``seconds``; a keeper
+    (``bot_keeper``) told to stop is given so long to end what it holds."""
+    waiting = list(pids)
+    deadline = time.monotonic() + seconds
+    while waiting and time.monotonic() < deadline:
+        waiting = [pid for pid in waiting if not ended(pid)]
+        if waiting:
+            time.sleep(0.002)
 
 
 def end_all(found: Iterable[Found]) -> None:

@@ -48,6 +48,8 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 
 from whist_sim.play import StrategyFailure
+from whist_sim.protocol.bot_process import KEEPER_SWEEP_SECONDS
+from whist_sim.protocol.bot_tree import end_all, started_by, wait_ended
 from whist_sim.tournament.entrants import CrashScript
 from whist_sim.tournament.signed_frames import new_key, signed, verified
 from whist_sim.tournament.worker import TaskResult, TaskSpec, node_address, task_code
@@ -70,6 +72,10 @@ BOT_POLL_SECONDS = 0.25
 """How often the supervisor weighs the bots the child started (isolated strategies and
 external bots): each with what it started, a walk through /proc, less often than the
 child itself."""
+
+LIMIT_SWEEP_SECONDS = 0.2
+"""How long a bot's keeper ended for its memory or threads may take to end what it
+holds before its group is killed: the supervisor's watch waits so long."""
 
 CLOSE_SECONDS = 2.0
 """How long a closing supervisor waits for its child to say ``quit`` to its bots and exit."""
@@ -231,13 +237,21 @@ class Supervisor:
     def _stop(self) -> None:
         """End the child now, and the process groups of the bots it started: a bot dies
         with the child (``PR_SET_PDEATHSIG``), but what it started in the background
-        lives on in its group (the run's timing sample left two such processes)."""
+        lives on in its group (the run's timing sample left two such processes).
+
+        On Linux each group is led by a bot's keeper (``bot_keeper``), which the child's
+        death tells to stop: what was found below each is killed here, and the keepers
+        are given ``KEEPER_SWEEP_SECONDS`` to end what forked meanwhile (a daemon's
+        double fork is theirs) before their groups are killed."""
         child = self._child
         if child is not None:
             groups = _session_children(child.pid) if child.poll() is None else []
+            found = [entry for group in groups for entry in started_by(group)]
             if child.poll() is None:
                 child.kill()
             child.wait()
+            end_all(entry for entry in found if entry[0] not in groups)
+            wait_ended(groups, KEEPER_SWEEP_SECONDS)
             for group in [child.pid, *groups]:  # its own group: what a strategy forked
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(group, signal.SIGKILL)
@@ -351,9 +365,11 @@ class Supervisor:
     def _limit_bots(self, memory_limit: int) -> None:
         """Hold each bot the child started (an isolated strategy's process or an external
         bot, with every process it started) to the same limits as the child: past
-        ``memory_limit`` or ``THREAD_LIMIT`` its process group is ended (SIGKILL), so its
-        seat forfeits the deal it is in ("was killed by SIGKILL"), and the reason is kept
-        in the run's ``logs/output/(process).log``. They were not weighed at all: six
+        ``memory_limit`` or ``THREAD_LIMIT`` every process below its leader is killed
+        (SIGKILL), the leader (its keeper, on Linux, counted with it: about 11 MB) is
+        told to stop, then its process group is ended, so its seat forfeits the deal it
+        is in ("was killed by SIGKILL"), and the reason is kept in the run's
+        ``logs/output/(process).log``. They were not weighed at all: six
         isolated strategies of 742 MB and 300 threads each played a run whose limit was
         300 MiB, unnoticed (an adversarial probe)."""
         assert self._child is not None
@@ -367,11 +383,15 @@ class Supervisor:
                 why = f"thread limit {THREAD_LIMIT} exceeded ({threads} threads running)"
             else:
                 continue
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(leader, signal.SIGKILL)
-            for pid in tree[1:]:  # what left the group (setsid)
+            for pid in tree[1:]:  # what left the group (setsid), and a keeper's adoptees
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
+            # a keeper ends what forked meanwhile, and exits as its bot did (SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(leader, signal.SIGTERM)
+            wait_ended([leader], LIMIT_SWEEP_SECONDS)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(leader, signal.SIGKILL)
             note = (f"[supervisor] ended bot process {leader} and the {len(tree) - 1}"
                     f" process(es) it started: {why}\n")
             with self._lock:

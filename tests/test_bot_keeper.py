@@ -1,0 +1,128 @@
+"""The bot's keeper (Linux): a subreaper between the engine and the bot, invisible to both.
+
+The bot sees the environment, pipes and signals it saw without one; the engine sees the
+bot's own exit; the engine never becomes a subreaper itself; and what the bot left (a
+daemon's double fork) ends whether the bot exits, is ended, stops its keeper, or the
+engine dies. The double fork in a run is tested beside the other escapes, in
+test_bots_in_tournaments.py.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.test_bots_in_tournaments import (
+    _daemon_pids,
+    _ends_within,
+    double_forking_bot,
+    random_bot_after,
+)
+from whist_sim.protocol import BotHandshakeError, BotStartError, ProcessStrategy
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="subreapers are Linux's")
+
+PR_GET_CHILD_SUBREAPER = 37
+
+
+def _keeper_of(strategy: ProcessStrategy) -> int:
+    """The pid of the process the engine started: the keeper."""
+    process = strategy._spares[0].process
+    assert process.kept
+    return process.popen.pid
+
+
+def _assert_ends(pid: int, what: str) -> None:
+    if not _ends_within(pid, 5):
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"{what} outlived it")
+
+
+def test_the_engine_itself_never_becomes_a_subreaper(tmp_path):
+    """Ray and the command line start children of their own: orphans of theirs must not
+    be handed to the engine's process."""
+    bot = random_bot_after(tmp_path / "plain.sh", "")
+    with ProcessStrategy([str(bot)]) as strategy:
+        strategy.start()
+        flag = ctypes.c_int(-1)
+        assert ctypes.CDLL(None).prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0
+        assert flag.value == 0
+
+
+def test_a_bot_gets_exactly_the_environment_it_was_given(tmp_path):
+    """The keeper is Python, which adds ``LC_CTYPE`` to its own environment when the
+    locale is C: the bot gets the environment the engine gave, not the keeper's."""
+    seen = tmp_path / "env"
+    bot = random_bot_after(tmp_path / "env.sh", f"env > {seen}")
+    given = {"PATH": os.environ["PATH"], "BOT_SETTING": "a b=c"}
+    with ProcessStrategy([str(bot)], env=given) as strategy:
+        strategy.start()
+    lines = set(seen.read_text().splitlines())
+    assert {"BOT_SETTING=a b=c", f"PATH={given['PATH']}"} <= lines
+    assert not [line for line in lines if line.startswith(("LC_", "PYTHON"))], lines
+
+
+def test_a_bot_killed_by_a_signal_is_reported_killed_by_that_signal(tmp_path):
+    bot = random_bot_after(tmp_path / "segv.sh", "kill -SEGV $$")
+    with pytest.raises(BotHandshakeError) as raised:
+        ProcessStrategy([str(bot)], label="segv").start()
+    assert "was killed by SIGSEGV" in str(raised.value), raised.value
+
+
+def test_a_command_the_kernel_cannot_run_is_named_as_popen_named_it(tmp_path):
+    script = tmp_path / "no_shebang"
+    script.write_bytes(b"\x7fELF not really\n")
+    script.chmod(0o755)
+    with pytest.raises(BotStartError) as raised:
+        ProcessStrategy([str(script)], label="odd").start()
+    assert f"cannot be started: [Errno 8] Exec format error: '{script}'" in str(raised.value)
+
+
+def test_a_bot_that_stops_its_keeper_leaves_nothing_behind(tmp_path):
+    """A bot of the same user can stop its keeper (SIGSTOP): its daemon is then still
+    the keeper's child, found below it, and the keeper's group is killed after
+    ``KEEPER_SWEEP_SECONDS``."""
+    bot, pid_file = double_forking_bot(tmp_path, "kill -STOP $PPID")
+    with ProcessStrategy([str(bot)]) as strategy:
+        strategy.start()
+        keeper = _keeper_of(strategy)
+        [daemon] = _daemon_pids(pid_file)
+        with open(f"/proc/{keeper}/stat") as stat:
+            assert stat.read().rsplit(")", 1)[1].split()[0] == "T"  # stopped
+    _assert_ends(daemon, "the daemon of a bot that stopped its keeper")
+    _assert_ends(keeper, "the stopped keeper")
+
+
+ENGINE = """
+import sys, time
+from whist_sim.protocol import ProcessStrategy
+strategy = ProcessStrategy([sys.argv[1]])
+strategy.start()
+print(strategy._spares[0].process.popen.pid, flush=True)
+time.sleep(300)
+"""
+
+
+def test_when_the_engine_dies_the_keeper_ends_the_bot_and_its_daemon(tmp_path):
+    """The keeper's parent-death signal is SIGTERM, which it catches to end what it holds
+    (the bot's SIGKILL, as before, would have left the daemon)."""
+    bot, pid_file = double_forking_bot(tmp_path, "")
+    engine = subprocess.Popen([sys.executable, "-c", ENGINE, str(bot)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        keeper = int(engine.stdout.readline())
+        [daemon] = _daemon_pids(pid_file)
+        engine.kill()
+        engine.wait()
+        _assert_ends(daemon, "the daemon of a bot whose engine died")
+        _assert_ends(keeper, "the keeper of an engine that died")
+    finally:
+        engine.kill()
+        engine.wait()
+        engine.stdout.close()
