@@ -179,3 +179,27 @@ def test_a_gauntlet_whose_baselines_share_its_tables_does_not_say_they_never_met
     text = (tmp_path / "report" / "report.md").read_text()
     assert "gauntlet (candidates: bold" in text
     assert "A gauntlet: only the line-ups with a candidate" not in text
+
+
+def test_a_gauntlet_of_many_entrants_compares_each_candidate_with_every_entrant(tmp_path):
+    """With five entrants or more the verdict compared neighbours in the ranking, which
+    in a gauntlet are mostly two baselines that never met: a probe's gauntlet of seven
+    entrants read "heuristic_twin and ismcts(iterations=20) never met" four times and
+    tested the candidate pimc against one baseline of five, never answering the
+    gauntlet's question (is the candidate stronger than each baseline?)."""
+    from whist_sim.reports.build import build_report
+
+    body = GERMAN.format(extra='format = "gauntlet"\ncandidates = ["bold"]') + (
+        '\n[[strategies]]\nuse = "heuristic"\nlabel = "timid"\n'
+        'params = { contest_margin = 1.0 }\n'
+        '\n[[strategies]]\nuse = "heuristic"\nlabel = "twin"\n')
+    config = load_config(write_config(tmp_path, body, "g5.toml"))
+    assert len(config.labels()) == 5
+    summary = run_tournament(config, tmp_path / "g5", workers=0, progress=False)
+    build_report(summary.path, tmp_path / "report")
+    verdict = (tmp_path / "report" / "report.md").read_text().split("## Run")[0]
+    assert "never met" not in verdict
+    for baseline in ("random", "heuristic", "timid", "twin"):
+        assert any("bold" in line and baseline in line and ("decided" in line
+                   or "not separated" in line) for line in verdict.splitlines()), baseline
+    assert "holds for the 4 comparisons together" in verdict

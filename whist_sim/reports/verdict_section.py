@@ -7,7 +7,8 @@ A reader who reads nothing else should come away right. So the section says:
   duel (``[sprt]``), else a fixed-sample test at the default hypotheses
   (docs/statistics.md), recomputed from the rows;
 - for more entrants, one sentence per comparison of neighbours in the ranking
-  (and of every two when there are few): the difference with its 95% interval,
+  (and of every two when there are few; in a gauntlet, of each candidate with every
+  other entrant): the difference with its 95% interval,
   "decided" when Holm's test over all the section's comparisons decides it
   (``multiplicity``: at most 5% chance that any comparison of truly equal entrants
   reads decided), otherwise how many more deals would separate a difference of the
@@ -123,13 +124,13 @@ def verdict_section(
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
     apart_pairs: list[tuple[str, str]] = []
+    candidates = _gauntlet_candidates(meta)
     if game == "knockout_whist":
         ranked, lines = _knockout(ranges)
         unranked = [name for name in labels if name not in {n for n, _ in ranked}]
     else:
         ranked, lines, separated, apart_pairs = _pairwise(game, figure, ranges, labels,
-                                                          comparisons, summaries)
-    candidates = _gauntlet_candidates(meta)
+                                                          comparisons, summaries, candidates)
     places = rank_labels([text for _, text in ranked])
     paragraphs.append(f"Ranked by {figure.name}: " + ranking_line(places, ranked) + "."
                       + (_over_other_opponents(figure, [n for n, _ in ranked], apart_pairs,
@@ -343,9 +344,13 @@ def _config_entrants(meta: dict[str, Any]) -> list[str] | None:
 def _pairwise(
     game: str, figure: Any, ranges: DealRanges, labels: list[str],
     comparisons: pl.LazyFrame | None = None, summaries: PairSummaries | None = None,
+    candidates: Sequence[str] = (),
 ) -> tuple[list[tuple[str, str]], list[str], set[frozenset[str]], list[tuple[str, str]]]:
     """The entrants ranked by the figure, the comparisons in words, the pairs Holm's
-    test decides (separated), and every two entrants that never met (ranked order)."""
+    test decides (separated), and every two entrants that never met (ranked order).
+
+    ``candidates``: a gauntlet's; with more entrants than ``ALL_PAIRS_UP_TO`` each is
+    compared with every other entrant (``_compared``)."""
     if summaries is not None and summaries.values is not None and game in SEAT_COMPARED:
         values = summaries.values
     elif comparisons is not None:
@@ -360,8 +365,7 @@ def _pairwise(
     score = {name: values.overall(name) for name in labels}
     order = sorted(labels, key=lambda name: (-score[name], name))
     ranked = [(name, _fmt(score[name], figure.unit)) for name in order]
-    compared = (list(itertools.combinations(order, 2)) if len(order) <= ALL_PAIRS_UP_TO
-                else list(itertools.pairwise(order)))
+    compared = _compared(order, candidates)
     made = [(a, b, by_pair[(a, b)]) for a, b in compared
             if by_pair.get((a, b)) is not None and by_pair[(a, b)].size]
     # the comparisons made, not those of entrants that never met, are the family
@@ -381,6 +385,20 @@ def _pairwise(
     never = [(a, b) for a, b in itertools.combinations(order, 2)
              if by_pair.get((a, b)) is None or not by_pair[(a, b)].size]
     return ranked, lines, {frozenset(pair) for pair, yes in decided.items() if yes}, never
+
+
+def _compared(order: list[str], candidates: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """The pairs the verdict compares, in ranked order: every two of a few entrants; of
+    more, neighbours in the ranking, but in a gauntlet each candidate with every other
+    entrant. A gauntlet's neighbours are mostly two baselines that never met: a probe's
+    gauntlet of seven read "never met" four times and tested its candidate against one
+    baseline of five, leaving the question it was run for unanswered."""
+    pairs = list(itertools.combinations(order, 2))
+    if len(order) <= ALL_PAIRS_UP_TO:
+        return pairs
+    if candidates:
+        return [(a, b) for a, b in pairs if a in candidates or b in candidates]
+    return list(itertools.pairwise(order))
 
 
 def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
