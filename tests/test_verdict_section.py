@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -808,3 +809,23 @@ def test_a_race_is_not_said_to_score_by_how_much():
     drawn_race = ranking_figure("german_whist", {**base, "count": "all", "race_to": 20}).why
     assert "by how much" not in drawn_race and "drawn" in drawn_race
     assert "by how much" in ranking_figure("german_whist", {**base, "race_to": None}).why
+
+
+def test_the_ranking_table_says_which_places_are_resolved(tmp_path):
+    """The ranking table (and verdict_ranking.csv) gave strict places 1 to 3 where the
+    prose said the two heuristics were not separated: a reader publishing the CSV
+    published an order the data did not give (a ranking probe). Each row now says
+    whether it is decided ahead of the next."""
+    build_report(make_run_without_ray(tmp_path, GERMAN), tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    verdict = text[text.index(f"## {TITLE}"):text.index("\n## ", text.index(f"## {TITLE}"))]
+    ranking = pl.read_csv(tmp_path / "report" / "tables" / "verdict_ranking.csv")
+    said = ranking["decided ahead of the next"].to_list()
+    names = ranking["entrant"].to_list()
+    assert said[-1] == "-"  # the last has no next
+    assert set(said[:-1]) == {"yes", "no"}  # heuristics apart from random, not each other
+    for (a, b), cell in zip(itertools.pairwise(names), said, strict=False):
+        [line] = [line for line in verdict.splitlines()
+                  if re.search(rf"\b{a}\b", line) and re.search(rf"\b{b}\b", line)
+                  and not line.startswith(("Ranked", "|"))]
+        assert cell == ("yes" if line.rstrip().endswith(" decided.") else "no"), (line, cell)

@@ -148,16 +148,43 @@ def verdict_section(
             " played, so a baseline's figure was earned against the candidates alone, and"
             " the baselines' places relative to one another say nothing of how they would"
             " fare against each other.")
-    tables.append(Table(["rank", "entrant", f"{figure.name}"],
-                        [[place, name, text] for place, (name, text)
-                         in zip(places, ranked, strict=True)]
-                        + [["-", name, "no game finished"] for name in unranked],
-                        f"Ranked by {figure.name}", "verdict_ranking"))
+    if separated is None:  # Knock-out Whist: each entrant against the fair share
+        tables.append(Table(["rank", "entrant", f"{figure.name}"],
+                            [[place, name, text] for place, (name, text)
+                             in zip(places, ranked, strict=True)]
+                            + [["-", name, "no game finished"] for name in unranked],
+                            f"Ranked by {figure.name}", "verdict_ranking"))
+    else:
+        ahead = _decided_ahead([name for name, _ in ranked], separated, apart_pairs,
+                               candidates)
+        tables.append(Table(["rank", "entrant", f"{figure.name}", DECIDED_AHEAD],
+                            [[place, name, text, said] for place, (name, text), said
+                             in zip(places, ranked, ahead, strict=True)],
+                            f"Ranked by {figure.name}", "verdict_ranking"))
     note = _disagreement([name for name, _ in ranked], ratings_order, game, separated,
                          shown=[text for _, text in ranked], name=figure.name)
     if note:
         paragraphs.append(note)
     return [Section(TITLE, paragraphs, tables)]
+
+
+DECIDED_AHEAD = "decided ahead of the next"
+"""The ranking table's column that says which places the data resolve: the table gave
+strict places 1 to 5 where the prose said no two neighbours were separated, and a
+reader publishing the CSV published that order (a ranking probe)."""
+
+
+def _decided_ahead(order: list[str], separated: set[frozenset[str]],
+                   never_met: list[tuple[str, str]], candidates: Sequence[str]) -> list[str]:
+    """Per ranked entrant, whether Holm's test decides it ahead of the next: "yes",
+    "no" (compared, not decided), "not compared" (they never met, or a gauntlet's two
+    baselines, whose order the verdict does not test), and "-" for the last."""
+    compared = set(_compared(order, candidates)) - set(never_met)
+    said = []
+    for a, b in itertools.pairwise(order):
+        said.append("yes" if frozenset((a, b)) in separated
+                    else "no" if (a, b) in compared else "not compared")
+    return [*said, "-"] if order else []
 
 
 def _share_of_items(plan: dict[str, Any], completed: Any) -> float | None:
