@@ -132,7 +132,7 @@ class LiveStandings:
         return {label: [e.decisions, e.seconds] for label, e in self._entrants.items()}
 
     def lines(self) -> list[str]:
-        """The standings as aligned console lines, best mean net first."""
+        """The standings as aligned console lines, best mean net first (and said so)."""
         rows = []
         waiting = self._waiting()
         # a draw counts for neither side's win rate: where hands were drawn, the two win
@@ -171,6 +171,9 @@ class LiveStandings:
         # a pair at two seats, a set at more, as the reports and the glossary say
         unit = "pair" if self.hands_word == "hands" else "set"
         note = f"after {self.pairs:,} duplicate {unit}{'' if self.pairs == 1 else 's'}"
+        # the report's verdict ranks by its game's figure (German Whist: hands won), and
+        # a probe read two entrants in one order here and the other there
+        note += "; listed by mean net, not the report's ranking"
         if self.fair_share is not None:
             note += f"; fair share (1 / players) {self.fair_share:.3f}"
         return [note, *text]
