@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import pytest
 
@@ -203,3 +205,27 @@ def test_a_gauntlet_of_many_entrants_compares_each_candidate_with_every_entrant(
         assert any("bold" in line and baseline in line and ("decided" in line
                    or "not separated" in line) for line in verdict.splitlines()), baseline
     assert "holds for the 4 comparisons together" in verdict
+
+
+@pytest.mark.parametrize(("body", "baselines"), [
+    (GERMAN.format(extra='format = "gauntlet"\ncandidates = ["bold"]'), "random, heuristic"),
+    (SOLO.format(extra='format = "gauntlet"\ncandidates = ["bold"]'),
+     "random, heuristic, r2, h2"),
+])
+def test_a_gauntlets_ratings_say_the_baselines_order_is_the_models(tmp_path, body, baselines):
+    """The ratings ordered a gauntlet's baselines, which never met, through the model's
+    transitivity alone (heuristic 87, ismcts 27, timid 15 in a probe's run), while the
+    verdict said their places say nothing; and a reader compared two entrants by
+    whether their intervals overlapped. Both ratings sections now say what they show."""
+    from whist_sim.reports.build import build_report
+
+    config = load_config(write_config(tmp_path, body))
+    summary = run_tournament(config, tmp_path / "g", workers=0, progress=False)
+    build_report(summary.path, tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    ratings = text[text.index("\n## Ratings"):text.index("\n## ", text.index("\n## Ratings") + 1)]
+    assert "two intervals that overlap do not say two entrants are level" in ratings
+    named = re.search(r"the baselines \(([^)]*)\) played the candidates \(bold\) only",
+                      ratings)
+    assert named is not None, ratings
+    assert sorted(named.group(1).split(", ")) == sorted(baselines.split(", "))

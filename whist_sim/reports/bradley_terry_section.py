@@ -13,6 +13,7 @@ import polars as pl
 
 from whist_sim.reports import plots
 from whist_sim.reports.document import Section, column, fmt_ci, table_of
+from whist_sim.reports.rating_notes import rating_notes
 from whist_sim.reports.ratings_section import names_in_words as _names
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.reports.stats import BOOTSTRAP_BLOCKS, bradley_terry
@@ -52,6 +53,7 @@ def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
             " duplicate pairs that share cards are resampled together; past"
             f" {BOOTSTRAP_BLOCKS:,} deal indices they are resampled in {BOOTSTRAP_BLOCKS:,}"
             " blocks (deal index modulo the number of blocks).",
+            *rating_notes(folder.meta(), ratings["strategy"].to_list()),
             *warnings,
         ],
         [table_of(ratings, [

@@ -30,6 +30,7 @@ from whist_sim.inference.plackett_luce import plackett_luce, predicted_win_share
 from whist_sim.reports import finishing
 from whist_sim.reports.document import Section, Table, column, fmt, interval, table_of
 from whist_sim.reports.plots import plot_ratings
+from whist_sim.reports.rating_notes import rating_notes
 from whist_sim.store import RunFolder
 
 TITLE = "Ratings (finishing order)"
@@ -121,6 +122,7 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
                           seed=BOOTSTRAP_SEED),
         UNIT_TEXT[game],
         *([] if game == "minnesota_whist" else [_ties_text(orders, units)]),  # always tied
+        *rating_notes(folder.meta(), ratings["strategy"].to_list()),
         *_sweep_text(orders, ratings),
     ]
     if game != "knockout_whist":

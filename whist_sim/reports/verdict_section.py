@@ -59,6 +59,7 @@ from whist_sim.reports.multiplicity import (
     p_value,
     score_p_value,
 )
+from whist_sim.reports.rating_notes import gauntlet_candidates
 from whist_sim.reports.stats import FLAT, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.store.folder import RUN_FILE
@@ -124,7 +125,7 @@ def verdict_section(
     separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
     apart_pairs: list[tuple[str, str]] = []
-    candidates = _gauntlet_candidates(meta)
+    candidates = gauntlet_candidates(meta)
     if game == "knockout_whist":
         ranked, lines = _knockout(ranges)
         unranked = [name for name in labels if name not in {n for n, _ in ranked}]
@@ -252,15 +253,6 @@ def _so_far(lines: list[str]) -> list[str]:
     and every comparison still read "decided")."""
     return [line.replace(" decided.", " decided on the deals played so far, not final.")
             for line in lines]
-
-
-def _gauntlet_candidates(meta: dict[str, Any]) -> list[str]:
-    """A gauntlet's candidates as run.json's config names them; empty for a round robin."""
-    config = meta.get("config") if isinstance(meta.get("config"), dict) else {}
-    tournament = config.get("tournament") if isinstance(config.get("tournament"), dict) else {}
-    if tournament.get("format") != "gauntlet":
-        return []
-    return [str(c) for c in tournament.get("candidates") or []]
 
 
 def _baselines_apart(meta: dict[str, Any], candidates: list[str], labels: list[str]) -> bool:
