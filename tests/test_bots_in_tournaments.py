@@ -418,32 +418,47 @@ def test_daemons_bots_double_forked_end_with_the_run(tmp_path, monkeypatch, aske
     """In a run (its timing sample's supervised child, then the run's own play), every
     daemon a bot double-forked ends: the bots asked to quit, or their supervised child
     ended and the keepers told to stop as it dies."""
-    from whist_sim.tournament import sandbox
-
-    if not asked:
-        monkeypatch.setattr(sandbox, "CLOSE_SECONDS", 0.0)
     daemonize = tmp_path / "daemonize.py"
     daemonize.write_text(DAEMONIZE.replace('+ ".tmp", "a"', ', "a"').replace(
         'os.replace(sys.argv[1] + ".tmp", sys.argv[1])', ""))
     pids = tmp_path / "daemons.pid"
-    bot = random_bot_after(tmp_path / "daemonizes.sh", f"{sys.executable} {daemonize} {pids}")
-    body = GERMAN.format(game="german_whist", deals=2, players="",
-                         first=f'use = "process"\ncommand = ["{bot}"]',
-                         second='use = "random"').replace("deals_per_task = 4\n", "")
-    config = load_config(write_config(tmp_path, body, "daemons.toml"))
-    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
-    assert summary.status == "complete"
-    started = [int(line) for line in pids.read_text().split()]
-    assert len(started) >= 2  # the sample's bots and the run's
-    deadline = time.monotonic() + 5
-    alive = started
-    while alive and time.monotonic() < deadline:
-        alive = [pid for pid in alive if _running(pid)]
-        time.sleep(0.05)
+    alive = _still_running(_started_in_a_run(
+        tmp_path, monkeypatch, asked, f"{sys.executable} {daemonize} {pids}", pids))
     for pid in alive:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, 9)
     assert not alive, f"daemons double-forked by bots still running: {alive}"
+
+
+def _started_in_a_run(tmp_path, monkeypatch, asked: bool, bot_line: str,
+                      pids: Path) -> list[int]:
+    """Play a run (its timing sample's supervised child, then the run's own play) whose
+    bot runs ``bot_line`` before it plays, which writes the processes it starts to
+    ``pids``; the child asked to quit its bots (``asked``) or ended. Those pids."""
+    from whist_sim.tournament import sandbox
+
+    if not asked:
+        monkeypatch.setattr(sandbox, "CLOSE_SECONDS", 0.0)
+    bot = random_bot_after(tmp_path / "starts_processes.sh", bot_line)
+    body = GERMAN.format(game="german_whist", deals=2, players="",
+                         first=f'use = "process"\ncommand = ["{bot}"]',
+                         second='use = "random"').replace("deals_per_task = 4\n", "")
+    config = load_config(write_config(tmp_path, body, "starts_processes.toml"))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    assert summary.status == "complete"
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) >= 2  # the sample's bots and the run's
+    return started
+
+
+def _still_running(pids: list[int], seconds: float = 5.0) -> list[int]:
+    """Those of ``pids`` still running after up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if _running(pid)]
+        time.sleep(0.05)
+    return alive
 
 
 def _ends_within(pid: int, seconds: float) -> bool:
@@ -482,27 +497,9 @@ def test_a_bots_background_children_end_with_the_timing_samples_process(
     """The run's timing sample plays a bot's entrant in a supervised child; when the
     sample is done the child ends, and so must what its bots started in the background
     (two such processes outlived a run): asked to quit, or ended if it does not."""
-    import time
-
-    from whist_sim.tournament import sandbox
-
-    if not asked:
-        monkeypatch.setattr(sandbox, "CLOSE_SECONDS", 0.0)
     pids = tmp_path / "children.pid"
-    bot = random_bot_after(tmp_path / "forks.sh", f"sleep 300 &\necho $! >> {pids}")
-    body = GERMAN.format(game="german_whist", deals=2, players="",
-                         first=f'use = "process"\ncommand = ["{bot}"]',
-                         second='use = "random"').replace("deals_per_task = 4\n", "")
-    config = load_config(write_config(tmp_path, body, "forks.toml"))
-    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
-    assert summary.status == "complete"
-    started = [int(line) for line in pids.read_text().split()]
-    assert len(started) >= 2  # the sample's bots and the run's
-    deadline = time.monotonic() + 5
-    alive = started
-    while alive and time.monotonic() < deadline:
-        alive = [pid for pid in alive if _running(pid)]
-        time.sleep(0.05)
+    alive = _still_running(_started_in_a_run(
+        tmp_path, monkeypatch, asked, f"sleep 300 &\necho $! >> {pids}", pids))
     assert not alive, f"background children of bots still running: {alive}"
 
 
