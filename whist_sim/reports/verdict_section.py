@@ -149,7 +149,8 @@ def verdict_section(
             " played, so a baseline's figure was earned against the candidates alone, and"
             " the baselines' places relative to one another say nothing of how they would"
             " fare against each other.")
-    if separated is None:  # Knock-out Whist: each entrant against the fair share
+    if separated is None or not apart:  # Knock-out Whist: each entrant against the fair
+        # share; mixed partnerships: no comparison between two entrants is tested
         tables.append(Table(["rank", "entrant", f"{figure.name}"],
                             [[place, name, text] for place, (name, text)
                              in zip(places, ranked, strict=True)]
