@@ -205,6 +205,18 @@ def test_an_interval_of_no_width_is_shown_as_no_spread_not_as_certainty():
     assert fmt_ci({"net": 1.5, "net_lo": None, "net_hi": None}, "net", 2) == "1.50"
 
 
+def test_a_rate_cut_at_zero_shows_an_estimate_that_is_not_zero():
+    """A probe: 2 Solo bids in 4,000 seat-hands read `2 · 0.000 [0.000, 0.001]`, a rate of
+    nothing beside a count of two; the lower bound is cut at 0, so no digit showed it."""
+    row = {"rate": 0.0005, "rate_lo": 0.0, "rate_hi": 0.0012}
+    assert fmt_ci(row, "rate") == "0.0005 [0.0000, 0.0012]"
+    assert fmt_ci({"rate": 0.0, "rate_lo": 0.0, "rate_hi": 0.017}, "rate") == (
+        "0.000 [0.000, 0.017]")
+    # an estimate inside an interval across zero may still round to 0
+    assert fmt_ci({"net": 0.0004, "net_lo": -0.5, "net_hi": 0.5}, "net", 2) == (
+        "0.00 [-0.50, 0.50]")
+
+
 def test_standings_are_ratios_over_deal_indices(hand_built_run: RunFolder):
     """A strategy's line-ups of one deal index play the same cards: the deal index, not
     the duplicate pair, is the unit of the standings' intervals."""

@@ -644,11 +644,40 @@ def test_every_game_says_what_a_forfeit_costs():
 
 def test_the_reports_ladder_is_the_rules_ladder():
     from whist_sim.games.solo_whist import CONTRACT_BY_NAME
-    from whist_sim.reports.solo_whist_section import UNITS_PER_DEFENDER
+    from whist_sim.reports.solo_whist_section import TRICK_TARGET, UNITS_PER_DEFENDER
 
-    for name in ("prop_and_cop", "solo", "abundance_declared"):
+    assert set(UNITS_PER_DEFENDER["default"]) == set(CONTRACT_BY_NAME)
+    for name in CONTRACT_BY_NAME:
         assert UNITS_PER_DEFENDER["default"][name] == CONTRACT_BY_NAME[name].pays
         assert UNITS_PER_DEFENDER["classic"][name] == CONTRACT_BY_NAME[name].classic_pays
+        assert TRICK_TARGET[name] == CONTRACT_BY_NAME[name].target
+
+
+def test_units_per_contract_intervals_are_cut_to_what_a_contract_can_pay():
+    """A probe: over a few deal indices the t-interval of units per contract passed what the
+    contract can pay a declarer-side seat (a misère, ±9 units, read `1.80 [-10.44, 14.04]`;
+    an Abundance, ±15, `5.00 [-38.03, 48.03]`), where Minnesota's points are cut to a hand's
+    range and a rate's to 0 and 1."""
+    from whist_sim.reports.solo_whist_section import units_range, within_units_range
+
+    default, classic = {}, {"payments": "classic", "stake": 2, "overtricks": True}
+    assert units_range(default, "misere") == (-9, 9)
+    assert units_range(default, "abundance") == (-15, 15)
+    assert units_range(default, "prop_and_cop") == (-2, 2)
+    assert units_range(default, "all") == (-24, 24)
+    # classic Abundance at stake 2: 3 a defender, +1 a trick over 9 (up to 4) or short (9)
+    assert units_range(classic, "abundance") == (-72, 42)
+    assert units_range(classic, "misere") == (-12, 12)  # no overtricks in a misère
+    assert units_range(classic, "prop_and_cop") == (-36, 24)
+    bidding = pl.DataFrame({
+        "contract": ["misere", "abundance", "solo", "royal_abundance"],
+        "units_per_contract": [1.8, 5.0, 5.84, 15.0],
+        "units_per_contract_lo": [-10.44, -38.03, 4.43, None],
+        "units_per_contract_hi": [14.04, 48.03, 7.24, None],
+    })
+    cut = within_units_range(bidding, default)
+    assert cut["units_per_contract_lo"].to_list() == [-9.0, -15.0, 4.43, None]
+    assert cut["units_per_contract_hi"].to_list() == [9.0, 15.0, 7.24, None]
 
 
 # -- end to end on a real (small) run -------------------------------------------------------------

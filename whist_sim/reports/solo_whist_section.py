@@ -55,6 +55,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     )
 
     variant = folder.meta().get("variant") or {}
+    bidding = within_units_range(bidding, variant)
 
     def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
                name: str) -> list[Path]:
@@ -90,7 +91,10 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " contracts cannot be taken as independent (a cluster standard error; a"
                 " rate whose deal indices show no spread gets Wilson's interval over them)."
                 " No call outbids Abundance Declared, so it is won whenever it is bid: its"
-                " won per bid is 1 by the rules, shown without an interval."
+                " won per bid is 1 by the rules, shown without an interval. The interval"
+                " of units per contract is cut to what one contract can pay a declarer-side"
+                " seat under this run's ladder, stake and overtricks: with few deal indices"
+                " the t-interval alone is wider than that."
                 " `units per 100"
                 " seat-hands` adds up over contracts: the `all` row is what declaring"
                 " earned the strategy per 100 hands it was dealt.",
@@ -277,11 +281,62 @@ def _even_share(sessions: pl.DataFrame) -> str:
             f" {won / seats:.3f} per session-seat.")
 
 
-UNITS_PER_DEFENDER = {"default": {"prop_and_cop": 1, "solo": 3, "abundance_declared": 8},
-                      "classic": {"prop_and_cop": 1, "solo": 1, "abundance_declared": 6}}
-"""Units per defender (per partner in Prop and Cop) of the two ladders, for the prose. The
-rules' table is ``whist_sim.games.solo_whist.CONTRACTS``, which reports may not import (they
-read the store only); ``tests/test_solo_report.py`` checks the two agree."""
+UNITS_PER_DEFENDER = {
+    "default": {"prop_and_cop": 1, "solo": 3, "misere": 3, "abundance": 5, "royal_abundance": 5,
+                "spread_misere": 6, "abundance_declared": 8},
+    "classic": {"prop_and_cop": 1, "solo": 1, "misere": 2, "abundance": 3, "royal_abundance": 3,
+                "spread_misere": 4, "abundance_declared": 6},
+}
+"""Units per defender (per partner in Prop and Cop) of the two ladders, for the prose and
+the range of a contract's units. The rules' table is
+``whist_sim.games.solo_whist.CONTRACTS``, which reports may not import (they read the store
+only); ``tests/test_solo_report.py`` checks the two agree."""
+
+TRICK_TARGET = {"prop_and_cop": 8, "solo": 5, "misere": 0, "abundance": 9,
+                "royal_abundance": 9, "spread_misere": 0, "abundance_declared": 13}
+"""Tricks the declarer side must take, per contract (the rules' ``Contract.target``)."""
+
+WITH_OVERTRICKS = ("prop_and_cop", "solo", "abundance", "royal_abundance")
+"""The contracts whose overtricks count under ``overtricks = true`` (rules/solo-whist.md:
+misères and Abundance Declared have no tricks to spare)."""
+
+
+def units_range(variant: Mapping[str, Any], contract: str) -> tuple[float, float]:
+    """The least and most one declarer-side seat can get from one ``contract`` in this
+    run's variant: a soloist 3 times the units per defender, a Prop and Cop partner twice,
+    with overtricks up to every trick over the target (made) or short of it (failed). The
+    ``all`` row's range spans every contract's."""
+    if contract not in UNITS_PER_DEFENDER["default"]:
+        ends = [units_range(variant, name) for name in UNITS_PER_DEFENDER["default"]]
+        return min(low for low, _ in ends), max(high for _, high in ends)
+    units, stake = _ladder(variant)
+    seats = 2 if contract == "prop_and_cop" else 3
+    over = short = 0
+    if variant.get("overtricks") and contract in WITH_OVERTRICKS:
+        over, short = 13 - TRICK_TARGET[contract], TRICK_TARGET[contract]
+    return (-seats * (units[contract] + short) * stake, seats * (units[contract] + over) * stake)
+
+
+def within_units_range(bidding: pl.DataFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
+    """The bidding table with each ``units_per_contract`` interval cut to what one contract
+    can pay a declarer-side seat (:func:`units_range`), as a rate's is cut at 0 and 1 and
+    Minnesota's points at a hand's range: over two or three deal indices the t-interval
+    alone passed it (a misère, ±9 units, read ``1.80 [-10.44, 14.04]``; an Abundance, ±15,
+    ``5.00 [-38.03, 48.03]``: a probe)."""
+    if not bidding.height:
+        return bidding
+    ends = [units_range(variant, name) for name in bidding["contract"]]
+    low = pl.Series([e[0] for e in ends], dtype=pl.Float64)
+    high = pl.Series([e[1] for e in ends], dtype=pl.Float64)
+    def cut(end: str) -> pl.Expr:
+        bound = pl.col(f"units_per_contract_{end}")
+        # no interval (one deal index, or no contract) stays none: a cut must not invent one
+        return (pl.when(bound.is_null() | bound.is_nan()).then(bound)
+                .otherwise(pl.min_horizontal(pl.max_horizontal(bound, pl.lit(low)),
+                                             pl.lit(high)))
+                .alias(f"units_per_contract_{end}"))
+
+    return bidding.with_columns(cut("lo"), cut("hi"))
 
 
 def _ladder(variant: Mapping[str, Any]) -> tuple[dict[str, int], float]:
