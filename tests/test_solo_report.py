@@ -892,3 +892,27 @@ def test_abundance_declared_is_won_whenever_bid_so_its_won_per_bid_has_no_interv
     assert (top["won_rate_lo"], top["won_rate_hi"]) == (None, None)
     solo = table[("A", "solo")]
     assert solo["won_rate"] == 1.0 and solo["won_rate_lo"] < 1.0 == solo["won_rate_hi"]
+
+
+def test_pays_from_says_how_many_contracts_it_rests_on():
+    """`pays from` read "6+" for a royal abundance resting on one contract, beside
+    strategies' figures resting on hundreds (a bidding probe): the table now counts the
+    contracts at that strength and stronger, which are all it rests on."""
+    from whist_sim.reports.solo_whist_section import make_rate_summary
+
+    strength = pl.DataFrame({
+        "level": [1, 1, 1, 2], "contract": ["solo"] * 3 + ["misere"],
+        "measure": ["sure_tricks"] * 3 + ["high_cards"], "strategy": ["a"] * 4,
+        "strength": [2, 4, 6, 0], "contracts": [10, 7, 1, 1], "made": [3, 5, 1, 1],
+        "make_rate": [0.3, 5 / 7, 1.0, 1.0],
+        "make_rate_lo": [0.1, 0.4, None, None], "make_rate_hi": [0.6, 0.9, None, None],
+    })
+    overall = pl.DataFrame({"contract": ["solo", "misere"], "strategy": ["a", "a"],
+                            "make_rate": [0.5, 1.0], "make_rate_lo": [0.3, None],
+                            "make_rate_hi": [0.7, None]})
+    table = make_rate_summary(strength, overall)
+    column = table.header.index("contracts from it")
+    assert table.header[column - 1] == "pays from"
+    rows = {row[0]: row for row in table.rows}
+    assert (rows["solo"][column - 1], rows["solo"][column]) == ("4+", "8")
+    assert (rows["misere"][column - 1], rows["misere"][column]) == ("0", "1")

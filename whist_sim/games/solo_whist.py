@@ -802,7 +802,9 @@ def sure_tricks(hand: int, trump: int) -> int:
 
     Each suit's unbroken top sequence (A, A-K, A-K-Q, ...) counts one trick per
     card, and in the trump suit every card beyond the fourth counts too (long
-    trumps win once the others are drawn). The reports plot make rates against it.
+    trumps win once the others are drawn), unless its top sequence counted it
+    already: A-K-Q-J-10-9 of trumps is 6, the ace and five small ones 3. The
+    reports plot make rates against it.
     """
     total = 0
     for suit in range(4):

@@ -158,9 +158,10 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 "How often a contract was made, against the declarer's hand strength when"
                 " the auction ended. For contracts that must take tricks the measure is"
                 " `sure_tricks`: the declarer's tricks that need no help, under the"
-                " contract's trump (each suit's unbroken top sequence, plus trumps beyond"
-                " the fourth). For Misère and Spread Misère it is `high_cards`: the aces,"
-                " kings and queens held, which are the danger there (fewer is better);"
+                " contract's trump (each suit's unbroken top sequence, plus each trump"
+                " beyond the fourth that sequence has not counted). For Misère and Spread"
+                " Misère it is `high_cards`: the aces, kings and queens held, which are the"
+                " danger there (fewer is better);"
                 " sure tricks under no trump would be 0 for almost every misère hand."
                 + (" Prop and Cop is placed by the proposer's hand alone. Each contract counts"
                    " once, under its declarer's strategy (`make rate (as declarer)`: a"
@@ -415,8 +416,11 @@ def break_even_text(variant: Mapping[str, Any]) -> str:
             " contract pays the same whether made or failed (in this run a Solo"
             f" {_units(units['solo'] * stake)} units per defender), so against a score of 0"
             " it gains when its make rate is above 1/2, the dotted line. The strength at"
-            " which the Solo curve, band included, clears 1/2 is where that strategy should"
-            " bid Solo.")
+            " which the Solo curve, band included, clears 1/2 is where bidding Solo paid"
+            " that strategy more than 0; not passing's worth, which is not 0 (a defender"
+            " earns too: its net as defender is in the bidding section), nor what another"
+            " strategy's bids would have made of the same hands: a description of this"
+            " run's play, not a rule for bidding.")
 
 
 def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
@@ -433,16 +437,17 @@ def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
         rate = pooled[(contract, name)]
         # stronger is more sure tricks, or fewer high cards for a misère
         stronger_first = part.reverse() if measure == "sure_tricks" else part
-        pays_from = None
+        pays_from, resting_on = None, 0  # the contracts it rests on: a "6+" read off one
         for row in stronger_first.iter_rows(named=True):
             if row["make_rate"] <= 0.5:
                 break
             pays_from = row["strength"]
+            resting_on += int(row["contracts"])
         rows.append([
             str(contract), str(name), str(measure),
             f"{part['strength'].min()}–{part['strength'].max()}", fmt(contracts), fmt(made),
             fmt_ci(rate, "make_rate"),
-            _pays_from(pays_from, measure),
+            _pays_from(pays_from, measure), fmt(resting_on) if pays_from is not None else "—",
         ])
     details = _table(strength, [
         ("contract", _col("contract")),
@@ -454,7 +459,7 @@ def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
         (MAKE_RATE_AS_DECLARER, _ci("make_rate")),
     ], "Make rate at each strength", "solo_whist_make_rate_by_strength")
     return Table(["contract", "strategy", "measure", "strengths seen", "contracts", "made",
-                  MAKE_RATE_AS_DECLARER, "pays from"], rows,
+                  MAKE_RATE_AS_DECLARER, "pays from", "contracts from it"], rows,
                  "Make rate by contract and declaring strategy", "solo_whist_make_rate",
                  details)
 
