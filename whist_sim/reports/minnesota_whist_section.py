@@ -137,7 +137,9 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " error), cut to what one hand can give"
                 f" ({hand_range_text(scoring)}): with few deal indices the t-interval alone"
                 " is wider than that. One table per strategy; `all strategies` pools every"
-                " seat.",
+                " seat, of strategies that grand different hands and play them differently:"
+                " a band's grands may be one strategy's and its passes another's, so read"
+                " its curves, and its threshold, against the strategies' own tables.",
                 "Read where the `grand` curve rises above the `pass` curve: seats with that"
                 " many points did better granding. The threshold table gives the lowest"
                 " band from which the grand net is above the pass net in that band and every"
@@ -164,7 +166,7 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     ("HCP", band),
                     ("grand: seats · net [95% CI] · points", choice("grand")),
                     ("pass: seats · net [95% CI] · points", choice("pass")),
-                    ("net gain of granding", _col("gain", 2)),
+                    ("grand net minus pass net", _col("gain", 2)),
                 ], f"Grand against pass by high-card points: {name}",
                     f"minnesota_grand_vs_pass_{name}")
                   for name in side_by_side["strategy"].unique(maintain_order=True)),
