@@ -147,6 +147,10 @@ def load_policy(weights: str) -> Callable[[dict[str, np.ndarray]], int]:
     path from the folder the run starts in). The path is a parameter so that the run
     hashes the file and a resume refuses it once retrained (module docstring, 4.)."""
     saved = np.load(weights)
+    if "w" not in saved.files:  # NumPy said only "'w is not a file in the archive'"
+        raise ValueError(f"{weights} holds no weights array 'w' (it holds:"
+                         f" {', '.join(saved.files) or 'nothing'}); this policy reads the"
+                         " 'w' and 'features' arrays train_german.py saves (--out FILE)")
     w = saved["w"]
     _check_features(weights, w, saved.get("features"))
     features = Features()

@@ -149,3 +149,13 @@ def test_weights_of_other_features_are_refused_when_loaded_not_at_every_decision
     np.savez(renamed, w=np.zeros(len(names)), features=np.array(names))
     with pytest.raises(ValueError, match=r"its feature 1 is 'spare', this policy's is 'rank'"):
         train_german.load_policy(str(renamed))
+
+
+def test_a_weights_file_without_w_is_refused_naming_the_arrays_it_holds(tmp_path):
+    """A weights file saved by another trainer (its matrix named W) raised NumPy's
+    "'w is not a file in the archive'", naming neither the file nor what it holds."""
+    other = tmp_path / "other.npz"
+    np.savez(other, W=np.zeros((2, 3)), game=np.array("german_whist"))
+    with pytest.raises(ValueError, match=r"other\.npz holds no weights array 'w' \(it holds:"
+                       r" W, game\); this policy reads the 'w' and 'features' arrays"):
+        train_german.load_policy(str(other))
