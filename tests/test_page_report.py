@@ -285,3 +285,16 @@ def test_the_report_opens_by_saying_where_it_is_explained(tmp_path: Path):
     html = render_html("Report", sections, tmp_path)
     assert "<code>docs/reading-a-report.md</code>" in html
     assert html.index("docs/reading-a-report.md") < html.index("Contents")
+
+
+def test_names_cut_to_length_keep_what_told_them_apart():
+    """Per-strategy CSVs were named by cutting at the last whole word, so
+    `..._simulation_bidder_worlds_8` and `..._simulation_bidder_worlds_6` became one name and
+    a `_2` told them apart by the order of the tables (a bidding probe). A cut name ends in
+    a digest of the whole, the same in every report of the run."""
+    one = page.file_stem("solo_whist_declarer_units_simulation_bidder(worlds=8)")
+    other = page.file_stem("solo_whist_declarer_units_simulation_bidder(worlds=6)")
+    assert one != other
+    assert len(one) <= page.STEM_LENGTH and len(other) <= page.STEM_LENGTH
+    assert one.startswith("solo_whist_declarer_units_simulation")
+    assert page.file_stem("solo_whist_bidding_heuristic") == "solo_whist_bidding_heuristic"

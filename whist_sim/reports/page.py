@@ -17,6 +17,7 @@ of the page's shape lives here, in one place, testable without a browser:
 
 from __future__ import annotations
 
+import hashlib
 import re
 import struct
 from dataclasses import dataclass
@@ -141,11 +142,16 @@ def grouped(cell: str) -> str:
 
 
 def file_stem(text: str) -> str:
-    """Words of ``text`` as a file name: lower case, runs of other characters to ``_``, cut
-    after the last whole word within :data:`STEM_LENGTH` characters."""
+    """Words of ``text`` as a file name: lower case, runs of other characters to ``_``; a
+    longer one than :data:`STEM_LENGTH` is cut after the last whole word that leaves room
+    for ``_`` and six hex digits of the whole name's SHA-1, so names that differ only past
+    the cut stay apart (two strategies' tables, ``..._simulation_bidder_worlds_8`` and
+    ``_6``, were one name and a ``_2``, by the order of the tables: a probe), and the same
+    table has the same name in every report."""
     stem = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "table"
     if len(stem) > STEM_LENGTH:
-        stem = stem[:STEM_LENGTH + 1].rsplit("_", 1)[0]
+        digest = hashlib.sha1(stem.encode()).hexdigest()[:6]
+        stem = f"{stem[:STEM_LENGTH - 6].rsplit('_', 1)[0]}_{digest}"
     return stem
 
 
