@@ -916,3 +916,16 @@ def test_pays_from_says_how_many_contracts_it_rests_on():
     rows = {row[0]: row for row in table.rows}
     assert (rows["solo"][column - 1], rows["solo"][column]) == ("4+", "8")
     assert (rows["misere"][column - 1], rows["misere"][column]) == ("0", "1")
+
+
+def test_defending_own_is_left_out_where_no_seat_could_defend_its_own_strategy():
+    """Where no line-up seats a strategy twice, `defending own` read "0.0 [no spread]"
+    for every strategy: a figure that cannot vary, shown as one measured (a bidding probe).
+    It is left out there, and kept where a seat did defend its own strategy's contract."""
+    from whist_sim.reports.solo_whist_section import _net_parts
+
+    zero = pl.DataFrame({"strategy": ["a", "b"], "defending_own_per_100": [0.0, 0.0]})
+    assert [title for title, _ in _net_parts(zero)] == [
+        "declaring", "defending others", "net"]
+    some = zero.with_columns(defending_own_per_100=pl.Series([12.5, 0.0]))
+    assert "defending own" in [title for title, _ in _net_parts(some)]

@@ -132,7 +132,10 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " table) or defends a contract of its own strategy (`defending own`), and a"
                 " throw-in pays nobody, so the three add up to `net`, the standings' mean"
                 " net per hand times 100 (to rounding; forfeited hands are left out here)."
-                " Same intervals.",
+                " Same intervals." + ("" if _defends_own(roles) else
+                " No seat here defended a contract of its own strategy (no line-up seats"
+                " a strategy twice), so `defending own` is 0 by construction and left out:"
+                " the other two add up to `net`."),
             ],
             [*tables_by(defence, "strategy", [
                 ("strategy", _col("strategy")),
@@ -149,7 +152,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 ("strategy", _col("strategy")),
                 ("seat-hands", _col("seat_hands")),
                 *[(f"{title} [95% CI]", _ci(f"{part}_per_100", 1))
-                  for title, part in _NET_PARTS],
+                  for title, part in _net_parts(roles)],
              ], "Net units per 100 seat-hands, by role", "solo_whist_net_by_role")],
         ),
         Section(
@@ -258,6 +261,22 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
 _NET_PARTS = (("declaring", "declaring"), ("defending others", "defending_others"),
               ("defending own", "defending_own"), ("net", "net"))
 """Columns of the net-by-role table: ``solo_whist.ROLES``, then their sum."""
+
+
+def _defends_own(roles: pl.DataFrame) -> bool:
+    """Whether any seat defended a contract of its own strategy: not where no line-up
+    seats a strategy twice, where the column read "0.0 [no spread]" for every strategy,
+    a figure that cannot vary shown as one measured (a bidding probe)."""
+    column = "defending_own_per_100"
+    return column in roles.columns and bool((roles[column].fill_null(0) != 0).any())
+
+
+def _net_parts(roles: pl.DataFrame) -> tuple[tuple[str, str], ...]:
+    """The net-by-role table's columns: ``_NET_PARTS``, without `defending own` where no
+    seat defended its own strategy's contract (``_defends_own``)."""
+    if _defends_own(roles):
+        return _NET_PARTS
+    return tuple(part for part in _NET_PARTS if part[1] != "defending_own")
 
 
 MAKE_RATE_AS_DECLARER = "make rate (as declarer) [95% CI]"
