@@ -680,6 +680,25 @@ def test_units_per_contract_intervals_are_cut_to_what_a_contract_can_pay():
     assert cut["units_per_contract_hi"].to_list() == [9.0, 15.0, 7.24, None]
 
 
+def test_units_per_defence_intervals_are_cut_to_what_a_defender_can_get():
+    """The defence table's units per defence had the same uncut t-interval (a probe): a
+    defender pays a made Solo 3 units and is paid 3 for a failed one at the default ladder,
+    settles with both partners of a Prop and Cop, and pays overtricks where they count."""
+    from whist_sim.reports.solo_whist_section import defence_range, within_units_range
+
+    default, classic = {}, {"payments": "classic", "stake": 2, "overtricks": True}
+    assert defence_range(default, "solo") == (-3, 3)
+    assert defence_range(default, "prop_and_cop") == (-2, 2)
+    assert defence_range(default, "abundance_declared") == (-8, 8)
+    assert defence_range(classic, "abundance") == (-14, 24)  # pays up to 4 over, paid 9 short
+    defence = pl.DataFrame({"contract": ["solo", "all"], "units_per_defence": [1.0, 0.5],
+                            "units_per_defence_lo": [-4.5, -30.0],
+                            "units_per_defence_hi": [6.0, 2.0]})
+    cut = within_units_range(defence, default, "units_per_defence", defence_range)
+    assert cut["units_per_defence_lo"].to_list() == [-3.0, -8.0]
+    assert cut["units_per_defence_hi"].to_list() == [3.0, 2.0]
+
+
 # -- end to end on a real (small) run -------------------------------------------------------------
 
 

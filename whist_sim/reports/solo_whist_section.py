@@ -56,6 +56,7 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
 
     variant = folder.meta().get("variant") or {}
     bidding = within_units_range(bidding, variant)
+    defence = within_units_range(defence, variant, "units_per_defence", defence_range)
 
     def figure(df: pl.DataFrame, draw: Callable[[pl.DataFrame, Path], Path],
                name: str) -> list[Path]:
@@ -125,7 +126,9 @@ def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " seat, which also settles with the other defenders, so it does not cancel"
                 " out. `units` is won minus lost. Units per contract defended and per 100"
                 " seat-hands are pooled ratios with 95% t-intervals over deal indices"
-                " (cluster standard error).",
+                " (cluster standard error); the interval of units per defence is cut to"
+                " what one defender can pay or be paid for the contract in this run's"
+                " variant.",
                 "Where the net comes from: every seat of a contract is on the declarer side"
                 " (`declaring`, the `all` row of the declarer-side units), defends another"
                 " strategy's contract (`defending others`, the `all` row of the defence"
@@ -337,24 +340,44 @@ def units_range(variant: Mapping[str, Any], contract: str) -> tuple[float, float
     return (-seats * (units[contract] + short) * stake, seats * (units[contract] + over) * stake)
 
 
-def within_units_range(bidding: pl.DataFrame, variant: Mapping[str, Any]) -> pl.DataFrame:
+def defence_range(variant: Mapping[str, Any], contract: str) -> tuple[float, float]:
+    """The least and most one defender can get from one ``contract``: what it pays the
+    declarer side when the contract is made, what it is paid when it fails (a Prop and Cop
+    defender settles with both partners, a soloist's with one seat). The ``all`` row's
+    range spans every contract's."""
+    if contract not in UNITS_PER_DEFENDER["default"]:
+        ends = [defence_range(variant, name) for name in UNITS_PER_DEFENDER["default"]]
+        return min(low for low, _ in ends), max(high for _, high in ends)
+    low, high = units_range(variant, contract)
+    # a soloist settles with three defenders, each with it alone; a Prop and Cop partner
+    # with two, as each defender does with both partners
+    defenders_per_declarer_seat = 1 if contract == "prop_and_cop" else 3
+    return -high / defenders_per_declarer_seat, -low / defenders_per_declarer_seat
+
+
+def within_units_range(bidding: pl.DataFrame, variant: Mapping[str, Any],
+                       name: str = "units_per_contract",
+                       ranged: Callable[[Mapping[str, Any], str], tuple[float, float]]
+                       = units_range) -> pl.DataFrame:
     """The bidding table with each ``units_per_contract`` interval cut to what one contract
     can pay a declarer-side seat (:func:`units_range`), as a rate's is cut at 0 and 1 and
     Minnesota's points at a hand's range: over two or three deal indices the t-interval
     alone passed it (a misère, ±9 units, read ``1.80 [-10.44, 14.04]``; an Abundance, ±15,
-    ``5.00 [-38.03, 48.03]``: a probe)."""
+    ``5.00 [-38.03, 48.03]``: a probe). The defence table's ``units_per_defence`` the same
+    way, by what one defender can get (:func:`defence_range`)."""
     if not bidding.height:
         return bidding
-    ends = [units_range(variant, name) for name in bidding["contract"]]
+    ends = [ranged(variant, contract) for contract in bidding["contract"]]
     low = pl.Series([e[0] for e in ends], dtype=pl.Float64)
     high = pl.Series([e[1] for e in ends], dtype=pl.Float64)
+
     def cut(end: str) -> pl.Expr:
-        bound = pl.col(f"units_per_contract_{end}")
+        bound = pl.col(f"{name}_{end}")
         # no interval (one deal index, or no contract) stays none: a cut must not invent one
         return (pl.when(bound.is_null() | bound.is_nan()).then(bound)
                 .otherwise(pl.min_horizontal(pl.max_horizontal(bound, pl.lit(low)),
                                              pl.lit(high)))
-                .alias(f"units_per_contract_{end}"))
+                .alias(f"{name}_{end}"))
 
     return bidding.with_columns(cut("lo"), cut("hi"))
 
