@@ -650,3 +650,19 @@ def test_numpy_scalars_are_taken_as_the_numbers_they_stand_for():
     env = wenv.german_whist_v0({"open_stock": np.int64(2)})
     env.reset(seed=1)
     assert env.game.variant.open_stock == 2
+
+
+@pytest.mark.parametrize(("game", "variant", "keys"), [
+    ("german_whist", {"match": "best_of_3"}, "match"),
+    ("solo_whist", {"session_hands": 5, "target": 20}, "session_hands, target"),
+    ("minnesota_whist", {"target": 5}, "target"),
+])
+def test_a_match_key_is_warned_of_an_episode_being_one_hand(game, variant, keys):
+    """`env("solo_whist", {"session_hands": 5})` built without a word and played one hand
+    an episode (an RL probe): keys that set a match's length do nothing here, and the
+    environment says so, naming them; the rules' other keys are quiet."""
+    with pytest.warns(UserWarning, match=f"{keys}: .*an episode is one hand"):
+        wenv.env(game, variant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wenv.env(game, {})

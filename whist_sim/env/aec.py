@@ -126,6 +126,24 @@ class _AgentIterable:
         return _agents(self.env, self.max_iter)
 
 
+def _warn_of_match_keys(game: Game) -> None:
+    """Name the variant keys set away from their defaults that set a match's length
+    (``Variant.match_keys``): an episode is one hand, so they do nothing here, and
+    ``session_hands = 5`` built without a word (an RL probe)."""
+    variant = game.variant
+    keys = type(variant).match_keys
+    if not keys:
+        return
+    defaults = type(variant)()
+    given = [key for key in keys if getattr(variant, key) != getattr(defaults, key)]
+    if given:
+        many = len(given) > 1
+        logger.warn("%s", f"variant {', '.join(given)}: {'these set' if many else 'it sets'}"
+                    " how long a match lasts, and an episode is one hand, so"
+                    f" {'they do' if many else 'it does'} nothing here (a tournament plays"
+                    " the whole match; docs/environment.md)")
+
+
 class WhistEnv(AECEnv):
     """One whist_sim game under one variant as a PettingZoo AEC environment."""
 
@@ -142,6 +160,7 @@ class WhistEnv(AECEnv):
             self.game = game
         else:
             self.game = make_game(game, variant, players)
+        _warn_of_match_keys(self.game)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise EnvError(f"render_mode = {render_mode!r} is not allowed; allowed values:"
                            f" {', '.join(RENDER_MODES)} (or None)")

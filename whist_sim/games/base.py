@@ -233,6 +233,11 @@ class DealState(ABC):
 class Variant:
     """Base of each game's variant: a frozen dataclass whose fields are the docs/rules/ keys."""
 
+    match_keys: ClassVar[tuple[str, ...]] = ()
+    """The keys that set how long a match (a session, a game to a target) lasts, not how a
+    hand is played: a learning environment, whose episode is one hand, names them when
+    they are set (``whist_sim.env``)."""
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], where: str = "variant") -> Variant:
         """Build and validate from a config table, naming any unknown key and the allowed ones."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, iter_cards, parse_card_list
 from whist_sim.games.action_log import CodedLog, log_codes
@@ -73,6 +73,8 @@ MAX_BEST_OF = 99
 @dataclass(frozen=True)
 class GermanWhistVariant(Variant):
     """The variant keys (docs/rules/) of German Whist, with their defaults."""
+
+    match_keys: ClassVar[tuple[str, ...]] = ("match",)
 
     count: str = "stage2"
     """Tricks that count: "stage2" (classic), "all", or "weighted" (stage-1 1, stage-2 2)."""

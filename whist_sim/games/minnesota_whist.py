@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, card_str, cards_str
 from whist_sim.games.action_log import CodedLog, log_codes
@@ -91,6 +91,8 @@ HANDS_PER_TARGET_POINT = 10
 @dataclass(frozen=True)
 class MinnesotaWhistVariant(Variant):
     """The variant keys (docs/rules/) of Minnesota Whist, with their defaults."""
+
+    match_keys: ClassVar[tuple[str, ...]] = ("target",)
 
     scoring: str = "default"
     """"default" (granders 7+: tricks - 6; others 7+: 2 x (tricks - 6); null: 7 - tricks

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from whist_sim.cards import SUIT_MASKS, SUITS, card_str, cards_str, parse_suit
 from whist_sim.games.action_log import CodedLog, log_codes
@@ -150,6 +150,8 @@ MAX_TARGET = 1_000_000_000
 @dataclass(frozen=True)
 class SoloWhistVariant(Variant):
     """The variant keys (docs/rules/) of Solo Whist, with their defaults."""
+
+    match_keys: ClassVar[tuple[str, ...]] = ("session_hands", "target")
 
     payments: str = "default"
     """"default" ladder 1/3/3/5/5/6/8 units, or "classic" 1/1/2/3/3/4/6."""
