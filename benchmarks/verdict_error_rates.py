@@ -13,6 +13,15 @@ without the guard, the same with skewness 0), Wald's bounds of ``SprtSettings``,
 - ``maximum``: "A maximum long enough". Normal pairs at nElo 0/40 (fixed-sample length
   411), a look every 20 pairs, the maximum at half, once and twice that length (the last
   look at the maximum itself), the truth at H0, midway and H1: % of duels inconclusive.
+- ``maximum-knockout``: the same for Knock-out Whist's share model, as a duel at four
+  seats plays it (A B A B, two seatings: a pair is A's share of two games, 0, 1/2 or 1)
+  at the duel's default hypotheses, 0/10 Elo per seat (Luce). Two spreads of shares at
+  each truth's Luce mean: tests/test_sprt.py's beta-binomial shares (a + b = 3: deals
+  favour one side, sd 0.40 at H0) and duplicate-like shares (the games of a deal split
+  one each in three pairs of four, sd 0.26 at H0, as a 150-pair duel of pimc(worlds=4)
+  against heuristic read: sd 0.256 at a mean of 0.510), exponentially tilted to the
+  mean. The maximum at half, once and twice the fixed-sample length of each spread
+  (``fixed_length`` at the spread under H0), by the model's own LLR (``llr_of_counts``).
 - ``limits``: "Limits", rare large losses. A binomial spread over -3..3 plus one loss
   of -9 (-15 for skewness -3 and beyond), as rare as gives the skewness (mirrored for a
   positive one), at each hypothesis pair, with and without the guard; the maximum five
@@ -43,7 +52,8 @@ without the guard, the same with skewness 0), Wald's bounds of ``SprtSettings``,
 
 ``limits``, ``wide`` and ``few`` read their last batch whole, past the maximum, as
 tests/test_sprt.py does (at 0/300 a maximum of 50 pairs is read at 20, 40 and 60);
-``maximum`` and ``stretch`` stop at the maximum itself, as a duel does.
+``maximum``, ``maximum-knockout`` and ``stretch`` stop at the maximum itself, as a duel
+does.
 
 Rates carry their binomial standard error. Runs are split between the sides as
 ``--runs`` says (so many at H0 and as many at H1).
@@ -52,9 +62,9 @@ Usage: python benchmarks/verdict_error_rates.py SUBCOMMAND [--runs N]
        [--seed S] [--batch B] (limits also [--cells=-2.5@0/25,...] [--told G]
        [--alpha A] [--beta B])
 Defaults (--runs 10000 for maximum, 2000 for few, 4000 for the others; --seed 1, --batch
-20, where few reads every 2 and 5 pairs) each take 1-10 s of one core (limits about 10 s,
-holm 5 s); the figures docs/statistics.md and docs/reading-a-report.md quote name the
-command line that printed them.
+20, where few reads every 2 and 5 pairs) each take 1-20 s of one core (limits about 10 s,
+holm 5 s, maximum-knockout 20 s); the figures docs/statistics.md and
+docs/reading-a-report.md quote name the command line that printed them.
 """
 
 from __future__ import annotations
@@ -67,10 +77,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, stats
 
-from whist_sim.inference import SprtSettings, fixed_sample_pairs, net_model
+from whist_sim.inference import (
+    CategoricalPairModel,
+    SprtSettings,
+    fixed_sample_pairs,
+    knockout_model,
+    net_model,
+)
 from whist_sim.inference.skewness import sample_skewness
+from whist_sim.inference.sprt import fixed_length
 from whist_sim.reports.multiplicity import holm, p_value
 
 Draw = Callable[[np.random.Generator, tuple[int, ...]], np.ndarray]
@@ -165,6 +182,37 @@ def mirrored_gamma(skewness: float) -> tuple[Draw, float]:
     return draw, math.sqrt(shape_k)
 
 
+KNOCKOUT_SPREAD = 3.0
+"""a + b of the beta-binomial shares of a Knock-out pair's games (tests/test_sprt.py's):
+the games of a deal agree more often than independent games would."""
+
+DUPLICATE_LIKE_SHARES = np.array([0.13, 0.74, 0.13])
+"""A B A B's two games of a deal (shares 0, 1/2, 1) split one each in 74% of pairs: sd
+0.255 at 1/2, as a duel of near-equal strategies read (``whist-sim duel "pimc(worlds=4)"
+heuristic --game knockout_whist --players 4 --max-deals 150 --seed 4``: sd 0.256, mean
+0.510 over 150 pairs): each deal's luck, played both ways, cancels."""
+
+
+def beta_binomial_shares(games: int, mean: float, spread: float = KNOCKOUT_SPREAD
+                         ) -> np.ndarray:
+    """Chances of 0, 1, ..., ``games`` games won of a pair, of mean share ``mean``,
+    over-dispersed as deals favour one side (tests/test_sprt.py's ``beta_binomial``)."""
+    return stats.betabinom.pmf(np.arange(games + 1), games, mean * spread,
+                               (1 - mean) * spread)
+
+
+def tilted_shares(base: np.ndarray, grid: np.ndarray, mean: float) -> np.ndarray:
+    """``base`` exponentially tilted (p_i ~ base_i e^(theta v_i)) to have ``mean``: not the
+    model's own tilt, so the test is not graded on pairs shaped by its model (as
+    tests/test_sprt.py's ``tilt_to_mean``)."""
+
+    def tilted(theta: float) -> np.ndarray:
+        weights = base * np.exp(theta * grid)
+        return weights / weights.sum()
+
+    return tilted(optimize.brentq(lambda t: tilted(t) @ grid - mean, -60, 60))
+
+
 def normal() -> tuple[Draw, float]:
     def draw(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
         return rng.standard_normal(shape)
@@ -247,6 +295,28 @@ def sequential(settings: SprtSettings, draw: Draw, shift: np.ndarray, max_pairs:
     return Runs(decision, n, skew, held, longest)
 
 
+def sequential_shares(model: CategoricalPairModel, settings: SprtSettings,
+                      chances: np.ndarray, runs: int, max_pairs: int, batch: int,
+                      rng: np.random.Generator) -> np.ndarray:
+    """``runs`` SPRTs of a categorical model's pairs drawn with ``chances`` on its grid,
+    read every ``batch`` pairs by the model's LLR of their counts, the last look at
+    ``max_pairs`` itself, as a duel's is: each one's decision (1 H1, -1 H0, 0 none)."""
+    counts = np.zeros((runs, chances.size))
+    decision = np.zeros(runs, dtype=int)
+    end = 0
+    while end < max_pairs:
+        step = min(batch, max_pairs - end)
+        end += step
+        live = np.flatnonzero(decision == 0)
+        if live.size == 0:
+            break
+        counts[live] += rng.multinomial(step, chances, size=live.size)
+        llr = model.llr_of_counts(counts[live], settings)
+        decision[live] = np.where(llr >= settings.upper, 1,
+                                  np.where(llr <= settings.lower, -1, 0))
+    return decision
+
+
 def percent(hits: int | np.integer, runs: int) -> str:
     """A rate in percent with its binomial standard error."""
     rate = hits / runs if runs else math.nan
@@ -291,6 +361,34 @@ def maximum(args: argparse.Namespace) -> None:
             ended = sequential(settings, draw, shift, cap, args.batch, rng)
             cells.append(percent(np.sum(ended.decision == 0), args.runs))
         print(f"| {label} ({cap}) | " + " | ".join(cells) + " |")
+
+
+def maximum_knockout(args: argparse.Namespace) -> None:
+    rng = np.random.default_rng(args.seed)
+    model = knockout_model(4, 2, 2)  # a duel's A B A B: seatings 0 and 1 (duel_model)
+    settings = SprtSettings.create()  # the duel's default hypotheses, 0/10
+    elo0, elo1 = settings.elo_bounds
+    grid = model.grid
+    spreads = (("beta-binomial", lambda mean: beta_binomial_shares(model.steps, mean)),
+               ("duplicate-like", lambda mean: tilted_shares(DUPLICATE_LIKE_SHARES, grid,
+                                                             mean)))
+    print(f"Knock-out share pairs, four seats, A B A B (two seatings: shares 0, 1/2, 1),"
+          f" Elo per seat (Luce) {elo0:g}/{elo1:g}, a look every {args.batch} pairs,"
+          f" alpha = beta = 0.05; beta-binomial shares (a + b = {KNOCKOUT_SPREAD:g}) and"
+          f" duplicate-like ones ({', '.join(f'{p:g}' for p in DUPLICATE_LIKE_SHARES)} at"
+          f" 1/2, tilted); {args.runs:,} duels a cell: % inconclusive")
+    print("| shares (sd at H0) | maximum | truth at H0 | truth midway | truth at H1 |")
+    print("|---|---|---|---|---|")
+    for name, shares in spreads:
+        truths = [shares(model.mean_at(elo)) for elo in (elo0, (elo0 + elo1) / 2, elo1)]
+        sd = moments(grid, truths[0])[1]
+        fixed = int(fixed_length(model, settings, sd))
+        for label, cap in (("half the fixed-sample length", fixed // 2),
+                           ("the fixed-sample length", fixed), ("twice it", 2 * fixed)):
+            cells = [percent(np.sum(sequential_shares(model, settings, chances, args.runs,
+                                                      cap, args.batch, rng) == 0), args.runs)
+                     for chances in truths]
+            print(f"| {name} ({sd:.3f}) | {label} ({cap:,}) | " + " | ".join(cells) + " |")
 
 
 def limits(args: argparse.Namespace) -> None:
@@ -434,10 +532,11 @@ LIMITS_CELLS = [f"{g}@{b}" for g in ("-1.5", "-2.5", "-3", "-4")
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    runs = {"maximum": 10_000, "limits": 4000, "wide": 4000, "stretch": 4000, "few": 2000,
-            "holm": 4000}
-    for name, function in (("maximum", maximum), ("limits", limits), ("wide", wide),
-                           ("stretch", stretch), ("few", few), ("holm", holm_family)):
+    runs = {"maximum": 10_000, "maximum-knockout": 4000, "limits": 4000, "wide": 4000,
+            "stretch": 4000, "few": 2000, "holm": 4000}
+    for name, function in (("maximum", maximum), ("maximum-knockout", maximum_knockout),
+                           ("limits", limits), ("wide", wide), ("stretch", stretch),
+                           ("few", few), ("holm", holm_family)):
         command = commands.add_parser(name)
         command.set_defaults(run=function)
         command.add_argument("--runs", type=int, default=runs[name],

@@ -316,13 +316,15 @@ def test_a_verdict_that_ran_out_names_what_raises_its_maximum(tmp_path):
 @pytest.mark.parametrize(("game", "sprt", "figures", "simulated"), [
     ("german_whist", {"elo0": 0, "elo1": 10}, "9-12% ", "German Whist-like pentanomial pairs"),
     ("solo_whist", {"elo0": 0, "elo1": 10}, "12-14% ", "normal pairs"),
-    ("knockout_whist", {"elo0": 0, "elo1": 10}, "12-14% ", "normal pairs"),
+    ("knockout_whist", {"elo0": 0, "elo1": 10}, "9-11% ",
+     "Knock-out Whist-like share pairs (four seats, A B A B)"),
 ])
 def test_the_short_maximum_note_quotes_what_was_simulated_for_its_model(
         game, sprt, figures, simulated):
     """The note quoted normal pairs' 12-14% for every game; German Whist's pentanomial
-    duels were measured at 9-12% (docs/statistics.md, "A maximum long enough"), and a
-    figure quoted without what it was measured on reads as the game's own."""
+    duels were measured at 9-12% and Knock-out Whist's share duels at four seats at 9-11%
+    (docs/statistics.md, "A maximum long enough"), and a figure quoted without what it
+    was measured on reads as the game's own."""
     config = duel_config("heuristic", "random", game, sprt=sprt)
     model, settings = duel_model(config), config.sprt.settings()
     warning = short_maximum_warning(model, settings, 10, "m", sd=0.4, seen=30)

@@ -689,17 +689,23 @@ fixed-sample length, 12-14% at the fixed-sample length and 1% at twice it."""
 
 INCONCLUSIVE_AT_SHORT_MAXIMUM = {
     "pentanomial": ("9-12%", "39-40%", "German Whist-like pentanomial pairs at 0/10 Elo"),
+    "knockout share": ("9-11%", "38-40%",
+                       "Knock-out Whist-like share pairs (four seats, A B A B) at 0/10 Elo"
+                       " per seat"),
 }
 """Per pair model, the share of simulated duels with the truth at a hypothesis that ended
 inconclusive with the maximum at the fixed-sample length and at half of it, and what was
-simulated (docs/statistics.md, "A maximum long enough": ``benchmarks/sprt_estimate_bias.py
---runs 1000 --seed 9 --max-deals N``). A model not named here quotes ``NORMAL_PAIRS_AT_SHORT
-_MAXIMUM``: the console quoted normal pairs' figures for German Whist too, whose own ran
-lower (a statistician's probe)."""
+simulated (docs/statistics.md, "A maximum long enough"): pentanomial pairs by
+``benchmarks/sprt_estimate_bias.py --runs 1000 --seed 9 --max-deals N``; Knock-out share
+pairs of a duel at four seats (two games a pair), beta-binomial and duplicate-like
+shares, by ``benchmarks/verdict_error_rates.py maximum-knockout --runs 10000 --seed 5``
+(9.0-10.6% and 37.8-40.1%, standard error 0.3-0.5 points). A model not named here quotes
+``NORMAL_PAIRS_AT_SHORT_MAXIMUM``: the console quoted normal pairs' figures for German
+Whist too, whose own ran lower (a statistician's probe)."""
 
 NORMAL_PAIRS_AT_SHORT_MAXIMUM = ("12-14%", "44-45%", "normal pairs at nElo 0/40")
 """The same for normal pairs (``ADVISED_MAXIMUM``'s simulation): what the net model's
-duels are quoted, and Knock-out Whist's share model's, which has no simulation of its own."""
+duels are quoted."""
 
 
 def needs_spread(model: PairModel, settings: SprtSettings) -> bool:
