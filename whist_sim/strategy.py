@@ -38,7 +38,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from whist_sim.games import GAMES
-from whist_sim.games.base import Game, WhistSimError, did_you_mean
+from whist_sim.games.base import Game, WhistSimError, closest, did_you_mean
 from whist_sim.helper_modules import helper_modules
 from whist_sim.raised import innermost_frame, raised_at, raised_text
 
@@ -204,6 +204,7 @@ def resolve_strategy(spec: str) -> type:
                 f"strategy {spec!r}: {missing}" if missing else
                 f"strategy {spec!r}: cannot import {module_name!r} ({exc}); it must be in the"
                 " folder whist-sim runs from, on PYTHONPATH or installed"
+                + shadowing_note(module_name)
             ) from None
         except SyntaxError as exc:  # its file and line, not "(syntax.py, line 2)"
             raise StrategyError(
@@ -220,7 +221,8 @@ def resolve_strategy(spec: str) -> type:
         except AttributeError:
             names = [name for name in dir(module) if not name.startswith("_")]
             raise StrategyError(f"strategy {spec!r}: {module_name} has no {attr!r}"
-                                + did_you_mean(attr, names)) from None
+                                + did_you_mean(attr, names)
+                                + shadowing_note(module_name)) from None
         return _checked_class(spec, found)
     ep = registered(spec)
     if ep is not None:
@@ -231,6 +233,7 @@ def resolve_strategy(spec: str) -> type:
         except Exception as exc:
             raise StrategyError(
                 f"strategy {spec!r}: loading {_described(ep)} raised {raised_text(exc)}"
+                + shadowing_note(ep.value.partition(":")[0].strip())
             ) from None
     names = sorted(available_strategies())
     if spec.lower().endswith(".toml"):  # `whist-sim check quickstart.toml`: a newcomer's
@@ -473,8 +476,9 @@ def _check_choose(spec: str, strategy: Any) -> None:
     choose = getattr(strategy, "choose", None)
     if not callable(choose) or getattr(type(strategy), "choose", None) is Strategy.choose:
         raise StrategyError(
-            f"strategy {spec!r}: {name} has no choose method of its own; a strategy's class"
-            " defines choose(self, view, rng) -> action (docs/writing-a-strategy.md)"
+            f"strategy {spec!r}: {name} has no choose method of its own{_spelt_as(strategy)};"
+            " a strategy's class defines choose(self, view, rng) -> action"
+            " (docs/writing-a-strategy.md)"
         )
     try:
         signature = inspect.signature(choose)
@@ -485,8 +489,31 @@ def _check_choose(spec: str, strategy: Any) -> None:
     except TypeError:
         raise StrategyError(
             f"strategy {spec!r}: {name}.choose{signature} cannot be called as"
-            " choose(view, rng); a strategy's class defines choose(self, view, rng) -> action"
+            f" choose(view, rng){_self_left_out(strategy)}; a strategy's class defines"
+            " choose(self, view, rng) -> action"
         ) from None
+
+
+def _spelt_as(strategy: Any) -> str:
+    """" (it has 'chose': choose misspelt?)" where a method of the class is one slip from choose: a
+    newcomer's ``def chose(...)`` read "has no choose method", naming no method of theirs."""
+    methods = [name for name in dir(type(strategy)) if not name.startswith("_")
+               and callable(getattr(type(strategy), name, None)) and name != "choose"]
+    meant = closest("choose", methods)
+    return "" if meant is None else f" (it has {meant!r}: choose misspelt?)"
+
+
+def _self_left_out(strategy: Any) -> str:
+    """" (its first parameter is 'view': self left out?)" for ``def choose(view, rng)``
+    written in a class, which read "Bot.choose(rng) cannot be called", a signature the
+    newcomer never wrote."""
+    function = inspect.getattr_static(type(strategy), "choose", None)
+    if not inspect.isfunction(function):
+        return ""
+    first = next(iter(inspect.signature(function).parameters), None)
+    return ("" if first in (None, "self") else
+            f" (def choose{inspect.signature(function)}: its first parameter, {first!r},"
+            " receives the strategy itself; write choose(self, view, rng))")
 
 
 def strategy_source(spec: str, game: str) -> dict[str, Any]:
@@ -555,6 +582,28 @@ def isolated_source(spec: str, search: list[str]) -> dict[str, Any]:
             "plugin_sha256": hashlib.sha256(file.read_bytes()).hexdigest(),
             "plugin_helpers": helper_modules(module_name.strip(), file,
                                              lambda name: _module_file(name, search_path))}
+
+
+def shadowing_note(module_name: str) -> str:
+    """A clause for a module of the working folder that shares its top-level name with
+    another: empty where there is none. whist-sim searches the folder it runs from first,
+    so a newcomer's ``strategies.py`` hid whist-sim's own ``strategies`` package (every
+    built-in then failed with "'strategies' is not a package"), while a ``random.py``
+    there was never imported, Python's ``random`` having come first ("random has no
+    'HighCard'"); neither message named the file to rename (a newcomer's probe)."""
+    top = module_name.partition(".")[0]
+    loaded = _source_file(sys.modules.get(top))
+    here = Path.cwd().resolve()
+    mine = [path for path in (here / f"{top}.py", here / top) if path.exists()]
+    if loaded is None or not mine:
+        return ""
+    if loaded == here / f"{top}.py" or loaded.is_relative_to(here / top):
+        return (f"; {top!r} was imported from {loaded}, in the folder whist-sim runs from,"
+                f" which hides the installed {top!r} that {module_name!r} belongs to:"
+                f" rename it (e.g. my_{top}) or run whist-sim from another folder")
+    return (f"; {top!r} is {loaded}, imported before the folder whist-sim runs from was"
+            f" searched, so {mine[0]} is not it: rename {mine[0].name} (e.g. my_{top})"
+            f" and name the class by the new module")
 
 
 def found_but_failed(module_name: str, exc: ImportError) -> str | None:

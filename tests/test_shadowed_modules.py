@@ -1,0 +1,85 @@
+"""A newcomer's file in the folder whist-sim runs from, named like a module that is
+already taken: the error names the file to rename (a newcomer's probe)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from whist_sim.strategy import StrategyError, build_strategy, resolve_strategy
+
+PLUGIN = '''
+class HighCard:
+    games = frozenset({"german_whist"})
+
+    def choose(self, view, rng):
+        return view.legal.bit_length() - 1
+'''
+
+
+def test_a_random_py_of_ones_own_is_named_as_not_the_module_imported(tmp_path, monkeypatch):
+    """``random.py`` beside the config read "random has no 'HighCard'": Python's random had
+    been imported first, and nothing said that the newcomer's file was never read."""
+    (tmp_path / "random.py").write_text(PLUGIN)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(StrategyError) as refused:
+        resolve_strategy("random:HighCard")
+    message = str(refused.value)
+    assert "random has no 'HighCard'" in message
+    assert f"so {tmp_path.resolve() / 'random.py'} is not it: rename random.py" in message
+
+
+def test_no_note_without_a_file_of_that_name_in_the_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StrategyError) as refused:
+        resolve_strategy("random:HighCard")
+    assert str(refused.value) == "strategy 'random:HighCard': random has no 'HighCard'"
+
+
+def test_a_strategies_py_of_ones_own_is_named_as_hiding_the_built_ins(tmp_path):
+    """``strategies.py`` in the working folder hid whist-sim's own ``strategies`` package:
+    every built-in failed with "'strategies' is not a package", naming no file."""
+    (tmp_path / "strategies.py").write_text(PLUGIN)
+    shown = subprocess.run([sys.executable, "-m", "whist_sim", "strategies"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+    line = next(line for line in shown.stdout.splitlines() if line.startswith("random "))
+    assert (f"'strategies' was imported from {Path(tmp_path).resolve() / 'strategies.py'}, in"
+            " the folder whist-sim runs from, which hides the installed 'strategies'") in line
+    assert "rename it (e.g. my_strategies)" in line
+
+
+class Misspelt:
+    games = frozenset({"german_whist"})
+
+    def chose(self, view, rng):
+        return view.legal.bit_length() - 1
+
+
+class SelfLeftOut:
+    games = frozenset({"german_whist"})
+
+    def choose(view, rng):  # the newcomer's slip under test: no self
+        return 0
+
+
+def test_a_misspelt_choose_is_named():
+    """``def chose(...)`` read "Bot has no choose method of its own", naming nothing of
+    the newcomer's own code (a newcomer's probe)."""
+    with pytest.raises(StrategyError, match=r"Misspelt has no choose method of its own \(it"
+                                            r" has 'chose': choose misspelt\?\); a strategy's"):
+        build_strategy(f"{__name__}:Misspelt", {}, "german_whist")
+
+
+def test_a_choose_without_self_says_so():
+    """``def choose(view, rng)`` read "Bot.choose(rng) cannot be called as choose(view,
+    rng)", a signature the newcomer never wrote."""
+    with pytest.raises(StrategyError, match=r"SelfLeftOut\.choose\(rng\) cannot be called as"
+                                            r" choose\(view, rng\) \(def choose\(view, rng\):"
+                                            r" its first parameter, 'view', receives the"
+                                            r" strategy itself; write choose\(self, view,"
+                                            r" rng\)\)"):
+        build_strategy(f"{__name__}:SelfLeftOut", {}, "german_whist")
