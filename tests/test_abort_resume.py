@@ -122,3 +122,28 @@ def test_a_finished_run_names_each_forfeiting_entrants_first_reason(tmp_path):
     assert clean.forfeit_lines() == []
     shown = CliRunner().invoke(app, ["run", "--resume", str(tmp_path / "run")])
     assert f"forfeits: {line}" in shown.output, shown.output
+
+
+def test_a_forfeit_line_counts_the_hands_an_entrant_sat_in_at_a_table_of_four(tmp_path):
+    """A newcomer's probe: a Solo Whist plug-in that raised at every decision read
+    "forfeited 100 of 200 hands", as if it had played half of them: it holds two seats of
+    each A B A B hand, and the first of them to act forfeits the hand for both."""
+    body = """
+[tournament]
+game = "solo_whist"
+deals = 4
+seed = 3
+deals_per_task = 2
+
+[[strategies]]
+use = "tests.plugins.faulty:RaisesEveryDecision"
+label = "failer"
+
+[[strategies]]
+use = "random"
+"""
+    summary = run_tournament(validate_config(tomllib.loads(body)), tmp_path / "run",
+                             workers=0, progress=False)
+    [line] = summary.forfeit_lines()
+    assert line.startswith("failer forfeited 8 of the 8 hands it sat in (8 of its 16"
+                           " seat-hands); first"), line

@@ -95,3 +95,12 @@ class RaisesHoldingTwoAces(RandomStrategy):
         if not view.tricks and view.hand >> 12 & 1 and view.hand >> 25 & 1:
             raise ValueError("deliberate failure holding two aces")
         return super().choose(view, rng)
+
+
+class RaisesEveryDecision:
+    """Raises at its first decision, in every game: a newcomer's plug-in not written yet."""
+
+    games = frozenset({"german_whist", "solo_whist"})
+
+    def choose(self, view: Any, rng: Random) -> int:
+        raise RuntimeError("not written yet")
