@@ -756,6 +756,20 @@ def test_a_test_whose_pairs_all_agree_is_not_told_to_play_more_pairs():
     assert "play more pairs" not in text and "too short" not in text
 
 
+def test_pairs_all_at_one_nonzero_margin_are_not_said_to_play_alike():
+    """A newcomer's Solo plug-in that forfeited every hand (-8.00 units in each of 50 pairs)
+    was told that "strategies that play alike on every deal, as one against itself does,
+    are not told apart by more pairs", of the heuristic it had lost every hand to."""
+    verdict = sequential_verdict(net_model(), SprtSettings(), [-8.0] * 50, finished=True)
+    text = verdict.text("a", "b")
+    assert verdict.decision == "inconclusive"
+    assert "play alike" not in text
+    assert text.endswith("the same margin in every pair, -8.00 points per hand, as when one"
+                         " side forfeits or loses every hand alike, has no spread for this"
+                         " test to scale it by, however many pairs are played; the margin"
+                         " itself is the evidence."), text
+
+
 def test_a_share_self_duel_at_symmetric_hypotheses_is_not_told_to_play_more_pairs():
     """A German Whist self-duel (every pair 1/2) at elo0=-10 elo1=10 read "LLR -0.00" and
     "the maximum of 200 pairs was too short ...; play more pairs" (a statistician's probe):

@@ -293,6 +293,15 @@ class Verdict:
         if self.estimate.pairs >= 2 and not self.estimate.sd > 0 and abs(self.llr) < FLAT_LLR:
             # a self-duel in points, or a share's at symmetric hypotheses: more pairs or
             # other bounds would leave it where it is
+            if self.estimate.mean_unit != "share" and self.estimate.mean != 0:
+                # a Solo plug-in that forfeited every hand (-8.00 in every pair) was said
+                # to "play alike" with the heuristic it lost every hand to (a newcomer's probe)
+                return ("; the pairs all agree, with no spread, and while they do the test"
+                        " cannot move (its LLR stays 0 at any length): the same margin in"
+                        f" every pair, {signed(self.estimate.mean, 2)}"
+                        f" {self.estimate.mean_unit}, as when one side forfeits or loses every"
+                        " hand alike, has no spread for this test to scale it by, however"
+                        " many pairs are played; the margin itself is the evidence.")
             return ("; the pairs all agree, with no spread, and while they do the test cannot"
                     " move (its LLR stays 0 at any length): strategies that play alike on"
                     " every deal, as one against itself does, are not told apart by more"
