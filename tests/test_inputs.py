@@ -945,6 +945,7 @@ def test_a_constructor_argument_left_out_says_where_to_give_it(tmp_path, monkeyp
     ("mybot.greedy", "mybot.greedy:ClassName"),
     ("mybot.greedy.Greedy", "mybot.greedy:Greedy"),
     ("mybot/greedy.py:Greedy", "mybot.greedy:Greedy"),
+    ("mybot.py:HighCard", "mybot:HighCard"),  # read "'mybot' is not a package" (a probe)
 ])
 def test_a_file_path_or_dotted_name_in_use_is_spelled_as_module_class(tmp_path, spec, spelled):
     """``use`` given as a file path or a dotted name was refused as an unknown strategy

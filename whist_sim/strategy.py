@@ -191,6 +191,10 @@ def resolve_strategy(spec: str) -> type:
         raise StrategyError(f"strategy {spec!r}: write an entry-point name or package.module:Class")
     if ":" in spec:
         module_name, _, attr = spec.partition(":")
+        if module_name.endswith(".py") and attr.isidentifier():  # a file's name, not a module's
+            raise StrategyError(
+                f"strategy {spec!r}: {module_name!r} is a file's name; a class is named by its"
+                f" module, without .py: write {_spelled_as_class(spec)}")
         if not _DOTTED_NAME.fullmatch(module_name) or not attr.isidentifier():
             raise StrategyError(
                 f"strategy {spec!r} is not package.module:Class (a dotted module name, a"
