@@ -83,3 +83,21 @@ def test_a_choose_without_self_says_so():
                                             r" strategy itself; write choose\(self, view,"
                                             r" rng\)\)"):
         build_strategy(f"{__name__}:SelfLeftOut", {}, "german_whist")
+
+
+class NamesAGameWrongly:
+    games = frozenset({"german"})
+
+    def choose(self, view, rng):
+        return 0
+
+
+def test_a_games_entry_that_is_no_game_is_named():
+    """``games = frozenset({"german"})`` read "does not play german_whist; it supports:
+    german" in a run and a duel, never saying that "german" is no game's name."""
+    from whist_sim.games import make_game
+
+    with pytest.raises(StrategyError) as refused:
+        build_strategy(f"{__name__}:NamesAGameWrongly", {}, make_game("german_whist"))
+    assert ("('german' is not a game; the games: german_whist, knockout_whist,"
+            in str(refused.value))

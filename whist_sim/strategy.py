@@ -340,7 +340,7 @@ def strategy_class(spec: str, game: str | Game) -> type:
     if game not in supported:
         raise StrategyError(
             f"strategy {spec!r} does not play {game}; it supports: {', '.join(sorted(supported))}"
-        )
+            + _not_games(supported))
     for_game = getattr(cls, "for_game", None)
     if not callable(for_game):
         return cls
@@ -496,6 +496,18 @@ def _check_choose(spec: str, strategy: Any) -> None:
             f" choose(view, rng){_self_left_out(strategy)}; a strategy's class defines"
             " choose(self, view, rng) -> action"
         ) from None
+
+
+def _not_games(supported: Any) -> str:
+    """" ('german' is not a game (did you mean 'german_whist'?); the games: ...)" for names
+    in a class's ``games`` that are no game's: ``games = {"german"}`` read "does not play
+    german_whist; it supports: german" in a run and a duel (a newcomer's probe)."""
+    unknown = sorted(str(name) for name in supported if name not in GAMES)
+    if not unknown:
+        return ""
+    said = ("is not a game" + did_you_mean(unknown[0], GAMES) if len(unknown) == 1
+            else "are not games")
+    return f" ({', '.join(map(repr, unknown))} {said}; the games: {', '.join(sorted(GAMES))})"
 
 
 def _spelt_as(strategy: Any) -> str:
