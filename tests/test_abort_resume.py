@@ -147,3 +147,16 @@ use = "random"
     [line] = summary.forfeit_lines()
     assert line.startswith("failer forfeited 8 of the 8 hands it sat in (8 of its 16"
                            " seat-hands); first"), line
+    # the report's Forfeits section counts the hands too: its rate by seat-hands read 0.5
+    from whist_sim.reports.forfeits_section import forfeits_section
+    from whist_sim.reports.run_facts import RunFacts
+    from whist_sim.store import RunFolder
+
+    folder = RunFolder.open(summary.path)
+    [section] = forfeits_section(folder, tmp_path, RunFacts.of(folder))
+    table = section.tables[0]
+    rows = {row[0]: dict(zip(table.header, row, strict=True)) for row in table.rows}
+    assert (rows["failer"]["rate"], rows["failer"]["hands sat in"],
+            rows["failer"]["hands forfeited"], rows["failer"]["rate (hands)"]) == (
+        "0.5000", "8", "8", "1.0000")
+    assert "the first of its seats to act forfeits the hand" in section.paragraphs[0]

@@ -607,11 +607,15 @@ def points_distribution_of(counts: pl.LazyFrame) -> pl.LazyFrame:
 def forfeits(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: hands, forfeits, forfeit rate and the first error it raised.
 
-    Columns: strategy, hands, forfeits, forfeit_rate, first_error, first_deal_key, benched.
-    A seat forfeits when its strategy raised, made an illegal move or ran out of
-    time, or unplayed once it was benched (``benched`` counts those: ``bench_after``);
-    "first" is in play order (deal, pairing, rotation, hand). Strategies
-    that never forfeited are listed with 0.
+    Columns: strategy, hands, forfeits, forfeit_rate, first_error, first_deal_key, benched,
+    sat_in, hands_forfeited. A seat forfeits when its strategy raised, made an illegal move
+    or ran out of time, or unplayed once it was benched (``benched`` counts those:
+    ``bench_after``); "first" is in play order (deal, pairing, rotation, hand). Strategies
+    that never forfeited are listed with 0. ``hands`` and ``forfeits`` count seat-hands;
+    ``sat_in`` and ``hands_forfeited`` the hands themselves, which differ where a strategy
+    holds two seats of a hand (Solo Whist's A B A B): the first of its seats to act
+    forfeits the hand, so a strategy that raised at every decision forfeited half its
+    seat-hands and every hand it sat in.
     """
     return forfeits_of(forfeit_counts(seats, deals))
 
@@ -619,7 +623,9 @@ def forfeits(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
 def forfeit_counts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     """Per strategy: hands, forfeits (null for none) and the first forfeit's error and
     deal_key, in play order (unsorted): what :func:`forfeits_of` combines."""
-    hands = seats.group_by("strategy").agg(pl.len().cast(pl.Int64).alias("hands"))
+    hand = pl.struct(*HAND_ORDER)  # a hand, as ints: counted faster than its deal_key
+    hands = seats.group_by("strategy").agg(pl.len().cast(pl.Int64).alias("hands"),
+                                           hand.n_unique().cast(pl.Int64).alias("sat_in"))
     errors = deals.select("deal_key", "error")
     failed = (
         seats.filter(pl.col("result") == "forfeit")
@@ -627,6 +633,7 @@ def forfeit_counts(seats: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         .group_by("strategy")
         .agg(
             pl.len().cast(pl.Int64).alias("forfeits"),
+            hand.n_unique().cast(pl.Int64).alias("hands_forfeited"),
             pl.col("error").sort_by(list(HAND_ORDER)).first().alias("first_error"),
             pl.col("deal_key").sort_by(list(HAND_ORDER)).first().alias("first_deal_key"),
             pl.col("error").str.contains(BENCHED, literal=True).sum().cast(pl.Int64)
@@ -649,11 +656,13 @@ def forfeits_of(counts: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("first_error").filter(forfeited).first(),
             pl.col("first_deal_key").filter(forfeited).first(),
             pl.col("benched").sum(),
+            pl.col("sat_in").sum(),  # deal ranges are disjoint: their hands add up
+            pl.col("hands_forfeited").sum(),
         )
-        .with_columns(pl.col("forfeits").fill_null(0))
+        .with_columns(pl.col("forfeits").fill_null(0), pl.col("hands_forfeited").fill_null(0))
         .with_columns(forfeit_rate=pl.col("forfeits") / pl.col("hands"))
         .select("strategy", "hands", "forfeits", "forfeit_rate", "first_error", "first_deal_key",
-                "benched")
+                "benched", "sat_in", "hands_forfeited")
         .sort(["forfeits", "strategy"], descending=[True, False])
     )
 

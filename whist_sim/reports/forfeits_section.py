@@ -44,15 +44,33 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
     ]
     if benched.height:
         columns.insert(3, ("unplayed (benched)", column("benched")))
+    doubled = bool((failed["sat_in"] != failed["hands"]).any())
+    if doubled:  # a strategy at two seats of a hand: its forfeits read half of them
+        at = [title for title, _ in columns].index("rate") + 1
+        columns[at:at] = [("hands sat in", column("sat_in")),
+                          ("hands forfeited", column("hands_forfeited")),
+                          ("rate (hands)", lambda r: fmt(r["hands_forfeited"] / r["sat_in"]
+                                                         if r["sat_in"] else None, 4))]
     return [Section(
         "Forfeits",
         ["Hands a strategy forfeited because it raised an error, made an illegal move"
          " or exceeded its time budget, with the first error in play order (its first"
          " line; a bot's last lines of stderr follow it in the deal's `error` column)."
          f" Forfeits count as losses{where}." + none
+         + (DOUBLED_SEATS if doubled else "")
          + _benched_text(benched, folder.meta().get("benched") or {})],
         [table_of(failed, columns, name="forfeits")],
     )]
+
+
+DOUBLED_SEATS = (
+    " Where a strategy holds two seats of a hand (line-up A B A B), the first of its seats"
+    " to act forfeits the hand and the other seat loses it, so its forfeits are at most half"
+    " its seat-hands: `hands sat in`, `hands forfeited` and `rate (hands)` count the hands"
+    " (a strategy that failed every hand it sat in reads 0.5000 by seat-hands and 1.0000"
+    " by hands).")
+"""Why the Forfeits table counts hands too where a strategy holds two seats of one (a
+newcomer's probe read a plug-in that raised at every decision as forfeiting half)."""
 
 
 def _benched_text(benched: pl.DataFrame, record: dict) -> str:

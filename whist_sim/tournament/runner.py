@@ -143,11 +143,9 @@ class RunSummary:
             failed = forfeits(folder.scan("seats"), folder.scan("deals")).filter(
                 pl.col("forfeits") > 0).collect()
             benched = folder.meta().get("benched") or {}
-            # a scan of every seat row: only where there is a forfeit to count
-            sat_in = _hands_sat_in(folder.scan("seats")) if failed.height else {}
         except RunFolderError:  # no results yet
             return []
-        return [f"{row['strategy']} forfeited {_forfeit_count(row, sat_in)}"
+        return [f"{row['strategy']} forfeited {_forfeit_count(row)}"
                 f"{_benched_words(row, benched)};"
                 f" first ({row['first_deal_key']}): {first_line(row['first_error'])}"
                 for row in failed.iter_rows(named=True)]
@@ -159,25 +157,15 @@ class RunSummary:
         return self.verdict.text(*self.labels)
 
 
-def _hands_sat_in(seats: pl.LazyFrame) -> dict[str, tuple[int, int]]:
-    """Per strategy: the hands it held a seat in, and those a seat of it forfeited."""
-    counted = seats.group_by("strategy").agg(
-        pl.col("deal_key").n_unique().alias("sat_in"),
-        pl.col("deal_key").filter(pl.col("result") == "forfeit").n_unique().alias("lost"),
-    ).collect()
-    return {row["strategy"]: (row["sat_in"], row["lost"]) for row in counted.iter_rows(named=True)}
-
-
-def _forfeit_count(row: dict[str, Any], sat_in: dict[str, tuple[int, int]]) -> str:
+def _forfeit_count(row: dict[str, Any]) -> str:
     """"44 of 80 hands"; where the strategy held two seats of a hand (Solo Whist's
-    A B A B), its hands as well as its seat-hands: a strategy that raised at every decision
-    read "forfeited 100 of 200 hands", half, where the first of its seats to act had
-    forfeited every hand it sat in (a newcomer's probe)."""
-    hands, lost = sat_in.get(row["strategy"], (row["hands"], row["forfeits"]))
-    if hands == row["hands"]:
+    A B A B), its hands as well as its seat-hands (``analyses.forfeits``): a strategy that
+    raised at every decision read "forfeited 100 of 200 hands", half, where the first of
+    its seats to act had forfeited every hand it sat in (a newcomer's probe)."""
+    if row["sat_in"] == row["hands"]:
         return f"{row['forfeits']:,} of {row['hands']:,} hands"
-    return (f"{lost:,} of the {hands:,} hands it sat in ({row['forfeits']:,} of its"
-            f" {row['hands']:,} seat-hands)")
+    return (f"{row['hands_forfeited']:,} of the {row['sat_in']:,} hands it sat in"
+            f" ({row['forfeits']:,} of its {row['hands']:,} seat-hands)")
 
 
 def _benched_words(row: dict[str, Any], benched: dict[str, Any]) -> str:
