@@ -101,3 +101,42 @@ def test_a_games_entry_that_is_no_game_is_named():
         build_strategy(f"{__name__}:NamesAGameWrongly", {}, make_game("german_whist"))
     assert ("('german' is not a game; the games: german_whist, knockout_whist,"
             in str(refused.value))
+
+
+class GamesOfNoText:
+    games = frozenset({1, "german_whist"})
+
+    def choose(self, view, rng):
+        return 0
+
+
+class GamesAsANumber:
+    games = 5
+
+    def choose(self, view, rng):
+        return 0
+
+
+@pytest.mark.parametrize("name", ["GamesOfNoText", "GamesAsANumber"])
+def test_a_games_attribute_that_is_no_set_of_names_is_refused_in_one_line(name):
+    """``games = frozenset({1, "german_whist"})`` ended `whist-sim check` in a TypeError
+    sorting them, and ``games = 5`` in "'int' object is not iterable" (a hostile reading)."""
+    from whist_sim.checking import check_strategy
+    from whist_sim.games import make_game
+
+    with pytest.raises(StrategyError, match="write a set of game names"):
+        build_strategy(f"{__name__}:{name}", {}, make_game("german_whist"))
+    with pytest.raises(StrategyError, match="write a set of game names"):
+        check_strategy(f"{__name__}:{name}", deals=1)
+
+
+def test_a_working_folder_removed_under_the_process_leaves_the_error_as_it_was(
+        tmp_path, monkeypatch):
+    """The note on a file of one's own read the working folder, and a folder removed under
+    the process raised FileNotFoundError in place of the error it was explaining."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    with pytest.raises(StrategyError, match="cannot import 'nosuchmodule'"):
+        resolve_strategy("nosuchmodule:X")

@@ -309,13 +309,23 @@ def claimed_games(strategy: Any, name: str | None = None) -> frozenset[str] | No
     games = getattr(strategy, "games", None)
     if games is None:
         return None
+    shown = name or getattr(strategy, "__name__", type(strategy).__name__)
     if isinstance(games, str):
-        shown = name or getattr(strategy, "__name__", type(strategy).__name__)
         raise StrategyError(
             f"strategy {shown!r}: its games attribute is the text {games!r}; write a set of"
             f" game names, e.g. games = frozenset({{{games!r}}})"
         )
-    return frozenset(games)
+    try:
+        claimed = frozenset(games)
+    except TypeError:  # games = 5: "'int' object is not iterable", a traceback in check
+        claimed = None
+    if claimed is None or not all(isinstance(game, str) for game in claimed):
+        # {1, "german_whist"} ended `check` in a TypeError sorting them (a hostile reading)
+        raise StrategyError(
+            f"strategy {shown!r}: its games attribute is {games!r}; write a set of game"
+            f" names (texts), e.g. games = frozenset({{'german_whist'}}); known games:"
+            f" {', '.join(sorted(GAMES))}")
+    return claimed
 
 
 def strategy_class(spec: str, game: str | Game) -> type:
@@ -609,7 +619,10 @@ def shadowing_note(module_name: str) -> str:
     'HighCard'"); neither message named the file to rename (a newcomer's probe)."""
     top = module_name.partition(".")[0]
     loaded = _source_file(sys.modules.get(top))
-    here = Path.cwd().resolve()
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # a folder removed under the process: no file of it hides anything
+        return ""
     mine = [path for path in (here / f"{top}.py", here / top) if path.exists()]
     if loaded is None or not mine:
         return ""
