@@ -355,19 +355,19 @@ def defence_range(variant: Mapping[str, Any], contract: str) -> tuple[float, flo
     return -high / defenders_per_declarer_seat, -low / defenders_per_declarer_seat
 
 
-def within_units_range(bidding: pl.DataFrame, variant: Mapping[str, Any],
+def within_units_range(table: pl.DataFrame, variant: Mapping[str, Any],
                        name: str = "units_per_contract",
                        ranged: Callable[[Mapping[str, Any], str], tuple[float, float]]
                        = units_range) -> pl.DataFrame:
-    """The bidding table with each ``units_per_contract`` interval cut to what one contract
-    can pay a declarer-side seat (:func:`units_range`), as a rate's is cut at 0 and 1 and
-    Minnesota's points at a hand's range: over two or three deal indices the t-interval
+    """``table`` (the bidding table) with each ``units_per_contract`` interval cut to what
+    one contract can pay a declarer-side seat (:func:`units_range`), as a rate's is cut at 0
+    and 1 and Minnesota's points at a hand's range: over two or three deal indices the t-interval
     alone passed it (a misère, ±9 units, read ``1.80 [-10.44, 14.04]``; an Abundance, ±15,
     ``5.00 [-38.03, 48.03]``: a probe). The defence table's ``units_per_defence`` the same
     way, by what one defender can get (:func:`defence_range`)."""
-    if not bidding.height:
-        return bidding
-    ends = [ranged(variant, contract) for contract in bidding["contract"]]
+    if not table.height:
+        return table
+    ends = [ranged(variant, contract) for contract in table["contract"]]
     low = pl.Series([e[0] for e in ends], dtype=pl.Float64)
     high = pl.Series([e[1] for e in ends], dtype=pl.Float64)
 
@@ -379,7 +379,7 @@ def within_units_range(bidding: pl.DataFrame, variant: Mapping[str, Any],
                                              pl.lit(high)))
                 .alias(f"{name}_{end}"))
 
-    return bidding.with_columns(cut("lo"), cut("hi"))
+    return table.with_columns(cut("lo"), cut("hi"))
 
 
 def _ladder(variant: Mapping[str, Any]) -> tuple[dict[str, int], float]:
