@@ -606,3 +606,62 @@ def test_the_cli_check_of_a_run_folder_names_it_as_one_and_the_commands_that_che
     assert f"{run}: is a run folder, and whist-sim check checks a strategy" in result.output
     assert f"whist-sim report {run}" in result.output
     assert "unknown strategy" not in result.output
+
+
+class TakesTheHighestAction(RandomStrategy):
+    """A card-only author's mistake: the highest legal action, in every phase. In a Solo
+    Whist auction the highest is abundance declared, the top call."""
+
+    games = frozenset({"solo_whist"})
+
+    def choose(self, view, rng):
+        return view.legal.bit_length() - 1
+
+
+def test_the_check_reports_the_calls_a_strategy_made_in_each_phase():
+    """A card-only plug-in bid abundance declared every hand and the check said only
+    "passed" (a probe): what it called is part of what it plays."""
+    report = check_strategy(TakesTheHighestAction, deals=2)
+    bids = dict(report.calls)[("solo_whist", "bid")]
+    assert [name for name, _ in bids] == ["abundance_declared"]
+    assert any("solo_whist, bid: abundance_declared" in line for line in report.call_lines)
+
+
+def test_the_check_notes_a_strategy_that_makes_one_bid_at_every_turn():
+    report = check_strategy(TakesTheHighestAction, deals=2)
+    (note,) = report.notes
+    assert "abundance_declared at every one of its" in note
+    assert "view.phase" in note and "PASS" in note
+
+
+def test_a_strategy_that_bids_as_the_cards_fall_has_its_bids_counted_and_no_note():
+    report = check_strategy("random", games=["solo_whist"], deals=2)
+    bids = dict(dict(report.calls)[("solo_whist", "bid")])
+    assert len(bids) > 1 and sum(bids.values()) > 0
+    assert report.notes == ()
+
+
+def test_a_game_without_calls_reports_none():
+    report = check_strategy("random", games=["german_whist"], deals=1)
+    assert report.calls == () and report.call_lines == ()
+
+
+def test_the_cli_check_prints_the_calls_and_the_note(tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    (tmp_path / "highest.py").write_text(
+        "class Highest:\n"
+        "    games = frozenset({'solo_whist'})\n"
+        "    def choose(self, view, rng):\n"
+        "        return view.legal.bit_length() - 1\n")
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "whist_sim", "check", "highest:Highest", "--deals", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}:{root}"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "passed:" in result.stdout
+    assert "solo_whist, bid: abundance_declared" in result.stdout
+    assert "note:" in result.stdout + result.stderr

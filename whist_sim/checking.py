@@ -88,6 +88,13 @@ CHECK_TIME_LIMIT = 10.0
 strategy that looped in one decision kept ``whist-sim check`` silent for ever; a search
 meant for a longer limit is checked with that limit (``time_limit``, ``--time-limit``)."""
 
+SAME_BID_NOTE_FROM = 10
+"""Bidding turns from which one and the same bid (not a pass) at every turn is noted: fewer
+can happen by chance to a strategy that bids by its cards."""
+
+CALLS_FROM = 52
+"""The first action number that is not a card: every game numbers its calls from here."""
+
 TABLE_SIZES: dict[str, tuple[int, ...]] = {"knockout_whist": (2, 4, 7)}
 """Table sizes checked for games that have a choice (others: their only size)."""
 
@@ -117,6 +124,39 @@ class CheckReport:
     """Decisions the strategy made, over both plays of every deal."""
     not_played: tuple[str, ...] = ()
     """Settings not checked because the bot's ``hello`` says it does not play them."""
+    calls: tuple[tuple[tuple[str, str], tuple[tuple[str, int], ...]], ...] = ()
+    """Per (game, phase), what the strategy chose where a call was among two or more legal
+    actions (a bid, a trump named, a knock), each with how often, most often first: a
+    card-only plug-in that takes the highest action bids abundance declared every Solo Whist
+    hand, which plays by the rules and so passes, and this is where its author sees it."""
+
+    @property
+    def call_lines(self) -> tuple[str, ...]:
+        """One line per game and phase: each call made, how often and its share."""
+        lines = []
+        for (game, phase), made in self.calls:
+            total = sum(count for _, count in made)
+            shown = ", ".join(f"{name} {count:,} ({count / total:.0%})" for name, count in made)
+            lines.append(f"{game}, {phase}: {shown}")
+        return tuple(lines)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What passed but looks like a mistake: one bid other than a pass at every bidding
+        turn (``SAME_BID_NOTE_FROM`` or more), the mark of a strategy written for the cards
+        alone answering an auction as if its calls were cards."""
+        notes = []
+        for (game, phase), made in self.calls:
+            if phase != "bid" or len(made) != 1:
+                continue
+            (name, count), = made
+            if name != "pass" and count >= SAME_BID_NOTE_FROM:
+                notes.append(
+                    f"in {game} it bid {name} at every one of its {count:,} bidding turns;"
+                    f" if it is not meant to bid, answer {game}.PASS (52) when view.phase =="
+                    f" \"bid\" (docs/writing-a-strategy.md, \"The other games' views and"
+                    " actions\")")
+        return tuple(notes)
 
     @property
     def verdict(self) -> str:
@@ -186,6 +226,7 @@ def check_strategy(
     decisions = [0]
     hello = _bot_hello(strategy_or_spec)
     not_played: list[str] = []
+    calls: list[tuple[tuple[str, str], tuple[tuple[str, int], ...]]] = []
     for game_name in checked:
         watched = _Watched(_build(strategy_or_spec, game_name, params), decisions)
         opponent = build_strategy(built_in_spec("random"), None, game_name)
@@ -203,12 +244,28 @@ def check_strategy(
                         _check_deal(watched, opponent, game, seat, seed + played, name, label,
                                     time_limit)
                         played += 1
+        calls += _calls_made(make_game(game_name, None, sizes[0]), watched.calls)
     if not variants:
         raise StrategyCheckError(
             f"{name}: nothing to check: its hello lists variants of"
             f" {', '.join(checked)} that none of the checked settings has (not played:"
             f" {'; '.join(not_played)}); list a checked setting's values in hello.variants")
-    return CheckReport(name, tuple(checked), variants, played, decisions[0], tuple(not_played))
+    return CheckReport(name, tuple(checked), variants, played, decisions[0], tuple(not_played),
+                       tuple(calls))
+
+
+def _calls_made(game: Game, calls: Mapping[tuple[str, int], int]
+                ) -> list[tuple[tuple[str, str], tuple[tuple[str, int], ...]]]:
+    """``CheckReport.calls`` for one game from the watched strategy's tally of (phase,
+    action): actions named by the game, cards together as "a card" (a Knock-out dog's
+    choice is a card or the knock), per phase in the order first met, most made first."""
+    by_phase: dict[str, dict[str, int]] = {}
+    for (phase, action), count in calls.items():
+        name = game.action_str(action) if action >= CALLS_FROM else "a card"
+        made = by_phase.setdefault(phase, {})
+        made[name] = made.get(name, 0) + count
+    return [((game.name, phase), tuple(sorted(made.items(), key=lambda item: -item[1])))
+            for phase, made in by_phase.items()]
 
 
 def _table_sizes(checked: Iterable[str], players: int | None) -> dict[str, tuple[int, ...]]:
@@ -433,6 +490,9 @@ class _Watched:
         self.decisions = decisions
         self.view: Any = None
         """The view of the decision asked last (the one running, if one runs)."""
+        self.calls: dict[tuple[str, int], int] = {}
+        """(phase, action) -> times chosen, at decisions with a call among two or more
+        legal actions (``CheckReport.calls``)."""
         # the play loop's calls around decisions reach the strategy as in a tournament: a
         # bot's ready_seats starts its processes outside every decision's time (without
         # it, each fresh process started inside a decision, and `check --isolate
@@ -456,6 +516,11 @@ class _Watched:
         self.decisions[0] += 1
         if _snapshot(view) != before:
             raise _ViewMutated(_what_changed(before, view))
+        legal = getattr(view, "legal", 0)
+        if (isinstance(legal, int) and legal >> CALLS_FROM and legal & (legal - 1)
+                and isinstance(action, int)):  # a choice, not a forced pass
+            key = (str(getattr(view, "phase", "")), action)
+            self.calls[key] = self.calls.get(key, 0) + 1
         return action
 
 

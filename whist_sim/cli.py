@@ -594,6 +594,12 @@ def check(
         _fail(exc)
         return
     typer.echo(report.verdict)
+    if report.call_lines:
+        typer.echo("what it chose where a call was among its choices:")
+        for line in report.call_lines:
+            typer.echo(f"  {line}")
+    for note in report.notes:
+        typer.secho(f"note: {note}", fg=typer.colors.YELLOW)
 
 
 def _refuse_a_run_folder(strategy: str) -> None:
