@@ -665,3 +665,9 @@ def test_the_cli_check_prints_the_calls_and_the_note(tmp_path):
     assert "passed:" in result.stdout
     assert "solo_whist, bid: abundance_declared" in result.stdout
     assert "note:" in result.stdout + result.stderr
+
+
+def test_a_rare_call_shows_its_share_to_one_decimal_not_as_none():
+    report = CheckReport("x", ("solo_whist",), 1, 1, 1,
+                         calls=((("solo_whist", "bid"), (("pass", 908), ("cop", 2))),))
+    assert report.call_lines == ("solo_whist, bid: pass 908 (100%), cop 2 (0.2%)",)

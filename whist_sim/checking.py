@@ -136,7 +136,7 @@ class CheckReport:
         lines = []
         for (game, phase), made in self.calls:
             total = sum(count for _, count in made)
-            shown = ", ".join(f"{name} {count:,} ({count / total:.0%})" for name, count in made)
+            shown = ", ".join(f"{name} {count:,} ({_share(count, total)})" for name, count in made)
             lines.append(f"{game}, {phase}: {shown}")
         return tuple(lines)
 
@@ -252,6 +252,13 @@ def check_strategy(
             f" {'; '.join(not_played)}); list a checked setting's values in hello.variants")
     return CheckReport(name, tuple(checked), variants, played, decisions[0], tuple(not_played),
                        tuple(calls))
+
+
+def _share(count: int, total: int) -> str:
+    """A call's share of its phase: a whole percent, or one decimal under 1% (2 cops in 910
+    bids read "0%", as if none had been made)."""
+    share = count / total
+    return f"{share:.1%}" if share < 0.01 else f"{share:.0%}"
 
 
 def _calls_made(game: Game, calls: Mapping[tuple[str, int], int]
