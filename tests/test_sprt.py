@@ -36,7 +36,7 @@ from whist_sim.inference import (
     tilted_distribution,
 )
 from whist_sim.inference.skewness import corrected_t, corrected_t_inverse, sample_skewness
-from whist_sim.inference.sprt import one_sided_bounds
+from whist_sim.inference.sprt import fixed_length, one_sided_bounds
 
 BATCH = 20
 """Pairs between two looks at the LLR, as the duel driver plays them."""
@@ -1431,3 +1431,30 @@ def test_a_verdict_names_the_unit_of_its_hypotheses_where_it_first_quotes_one(se
     text = fixed_verdict(net_model(), settings_, strong).text("a", "b")
     low = settings_.bounds[0]
     assert text.startswith(f"a is stronger than b by more than {low:g} {unit}"), text
+
+
+def test_an_inconclusive_fixed_sample_test_names_the_pairs_it_would_need():
+    """"more pairs are needed" named no number (a statistician's probe): the fixed-sample
+    length at the spread seen says how many, and run.json keeps it."""
+    on_net = SprtSettings.from_mapping({"net0": 0, "net1": 0.5})
+    rng = np.random.default_rng(3)
+    values = rng.normal(0.3, 4.0, 40)
+    verdict = fixed_verdict(net_model(), on_net, values)
+    assert verdict.decision == "inconclusive"
+    needed = fixed_length(net_model(), on_net, verdict.estimate.sd)
+    assert needed > 40
+    assert (f"more pairs are needed: a fixed-sample test of these hypotheses needs about"
+            f" {int(needed):,} at the spread seen so far") in verdict.text("a", "b")
+    assert verdict.as_dict()["fixed_sample_pairs"] == int(needed)
+    assert verdict.maximum_too_short is False  # a fixed test has no maximum to be short
+
+
+def test_in_normalised_elo_the_pairs_needed_are_not_said_to_rest_on_the_spread():
+    """Hypotheses in normalised Elo count their gap in spreads: the length is theirs alone."""
+    settings_ = SprtSettings.from_mapping({"elo0": 0, "elo1": 10})
+    rng = np.random.default_rng(3)
+    verdict = fixed_verdict(net_model(), settings_, rng.normal(0.0, 4.0, 40))
+    assert verdict.decision == "inconclusive"
+    needed = fixed_sample_pairs(net_model(), settings_, 1.0)
+    assert (f"more pairs are needed: a fixed-sample test of these hypotheses needs {needed:,}"
+            " (docs/statistics.md") in verdict.text("a", "b")

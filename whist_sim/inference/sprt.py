@@ -90,7 +90,12 @@ class Verdict:
     fixed_pairs: float = math.nan
     """For a sequential test that reached its maximum undecided: the pairs a fixed-sample
     test of the hypotheses needs at the pairs' spread (:func:`fixed_length`; inf beyond
-    counting), to say whether the maximum was too short for them. NaN otherwise."""
+    counting), to say whether the maximum was too short for them; for an undecided
+    fixed-sample test, the same, to say how many pairs it needs. NaN otherwise."""
+    length_needs_spread: bool = True
+    """Whether ``fixed_pairs`` depends on the pairs' spread (:func:`needs_spread`): not
+    for hypotheses in normalised Elo, so the text says "at the spread seen" only where
+    it does."""
     finished: bool = False
     """The pairs read are all a sequential test may read (its maximum): a decision with
     this False is an early stop (``stopped_early``)."""
@@ -110,7 +115,7 @@ class Verdict:
         Without the last two, five pairs all won (+inf Elo, 95%: at least +46, against
         bounds 0/10) read "the true difference often lies between the two" (a
         statistician's probe)."""
-        return self.decision == "inconclusive" and (
+        return self.sequential and self.decision == "inconclusive" and (
             is_short(self.estimate.pairs, self.fixed_pairs) or self._spread_unknown
             or self._interval_beyond() is not None)
 
@@ -371,8 +376,30 @@ class Verdict:
             f"a fixed-sample test cannot decide after {_pairs(pairs)} {self._rates()}: the"
             " one-sided bounds of"
             f" the mean, {self._mean(lower_bound)} to {self._mean(upper_bound)}, take in both"
-            f" {at_h0} and {at_h1}; more pairs are needed."
+            f" {at_h0} and {at_h1}; more pairs are needed{self._fixed_needed()}."
         )
+
+    def _fixed_needed(self) -> str:
+        """How many pairs an inconclusive fixed-sample test needs, at the spread its pairs
+        show (``fixed_length``): "more pairs are needed" named no number (a probe). At that
+        length the bounds always part on pairs without skew; where the skewness guard
+        widened them, more than that."""
+        fixed = self.fixed_pairs
+        if math.isnan(fixed):
+            return ""
+        if math.isinf(fixed):
+            return (f": a fixed-sample test of these hypotheses needs more than"
+                    f" {MOST_PAIRS:.0e} pairs")
+        needed = int(fixed)
+        # in normalised Elo the length is the hypotheses' alone; elsewhere the spread's too
+        spread = " at the spread seen so far" if self.length_needs_spread else ""
+        about = "about " if spread else ""
+        if needed > self.estimate.pairs:
+            return (f": a fixed-sample test of these hypotheses needs {about}{needed:,}{spread}"
+                    " (docs/statistics.md, \"Fixed-length duels and sample sizes\")")
+        return (f", beyond the {needed:,} a fixed-sample test of these hypotheses needs{spread},"
+                " as the pairs are skewed and the skewness guard widened their bounds"
+                " (docs/statistics.md)")
 
     def _mean(self, value: float) -> str:
         """A mean or a bound of it as the text shows it: a share's bound, a t-bound of a
@@ -588,7 +615,10 @@ def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLik
         decision = "H0"
     else:
         decision = "inconclusive"
-    return _verdict(model, settings, estimate, llr, decision, sequential=False)
+    fixed = (fixed_length(model, settings, estimate.sd) if decision == "inconclusive"
+             else math.nan)  # how many pairs it would need, which its text names
+    return _verdict(model, settings, estimate, llr, decision, sequential=False,
+                    fixed_pairs=fixed)
 
 
 def _verdict(
@@ -617,6 +647,7 @@ def _verdict(
         means=model.hypothesis_means(settings, estimate.sd),
         batch=batch,
         fixed_pairs=fixed_pairs,
+        length_needs_spread=needs_spread(model, settings),
         finished=finished,
         raise_maximum=raise_maximum,
     )
