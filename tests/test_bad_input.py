@@ -661,6 +661,17 @@ def test_a_duels_option_is_named_as_given_not_as_its_config_key(tmp_path, option
     assert "tournament." not in result.output
 
 
+def test_a_duels_players_out_of_range_does_not_offer_a_list_it_cannot_take(tmp_path):
+    """A probe: ``duel --players 8`` for Knock-out Whist was refused with "allowed values:
+    whole numbers 2..7, or a list of distinct sizes", but ``--players`` takes one size and
+    refuses ``[4, 7]``."""
+    result = _run("duel", "heuristic", "random", "--game", "knockout_whist", "--players", "8",
+                  "--max-deals", "4", "--workers", "0", "--out", str(tmp_path / "duel"))
+    _assert_clean_error(result, "error: --players 8: knockout_whist is played by 2..7 players,"
+                                " not 8; allowed values: whole numbers 2..7")
+    assert "list" not in result.output
+
+
 def test_several_sprt_options_are_read_together_and_a_key_given_twice_is_refused(tmp_path):
     """A probe: of ``--sprt elo0=0 --sprt elo1=5`` the last alone was read, which was then
     refused as "elo0 is missing"."""

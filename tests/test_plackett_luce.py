@@ -511,3 +511,14 @@ def test_other_games_get_no_section(tmp_path: Path):
         .replace("players = 2\n", "")
     folder = RunFolder.open(make_run_without_ray(tmp_path, body))
     assert multiplayer_ratings_section(folder, tmp_path) == []
+
+
+def test_the_tie_count_groups_thousands_as_every_other_count_does():
+    """A probe: a Knock-out run of 1,440 games read "Of 1440 games, 1376 (95.6%) had a tie"
+    where its Run section read "1,440"."""
+    from whist_sim.reports.ratings_section import _ties_text
+
+    orders = pl.DataFrame({"unit": [u for u in range(1440) for _ in range(2)],
+                           "place": [1, 1] * 1376 + [1, 2] * 64})
+    text = _ties_text(orders, "games")
+    assert text.startswith("Of 1,440 games, 1,376 (95.6%) had a tie somewhere"), text

@@ -266,12 +266,16 @@ def _as_options(text: str) -> str:
     """A duel config's error in the words of the command line: "duel: sprt.batch = 0"
     was given as ``--sprt "batch=0"``, "duel: variant.count" as ``--variant count=...``;
     each line of an error that names several problems."""
+    from whist_sim.tournament.config import OR_A_LIST
+
     lines = []
     for line in text.split("\n"):
         for said, option in _OPTION_WORDS:
             if line.startswith(said):
                 line = option + line[len(said):]
                 break
+        if line.startswith("--players "):  # one table size, not tournament.players' list
+            line = line.replace(OR_A_LIST, "")
         lines.append(line)
     return "\n".join(lines)
 

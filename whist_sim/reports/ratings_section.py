@@ -232,10 +232,10 @@ def _ties_text(orders: pl.DataFrame, units: str) -> str:
 
     def count(condition: pl.Expr) -> str:
         n = per_unit.filter(condition).height
-        return f"{n} ({fmt(100 * n / total, 1)}%)"
+        return f"{n:,} ({fmt(100 * n / total, 1)}%)"
 
     return (
-        f"Of {per_unit.height} {units}, {count(pl.col('places') < pl.col('seats'))} had a tie"
+        f"Of {per_unit.height:,} {units}, {count(pl.col('places') < pl.col('seats'))} had a tie"
         f" somewhere in the order, {count(pl.col('first') > 1)} several seats tied for first,"
         f" and {count(pl.col('places') == 1)} every seat level. Level orders favour nobody;"
         " under the tie treatment they act like drawn games and shrink the gaps a little."

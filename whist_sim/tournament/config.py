@@ -919,6 +919,11 @@ def bot_environment(entry: StrategyEntry) -> dict[str, str] | None:
     return {**os.environ, **entry.env}
 
 
+OR_A_LIST = ", or a list of distinct sizes"
+"""What ``tournament.players`` takes beyond one size; a duel's ``--players`` takes one
+size only, so its error leaves this out (``cli._as_options``)."""
+
+
 def _check_players(config: TournamentConfig, source: str) -> None:
     """Each table size once, and within the game's range, named with the key."""
     players = config.tournament.players
@@ -929,8 +934,7 @@ def _check_players(config: TournamentConfig, source: str) -> None:
     low, high = game.min_players, game.max_players
     for size in sizes:
         if size is not None and not low <= size <= high:
-            allowed = f"{low}" if low == high else (
-                f"whole numbers {low}..{high}, or a list of distinct sizes")
+            allowed = f"{low}" if low == high else f"whole numbers {low}..{high}{OR_A_LIST}"
             raise ConfigError(
                 f"{source}: tournament.players = {players!r}: {game.name} is played by"
                 f" {game.table_sizes()} players, not {size}; allowed values: {allowed}"
