@@ -78,14 +78,16 @@ def test_an_unknown_override_names_the_forms_allowed(key):
     assert "deals" in message and "variant" in message
 
 
-def test_check_prints_one_verdict_line_and_python_gets_the_report():
+def test_check_prints_its_verdict_then_the_calls_and_python_gets_the_report():
     result = CliRunner().invoke(app, ["check", "random", "--deals", "1"])
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and "CheckReport(" not in result.output
+    assert "CheckReport(" not in result.output
     report = check_strategy("random", deals=1)
     assert isinstance(report, CheckReport)
     assert lines[0] == report.verdict == str(report)
+    assert lines[1:] == ["what it chose where a call was among its choices:",
+                         *(f"  {line}" for line in report.call_lines)]
     assert re.match(r"passed: random plays german_whist, knockout_whist, minnesota_whist,"
                     r" solo_whist by the rules: \d+ matches under \d+ variant settings",
                     lines[0])
