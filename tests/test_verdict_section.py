@@ -839,3 +839,15 @@ def test_more_deals_to_separate_says_what_its_probability_rests_on(tmp_path):
     [line] = [line for line in verdict.splitlines() if "more deals would separate" in line]
     assert line.endswith("with 80% probability, if it is truly that size, at the spread"
                          " seen so far."), line
+
+
+def test_a_two_seat_knockout_ranking_names_the_ratings_its_report_has():
+    """A Knock-out probe: at two seats the verdict said "the `who wins` ratings are fitted
+    to the same first places", but the Ratings section there is Bradley-Terry's."""
+    from whist_sim.reports.comparisons import ranking_figure
+
+    two = ranking_figure("knockout_whist", {}, players=[2]).why
+    assert "who wins" not in two and "Bradley-Terry ratings" in two
+    several = ranking_figure("knockout_whist", {}, players=[2, 4]).why
+    assert "`who wins` ratings" in several
+    assert "`who wins` ratings" in ranking_figure("knockout_whist", {}).why

@@ -21,7 +21,7 @@ The figure, game by game (``RANKING``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -110,10 +110,18 @@ def german_hands_can_draw(variant: Mapping[str, Any]) -> bool:
     return units % 2 == 0 and (race_to is None or race_to > units // 2)
 
 
-def ranking_figure(game: str, variant: Mapping[str, Any] | None = None) -> Figure:
-    """The figure that ranks a run of ``game`` under ``variant``: ``RANKING``'s, or, for
-    German Whist whose hands can be drawn, the score share worded as one
-    (``GERMAN_DRAWN``)."""
+def ranking_figure(game: str, variant: Mapping[str, Any] | None = None,
+                   players: Sequence[int] | None = None) -> Figure:
+    """The figure that ranks a run of ``game`` under ``variant`` at table sizes
+    ``players`` (None: not known): ``RANKING``'s, or, for German Whist whose hands can be
+    drawn, the score share worded as one (``GERMAN_DRAWN``); Knock-out Whist at two seats
+    only names the ratings its report has there, Bradley-Terry's (it named `who wins`,
+    the finishing-order section's, which two-seat runs do not have: a probe)."""
+    if game == "knockout_whist" and players and set(players) == {2}:
+        figure = RANKING[game]
+        return replace(figure, why=figure.why.replace(
+            "the `who wins` ratings are fitted to the same first places",
+            "the Bradley-Terry ratings are fitted to the same games"))
     if game != "german_whist":
         return RANKING[game]
     figure = GERMAN_DRAWN if german_hands_can_draw(variant or {}) else RANKING[game]

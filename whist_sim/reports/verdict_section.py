@@ -100,8 +100,10 @@ def verdict_section(
     """
     meta = folder.meta()
     game = str(meta["game"])
-    figure = ranking_figure(game, meta.get("variant") if isinstance(meta.get("variant"),
-                                                                   dict) else None)
+    players = meta.get("players")
+    figure = ranking_figure(
+        game, meta.get("variant") if isinstance(meta.get("variant"), dict) else None,
+        [int(n) for n in players] if isinstance(players, list) else None)
     ranges = ranges if ranges is not None else DealRanges.of(folder)
     paragraphs = [figure.why]
     unfinished = _unfinished(folder, meta)
