@@ -733,3 +733,14 @@ def test_a_folder_of_runs_given_as_a_run_names_the_runs_inside(tmp_path):
         _run("report", str(results)),
         f"{results}: not a run folder (no run.json); it holds run folders: give one of"
         f" them, e.g. {results / 'second'}, {results / 'first'}")
+
+
+def test_a_variant_without_a_value_is_shown_the_duels_own_games_keys(tmp_path):
+    """A Knock-out probe: ``--variant tie_break`` was told "e.g. --variant count=all", a
+    German Whist key, with nothing of the keys Knock-out Whist has."""
+    result = _run("duel", "heuristic", "random", "--game", "knockout_whist", "--variant",
+                  "tie_break", "--max-deals", "4", "--workers", "0",
+                  "--out", str(tmp_path / "duel"))
+    _assert_clean_error(result, "--variant 'tie_break': write key=value, e.g. --variant"
+                                " tie_break=cut; knockout_whist's keys: tie_break, dogs_life")
+    assert "count=all" not in result.output

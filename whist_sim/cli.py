@@ -427,7 +427,7 @@ def duel(
         sprt_table = None if sprt is None else parse_settings(
             [item for text in sprt for item in _sprt_items(text)], "--sprt")
         try:
-            config = duel_config(a, b, game, variant=parse_settings(variant or []),
+            config = duel_config(a, b, game, variant=parse_settings(variant or [], game=game),
                                  sprt=sprt_table, max_deals=max_deals, players=players,
                                  seed=seed, time_limit=time_limit)
         except ConfigError as exc:  # each problem still its own error line (``_fail``)

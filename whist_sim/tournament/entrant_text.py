@@ -60,12 +60,25 @@ def parse_value(text: str) -> Any:
 
 
 SETTING_EXAMPLES = {"--variant": "count=all", "--sprt": "'elo0=0 elo1=10'"}
+
+
+def _variant_keys(game: str | None) -> list[tuple[str, Any]]:
+    """``game``'s variant keys with their defaults, those with a default first (one of them
+    is the example); none for a game whist_sim does not know (refused elsewhere)."""
+    from whist_sim.games import GAMES, make_game
+
+    if game not in GAMES:
+        return []
+    defaults = make_game(game, {}, None).variant.as_dict()
+    return sorted(defaults.items(), key=lambda item: item[1] is None)
 """An example for each option whose values are key=value texts (a decimal point, not a
 comma: --sprt reads commas as separators)."""
 
 
-def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, Any]:
-    """``["count=all", "open_stock=3"]`` -> ``{"count": "all", "open_stock": 3}``."""
+def parse_settings(items: Sequence[str], where: str = "--variant",
+                   game: str | None = None) -> dict[str, Any]:
+    """``["count=all", "open_stock=3"]`` -> ``{"count": "all", "open_stock": 3}``.
+    ``game``: the game ``--variant`` sets, whose keys a text without ``=`` is shown."""
     if isinstance(items, str):
         raise ConfigError(f"{where}: give a list of key=value texts, not one text: [{items!r}]")
     settings: dict[str, Any] = {}
@@ -73,7 +86,10 @@ def parse_settings(items: Sequence[str], where: str = "--variant") -> dict[str, 
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            example = SETTING_EXAMPLES.get(where, "key=value")
+            keys = _variant_keys(game) if where == "--variant" else None
+            example = (SETTING_EXAMPLES.get(where, "key=value") if not keys else
+                       f"{keys[0][0]}={keys[0][1]}; {game}'s keys:"
+                       f" {', '.join(name for name, _ in keys)}")
             raise ConfigError(f"{where} {item!r}: write key=value, e.g. {where} {example}"
                               + (" (decimals with a point: 1.5, not 1,5)"
                                  if where == "--sprt" and item.strip().isdigit() else ""))
