@@ -402,8 +402,9 @@ def duel(
         parser=whole_number("a number of deal indices"),
         help="deal indices to play at most (default 20,000 with --sprt, else 1,000)")] = None,
     players: Annotated[int | None, typer.Option(
-        parser=whole_number("a table size, 2..7"), help="table size (Knock-out Whist)")
-    ] = None,
+        parser=whole_number("a table size, 2..7"),
+        help="table size (Knock-out Whist; default 2, A against B alone)",
+        show_default=False)] = None,
     seed: Annotated[int, typer.Option(
         parser=whole_number("a seed, a whole number from 0"), help="root seed")] = 0,
     time_limit: Annotated[float, typer.Option(
