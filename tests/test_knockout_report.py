@@ -286,8 +286,8 @@ def test_dogs_life_granted_revived_and_how_revived_players_finished(run: RunFold
 
 
 def test_trump_choice_against_the_longest_suit(run: RunFolder):
-    table = rows_by(kw.trump_choice(run.scan("rounds"), run.scan("deals")).collect(),
-                    "strategy", "choice")
+    table = rows_by(kw.trump_choice(run.scan("rounds"), run.scan("deals")).collect()
+                    .filter(pl.col("table") == kw.ALL), "strategy", "choice")
     a = table[("A", kw.ALL)]
     # A chose in G2 rounds 2, 3; G4 rounds 2, 3, 4; G6 rounds 3, 4
     assert (a["choices"], a["longest"]) == (7, 5)
@@ -309,6 +309,21 @@ def test_trump_choice_against_the_longest_suit(run: RunFolder):
     assert table[("B", kw.SHORTER)]["round_win"] == pytest.approx(2.5 / 3)
     assert table[("B", kw.LONGEST)]["longest_rate"] == 1.0
     assert [c for s, c in table if s == "A"] == [kw.LONGEST, kw.SHORTER, kw.ALL]
+
+
+def test_trump_choice_keeps_table_sizes_apart(run: RunFolder):
+    """A Knock-out probe: every other Knock-out table split 5 and 7 seats, and this one
+    pooled them, its fair share a mix of the two sizes."""
+    table = rows_by(kw.trump_choice(run.scan("rounds"), run.scan("deals")).collect(),
+                    "strategy", "table", "choice")
+    two, three = table[("A", "2", kw.ALL)], table[("A", "3", kw.ALL)]
+    # A chose in G2 rounds 2, 3 and G4 rounds 2, 3, 4 at two seats, G6 rounds 3, 4 at three
+    assert (two["choices"], two["longest"]) == (5, 3)
+    assert (three["choices"], three["longest"]) == (2, 2)
+    assert two["fair_share"] == pytest.approx(1 / 2)
+    # G6: three dealt into round 3 (a dog among them), two into round 4
+    assert three["fair_share"] == pytest.approx((1 / 3 + 1 / 2) / 2)
+    assert table[("A", kw.ALL, kw.ALL)]["choices"] == 7
 
 
 # -- the generic analyses with several table sizes ---------------------------------------------
@@ -423,8 +438,9 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert wins[("A", "all")][3] == "0.333 [{:.3f}, {:.3f}]".format(*wilson(1 / 3, 2))
     dogs = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: dog's life")}
     assert dogs[("A", "all")][3].startswith("3 · 0.500 [")
-    trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
-    assert trumps[("A", "all")][2] == "7"
+    trumps = {(r[0], r[1], r[2]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
+    assert trumps[("A", "all", "all")][3] == "7"
+    assert (trumps[("A", "2", "all")][3], trumps[("A", "3", "all")][3]) == ("5", "2")
     assert "tables of 2 and 3 seats" in text
     assert "**2 seats**" in text and "**3 seats**" in text and "| strategy | position |" in text
 
@@ -440,10 +456,10 @@ def test_shares_the_rules_fix_show_no_interval(run: RunFolder):
     assert {row[6] for row in wins.values()} == {"0.000"}  # out in round 1
     assert all("[" in row[5] for row in wins.values())  # first-round knock-outs keep theirs
     assert "`out in round 1` is 0 by the rules" in text
-    trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
-    split = [row for (_, choice), row in trumps.items() if choice != "all"]
-    assert split and {row[3] for row in split} <= {"1.000", "0.000"}
-    assert "[" in trumps[("A", "all")][3]
+    trumps = {(r[0], r[1], r[2]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
+    split = [row for (_, _, choice), row in trumps.items() if choice != "all"]
+    assert split and {row[4] for row in split} <= {"1.000", "0.000"}
+    assert "[" in trumps[("A", "all", "all")][4]
 
 
 def test_dogs_life_off_shows_dashes_not_an_interval_about_zero(tmp_path: Path):
@@ -596,13 +612,13 @@ def test_build_report_on_a_real_knockout_run(tmp_path: Path):
                 f"{alive.height / mine.height:.2f}")
             granted = mine["dog_used"].sum()
             assert dogs[(label, str(size))][3].startswith(f"{granted} · ")
-    trumps = {(r[0], r[1]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
+    trumps = {(r[0], r[1], r[2]): r for r in table_rows(text, "Knock-out Whist: trump choice")}
     chosen = rounds.filter(pl.col("chose_trump") & (pl.col("strategy") == "long"))
-    assert trumps[("long", "all")][2] == str(chosen.height) > "0"
+    assert trumps[("long", "all", "all")][3] == str(chosen.height) > "0"
     # always a longest suit: no spread, so Wilson's interval over the deal indices
-    assert trumps[("long", "all")][3] == "1.000 [{:.3f}, 1.000]".format(
+    assert trumps[("long", "all", "all")][4] == "1.000 [{:.3f}, 1.000]".format(
         wilson(1.0, chosen["deal"].n_unique())[0])
-    assert ("long", "shorter") not in trumps
+    assert not any(choice == "shorter" for (label, _, choice) in trumps if label == "long")
 
 
 def test_build_registers_the_knockout_sections():

@@ -368,9 +368,9 @@ def trump_choice(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     strategy's seat named, as the previous round's top trick-taker; its
     hand then was the one it saw when choosing.
 
-    One row per strategy and ``choice``: "longest" (trump was a longest suit
-    of its hand: ``trump_length == longest_suit``), "shorter", and "all".
-    Columns: strategy, choice, choices, longest (choices of a longest
+    One row per strategy, ``table`` (as TABLE above) and ``choice``: "longest"
+    (trump was a longest suit of its hand: ``trump_length == longest_suit``),
+    "shorter", and "all". Columns: strategy, table, choice, choices, longest (choices of a longest
     suit), longest_rate (longest / choices), trump_length and longest_suit
     (means over choices), round_win (the chooser's share of the round's top
     trick count: 1 when it took most tricks alone, 1/k when k players tied
@@ -384,11 +384,11 @@ def trump_choice(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
 
 def trump_choice_units(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
     """What :func:`trump_choice` pools, per deal index (:func:`trump_choice_of`)."""
-    played = deals.filter(pl.col("status") == "ok").select("deal_key")
+    played = deals.filter(pl.col("status") == "ok").select("deal_key", "players")
     per_round = ["deal_key", "round"]
     top = pl.col("tricks").max().over(per_round)
     choices = (
-        rounds.join(played, on="deal_key", how="semi")
+        rounds.join(played, on="deal_key")
         .with_columns(
             top=top,
             tied=(pl.col("tricks") == top).sum().over(per_round),
@@ -403,8 +403,8 @@ def trump_choice_units(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFram
         .with_columns(choice=pl.when(pl.col("is_longest")).then(pl.lit(LONGEST))
                       .otherwise(pl.lit(SHORTER)))
     )
-    rows = pl.concat([choices, choices.with_columns(choice=pl.lit(ALL))])
-    return _units(rows, ["strategy", "choice"], {
+    rows = _tables(pl.concat([choices, choices.with_columns(choice=pl.lit(ALL))]))
+    return _units(rows, ["strategy", "table", "choice"], {
         "choices": pl.lit(1, pl.Int64),
         "longest": _count(pl.col("is_longest")),
         "trump_sum": pl.col("trump_length").cast(pl.Int64),
@@ -426,7 +426,7 @@ def trump_choice_of(units: pl.LazyFrame) -> pl.LazyFrame:
     return (
         _pool(
             units,
-            ["strategy", "choice"],
+            ["strategy", "table", "choice"],
             _TRUMP_SUMS,
             {
                 "longest_rate": ("longest", "choices"),
@@ -439,10 +439,11 @@ def trump_choice_of(units: pl.LazyFrame) -> pl.LazyFrame:
         )
         .with_columns(fair_share=pl.col("fair_sum") / pl.col("choices"))
         .select(
-            "strategy", "choice", "choices", "longest", "longest_rate", "longest_rate_lo",
+            "strategy", "table", "choice", "choices", "longest", "longest_rate",
+            "longest_rate_lo",
             "longest_rate_hi", "trump_length", "trump_length_lo", "trump_length_hi",
             "longest_suit", "longest_suit_lo", "longest_suit_hi", "round_win", "round_win_lo",
             "round_win_hi", "survived", "survived_lo", "survived_hi", "fair_share", "deals",
         )
-        .sort(["strategy", order])
+        .sort(["strategy", "table", order])
     )

@@ -96,8 +96,8 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     survival, eliminated, results, by_seat, dogs, trumps = pl.collect_all(
         [done(part.lazy()) for done, part in zip(finish, parts, strict=True)])
     del parts
-    survival, eliminated, results, dogs = (
-        _shown_tables(df) for df in (survival, eliminated, results, dogs))
+    survival, eliminated, results, dogs, trumps = (
+        _shown_tables(df) for df in (survival, eliminated, results, dogs, trumps))
     settings = _dogs_life_settings(folder)
     dogs_off = settings == {"off"}
     dogs_on = bool(settings) and "off" not in settings
@@ -220,7 +220,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " its new hand, and leads. For each choice: the number of cards of the suit"
                 " it named (`trump length`) against its longest suit (`longest suit`), and"
                 " whether it named a longest suit. Rows split the choices into a longest"
-                " suit and a shorter one, then `all`.",
+                " suit and a shorter one, then `all`." + tables_note,
                 "How the chooser's round went: `round win` is its share of the round's top"
                 " trick count (1 when it took most tricks alone, 1/k when k players tied"
                 " for most, else 0; over the players of a round these add up to 1), and"
@@ -233,6 +233,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
             ],
             [_table(trumps, [
                 ("strategy", _col("strategy")),
+                ("table", _col("table")),
                 ("choice", _col("choice")),
                 ("choices", _col("choices")),
                 ("named a longest suit [95% CI]", _ci("longest_rate")),
