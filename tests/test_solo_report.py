@@ -38,6 +38,7 @@ from whist_sim.games.solo_whist import BIDS, COP, PASS, PROP, SOLO, sure_tricks
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.build import build_report
+from whist_sim.reports.document import fmt_ci
 from whist_sim.reports.solo_whist_section import solo_whist_sections
 from whist_sim.reports.stats import ratio_interval, wilson_interval
 from whist_sim.store import RunFolder, tables_for
@@ -805,8 +806,10 @@ def test_build_report_on_a_real_solo_run(tmp_path: Path):
         share = ratio_interval(per_deal["won"].to_numpy(), per_deal["n"].to_numpy())
         assert sessions[label][1] == str(mine.height)
         assert sessions[label][2:4] == [str(per_deal["sets"].sum()), str(per_deal.height)]
-        assert sessions[label][5] == (f"{share.estimate:.3f} [{max(share.lo, 0):.3f},"
-                                      f" {min(share.hi, 1):.3f}]")
+        # shown as the report shows a rate (a low bound above 0 keeps a digit that says
+        # so: 0.0391 [0.0002, 0.0779], not 0.039 [0.000, 0.078])
+        assert sessions[label][5] == fmt_ci(
+            {"s": share.estimate, "s_lo": max(share.lo, 0.0), "s_hi": min(share.hi, 1.0)}, "s")
     assert 0 < thrown < contracts.height
     assert re.search(r"\| bold \| prop_and_cop \|", text)
 

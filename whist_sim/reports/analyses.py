@@ -676,12 +676,21 @@ TIME_BINS_PER_DECADE = 200
 """Resolution of the decision-time quantiles: 200 logarithmic bins per factor of ten, each
 1.2% wide (10^(1/200) = 1.0116)."""
 
-SEATING = ("pairing", "rotation", "seat")
-"""Who holds a seat is fixed by the schedule: the line-up of a pairing, turned by a rotation."""
+SEATING = ("pairing", "order", "rotation", "seat")
+"""Who holds a seat is fixed by the schedule: the line-up of a pairing, in its deal's seating
+order (``order``: the deal index modulo the run's ``run_facts.seating_period``), turned by a
+rotation."""
+
+
+def _with_order(frame: pl.LazyFrame, period: int) -> pl.LazyFrame:
+    """``frame`` with ``order``, its deal's place in the run's cycle of seating orders (0
+    throughout where every deal of a line-up is seated alike)."""
+    order = pl.lit(0, pl.Int64) if period == 1 else pl.col("deal") % period
+    return frame.with_columns(order.alias("order"))
 
 
 def decision_times(
-    actions: pl.LazyFrame, deals: pl.LazyFrame, seats: pl.LazyFrame
+    actions: pl.LazyFrame, deals: pl.LazyFrame, seats: pl.LazyFrame, period: int = 1
 ) -> pl.LazyFrame:
     """Per strategy: how long its decisions took, and the deals it forfeited on time.
 
@@ -696,19 +705,23 @@ def decision_times(
     that holds the decision of that rank (the mean of the two middle ranks for
     the median, rank ``round(0.95 (n - 1))`` for p95), kept within the smallest and largest
     time in that bin, so within 1.2% of the exact value. The strategy of an
-    action is found from the small table of who held each (pairing, rotation,
-    seat), not by joining every decision to its deal.
+    action is found from the small table of who held each (pairing, seating order,
+    rotation, seat), not by joining every decision to its deal; ``period`` is the run's
+    ``run_facts.seating_period`` (1: every deal of a line-up seated alike).
     """
-    return decision_times_of(decision_time_bins(actions, seats), time_forfeit_counts(deals))
+    return decision_times_of(decision_time_bins(actions, seats, period),
+                             time_forfeit_counts(deals))
 
 
-def decision_time_bins(actions: pl.LazyFrame, seats: pl.LazyFrame) -> pl.LazyFrame:
+def decision_time_bins(actions: pl.LazyFrame, seats: pl.LazyFrame, period: int = 1
+                       ) -> pl.LazyFrame:
     """Per strategy and time bin: decisions ``n``, the shortest (``low``) and longest
-    (``high``) time in it (unsorted): what :func:`decision_times_of` combines."""
-    who = seats.select(*SEATING, "strategy").unique()
+    (``high``) time in it (unsorted): what :func:`decision_times_of` combines. ``period``:
+    the run's ``run_facts.seating_period``."""
+    who = _with_order(seats, period).select(*SEATING, "strategy").unique()
     seconds = pl.col("seconds")
     return (
-        actions.filter(pl.col("chosen") & seconds.is_not_null())
+        _with_order(actions.filter(pl.col("chosen") & seconds.is_not_null()), period)
         .select(*SEATING, "seconds")
         .group_by(*SEATING, (seconds.clip(1e-12).log10() * TIME_BINS_PER_DECADE).floor()
                   .cast(pl.Int32).alias("bin"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from whist_sim.reports import analyses
 from whist_sim.reports.document import Section, column, table_of
-from whist_sim.reports.run_facts import RunFacts
+from whist_sim.reports.run_facts import RunFacts, seating_period
 from whist_sim.rounding import fmt_time
 from whist_sim.store import RunFolder
 
@@ -19,8 +19,9 @@ def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
     actions = folder.scan("actions")
     if "seconds" not in actions.collect_schema().names():
         return []
+    period = seating_period(folder.meta())
     bins, on_time = facts.chunks.collect_all(lambda scan: [
-        analyses.decision_time_bins(scan("actions"), scan("seats")),
+        analyses.decision_time_bins(scan("actions"), scan("seats"), period),
         analyses.time_forfeit_counts(scan("deals"))])
     times = analyses.decision_times_of(bins.lazy(), on_time.lazy()).collect()
 

@@ -4,6 +4,7 @@ table sizes, and the words that follow from them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
@@ -15,6 +16,18 @@ from whist_sim.store import RunFolder
 PARTNERSHIP_GAMES = frozenset({"minnesota_whist"})
 """Games of two fixed partnerships (seats 0 and 2 against 1 and 3): head to head and the
 ratings compare only seats of opposite sides, since partners always share a net."""
+
+
+def seating_period(meta: dict[str, Any]) -> int:
+    """Deal indices after which the run's seating orders repeat (run.json's ``lineups``
+    and ``seating_orders``; 1 for a run whose deals all seat a line-up alike): a seat of a
+    line-up and seating is one entrant's in every deal of the same index modulo this."""
+    from whist_sim.tournament.schedule import arrangement_period
+
+    lineups = meta.get("lineups")
+    if int(meta.get("seating_orders") or 1) < 2 or not isinstance(lineups, list):
+        return 1
+    return arrangement_period(tuple(str(label) for label in lineup) for lineup in lineups)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ Intervals (95%), and what they are over:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 from whist_sim.reports.analyses import (
@@ -526,23 +529,38 @@ def contract_mix_of(won: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def throw_ins(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+def throw_ins(contracts: pl.LazyFrame, deals: pl.LazyFrame,
+              lineups: Mapping[int, str] | None = None) -> pl.LazyFrame:
     """Per line-up and over all: the share of hands thrown in (all passed, or a Prop not copped).
 
-    Columns: pairing (null for the pooled row), lineup (the seats' strategies
-    in seating 0, or "all line-ups"), hands, throw_ins, throw_in_rate with a
+    Columns: pairing (null for the pooled row), lineup (``lineups``' text of the pairing:
+    its line-up as run.json lists it, ``lineup_texts``; without, the seats' strategies in
+    seating 0 of its set, which at three seats or more differ from deal to deal), or
+    "all line-ups"), hands, throw_ins, throw_in_rate with a
     95% t-interval over deal indices (pooled ratio, cluster standard error:
     every line-up and seating of a deal index is dealt the same cards; bounds
     clipped to [0, 1], or Wilson's over the deal indices where they show no
     spread), sets and deals (deal indices; one set per deal index in a line-up's
     row). Forfeited hands are left out.
     """
-    return throw_ins_of(throw_in_sets(contracts, deals))
+    return throw_ins_of(throw_in_sets(contracts, deals, lineups))
 
 
-def throw_in_sets(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
+def lineup_texts(meta: Mapping[str, Any]) -> dict[int, str] | None:
+    """Each pairing's line-up as run.json lists it (``lineups`` by ``pairing_ids``), its
+    entrants joined by spaces: one text per line-up whatever order a deal seated it in."""
+    lineups, ids = meta.get("lineups"), meta.get("pairing_ids")
+    if not isinstance(lineups, list) or not isinstance(ids, list) or len(ids) != len(lineups):
+        return None
+    return {int(pairing): " ".join(map(str, lineup))
+            for pairing, lineup in zip(ids, lineups, strict=True)}
+
+
+def throw_in_sets(contracts: pl.LazyFrame, deals: pl.LazyFrame,
+                  lineups: Mapping[int, str] | None = None) -> pl.LazyFrame:
     """Hands, throw-ins and line-up per duplicate set (unsorted): what :func:`throw_ins_of`
-    pools."""
+    pools; ``lineups`` as :func:`throw_ins`'."""
+    seated = pl.col("strategies").sort_by("rotation").first().list.join(" ")
     return (
         contracts.select("deal_key", "contract")
         .join(
@@ -555,7 +573,10 @@ def throw_in_sets(contracts: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
             pl.col("contract").is_null().sum().cast(pl.Int64).alias("throw_ins"),
-            pl.col("strategies").sort_by("rotation").first().list.join(" ").alias("lineup"),
+            # the line-up as listed: seating 0 of a deal is in that deal's seating order,
+            # and one line-up read as several
+            (seated if lineups is None else pl.col("pairing").first().replace_strict(
+                lineups, return_dtype=pl.String)).alias("lineup"),
         )
     )
 

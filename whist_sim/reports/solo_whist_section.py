@@ -31,13 +31,15 @@ from whist_sim.store import RunFolder
 def solo_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     """The Solo Whist sections: bidding profitability, defence, make rate by hand strength,
     auction outcomes and session results."""
+    lineups = sw.lineup_texts(folder.meta())  # each line-up as listed, whatever its order
+
     def per_set(scan: Scan) -> list[pl.LazyFrame]:
         contracts, deals = scan("contracts"), scan("deals")
         outcomes = sw.seat_outcomes(scan("seats"), contracts, deals)
         return [sw.bidding_sets(scan("bids"), outcomes), sw.defence_sets(outcomes),
                 sw.net_by_role_sets(outcomes), sw.make_rate_counts(outcomes),
                 *sw.contract_mix_counts(outcomes),
-                sw.throw_in_sets(contracts, deals), *sw.session_parts(scan("matches"))]
+                sw.throw_in_sets(contracts, deals, lineups), *sw.session_parts(scan("matches"))]
 
     (bid_sets, defence_sets, role_sets, strength_counts, won, hands, throw_in_sets, session_parts,
      balances) = (frame.lazy() for frame in DealRanges.of(folder).collect_all(per_set))

@@ -20,8 +20,8 @@ from typing import Any
 
 from whist_sim.store import RunFolderError
 
-RECORDS = ("root_seed", "seat_seeding", "deals_file_sha256", "plan", "game", "variant",
-           "players", "lineups", "pairing_ids", "strategies", "play_rules")
+RECORDS = ("root_seed", "seat_seeding", "seating_orders", "deals_file_sha256", "plan", "game",
+           "variant", "players", "lineups", "pairing_ids", "strategies", "play_rules")
 """The keys of run.json that say what the run plays, fixed when it starts. Of
 ``strategies`` only each entrant's ``use`` and ``params`` count: its code is checked
 against its ``version`` and ``source`` by ``same_code``."""

@@ -70,7 +70,16 @@ from whist_sim.tournament.run_logs import RunLogs
 from whist_sim.tournament.run_records import DIGESTS, check_records_unedited, record_digests
 from whist_sim.tournament.same_code import check_same_code
 from whist_sim.tournament.sandbox import Supervisor
-from whist_sim.tournament.schedule import Plan, SeatedGames, TaskQueue, rotate
+from whist_sim.tournament.schedule import (
+    SEATING_ORDERS,
+    Plan,
+    SeatedGames,
+    TaskQueue,
+    arranged,
+    arrangement_period,
+    rotate,
+    seating_scheme,
+)
 from whist_sim.tournament.sequential import DuelTracker
 from whist_sim.tournament.unit_writing import StoredTask, UnitTarget
 from whist_sim.tournament.worker import TaskResult, TaskSpec, play_task
@@ -272,6 +281,7 @@ def _run_meta(
         "players": [g.players for g in config.games()],
         "root_seed": config.tournament.seed,
         "seat_seeding": SEAT_SEEDING,
+        "seating_orders": seating_scheme(game.partnerships),
         **({"deals_file_sha256": file_digest(config.tournament.deals_file)}
            if config.tournament.deals_file else {}),
         "play_rules": _play_rules(config),
@@ -690,6 +700,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     bench = _bench(folder, config, plan, played, done)
     earlier = folder.meta()  # read once: run.json as the session found it
     seeding = int(earlier.get("seat_seeding", 1))  # runs before it was recorded: 1
+    orders = int(earlier.get("seating_orders", 1))  # as for seat_seeding
     # a sequential test, and benching, read the rows in plan order: commit them so
     in_order = config.sprt is not None or bool(bench.after)
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
@@ -766,7 +777,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         while queue or submitted:
             while queue and submitted < 2 * executor.slots:
                 executor.submit(_spec(config, plan, seats, played, queue.take(),
-                                      bench.for_tasks(), seeding))
+                                      bench.for_tasks(), seeding, orders))
                 submitted += 1
             finished = compaction.tasks_of([executor.next_result()])
             if not finished:
@@ -994,20 +1005,23 @@ def _earlier_decisions(folder: RunFolder, config: TournamentConfig
 def _committed_decisions(folder: RunFolder, config: TournamentConfig
                          ) -> dict[str, tuple[int, float]]:
     """Per entrant, the chosen actions of the committed rows that were timed and their
-    seconds (``TaskRecorder.decision_totals``), read by line-up, seating and seat (three
-    small columns; no join with the seats table)."""
+    seconds (``TaskRecorder.decision_totals``), read by line-up, seating order, seating and
+    seat (four small columns; no join with the seats table)."""
     import polars as pl
 
     lineups = config.lineups()
+    scheme = int(folder.meta().get("seating_orders", 1))  # as the run seats its deals
+    period = arrangement_period(lineups)  # the deal's circular order: its index modulo this
     per_seat = (folder.scan("actions")
                 .filter(pl.col("chosen") & pl.col("seconds").is_not_null()
                         & pl.col("seconds").is_not_nan())
-                .group_by("pairing", "rotation", "seat")
+                .group_by("pairing", (pl.col("deal") % period).alias("order"), "rotation",
+                          "seat")
                 .agg(pl.len().alias("n"), pl.col("seconds").fill_nan(0.0).sum().alias("s"))
                 .collect())
     found: dict[str, tuple[int, float]] = {label: (0, 0.0) for label in config.labels()}
-    for pairing, rotation, seat, n, spent in per_seat.iter_rows():
-        label = rotate(lineups[pairing], rotation)[seat]
+    for pairing, order, rotation, seat, n, spent in per_seat.iter_rows():
+        label = rotate(arranged(lineups[pairing], order, scheme), rotation)[seat]
         count, seconds = found.get(label, (0, 0.0))
         found[label] = (count + int(n), seconds + float(spent or 0.0))
     return found
@@ -1034,7 +1048,7 @@ def _driver_code(config: TournamentConfig) -> dict[str, dict[str, str]]:
 def _spec(
     config: TournamentConfig, plan: Plan, seats: list[tuple[str, ...]], played: list[int],
     task: int, benched: dict[str, tuple[int, str]] | None = None,
-    seat_seeding: int = SEAT_SEEDING,
+    seat_seeding: int = SEAT_SEEDING, seating_orders: int = SEATING_ORDERS,
 ) -> TaskSpec:
     return TaskSpec(
         task=task,
@@ -1053,6 +1067,7 @@ def _spec(
         memory_limit=config.tournament.memory_limit_bytes,
         benched=benched or {},
         seat_seeding=seat_seeding,
+        seating_orders=seating_orders,
         bots={e.name: BotEntry(tuple(e.bot_command()), e.cwd, bot_environment(e), dict(e.params))
               for e in config.strategies if e.isolated},
     )

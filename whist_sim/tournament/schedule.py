@@ -5,6 +5,12 @@
   the table, entrants repeat in turn (A B A B).
 - Deal seeds are common to all line-ups: deal ``d`` of every line-up uses
   ``derive_seed(root, "deal", d)``, so strategies are compared on the same cards.
+- At a table of three or more, each deal seats its line-up in one circular order
+  (``arranged``), deal by deal through every order of its entrants, each followed by
+  its mirror (``arrangements``): the config's order alone had put the same entrant on
+  the same neighbour's left in every game, and at three seats that was worth more than
+  the gap between two strategies (a probe reversed a ranking by listing them the other
+  way round).
 - Every deal is played under each cyclic rotation of the seats (duplicate play:
   for two players the same cards with seats swapped), so the luck of the cards
   cancels within a duplicate set.
@@ -19,7 +25,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
+import random
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -42,6 +51,99 @@ def lineups(labels: list[str], seats: int) -> list[tuple[str, ...]]:
         if not any(rotate(lineup, r) in found for r in range(seats)):
             found.append(lineup)
     return found
+
+
+def arrangements(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The circular orders a line-up is seated in, one a deal, in the order dealt.
+
+    The line-up's own order first, then its mirror (the first entrant in place, the
+    others the other way round: who was on one's left is now on one's right), then the
+    next order and its mirror, and so on. Entrants all different: every circular order,
+    (n - 1)! of them, so over a whole cycle each entrant sits on each other's left
+    equally often, and any two deals balance left against right. Entrants repeated (a
+    pool smaller than the table): the line-up and its mirror. Orders that are rotations
+    of one already listed are left out, as every rotation is played anyway: a duel's
+    ``A B A B A`` keeps its one order. Two seats have one.
+
+    Kept in a fixed order, not drawn from the seed: which order a deal gets depends on
+    its index alone (``arranged``), so rows stay the same whatever the task size, the
+    workers or a resume.
+    """
+    if len(lineup) < 3:
+        return [lineup]
+    first, rest = lineup[0], lineup[1:]
+    if len(set(lineup)) == len(lineup):
+        candidates = [(first, *order) for order in _mirrored(_shuffled(
+            itertools.permutations(rest), len(lineup)))]
+    else:
+        candidates = [lineup, (first, *reversed(rest))]
+    found: list[tuple[str, ...]] = []
+    seen: set[tuple[str, ...]] = set()
+    for order in candidates:
+        circular = min(rotate(order, r) for r in range(len(order)))
+        if circular not in seen:
+            seen.add(circular)
+            found.append(order)
+    return found
+
+
+def _shuffled(orders: Iterable[tuple[str, ...]], seats: int) -> list[tuple[str, ...]]:
+    """The orders with the first in place and the rest in a fixed shuffle (seeded by the
+    table size alone): in the permutations' own order the first 120 of 720 orders at
+    seven seats all put the same entrant beside the first, so a run of fewer deals than
+    a cycle was as lopsided as one order."""
+    orders = list(orders)
+    rest = orders[1:]
+    random.Random(seats).shuffle(rest)
+    return orders[:1] + rest
+
+
+def _mirrored(orders: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
+    """Each order, then its reverse, skipping an order met already as a reverse."""
+    met: set[tuple[str, ...]] = set()
+    for order in orders:
+        if order not in met:
+            mirror = tuple(reversed(order))
+            met.update((order, mirror))
+            yield order
+            yield mirror
+
+
+@functools.lru_cache(maxsize=4096)
+def _arrangements_of(lineup: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(arrangements(lineup))
+
+
+SEATING_ORDERS = 2
+"""How a deal's seating order is chosen, as run.json records it (``seating_orders``).
+
+2 (runs started by this version on): each deal in turn through the line-up's
+``arrangements``. 1: every deal in the line-up's own order, the config's; runs started
+before 2 resume with it, so their rows stay what they were and one run never mixes
+the two."""
+
+
+def seating_scheme(partnerships: bool) -> int:
+    """The ``seating_orders`` a new run records: ``SEATING_ORDERS``, or 1 for a game of
+    partnerships, whose line-up (``P1 Q1 P2 Q2``, partners opposite) and its swap of
+    pairs of seats are its seatings: another circular order would part partners."""
+    return 1 if partnerships else SEATING_ORDERS
+
+
+def arranged(lineup: tuple[str, ...], deal: int, scheme: int = SEATING_ORDERS
+             ) -> tuple[str, ...]:
+    """The order deal index ``deal`` seats ``lineup`` in: its ``arrangements`` in turn
+    (``scheme`` 1, a run started before ``SEATING_ORDERS`` 2: the line-up as it is)."""
+    if scheme < 2:
+        return lineup
+    orders = _arrangements_of(lineup)
+    return orders[deal % len(orders)]
+
+
+def arrangement_period(lineups: Iterable[tuple[str, ...]]) -> int:
+    """Deal indices after which every line-up's orders repeat: ``arranged(l, d)`` depends
+    on ``d`` modulo this for every ``l`` given."""
+    return math.lcm(1, *(len(_arrangements_of(lineup)) for lineup in lineups))
 
 
 def rotate(lineup: tuple[str, ...], rotation: int) -> tuple[str, ...]:

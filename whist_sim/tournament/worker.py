@@ -39,7 +39,14 @@ from whist_sim.tournament.node_code import (
     with_parameter_files,
 )
 from whist_sim.tournament.recording import DEAL_KEY, TaskRecorder
-from whist_sim.tournament.schedule import Plan, match_seed, rotate, seatings
+from whist_sim.tournament.schedule import (
+    SEATING_ORDERS,
+    Plan,
+    arranged,
+    match_seed,
+    rotate,
+    seatings,
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,9 @@ class TaskSpec:
     """Chess clocks on top of ``time_limit`` (``tournament.clock``)."""
     seat_seeding: int = SEAT_SEEDING
     """How seats' generators are seeded (``play.SEAT_SEEDING``; run.json keeps a run's)."""
+    seating_orders: int = SEATING_ORDERS
+    """How a deal's seating order is chosen (``schedule.SEATING_ORDERS``; run.json keeps
+    a run's)."""
     bots: Mapping[str, BotEntry] = field(default_factory=dict)
     """Entrants that play in processes of their own, behind the bot protocol."""
     benched: Mapping[str, tuple[int, str]] = field(default_factory=dict)
@@ -171,7 +181,7 @@ def _play_items(
     deals_played = 0
     first_item = spec.task * spec.plan.deals_per_task
     for item, (pairing, deal) in enumerate(spec.plan.task_items(spec.task), first_item):
-        lineup = spec.lineups[pairing]
+        lineup = arranged(spec.lineups[pairing], deal, spec.seating_orders)  # its order
         game = games[len(lineup)]
         seed = match_seed(spec.root_seed, deal)
         benched = {label for label, (first, _) in spec.benched.items() if item >= first}
