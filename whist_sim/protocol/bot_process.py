@@ -35,12 +35,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from whist_sim.protocol.bot_tree import Found, end_all, started_by, wait_ended
+from whist_sim.protocol.bot_tree import Found, end_all, started_by, stopped, wait_ended
 
 MAX_LINE = 8 << 20
 """Bytes of one line from a bot: a decide reply is tens of bytes, so 8 MiB is only a
 guard against a bot that writes without end and no newline."""
 READ_CHUNK = 1 << 16
+
+ANOTHER_PROCESS = ("another process of your user (docs/protocol.md, what isolation does not"
+                   " stop)")
+"""Who else may have signalled a bot, named in its errors: a hostile bot killed or
+stopped its isolated opponent at every deal, and every error blamed the victim (a probe)."""
 
 
 class LineSplitter:
@@ -399,6 +404,11 @@ class BotProcess:
     def alive(self) -> bool:
         return self.popen.poll() is None
 
+    @property
+    def stopped(self) -> bool:
+        """Whether the bot, or a process it started, is stopped by a signal (``bot_tree``)."""
+        return self.popen.poll() is None and stopped(self.popen.pid)
+
     def exit_status(self, wait: float = 0.5) -> str:
         """How the process ended ("exited with code 3", "was killed by SIGSEGV"), waiting
         up to ``wait`` seconds for it to end; "is still running" if it has not."""
@@ -413,8 +423,8 @@ class BotProcess:
                 name = f"signal {-code}"
             if code == -signal.SIGKILL:  # say who does that, besides the bot itself
                 return (f"was killed by {name} (a supervised run ends a bot so past"
-                        " tournament.memory_limit or the thread limit, and the system's OOM"
-                        " killer when memory runs out)")
+                        " tournament.memory_limit or the thread limit, the system's OOM"
+                        f" killer when memory runs out, and so can {ANOTHER_PROCESS})")
             return f"was killed by {name}"
         return f"exited with code {code}"
 

@@ -76,6 +76,15 @@ def ended(pid: int) -> bool:
     return fields is None or fields[0] in ("Z", "X")
 
 
+def stopped(bot: int) -> bool:
+    """Whether process ``bot`` or a process it started is stopped (``/proc`` state ``T``,
+    ``t``: SIGSTOP, a terminal's stop or a debugger): a timeout then is no slowness. Any
+    process of the user can stop it (a hostile bot stopped its isolated opponent at every
+    deal, which was charged its time and benched, a probe)."""
+    return any((fields := _stat(pid)) is not None and fields[0] in ("T", "t")
+               for pid in [bot, *(pid for pid, _ in started_by(bot))])
+
+
 def wait_ended(pids: Iterable[int], seconds: float) -> None:
     """Wait until each of ``pids`` has ended, up to ``seconds``; a keeper
     (``bot_keeper``) told to stop is given so long to end what it holds."""

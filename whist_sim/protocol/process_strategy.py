@@ -54,6 +54,7 @@ from typing import Any
 from whist_sim.budget import ClockLeft
 from whist_sim.games.base import DealOutcome, MatchState
 from whist_sim.protocol.bot_process import (
+    ANOTHER_PROCESS,
     MAX_LINE,
     BotProcess,
     CannotStart,
@@ -695,6 +696,9 @@ class ProcessStrategy:
             gone = "" if process.alive else (
                 f" (it {process.exit_status(0)}; a process it started still held its"
                 " output open)")
+            if process.stopped:  # no slowness: stopped by itself or another process
+                gone = (" (it was stopped, by SIGSTOP or a debugger, when its time ran"
+                        f" out: by itself or by {ANOTHER_PROCESS})")
             share = "" if self.run_limit is None else (
                 f" ({self.time_limit / self.run_limit:.0%} of the time limit of"
                 f" {self.run_limit:g} s, the rest kept for the engine)")
