@@ -155,6 +155,10 @@ class LineLog:
             return
         text = f"[{tag}] {line}\n"
         with self._lock:
+            if self._full(tag):  # capped: the rest of the lines are counted, not kept
+                self.dropped += len(line)
+                self.dropped_lines += 1
+                return
             room = self.limit - self.written
             if len(text) <= room:
                 self.written += len(text)
@@ -175,8 +179,8 @@ class LineLog:
                 self._put(f"[capped at {self.limit:,} characters]\n")
 
     def drop_many(self, tag: str, lines: Sequence[bytes]) -> bool:
-        """Count ``lines`` as dropped, at once, if the log is full (no line of ``tag``
-        would fit), and say so; False, counting nothing, while one might still fit. A bot
+        """Count ``lines`` as dropped, at once, if the log is full (``full``), and say
+        so; False, counting nothing, while a line might still be kept. A bot
         writing empty lines without end had the reader look at each one after the log was
         full, slowing the whole engine and its opponent with it (a red-team probe)."""
         if self.path is None and self._kept is None:
@@ -194,12 +198,14 @@ class LineLog:
             return True
 
     def full(self, tag: str) -> bool:
-        """No line of ``tag`` fits until the next ``take``: all it writes is dropped."""
+        """No line of ``tag`` is kept until the next ``take``: all it writes is dropped."""
         with self._lock:
             return self._full(tag)
 
     def _full(self, tag: str) -> bool:
-        return self.limit - self.written < len(tag) + len("[] \n")
+        """Capped: a line was dropped (a shorter one had still been kept after it, so the
+        lines kept were no longer the first ones), or none of ``tag``'s can fit."""
+        return bool(self.dropped_lines) or self.limit - self.written < len(tag) + len("[] \n")
 
     def _dropped_note(self) -> str:
         """The last line of a capped log: how much of the lines' text went."""
