@@ -851,3 +851,32 @@ def test_a_two_seat_knockout_ranking_names_the_ratings_its_report_has():
     several = ranking_figure("knockout_whist", {}, players=[2, 4]).why
     assert "`who wins` ratings" in several
     assert "`who wins` ratings" in ranking_figure("knockout_whist", {}).why
+
+
+def test_a_knockout_order_that_reverses_between_table_sizes_is_said():
+    """A Knock-out probe: "1. reckless (25.5% at 5, 22.2% at 7; 1.44x a fair share), 2.
+    heuristic (29.0% at 5, 19.1% at 7; 1.39x)" hid that heuristic was ahead at five seats
+    and behind at seven, the pooled figure following the size with more games."""
+    from whist_sim.reports.verdict_section import order_reversals
+
+    best = {"reckless": [(5, 0.255), (7, 0.222)], "heuristic": [(5, 0.290), (7, 0.191)],
+            "random": [(5, 0.10), (7, 0.08)]}
+    (text,) = order_reversals(best)
+    assert ("heuristic is ahead of reckless at 5 seats (29.0% against 25.5%) and behind"
+            " at 7 (19.1% against 22.2%)") in text
+    assert "random" not in text
+    assert order_reversals({"a": [(5, 0.3), (7, 0.3)], "b": [(5, 0.2), (7, 0.1)]}) == []
+    assert order_reversals({"a": [(5, 0.3)], "b": [(5, 0.2)]}) == []
+
+
+def test_knockout_ratings_do_not_send_the_reader_to_a_comparison_it_lacks():
+    """A Knock-out probe: the Ratings section said whether one entrant is ahead of another
+    "is the verdict's comparison of the two", but a Knock-out verdict tests each entrant
+    against the fair share only."""
+    from whist_sim.reports.rating_notes import rating_notes
+
+    (knockout,) = rating_notes({"game": "knockout_whist"}, ["a", "b", "c"])
+    assert "verdict's comparison of the two" not in knockout
+    assert "against the fair share" in knockout and "Head to head" in knockout
+    (solo,) = rating_notes({"game": "solo_whist"}, ["a", "b", "c"])
+    assert "verdict's comparison of the two" in solo

@@ -17,6 +17,13 @@ INTERVALS = (
     " is the verdict's comparison of the two."
 )
 
+KNOCKOUT_INTERVALS = INTERVALS.replace(
+    " Whether one entrant is ahead of another is the verdict's comparison of the two.",
+    " The verdict tests each entrant against the fair share, not one entrant against"
+    " another; Head to head gives each pair's share of the games they met.")
+"""``INTERVALS`` for Knock-out Whist, whose verdict compares no two entrants (a probe was
+sent to a comparison the report did not have)."""
+
 GAUNTLET = (
     "A gauntlet: the baselines ({baselines}) played the candidates ({candidates}) only,"
     " never one another, so their ratings relative to each other come from the model"
@@ -37,9 +44,10 @@ def gauntlet_candidates(meta: dict[str, Any]) -> list[str]:
 def rating_notes(meta: dict[str, Any], entrants: list[str]) -> list[str]:
     """The paragraphs a ratings section adds: what its intervals are, and for a gauntlet
     with two baselines or more, that their order is the model's."""
+    intervals = KNOCKOUT_INTERVALS if meta.get("game") == "knockout_whist" else INTERVALS
     candidates = gauntlet_candidates(meta)
     baselines = [name for name in entrants if name not in candidates]
     if not candidates or len(baselines) < 2:
-        return [INTERVALS]
-    return [INTERVALS, GAUNTLET.format(baselines=", ".join(baselines),
+        return [intervals]
+    return [intervals, GAUNTLET.format(baselines=", ".join(baselines),
                                        candidates=", ".join(candidates))]

@@ -690,12 +690,59 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
         named=True) if row["expected"] > 0}
     ranked = sorted(best, key=lambda n: (-of_fair.get(n, 0.0), n))
     several = len({players for _, players, *_ in rows}) > 1
+    lines += order_reversals({name: best[name] for name in ranked})
 
     def shown(name: str) -> str:
         text = ", ".join(f"{percent(e)} at {p}" for p, e in best[name])
         return f"{text}; {of_fair.get(name, math.nan):.2f}x a fair share" if several else text
 
     return [(n, shown(n)) for n in ranked], lines
+
+
+def order_reversals(shares: dict[str, list[tuple[int, float]]]) -> list[str]:
+    """Where two entrants' order at one table size is the other way round at another: a
+    sentence naming each such pair, or none. ``shares``: per entrant in ranked order, its
+    (table size, share of games won). The ranking pools the sizes, so it follows the size
+    with the most games and said nothing of a reversal (a Knock-out probe: heuristic ahead
+    of reckless at five seats, behind at seven, ranked second)."""
+    found = []
+    names = list(shares)
+    for first, one in enumerate(names):
+        for two in names[first + 1:]:
+            # said from the side ahead at the smallest size where they differ
+            pair = sorted([(one, two), (two, one)], key=lambda p: _first_ahead(shares, *p))
+            name, other = pair[0]
+            mine, theirs = dict(shares[name]), dict(shares[other])
+            common = sorted(set(mine) & set(theirs))
+            ahead = [size for size in common if mine[size] > theirs[size]]
+            behind = [size for size in common if mine[size] < theirs[size]]
+            if ahead and behind:
+                found.append(
+                    f"{name} is ahead of {other} at {_sizes(ahead)} seats"
+                    f" ({_against(ahead, mine, theirs)}) and behind at {_sizes(behind)}"
+                    f" ({_against(behind, mine, theirs)})")
+    if not found:
+        return []
+    return [f"The order is not the same at every table size: {'; '.join(found)} (the"
+            " figures' order, which no test here compares). The ranking pools the sizes"
+            " (games won over a fair share's), so it follows the sizes with the most games;"
+            " for one size, read that size's figures."]
+
+
+def _first_ahead(shares: dict[str, list[tuple[int, float]]], name: str, other: str) -> float:
+    """The smallest table size at which ``name``'s share is above ``other``'s (inf: none)."""
+    theirs = dict(shares[other])
+    return min((size for size, share in shares[name] if size in theirs
+                and share > theirs[size]), default=math.inf)
+
+
+def _sizes(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes))
+
+
+def _against(sizes: list[int], mine: dict[int, float], theirs: dict[int, float]) -> str:
+    return "; ".join(f"{percent(mine[size])} against {percent(theirs[size])}"
+                     for size in sizes)
 
 
 def pooled_values(won: npt.ArrayLike, games: npt.ArrayLike) -> np.ndarray:
