@@ -880,3 +880,37 @@ def test_knockout_ratings_do_not_send_the_reader_to_a_comparison_it_lacks():
     assert "against the fair share" in knockout and "Head to head" in knockout
     (solo,) = rating_notes({"game": "solo_whist"}, ["a", "b", "c"])
     assert "verdict's comparison of the two" in solo
+
+
+def test_a_knockout_duels_fair_share_lines_do_not_ask_for_more_deals(tmp_path):
+    """A Knock-out probe: a 5-seat duel's SPRT accepted H0 after 100 pairs, and the
+    fair-share sentences below it said "about 1,331 more deals would separate a difference
+    of that size": the duel is the test of the two, and it had ended."""
+    from tests.tournament_helpers import make_run_without_ray
+    from whist_sim.reports.verdict_section import verdict_section
+    from whist_sim.store import RunFolder
+
+    body = """
+[tournament]
+game = "knockout_whist"
+players = 5
+deals = 30
+seed = 5
+deals_per_task = 10
+
+[[strategies]]
+use = "heuristic"
+label = "a"
+
+[[strategies]]
+use = "heuristic"
+label = "b"
+params = { survival_weight = 0.0 }
+
+[variant]
+dogs_life = "first_knockout"
+"""
+    folder = RunFolder.open(make_run_without_ray(tmp_path, body))
+    text = "\n".join(verdict_section(folder, folder.path / "report")[0].paragraphs)
+    assert "more deals would separate" not in text
+    assert "the test of the two entrants is the duel's, above" in text

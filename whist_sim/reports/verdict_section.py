@@ -129,7 +129,7 @@ def verdict_section(
     apart_pairs: list[tuple[str, str]] = []
     candidates = gauntlet_candidates(meta)
     if game == "knockout_whist":
-        ranked, lines = _knockout(ranges)
+        ranked, lines = _knockout(ranges, duel=len(labels) == 2 and apart)
         unranked = [name for name in labels if name not in {n for n, _ in ranked}]
     else:
         ranked, lines, separated, apart_pairs = _pairwise(game, figure, ranges, labels,
@@ -602,8 +602,14 @@ def _not_with_the_others(family: int) -> str:
 # -- Knock-out Whist: each entrant against the fair share --------------------------------
 
 
-def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
+def _knockout(ranges: DealRanges, duel: bool = False
+              ) -> tuple[list[tuple[str, str]], list[str]]:
     """Each entrant's share of games won at each table size against the fair share.
+
+    ``duel``: the run is a test of two entrants, whose sentence comes first; an entrant
+    not separated from the fair share is then not told how many more deals would
+    separate it (a 5-seat duel's test had accepted H0, and these lines asked for 1,331
+    more deals: a probe).
 
     The share is the pooled one, games won over games (player-games) played, with its
     interval over deal indices (a ratio's cluster interval, ``stats.ratio_interval``), as
@@ -668,6 +674,9 @@ def _knockout(ranges: DealRanges) -> tuple[list[tuple[str, str]], list[str]]:
             if gap <= FLAT:
                 lines.append(f"{text}: not separated from it; no difference has been seen to"
                              " size a longer run by.")
+            elif duel:
+                lines.append(f"{text}: not separated from it (the test of the two"
+                             " entrants is the duel's, above).")
             elif math.isfinite(sd) and sd > FLAT:
                 more = max(0, pairs_to_separate(
                     sd, gap, alpha=holm_next_level(len(rows), done)) - interval.n)
