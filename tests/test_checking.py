@@ -149,22 +149,28 @@ def test_a_strategy_that_calls_sys_exit_fails_the_check():
         check_strategy(ExitsQuietly(), deals=1)
 
 
-def test_the_cli_check_of_a_strategy_that_calls_sys_exit_says_failed(tmp_path):
-    """`whist-sim check` ended with status 0 and no word: a CI job read it as passing."""
+def _cli_check_of(tmp_path, module: str, source: str, spec: str):
+    """``whist-sim check SPEC --deals 1`` of a plug-in written to ``module``.py, run as a
+    user runs it, from the folder the file is in."""
+    import os
     import subprocess
-    import sys
     from pathlib import Path
 
-    (tmp_path / "quits.py").write_text(
-        "from strategies.random_play import RandomStrategy\n"
-        "class Quits(RandomStrategy):\n"
-        "    def choose(self, view, rng):\n"
-        "        raise SystemExit(0)\n")
+    (tmp_path / f"{module}.py").write_text(source)
     root = Path(__file__).resolve().parents[1]
-    result = subprocess.run(
-        [sys.executable, "-m", "whist_sim", "check", "quits:Quits", "--deals", "1"],
+    return subprocess.run(
+        [sys.executable, "-m", "whist_sim", "check", spec, "--deals", "1"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
-        env={**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{root}"})
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}:{root}"})
+
+
+def test_the_cli_check_of_a_strategy_that_calls_sys_exit_says_failed(tmp_path):
+    """`whist-sim check` ended with status 0 and no word: a CI job read it as passing."""
+    result = _cli_check_of(tmp_path, "quits",
+                           "from strategies.random_play import RandomStrategy\n"
+                           "class Quits(RandomStrategy):\n"
+                           "    def choose(self, view, rng):\n"
+                           "        raise SystemExit(0)\n", "quits:Quits")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "failed:" in result.stdout + result.stderr
     assert "SystemExit" in result.stdout + result.stderr
@@ -647,20 +653,11 @@ def test_a_game_without_calls_reports_none():
 
 
 def test_the_cli_check_prints_the_calls_and_the_note(tmp_path):
-    import os
-    import subprocess
-    from pathlib import Path
-
-    (tmp_path / "highest.py").write_text(
-        "class Highest:\n"
-        "    games = frozenset({'solo_whist'})\n"
-        "    def choose(self, view, rng):\n"
-        "        return view.legal.bit_length() - 1\n")
-    root = Path(__file__).resolve().parents[1]
-    result = subprocess.run(
-        [sys.executable, "-m", "whist_sim", "check", "highest:Highest", "--deals", "1"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONPATH": f"{tmp_path}:{root}"})
+    result = _cli_check_of(tmp_path, "highest",
+                           "class Highest:\n"
+                           "    games = frozenset({'solo_whist'})\n"
+                           "    def choose(self, view, rng):\n"
+                           "        return view.legal.bit_length() - 1\n", "highest:Highest")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed:" in result.stdout
     assert "solo_whist, bid: abundance_declared" in result.stdout
