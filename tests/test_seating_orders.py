@@ -226,3 +226,15 @@ def test_the_reports_decision_counts_follow_each_deals_order(tmp_path):
     got = analyses.decision_times(folder.scan("actions"), folder.scan("deals"),
                                   folder.scan("seats"), period).collect()
     assert dict(zip(got["strategy"], got["decisions"], strict=True)) == expected
+
+
+def test_the_period_is_the_orders_count_of_every_lineup_together():
+    from whist_sim.tournament.schedule import arrangement_period
+
+    assert arrangement_period([("a", "b")]) == 1
+    assert arrangement_period([("a", "b", "c"), ("a", "b", "a")]) == 2
+    assert arrangement_period([("a", "b", "c", "d"), ("a", "b", "c", "a")]) == 6
+    assert arrangement_period([("a", "b", "c", "d", "e"), ("a", "b", "c")]) == 24
+    seven = tuple("abcdefg")
+    assert arrangement_period([seven]) == len(arrangements(seven)) == 720
+    assert [arranged(seven, d) for d in range(720)] == arrangements(seven)

@@ -31,6 +31,7 @@ import math
 import random
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from whist_sim.rng import derive_seed
 
@@ -71,15 +72,34 @@ def arrangements(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     """
     if len(lineup) < 3:
         return [lineup]
-    first, rest = lineup[0], lineup[1:]
     if len(set(lineup)) == len(lineup):
-        candidates = [(first, *order) for order in _mirrored(_shuffled(
-            itertools.permutations(rest), len(lineup)))]
-    else:
-        candidates = [lineup, (first, *reversed(rest))]
-    found: list[tuple[str, ...]] = []
-    seen: set[tuple[str, ...]] = set()
-    for order in candidates:
+        return [tuple(lineup[i] for i in order) for order in _distinct_orders(len(lineup))]
+    return _repeated_orders(lineup)
+
+
+@functools.cache
+def _distinct_orders(seats: int) -> tuple[tuple[int, ...], ...]:
+    """The orders of ``arrangements`` for ``seats`` different entrants, as positions in the
+    line-up: the same for every such line-up, so made once per table size (made per
+    line-up, a pool of thousands of seven-seat line-ups had made them per deal)."""
+    positions = tuple(range(seats))
+    first, rest = positions[0], positions[1:]
+    return tuple(_circularly_distinct(
+        (first, *order) for order in _mirrored(_shuffled(itertools.permutations(rest), seats))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _repeated_orders(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """``arrangements`` of a line-up that repeats entrants: it and its mirror, unless the
+    mirror is one of its rotations."""
+    return _circularly_distinct([lineup, (lineup[0], *reversed(lineup[1:]))])
+
+
+def _circularly_distinct(orders: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """``orders`` without any that is a rotation of one before it."""
+    found: list[tuple[Any, ...]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for order in orders:
         circular = min(rotate(order, r) for r in range(len(order)))
         if circular not in seen:
             seen.add(circular)
@@ -87,7 +107,7 @@ def arrangements(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     return found
 
 
-def _shuffled(orders: Iterable[tuple[str, ...]], seats: int) -> list[tuple[str, ...]]:
+def _shuffled(orders: Iterable[tuple[int, ...]], seats: int) -> list[tuple[int, ...]]:
     """The orders with the first in place and the rest in a fixed shuffle (seeded by the
     table size alone): in the permutations' own order the first 120 of 720 orders at
     seven seats all put the same entrant beside the first, so a run of fewer deals than
@@ -98,20 +118,15 @@ def _shuffled(orders: Iterable[tuple[str, ...]], seats: int) -> list[tuple[str, 
     return orders[:1] + rest
 
 
-def _mirrored(orders: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
+def _mirrored(orders: Iterable[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
     """Each order, then its reverse, skipping an order met already as a reverse."""
-    met: set[tuple[str, ...]] = set()
+    met: set[tuple[int, ...]] = set()
     for order in orders:
         if order not in met:
             mirror = tuple(reversed(order))
             met.update((order, mirror))
             yield order
             yield mirror
-
-
-@functools.lru_cache(maxsize=4096)
-def _arrangements_of(lineup: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return tuple(arrangements(lineup))
 
 
 SEATING_ORDERS = 2
@@ -134,16 +149,28 @@ def arranged(lineup: tuple[str, ...], deal: int, scheme: int = SEATING_ORDERS
              ) -> tuple[str, ...]:
     """The order deal index ``deal`` seats ``lineup`` in: its ``arrangements`` in turn
     (``scheme`` 1, a run started before ``SEATING_ORDERS`` 2: the line-up as it is)."""
-    if scheme < 2:
+    if scheme < 2 or len(lineup) < 3:
         return lineup
-    orders = _arrangements_of(lineup)
-    return orders[deal % len(orders)]
+    if len(set(lineup)) == len(lineup):
+        orders = _distinct_orders(len(lineup))
+        return tuple(lineup[i] for i in orders[deal % len(orders)])
+    repeated = _repeated_orders(lineup)
+    return repeated[deal % len(repeated)]
 
 
 def arrangement_period(lineups: Iterable[tuple[str, ...]]) -> int:
     """Deal indices after which every line-up's orders repeat: ``arranged(l, d)`` depends
     on ``d`` modulo this for every ``l`` given."""
-    return math.lcm(1, *(len(_arrangements_of(lineup)) for lineup in lineups))
+    return math.lcm(1, *{_order_count(lineup) for lineup in lineups})
+
+
+def _order_count(lineup: tuple[str, ...]) -> int:
+    """``len(arrangements(lineup))``, without making the orders of each line-up."""
+    if len(lineup) < 3:
+        return 1
+    if len(set(lineup)) == len(lineup):
+        return len(_distinct_orders(len(lineup)))
+    return len(_repeated_orders(lineup))
 
 
 def rotate(lineup: tuple[str, ...], rotation: int) -> tuple[str, ...]:
