@@ -370,8 +370,8 @@ def trump_choice(rounds: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
 
     One row per strategy, ``table`` (as TABLE above) and ``choice``: "longest"
     (trump was a longest suit of its hand: ``trump_length == longest_suit``),
-    "shorter", and "all". Columns: strategy, table, choice, choices, longest (choices of a longest
-    suit), longest_rate (longest / choices), trump_length and longest_suit
+    "shorter", and "all". Columns: strategy, table, choice, choices, longest
+    (choices of a longest suit), longest_rate (longest / choices), trump_length and longest_suit
     (means over choices), round_win (the chooser's share of the round's top
     trick count: 1 when it took most tricks alone, 1/k when k players tied
     for most, else 0, so it sums to 1 over the players of a round),
@@ -440,8 +440,8 @@ def trump_choice_of(units: pl.LazyFrame) -> pl.LazyFrame:
         .with_columns(fair_share=pl.col("fair_sum") / pl.col("choices"))
         .select(
             "strategy", "table", "choice", "choices", "longest", "longest_rate",
-            "longest_rate_lo",
-            "longest_rate_hi", "trump_length", "trump_length_lo", "trump_length_hi",
+            "longest_rate_lo", "longest_rate_hi", "trump_length", "trump_length_lo",
+            "trump_length_hi",
             "longest_suit", "longest_suit_lo", "longest_suit_hi", "round_win", "round_win_lo",
             "round_win_hi", "survived", "survived_lo", "survived_hi", "fair_share", "deals",
         )
