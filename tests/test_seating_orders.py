@@ -238,3 +238,70 @@ def test_the_period_is_the_orders_count_of_every_lineup_together():
     seven = tuple("abcdefg")
     assert arrangement_period([seven]) == len(arrangements(seven)) == 720
     assert [arranged(seven, d) for d in range(720)] == arrangements(seven)
+
+
+def _seating_row(meta, deal_indices, last_deal=None):
+    from whist_sim.reports.run_section import seating_rows
+
+    rows = seating_rows(meta, deal_indices, last_deal)
+    return rows[0][1] if rows else None
+
+
+def test_the_reports_run_section_says_how_deals_were_seated_and_if_cycles_are_whole():
+    """A probe: a report read the same whether every deal sat in the config's order (a run
+    started before seating orders, where at three seats the seat after a weak player could
+    reverse a ranking) or deals cycled through the orders, and nowhere said how long a
+    cycle is: 24 deals at five distinct seats, so 10 deals leave neighbours unequal."""
+    five = {"game": "knockout_whist", "seating_orders": 2, "lineups": [list("abcde")]}
+    assert _seating_row(five, 48) == (
+        "each deal in turn through its line-up's circular orders, each followed by its"
+        " mirror: a cycle of 24 deals, neighbours even every 4; the 48 deal indices played"
+        " are 2 whole cycles")
+    assert _seating_row(five, 10).endswith(
+        "the 10 deal indices played are not a whole number of cycles, so not every entrant"
+        " sat beside every other equally often")
+    assert _seating_row(five, 12).endswith(
+        "the 12 deal indices played are not a whole number of cycles, but each entrant had"
+        " each other on its left equally often")
+    assert "not the first ones" in _seating_row(five, 12, last_deal=30)
+    four = {"game": "solo_whist", "seating_orders": 2, "lineups": [list("abcd")]}
+    assert _seating_row(four, 12) == (
+        "each deal in turn through its line-up's circular orders, each followed by its"
+        " mirror: a cycle of 6 deals; the 12 deal indices played are 2 whole cycles")
+    old = {**five}
+    del old["seating_orders"]
+    assert _seating_row(old, 48) == ("the config's order in every deal (a run started before"
+                                     " seating orders)")
+    duel = {"game": "knockout_whist", "seating_orders": 2, "lineups": [list("ababa")]}
+    assert _seating_row(duel, 7) == "one order per line-up (its pattern has no other)"
+    assert _seating_row({"game": "german_whist", "seating_orders": 2,
+                         "lineups": [["a", "b"]]}, 10) is None
+    assert _seating_row({"game": "minnesota_whist", "seating_orders": 1,
+                         "lineups": [["p1", "q1", "p2", "q2"]]}, 10) is None
+
+
+@pytest.mark.parametrize("seats", [3, 5, 7, 9])
+def test_at_an_odd_table_every_seats_minus_one_deals_balance_the_neighbours(seats):
+    """A probe: at five seats a cycle is 24 deals and at seven 720, and 10 deals at five
+    seats gave one entrant another on its left 4 times and the rest 2. Walecki's
+    decomposition of the complete graph into Hamiltonian cycles, each followed by its
+    mirror, gives every entrant each other on its left once in the first seats - 1
+    deals; the config's order still comes first."""
+    lineup = tuple("abcdefghi"[:seats])
+    first = [arranged(lineup, deal) for deal in range(seats - 1)]
+    assert first[0] == lineup
+    left_of = Counter((order[s], order[(s + 1) % seats]) for order in first
+                      for s in range(seats))
+    assert set(left_of) == set(itertools.permutations(lineup, 2))
+    assert set(left_of.values()) == {1}
+
+
+def test_the_neighbour_period_is_seats_minus_one_at_odd_tables_of_different_entrants():
+    from whist_sim.tournament.schedule import neighbour_period
+
+    assert neighbour_period([tuple("abcde")]) == 4
+    assert neighbour_period([tuple("abcdefg")]) == 6
+    assert neighbour_period([tuple("abcd")]) == 6  # four seats: the whole cycle
+    assert neighbour_period([tuple("abcde"), tuple("abc")]) == 4
+    assert neighbour_period([("a", "b", "c", "a")]) == 2
+    assert neighbour_period([("a", "b")]) == 1

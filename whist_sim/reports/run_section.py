@@ -11,9 +11,11 @@ import polars as pl
 from whist_sim.budget import TimeControl
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.document import Section, Table
+from whist_sim.reports.run_facts import PARTNERSHIP_GAMES, seating_period
 from whist_sim.store import RunFolder
 from whist_sim.store.lock import shown_status
 from whist_sim.tournament.bench import BOT_BENCH_AFTER, benched_after
+from whist_sim.tournament.schedule import neighbour_period
 
 TITLE = "Run"
 
@@ -39,6 +41,7 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         [_deals_label(config), _count(tournament.get("deals", "—"))],
         *_test_rows(config, meta),
         ["line-ups played", _count(facts["pairings"])],
+        *seating_rows(meta, facts["deal_indices"], facts.get("last_deal")),
         ["deals played (deal indices)", _count(facts["deal_indices"])],
         ["matches played (line-up, deal, seating)", _count(facts["matches"])],
         ["hands played", _count(facts["hands"])],
@@ -84,6 +87,48 @@ def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
         rows.append(["benched", "; ".join(f"{label} ({benched_after(record)})"
                                           for label, record in benched.items())])
     return rows
+
+
+def seating_rows(meta: dict[str, Any], deal_indices: int, last_deal: Any = None
+                 ) -> list[list[str]]:
+    """How a deal at a table of three or more seated its line-up (``seating_orders``), and
+    whether the deal indices played make whole cycles of its orders: a report read the same
+    whether the config's order seated every deal (runs started before seating orders, where
+    at three seats the seat after a weak player could reverse a ranking) or deals cycled
+    through the orders, and said nowhere that 10 deals at five distinct seats (a cycle of
+    24) leave some neighbours more often than others (a probe). No row for two seats or
+    partnerships, which have one order. ``last_deal``: the highest deal index played
+    (None: taken to be ``deal_indices - 1``); the balance is said of deal indices 0 on."""
+    lineups = meta.get("lineups")
+    if (meta.get("game") in PARTNERSHIP_GAMES or not isinstance(lineups, list)
+            or max((len(lineup) for lineup in lineups if isinstance(lineup, list)),
+                   default=0) < 3):
+        return []
+    if int(meta.get("seating_orders") or 1) < 2:
+        return [["seating orders",
+                 "the config's order in every deal (a run started before seating orders)"]]
+    period = seating_period(meta)
+    if period == 1:
+        return [["seating orders", "one order per line-up (its pattern has no other)"]]
+    even = neighbour_period(tuple(map(str, lineup)) for lineup in lineups
+                            if isinstance(lineup, list))
+    whole, rest = divmod(deal_indices, period)
+    if last_deal is not None and last_deal != deal_indices - 1:
+        played = ("not the first ones (a run that stopped with later deals committed), so"
+                  " read who sat beside whom from the seats table")
+    elif not rest:
+        played = f"{whole:,} whole cycle{'' if whole == 1 else 's'}"
+    elif deal_indices % even == 0:
+        played = ("not a whole number of cycles, but each entrant had each other on its"
+                  " left equally often")
+    else:
+        played = ("not a whole number of cycles, so not every entrant sat beside every other"
+                  " equally often")
+    neighbours = f", neighbours even every {even:,}" if even < period else ""
+    return [["seating orders",
+             "each deal in turn through its line-up's circular orders, each followed by its"
+             f" mirror: a cycle of {period:,} deals{neighbours}; the {deal_indices:,} deal"
+             f" indices played are {played}"]]
 
 
 def _count(value: Any) -> str:
@@ -166,6 +211,7 @@ def deal_facts(ranges: DealRanges) -> dict[str, Any]:
     parts = ranges.collect(lambda scan: scan("deals").select(
         pl.len().cast(pl.Int64).alias("hands"),
         pl.col("deal").n_unique().cast(pl.Int64).alias("deal_indices"),
+        pl.col("deal").max().cast(pl.Int64).alias("last_deal"),
         pl.struct("pairing", "deal", "rotation").n_unique().cast(pl.Int64).alias("matches"),
         pl.col("pairing").unique().implode().alias("pairings"),
         pl.col("variant").unique().implode().alias("variants"),
@@ -179,6 +225,7 @@ def deal_facts(ranges: DealRanges) -> dict[str, Any]:
     return {
         "hands": int(parts["hands"].sum()),
         "deal_indices": int(parts["deal_indices"].sum()),
+        "last_deal": parts["last_deal"].max(),
         "matches": int(parts["matches"].sum()),
         "pairings": union("pairings").len(),
         "variant": " / ".join(union("variants").to_list()),
