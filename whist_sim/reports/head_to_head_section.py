@@ -40,7 +40,10 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
             f" ({EQUAL_NETS.get(facts.game, 'equal nets')} count half); the"
             " margin is half the difference of the two nets, averaged over the"
             " comparisons (in a two-player game exactly the row strategy's net). Both"
-            " are antisymmetric: share(A, B) = 1 − share(B, A).")
+            " are taken per duplicate pair first, then averaged over the pairs of a deal"
+            " index and over the deal indices, as the intervals are: where one entrant"
+            " holds two seats of a line-up, this can differ from the share of all the"
+            " comparisons pooled. Both are antisymmetric: share(A, B) = 1 − share(B, A).")
     if facts.sides:
         paragraphs.append(
             "In this partnership game only seats of opposite partnerships are"
