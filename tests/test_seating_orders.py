@@ -305,3 +305,37 @@ def test_the_neighbour_period_is_seats_minus_one_at_odd_tables_of_different_entr
     assert neighbour_period([tuple("abcde"), tuple("abc")]) == 4
     assert neighbour_period([("a", "b", "c", "a")]) == 2
     assert neighbour_period([("a", "b")]) == 1
+
+
+@pytest.mark.parametrize("key", ["seating_orders", "seat_seeding"])
+@pytest.mark.parametrize("value", ["abc", 7, None, 2.5])
+def test_a_scheme_run_json_does_not_know_is_refused_naming_the_file_and_values(key, value):
+    """A hostile reading: a run.json whose seating_orders (or seat_seeding) read "abc"
+    ended a resume and a report in a ValueError traceback; a number no version wrote was
+    played as if it were 2."""
+    from pathlib import Path
+
+    from whist_sim.store import RunFolderError
+    from whist_sim.tournament.run_records import recorded_scheme
+
+    with pytest.raises(RunFolderError) as raised:
+        recorded_scheme({key: value}, key, Path("run/run.json"))
+    message = str(raised.value)
+    assert message.startswith(f"run/run.json: {key} = ") and "allowed values: 1, 2" in message
+    assert recorded_scheme({}, key, Path("run/run.json")) == 1  # runs before it was kept
+    assert recorded_scheme({key: 2}, key, Path("run/run.json")) == 2
+
+
+def test_a_report_of_a_run_json_with_an_unknown_seating_scheme_is_one_clear_error(tmp_path):
+    import json
+
+    from tests.tournament_helpers import make_run_without_ray
+    from whist_sim.reports.run_facts import seating_period
+    from whist_sim.store import RunFolder, RunFolderError
+
+    folder = RunFolder.open(make_run_without_ray(
+        tmp_path, KNOCKOUT_THREE.format(first="x", second="y", third="z")))
+    meta = {**folder.meta(), "seating_orders": "abc"}
+    with pytest.raises(RunFolderError, match='seating_orders = "abc"'):
+        seating_period(meta, folder.path / "run.json")
+    assert json.loads((folder.path / "run.json").read_text())["seating_orders"] == 2

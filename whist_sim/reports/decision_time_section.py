@@ -12,14 +12,14 @@ from whist_sim.reports import analyses
 from whist_sim.reports.document import Section, column, table_of
 from whist_sim.reports.run_facts import RunFacts, seating_period
 from whist_sim.rounding import fmt_time
-from whist_sim.store import RunFolder
+from whist_sim.store import RUN_FILE, RunFolder
 
 
 def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
     actions = folder.scan("actions")
     if "seconds" not in actions.collect_schema().names():
         return []
-    period = seating_period(folder.meta())
+    period = seating_period(folder.meta(), folder.path / RUN_FILE)
     bins, on_time = facts.chunks.collect_all(lambda scan: [
         analyses.decision_time_bins(scan("actions"), scan("seats"), period),
         analyses.time_forfeit_counts(scan("deals"))])

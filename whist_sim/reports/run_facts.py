@@ -4,6 +4,7 @@ table sizes, and the words that follow from them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -18,14 +19,17 @@ PARTNERSHIP_GAMES = frozenset({"minnesota_whist"})
 ratings compare only seats of opposite sides, since partners always share a net."""
 
 
-def seating_period(meta: dict[str, Any]) -> int:
+def seating_period(meta: dict[str, Any], path: Path | str = "run.json") -> int:
     """Deal indices after which the run's seating orders repeat (run.json's ``lineups``
     and ``seating_orders``; 1 for a run whose deals all seat a line-up alike): a seat of a
-    line-up and seating is one entrant's in every deal of the same index modulo this."""
+    line-up and seating is one entrant's in every deal of the same index modulo this.
+    ``path``: run.json's, which an unknown scheme's error names."""
+    from whist_sim.tournament.run_records import recorded_scheme
     from whist_sim.tournament.schedule import arrangement_period
 
     lineups = meta.get("lineups")
-    if int(meta.get("seating_orders") or 1) < 2 or not isinstance(lineups, list):
+    if recorded_scheme(meta, "seating_orders", Path(path)) < 2 or not isinstance(lineups,
+                                                                                  list):
         return 1
     return arrangement_period(tuple(str(label) for label in lineup) for lineup in lineups)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -12,9 +13,10 @@ from whist_sim.budget import TimeControl
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.document import Section, Table
 from whist_sim.reports.run_facts import PARTNERSHIP_GAMES, seating_period
-from whist_sim.store import RunFolder
+from whist_sim.store import RUN_FILE, RunFolder
 from whist_sim.store.lock import shown_status
 from whist_sim.tournament.bench import BOT_BENCH_AFTER, benched_after
+from whist_sim.tournament.run_records import recorded_scheme
 from whist_sim.tournament.schedule import neighbour_period
 
 TITLE = "Run"
@@ -41,7 +43,8 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         [_deals_label(config), _count(tournament.get("deals", "—"))],
         *_test_rows(config, meta),
         ["line-ups played", _count(facts["pairings"])],
-        *seating_rows(meta, facts["deal_indices"], facts.get("last_deal")),
+        *seating_rows(meta, facts["deal_indices"], facts.get("last_deal"),
+                      folder.path / RUN_FILE),
         ["deals played (deal indices)", _count(facts["deal_indices"])],
         ["matches played (line-up, deal, seating)", _count(facts["matches"])],
         ["hands played", _count(facts["hands"])],
@@ -89,8 +92,8 @@ def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
     return rows
 
 
-def seating_rows(meta: dict[str, Any], deal_indices: int, last_deal: Any = None
-                 ) -> list[list[str]]:
+def seating_rows(meta: dict[str, Any], deal_indices: int, last_deal: Any = None,
+                 path: Path | str = RUN_FILE) -> list[list[str]]:
     """How a deal at a table of three or more seated its line-up (``seating_orders``), and
     whether the deal indices played make whole cycles of its orders: a report read the same
     whether the config's order seated every deal (runs started before seating orders, where
@@ -98,16 +101,17 @@ def seating_rows(meta: dict[str, Any], deal_indices: int, last_deal: Any = None
     through the orders, and said nowhere that 10 deals at five distinct seats (a cycle of
     24) leave some neighbours more often than others (a probe). No row for two seats or
     partnerships, which have one order. ``last_deal``: the highest deal index played
-    (None: taken to be ``deal_indices - 1``); the balance is said of deal indices 0 on."""
+    (None: taken to be ``deal_indices - 1``); the balance is said of deal indices 0 on.
+    ``path``: run.json's, which an unknown ``seating_orders``' error names."""
     lineups = meta.get("lineups")
     if (meta.get("game") in PARTNERSHIP_GAMES or not isinstance(lineups, list)
             or max((len(lineup) for lineup in lineups if isinstance(lineup, list)),
                    default=0) < 3):
         return []
-    if int(meta.get("seating_orders") or 1) < 2:
+    if recorded_scheme(meta, "seating_orders", Path(path)) < 2:
         return [["seating orders",
                  "the config's order in every deal (a run started before seating orders)"]]
-    period = seating_period(meta)
+    period = seating_period(meta, path)
     if period == 1:
         return [["seating orders", "one order per line-up (its pattern has no other)"]]
     even = neighbour_period(tuple(map(str, lineup)) for lineup in lineups

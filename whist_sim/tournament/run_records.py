@@ -59,6 +59,26 @@ def check_records_unedited(path: Path, meta: dict[str, Any]) -> None:
             " run.json from a backup, or start a new run with the new config")
 
 
+SCHEMES = (1, 2)
+"""The values ``seat_seeding`` and ``seating_orders`` take: 1, how runs started before the
+key was kept play (and a run.json without it), 2, this version's."""
+
+
+def recorded_scheme(meta: dict[str, Any], key: str, path: Path) -> int:
+    """run.json's ``key`` (``seat_seeding``, ``seating_orders``): 1 where it is not kept (a
+    run started before), else the number kept, refused with the file, key and allowed
+    values where it is none of them ("abc" had ended a resume in a ValueError traceback,
+    and a 7 played as a 2: a hostile reading)."""
+    value = meta.get(key, 1)
+    if isinstance(value, bool) or value not in SCHEMES:
+        raise RunFolderError(
+            f"{path}: {key} = {json.dumps(value)} is not a value this whist_sim knows;"
+            f" allowed values: {', '.join(map(str, SCHEMES))} (run.json was edited, or"
+            " written by a later whist_sim: restore it, or use the whist_sim version that"
+            " started the run)")
+    return int(value)
+
+
 def _record(meta: dict[str, Any], key: str) -> Any:
     value = meta[key]
     if key == "strategies" and isinstance(value, dict):

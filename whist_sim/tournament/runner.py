@@ -40,7 +40,7 @@ import whist_sim
 from whist_sim.deal_sets import DealSet, file_digest
 from whist_sim.play import ON_ERROR, SEAT_SEEDING, StrategyFailure
 from whist_sim.rng import derive_seed
-from whist_sim.store import RunFolder, RunFolderError, SessionClock, now_iso
+from whist_sim.store import RUN_FILE, RunFolder, RunFolderError, SessionClock, now_iso
 from whist_sim.store.folder import is_fresh, taken
 from whist_sim.store.space import ROOM_ERRORS, RoomEstimate, estimate_room, sample_bytes
 from whist_sim.strategy import built_in_spec, is_built_in
@@ -67,7 +67,12 @@ from whist_sim.tournament.node_code import (
     with_parameter_files,
 )
 from whist_sim.tournament.run_logs import RunLogs
-from whist_sim.tournament.run_records import DIGESTS, check_records_unedited, record_digests
+from whist_sim.tournament.run_records import (
+    DIGESTS,
+    check_records_unedited,
+    record_digests,
+    recorded_scheme,
+)
 from whist_sim.tournament.same_code import check_same_code
 from whist_sim.tournament.sandbox import Supervisor
 from whist_sim.tournament.schedule import (
@@ -699,8 +704,9 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     committed = 0
     bench = _bench(folder, config, plan, played, done)
     earlier = folder.meta()  # read once: run.json as the session found it
-    seeding = int(earlier.get("seat_seeding", 1))  # runs before it was recorded: 1
-    orders = int(earlier.get("seating_orders", 1))  # as for seat_seeding
+    # runs started before a scheme was recorded play its 1
+    seeding = recorded_scheme(earlier, "seat_seeding", folder.path / RUN_FILE)
+    orders = recorded_scheme(earlier, "seating_orders", folder.path / RUN_FILE)
     # a sequential test, and benching, read the rows in plan order: commit them so
     in_order = config.sprt is not None or bool(bench.after)
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
@@ -1010,7 +1016,7 @@ def _committed_decisions(folder: RunFolder, config: TournamentConfig
     import polars as pl
 
     lineups = config.lineups()
-    scheme = int(folder.meta().get("seating_orders", 1))  # as the run seats its deals
+    scheme = recorded_scheme(folder.meta(), "seating_orders", folder.path / RUN_FILE)
     period = arrangement_period(lineups)  # the deal's circular order: its index modulo this
     per_seat = (folder.scan("actions")
                 .filter(pl.col("chosen") & pl.col("seconds").is_not_null()
