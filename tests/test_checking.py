@@ -14,6 +14,7 @@ from whist_sim.checking import (
     CheckArgumentError,
     CheckReport,
     StrategyCheckError,
+    check_entrant,
     check_strategy,
 )
 from whist_sim.games import GAMES
@@ -668,3 +669,94 @@ def test_a_rare_call_shows_its_share_to_one_decimal_not_as_none():
     report = CheckReport("x", ("solo_whist",), 1, 1, 1,
                          calls=((("solo_whist", "bid"), (("pass", 908), ("cop", 2))),))
     assert report.call_lines == ("solo_whist, bid: pass 908 (100%), cop 2 (0.2%)",)
+
+
+class ForgetsToNameTrumps(RandomStrategy):
+    """A newcomer's Solo Whist plug-in: passes in the auction, plays cards, and has no
+    answer for the "trump" phase (it would raise there)."""
+
+    games = frozenset({"solo_whist"})
+
+    def choose(self, view, rng):
+        if view.phase == "bid":
+            return 52  # solo_whist.PASS
+        cards = [a for a in range(52) if (view.legal & view.hand) >> a & 1]
+        return max(cards)  # the "trump" phase has no card: max() of nothing raises
+
+
+def test_the_check_notes_a_phase_the_strategy_was_never_asked():
+    """A plug-in that forgot the "trump" phase passed the check with no word, since random
+    opponents overcalled every Abundance it bid, and then forfeited each one it won in a
+    duel with heuristic (a probe): a phase only its opponents met is code never run."""
+    report = check_strategy(ForgetsToNameTrumps, deals=2)
+    assert report.unasked == (("solo_whist", ("trump",)),)
+    (note,) = report.notes
+    assert "never asked a 'trump' decision" in note and "view.phase == 'trump'" in note
+
+
+def test_a_strategy_asked_every_phase_has_no_phase_note():
+    report = check_strategy(TakesTheHighestAction, deals=2)
+    assert report.unasked == ()
+    assert not any("never asked" in note for note in report.notes)
+
+
+def test_a_call_made_under_one_in_two_thousand_reads_below_a_tenth_not_zero():
+    report = CheckReport("x", ("solo_whist",), 1, 1, 1,
+                         calls=((("solo_whist", "bid"), (("pass", 8202), ("abundance", 2))),))
+    assert report.call_lines == ("solo_whist, bid: pass 8,202 (100%), abundance 2 (<0.1%)",)
+
+
+class BidsAbundanceButCannotNameTrumps(RandomStrategy):
+    """Bids Abundance now and then (on a strong hand, say), and has no answer for the
+    "trump" phase: against random opponents, who overcall nearly every bid, it was never
+    asked to name one."""
+
+    games = frozenset({"solo_whist"})
+
+    def choose(self, view, rng):
+        if view.phase == "bid":
+            return 57 if view.legal >> 57 & 1 and rng.random() < 0.02 else 52
+        if view.phase == "trump":
+            raise ValueError("no trump code")
+        return super().choose(view, rng)
+
+
+def test_a_bidder_that_cannot_name_trumps_fails_the_check():
+    """The check's opponents pass often enough in the auction for the strategy's bids to
+    stand, so its trump code runs: a probe's plug-in without it passed, then forfeited
+    each Abundance it won in a duel."""
+    with pytest.raises(StrategyCheckError, match="no trump code"):
+        check_strategy(BidsAbundanceButCannotNameTrumps, deals=3)
+
+
+def test_the_built_in_bidders_are_asked_every_phase_of_solo_whist():
+    for spec in ("heuristic", "simulation_bidder(worlds=2)"):
+        report = check_entrant(spec, games=["solo_whist"], deals=3)
+        assert report.unasked == (), spec
+
+
+class DecidesItsStyleOnce(RandomStrategy):
+    """Settles its style from the first hand it ever sees and keeps it: both plays of a
+    later deal use the same style, so playing them with one object showed nothing, while
+    in a run the style comes from whichever deal a process happens to see first, and a
+    run's rows depended on its task size (a probe: win rate 0.071 with one deal a task,
+    0.317 with 60)."""
+
+    games = frozenset({"german_whist"})
+
+    def __init__(self):
+        self.high = None
+
+    def choose(self, view, rng):
+        if self.high is None:
+            self.high = bool(view.hand & 1)
+        legal = view.legal
+        return legal.bit_length() - 1 if self.high else (legal & -legal).bit_length() - 1
+
+
+def test_state_kept_between_deals_fails_the_check_as_not_deterministic():
+    """Each deal is played twice, the second time by a fresh copy of the strategy as it
+    was built: state that has changed since fails the check, where playing both with the
+    same object showed nothing once the state had stopped changing."""
+    with pytest.raises(StrategyCheckError, match="not deterministic"):
+        check_strategy(DecidesItsStyleOnce, games=["german_whist"], deals=3)

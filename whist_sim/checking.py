@@ -5,9 +5,10 @@ For every game the strategy claims and every variant setting listed in
 each seat, stopping at the first failure (``on_error="abort"``), and checks that:
 
 - every action is legal (the engine raises otherwise) and the strategy never raises;
-- the same seed gives the same actions twice (determinism: randomness must come
-  from the ``rng`` argument, not the global ``random`` module, and choices must not
-  depend on state kept between calls);
+- the same seed gives the same actions twice, the second time played by a copy of
+  the strategy as built (determinism: randomness must come from the ``rng`` argument,
+  not the global ``random`` module, and choices must not depend on state kept between
+  calls or from earlier deals);
 - the strategy never changes the view it is given;
 - every decision ends within the time limit (``CHECK_TIME_LIMIT`` unless told
   otherwise), so a strategy that loops is reported as too slow, naming the seat and
@@ -95,6 +96,14 @@ can happen by chance to a strategy that bids by its cards."""
 CALLS_FROM = 52
 """The first action number that is not a card: every game numbers its calls from here."""
 
+PASS_CALL = 52
+"""A pass in every game with an auction (``solo_whist.PASS``, ``minnesota_whist.PASS``)."""
+
+OPPONENT_PASSES = 0.8
+"""How often the check's random opponents pass in an auction where they may: often
+enough for the strategy's own bids to stand, and so for the phases after an auction it
+wins (naming trumps) to be checked."""
+
 TABLE_SIZES: dict[str, tuple[int, ...]] = {"knockout_whist": (2, 4, 7)}
 """Table sizes checked for games that have a choice (others: their only size)."""
 
@@ -129,6 +138,10 @@ class CheckReport:
     actions (a bid, a trump named, a knock), each with how often, most often first: a
     card-only plug-in that takes the highest action bids abundance declared every Solo Whist
     hand, which plays by the rules and so passes, and this is where its author sees it."""
+    unasked: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Per game, the phases its random opponents were asked in and it never was: code the
+    check never ran. A strategy that forgot Solo Whist's ``"trump"`` phase passed, as every
+    Abundance it bid was overcalled (a probe), and then forfeited each one it won in a duel."""
 
     @property
     def call_lines(self) -> tuple[str, ...]:
@@ -156,6 +169,13 @@ class CheckReport:
                     f" if it is not meant to bid, answer {game}.PASS (52) when view.phase =="
                     f" \"bid\" (docs/writing-a-strategy.md, \"The other games' views and"
                     " actions\")")
+        for game, phases in self.unasked:
+            for phase in phases:
+                notes.append(
+                    f"in {game} it was never asked a {phase!r} decision (its opponents were),"
+                    f" so the check did not run its code for view.phase == {phase!r}: make"
+                    " sure choose() answers it with an action from view.legal"
+                    " (docs/writing-a-strategy.md, \"The other games' views and actions\")")
         return tuple(notes)
 
     @property
@@ -227,9 +247,10 @@ def check_strategy(
     hello = _bot_hello(strategy_or_spec)
     not_played: list[str] = []
     calls: list[tuple[tuple[str, str], tuple[tuple[str, int], ...]]] = []
+    unasked: list[tuple[str, tuple[str, ...]]] = []
     for game_name in checked:
         watched = _Watched(_build(strategy_or_spec, game_name, params), decisions)
-        opponent = build_strategy(built_in_spec("random"), None, game_name)
+        opponent = _PhasesAsked(build_strategy(built_in_spec("random"), None, game_name))
         sizes = table_sizes.get(game_name, (None,))
         for settings in CHECK_VARIANTS.get(game_name, ({},)):
             if hello is not None and _refuses(hello, make_game(game_name, settings, sizes[0])):
@@ -245,19 +266,23 @@ def check_strategy(
                                     time_limit)
                         played += 1
         calls += _calls_made(make_game(game_name, None, sizes[0]), watched.calls)
+        if missed := tuple(phase for phase in opponent.phases if phase not in watched.phases):
+            unasked.append((game_name, missed))
     if not variants:
         raise StrategyCheckError(
             f"{name}: nothing to check: its hello lists variants of"
             f" {', '.join(checked)} that none of the checked settings has (not played:"
             f" {'; '.join(not_played)}); list a checked setting's values in hello.variants")
     return CheckReport(name, tuple(checked), variants, played, decisions[0], tuple(not_played),
-                       tuple(calls))
+                       tuple(calls), tuple(unasked))
 
 
 def _share(count: int, total: int) -> str:
     """A call's share of its phase: a whole percent, or one decimal under 1% (2 cops in 910
     bids read "0%", as if none had been made)."""
     share = count / total
+    if 0 < share < 0.0005:  # 2 abundances in 8,312 bids read "0.0%" (a probe)
+        return "<0.1%"
     return f"{share:.1%}" if share < 0.01 else f"{share:.0%}"
 
 
@@ -494,12 +519,17 @@ class _Watched:
 
     def __init__(self, strategy: Any, decisions: list[int]) -> None:
         self.strategy = strategy
+        self.pristine = _pristine_copy(strategy)
+        """The strategy as built, before any decision: a deal's second play is by a copy
+        of it (``fresh``). None for a bot, or what cannot be copied."""
         self.decisions = decisions
         self.view: Any = None
         """The view of the decision asked last (the one running, if one runs)."""
         self.calls: dict[tuple[str, int], int] = {}
         """(phase, action) -> times chosen, at decisions with a call among two or more
         legal actions (``CheckReport.calls``)."""
+        self.phases: set[str] = set()
+        """The phases it was asked in (``CheckReport.unasked``)."""
         # the play loop's calls around decisions reach the strategy as in a tournament: a
         # bot's ready_seats starts its processes outside every decision's time (without
         # it, each fresh process started inside a decision, and `check --isolate
@@ -508,6 +538,24 @@ class _Watched:
             method = getattr(strategy, hook, None)
             if callable(method):
                 setattr(self, hook, method)
+
+    def fresh(self) -> _Watched:
+        """This watcher around a copy of the strategy as it was built, its counts shared:
+        a deal played again by the same object showed nothing of state kept since earlier
+        deals once that state had stopped changing (a style settled at the first hand ever
+        seen), while in a run it made the rows depend on the task size (a probe). Itself
+        where there is no copy: a bot is a process, which its protocol keeps from seeing a
+        deal twice."""
+        if self.pristine is None:
+            return self
+        twin = copy.copy(self)  # the counters are shared, not copied
+        twin.strategy = copy.deepcopy(self.pristine)
+        twin.view = None
+        for hook in LISTENING_HOOKS:
+            method = getattr(twin.strategy, hook, None)
+            if callable(method):
+                setattr(twin, hook, method)
+        return twin
 
     def choose(self, view: Any, rng: Any) -> Any:
         self.view = view  # the decision a time-out names
@@ -521,6 +569,7 @@ class _Watched:
                 raise
             raise _RaisedBase(raised_text(exc)) from None
         self.decisions[0] += 1
+        self.phases.add(str(getattr(view, "phase", "")))
         if _snapshot(view) != before:
             raise _ViewMutated(_what_changed(before, view))
         legal = getattr(view, "legal", 0)
@@ -529,6 +578,46 @@ class _Watched:
             key = (str(getattr(view, "phase", "")), action)
             self.calls[key] = self.calls.get(key, 0) + 1
         return action
+
+
+class _PhasesAsked:
+    """Wraps the random opponent: the phases it was asked in, in the order first met, which
+    the strategy under check should have met too (``CheckReport.unasked``). Read from play,
+    not from a list per game, so a variant a bot's hello leaves out names no phase.
+
+    In an auction it passes more often than chance (``OPPONENT_PASSES``): choosing among
+    the legal calls at random it overcalled nearly every bid, so a strategy that bids
+    Abundance on strong hands alone never had its bid stand, and its code for naming
+    trumps never ran (a probe's plug-in had none, and passed; heuristic, simulation_bidder
+    and pimc were never asked to name trumps in a check either)."""
+
+    def __init__(self, strategy: Any) -> None:
+        self.strategy = strategy
+        self.phases: dict[str, None] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.strategy, name)
+
+    def choose(self, view: Any, rng: Any) -> Any:
+        self.phases.setdefault(str(getattr(view, "phase", "")), None)
+        legal = getattr(view, "legal", 0)
+        if (getattr(view, "phase", "") == "bid" and isinstance(legal, int)
+                and legal >> PASS_CALL & 1 and rng.random() < OPPONENT_PASSES):
+            return PASS_CALL
+        return self.strategy.choose(view, rng)
+
+
+def _pristine_copy(strategy: Any) -> Any:
+    """A deep copy of ``strategy`` to play deals again from, or None: for a bot or an
+    isolated strategy (a process, behind the protocol), or one that cannot be copied (it
+    holds a lock or an open file, say), whose deals are played twice by the one object."""
+    if _bot_hello(strategy) is not None or type(strategy).__module__.startswith(
+            "whist_sim.protocol"):
+        return None
+    try:
+        return copy.deepcopy(strategy)
+    except Exception:
+        return None
 
 
 def _snapshot(view: Any) -> Any:
@@ -552,19 +641,20 @@ def _what_changed(before: Any, view: Any) -> str:
 
 def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_seed: int,
                 name: str, label: str, time_limit: float | None = None) -> None:
-    """Play one deal (or match) twice with the strategy in ``seat``; raise on any problem."""
-    seats = [opponent] * game.players
-    seats[seat] = watched
+    """Play one deal (or match) twice with the strategy in ``seat``, the second time by a
+    copy of it as built (``_Watched.fresh``); raise on any problem."""
     dealer = deal_seed % game.players
     where = f"strategy {name!r} in {label}, seed {deal_seed}, seat {seat}"
     runs = []
-    for _ in range(2):
+    for player in (watched, watched.fresh()):
+        seats = [opponent] * game.players
+        seats[seat] = player
         try:
             if getattr(game.variant, "match", "single") != "single":
                 played, _result = play_match(game, seats, deal_seed, on_error="abort",
                                              time_limit=time_limit)
             else:  # play_match readies a bot's processes before each hand; play_deal not
-                if (ready_seats := getattr(watched, "ready_seats", None)) is not None:
+                if (ready_seats := getattr(player, "ready_seats", None)) is not None:
                     ready_seats([seat])
                 played = [play_deal(game, seats, deal_seed, dealer, on_error="abort",
                                     time_limit=time_limit)]
@@ -584,7 +674,7 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
                 problem = f"it played an illegal action (isolated): {refusal}"
             elif _too_slow(cause):
                 limit = "its time limit" if time_limit is None else f"{time_limit:g} s"
-                problem = (f"it is too slow: {_decision_name(watched.view)} took longer than"
+                problem = (f"it is too slow: {_decision_name(player.view)} took longer than"
                            f" {limit} ({exc})")
             else:
                 problem = f"it failed: {exc}"
@@ -594,8 +684,17 @@ def _check_deal(watched: _Watched, opponent: Any, game: Game, seat: int, deal_se
     if difference:
         raise StrategyCheckError(
             f"{where}: it is not deterministic: the same seed gave different actions"
-            f" ({difference}). {_repeatable_advice(watched.strategy)}"
+            f" ({difference}){_played_by(watched)}. {_repeatable_advice(watched.strategy)}"
         )
+
+
+def _played_by(watched: _Watched) -> str:
+    """Who played the two runs a difference is between: the strategy as used so far, then a
+    fresh copy of it, when there is one."""
+    if watched.pristine is None:
+        return ""
+    return (", first by the strategy as the earlier deals left it, then by a copy of it as"
+            " built: randomness not drawn from rng, or state kept from earlier deals")
 
 
 STRATEGY_RANDOMNESS_ADVICE = (
