@@ -760,3 +760,19 @@ def test_state_kept_between_deals_fails_the_check_as_not_deterministic():
     same object showed nothing once the state had stopped changing."""
     with pytest.raises(StrategyCheckError, match="not deterministic"):
         check_strategy(DecidesItsStyleOnce, games=["german_whist"], deals=3)
+
+
+class SaysPassInWords(RandomStrategy):
+    games = frozenset({"solo_whist"})
+
+    def choose(self, view, rng):
+        return "pass" if view.phase == "bid" else super().choose(view, rng)
+
+
+def test_an_action_returned_by_its_name_is_told_its_number():
+    """A Solo plug-in author's probe: "seat 0 returned 'pass', which is not an action
+    number" said what was wrong but not what to return."""
+    with pytest.raises(StrategyCheckError) as raised:
+        check_strategy(SaysPassInWords, deals=1)
+    assert ("returned 'pass', which is not an action number: 'pass' is action 52 here"
+            " (game.action_str(52)); return 52") in str(raised.value)
