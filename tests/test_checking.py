@@ -776,3 +776,17 @@ def test_an_action_returned_by_its_name_is_told_its_number():
         check_strategy(SaysPassInWords, deals=1)
     assert ("returned 'pass', which is not an action number: 'pass' is action 52 here"
             " (game.action_str(52)); return 52") in str(raised.value)
+
+
+class PlaysCardsByName(RandomStrategy):
+    games = frozenset({"german_whist"})
+
+    def choose(self, view, rng):
+        return "AS"
+
+
+def test_a_german_card_returned_by_its_name_is_told_its_number():
+    with pytest.raises(StrategyCheckError) as raised:
+        check_strategy(PlaysCardsByName, deals=1)
+    assert ("returned 'AS', which is not a card number (an int 0..51): 'AS' is action 12"
+            " here") in str(raised.value)

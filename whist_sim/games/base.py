@@ -181,7 +181,7 @@ class DealState(ABC):
         """
         seat = self.to_act
         if action.__class__ is not int:
-            action = as_action(seat, action, _named_action(self.game, action))
+            action = as_action(seat, action, named_action(self.game, action))
         if seat < 0:
             shown = describe_action(self.game.action_str, action)  # type: ignore[attr-defined]
             unit = self.unit_name
@@ -522,11 +522,10 @@ MOST_ACTIONS = 65
 """Action numbers run below this in every game (cards 0..51, then calls up to 64)."""
 
 
-def _named_action(game: Any, action: Any) -> str:
-    """What ``as_action`` says an action should be: for a text that names one of the game's
-    actions ("pass"), its number too, as a plug-in author returning a call's name was told
-    only that it is no number (a probe)."""
-    expected = "an action number"
+def named_action(game: Any, action: Any, expected: str = "an action number") -> str:
+    """What ``as_action`` says an action should be (``expected``): for a text that names
+    one of the game's actions ("pass"), its number too, as a plug-in author returning a
+    call's name was told only that it is no number (a probe)."""
     if not isinstance(action, str):
         return expected
     for number in range(MOST_ACTIONS):

@@ -49,6 +49,7 @@ from whist_sim.games.base import (
     check_whole,
     deck_from_seat_cards,
     is_whole,
+    named_action,
     record_card,
     record_card_list,
     record_seat_cards,
@@ -269,7 +270,8 @@ class GermanWhistDeal(CodedLog, DealState):
         """``action`` as an int if the seat to act may take it (a NumPy integer is
         converted), else the RuleError that says why not."""
         if action.__class__ is not int:
-            action = as_action(seat, action, "a card number (an int 0..51)")
+            action = as_action(seat, action, named_action(
+                self.game, action, "a card number (an int 0..51)"))
         if seat < 0:
             shown = _shown(action)
             raise RuleError(seat, shown, "deal over", f"the hand is over; {shown} cannot be played")
