@@ -14,6 +14,15 @@ exits, or it is told to stop (SIGTERM, from the engine or as its parent-death si
 it kills every process below it until none is left, and exits as the bot did: the same
 code, or killed by the same signal, so the engine words the bot's end as before.
 
+Run as ``... STATUS_FD --contain JSON COMMAND...``, it contains the bot
+(``bot_containment``, ``tournament.contain_bots``): the keeper enters a user namespace
+and makes a PID namespace, whose process 1 is its child, a small init, which seals
+the mounts, network and IPC, forks the bot (process 2), reaps what is left to it,
+and tells the keeper how the bot ended (an init cannot end itself by the bot's
+signal: the kernel shields process 1 from its own namespace). The kernel kills what
+remains in the namespace as the init exits. A step the kernel refuses is written to
+STATUS_FD after ``bot_containment.REFUSED_PREFIX``, naming it.
+
 Only the standard library, and run by path with ``-I -S``: importing ``whist_sim`` cost
 a start 200 ms and 40 MB; this costs about 25 ms and 11 MB. ``-I`` also keeps the
 bot's ``PYTHON*`` variables from changing the keeper. The bot gets the environment the
@@ -31,6 +40,7 @@ import resource
 import signal
 import sys
 import time
+from typing import Any
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -77,6 +87,71 @@ def _become_bot(command: list[str], env: dict[bytes, bytes], status_fd: int) -> 
             os.write(status_fd, str(exc.errno or 0).encode())
     finally:
         os._exit(EXEC_FAILED)
+
+
+def _containment() -> Any:
+    """``bot_containment``, loaded from beside this file (``-I`` leaves this file's folder
+    off ``sys.path``, and importing ``whist_sim`` is what the keeper avoids)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bot_containment.py")
+    spec = importlib.util.spec_from_file_location("bot_containment", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _refused(status_fd: int, exc: Exception) -> None:
+    """Say which step of containment the kernel refused, then end as a failed exec."""
+    with contextlib.suppress(OSError):
+        os.write(status_fd, f"{_CONTAINMENT.REFUSED_PREFIX}{exc}".encode())
+    os._exit(EXEC_FAILED)
+
+
+def _become_init(command: list[str], env: dict[bytes, bytes], status_fd: int,
+                 hidden: list[str], report_fd: int) -> None:
+    """In the forked child, process 1 of the bot's PID namespace: seal the namespace,
+    fork the bot, reap until the bot ends, and write its wait status to ``report_fd``.
+    Its exit then ends every process left in the namespace."""
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the keeper decides; it kills
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # a keeper killed takes the namespace
+        try:
+            _CONTAINMENT.seal(hidden)
+        except _CONTAINMENT.Refused as exc:
+            _refused(status_fd, exc)
+        env = {**env, b"TMPDIR": _CONTAINMENT.PRIVATE_FOLDER.encode()}
+        try:
+            bot = os.fork()
+        except OSError as exc:
+            os.write(status_fd, str(exc.errno or 0).encode())
+            os._exit(EXEC_FAILED)
+        if bot == 0:
+            _become_bot(command, env, status_fd)
+        os.close(status_fd)
+        _let_go_of_the_pipes()
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
+        while True:
+            reaped, code = os.waitpid(-1, 0)
+            if reaped == bot:
+                os.write(report_fd, str(code).encode())
+                break
+    finally:
+        os._exit(0)
+
+
+def _reported(report_fd: int, status: int) -> int:
+    """The bot's wait status as its init wrote it, or the init's own (killed before)."""
+    said = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(report_fd, 64):
+            said += chunk
+    return int(said) if said.strip().isdigit() else status
+
+
+_CONTAINMENT: Any = None
+"""``bot_containment``, loaded when the bot is contained."""
 
 
 def _let_go_of_the_pipes() -> None:
@@ -164,8 +239,18 @@ _bot = 0
 
 
 def main(argv: list[str]) -> None:
-    global _bot
+    global _bot, _CONTAINMENT
     status_fd, command = int(argv[0]), argv[1:]
+    hidden = None
+    report_r = report_w = -1
+    if command[:1] == ["--contain"]:
+        _CONTAINMENT = _containment()
+        hidden, command = _CONTAINMENT.hidden_paths(command[1]), command[2:]
+        try:
+            _CONTAINMENT.enter_user_and_pid()  # first: a new user's credentials clear prctls
+        except _CONTAINMENT.Refused as exc:
+            _refused(status_fd, exc)
+        report_r, report_w = os.pipe()
     _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # was SIGKILL: now the keeper cleans up
     _prctl(PR_SET_CHILD_SUBREAPER, 1)  # failing (an old kernel), the bot is kept as before
     _prctl(PR_SET_DUMPABLE, 0)  # a bot of the same user cannot trace it into doing less
@@ -181,14 +266,19 @@ def main(argv: list[str]) -> None:
             os.write(status_fd, str(exc.errno or 0).encode())
             os._exit(EXEC_FAILED)
         if _bot == 0:
-            _become_bot(command, env, status_fd)
+            if hidden is None:
+                _become_bot(command, env, status_fd)
+            os.close(report_r)
+            _become_init(command, env, status_fd, hidden, report_w)
         os.close(status_fd)
+        if hidden is not None:
+            os.close(report_w)
         _let_go_of_the_pipes()
         signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGTERM,))
         while True:  # reap adopted processes as they end, until the bot does
             reaped, code = os.waitpid(-1, 0)
             if reaped == _bot:
-                status = code
+                status = code if hidden is None else _reported(report_r, code)
                 break
     except Stop:
         pass

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from whist_sim.protocol.bot_containment import REFUSED_PREFIX, hidden_argument
 from whist_sim.protocol.bot_tree import Found, end_all, started_by, stopped, wait_ended
 
 MAX_LINE = 8 << 20
@@ -107,6 +108,17 @@ class LineSplitter:
 
 class CannotStart(Exception):
     """The command cannot be started; the message says why (missing, not executable)."""
+
+    hint = ("an executable program: check the command's path, its execute permission and"
+            " the working folder")
+    """What the engine expected, for ``BotStartError``."""
+
+
+class CannotContain(CannotStart):
+    """The bot was to be contained (``bot_containment``) and the kernel refused a step."""
+
+    hint = ("a machine that lets an unprivileged process make user, PID, mount, network"
+            " and IPC namespaces (Linux 5.12 or later)")
 
 
 class PipeTimeout(Exception):
@@ -272,7 +284,10 @@ class BotProcess:
         tag: str,
         tail_lines: int,
         transcript: LineLog | None = None,
+        contain: Sequence[str] | None = None,
     ) -> None:
+        """``contain``: run the bot contained (``bot_containment``), with these paths
+        hidden from it; None: as the engine's user sees the machine."""
         self.command = tuple(command)
         self.log = log
         self.transcript = transcript
@@ -289,6 +304,11 @@ class BotProcess:
         keeper = _keeper_command()
         self.kept = keeper is not None
         """The bot runs under a keeper (``bot_keeper``), which ``popen`` is: Linux."""
+        if contain is not None:
+            if keeper is None:
+                raise CannotContain("it cannot be contained (tournament.contain_bots) on"
+                                    f" {sys.platform}: containment uses Linux namespaces")
+            keeper = [*keeper, "--contain", hidden_argument(list(contain))]
         try:
             self.popen = self._start(keeper, cwd, env)
         except FileNotFoundError:
@@ -318,7 +338,8 @@ class BotProcess:
         status_r, status_w = os.pipe() if keeper else (-1, -1)
         try:
             popen = subprocess.Popen(
-                [*keeper, str(status_w), *self.command] if keeper else list(self.command),
+                [*keeper[:KEEPER_PROGRAM], str(status_w), *keeper[KEEPER_PROGRAM:],
+                 *self.command] if keeper else list(self.command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -349,6 +370,8 @@ class BotProcess:
                               f" within {KEEPER_START_SECONDS:g} s (is the machine"
                               " overloaded?)")
         popen.wait()  # the keeper exits as soon as the command has failed
+        if isinstance(error, str):
+            raise CannotContain(_refusal_text(error))
         raise OSError(error, os.strerror(error), self.command[0])
 
     def _check_startable(self, cwd: str | Path | None) -> None:
@@ -601,9 +624,26 @@ def _keeper_command() -> list[str] | None:
     return [sys.executable, "-I", "-S", str(KEEPER)]
 
 
+KEEPER_PROGRAM = 4
+"""How many words of ``_keeper_command`` come before the status descriptor."""
+
+
+def _refusal_text(said: str) -> str:
+    """The error of a bot its keeper could not contain, from what the keeper said."""
+    step = said[len(REFUSED_PREFIX):]
+    return (f"it could not be contained (tournament.contain_bots): the kernel refused {step}."
+            " This machine does not let an unprivileged process make the namespaces"
+            " containment needs: allow user namespaces (sysctl user.max_user_namespaces,"
+            " kernel.unprivileged_userns_clone, or AppArmor's"
+            " kernel.apparmor_restrict_unprivileged_userns; mount_setattr needs Linux 5.12),"
+            " or set tournament.contain_bots = false and run each bot in a sandbox of your"
+            " own (docs/protocol.md)")
+
+
 def _keeper_status(status: int) -> int | str | None:
     """What the keeper's status pipe says: None when the bot's command runs (the pipe
-    closed empty), the ``errno`` that stopped it, or "late" past
+    closed empty), the ``errno`` that stopped it, the step of containment the kernel
+    refused (``bot_containment.REFUSED_PREFIX`` and its text), or "late" past
     ``KEEPER_START_SECONDS``."""
     poller = select.poll()
     poller.register(status, select.POLLIN)
@@ -614,6 +654,8 @@ def _keeper_status(status: int) -> int | str | None:
             return "late"
         chunk = os.read(status, 64)
         if not chunk:
+            if said.startswith(REFUSED_PREFIX.encode()):
+                return said.decode("utf-8", "replace")
             return int(said) if said.strip().isdigit() else None
         said += chunk
 

@@ -181,6 +181,9 @@ class ProcessStrategy:
     - ``transcript_path``: a file every line sent (``>``) and received (``<``) is
       appended to, tagged by seat: for debugging a bot (docs/protocol.md's transcripts
       were recorded so).
+    - ``contain``: run each of its processes contained (``bot_containment``: namespaces
+      of its own, the file systems read-only), with these paths hidden from it (the
+      run, the config); None: as the engine's user sees the machine.
     """
 
     def __init__(
@@ -204,6 +207,7 @@ class ProcessStrategy:
         kept_logs: int = 200,
         transcript_path: str | Path | None = None,
         run_limit: float | None = None,
+        contain: Sequence[str] | None = None,
     ) -> None:
         if isinstance(command, str) or not command or not all(
             isinstance(part, str) for part in command
@@ -228,6 +232,9 @@ class ProcessStrategy:
         self.variant = None if variant is None else dict(variant)
         self.time_limit = time_limit
         self.run_limit = run_limit
+        self.contain = None if contain is None else tuple(contain)
+        """Run each process contained (``bot_containment``), these paths hidden from it;
+        None: not contained."""
         """The run's limit per decision, when ``time_limit`` is a share of it (a tournament
         keeps the rest for the engine): what a timeout names as the limit set."""
         self.handshake_timeout = handshake_timeout
@@ -511,13 +518,9 @@ class ProcessStrategy:
         try:
             process = BotProcess(self.command, cwd=self.cwd, env=self.env, log=self._log,
                                  tag=tag, tail_lines=self.stderr_lines,
-                                 transcript=self._transcript)
+                                 transcript=self._transcript, contain=self.contain)
         except CannotStart as exc:
-            self._cannot_start = BotStartError(
-                self.entrant, self.command, str(exc),
-                "an executable program: check the command's path, its execute permission"
-                " and the working folder",
-            )
+            self._cannot_start = BotStartError(self.entrant, self.command, str(exc), exc.hint)
             raise self._cannot_start from None
         try:
             hello = self._handshake(process)
