@@ -48,6 +48,8 @@ class BotEntry:
     cwd: str | None = None
     env: Mapping[str, str] | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    contain: tuple[str, ...] | None = None
+    """Run it contained (``bot_containment``), these paths hidden; None: not contained."""
 
     def strategy(self, label: str, game: Game, spec: Any) -> Any:
         """This worker's ``ProcessStrategy`` for the entrant (made once, then reused)."""
@@ -55,7 +57,8 @@ class BotEntry:
         seconds = NO_LIMIT_SECONDS if limit is None else max(0.001, limit * BOT_TIME_SHARE)
         key = (label, self.command, self.cwd, json.dumps(dict(self.env or {}), sort_keys=True),
                json.dumps(dict(self.params), sort_keys=True, default=str), game.name,
-               game.players, json.dumps(game.variant.as_dict(), sort_keys=True), seconds)
+               game.players, json.dumps(game.variant.as_dict(), sort_keys=True), seconds,
+               self.contain)
         found = _POOL.get(key)
         if found is None:
             from whist_sim.protocol import ProcessStrategy
@@ -66,7 +69,7 @@ class BotEntry:
             found = ProcessStrategy(
                 self.command, label=label, cwd=self.cwd, env=self.env, params=self.params,
                 game=game.name, variant=game.variant.as_dict(), time_limit=seconds,
-                stderr_log=log, run_limit=limit,
+                stderr_log=log, run_limit=limit, contain=self.contain,
             )
             _POOL[key] = found
         return found

@@ -341,12 +341,24 @@ class TournamentSection(BaseModel):
     bench_after: int | None = Field(
         None, description="forfeits after which an entrant sits out the run"
     )
+    contain_bots: bool = Field(
+        False, description="run every bot and isolated entrant in Linux namespaces of its own:"
+                           " no other process, no network, read-only files, the run hidden"
+    )
     format: Literal["round_robin", "gauntlet"] = Field(
         "round_robin", description="round_robin: every line-up; gauntlet: those with a candidate"
     )
     candidates: list[str] | None = Field(
         None, description="gauntlet: labels of the entrants under test; the rest are baselines"
     )
+
+    @field_validator("contain_bots", mode="before")
+    @classmethod
+    def _true_or_false(cls, value: Any) -> Any:
+        """As written: "yes" or 1 would be read as true."""
+        if not isinstance(value, bool):
+            raise ValueError(f"not true or false ({_kind(value)}); allowed values: true, false")
+        return value
 
     @field_validator("game")
     @classmethod
@@ -492,6 +504,16 @@ class TournamentConfig(BaseModel):
     _deal_set: DealSet | None = PrivateAttr(None)
     _bots: dict[str, dict[str, Any]] = PrivateAttr(default_factory=dict)
     _warnings: list[str] = PrivateAttr(default_factory=list)
+    _files: list[str] = PrivateAttr(default_factory=list)
+    """The files the config was read from (itself, its deal set): hidden from contained
+    bots, whose authors must not learn the root seed or the deals."""
+
+    def hidden_from_bots(self, *more: Path | str) -> tuple[str, ...] | None:
+        """What a contained bot must not read: the config's files and ``more`` (the run
+        folder); None when bots are not contained (``tournament.contain_bots``)."""
+        if not self.tournament.contain_bots:
+            return None
+        return tuple(str(Path(path).absolute()) for path in [*self._files, *more])
 
     @property
     def warnings(self) -> list[str]:
@@ -692,6 +714,8 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
         config = TournamentConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_describe_validation(exc, source)) from None
+    config._files = [path for path in (source, config.tournament.deals_file)
+                     if path is not None and Path(path).is_file()]
     _check_players(config, source)
     games, problems = _checked_entrants(config, source)
     checks: list[Callable[[], None]] = [partial(_check_format, config, source)]
@@ -861,7 +885,7 @@ def _greet(
         return ProcessStrategy(
             entry.bot_command(), label=entry.name, cwd=entry.cwd, env=bot_environment(entry),
             params=entry.params, game=game.name, variant=game.variant.as_dict(),
-            handshake_timeout=HANDSHAKE_SECONDS,
+            handshake_timeout=HANDSHAKE_SECONDS, contain=config.hidden_from_bots(),
         )
 
     bot = greeted()

@@ -28,7 +28,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -222,7 +222,7 @@ def run_tournament(
         raise RunFolderError(taken(out))
     per_item: float | None = None
     if workers is None or config.tournament.deals_per_task == "auto":
-        per_item = _seconds_per_item(config, seats, played)
+        per_item = _seconds_per_item(config, seats, played, Path(out))
     estimate = None if per_item is None else per_item * len(played) * config.tournament.deals
     in_process = choose_in_process(config, workers, address, estimate)
     room = _check_room(config, seats, played, out)  # before Ray starts: the warning first
@@ -783,7 +783,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         while queue or submitted:
             while queue and submitted < 2 * executor.slots:
                 executor.submit(_spec(config, plan, seats, played, queue.take(),
-                                      bench.for_tasks(), seeding, orders))
+                                      bench.for_tasks(), seeding, orders, [folder.path]))
                 submitted += 1
             finished = compaction.tasks_of([executor.next_result()])
             if not finished:
@@ -1055,7 +1055,10 @@ def _spec(
     config: TournamentConfig, plan: Plan, seats: list[tuple[str, ...]], played: list[int],
     task: int, benched: dict[str, tuple[int, str]] | None = None,
     seat_seeding: int = SEAT_SEEDING, seating_orders: int = SEATING_ORDERS,
+    hidden: Sequence[Path] = (),
 ) -> TaskSpec:
+    """Task ``task``'s spec; ``hidden``: what contained bots must not read beyond the
+    config's files (the run folder)."""
     return TaskSpec(
         task=task,
         game=config.tournament.game,
@@ -1074,7 +1077,8 @@ def _spec(
         benched=benched or {},
         seat_seeding=seat_seeding,
         seating_orders=seating_orders,
-        bots={e.name: BotEntry(tuple(e.bot_command()), e.cwd, bot_environment(e), dict(e.params))
+        bots={e.name: BotEntry(tuple(e.bot_command()), e.cwd, bot_environment(e), dict(e.params),
+                               config.hidden_from_bots(*hidden))
               for e in config.strategies if e.isolated},
     )
 
@@ -1088,9 +1092,11 @@ def _task_deals(config: TournamentConfig, plan: Plan, task: int) -> DealSet | No
 
 
 def _seconds_per_item(
-    config: TournamentConfig, seats: list[tuple[str, ...]], played: list[int]
+    config: TournamentConfig, seats: list[tuple[str, ...]], played: list[int],
+    out: Path | None = None,
 ) -> float:
-    """Seconds one (line-up, deal) item takes to play, all its seatings, on one core.
+    """Seconds one (line-up, deal) item takes to play, all its seatings, on one core
+    (contained bots kept from ``out``, as in the run: the same processes then play it).
 
     Plays the first items of the plan's shape, on deals of a seed of its own (so no
     entrant sees a scored deal before it is scored), in this process (deterministic, then
@@ -1120,7 +1126,8 @@ def _seconds_per_item(
         plan = Plan(len(played), config.tournament.deals, size)
         # forfeit: a strategy failing on a sample deal, which the run never plays, must
         # not stop the run under on_error = "abort" before it has a folder (it did)
-        spec = dataclasses.replace(_spec(config, plan, lineups, played, 0),
+        spec = dataclasses.replace(_spec(config, plan, lineups, played, 0,
+                                         hidden=[] if out is None else [out]),
                                    root_seed=sample_seed, deal_set=None, on_error="forfeit")
         started = time.perf_counter()
         play(spec)
