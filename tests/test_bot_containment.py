@@ -25,6 +25,8 @@ import pytest
 from tests.tournament_helpers import assert_same_rows, run_rows, write_config
 from whist_sim.protocol import BotCrashed, BotError, BotStartError, ProcessStrategy
 from whist_sim.protocol.bot_process import KEEPER_SWEEP_SECONDS, CannotContain
+from whist_sim.reports.run_section import run_section
+from whist_sim.store import RunFolder
 from whist_sim.tournament.config import ConfigError, load_config
 from whist_sim.tournament.runner import run_tournament
 
@@ -254,6 +256,11 @@ def test_contained_bots_play_the_same_rows_and_never_read_the_run(tmp_path, cont
     for found in probes:
         assert found[str(runs["true"])] in ([], "FileNotFoundError"), found
         assert found[str(tmp_path / "true.toml")] == 0, found
+    for contain, said in (("true", "yes: each in namespaces of its own"),
+                          ("false", "no: they ran as your user")):
+        with RunFolder.open(runs[contain], verify=False) as folder:
+            rows = dict(run_section(folder, folder.meta()).tables[0].rows)
+        assert rows["bots contained"].startswith(said), rows
     uncontained = (runs["false"] / "logs" / "output" / "probe (stderr).log").read_text()
     assert any(json.loads(line.split("PROBE ", 1)[1])[str(tmp_path / "false.toml")] > 0
                for line in uncontained.splitlines() if "PROBE " in line)

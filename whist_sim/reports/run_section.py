@@ -40,6 +40,7 @@ def run_section(folder: RunFolder, meta: dict[str, Any],
         ["root seed", str(meta["root_seed"])],
         ["format", _format_text(tournament, meta)],
         *_time_rows(tournament, config, meta),
+        *_containment_rows(tournament, config),
         [_deals_label(config), _count(tournament.get("deals", "—"))],
         *_test_rows(config, meta),
         ["line-ups played", _count(facts["pairings"])],
@@ -90,6 +91,21 @@ def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
         rows.append(["benched", "; ".join(f"{label} ({benched_after(record)})"
                                           for label, record in benched.items())])
     return rows
+
+
+def _containment_rows(tournament: dict[str, Any], config: dict[str, Any]) -> list[list[str]]:
+    """Whether bots and isolated entrants ran contained (``tournament.contain_bots``): an
+    uncontained bot could have read the root seed and rebuilt every deal, which a reader
+    weighing its results must know. No row without such an entrant, or for a run started
+    before the setting existed."""
+    isolated = any(isinstance(s, dict) and (s.get("isolate") or s.get("use") == "process")
+                   for s in config.get("strategies") or [])
+    if not isolated or "contain_bots" not in tournament:
+        return []
+    return [["bots contained", "yes: each in namespaces of its own, the config and the run"
+             " hidden from it (tournament.contain_bots)" if tournament["contain_bots"] is True
+             else "no: they ran as your user and could read the config's root seed"
+             " (tournament.contain_bots = false)"]]
 
 
 def seating_rows(meta: dict[str, Any], deal_indices: int, last_deal: Any = None,
