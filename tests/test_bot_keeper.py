@@ -126,3 +126,47 @@ def test_when_the_engine_dies_the_keeper_ends_the_bot_and_its_daemon(tmp_path):
         engine.kill()
         engine.wait()
         engine.stdout.close()
+
+
+NOBODY = 65534
+
+
+def _python_for(uid: int) -> str | None:
+    """A Python 3.11 or later another user can run (the engine's may be in a private
+    home), or None."""
+    import shutil
+
+    for name in ("/usr/bin/python3", "/usr/local/bin/python3", shutil.which("python3")):
+        if name and os.path.exists(name):
+            probe = subprocess.run([name, "-c", "import sys; print(sys.version_info >= (3, 11))"],
+                                   user=uid, group=uid, capture_output=True, text=True)
+            if probe.stdout.strip() == "True":
+                return name
+    return None
+
+
+@pytest.mark.parametrize("contained", [False, True], ids=["plain", "contained"])
+def test_the_keeper_starts_a_bot_for_a_user_that_is_not_root(contained):
+    """Every user but root: a keeper that is not dumpable cannot read its own
+    ``/proc/self/environ`` (owned by root then), so it must read it first (it read it
+    after, and no bot of a user other than root started)."""
+    from whist_sim.protocol.bot_containment import hidden_argument
+    from whist_sim.protocol.bot_process import KEEPER
+
+    if os.geteuid() != 0:
+        pytest.skip("runs the keeper as another user, which takes root")
+    python = _python_for(NOBODY)
+    if python is None or subprocess.run([python, "-I", "-S", "-c", f"open({str(KEEPER)!r})"],
+                                        user=NOBODY, group=NOBODY).returncode:
+        pytest.skip("no Python, or not this checkout, that another user can read")
+    status_r, status_w = os.pipe()
+    contain = ["--contain", hidden_argument([])] if contained else []
+    done = subprocess.run([python, "-I", "-S", str(KEEPER), str(status_w), *contain,
+                           "/bin/sh", "-c", "echo bot ran as $(id -u)"],
+                          user=NOBODY, group=NOBODY, extra_groups=[], pass_fds=(status_w,),
+                          capture_output=True, text=True, timeout=30)
+    os.close(status_w)
+    said = os.read(status_r, 4096)
+    os.close(status_r)
+    assert done.returncode == 0, done.stderr + said.decode()
+    assert done.stdout == f"bot ran as {NOBODY}\n"

@@ -241,6 +241,9 @@ _bot = 0
 def main(argv: list[str]) -> None:
     global _bot, _CONTAINMENT
     status_fd, command = int(argv[0]), argv[1:]
+    # first: once it is not dumpable, a process's /proc files are root's, and only root
+    # could read this one (no bot of another user started)
+    env = _environment()
     hidden = None
     report_r = report_w = -1
     if command[:1] == ["--contain"]:
@@ -255,7 +258,6 @@ def main(argv: list[str]) -> None:
     _prctl(PR_SET_CHILD_SUBREAPER, 1)  # failing (an old kernel), the bot is kept as before
     _prctl(PR_SET_DUMPABLE, 0)  # a bot of the same user cannot trace it into doing less
     os.set_inheritable(status_fd, False)  # closed in the bot as its exec succeeds
-    env = _environment()
     status = None
     try:
         signal.signal(signal.SIGTERM, _stop)
