@@ -1418,7 +1418,7 @@ def test_every_logged_play_followed_suit(case):
 
 
 @cases()
-def test_every_illegal_action_is_refused_at_random_points(case):
+def test_every_illegal_action_is_refused_at_random_points_naming_the_legal_ones(case):
     game = case.make()
     actions = CHECKS[case.game].action_space
     rate = CHECKS[case.game].probe_rate
@@ -1439,6 +1439,13 @@ def test_every_illegal_action_is_refused_at_random_points(case):
             assert info.value.seat == state.to_act
             assert f"seat {state.to_act}" in str(info.value)
             assert info.value.rule
+            # and what it may do instead, so a strategy's author need not look it up
+            legal = [game.action_str(a) for a in actions if a >= 0 and state.legal >> a & 1]
+            if info.value.rule == "follow suit":  # "must follow hearts (holds 7H 6H)"
+                assert all(name in info.value.message for name in legal)
+            else:
+                assert info.value.legal.split(", ") == legal
+                assert f"; legal now: {info.value.legal} [rule: " in str(info.value)
         after = (list(state.log), state.to_act, state.legal, state.phase, state.view(0))
         assert after == before  # a refused action changes nothing
 

@@ -444,7 +444,8 @@ class WhistEnv(AECEnv):
             agent, action, allowed,
             f"{agent} (seat {seat}) may not take action {shown} in phase"
             f" {self.state_.phase!r}: it is outside the action mask; allowed: {listed}"
-            + (f" ({broken})" if broken is not None else "")
+            # the rules' reason, without their list of what is legal: ``allowed`` says it
+            + (f" ({broken.message} [rule: {broken.rule}])" if broken is not None else "")
         ) from broken
 
     # -- rendering ---------------------------------------------------------------------

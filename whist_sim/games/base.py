@@ -49,15 +49,25 @@ class DealError(VariantError):
 class RuleError(WhistSimError, ValueError):
     """An action the rules forbid. The message names the seat, the action and the rule."""
 
-    def __init__(self, seat: int, action: str, rule: str, message: str) -> None:
-        super().__init__(f"{message} [rule: {rule}]")
+    def __init__(self, seat: int, action: str, rule: str, message: str,
+                 legal: str | None = None) -> None:
+        super().__init__(f"{message}{'' if legal is None else f'; legal now: {legal}'}"
+                         f" [rule: {rule}]")
         self.seat = seat
         self.action = action
         self.rule = rule
         self.message = message
+        """Why the action is refused."""
+        self.legal = legal
+        """The actions the seat may take instead, as notation (None: not listed)."""
 
     def __reduce__(self):  # picklable, so the error survives a trip through Ray
-        return (type(self), (self.seat, self.action, self.rule, self.message))
+        return (type(self), (self.seat, self.action, self.rule, self.message, self.legal))
+
+
+LISTS_THE_LEGAL = frozenset({"follow suit"})
+"""Rules whose refusal already names what is legal ("must follow hearts (holds 7H 6H)"):
+``DealState._refuse`` adds no list of legal actions to theirs."""
 
 
 class LoggedAction(NamedTuple):
@@ -188,8 +198,21 @@ class DealState(ABC):
             message = f"the {unit} is over; {shown} is not legal"
             raise RuleError(seat, shown, f"{unit} over", message)
         if action < 0 or not self.legal >> action & 1:
-            self._raise_illegal(seat, action)
+            self._refuse(seat, action)
         return seat, action
+
+    def _refuse(self, seat: int, action: int) -> None:
+        """Raise the game's RuleError for an illegal ``action`` (``_raise_illegal``), its
+        message ending with the actions the seat may take instead: a plug-in's author
+        read why a call was refused and still had to look up what was allowed (a probe)."""
+        try:
+            self._raise_illegal(seat, action)
+        except RuleError as exc:
+            if exc.rule in LISTS_THE_LEGAL:
+                raise
+            legal, name = self.legal, self.game.action_str  # type: ignore[attr-defined]
+            allowed = ", ".join(name(a) for a in range(legal.bit_length()) if legal >> a & 1)
+            raise RuleError(exc.seat, exc.action, exc.rule, exc.message, allowed) from None
 
     def _raise_illegal(self, seat: int, action: int) -> None:
         """Raise the RuleError that explains why ``action`` is not legal for ``seat``."""

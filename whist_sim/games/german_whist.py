@@ -276,7 +276,7 @@ class GermanWhistDeal(CodedLog, DealState):
             shown = _shown(action)
             raise RuleError(seat, shown, "deal over", f"the hand is over; {shown} cannot be played")
         if not 0 <= action < 52 or not self.legal >> action & 1:
-            self._raise_illegal(seat, action)
+            self._refuse(seat, action)
         return action
 
     def _raise_illegal(self, seat: int, action: int) -> None:
