@@ -234,8 +234,8 @@ def test_a_run_json_records_the_digests_its_resume_checks(run: Path):
     """Every record a resume compares the config with has its digest, written at the start."""
     meta = json.loads((run / "run.json").read_text())
     assert set(meta["records_sha256"]) == {
-        "root_seed", "seat_seeding", "plan", "game", "variant", "players", "lineups",
-        "pairing_ids", "strategies", "play_rules"}
+        "root_seed", "seat_seeding", "seating_orders", "plan", "game", "variant", "players",
+        "lineups", "pairing_ids", "strategies", "play_rules"}
 
 
 def test_resume_names_the_record_when_run_json_s_root_seed_was_edited(run: Path):
