@@ -116,7 +116,8 @@ def test_a_finished_run_names_each_forfeiting_entrants_first_reason(tmp_path):
     count = int(re.search(r"failer forfeited (\d+) of \d+ hands", line)[1])
     assert count > 0
     assert re.search(r"first \(\d+-\d+-\d+-\d+\): seat [01] \(failer\) strategy raised"
-                     r" ValueError: deliberate failure at trick 5 \(at .*faulty\.py:\d+\)$", line)
+                     r" ValueError: deliberate failure at trick 5 \(at .*faulty\.py:\d+\)"
+                     r" \[phase play\]$", line)
     clean = run_tournament(_config("random", "forfeit"), tmp_path / "clean", workers=0,
                            progress=False)
     assert clean.forfeit_lines() == []

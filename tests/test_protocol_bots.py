@@ -356,12 +356,15 @@ def test_a_failure_names_the_same_exception_and_line_in_process_and_isolated():
     in_process = play_deal(game, [build_strategy(spec, {}, "german_whist"), others], 1)
     said = in_process.outcome.error.split(" strategy raised ", 1)[1]
     assert said.startswith("ValueError: deliberate failure at trick 5 (at ")
+    assert said.endswith(" [phase play]")  # in both: the phase it was deciding in
+    said = said.removesuffix(" [phase play]")
     with ProcessStrategy([sys.executable, "-m", "whist_sim.protocol", spec],
                          label="faulty") as bot:
         isolated = play_deal(game, [bot, others], 1)
     first_line = isolated.outcome.error.split("\n", 1)[0]
     assert f"reported an error in reply to decide: strategy raised {said} [bot command:" \
         in first_line
+    assert first_line.endswith("] [phase play]")
 
 
 def test_any_registered_strategy_runs_isolated_with_python_m_whist_sim_protocol():

@@ -79,7 +79,12 @@ class SeatFailure(Exception):
     which entrant ("(pimc) process died: SIGKILL"); the forfeit names the seat."""
 
 
-class TableBenched(SeatFailure):
+class SatOut(SeatFailure):
+    """The seat's entrant is benched (``tournament.bench_after``): it forfeits unasked, so
+    its forfeit names no phase of the deal."""
+
+
+class TableBenched(SatOut):
     """Every entrant at the table is benched (``tournament.bench_after``): the deal is
     forfeited by every seat (``DealState.forfeit_by_every_seat``), and so is the match.
     Its message holds ``EVERY_SEAT_FORFEITS``, by which a replay knows such a deal."""
@@ -214,7 +219,7 @@ def play_deal(
         # end `whist-sim check` with status 0 and no word; Ctrl-C still stops the run;
         # GeneratorExit, which no strategy's caller here is, ended `check` in a traceback)
         seat = state.to_act
-        message = _describe(seat, exc, getattr(strategies[seat], "label", None))
+        message = _describe(seat, exc, getattr(strategies[seat], "label", None), state.phase)
         if on_error == "abort":
             raise StrategyFailure(seat, message) from exc
         ended = (state.forfeit_by_every_seat(seat, message) if isinstance(exc, TableBenched)
@@ -457,15 +462,27 @@ def _play_on_the_clock(
         raise timeout from None
 
 
-def _describe(seat: int, exc: BaseException, label: str | None = None) -> str:
-    """The forfeit's error text: the seat, the strategy (its label, where the loop knows it)
-    and what went wrong."""
+def _describe(seat: int, exc: BaseException, label: str | None = None,
+              phase: str | None = None) -> str:
+    """The forfeit's error text: the seat, the strategy (its label, where the loop knows it),
+    what went wrong and, for a raise, a timeout or a process's failure, in which phase of
+    the deal (a Solo plug-in's author read "raised KeyError" and had to find out it was
+    naming trumps). An illegal action's text says the phase by what it names as legal; a
+    benched seat's (``SatOut``) was asked nothing."""
     named = f" ({label})" if label else ""
-    if isinstance(exc, (RuleError, DecisionTimeout)):
+    during = "" if phase is None else f" [phase {phase}]"
+    if isinstance(exc, RuleError):
         return f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
+    if isinstance(exc, DecisionTimeout):
+        return (f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
+                + during)
     if isinstance(exc, SeatFailure):
-        return f"seat {seat} {exc}"
-    return f"seat {seat}{named} strategy raised {raised_text(exc)}{raised_at(exc)}"
+        text = f"seat {seat} {exc}"
+        if isinstance(exc, SatOut):
+            return text
+        first, newline, rest = text.partition("\n")  # a bot's stderr follows its first line
+        return f"{first}{during}{newline}{rest}"
+    return f"seat {seat}{named} strategy raised {raised_text(exc)}{raised_at(exc)}{during}"
 
 
 def _seats_to_ready(strategies: Sequence[Any]) -> list[tuple[Callable[..., Any], list[int]]]:

@@ -25,7 +25,7 @@ from whist_sim.games import make_game
 from whist_sim.play import (
     EVERY_SEAT_FORFEITS,
     SEAT_SEEDING,
-    SeatFailure,
+    SatOut,
     StrategyFailure,
     TableBenched,
     play_match,
@@ -271,7 +271,7 @@ class _Benched:
 
     def __init__(self, label: str, reason: str, everyone: bool = False) -> None:
         self.label = label
-        failure = TableBenched if everyone else SeatFailure
+        failure = TableBenched if everyone else SatOut
         said = f"({label}) {reason}" + (f"; {EVERY_SEAT_FORFEITS}" if everyone else "")
 
         def refuse(view: Any, rng: Any) -> int:
