@@ -313,3 +313,28 @@ def test_containment_off_linux_is_refused_by_name(monkeypatch, tmp_path):
                                log=bot_process.LineLog(None, 1000, in_memory=True), tag="x",
                                tail_lines=5, contain=[])
     assert "containment uses Linux namespaces" in str(raised.value)
+
+
+def test_a_resumed_contained_run_still_hides_the_config_it_was_started_from(
+        tmp_path, contained, monkeypatch):
+    """A resume reads the config from run.json; the file it was started from is
+    recorded there (``config_files``), or its bots could have read the root seed in it."""
+    from tests.tournament_helpers import interrupt_in_process_at
+    from whist_sim.tournament.runner import resume_tournament
+
+    (tmp_path / "probe.py").write_text(PROBE)
+    run, path = tmp_path / "run", tmp_path / "started.toml"
+    body = CONFIG.format(contain="true", python=sys.executable, probe=tmp_path / "probe.py",
+                         run=run, config=path, cwd=tmp_path).replace("deals = 4", "deals = 8")
+    config = load_config(write_config(tmp_path, body, path.name))
+    interrupt_in_process_at(monkeypatch, 2)
+    assert run_tournament(config, run, workers=0, progress=False).status == "interrupted"
+    monkeypatch.undo()
+    assert json.loads((run / "run.json").read_text())["config_files"] == [str(path)]
+    log = run / "logs" / "output" / "probe (stderr).log"
+    before = log.read_text().count("PROBE ")
+    assert resume_tournament(run, workers=0, progress=False).status == "complete"
+    probes = [json.loads(line.split("PROBE ", 1)[1])
+              for line in log.read_text().splitlines() if "PROBE " in line]
+    assert len(probes) > before, "the resumed session started no bot"
+    assert all(found[str(path)] == 0 for found in probes), probes

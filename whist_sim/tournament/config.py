@@ -508,6 +508,12 @@ class TournamentConfig(BaseModel):
     """The files the config was read from (itself, its deal set): hidden from contained
     bots, whose authors must not learn the root seed or the deals."""
 
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files the config was read from: its own and its deal set's (run.json's
+        ``config_files``, hidden from contained bots when the run resumes)."""
+        return tuple(self._files)
+
     def hidden_from_bots(self, *more: Path | str) -> tuple[str, ...] | None:
         """What a contained bot must not read: the config's files and ``more`` (the run
         folder); None when bots are not contained (``tournament.contain_bots``)."""
@@ -714,7 +720,7 @@ def validate_config(raw: Mapping[str, Any], source: str = "<config>") -> Tournam
         config = TournamentConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_describe_validation(exc, source)) from None
-    config._files = [path for path in (source, config.tournament.deals_file)
+    config._files = [str(Path(path).absolute()) for path in (source, config.tournament.deals_file)
                      if path is not None and Path(path).is_file()]
     _check_players(config, source)
     games, problems = _checked_entrants(config, source)

@@ -285,6 +285,8 @@ def _run_meta(
         "variant": game.variant.as_dict(),
         "players": [g.players for g in config.games()],
         "root_seed": config.tournament.seed,
+        # a resume reads the config from here: contained bots are kept from these too
+        "config_files": list(config.files),
         "seat_seeding": SEAT_SEEDING,
         "seating_orders": seating_scheme(game.partnerships),
         **({"deals_file_sha256": file_digest(config.tournament.deals_file)}
@@ -707,6 +709,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
     # runs started before a scheme was recorded play its 1
     seeding = recorded_scheme(earlier, "seat_seeding", folder.path / RUN_FILE)
     orders = recorded_scheme(earlier, "seating_orders", folder.path / RUN_FILE)
+    hidden = [folder.path, *_started_from(earlier)]  # what contained bots must not read
     # a sequential test, and benching, read the rows in plan order: commit them so
     in_order = config.sprt is not None or bool(bench.after)
     waiting: dict[int, TaskResult] = {}  # finished, not yet committed (plan order)
@@ -783,7 +786,7 @@ def _execute(folder: RunFolder, executor: Executor, progress: bool,
         while queue or submitted:
             while queue and submitted < 2 * executor.slots:
                 executor.submit(_spec(config, plan, seats, played, queue.take(),
-                                      bench.for_tasks(), seeding, orders, [folder.path]))
+                                      bench.for_tasks(), seeding, orders, hidden))
                 submitted += 1
             finished = compaction.tasks_of([executor.next_result()])
             if not finished:
@@ -1049,6 +1052,15 @@ def _driver_code(config: TournamentConfig) -> dict[str, dict[str, str]]:
                             {e.name: (e.use, dict(e.params)) for e in config.strategies},
                             [e.name for e in config.strategies if not e.isolated],
                             cached=False)
+
+
+def _started_from(meta: dict[str, Any]) -> list[Path]:
+    """The config files run.json says the run was started from (``config_files``): a
+    resumed run's config is read from run.json, and its bots must not read the file it
+    came from either. Runs started before the key have none to give."""
+    files = meta.get("config_files")
+    return [Path(file) for file in files if isinstance(file, str) and Path(file).is_absolute()
+            ] if isinstance(files, list) else []
 
 
 def _spec(
