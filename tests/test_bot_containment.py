@@ -67,6 +67,15 @@ def probe(paths, victim):
         found["network"] = "connected"
     except OSError as exc:
         found["network"] = exc.strerror
+    service = os.environ.get("PROBE_UNIX")
+    if service:
+        try:
+            with socket.socket(socket.AF_UNIX) as unix:
+                unix.settimeout(2)
+                unix.connect(service)
+            found["unix"] = "connected"
+        except OSError as exc:
+            found["unix"] = exc.strerror
     print("PROBE " + json.dumps(found), file=sys.stderr, flush=True)
 
 probe(sys.argv[2:], int(sys.argv[1]))
@@ -155,6 +164,20 @@ def test_a_contained_bot_reaches_no_listening_socket(tmp_path, contained):
         port = listener.getsockname()[1]
         found = _probe(tmp_path, [], [], env={"PROBE_PORT": str(port)})
     assert found["network"] == "Network is unreachable", found
+
+
+def test_a_contained_bot_reaches_no_unix_socket_of_the_machine(tmp_path, contained):
+    """A Unix socket is reached by its path, whatever the network namespace, and a
+    read-only file system does not stop a connect: Ray's raylet listens on one in
+    /tmp/ray, and through it a bot could have reached past its namespaces."""
+    path = tmp_path / "service.sock"
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(path))
+        listener.listen()
+        found = _probe(tmp_path, [], [], env={"PROBE_UNIX": str(path)})
+        with socket.socket(socket.AF_UNIX) as outside:  # uncontained, it is reachable
+            outside.connect(str(path))
+    assert found["unix"] == "Connection refused", found
 
 
 def _alive_with(marker: str) -> list[int]:

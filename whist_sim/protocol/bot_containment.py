@@ -18,7 +18,10 @@ stop). Contained, it runs where none of that reaches:
   machine's services keep their sockets, covered, and so are the paths it must not
   read (the run folder, the config, the deal set): a folder by an empty read-only
   one, a file by ``/dev/null``. ``/tmp`` is read-only, not emptied: the engine, its
-  virtual environment or the bot's own program may live there;
+  virtual environment or the bot's own program may live there. Every Unix socket
+  bound to a path on the machine (``/proc/net/unix``) is covered by ``/dev/null``:
+  a read-only file system does not stop a connect, and Ray's raylet, a desktop's
+  X server or a container engine listen so;
 - a **network namespace** with no interface up (no TCP, no UDP, no abstract Unix
   socket shared with another bot) and an **IPC namespace** (no System V shared memory
   or message queue shared with one).
@@ -119,9 +122,11 @@ def enter_user_and_pid() -> None:
 
 def seal(hidden: list[str]) -> None:
     """In the namespace's process 1, before it forks the bot: its own mounts, network
-    and IPC; ``/proc`` of its PID namespace; the private folders; ``hidden`` covered;
-    every file system read-only but the private folders."""
+    and IPC; ``/proc`` of its PID namespace; the private folder; ``hidden`` and the
+    machine's Unix sockets covered; every file system read-only but the private
+    folder."""
     libc = _libc()
+    sockets = _socket_paths()  # the machine's: read before the network is its own
     _call("unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC)",
           libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC))
     _call("making the mounts private", libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None))
@@ -132,6 +137,8 @@ def seal(hidden: list[str]) -> None:
                      PRIVATE_FOLDER_OPTIONS))
     for path in [*COVERED_ALWAYS, *hidden]:
         _cover(libc, path)
+    for path in sockets:
+        _cover_socket(libc, path)
     _set_read_only(libc, "/", True, recursive=True)
     _set_read_only(libc, PRIVATE_FOLDER, False, recursive=False)
     # the working folder is held by its directory, not its name: a covered one (the run
@@ -150,6 +157,29 @@ def _cover(libc: ctypes.CDLL, path: str) -> None:
                                              MS_RDONLY | MS_NOSUID | MS_NODEV, b"size=4k"))
     elif os.path.exists(path):
         _call(f"covering {path}", libc.mount(b"/dev/null", path.encode(), None, MS_BIND, None))
+
+
+def _socket_paths() -> list[str]:
+    """The paths Unix sockets are bound to in this network namespace (abstract ones,
+    ``@...``, are the namespace's own and need no cover)."""
+    try:
+        with open("/proc/net/unix") as handle:
+            lines = handle.read().splitlines()[1:]
+    except OSError as exc:
+        raise Refused("reading /proc/net/unix", exc.errno or 0) from None
+    paths = {line.split(None, 7)[7] for line in lines if len(line.split(None, 7)) == 8}
+    return sorted(path for path in paths if path.startswith("/"))
+
+
+def _cover_socket(libc: ctypes.CDLL, path: str) -> None:
+    """``/dev/null`` over the socket at ``path``: a connect is then refused. One gone
+    since it was listed, or in a folder this user cannot enter, needs no cover."""
+    if not os.path.exists(path) or os.path.isdir(path):
+        return
+    if libc.mount(b"/dev/null", path.encode(), None, MS_BIND, None) != 0:
+        errno = ctypes.get_errno()
+        if errno not in (2, 13):  # ENOENT, EACCES
+            raise Refused(f"covering the socket {path}", errno)
 
 
 def _set_read_only(libc: ctypes.CDLL, path: str, read_only: bool, recursive: bool) -> None:
