@@ -296,12 +296,29 @@ def test_at_an_odd_table_every_seats_minus_one_deals_balance_the_neighbours(seat
     assert set(left_of.values()) == {1}
 
 
+@pytest.mark.parametrize("seats", [6, 8])
+def test_at_an_even_table_every_twice_seats_minus_one_deals_balance_the_neighbours(seats):
+    """An even table has no decomposition into Hamiltonian cycles (each seat has an odd
+    number of others), so six seats waited a whole cycle, 120 deals, for neighbours to
+    be even. Every pair of seats twice has one: seats - 1 cycles, each followed by its
+    mirror, give each entrant each other on its left twice in 2 (seats - 1) deals."""
+    lineup = tuple("abcdefgh"[:seats])
+    first = [arranged(lineup, deal) for deal in range(2 * (seats - 1))]
+    assert first[0] == lineup
+    assert len(set(first)) == len(first)
+    left_of = Counter((order[s], order[(s + 1) % seats]) for order in first
+                      for s in range(seats))
+    assert set(left_of) == set(itertools.permutations(lineup, 2))
+    assert set(left_of.values()) == {2}
+
+
 def test_the_neighbour_period_is_seats_minus_one_at_odd_tables_of_different_entrants():
     from whist_sim.tournament.schedule import neighbour_period
 
     assert neighbour_period([tuple("abcde")]) == 4
     assert neighbour_period([tuple("abcdefg")]) == 6
     assert neighbour_period([tuple("abcd")]) == 6  # four seats: the whole cycle
+    assert neighbour_period([tuple("abcdef")]) == 10  # where a whole cycle is 120
     assert neighbour_period([tuple("abcde"), tuple("abc")]) == 4
     assert neighbour_period([("a", "b", "c", "a")]) == 2
     assert neighbour_period([("a", "b")]) == 1

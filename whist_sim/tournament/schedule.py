@@ -29,6 +29,7 @@ import functools
 import itertools
 import math
 import random
+from collections import Counter
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -86,7 +87,8 @@ def _distinct_orders(seats: int) -> tuple[tuple[int, ...], ...]:
     first, rest = positions[0], positions[1:]
     every = ((first, *order) for order in _mirrored(_shuffled(itertools.permutations(rest),
                                                                seats)))
-    return tuple(_circularly_distinct(itertools.chain(_walecki(seats), every)))
+    first_orders = _walecki(seats) if seats % 2 else _double_cover(seats)
+    return tuple(_circularly_distinct(itertools.chain(first_orders, every)))
 
 
 def _walecki(seats: int) -> list[tuple[int, ...]]:
@@ -97,7 +99,7 @@ def _walecki(seats: int) -> list[tuple[int, ...]]:
     seats - 1 deals each entrant has each other on its left once: the whole cycle of
     orders, 24 deals at five seats and 720 at seven, had left shorter runs uneven (a
     probe: 10 deals at five seats, one neighbour 4 times and the others 2). An even table
-    has no such decomposition (each seat has an odd number of others)."""
+    has no such decomposition (each seat has an odd number of others): ``_double_cover``."""
     if seats < 5 or seats % 2 == 0:
         return []
     half, hub = (seats - 1) // 2, seats - 1  # the ring 0 .. seats - 2 and its centre
@@ -117,6 +119,46 @@ def _walecki(seats: int) -> list[tuple[int, ...]]:
         order = order[at:] + order[:at]  # the first position first, as every order
         orders += [order, (order[0], *reversed(order[1:]))]
     return orders
+
+
+def _double_cover(seats: int) -> list[tuple[int, ...]]:
+    """At an even table of six seats or more, the orders to deal first: seats - 1
+    Hamiltonian cycles on the seats in which every two positions are neighbours exactly
+    twice, each followed by its mirror, the line-up's own order first. Over these
+    2 (seats - 1) deals each entrant has each other on its left twice: six seats had
+    waited a whole cycle, 120 deals. A complete graph on an even number of seats has no
+    decomposition into Hamiltonian cycles, but twice it has (a multigraph ``l K_n``
+    has one when ``l (n - 1)`` is even); the cycles are found by a search in a fixed
+    order, a few milliseconds at six seats (tables seat at most seven)."""
+    if seats < 6 or seats % 2:
+        return []
+    identity = tuple(range(seats))
+    cycles = [order for order in ((0, *rest) for rest in itertools.permutations(range(1, seats)))
+              if order[1] < order[-1] and order != identity]  # each other undirected cycle once
+
+    def edges(order: tuple[int, ...]) -> list[tuple[int, int]]:
+        return [tuple(sorted((order[i], order[(i + 1) % seats]))) for i in range(seats)]
+
+    used = Counter(edges(identity))
+    chosen = [identity]
+
+    def extend(start: int) -> bool:
+        if len(chosen) == seats - 1:
+            return True
+        for index in range(start, len(cycles)):
+            cycle = edges(cycles[index])
+            if all(used[edge] < 2 for edge in cycle):
+                used.update(cycle)
+                chosen.append(cycles[index])
+                if extend(index + 1):
+                    return True
+                chosen.pop()
+                used.subtract(cycle)
+        return False
+
+    if not extend(0):  # pragma: no cover - such cycles exist for every even table size
+        return []
+    return [order for cycle in chosen for order in (cycle, (cycle[0], *reversed(cycle[1:])))]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -197,12 +239,13 @@ def arrangement_period(lineups: Iterable[tuple[str, ...]]) -> int:
 
 def neighbour_period(lineups: Iterable[tuple[str, ...]]) -> int:
     """Deal indices after which, in every line-up, each entrant has had each other on its
-    left equally often: at an odd table of different entrants, seats - 1 (``_walecki``);
-    otherwise a whole cycle of orders."""
+    left equally often: at a table of five or more different entrants, seats - 1 when
+    odd (``_walecki``), 2 (seats - 1) when even (``_double_cover``); otherwise a whole
+    cycle of orders."""
     def of(lineup: tuple[str, ...]) -> int:
         seats = len(lineup)
-        if seats >= 5 and seats % 2 and len(set(lineup)) == seats:
-            return seats - 1
+        if seats >= 5 and len(set(lineup)) == seats:
+            return seats - 1 if seats % 2 else 2 * (seats - 1)  # _walecki, _double_cover
         return _order_count(lineup)
 
     return math.lcm(1, *{of(lineup) for lineup in lineups})
