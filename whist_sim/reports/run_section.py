@@ -80,11 +80,9 @@ def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
                                  str(clock.get("per", "deal"))).describe()])
     if "bench_after" in tournament:
         after = tournament["bench_after"]
-        isolated = any(isinstance(s, dict) and (s.get("isolate") or s.get("use") == "process")
-                       for s in config.get("strategies") or [])
         rows.append(["bench after", f"{after:,} forfeits" if isinstance(after, int)
                      else f"never, but after {BOT_BENCH_AFTER} for isolated entrants and bots"
-                     if isolated
+                     if _has_isolated(config)
                      else "never"])
     benched = meta.get("benched")
     if isinstance(benched, dict) and benched:
@@ -93,14 +91,18 @@ def _time_rows(tournament: dict[str, Any], config: dict[str, Any],
     return rows
 
 
+def _has_isolated(config: dict[str, Any]) -> bool:
+    """Whether the recorded config has a bot or an isolated entrant."""
+    return any(isinstance(s, dict) and (s.get("isolate") or s.get("use") == "process")
+               for s in config.get("strategies") or [])
+
+
 def _containment_rows(tournament: dict[str, Any], config: dict[str, Any]) -> list[list[str]]:
     """Whether bots and isolated entrants ran contained (``tournament.contain_bots``): an
     uncontained bot could have read the root seed and rebuilt every deal, which a reader
     weighing its results must know. No row without such an entrant, or for a run started
     before the setting existed."""
-    isolated = any(isinstance(s, dict) and (s.get("isolate") or s.get("use") == "process")
-                   for s in config.get("strategies") or [])
-    if not isolated or "contain_bots" not in tournament:
+    if not _has_isolated(config) or "contain_bots" not in tournament:
         return []
     return [["bots contained", "yes: each in namespaces of its own, the config and the run"
              " hidden from it (tournament.contain_bots)" if tournament["contain_bots"] is True

@@ -342,8 +342,9 @@ class TournamentSection(BaseModel):
         None, description="forfeits after which an entrant sits out the run"
     )
     contain_bots: bool = Field(
-        False, description="run every bot and isolated entrant in Linux namespaces of its own:"
-                           " no other process, no network, read-only files, the run hidden"
+        False, strict=True,  # "yes" or 1 read as true otherwise: refused as ``bool_type``
+        description="run every bot and isolated entrant in Linux namespaces of its own:"
+                    " no other process, no network, read-only files, the run hidden"
     )
     format: Literal["round_robin", "gauntlet"] = Field(
         "round_robin", description="round_robin: every line-up; gauntlet: those with a candidate"
@@ -351,14 +352,6 @@ class TournamentSection(BaseModel):
     candidates: list[str] | None = Field(
         None, description="gauntlet: labels of the entrants under test; the rest are baselines"
     )
-
-    @field_validator("contain_bots", mode="before")
-    @classmethod
-    def _true_or_false(cls, value: Any) -> Any:
-        """As written: "yes" or 1 would be read as true."""
-        if not isinstance(value, bool):
-            raise ValueError(f"not true or false ({_kind(value)}); allowed values: true, false")
-        return value
 
     @field_validator("game")
     @classmethod
