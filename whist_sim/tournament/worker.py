@@ -180,19 +180,27 @@ def _play_items(
     up once); without, the play loop still times each decision (``actions.seconds``)."""
     deals_played = 0
     first_item = spec.task * spec.plan.deals_per_task
+    seated_by: dict[tuple[str, ...], list[tuple[int, tuple[str, ...], list[Any]]]] = {}
     for item, (pairing, deal) in enumerate(spec.plan.task_items(spec.task), first_item):
         lineup = arranged(spec.lineups[pairing], deal, spec.seating_orders)  # its order
         game = games[len(lineup)]
         seed = match_seed(spec.root_seed, deal)
-        benched = {label for label, (first, _) in spec.benched.items() if item >= first}
-        everyone = benched.issuperset(lineup)  # no one at this table plays
-        players = {label: _Benched(label, spec.benched[label][1], everyone)
-                   if label in benched else entrant for label, entrant in built.items()}
-        for rotation in seatings(lineup, game.duplicate_rotations):
-            seated = rotate(lineup, rotation)
+        players: Mapping[str, Any] = built
+        if spec.benched:
+            benched = {label for label, (first, _) in spec.benched.items() if item >= first}
+            everyone = benched.issuperset(lineup)  # no one at this table plays
+            players = {label: _Benched(label, spec.benched[label][1], everyone)
+                       if label in benched else entrant for label, entrant in built.items()}
+        seatings_of = seated_by.get(lineup)
+        if seatings_of is None:  # a line-up's seatings and voices, worked out once a task
+            seatings_of = seated_by[lineup] = [
+                (rotation, seated, [built[label].output for label in seated])
+                for rotation in seatings(lineup, game.duplicate_rotations)
+                for seated in (rotate(lineup, rotation),)]
+        for rotation, seated, voices in seatings_of:
             source = board.match(pairing, deal, rotation, None if spec.deal_set is None
                                  else spec.deal_set.source(game, deal, seed), game, seed,
-                                 [built[label].output for label in seated])
+                                 voices)
             try:
                 played, match = play_match(
                     game,
