@@ -32,7 +32,10 @@ after play left out: 3.4 microseconds a random German hand that way, 6.5 in the 
 and building the tables; then the ratio the parts give, bare / (bare + timing + loop +
 keeping + tables). On a shared machine bare play alone varies by 10% from one
 run to the next, so the parts ratio, whose terms are measured close together, is the
-steadier reading of the two.
+steadier reading of the two. Last, ``if free``: the ratio the task would reach if keeping
+the hands and building the tables cost nothing, bare / (bare + timing + loop): the
+bound that timing each decision under the limit and the task's loop alone leave, which
+no recorder, however fast, can pass.
 The machine is noisy: read the ratios, measured side by side, more than the rates.
 ``--clock cpu`` times with the process's CPU time instead of the wall clock: on a
 machine shared with other work, a wall clock counts the time the process waited for a
@@ -211,6 +214,21 @@ def _recorder_kinds() -> tuple[type, type]:
     return BuildsNothing, KeepsNothing
 
 
+def part_ratios(spent: dict[str, float], hands: int) -> tuple[dict[str, float], float, float]:
+    """From ``parts``' seconds: each part in microseconds a hand (``bare``, ``timing``,
+    ``loop``, ``keeping``, ``tables``; a difference that noise made negative reads 0), the
+    ratio they give, bare / their sum, and the ratio if keeping and tables cost nothing,
+    bare / (bare + timing + loop): what timing and the loop alone leave."""
+    micro = {part: seconds / hands * 1e6 for part, seconds in spent.items()}
+    timed, nothing, kept = micro.pop("timed"), micro.pop("nothing"), micro.pop("kept")
+    micro["timing"] = max(timed - micro["bare"], 0.0)
+    micro["loop"] = max(nothing - timed, 0.0)
+    micro["keeping"] = max(kept - nothing, 0.0)
+    by_parts = micro["bare"] / sum(micro.values())
+    if_free = micro["bare"] / (micro["bare"] + micro["timing"] + micro["loop"])
+    return micro, by_parts, if_free
+
+
 def recorded(spec: TaskSpec) -> tuple[float, int]:
     started = now()
     result = play_task(spec)
@@ -333,7 +351,7 @@ def main() -> None:
                 f" {'task hands/s':>13s} {'task/bare':>9s} {'paired [range]':>17s}"
                 f"  {'us a hand: bare':>15s}"
                 f" {'timing':>6s} {'loop':>5s} {'keeping':>7s} {'tables':>6s}"
-                f" {'parts ratio':>11s}")
+                f" {'parts ratio':>11s} {'if free':>7s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
         print(head)
@@ -344,18 +362,13 @@ def main() -> None:
                 hands, bare_s, task_s, paired, spent = measure(game, strategy, deals, args.repeats,
                                                        args.time_limit)
                 ratio = bare_s / task_s
-                micro = {part: seconds / hands * 1e6 for part, seconds in spent.items()}
-                timed, nothing, kept = micro.pop("timed"), micro.pop("nothing"), micro.pop("kept")
-                micro["timing"] = max(timed - micro["bare"], 0.0)
-                micro["loop"] = max(nothing - timed, 0.0)
-                micro["keeping"] = max(kept - nothing, 0.0)
-                by_parts = micro["bare"] / sum(micro.values())
+                micro, by_parts, if_free = part_ratios(spent, hands)
                 line = (f"{game:16s} {strategy:10s} {deals:6d} {hands / bare_s:13.0f}"
                         f" {hands / task_s:13.0f} {ratio:9.2f}"
                         f" {median(paired):5.2f} [{min(paired):.2f}, {max(paired):.2f}]"
                         f"  {micro['bare']:15.1f}"
                         f" {micro['timing']:6.1f} {micro['loop']:5.1f} {micro['keeping']:7.1f}"
-                        f" {micro['tables']:6.1f} {by_parts:11.2f}")
+                        f" {micro['tables']:6.1f} {by_parts:11.2f} {if_free:7.2f}")
                 if old is not None:
                     line += (f"  {old['hands'] / old['bare']:12.0f}"
                              f" {old['hands'] / old['task']:7.0f}"
