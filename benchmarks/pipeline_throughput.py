@@ -334,6 +334,12 @@ def main() -> None:
     global now
     now = CLOCK[args.clock]
     choose_readings(args.readings)
+    try:  # bare play measured in the memory a worker keeps, as the task is (not in a
+        from whist_sim.tournament.freed_memory import keep_freed_memory  # --before tree
+    except ImportError:  # from before it: that revision's task runs without)
+        pass
+    else:
+        keep_freed_memory()
     if args.child:
         hands, bare_s, task_s, _, _ = measure(args.games[0], args.strategies[0],
                                            args.deals or 200, args.repeats, args.time_limit,

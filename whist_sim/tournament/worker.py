@@ -33,6 +33,7 @@ from whist_sim.play import (
 from whist_sim.strategy import build_strategy
 from whist_sim.tournament.bots import BotEntry, bot_stderr
 from whist_sim.tournament.entrants import CrashScript, Entrant, HandKey, Monitor, Table
+from whist_sim.tournament.freed_memory import keep_freed_memory
 from whist_sim.tournament.node_code import (
     code_fingerprint,
     parameter_fingerprint,
@@ -129,6 +130,7 @@ def play_task(
     its deal instead of ending the process.
     """
     started = time.perf_counter()
+    keep_freed_memory()  # the tables' arrays reuse the last task's memory
     files = parameter_fingerprint(spec.strategies)  # as the strategies below read them
     sizes = spec.players if isinstance(spec.players, list) else [spec.players]
     games = {g.players: g for g in (make_game(spec.game, spec.variant, n) for n in sizes)}
