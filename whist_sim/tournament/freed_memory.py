@@ -4,17 +4,19 @@ A task builds its Arrow tables from columns of all its hands at once: arrays of 
 to twenty-odd megabytes (a German Whist task of 20,000 hands has 2.2 million action
 rows), made and freed once a task. glibc gives a block that large a mapping of its
 own and unmaps it when freed, and gives the top of its heap back too, so every task's
-arrays are fresh pages the kernel has to fault in and zero: on this project's 2-core
-machine a task of random German Whist took about 0.6 page faults a hand, 2.5
-microseconds of its 66 (``benchmarks/pipeline_throughput.py``'s question, measured in
-separate processes with and without this: 63.8 against 66.3 microseconds a hand on
-6 December; a Knock-out Whist game gained 1 to 2%).
+arrays are fresh pages the kernel has to fault in and zero, which costs a virtual
+machine dearly (a 17 MB array took 3 ms to make afresh, 0.6 ms in reused memory).
+Measured in separate processes with and without this on this project's 2-core
+machine, a task of random German Whist took 63.8 against 66.3 microseconds a hand
+(``benchmarks/pipeline_throughput.py``'s task, 6 December), a Knock-out Whist game
+1 to 2% less.
 
 Raising glibc's mmap and trim thresholds keeps such blocks in the heap, where the
-next task's arrays reuse them. The cost: the worker's resident memory stays at the
-largest it has been (its peak is unchanged), rather than falling between tasks; a
-worker's strategies allocate from that memory first. Elsewhere than glibc (musl,
-macOS) nothing is done.
+next task's arrays reuse them. The cost: the memory the worker's malloc holds stays at
+the largest it has been (its peak is unchanged), rather than falling between tasks;
+what the next task allocates through malloc (NumPy's arrays, Arrow's are its own pool's)
+comes from it first. Python's small objects live in arenas of their own, unaffected.
+Elsewhere than glibc (musl, macOS) nothing is done.
 """
 
 from __future__ import annotations
