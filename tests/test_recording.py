@@ -287,3 +287,21 @@ def test_deal_keys_are_formatted_as_deal_key_formats_them():
     made = _deal_keys(np.array(keys, np.int64).reshape(-1, 4)).to_pylist()
     assert made == [DEAL_KEY % key for key in keys]
     assert _deal_keys(np.zeros((0, 4), np.int64)).to_pylist() == []
+
+
+@pytest.mark.parametrize("game, players", [("german_whist", None), ("solo_whist", None),
+                                           ("minnesota_whist", None), ("knockout_whist", 4)])
+def test_a_recorder_of_no_hand_gives_every_table_empty(game, players):
+    """A recorder no hand was added to (a notebook's, say; no task plays none) gives each
+    of the game's tables with its schema and no row, and no decision to total, where
+    the seats' offsets broke on the empty task."""
+    from whist_sim.store import table_schema, tables_for
+    from whist_sim.tournament.recording import TaskRecorder
+
+    recorder = TaskRecorder(make_game(game, {}, players), "{}")
+    tables = recorder.tables()
+    assert set(tables) == set(tables_for(game))
+    for name, table in tables.items():
+        assert table.num_rows == 0
+        assert table.schema == table_schema(name, game)
+    assert recorder.decision_totals(["a", "b"]) == {"a": (0, 0.0), "b": (0, 0.0)}

@@ -97,6 +97,8 @@ class TaskRecorder:
         self.tricks_from_log = game.name in TRICKS_FROM_LOG
         self.keep_state: bool | None = None
         """Whether ``tables()`` asks the states (decided at the first hand)."""
+        self._hands: _Hands | None = None
+        """The hands as columns, once ``tables()`` has made them (None: no hand)."""
 
     # -- as the task plays ------------------------------------------------------------------
     def add_hand(self, key: tuple[int, int, int, int], seated: Sequence[str],
@@ -136,6 +138,8 @@ class TaskRecorder:
     # -- at the end of the task -------------------------------------------------------------
     def tables(self) -> dict[str, pa.Table]:
         name = self.game.name
+        if not self.entries:  # no hand (no task plays none): each table empty
+            return {table: to_arrow(table, name, []) for table in tables_for(name)}
         hands = _Hands(self.entries, self.log, compiled_readings(len(self.entries)),
                        name in PLAYS_FROM_LOG, self.times)
         self._hands = hands
@@ -220,6 +224,8 @@ class TaskRecorder:
         Only the rows with a measured time are read (a compiled random task has none):
         labelling every row of the log cost about 2.5 microseconds a German Whist hand."""
         hands = self._hands
+        if hands is None:  # no hand recorded
+            return {label: (0, 0.0) for label in labels}
         index = {label: i for i, label in enumerate(labels)}
         rows = np.flatnonzero(~np.isnan(hands.seconds))
         count = np.zeros(len(labels) + 1, np.int64)
