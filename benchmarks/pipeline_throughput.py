@@ -334,9 +334,11 @@ def main() -> None:
     global now
     now = CLOCK[args.clock]
     choose_readings(args.readings)
-    try:  # bare play measured in the memory a worker keeps, as the task is (not in a
-        from whist_sim.tournament.freed_memory import keep_freed_memory  # --before tree
-    except ImportError:  # from before it: that revision's task runs without)
+    # bare play is measured in the memory a worker keeps, as the task is; a --before
+    # revision older than freed_memory measures both without it, as its workers ran
+    try:
+        from whist_sim.tournament.freed_memory import keep_freed_memory
+    except ImportError:
         pass
     else:
         keep_freed_memory()
