@@ -471,11 +471,9 @@ def _describe(seat: int, exc: BaseException, label: str | None = None,
     benched seat's (``SatOut``) was asked nothing."""
     named = f" ({label})" if label else ""
     during = "" if phase is None else f" [phase {phase}]"
-    if isinstance(exc, RuleError):
-        return f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
-    if isinstance(exc, DecisionTimeout):
-        return (f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
-                + during)
+    if isinstance(exc, (RuleError, DecisionTimeout)):
+        text = f"{type(exc).__name__}: {exc}" + (f" [strategy {label}]" if label else "")
+        return text if isinstance(exc, RuleError) else text + during
     if isinstance(exc, SeatFailure):
         text = f"seat {seat} {exc}"
         if isinstance(exc, SatOut):
