@@ -194,11 +194,8 @@ def _play_items(
             players = {label: _Benched(label, spec.benched[label][1], everyone)
                        if label in benched else entrant for label, entrant in built.items()}
         seatings_of = seated_by.get(lineup)
-        if seatings_of is None:  # a line-up's seatings and voices, worked out once a task
-            seatings_of = seated_by[lineup] = [
-                (rotation, seated, [built[label].output for label in seated])
-                for rotation in seatings(lineup, game.duplicate_rotations)
-                for seated in (rotate(lineup, rotation),)]
+        if seatings_of is None:
+            seatings_of = seated_by[lineup] = _seatings_of(lineup, game, built)
         for rotation, seated, voices in seatings_of:
             source = board.match(pairing, deal, rotation, None if spec.deal_set is None
                                  else spec.deal_set.source(game, deal, seed), game, seed,
@@ -229,6 +226,18 @@ def _play_items(
             recorder.add_match((numbers[pairing], deal, rotation), seated, len(played), match)
             deals_played += len(played)
     return deals_played
+
+
+def _seatings_of(lineup: tuple[str, ...], game: Any, built: Mapping[str, Entrant]
+                 ) -> list[tuple[int, tuple[str, ...], list[Any]]]:
+    """Each seating of ``lineup``: its rotation, the entrants as seated, and their output
+    buffers in seat order. A task works them out once a line-up, not once a deal
+    (``rotate`` ran three times a hand)."""
+    out = []
+    for rotation in seatings(lineup, game.duplicate_rotations):
+        seated = rotate(lineup, rotation)
+        out.append((rotation, seated, [built[label].output for label in seated]))
+    return out
 
 
 @contextlib.contextmanager
