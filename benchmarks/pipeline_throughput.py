@@ -35,7 +35,9 @@ run to the next, so the parts ratio, whose terms are measured close together, is
 steadier reading of the two. Last, ``if free``: the ratio the task would reach if keeping
 the hands and building the tables cost nothing, bare / (bare + timing + loop): the
 bound that timing each decision under the limit and the task's loop alone leave, which
-no recorder, however fast, can pass.
+no recorder, however fast, can pass. And ``room``: the microseconds a hand that keeping
+and the tables may take together for the parts to reach 0.85 (``recording_room``), beside
+what they take (negative: timing and the loop alone leave 0.85 out of reach).
 The machine is noisy: read the ratios, measured side by side, more than the rates.
 ``--clock cpu`` times with the process's CPU time instead of the wall clock: on a
 machine shared with other work, a wall clock counts the time the process waited for a
@@ -229,6 +231,13 @@ def part_ratios(spent: dict[str, float], hands: int) -> tuple[dict[str, float], 
     return micro, by_parts, if_free
 
 
+def recording_room(micro: dict[str, float], target: float = TARGET_RATIO) -> float:
+    """From ``part_ratios``' microseconds a hand: what keeping the hands and building the
+    tables may take together for the parts to reach ``target``, bare / target - (bare +
+    timing + loop). Negative: timing and the loop alone leave the target out of reach."""
+    return micro["bare"] / target - (micro["bare"] + micro["timing"] + micro["loop"])
+
+
 def recorded(spec: TaskSpec) -> tuple[float, int]:
     started = now()
     result = play_task(spec)
@@ -359,7 +368,7 @@ def main() -> None:
                 f" {'task hands/s':>13s} {'task/bare':>9s} {'paired [range]':>17s}"
                 f"  {'us a hand: bare':>15s}"
                 f" {'timing':>6s} {'loop':>5s} {'keeping':>7s} {'tables':>6s}"
-                f" {'parts ratio':>11s} {'if free':>7s}")
+                f" {'parts ratio':>11s} {'if free':>7s} {'room':>5s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
         print(head)
@@ -376,7 +385,8 @@ def main() -> None:
                         f" {median(paired):5.2f} [{min(paired):.2f}, {max(paired):.2f}]"
                         f"  {micro['bare']:15.1f}"
                         f" {micro['timing']:6.1f} {micro['loop']:5.1f} {micro['keeping']:7.1f}"
-                        f" {micro['tables']:6.1f} {by_parts:11.2f} {if_free:7.2f}")
+                        f" {micro['tables']:6.1f} {by_parts:11.2f} {if_free:7.2f}"
+                        f" {recording_room(micro):5.1f}")
                 if old is not None:
                     line += (f"  {old['hands'] / old['bare']:12.0f}"
                              f" {old['hands'] / old['task']:7.0f}"

@@ -147,3 +147,12 @@ def test_the_pipeline_benchmark_says_what_timing_and_the_loop_alone_leave():
     assert if_free == pytest.approx(80 / 100)
     noisy = pipeline.part_ratios({**spent, "timed": 0.7}, 10_000)[0]
     assert noisy["timing"] == 0 and noisy["loop"] == pytest.approx(30)
+
+
+def test_the_pipeline_benchmark_says_how_much_room_the_recorder_has():
+    """The microseconds a hand keeping the hands and building the tables may take for the
+    task to reach the target: bare / 0.85 - (bare + timing + loop), negative where timing
+    and the loop alone leave the target out of reach."""
+    micro = {"bare": 85.0, "timing": 5.0, "loop": 2.0, "keeping": 4.0, "tables": 6.0}
+    assert pipeline.recording_room(micro) == pytest.approx(100 - 92)
+    assert pipeline.recording_room({**micro, "timing": 20.0}) == pytest.approx(100 - 107)
