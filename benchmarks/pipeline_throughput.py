@@ -32,10 +32,10 @@ after play left out: 3.4 microseconds a random German hand that way, 6.5 in the 
 and building the tables; then the ratio the parts give, bare / (bare + timing + loop +
 keeping + tables). On a shared machine bare play alone varies by 10% from one
 run to the next, so the parts ratio, whose terms are measured close together, is the
-steadier reading of the two. Last, ``if free``: the ratio the task would reach if keeping
+steadier reading of the two. Then ``if free``: the ratio the task would reach if keeping
 the hands and building the tables cost nothing, bare / (bare + timing + loop): the
 bound that timing each decision under the limit and the task's loop alone leave, which
-no recorder, however fast, can pass. And ``room``: the microseconds a hand that keeping
+no recorder, however fast, can pass. Last, ``room``: the microseconds a hand that keeping
 and the tables may take together for the parts to reach 0.85 (``recording_room``), beside
 what they take (negative: timing and the loop alone leave 0.85 out of reach).
 The machine is noisy: read the ratios, measured side by side, more than the rates.
