@@ -138,3 +138,29 @@ def test_a_match_clock_that_ran_out_stays_out_for_the_next_hand(tmp_path):
     later = deals.filter((pl.col("hand") > 0) & pl.col("error").str.contains("lost on time"))
     assert later.height  # the slow seat's clock ran out in hand 0, so it has none in hand 1
     assert all("; 0.000 s were left on it" in e for e in later["error"]), later["error"]
+
+
+def test_the_time_left_a_strategy_reads_is_its_own_threads():
+    """A notebook may play deals in threads (budget's docstring): the time left on the
+    clock of the seat deciding (``ClockLeft``, which a bot is told) is each thread's own,
+    so a bot deciding in one thread is never told another thread's clock."""
+    import threading
+
+    from whist_sim.budget import ClockLeft
+
+    seen: dict[str, float] = {}
+
+    def other_thread() -> None:
+        seen["before"] = ClockLeft.seconds
+        ClockLeft.seconds = 2.0
+        seen["after"] = ClockLeft.seconds
+
+    ClockLeft.seconds = 1.0
+    try:
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+        assert seen == {"before": float("inf"), "after": 2.0}
+        assert ClockLeft.seconds == 1.0
+    finally:
+        ClockLeft.seconds = float("inf")

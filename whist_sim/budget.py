@@ -51,13 +51,18 @@ class TimeControl:
         return f"{self.base:g} s + {self.increment:g} s a decision, per {self.per}"
 
 
-class ClockLeft:
+class _ClockLeft(threading.local):
     """The time left on the chess clock of the seat deciding now (inf: no clock), for a
     strategy that must tell its bot how long it may think (``clock.remaining_ms``): a bot
     under a clock of 0.5 s was told 4,750 ms, 95% of the limit per decision, and lost on
-    time (a probe). Set by the play loop around each decision under a clock."""
+    time (a probe). Set by the play loop around each decision under a clock, for its own
+    thread: deals played in threads (a notebook's) each tell their bots their own clock."""
 
     seconds: float = math.inf
+
+
+ClockLeft = _ClockLeft()
+"""The time left of the seat deciding now in this thread (``_ClockLeft``)."""
 
 
 class ChessClock:
