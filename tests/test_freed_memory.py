@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import platform
 import resource
 import sys
 
@@ -10,8 +11,7 @@ import pytest
 
 from whist_sim.tournament.freed_memory import keep_freed_memory
 
-GLIBC = sys.platform.startswith("linux") and "glibc" in " ".join(
-    __import__("platform").libc_ver())
+GLIBC = sys.platform.startswith("linux") and "glibc" in " ".join(platform.libc_ver())
 
 
 def _faults_of(make) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import sys
 
 MMAP_THRESHOLD = 256 << 20
@@ -31,17 +32,11 @@ TRIM_THRESHOLD = 512 << 20
 """Free bytes at the heap's top kept before any is given back."""
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # malloc.h
-_applied: list[bool] = []
 
 
+@functools.cache
 def keep_freed_memory() -> bool:
     """Set glibc's thresholds, once a process; whether they are set (glibc only)."""
-    if not _applied:
-        _applied.append(_set_thresholds())
-    return _applied[0]
-
-
-def _set_thresholds() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
