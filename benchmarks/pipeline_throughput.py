@@ -35,7 +35,7 @@ run to the next, so the parts ratio, whose terms are measured close together, is
 steadier reading of the two. Then ``if free``: the ratio the task would reach if keeping
 the hands and building the tables cost nothing, bare / (bare + timing + loop): the
 bound that timing each decision under the limit and the task's loop alone leave, which
-no recorder, however fast, can pass. Last, ``room``: the microseconds a hand that keeping
+no recorder, however fast, can pass. Last, ``room us``: the microseconds a hand that keeping
 and the tables may take together for the parts to reach 0.85 (``recording_room``), beside
 what they take (negative: timing and the loop alone leave 0.85 out of reach).
 The machine is noisy: read the ratios, measured side by side, more than the rates.
@@ -368,7 +368,7 @@ def main() -> None:
                 f" {'task hands/s':>13s} {'task/bare':>9s} {'paired [range]':>17s}"
                 f"  {'us a hand: bare':>15s}"
                 f" {'timing':>6s} {'loop':>5s} {'keeping':>7s} {'tables':>6s}"
-                f" {'parts ratio':>11s} {'if free':>7s} {'room':>5s}")
+                f" {'parts ratio':>11s} {'if free':>7s} {'room us':>7s}")
         if tree is not None:
             head += f"  {'before: bare':>12s} {'task':>7s} {'task/bare':>9s}"
         print(head)
@@ -386,7 +386,7 @@ def main() -> None:
                         f"  {micro['bare']:15.1f}"
                         f" {micro['timing']:6.1f} {micro['loop']:5.1f} {micro['keeping']:7.1f}"
                         f" {micro['tables']:6.1f} {by_parts:11.2f} {if_free:7.2f}"
-                        f" {recording_room(micro):5.1f}")
+                        f" {recording_room(micro):7.1f}")
                 if old is not None:
                     line += (f"  {old['hands'] / old['bare']:12.0f}"
                              f" {old['hands'] / old['task']:7.0f}"
