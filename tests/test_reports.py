@@ -542,7 +542,12 @@ def test_a_german_entrant_that_never_wins_a_hand_has_its_rating_read_as_at_most(
     body = quick_config(deals=6).replace(
         'use = "heuristic"', 'use = "tests.plugins.faulty:RaisesOnTrick5"\nlabel = "failer"')
     run = make_run_without_ray(tmp_path, body)
-    report = build_report(run).markdown.read_text()
+    paths = build_report(run)
+    report = paths.markdown.read_text()
+    # the CSV says so too, beside the numbers: a script must not take -441 as a rating
+    bounds = pl.read_csv(paths.folder / "tables" / "ratings.csv").select("strategy",
+                                                                         "rating_bound")
+    assert dict(bounds.iter_rows()) == {"failer": "at most", "random": None, "random_b": None}
     ratings = report[report.index("## Ratings"):]
     ratings = ratings[:ratings.index("\n## ", 5)]
     assert ("failer never won or drew a hand against any other entrant: by the data alone its"

@@ -14,7 +14,7 @@ import pytest
 
 from tests.tournament_helpers import make_run_without_ray, quick_config
 from whist_sim.reports.build import build_report
-from whist_sim.reports.verdict_section import TITLE, _disagreement
+from whist_sim.reports.verdict_section import KNOCKOUT_RANKED_BY, TITLE, _disagreement
 from whist_sim.tournament.duel import duel_config, run_duel
 
 GERMAN = """
@@ -326,6 +326,8 @@ params = { survival_weight = 1.0 }
     ranking = pl.read_csv(tmp_path / "report" / "tables" / "verdict_ranking.csv")
     assert ranking["entrant"].to_list() == expected
     assert all("x a fair share" in text for text in ranking[ranking.columns[2]])
+    for name, ratio in zip(ranking["entrant"], ranking[KNOCKOUT_RANKED_BY], strict=True):
+        assert ratio == pytest.approx(of_fair[name])  # the number it is ranked by, whole
 
 
 def test_the_verdict_compares_two_entrants_over_deal_indices_not_over_their_pairs():
@@ -597,11 +599,11 @@ def test_tied_entrants_read_a_shared_place_without_a_point():
     """A probe: "1=. random (A) (50.0%), 1=. random (B) (50.0%)"."""
     from whist_sim.reports.verdict_section import rank_labels, ranking_line
 
-    tied = [("random (A)", "50.0%"), ("random (B)", "50.0%")]
+    tied = [("random (A)", "50.0%", 0.5), ("random (B)", "50.0%", 0.5)]
     assert ranking_line(rank_labels(["50.0%", "50.0%"]), tied) == (
         "1= random (A) (50.0%), 1= random (B) (50.0%)")
-    three = [("a", "60.0%"), ("b", "50.0%"), ("c", "50.0%")]
-    assert ranking_line(rank_labels([t for _, t in three]), three) == (
+    three = [("a", "60.0%", 0.6), ("b", "50.0%", 0.5), ("c", "50.0%", 0.5)]
+    assert ranking_line(rank_labels([t for _, t, _ in three]), three) == (
         "1. a (60.0%), 2= b (50.0%), 2= c (50.0%)")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from whist_sim.reports import plots
-from whist_sim.reports.document import Section, column, fmt_ci, table_of
+from whist_sim.reports.document import Cell, Section, column, fmt_ci, table_of
 from whist_sim.reports.rating_notes import rating_notes
 from whist_sim.reports.ratings_section import names_in_words as _names
 from whist_sim.reports.run_facts import RunFacts
@@ -56,9 +56,11 @@ def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
             *rating_notes(folder.meta(), ratings["strategy"].to_list()),
             *warnings,
         ],
-        [table_of(ratings, [
+        [table_of(ratings.with_columns(rating_bound=pl.col("strategy").replace_strict(
+            bound, default=None, return_dtype=pl.String)), [
             ("strategy", column("strategy")),
-            ("rating [95% CI]", lambda row: _bounded(row, bound)),
+            ("rating [95% CI]", Cell(lambda row: _bounded(row, bound),
+                                     ("rating", "rating_lo", "rating_hi", "rating_bound"))),
             ("hands", column("hands")),
         ], name="ratings")],
         [plots.plot_ratings(ratings, out / "ratings.png")],

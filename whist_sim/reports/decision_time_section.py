@@ -5,11 +5,12 @@ Runs that do not record ``actions.seconds`` (older runs) get no such section.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
+import polars as pl
+
 from whist_sim.reports import analyses
-from whist_sim.reports.document import Section, column, table_of
+from whist_sim.reports.document import Cell, Section, column, table_of
 from whist_sim.reports.run_facts import RunFacts, seating_period
 from whist_sim.rounding import fmt_time
 from whist_sim.store import RUN_FILE, RunFolder
@@ -25,8 +26,10 @@ def decision_time_section(folder: RunFolder, out: Path, facts: RunFacts) -> list
         analyses.time_forfeit_counts(scan("deals"))])
     times = analyses.decision_times_of(bins.lazy(), on_time.lazy()).collect()
 
-    def ms(name: str) -> Callable[[dict], str]:
-        return lambda row: fmt_time(None if row[name] is None else 1000 * row[name])
+    times = times.with_columns((pl.col("median", "p95", "max") * 1000).name.suffix("_ms"))
+
+    def ms(name: str) -> Cell:
+        return Cell(lambda row: fmt_time(row[f"{name}_ms"]), (f"{name}_ms",))
 
     return [Section(
         "Time per decision",

@@ -25,7 +25,9 @@ class Table:
     Every table is also written whole, as CSV, beside the report (``tables/<name>.csv``)
     and linked from the page, which shows at most ``page.MAX_ROWS`` of its rows. A
     table that condenses a longer one for the page (a grid of make rates, say) names
-    that one as ``details``: it is written as CSV and linked, never shown.
+    that one as ``details``: it is written as CSV and linked, never shown. A table with
+    ``data`` (every table :func:`table_of` builds) is written from it, numbers and all;
+    one without is written as the page prints it.
     """
 
     header: list[str]
@@ -37,6 +39,10 @@ class Table:
     lists them)."""
     details: Table | None = None
     """The whole table this one condenses for the page: CSV only, linked under this one."""
+    data: pl.DataFrame | None = None
+    """The numbers behind the rows, row for row, for the CSV: a script read
+    ``0.512 [0.498, 0.526]`` from standings.csv as text and had to parse it back (a probe).
+    Built by :func:`table_of` from what each cell prints (:class:`Cell`)."""
 
     def __post_init__(self) -> None:
         # a blank header cell reads as a stray empty row at the top of the table (it did in
@@ -51,6 +57,10 @@ class Table:
             raise ValueError(
                 f"table {self.caption or self.name or self.header!r}: row {wrong[0] + 1} has"
                 f" {len(self.rows[wrong[0]])} cells for {len(self.header)} columns")
+        if self.data is not None and self.data.height != len(self.rows):
+            raise ValueError(
+                f"table {self.caption or self.name or self.header!r}: {self.data.height} rows"
+                f" of data for {len(self.rows)} rows of text")
 
 
 @dataclass
@@ -114,11 +124,48 @@ def digits_to_show_estimate(value: Any, lo: float, hi: float, digits: int) -> in
     return digits + MORE_DIGITS
 
 
+@dataclass(frozen=True)
+class Cell:
+    """A cell function that knows which of the frame's columns it prints, so the table's
+    CSV can hold them as they are: ``interval("net")`` prints ``net [net_lo, net_hi]`` on
+    the page and writes the three columns, at full precision, to the CSV."""
+
+    text: Callable[[dict], str]
+    sources: tuple[str, ...]
+
+    def __call__(self, row: dict) -> str:
+        return self.text(row)
+
+
 def table_of(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]],
              caption: str = "", name: str = "") -> Table:
-    """A ``Table`` from a DataFrame: one (title, cell function) per column."""
+    """A ``Table`` from a DataFrame: one (title, cell function) per column, and its
+    :attr:`Table.data` for the CSV (:func:`csv_data`)."""
     rows = [[cell(row) for _, cell in columns] for row in df.iter_rows(named=True)]
-    return Table([title for title, _ in columns], rows, caption, name)
+    return Table([title for title, _ in columns], rows, caption, name,
+                 data=csv_data(df, columns, rows))
+
+
+def csv_data(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]],
+             rows: list[list[str]]) -> pl.DataFrame:
+    """The CSV's columns, in the page's order: a :class:`Cell`'s source columns as the
+    frame holds them (named as the frame names them; a missing value, or a NaN, left
+    empty; an interval's bounds left out where the frame has none, as on the page), and
+    any other cell as the text the page prints, under its title. Text too where a source
+    is nested (a list: CSV cannot hold it). A column two cells print is written once."""
+    parts: dict[str, pl.Series] = {}
+    for i, (title, cell) in enumerate(columns):
+        sources = [name for name in getattr(cell, "sources", ()) if name in df.columns]
+        if sources and sources[0] == cell.sources[0] and not any(
+                df.schema[name].is_nested() for name in sources):
+            for name in sources:
+                series = df[name]
+                parts.setdefault(name, series.fill_nan(None) if series.dtype.is_float()
+                                 else series)
+        else:
+            label = title if title not in parts else f"{title} (as shown)"
+            parts[label] = pl.Series(label, [row[i] for row in rows], pl.String)
+    return pl.DataFrame(list(parts.values()))
 
 
 def tables_by(df: pl.DataFrame, key: str, columns: Sequence[tuple[str, Callable[[dict], str]]],
@@ -133,12 +180,12 @@ def tables_by(df: pl.DataFrame, key: str, columns: Sequence[tuple[str, Callable[
             for value in df[key].unique(maintain_order=True)]
 
 
-def column(name: str, digits: int = 3) -> Callable[[dict], str]:
+def column(name: str, digits: int = 3) -> Cell:
     """Cell function: column ``name`` formatted by :func:`fmt`."""
-    return lambda row: fmt(row[name], digits)
+    return Cell(lambda row: fmt(row[name], digits), (name,))
 
 
-def whole_or_column(df: pl.DataFrame, name: str, digits: int = 1) -> Callable[[dict], str]:
+def whole_or_column(df: pl.DataFrame, name: str, digits: int = 1) -> Cell:
     """Cell function: column ``name`` as whole numbers when every value of it in ``df`` is
     whole, else at ``digits`` decimals: one number of decimals for the column either way.
     Units paid at a stake of 1 read "214.0" (a probe); a fractional stake still shows its
@@ -148,19 +195,35 @@ def whole_or_column(df: pl.DataFrame, name: str, digits: int = 1) -> Callable[[d
     return column(name, 0 if whole else digits)
 
 
-def interval(name: str, digits: int = 3) -> Callable[[dict], str]:
+def interval(name: str, digits: int = 3) -> Cell:
     """Cell function: ``name`` with its interval, by :func:`fmt_ci`."""
-    return lambda row: fmt_ci(row, name, digits)
+    return Cell(lambda row: fmt_ci(row, name, digits), (name, f"{name}_lo", f"{name}_hi"))
 
 
 def matrix(df: pl.DataFrame, value: Callable[[dict], str], caption: str, name: str = "") -> Table:
-    """Row strategy x column opponent, cells from ``value``; "—" on the diagonal."""
+    """Row strategy x column opponent, cells from ``value``; "—" on the diagonal. Where
+    ``value`` is a :class:`Cell` the CSV holds its numbers in the same grid: per opponent
+    ``B`` the columns ``B``, ``B_lo``, ``B_hi`` of ``interval("share")`` (empty on the
+    diagonal); as the page prints it where entrants' labels would make two columns of
+    one name (``strategy``, or ``B`` beside ``B_lo``)."""
     names = sorted(set(df["strategy"].to_list()) | set(df["opponent"].to_list()))
-    cells = {(r["strategy"], r["opponent"]): value(r) for r in df.iter_rows(named=True)}
-    rows = [[a] + [cells.get((a, b), "—") for b in names] for a in names]
-    return Table(["strategy \\ opponent", *names], rows, caption, name)
+    found = {(r["strategy"], r["opponent"]): r for r in df.iter_rows(named=True)}
+    rows = [[a] + [value(found[a, b]) if (a, b) in found else "—" for b in names]
+            for a in names]
+    data = None
+    if isinstance(value, Cell) and all(source in df.columns for source in value.sources):
+        first = value.sources[0]
+        grid = [(f"{b}{source.removeprefix(first)}", b, source)
+                for b in names for source in value.sources]
+        if len({"strategy", *(label for label, _, _ in grid)}) == len(grid) + 1:
+            data = pl.DataFrame({"strategy": names} | {
+                label: [found[a, b][source] if (a, b) in found else None for a in names]
+                for label, b, source in grid})
+            data = data.with_columns(pl.selectors.float().fill_nan(None))
+    return Table(["strategy \\ opponent", *names], rows, caption, name, data=data)
 
 
-def count_interval(count: str, rate: str, digits: int = 3) -> Callable[[dict], str]:
+def count_interval(count: str, rate: str, digits: int = 3) -> Cell:
     """Cell function: ``count`` then the rate with its interval, ``12 · 0.250 [0.100, 0.400]``."""
-    return lambda row: f"{fmt(row[count])} · {fmt_ci(row, rate, digits)}"
+    return Cell(lambda row: f"{fmt(row[count])} · {fmt_ci(row, rate, digits)}",
+                (count, rate, f"{rate}_lo", f"{rate}_hi"))

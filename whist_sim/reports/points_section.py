@@ -70,11 +70,12 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
             f"{nets[0]:g}", quantile(0.25), quantile(0.5), quantile(0.75), f"{nets[-1]:g}",
             _most_frequent([nets[i] for i in tied], shares[tied[0]]),
         ])
+    every = points.sort("strategy", "net").select("strategy", "net", "hands", "share")
     details = Table(
         ["strategy", "net", hands_word, "share"],
         [[str(r["strategy"]), f"{r['net']:g}", str(r["hands"]), f"{r['share']:.4f}"]
-         for r in points.sort("strategy", "net").iter_rows(named=True)],
-        "Share of hands at each net score", "points_per_hand_distribution")
+         for r in every.iter_rows(named=True)],
+        "Share of hands at each net score", "points_per_hand_distribution", data=every)
     return Table(
         ["strategy", hands_word, "net < 0", "net = 0", "net > 0", "lowest", "25%", "median",
          "75%", "highest", "most frequent (share)"],

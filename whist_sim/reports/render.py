@@ -98,17 +98,23 @@ def render_html(title: str, sections: Sequence[Section], out: Path) -> str:
 def write_tables(page: Page, out: Path) -> list[Path]:
     """Every table of ``page`` whole, as CSV (header first) under ``out``; the paths written.
 
-    The CSV holds the cells as the page prints them ("0.512 [0.498, 0.526]"), so what
-    the page cuts short continues row for row in the file; only whole numbers differ,
-    grouped by thousands on the page alone (``page.grouped``).
+    Row for row the page's table, so what the page cuts short continues in the file. A
+    table with numbers behind it (``Table.data``) is written from them: full precision,
+    an interval as three columns (``win_rate``, ``win_rate_lo``, ``win_rate_hi``), named
+    as the analysis names them, for a script or a spreadsheet to read as numbers. Any
+    other is written with the cells as the page prints them ("0.512 [0.498, 0.526]"),
+    but for whole numbers, which the page alone groups by thousands (``page.grouped``).
     """
     written = []
     for relative, table in page.files.items():
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(table.header)
-            writer.writerows(table.rows)
+        if table.data is not None:
+            table.data.write_csv(path)
+        else:
+            with path.open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(table.header)
+                writer.writerows(table.rows)
         written.append(path)
     return written

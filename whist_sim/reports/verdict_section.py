@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -82,6 +82,20 @@ ALL_PAIRS_UP_TO = 4
 """With at most this many entrants every two are compared; with more, neighbours only."""
 
 
+class Placed(NamedTuple):
+    """An entrant of the ranking: its ``name``, its figure as the page prints it, and the
+    ``value`` it is ranked by, for the ranking's CSV (a share, units per hand, or, in
+    Knock-out Whist, games won over the games a fair share would win)."""
+
+    name: str
+    shown: str
+    value: float
+
+
+KNOCKOUT_RANKED_BY = "games_won_over_fair_share"
+"""The ranking CSV's column of Knock-out Whist's ranking value (``_knockout``)."""
+
+
 def verdict_section(
     folder: RunFolder, out: Path, ratings_order: Sequence[str] | Mapping[str, float] | None = None,
     comparisons: pl.LazyFrame | None = None, ranges: DealRanges | None = None,
@@ -130,13 +144,13 @@ def verdict_section(
     candidates = gauntlet_candidates(meta)
     if game == "knockout_whist":
         ranked, lines = _knockout(ranges, duel=len(labels) == 2 and apart)
-        unranked = [name for name in labels if name not in {n for n, _ in ranked}]
+        unranked = [name for name in labels if name not in {n for n, _, _ in ranked}]
     else:
         ranked, lines, separated, apart_pairs = _pairwise(game, figure, ranges, labels,
                                                           comparisons, summaries, candidates)
-    places = rank_labels([text for _, text in ranked])
+    places = rank_labels([placed.shown for placed in ranked])
     paragraphs.append(f"Ranked by {figure.name}: " + ranking_line(places, ranked) + "."
-                      + (_over_other_opponents(figure, [n for n, _ in ranked], apart_pairs,
+                      + (_over_other_opponents(figure, [n for n, _, _ in ranked], apart_pairs,
                                                candidates)
                          if game != "knockout_whist" and len(ranked) > 2 else ""))
     if unranked:
@@ -153,20 +167,20 @@ def verdict_section(
             " fare against each other.")
     if separated is None or not apart:  # Knock-out Whist: each entrant against the fair
         # share; mixed partnerships: no comparison between two entrants is tested
-        tables.append(Table(["rank", "entrant", f"{figure.name}"],
-                            [[place, name, text] for place, (name, text)
-                             in zip(places, ranked, strict=True)]
-                            + [["-", name, "no game finished"] for name in unranked],
-                            f"Ranked by {figure.name}", "verdict_ranking"))
+        rows = ([[place, name, text] for place, (name, text, _) in zip(places, ranked,
+                                                                           strict=True)]
+                + [["-", name, "no game finished"] for name in unranked])
+        ahead = None
     else:
-        ahead = _decided_ahead([name for name, _ in ranked], separated, apart_pairs,
+        ahead = _decided_ahead([name for name, _, _ in ranked], separated, apart_pairs,
                                candidates)
-        tables.append(Table(["rank", "entrant", f"{figure.name}", DECIDED_AHEAD],
-                            [[place, name, text, said] for place, (name, text), said
-                             in zip(places, ranked, ahead, strict=True)],
-                            f"Ranked by {figure.name}", "verdict_ranking"))
-    note = _disagreement([name for name, _ in ranked], ratings_order, game, separated,
-                         shown=[text for _, text in ranked], name=figure.name)
+        rows = [[place, name, text, said] for place, (name, text, _), said
+                in zip(places, ranked, ahead, strict=True)]
+    header = ["rank", "entrant", figure.name, *([DECIDED_AHEAD] if ahead is not None else [])]
+    tables.append(Table(header, rows, f"Ranked by {figure.name}", "verdict_ranking",
+                        data=_ranking_data(game, figure.name, places, ranked, unranked, ahead)))
+    note = _disagreement([name for name, _, _ in ranked], ratings_order, game, separated,
+                         shown=[text for _, text, _ in ranked], name=figure.name)
     if note:
         paragraphs.append(note)
     return [Section(TITLE, paragraphs, tables)]
@@ -176,6 +190,28 @@ DECIDED_AHEAD = "decided ahead of the next"
 """The ranking table's column that says which places the data resolve: the table gave
 strict places 1 to 5 where the prose said no two neighbours were separated, and a
 reader publishing the CSV published that order (a ranking probe)."""
+
+
+def _ranking_data(game: str, figure: str, places: list[str], ranked: list[Placed],
+                  unranked: list[str], ahead: list[str] | None) -> pl.DataFrame:
+    """The ranking table's CSV: the page's places and entrants, the value each is ranked
+    by as a number (a column named after the figure, ``share_of_hands_won``; Knock-out
+    Whist's is :data:`KNOCKOUT_RANKED_BY`, beside its shares at each size as printed),
+    and whether each is decided ahead of the next. An unranked entrant's value is empty."""
+    names = [placed.name for placed in ranked] + unranked
+    values = [placed.value for placed in ranked] + [None] * len(unranked)
+    columns: dict[str, list[Any]] = {"rank": places + ["-"] * len(unranked), "entrant": names}
+    if game == "knockout_whist":
+        columns[figure] = [placed.shown for placed in ranked] + ["no game finished"] * len(
+            unranked)
+        columns[KNOCKOUT_RANKED_BY] = values
+    else:
+        columns["_".join(figure.split())] = values
+    if ahead is not None:
+        columns[DECIDED_AHEAD] = ahead
+    data = pl.DataFrame(columns, schema_overrides={
+        KNOCKOUT_RANKED_BY if game == "knockout_whist" else "_".join(figure.split()): pl.Float64})
+    return data.with_columns(pl.selectors.float().fill_nan(None))
 
 
 def _decided_ahead(order: list[str], separated: set[frozenset[str]],
@@ -374,7 +410,7 @@ def _pairwise(
     game: str, figure: Any, ranges: DealRanges, labels: list[str],
     comparisons: pl.LazyFrame | None = None, summaries: PairSummaries | None = None,
     candidates: Sequence[str] = (),
-) -> tuple[list[tuple[str, str]], list[str], set[frozenset[str]], list[tuple[str, str]]]:
+) -> tuple[list[Placed], list[str], set[frozenset[str]], list[tuple[str, str]]]:
     """The entrants ranked by the figure, the comparisons in words, the pairs Holm's
     test decides (separated), and every two entrants that never met (ranked order).
 
@@ -393,7 +429,7 @@ def _pairwise(
     by_pair = values.values
     score = {name: values.overall(name) for name in labels}
     order = sorted(labels, key=lambda name: (-score[name], name))
-    ranked = [(name, _fmt(score[name], figure.unit)) for name in order]
+    ranked = [Placed(name, _fmt(score[name], figure.unit), score[name]) for name in order]
     compared = _compared(order, candidates)
     made = [(a, b, by_pair[(a, b)]) for a, b in compared
             if by_pair.get((a, b)) is not None and by_pair[(a, b)].size]
@@ -582,11 +618,11 @@ def rank_labels(shown: list[str]) -> list[str]:
     return places
 
 
-def ranking_line(places: list[str], ranked: list[tuple[str, str]]) -> str:
+def ranking_line(places: list[str], ranked: Sequence[tuple[str, str, float]]) -> str:
     """"1. a (60.0%), 2= b (50.0%), 2= c (50.0%)": a place and a point, or a shared place
     and its "=" alone (docs/reading-a-report.md; a tie read "1=. random (A)")."""
     return ", ".join(f"{place if place.endswith('=') else f'{place}.'} {name} ({text})"
-                     for place, (name, text) in zip(places, ranked, strict=True))
+                     for place, (name, text, _) in zip(places, ranked, strict=True))
 
 
 def _deals(count: int) -> str:
@@ -603,7 +639,7 @@ def _not_with_the_others(family: int) -> str:
 
 
 def _knockout(ranges: DealRanges, duel: bool = False
-              ) -> tuple[list[tuple[str, str]], list[str]]:
+              ) -> tuple[list[Placed], list[str]]:
     """Each entrant's share of games won at each table size against the fair share.
 
     ``duel``: the run is a test of two entrants, whose sentence comes first; an entrant
@@ -705,7 +741,7 @@ def _knockout(ranges: DealRanges, duel: bool = False
         text = ", ".join(f"{percent(e)} at {p}" for p, e in best[name])
         return f"{text}; {of_fair.get(name, math.nan):.2f}x a fair share" if several else text
 
-    return [(n, shown(n)) for n in ranked], lines
+    return [Placed(n, shown(n), of_fair.get(n, math.nan)) for n in ranked], lines
 
 
 def order_reversals(shares: dict[str, list[tuple[int, float]]]) -> list[str]:

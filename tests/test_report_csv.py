@@ -1,0 +1,197 @@
+"""A report table's CSV holds the numbers behind the page's cells.
+
+The page prints ``0.512 [0.498, 0.526]``; a script reading standings.csv had to parse
+that text back into three numbers, rounded to the page's decimals (a probe). Every table
+built from a frame now writes the frame's columns, at full precision, row for row with
+the page; text a cell makes up of its own stays text.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests import test_reports
+from tests.report_fixtures import folder_with_rows
+from whist_sim.reports import page, render
+from whist_sim.reports.build import ReportPaths, build_report
+from whist_sim.reports.document import (
+    Section,
+    Table,
+    column,
+    count_interval,
+    interval,
+    matrix,
+    table_of,
+)
+from whist_sim.reports.points_section import summary_table
+from whist_sim.rounding import fmt_time, percent
+
+RATES = pl.DataFrame({
+    "strategy": ["a", "b"],
+    "hands": [1200, 40],
+    "win_rate": [0.5123456789, float("nan")],
+    "win_rate_lo": [0.49, None],
+    "win_rate_hi": [0.53, None],
+})
+
+
+def written(table: Table, out: Path) -> pl.DataFrame:
+    """``table`` laid out and written as the report writes it, read back as a frame."""
+    laid = page.layout("T", [Section("S", [], [table])], out)
+    [path] = render.write_tables(laid, out)
+    return pl.read_csv(path)
+
+
+def test_an_interval_cell_is_written_as_its_three_columns_at_full_precision(tmp_path):
+    table = table_of(RATES, [("strategy", column("strategy")),
+                             ("win rate [95% CI]", interval("win_rate"))], name="rates")
+    assert table.rows[0] == ["a", "0.512 [0.490, 0.530]"]
+    csv = written(table, tmp_path)
+    assert csv.columns == ["strategy", "win_rate", "win_rate_lo", "win_rate_hi"]
+    assert csv["win_rate"][0] == 0.5123456789
+    assert csv["win_rate_lo"].dtype == pl.Float64
+
+
+def test_a_missing_number_or_a_nan_is_left_empty(tmp_path):
+    table = table_of(RATES, [("strategy", column("strategy")),
+                             ("win rate [95% CI]", interval("win_rate"))], name="rates")
+    assert table.rows[1] == ["b", "—"]
+    csv = written(table, tmp_path)
+    assert csv.row(1) == ("b", None, None, None)
+
+
+def test_a_count_with_its_rate_is_written_as_four_columns(tmp_path):
+    frame = RATES.with_columns(wins=pl.Series([615, 0]))
+    table = table_of(frame, [("strategy", column("strategy")),
+                             ("wins · rate", count_interval("wins", "win_rate"))], name="x")
+    assert written(table, tmp_path).columns == [
+        "strategy", "wins", "win_rate", "win_rate_lo", "win_rate_hi"]
+
+
+def test_an_interval_without_bounds_in_the_frame_is_written_as_the_estimate_alone(tmp_path):
+    table = table_of(RATES.select("strategy", "win_rate"),
+                     [("strategy", column("strategy")), ("rate", interval("win_rate"))],
+                     name="x")
+    assert written(table, tmp_path).columns == ["strategy", "win_rate"]
+
+
+def test_a_cell_of_its_own_making_is_written_as_the_page_prints_it(tmp_path):
+    table = table_of(RATES, [("strategy", column("strategy")),
+                             ("hands", column("hands")),
+                             ("verdict", lambda row: f"{row['hands']} hands, enough")],
+                     name="x")
+    csv = written(table, tmp_path)
+    assert csv.columns == ["strategy", "hands", "verdict"]
+    assert csv["verdict"].to_list() == ["1200 hands, enough", "40 hands, enough"]
+    assert csv["hands"].to_list() == [1200, 40]  # digits alone, where the page shows 1,200
+
+
+def test_a_column_two_cells_print_is_written_once(tmp_path):
+    table = table_of(RATES, [("strategy", column("strategy")),
+                             ("rate", column("win_rate")), ("rate [CI]", interval("win_rate"))],
+                     name="x")
+    assert written(table, tmp_path).columns == [
+        "strategy", "win_rate", "win_rate_lo", "win_rate_hi"]
+
+
+def test_a_nested_column_is_written_as_the_page_prints_it(tmp_path):
+    frame = pl.DataFrame({"strategy": ["a"], "hands": [[1, 2]]})
+    table = table_of(frame, [("strategy", column("strategy")), ("hands", column("hands"))],
+                     name="x")
+    assert written(table, tmp_path)["hands"].to_list() == ["[1, 2]"]
+
+
+def test_a_table_without_numbers_is_written_as_the_page_prints_it(tmp_path):
+    table = Table(["setting", "value"], [["hands", "8240"], ["status", "complete"]], name="x")
+    csv = written(table, tmp_path)
+    assert csv.columns == ["setting", "value"]
+    assert csv["value"].to_list() == ["8240", "complete"]
+
+
+def test_a_grid_writes_its_numbers_in_the_same_grid(tmp_path):
+    pairs = pl.DataFrame({"strategy": ["a", "b"], "opponent": ["b", "a"],
+                          "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
+                          "share_hi": [0.75, 0.5]})
+    table = matrix(pairs, interval("share"), "Share", "grid")
+    assert table.rows == [["a", "—", "0.625 [0.500, 0.750]"],
+                          ["b", "0.375 [0.250, 0.500]", "—"]]
+    csv = written(table, tmp_path)
+    assert csv.columns == ["strategy", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi"]
+    assert csv.row(0) == ("a", None, None, None, 0.625, 0.5, 0.75)
+    assert csv.row(1) == ("b", 0.375, 0.25, 0.5, None, None, None)
+
+
+@pytest.fixture(scope="module")
+def hand_built(tmp_path_factory) -> tuple[pl.DataFrame, ReportPaths]:
+    """The seats of the reports' small hand-built German Whist run, and its report."""
+    folder = folder_with_rows(tmp_path_factory.mktemp("csv") / "run", test_reports.META,
+                              test_reports.GAME, test_reports.hand_built_rows())
+    return folder.scan("seats").collect(), build_report(folder.path)
+
+
+def test_the_standings_csv_holds_the_standings_as_numbers(hand_built):
+    seats, report = hand_built
+    standings = pl.read_csv(report.folder / page.TABLES_DIR / "standings.csv")
+    for row in standings.iter_rows(named=True):
+        mine = seats.filter(pl.col("strategy") == row["strategy"])
+        assert row["hands"] == mine.height
+        assert math.isclose(row["win_rate"], (mine["result"] == "win").mean())
+        assert math.isclose(row["net"], mine["net"].mean())
+        assert row["win_rate_lo"] <= row["win_rate"] <= row["win_rate_hi"]
+    markdown = report.markdown.read_text(encoding="utf-8")
+    best = standings.row(0, named=True)
+    assert f"| {best['strategy']} |" in markdown
+    assert f"{best['win_rate']:.3f} [" in markdown  # the page prints the same number
+
+
+
+def test_the_points_distribution_csv_holds_each_share_whole(tmp_path):
+    """The page's whole distribution printed each share at four decimals: 0.3333."""
+    points = pl.DataFrame({"strategy": ["a", "a"], "net": [-1, 2], "hands": [2, 1],
+                           "share": [2 / 3, 1 / 3]})
+    details = summary_table(points, "hands").details
+    assert details is not None and details.rows[1][-1] == "0.3333"
+    assert written(details, tmp_path)["share"].to_list() == [2 / 3, 1 / 3]
+
+
+def test_the_time_per_decision_csv_holds_milliseconds_as_the_page_heads_them(tmp_path):
+    """The page's times are in ms, the analysis's in seconds: the CSV writes the ms."""
+    from tests.tournament_helpers import make_run_without_ray, quick_config
+
+    run = make_run_without_ray(tmp_path, quick_config(deals=4))
+    report = build_report(run)
+    times = pl.read_csv(report.folder / page.TABLES_DIR / "time_per_decision.csv")
+    assert times.height >= 2 and {"median_ms", "p95_ms", "max_ms"} <= set(times.columns)
+    markdown = report.markdown.read_text(encoding="utf-8")
+    for row in times.iter_rows(named=True):
+        assert 0 < row["median_ms"] <= row["p95_ms"] <= row["max_ms"]
+        line = next(line for line in markdown.splitlines()
+                    if line.startswith(f"| {row['strategy']} | {row['decisions']:,} |"))
+        assert f"| {fmt_time(row['max_ms'])} |" in line
+
+
+def test_a_grid_whose_labels_would_name_two_columns_alike_is_written_as_printed(tmp_path):
+    """An entrant labelled ``b_lo`` beside one labelled ``b``: the grid's ``b_lo`` column
+    would be both b's lower bound and entrant b_lo's share."""
+    pairs = pl.DataFrame({"strategy": ["b", "b_lo"], "opponent": ["b_lo", "b"],
+                          "share": [0.6, 0.4], "share_lo": [0.5, 0.3], "share_hi": [0.7, 0.5]})
+    csv = written(matrix(pairs, interval("share"), "Share", "grid"), tmp_path)
+    assert csv.columns == ["strategy \\ opponent", "b", "b_lo"]
+    assert csv.row(0) == ("b", "—", "0.600 [0.500, 0.700]")
+
+
+def test_the_verdict_ranking_csv_holds_the_figure_each_entrant_is_ranked_by(hand_built):
+    """The ranking CSV gave ``68.8%``: a share as text, rounded to the page's tenth."""
+    _, report = hand_built
+    ranking = pl.read_csv(report.folder / page.TABLES_DIR / "verdict_ranking.csv")
+    assert ranking.columns == ["rank", "entrant", "share_of_hands_won",
+                               "decided ahead of the next"]
+    assert ranking["share_of_hands_won"].dtype == pl.Float64
+    markdown = report.markdown.read_text(encoding="utf-8")
+    line = next(line for line in markdown.splitlines() if line.startswith("Ranked by share"))
+    for row in ranking.iter_rows(named=True):
+        assert f"{row['entrant']} ({percent(row['share_of_hands_won'])})" in line
