@@ -72,6 +72,49 @@ def test_a_version_other_than_the_recorded_one_stops_its_resume(run):
         resume_tournament(folder, workers=0, progress=False)
 
 
+def test_a_distribution_at_another_version_stops_its_resume(tmp_path):
+    """The built-ins come from the whist-sim distribution, as a plug-in comes from its
+    own. A distribution upgraded between the start and the resume may change what its
+    strategy does without its module's file changing (a module the plug-in does not
+    import at load, a data file, a compiled extension): the version tells."""
+    folder = _played(tmp_path, 'use = "heuristic"')
+    units = sorted((folder / ".units").iterdir())
+    meta_path = folder / "run.json"
+    meta = json.loads(meta_path.read_text())
+    source = meta["strategies"]["heuristic"]["source"]
+    assert source["distribution"] == "whist-sim" and source["distribution_version"]
+    now, source["distribution_version"] = source["distribution_version"], "0.0.1"
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(RunFolderError) as refused:
+        resume_tournament(folder, workers=0, progress=False)
+    message = str(refused.value)
+    assert "strategy 'heuristic' changed since the run started" in message
+    assert (f"the distribution that supplies it, whist-sim, is at version {now!r}, the run"
+            " was played with '0.0.1'") in message
+    assert "restore whist-sim 0.0.1 (pip install 'whist-sim==0.0.1') to continue" in message
+    assert sorted((folder / ".units").iterdir()) == units
+
+
+def test_a_distribution_recorded_without_a_version_or_not_at_all_is_not_compared():
+    then = {"use": "x", "version": "1", "source": {"distribution": None,
+                                                   "distribution_version": None}}
+    check_same_code(Path("run.json"), {"x": then}, {"x": "1"},
+                    {"x": {"distribution": "mine", "distribution_version": "2.0"}})
+    check_same_code(Path("run.json"), {"x": {"use": "x", "version": "1", "source": {}}},
+                    {"x": "1"}, {"x": {"distribution": "mine", "distribution_version": "2.0"}})
+
+
+def test_a_strategy_now_supplied_by_another_distribution_stops_its_resume():
+    then = {"use": "x", "version": "1", "source": {"distribution": "theirs",
+                                                   "distribution_version": "1.2"}}
+    with pytest.raises(RunFolderError, match=re.escape(
+            "the distribution that supplies it is now mine '2.0', the run was played with"
+            " theirs '1.2'. Resuming would mix results of two versions of it in one run;"
+            " restore theirs 1.2 (pip install 'theirs==1.2') to continue")):
+        check_same_code(Path("run.json"), {"x": then}, {"x": "1"},
+                        {"x": {"distribution": "mine", "distribution_version": "2.0"}})
+
+
 BOT = textwrap.dedent('''
     """A bot for the resume test: the built-in random strategy over the protocol."""
     from whist_sim.protocol.client import main

@@ -1,7 +1,8 @@
 """The check that a resumed run plays the code it started with.
 
 run.json records each entrant's version and where its code came from (the module's
-file and its SHA-256; a bot's command and the SHA-256 of every file it names). A run
+file and its SHA-256; a bot's command and the SHA-256 of every file it names; the
+installed distribution that supplies it, at its version). A run
 resumed after a plug-in was edited would otherwise play its remaining tasks with the
 new code beside rows of the old, one run mixing two behaviours under one label (a
 newcomer probe: a plug-in's mean net 1.86 before the edit, 0.85 after, no warning).
@@ -43,12 +44,19 @@ def _what_to_restore(change: str, then: Mapping[str, Any]) -> str:
     is that file that changed (a retrained checkpoint is data, and "restore its code"
     sent the reader to the policy's module: a probe's finding), else its code."""
     before = then.get("source")
+    if change.startswith(DISTRIBUTION_CHANGED) and isinstance(before, Mapping):
+        name, version = before["distribution"], before["distribution_version"]
+        return f"{name} {version} (pip install '{name}=={version}')"
     files = before.get("parameter_files") if isinstance(before, Mapping) else None
     for key, record in (files.items() if isinstance(files, Mapping) else ()):
         named = f"the file of its parameter {key} ("
         if change.startswith(named) and isinstance(record, Mapping):
             return f"{named}{record.get('file')})"
     return "its code"
+
+
+DISTRIBUTION_CHANGED = "the distribution that supplies it"
+"""How the refusal begins when the installed distribution's version changed."""
 
 
 def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, Any]
@@ -66,6 +74,9 @@ def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, An
     before = then.get("source") or {}
     if not isinstance(before, Mapping):
         return None
+    change = _distribution_change(before, source)
+    if change is not None:
+        return change
     digest_then, digest_now = before.get("sha256"), source.get("sha256")
     if isinstance(digest_then, str) and isinstance(digest_now, str) and digest_then != digest_now:
         return _file_changed(f"its module {source.get('file') or before.get('file')}",
@@ -82,6 +93,27 @@ def _first_change(then: Mapping[str, Any], version: str, source: Mapping[str, An
         if change is not None:
             return change
     return _parameter_change(before, source)
+
+
+def _distribution_change(before: Mapping[str, Any], source: Mapping[str, Any]) -> str | None:
+    """How the installed distribution that supplies the entrant (``strategy_source``'s
+    ``distribution`` and ``distribution_version``) differs from the one recorded: its
+    version, or another distribution. An upgrade may change what a strategy does with
+    its module's file unchanged (a module it imports only while playing, a data file, a
+    compiled extension). Not compared where either side has none: a module imported from
+    a path, or a bot, whose files are compared instead."""
+    name_then, name_now = before.get("distribution"), source.get("distribution")
+    version_then = before.get("distribution_version")
+    version_now = source.get("distribution_version")
+    if not (name_then and name_now and version_then and version_now):
+        return None
+    if (name_then, str(version_then)) == (name_now, str(version_now)):
+        return None
+    if name_now == name_then:
+        return (f"{DISTRIBUTION_CHANGED}, {name_now}, is at version {str(version_now)!r},"
+                f" the run was played with {str(version_then)!r}")
+    return (f"{DISTRIBUTION_CHANGED} is now {name_now} {str(version_now)!r}, the run was"
+            f" played with {name_then} {str(version_then)!r}")
 
 
 def _parameter_change(before: Mapping[str, Any], source: Mapping[str, Any]) -> str | None:
