@@ -195,3 +195,31 @@ def test_the_verdict_ranking_csv_holds_the_figure_each_entrant_is_ranked_by(hand
     line = next(line for line in markdown.splitlines() if line.startswith("Ranked by share"))
     for row in ranking.iter_rows(named=True):
         assert f"{row['entrant']} ({percent(row['share_of_hands_won'])})" in line
+
+
+def test_the_knockout_survival_and_elimination_csvs_hold_their_shares_as_numbers(tmp_path):
+    """Both tables are pivoted for the page (a column per strategy and table size, a
+    column per round): their CSVs keep the page's grid, in numbers."""
+    from tests import test_knockout_report
+    from whist_sim.reports import knockout_whist as kw
+
+    folder = test_knockout_report.make_folder(tmp_path / "run")
+    report = build_report(folder.path)
+    survival = pl.read_csv(report.folder / page.TABLES_DIR / "knockout_whist_survival.csv")
+    assert survival["after_round"].to_list() == list(range(1, kw.ROUNDS + 1))
+    games = kw.player_games(folder.scan("seats"), folder.scan("deals"))
+    want = kw.survival_of(kw.survival_units(games)).collect()
+    for row in want.filter(pl.col("round") >= 1).iter_rows(named=True):
+        table = "all tables" if row["table"] == kw.ALL else f"{row['table']} seats"
+        got = survival.row(row["round"] - 1, named=True)
+        column = f"{row['strategy']} · {table}"
+        assert got[column] == row["survival"]
+        for bound in ("_lo", "_hi"):  # none where the rules fix the share (round 1: all in)
+            assert got[column + bound] in (None, row[f"survival{bound}"])
+    assert survival.row(1, named=True)["A · all tables_lo"] is not None
+    eliminated = pl.read_csv(report.folder / page.TABLES_DIR / "knockout_whist_elimination.csv",
+                             schema_overrides={"table": pl.String})
+    outcomes = [f"out_in_{r}" for r in range(1, 8)] + ["won"]
+    assert eliminated.columns == ["strategy", "table", "players", *outcomes]
+    for shares in eliminated.select(outcomes).iter_rows():
+        assert math.isclose(sum(shares), 1.0)  # every player went out in a round, or won

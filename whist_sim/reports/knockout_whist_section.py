@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -45,23 +46,32 @@ def _fixed_by_the_rules(df: pl.DataFrame, name: str, where: pl.Expr) -> pl.DataF
 
 def _survival_table(survival: pl.DataFrame) -> Table:
     """One row per round, one column per strategy and table size (seven rounds down and a
-    few columns fit the page; seven interval columns across did not)."""
+    few columns fit the page; seven interval columns across did not). Its CSV holds the
+    same grid in numbers: per column ``heuristic · 4 seats`` its share and the share's
+    ``_lo`` and ``_hi`` (as printed where labels would name two columns alike)."""
     cells = {(r["strategy"], r["table"], r["round"]): r for r in survival.iter_rows(named=True)}
     keys = survival.select("strategy", "table", "players").unique(maintain_order=True)
-    header = [
-        f"{name} · {'all tables' if table == kw.ALL else f'{table} seats'} · {players} player-games"
-        for name, table, players in keys.iter_rows()
-    ]
+    tables = [f"{name} · {'all tables' if table == kw.ALL else f'{table} seats'}"
+              for name, table, _ in keys.iter_rows()]
+    header = [f"{label} · {players} player-games"
+              for label, players in zip(tables, keys["players"], strict=True)]
     rows = []
+    numbers: dict[str, list[Any]] = {"after_round": list(range(1, kw.ROUNDS + 1))}
     for number in range(1, kw.ROUNDS + 1):
         row = [str(number)]
-        for name, table, _ in keys.iter_rows():
+        for label, (name, table, _) in zip(tables, keys.iter_rows(), strict=True):
             cell = cells.get((name, table, number))
             row.append("—" if cell is None else fmt_ci(cell, "survival", 2))
+            for suffix in ("", "_lo", "_hi"):
+                numbers.setdefault(f"{label}{suffix}", []).append(
+                    None if cell is None else cell[f"survival{suffix}"])
         rows.append(row)
+    alike = len(numbers) != 1 + 3 * len(tables)
+    data = None if alike else pl.DataFrame(numbers, schema_overrides={
+        name: pl.Float64 for name in numbers if name != "after_round"})
     return Table(["after round", *header], rows,
                  "Share still in after each round [95% CI], per strategy and table size",
-                 "knockout_whist_survival")
+                 "knockout_whist_survival", data=data)
 
 
 def _elimination_table(eliminated: pl.DataFrame) -> Table:
@@ -74,10 +84,15 @@ def _elimination_table(eliminated: pl.DataFrame) -> Table:
         + [percent(shares.get((name, table, o), 0.0)) for o in outcomes]
         for name, table, players in keys.iter_rows()
     ]
+    data = keys.with_columns(
+        pl.Series(o.replace("round ", "out_in_"), [
+            shares.get((name, table, o), 0.0) for name, table, _ in keys.iter_rows()],
+            pl.Float64)
+        for o in outcomes)
     return Table(["strategy", "table", "player-games",
                   *[f"out in {r}" for r in range(1, 8)], "won"],
                  rows, "Round of elimination (share of the strategy's players)",
-                 "knockout_whist_elimination")
+                 "knockout_whist_elimination", data=data)
 
 
 def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
