@@ -223,3 +223,44 @@ def test_the_knockout_survival_and_elimination_csvs_hold_their_shares_as_numbers
     assert eliminated.columns == ["strategy", "table", "players", *outcomes]
     for shares in eliminated.select(outcomes).iter_rows():
         assert math.isclose(sum(shares), 1.0)  # every player went out in a round, or won
+
+
+def test_the_points_per_hand_csv_holds_shares_and_quantiles_as_numbers(hand_built):
+    seats, report = hand_built
+    points = pl.read_csv(report.folder / page.TABLES_DIR / "points_per_hand.csv")
+    assert points.columns == ["strategy", "hands", "below_0", "at_0", "above_0", "lowest",
+                              "q25", "median", "q75", "highest", "most_frequent"]
+    for row in points.iter_rows(named=True):
+        nets = seats.filter(pl.col("strategy") == row["strategy"])["net"]
+        assert math.isclose(row["below_0"], (nets < 0).mean())
+        assert math.isclose(row["below_0"] + row["at_0"] + row["above_0"], 1.0)
+        assert (row["lowest"], row["highest"]) == (nets.min(), nets.max())
+
+
+def test_the_solo_make_rate_csv_holds_its_counts_and_rates_as_numbers(tmp_path):
+    from tests import test_solo_report
+
+    report = build_report(test_solo_report.make_folder(tmp_path / "run").path)
+    rates = pl.read_csv(report.folder / page.TABLES_DIR / "solo_whist_make_rate.csv")
+    assert rates["make_rate"].dtype == pl.Float64 and rates.height
+    for row in rates.iter_rows(named=True):
+        assert row["strength_min"] <= row["strength_max"]
+        assert math.isclose(row["make_rate"], row["made"] / row["contracts"])
+
+
+def test_the_minnesota_grand_against_pass_csv_holds_each_choice_as_numbers(tmp_path):
+    from tests import test_minnesota_report
+
+    report = build_report(test_minnesota_report.make_folder(tmp_path / "run").path)
+    paths = sorted((report.folder / page.TABLES_DIR).glob("minnesota_grand_vs_pass_*.csv"))
+    compared = 0
+    for path in paths:
+        grand = pl.read_csv(path)
+        assert grand.columns == ["HCP", *(f"{choice}_{name}" for choice in ("grand", "pass")
+                                          for name in ("seats", "net", "net_lo", "net_hi",
+                                                       "points")), "gain"]
+        both = grand.drop_nulls(["grand_net", "pass_net"])
+        assert [math.isclose(gain, g - p) for gain, g, p in both.select(
+            "gain", "grand_net", "pass_net").iter_rows()] == [True] * both.height
+        compared += both.height
+    assert paths and compared  # the fixture has bands where seats granded and passed

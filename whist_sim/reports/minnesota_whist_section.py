@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ import polars as pl
 from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports import plots
 from whist_sim.reports.chunks import DealRanges, Scan
-from whist_sim.reports.document import Section, fmt, fmt_ci
+from whist_sim.reports.document import Cell, Section, fmt, fmt_ci
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -68,13 +67,14 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
         lo, hi = row["hcp"], row["hcp_hi"]
         return str(lo) if lo == hi else f"{lo}–{hi}"
 
-    def choice(prefix: str) -> Callable[[dict], str]:
+    def choice(prefix: str) -> Cell:
         def cell(row: dict[str, Any]) -> str:
             if row[f"{prefix}_seats"] is None:
                 return "—"
             return (f"{row[f'{prefix}_seats']} · {fmt_ci(row, f'{prefix}_net', 2)}"
                     f" · {fmt(row[f'{prefix}_points'], 2)}")
-        return cell
+        return Cell(cell, tuple(f"{prefix}_{name}" for name in (
+            "seats", "net", "net_lo", "net_hi", "points")))
 
     return [
         Section(

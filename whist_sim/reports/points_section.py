@@ -10,6 +10,7 @@ distribution is its CSV.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -43,8 +44,10 @@ def _most_frequent(nets: list[float], share: float) -> str:
 
 def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
     """One row per strategy from ``analyses.points_distribution``; the whole distribution as
-    its ``details``."""
+    its ``details``. Its CSV holds the shares as fractions (``below_0``, ``at_0``,
+    ``above_0``) and the quantiles as numbers; the most frequent scores stay as printed."""
     rows = []
+    numbers: list[dict[str, Any]] = []
     for (name,), part in sorted(points.group_by("strategy", maintain_order=True),
                                 key=lambda item: str(item[0][0])):
         part = part.sort("net")
@@ -53,22 +56,29 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
         cumulative = part["share"].cum_sum().to_list()
 
         def quantile(q: float, nets: list[float] = nets, cumulative: list[float] = cumulative,
-                     ) -> str:
-            return f"{next(n for n, c in zip(nets, cumulative, strict=True) if c >= q - 1e-9):g}"
+                     ) -> float:
+            return next(n for n, c in zip(nets, cumulative, strict=True) if c >= q - 1e-9)
 
-        def share(keep: pl.Expr, part: pl.DataFrame = part) -> str:
+        def share(keep: pl.Expr, part: pl.DataFrame = part) -> float:
             # from the counts, not a sum of per-score shares: 2,878 of 4,000 read 71.9%
             # here (0.71949...) and 72.0% in the standings (a newcomer's probe)
             kept = int(part.filter(keep)["hands"].sum())
-            return percent(kept / int(part['hands'].sum()))
+            return kept / int(part['hands'].sum())
 
         counts = part["hands"].to_list()
         tied = [i for i, count in enumerate(counts) if count == max(counts)]
+        most = _most_frequent([nets[i] for i in tied], shares[tied[0]])
+        row = {"strategy": str(name), "hands": int(part["hands"].sum()),
+               "below_0": share(pl.col("net") < 0), "at_0": share(pl.col("net") == 0),
+               "above_0": share(pl.col("net") > 0), "lowest": nets[0],
+               "q25": quantile(0.25), "median": quantile(0.5), "q75": quantile(0.75),
+               "highest": nets[-1], "most_frequent": most}
+        numbers.append(row)
         rows.append([
-            str(name), fmt(int(part["hands"].sum())),
-            share(pl.col("net") < 0), share(pl.col("net") == 0), share(pl.col("net") > 0),
-            f"{nets[0]:g}", quantile(0.25), quantile(0.5), quantile(0.75), f"{nets[-1]:g}",
-            _most_frequent([nets[i] for i in tied], shares[tied[0]]),
+            row["strategy"], fmt(row["hands"]),
+            *(percent(row[key]) for key in ("below_0", "at_0", "above_0")),
+            *(f"{row[key]:g}" for key in ("lowest", "q25", "median", "q75", "highest")),
+            most,
         ])
     every = points.sort("strategy", "net").select("strategy", "net", "hands", "share")
     details = Table(
@@ -79,4 +89,5 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
     return Table(
         ["strategy", hands_word, "net < 0", "net = 0", "net > 0", "lowest", "25%", "median",
          "75%", "highest", "most frequent (share)"],
-        rows, "Net score per hand", "points_per_hand", details)
+        rows, "Net score per hand", "points_per_hand", details,
+        data=pl.DataFrame(numbers) if numbers else None)

@@ -471,9 +471,12 @@ def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
     """One row per contract and declaring strategy, from ``solo_whist.make_rate_by_strength``
     and its rate over every strength (``solo_whist.make_rate_overall_of``, an interval over
     deal indices, as every other); the rate at every strength (a row per strength: 130 rows
-    in a run of three entrants) is its ``details``, a CSV only."""
+    in a run of three entrants) is its ``details``, a CSV only. Its CSV holds the numbers
+    (``strength_min``, ``strength_max``, the make rate and its bounds), ``pays_from`` as
+    printed (``6+``, ``3 or fewer``: which way depends on the measure)."""
     pooled = {(row["contract"], row["strategy"]): row for row in overall.iter_rows(named=True)}
     rows = []
+    numbers: list[dict[str, Any]] = []
     for (_, contract, measure, name), part in strength.group_by(
             "level", "contract", "measure", "strategy", maintain_order=True):
         part = part.sort("strength")
@@ -493,6 +496,14 @@ def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
             fmt_ci(rate, "make_rate"),
             _pays_from(pays_from, measure), fmt(resting_on) if pays_from is not None else "—",
         ])
+        numbers.append({
+            "contract": str(contract), "strategy": str(name), "measure": str(measure),
+            "strength_min": part["strength"].min(), "strength_max": part["strength"].max(),
+            "contracts": contracts, "made": made,
+            **{key: rate[key] for key in ("make_rate", "make_rate_lo", "make_rate_hi")},
+            "pays_from": None if pays_from is None else _pays_from(pays_from, measure),
+            "contracts_from_it": resting_on if pays_from is not None else None,
+        })
     details = _table(strength, [
         ("contract", _col("contract")),
         ("measure", _col("measure")),
@@ -505,7 +516,8 @@ def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
     return Table(["contract", "strategy", "measure", "strengths seen", "contracts", "made",
                   MAKE_RATE_AS_DECLARER, "pays from", "contracts from it"], rows,
                  "Make rate by contract and declaring strategy", "solo_whist_make_rate",
-                 details)
+                 details, data=pl.DataFrame(numbers, infer_schema_length=None).with_columns(
+                     pl.selectors.float().fill_nan(None)) if numbers else None)
 
 
 def _pays_from(strength: int | None, measure: str) -> str:
