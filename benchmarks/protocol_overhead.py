@@ -11,6 +11,10 @@ processes started once and reused), and the same hands in process, in one run:
   serving whist_sim's ``random``), beside ``random`` in process on the same deals,
   and the ratio.
 
+Each is measured with the bots paused between their decisions (``pause_bots``, the
+default: SIGSTOP once a reply is read, SIGCONT as the next message goes out) and again
+without, interleaved: the pause's cost is the difference.
+
 The machine is noisy: compare the ratio, not the absolute figures.
 
 Usage: python benchmarks/protocol_overhead.py [--hands 300]
@@ -74,33 +78,46 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     args = parser.parse_args()
     game = make_game("german_whist")
-    with tempfile.TemporaryDirectory() as tmp:
-        command = c_bot(Path(tmp))
-        with ProcessStrategy(command, label="c", game=game.name) as bot:
-            timed = Timed(bot)
-            hands_per_second(game, [timed, timed], 10)  # warm: both processes started
-            timed.times.clear()
-            bot.exchange_log = []
-            hands_per_second(game, [timed, timed], min(args.hands, 200))
-            round_trip = statistics.median(bot.exchange_log)
-            per_call = statistics.median(timed.times)
-        random_bot = [sys.executable, str(BOTS / "python_random_bot.py")]
-        with ProcessStrategy(random_bot, label="random", game=game.name) as bot:
-            hands_per_second(game, [bot, bot], 20)  # warm: both processes started
-            bot.exchange_log = []
-            external = hands_per_second(game, [bot, bot], args.hands)
-            external_trip = statistics.median(bot.exchange_log)
     inside = build_strategy("random", None, game.name)
     in_process = hands_per_second(game, [inside, inside], args.hands)
     print(f"German Whist, {args.hands} hands, both seats behind the protocol")
-    print(f"  round trip, decide -> action (C bot, median) {1e6 * round_trip:7.1f} us"
-          f"   target <= {TARGET_MICROSECONDS:g} us:"
-          f" {'met' if 1e6 * round_trip <= TARGET_MICROSECONDS else 'NOT met'}")
-    print(f"  whole choose() call (C bot, median)          {1e6 * per_call:7.1f} us")
-    print(f"  round trip (Python random bot, median)       {1e6 * external_trip:7.1f} us")
-    print(f"  hands/s, external random bots                {external:9.1f}")
-    print(f"  hands/s, random in process (same deals)      {in_process:9.1f}")
-    print(f"  ratio external / in process                  {external / in_process:9.3f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        command = c_bot(Path(tmp))
+        for pause in (True, False):
+            measured = measure(game, command, pause, args.hands)
+            round_trip, per_call, external_trip, external = measured
+            print(f" bots {'paused' if pause else 'not paused'} between decisions"
+                  f" (pause_bots = {str(pause).lower()})")
+            print(f"  round trip, decide -> action (C bot, median) {1e6 * round_trip:7.1f} us"
+                  f"   target <= {TARGET_MICROSECONDS:g} us:"
+                  f" {'met' if 1e6 * round_trip <= TARGET_MICROSECONDS else 'NOT met'}")
+            print(f"  whole choose() call (C bot, median)          {1e6 * per_call:7.1f} us")
+            print(f"  round trip (Python random bot, median)       {1e6 * external_trip:7.1f}"
+                  " us")
+            print(f"  hands/s, external random bots                {external:9.1f}")
+            print(f"  hands/s, random in process (same deals)      {in_process:9.1f}")
+            print(f"  ratio external / in process                  {external / in_process:9.3f}")
+
+
+def measure(game, command: list[str], pause: bool, hands: int
+            ) -> tuple[float, float, float, float]:
+    """The C bot's median round trip and whole call, the Python random bot's median
+    round trip and hands/s, with ``pause`` as given."""
+    with ProcessStrategy(command, label="c", game=game.name, pause=pause) as bot:
+        timed = Timed(bot)
+        hands_per_second(game, [timed, timed], 10)  # warm: both processes started
+        timed.times.clear()
+        bot.exchange_log = []
+        hands_per_second(game, [timed, timed], min(hands, 200))
+        round_trip = statistics.median(bot.exchange_log)
+        per_call = statistics.median(timed.times)
+    random_bot = [sys.executable, str(BOTS / "python_random_bot.py")]
+    with ProcessStrategy(random_bot, label="random", game=game.name, pause=pause) as bot:
+        hands_per_second(game, [bot, bot], 20)  # warm: both processes started
+        bot.exchange_log = []
+        external = hands_per_second(game, [bot, bot], hands)
+        external_trip = statistics.median(bot.exchange_log)
+    return round_trip, per_call, external_trip, external
 
 
 if __name__ == "__main__":

@@ -23,6 +23,11 @@ signal: the kernel shields process 1 from its own namespace). The kernel kills w
 remains in the namespace as the init exits. A step the kernel refuses is written to
 STATUS_FD after ``bot_containment.REFUSED_PREFIX``, naming it.
 
+The bot (or, contained, its init) leads a process group of its own, which the keeper
+is not in: the engine stops that group between the bot's decisions
+(``BotProcess.hold``), and the keeper, never stopped, still ends it all when the engine
+dies.
+
 Only the standard library, and run by path with ``-I -S``: importing ``whist_sim`` cost
 a start 200 ms and 40 MB; this costs about 25 ms and 11 MB. ``-I`` also keeps the
 bot's ``PYTHON*`` variables from changing the keeper. The bot gets the environment the
@@ -268,6 +273,11 @@ def main(argv: list[str]) -> None:
             os.write(status_fd, str(exc.errno or 0).encode())
             os._exit(EXEC_FAILED)
         if _bot == 0:
+            # a process group of its own, the keeper outside it: the engine stops the
+            # group between decisions (tournament.pause_bots), and a stopped keeper
+            # would not end the bot when the engine dies (its SIGTERM waits for a SIGCONT)
+            with contextlib.suppress(OSError):
+                os.setpgid(0, 0)
             if hidden is None:
                 _become_bot(command, env, status_fd)
             os.close(report_r)

@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import TextIO
 
 from whist_sim.protocol.bot_containment import REFUSED_PREFIX, hidden_argument
-from whist_sim.protocol.bot_tree import Found, end_all, started_by, stopped, wait_ended
+from whist_sim.protocol.bot_tree import (
+    Found,
+    children_of,
+    end_all,
+    started_by,
+    stopped,
+    wait_ended,
+)
 
 MAX_LINE = 8 << 20
 """Bytes of one line from a bot: a decide reply is tens of bytes, so 8 MiB is only a
@@ -285,10 +292,15 @@ class BotProcess:
         tail_lines: int,
         transcript: LineLog | None = None,
         contain: Sequence[str] | None = None,
+        pause: bool = False,
     ) -> None:
         """``contain``: run the bot contained (``bot_containment``), with these paths
-        hidden from it; None: as the engine's user sees the machine."""
+        hidden from it; None: as the engine's user sees the machine. ``pause``: ``hold``
+        stops it until the engine next writes to it (``tournament.pause_bots``)."""
         self.command = tuple(command)
+        self.pause = pause
+        self._held = False
+        """Its process group is stopped (``hold``) and not yet continued."""
         self.log = log
         self.transcript = transcript
         self.tag = tag
@@ -319,6 +331,9 @@ class BotProcess:
         except OSError as exc:
             raise CannotStart(f"the command {command[0]!r} cannot be started: {exc}") from None
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self._group = self._bot_group()
+        """The process group ``hold`` stops: the bot's own under a keeper, which leaves
+        the keeper out of it (``bot_keeper``); else the bot's, which it leads."""
         self._stdin = self.popen.stdin.fileno()
         self._stdout = self.popen.stdout.fileno()
         os.set_blocking(self._stdin, False)
@@ -374,6 +389,16 @@ class BotProcess:
             raise CannotContain(_refusal_text(error))
         raise OSError(error, os.strerror(error), self.command[0])
 
+    def _bot_group(self) -> int:
+        """The process group the bot leads: under a keeper, that of the keeper's one child
+        once the command runs (the bot, or its init when contained); else the bot's own
+        (``start_new_session``). The keeper's, where its child is not found."""
+        if self.kept:
+            children = children_of(self.popen.pid)
+            if len(children) == 1:
+                return children[0]
+        return self.popen.pid
+
     def _check_startable(self, cwd: str | Path | None) -> None:
         """Name the problem before ``Popen`` does: its error for a missing cwd names the
         program, not the folder."""
@@ -383,22 +408,54 @@ class BotProcess:
             raise CannotStart(f"the working folder {str(cwd)!r} does not exist"
                               f"{_where_looked(str(cwd), None, folder=True)}")
 
+    # -- between decisions ---------------------------------------------------------------
+    def hold(self) -> None:
+        """Stop the bot (SIGSTOP to its process group: the bot and what it started there,
+        not its keeper) until the engine next writes to it, when ``pause`` is set: a bot
+        that computed between its decisions took a core from the seats deciding then, whose
+        timed decisions it slowed, and thought on their time. A process it started in a
+        group of its own (``setsid``, ``setpgid``) is not stopped (docs/protocol.md)."""
+        if not self.pause or self._held or self.popen.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._group, signal.SIGSTOP)
+            self._held = True
+
+    def release(self) -> None:
+        """Continue what ``hold`` stopped (SIGCONT to the group)."""
+        if not self._held:
+            return
+        self._held = False
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._group, signal.SIGCONT)
+
+    @property
+    def held(self) -> bool:
+        """Whether ``hold`` has stopped it and nothing has continued it since."""
+        return self._held
+
     # -- lines ---------------------------------------------------------------------------
     def send(self, data: bytes, deadline: float | None) -> None:
-        """Write ``data`` whole before ``deadline`` (``time.monotonic``), else PipeTimeout."""
+        """Write ``data`` whole before ``deadline`` (``time.monotonic``), else PipeTimeout.
+        A held bot is continued once the first part is in its pipe, so that it wakes once,
+        to a line waiting, rather than once to nothing and again to the line."""
         if self.transcript is not None:
             self.transcript.write(self.tag, "> " + data.decode("utf-8", "replace").rstrip("\n"))
         view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self._stdin, view)
-            except BlockingIOError:
-                written = 0
-            except (BrokenPipeError, ValueError, OSError):
-                raise PipeClosed from None
-            view = view[written:]
-            if view and not _ready(self._can_write, deadline):
-                raise PipeTimeout
+        try:
+            while view:
+                try:
+                    written = os.write(self._stdin, view)
+                except BlockingIOError:
+                    written = 0
+                except (BrokenPipeError, ValueError, OSError):
+                    raise PipeClosed from None
+                view = view[written:]
+                self.release()
+                if view and not _ready(self._can_write, deadline):
+                    raise PipeTimeout
+        finally:
+            self.release()
 
     def read_line(self, deadline: float | None) -> bytes:
         """The next line from stdout (without its newline) before ``deadline``."""
@@ -513,6 +570,7 @@ class BotProcess:
         parent exited before it was looked for, outside the session (a double fork),
         escapes: docs/protocol.md says so."""
         pid = self.popen.pid
+        self.release()  # what it left stopped would not take a SIGTERM until continued
         # its pid is still the bot's (not reaped) or no one's: its session and children
         # are the bot's; once reaped, a process running under the pid may be another's
         ours = self.popen.returncode is None or not os.path.exists(f"/proc/{pid}")

@@ -70,6 +70,22 @@ def started_by(bot: int) -> list[Found]:
     return sorted(found.items())
 
 
+def children_of(parent: int) -> list[int]:
+    """The pids of ``parent``'s children: from ``/proc/PID/task/*/children``, or, where
+    the kernel lists none there (built without ``CONFIG_PROC_CHILDREN``), from every
+    process's parent; none where there is no ``/proc``."""
+    tasks = PROC / str(parent) / "task"
+    if (tasks / str(parent) / "children").exists():
+        found: list[int] = []
+        with contextlib.suppress(OSError, ValueError):
+            for thread in tasks.iterdir():  # each thread lists its own
+                found += [int(word) for word in (thread / "children").read_text().split()]
+        return found
+    if not PROC.is_dir():
+        return []
+    return [pid for pid, ppid, _, _ in _processes() if ppid == parent]
+
+
 def ended(pid: int) -> bool:
     """Whether process ``pid`` has ended: gone, or a zombie its parent has not reaped."""
     fields = _stat(pid)

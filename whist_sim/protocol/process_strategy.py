@@ -184,6 +184,9 @@ class ProcessStrategy:
     - ``contain``: run each of its processes contained (``bot_containment``: namespaces
       of its own, the file systems read-only), with these paths hidden from it (the
       run, the config); None: as the engine's user sees the machine.
+    - ``pause``: stop each of its processes (SIGSTOP) from its reply until the engine
+      next writes to it, so that it computes only on its own time
+      (``BotProcess.hold``, ``tournament.pause_bots``).
     """
 
     def __init__(
@@ -208,6 +211,7 @@ class ProcessStrategy:
         transcript_path: str | Path | None = None,
         run_limit: float | None = None,
         contain: Sequence[str] | None = None,
+        pause: bool = True,
     ) -> None:
         if isinstance(command, str) or not command or not all(
             isinstance(part, str) for part in command
@@ -235,6 +239,8 @@ class ProcessStrategy:
         self.contain = None if contain is None else tuple(contain)
         """Run each process contained (``bot_containment``), these paths hidden from it;
         None: not contained."""
+        self.pause = pause
+        """Stop each process between its reply and the engine's next message."""
         """The run's limit per decision, when ``time_limit`` is a share of it (a tournament
         keeps the rest for the engine): what a timeout names as the limit set."""
         self.handshake_timeout = handshake_timeout
@@ -391,6 +397,8 @@ class ProcessStrategy:
             except (PipeClosed, PipeTimeout):
                 self._log.write(f"seat {number}", "[engine] the bot did not take its result")
                 self._drop(number)
+            else:
+                seat.process.hold()
         self._announced = (None, None)
         self._deal = None
 
@@ -518,7 +526,8 @@ class ProcessStrategy:
         try:
             process = BotProcess(self.command, cwd=self.cwd, env=self.env, log=self._log,
                                  tag=tag, tail_lines=self.stderr_lines,
-                                 transcript=self._transcript, contain=self.contain)
+                                 transcript=self._transcript, contain=self.contain,
+                                 pause=self.pause)
         except CannotStart as exc:
             self._cannot_start = BotStartError(self.entrant, self.command, str(exc), exc.hint)
             raise self._cannot_start from None
@@ -537,6 +546,7 @@ class ProcessStrategy:
             process.kill()
             raise
         self._handshake_timeouts = 0
+        process.hold()  # a spare, or a seat's process before its first deal
         return _Seat(process, hello)
 
     def _handshake(self, process: BotProcess) -> BotHello:
@@ -623,6 +633,7 @@ class ProcessStrategy:
                                 "decide" if seat.decisions else "the deal (its first decide)")
         action = read_action(message, view, seat.decisions)
         spent = time.monotonic() - started
+        process.hold()
         self.exchange_seconds += spent
         if self.exchange_log is not None:
             self.exchange_log.append(spent)

@@ -104,10 +104,17 @@ def _containment_rows(tournament: dict[str, Any], config: dict[str, Any]) -> lis
     before the setting existed."""
     if not _has_isolated(config) or "contain_bots" not in tournament:
         return []
-    return [["bots contained", "yes: each in namespaces of its own, the config and the run"
+    rows = [["bots contained", "yes: each in namespaces of its own, the config and the run"
              " hidden from it (tournament.contain_bots)" if tournament["contain_bots"] is True
              else "no: they ran as your user and could read the config's root seed"
              " (tournament.contain_bots = false)"]]
+    if "pause_bots" in tournament:  # a run started before the setting existed: no row
+        rows.append(["bots paused between decisions", "yes: stopped from each reply to the"
+                     " engine's next message, so each computed on its own time only"
+                     " (tournament.pause_bots)" if tournament["pause_bots"] is True
+                     else "no: a bot could compute while other seats decided, on their"
+                     " time and their cores (tournament.pause_bots = false)"])
+    return rows
 
 
 def seating_rows(meta: dict[str, Any], deal_indices: int, last_deal: Any = None,

@@ -50,6 +50,8 @@ class BotEntry:
     params: Mapping[str, Any] = field(default_factory=dict)
     contain: tuple[str, ...] | None = None
     """Run it contained (``bot_containment``), these paths hidden; None: not contained."""
+    pause: bool = True
+    """Stop its processes between their decisions (``tournament.pause_bots``)."""
 
     def strategy(self, label: str, game: Game, spec: Any) -> Any:
         """This worker's ``ProcessStrategy`` for the entrant (made once, then reused)."""
@@ -58,7 +60,7 @@ class BotEntry:
         key = (label, self.command, self.cwd, json.dumps(dict(self.env or {}), sort_keys=True),
                json.dumps(dict(self.params), sort_keys=True, default=str), game.name,
                game.players, json.dumps(game.variant.as_dict(), sort_keys=True), seconds,
-               self.contain)
+               self.contain, self.pause)
         found = _POOL.get(key)
         if found is None:
             from whist_sim.protocol import ProcessStrategy
@@ -69,7 +71,7 @@ class BotEntry:
             found = ProcessStrategy(
                 self.command, label=label, cwd=self.cwd, env=self.env, params=self.params,
                 game=game.name, variant=game.variant.as_dict(), time_limit=seconds,
-                stderr_log=log, run_limit=limit, contain=self.contain,
+                stderr_log=log, run_limit=limit, contain=self.contain, pause=self.pause,
             )
             _POOL[key] = found
         return found

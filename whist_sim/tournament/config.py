@@ -346,6 +346,11 @@ class TournamentSection(BaseModel):
         description="run every bot and isolated entrant in Linux namespaces of its own:"
                     " no other process, no network, read-only files, the run hidden"
     )
+    pause_bots: bool = Field(
+        True, strict=True,
+        description="stop every bot and isolated entrant (SIGSTOP) from its reply until"
+                    " the engine's next message to it, so it computes on its own time only"
+    )
     format: Literal["round_robin", "gauntlet"] = Field(
         "round_robin", description="round_robin: every line-up; gauntlet: those with a candidate"
     )
@@ -885,6 +890,7 @@ def _greet(
             entry.bot_command(), label=entry.name, cwd=entry.cwd, env=bot_environment(entry),
             params=entry.params, game=game.name, variant=game.variant.as_dict(),
             handshake_timeout=HANDSHAKE_SECONDS, contain=config.hidden_from_bots(),
+            pause=config.tournament.pause_bots,
         )
 
     bot = greeted()

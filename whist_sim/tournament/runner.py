@@ -1090,7 +1090,7 @@ def _spec(
         seat_seeding=seat_seeding,
         seating_orders=seating_orders,
         bots={e.name: BotEntry(tuple(e.bot_command()), e.cwd, bot_environment(e), dict(e.params),
-                               config.hidden_from_bots(*hidden))
+                               config.hidden_from_bots(*hidden), config.tournament.pause_bots)
               for e in config.strategies if e.isolated},
     )
 
