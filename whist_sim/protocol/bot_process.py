@@ -389,15 +389,15 @@ class BotProcess:
             raise CannotContain(_refusal_text(error))
         raise OSError(error, os.strerror(error), self.command[0])
 
-    def _bot_group(self) -> int:
+    def _bot_group(self) -> int | None:
         """The process group the bot leads: under a keeper, that of the keeper's one child
         once the command runs (the bot, or its init when contained); else the bot's own
-        (``start_new_session``). The keeper's, where its child is not found."""
-        if self.kept:
-            children = children_of(self.popen.pid)
-            if len(children) == 1:
-                return children[0]
-        return self.popen.pid
+        (``start_new_session``). None under a keeper whose child is not found (a bot that
+        exited as it started): ``hold`` then stops nothing, never the keeper."""
+        if not self.kept:
+            return self.popen.pid
+        children = children_of(self.popen.pid)
+        return children[0] if len(children) == 1 else None
 
     def _check_startable(self, cwd: str | Path | None) -> None:
         """Name the problem before ``Popen`` does: its error for a missing cwd names the
@@ -415,7 +415,8 @@ class BotProcess:
         that computed between its decisions took a core from the seats deciding then, whose
         timed decisions it slowed, and thought on their time. A process it started in a
         group of its own (``setsid``, ``setpgid``) is not stopped (docs/protocol.md)."""
-        if not self.pause or self._held or self.popen.poll() is not None:
+        if (not self.pause or self._held or self._group is None
+                or self.popen.poll() is not None):
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._group, signal.SIGSTOP)

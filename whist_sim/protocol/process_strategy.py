@@ -236,13 +236,13 @@ class ProcessStrategy:
         self.variant = None if variant is None else dict(variant)
         self.time_limit = time_limit
         self.run_limit = run_limit
+        """The run's limit per decision, when ``time_limit`` is a share of it (a tournament
+        keeps the rest for the engine): what a timeout names as the limit set."""
         self.contain = None if contain is None else tuple(contain)
         """Run each process contained (``bot_containment``), these paths hidden from it;
         None: not contained."""
         self.pause = pause
         """Stop each process between its reply and the engine's next message."""
-        """The run's limit per decision, when ``time_limit`` is a share of it (a tournament
-        keeps the rest for the engine): what a timeout names as the limit set."""
         self.handshake_timeout = handshake_timeout
         self.stderr_lines = stderr_lines
         self.exact_rng = exact_rng
