@@ -90,4 +90,4 @@ def summary_table(points: pl.DataFrame, hands_word: str) -> Table:
         ["strategy", hands_word, "net < 0", "net = 0", "net > 0", "lowest", "25%", "median",
          "75%", "highest", "most frequent (share)"],
         rows, "Net score per hand", "points_per_hand", details,
-        data=pl.DataFrame(numbers) if numbers else None)
+        data=pl.DataFrame(numbers, infer_schema_length=None) if numbers else None)
