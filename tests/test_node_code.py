@@ -120,3 +120,24 @@ def test_a_parameter_file_made_or_removed_during_the_run_is_said_so():
                        r" started, no longer found when task 3 was played\)"):
         check_parameter_files(weights, {"policy": {}}, 3, Path("run"))
     check_parameter_files(weights, weights, 3, Path("run"))  # the same file: no refusal
+
+
+def test_a_parameter_file_is_read_once_for_the_record_and_the_checks(tmp_path, monkeypatch):
+    """run.json's record (``parameter_sources``, made for the config and again for the
+    nodes' check) and each task's check (``parameter_file_digests``) read a weights file
+    three times at a run's start; a file unchanged since it was read is read once."""
+    from whist_sim import parameter_sources as sources
+
+    weights = tmp_path / "weights.bin"
+    weights.write_bytes(b"w" * 1000)
+    reads = []
+    real = sources.file_digest
+    monkeypatch.setattr(sources, "file_digest", lambda path: reads.append(path) or real(path))
+    params = {"weights": str(weights)}
+    first = sources.parameter_sources(params)["parameter_files"]["weights"]["sha256"]
+    assert sources.parameter_sources(params)["parameter_files"]["weights"]["sha256"] == first
+    assert sources.parameter_file_digests(params) == {"weights": first}
+    assert len(reads) == 1
+    weights.write_bytes(b"v" * 1000)  # changed: read again, and its new digest given
+    assert sources.parameter_file_digests(params)["weights"] != first
+    assert len(reads) == 2

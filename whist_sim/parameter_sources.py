@@ -41,8 +41,11 @@ def parameter_sources(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             module_name = value.partition(":")[0]
             if module_name in sys.modules:
                 modules[key] = module_record(module_name)
-    files = {key: {"file": str(path.resolve()), "sha256": file_digest(path)}
-             for key, path in _named_files(params)}
+    files = {}
+    for key, path in _named_files(params):
+        digest = _current_digest(path)
+        if digest is not None:
+            files[key] = {"file": str(path.resolve()), "sha256": digest}
     return {"parameter_modules": modules, "parameter_files": files}
 
 
@@ -55,13 +58,22 @@ def parameter_file_digests(params: Mapping[str, Any]) -> dict[str, str]:
     modification time or inode changed, so a task pays a ``stat`` a file."""
     digests = {}
     for key, path in _named_files(params):
-        try:
-            seen = path.stat()
-            digests[key] = _digest_of(str(path.resolve()), seen.st_size, seen.st_mtime_ns,
-                                      seen.st_ino)
-        except OSError:  # gone since it was found
-            continue
+        digest = _current_digest(path)
+        if digest is not None:
+            digests[key] = digest
     return digests
+
+
+def _current_digest(path: Path) -> str | None:
+    """``path``'s SHA-256 as the file is now, read only if its size, modification time or
+    inode changed since it was last read (by the record or a check: the record was read
+    twice at a run's start, for the config and for the nodes' check, and each task's
+    check once more); None if it is gone since it was found."""
+    try:
+        seen = path.stat()
+        return _digest_of(str(path.resolve()), seen.st_size, seen.st_mtime_ns, seen.st_ino)
+    except OSError:
+        return None
 
 
 @functools.lru_cache(maxsize=256)
