@@ -149,19 +149,18 @@ def table_of(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str
 def csv_data(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]],
              rows: list[list[str]]) -> pl.DataFrame:
     """The CSV's columns, in the page's order: a :class:`Cell`'s source columns as the
-    frame holds them (named as the frame names them; a missing value, or a NaN, left
-    empty; an interval's bounds left out where the frame has none, as on the page), and
-    any other cell as the text the page prints, under its title. Text too where a source
-    is nested (a list: CSV cannot hold it). A column two cells print is written once."""
+    frame holds them (named as the frame names them; an interval's bounds left out where
+    the frame has none, as on the page), and any other cell as the text the page prints,
+    under its title. Text too where a source is nested (a list: CSV cannot hold it). A
+    column two cells print is written once."""
     parts: dict[str, pl.Series] = {}
     for i, (title, cell) in enumerate(columns):
-        sources = [name for name in getattr(cell, "sources", ()) if name in df.columns]
+        sources = ([name for name in cell.sources if name in df.columns]
+                   if isinstance(cell, Cell) else [])
         if sources and sources[0] == cell.sources[0] and not any(
                 df.schema[name].is_nested() for name in sources):
             for name in sources:
-                series = df[name]
-                parts.setdefault(name, series.fill_nan(None) if series.dtype.is_float()
-                                 else series)
+                parts.setdefault(name, df[name])
         else:
             label = title if title not in parts else f"{title} (as shown)"
             parts[label] = pl.Series(label, [row[i] for row in rows], pl.String)
@@ -213,14 +212,23 @@ def matrix(df: pl.DataFrame, value: Callable[[dict], str], caption: str, name: s
     data = None
     if isinstance(value, Cell) and all(source in df.columns for source in value.sources):
         first = value.sources[0]
-        grid = [(f"{b}{source.removeprefix(first)}", b, source)
-                for b in names for source in value.sources]
-        if len({"strategy", *(label for label, _, _ in grid)}) == len(grid) + 1:
-            data = pl.DataFrame({"strategy": names} | {
-                label: [found[a, b][source] if (a, b) in found else None for a in names]
-                for label, b, source in grid})
-            data = data.with_columns(pl.selectors.float().fill_nan(None))
+        data = grid_data(("strategy", names), [
+            (f"{b}{source.removeprefix(first)}",
+             [found[a, b][source] if (a, b) in found else None for a in names])
+            for b in names for source in value.sources])
     return Table(["strategy \\ opponent", *names], rows, caption, name, data=data)
+
+
+def grid_data(key: tuple[str, list[Any]], columns: list[tuple[str, list[Any]]]
+              ) -> pl.DataFrame | None:
+    """A grid's CSV columns (a head-to-head, Knock-out survival): the key column, then each
+    named column of the grid; None, for the page's text instead, where two would have one
+    name (entrants labelled ``B`` and ``B_lo`` beside a ``B`` with its bounds ``B_lo``)."""
+    names = [key[0], *(name for name, _ in columns)]
+    if len(set(names)) < len(names):
+        return None
+    return pl.DataFrame([pl.Series(key[0], key[1]),
+                         *(pl.Series(name, values, pl.Float64) for name, values in columns)])
 
 
 def count_interval(count: str, rate: str, digits: int = 3) -> Cell:

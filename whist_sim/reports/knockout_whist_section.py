@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports import plots
 from whist_sim.reports.chunks import DealRanges, Scan
-from whist_sim.reports.document import Section, Table, fmt_ci, percent
+from whist_sim.reports.document import Section, Table, fmt_ci, grid_data, percent
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -55,20 +54,16 @@ def _survival_table(survival: pl.DataFrame) -> Table:
               for name, table, _ in keys.iter_rows()]
     header = [f"{label} · {players} player-games"
               for label, players in zip(tables, keys["players"], strict=True)]
-    rows = []
-    numbers: dict[str, list[Any]] = {"after_round": list(range(1, kw.ROUNDS + 1))}
-    for number in range(1, kw.ROUNDS + 1):
-        row = [str(number)]
-        for label, (name, table, _) in zip(tables, keys.iter_rows(), strict=True):
-            cell = cells.get((name, table, number))
-            row.append("—" if cell is None else fmt_ci(cell, "survival", 2))
-            for suffix in ("", "_lo", "_hi"):
-                numbers.setdefault(f"{label}{suffix}", []).append(
-                    None if cell is None else cell[f"survival{suffix}"])
-        rows.append(row)
-    alike = len(numbers) != 1 + 3 * len(tables)
-    data = None if alike else pl.DataFrame(numbers, schema_overrides={
-        name: pl.Float64 for name in numbers if name != "after_round"})
+    rounds = range(1, kw.ROUNDS + 1)
+    rows = [[str(number)] + ["—" if (cell := cells.get((name, table, number))) is None
+                             else fmt_ci(cell, "survival", 2)
+                             for name, table, _ in keys.iter_rows()]
+            for number in rounds]
+    data = grid_data(("after_round", list(rounds)), [
+        (f"{label}{suffix}", [None if (cell := cells.get((name, table, number))) is None
+                              else cell[f"survival{suffix}"] for number in rounds])
+        for label, (name, table, _) in zip(tables, keys.iter_rows(), strict=True)
+        for suffix in ("", "_lo", "_hi")])
     return Table(["after round", *header], rows,
                  "Share still in after each round [95% CI], per strategy and table size",
                  "knockout_whist_survival", data=data)

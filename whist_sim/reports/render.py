@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path, PurePosixPath
 
+import polars as pl
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
@@ -109,8 +110,8 @@ def write_tables(page: Page, out: Path) -> list[Path]:
     for relative, table in page.files.items():
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        if table.data is not None:
-            table.data.write_csv(path)
+        if table.data is not None:  # a NaN (no value) empty, as a missing one
+            table.data.with_columns(pl.selectors.float().fill_nan(None)).write_csv(path)
         else:
             with path.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle)

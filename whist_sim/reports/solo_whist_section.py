@@ -516,8 +516,8 @@ def make_rate_summary(strength: pl.DataFrame, overall: pl.DataFrame) -> Table:
     return Table(["contract", "strategy", "measure", "strengths seen", "contracts", "made",
                   MAKE_RATE_AS_DECLARER, "pays from", "contracts from it"], rows,
                  "Make rate by contract and declaring strategy", "solo_whist_make_rate",
-                 details, data=pl.DataFrame(numbers, infer_schema_length=None).with_columns(
-                     pl.selectors.float().fill_nan(None)) if numbers else None)
+                 details,
+                 data=pl.DataFrame(numbers, infer_schema_length=None) if numbers else None)
 
 
 def _pays_from(strength: int | None, measure: str) -> str:

@@ -198,9 +198,10 @@ def _ranking_data(game: str, figure: str, places: list[str], ranked: list[Placed
     by as a number (a column named after the figure, ``share_of_hands_won``; Knock-out
     Whist's is :data:`KNOCKOUT_RANKED_BY`, beside its shares at each size as printed),
     and whether each is decided ahead of the next. An unranked entrant's value is empty."""
-    names = [placed.name for placed in ranked] + unranked
-    values = [placed.value for placed in ranked] + [None] * len(unranked)
-    columns: dict[str, list[Any]] = {"rank": places + ["-"] * len(unranked), "entrant": names}
+    values = pl.Series([placed.value for placed in ranked] + [None] * len(unranked),
+                       dtype=pl.Float64)
+    columns: dict[str, Any] = {"rank": places + ["-"] * len(unranked),
+                               "entrant": [placed.name for placed in ranked] + unranked}
     if game == "knockout_whist":
         columns[figure] = [placed.shown for placed in ranked] + ["no game finished"] * len(
             unranked)
@@ -209,9 +210,7 @@ def _ranking_data(game: str, figure: str, places: list[str], ranked: list[Placed
         columns["_".join(figure.split())] = values
     if ahead is not None:
         columns[DECIDED_AHEAD] = ahead
-    data = pl.DataFrame(columns, schema_overrides={
-        KNOCKOUT_RANKED_BY if game == "knockout_whist" else "_".join(figure.split()): pl.Float64})
-    return data.with_columns(pl.selectors.float().fill_nan(None))
+    return pl.DataFrame(columns)
 
 
 def _decided_ahead(order: list[str], separated: set[frozenset[str]],
