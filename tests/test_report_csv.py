@@ -8,6 +8,7 @@ the page; text a cell makes up of its own stays text.
 
 from __future__ import annotations
 
+import csv as csv_module
 import math
 from pathlib import Path
 
@@ -264,3 +265,83 @@ def test_the_minnesota_grand_against_pass_csv_holds_each_choice_as_numbers(tmp_p
             "gain", "grand_net", "pass_net").iter_rows()] == [True] * both.height
         compared += both.height
     assert paths and compared  # the fixture has bands where seats granded and passed
+
+
+FORMULAS = ['=HYPERLINK("http://127.0.0.9/x","click")', "+1+cmd|' /C calc'!A0",
+            "-2+3", "@SUM(A1:A9)", "\tTAB", "\rCR"]
+"""Text a spreadsheet opening the CSV would run as a formula (OWASP's list of first
+characters): an entrant's label, a bot's program file, a strategy's error."""
+
+HARMLESS = ["plain", "-3", "-0.25", "+1.5e-3", "a=b", ""]
+"""Text that begins otherwise, or is a number a spreadsheet reads as one."""
+
+
+def test_a_text_cell_a_spreadsheet_would_run_as_a_formula_is_written_as_text(tmp_path):
+    frame = pl.DataFrame({"strategy": FORMULAS + HARMLESS,
+                          "hands": list(range(len(FORMULAS + HARMLESS)))})
+    table = table_of(frame, [("strategy", column("strategy")), ("hands", column("hands"))],
+                     name="x")
+    assert table.data is not None
+    written_cells = written(table, tmp_path)["strategy"].fill_null("").to_list()
+    assert written_cells == ["'" + text for text in FORMULAS] + HARMLESS
+
+
+def test_a_text_cell_of_a_table_without_numbers_is_guarded_as_well(tmp_path):
+    table = Table(["setting", "value"], [[text, text] for text in FORMULAS + HARMLESS],
+                  name="x")
+    csv = written(table, tmp_path)
+    expected = ["'" + text for text in FORMULAS] + HARMLESS
+    assert csv["setting"].fill_null("").to_list() == expected
+    assert csv["value"].fill_null("").to_list() == expected
+
+
+def test_a_label_a_spreadsheet_would_run_is_written_as_text_in_the_standings_csv(tmp_path):
+    from tests.tournament_helpers import write_config
+    from whist_sim.tournament.config import load_config
+    from whist_sim.tournament.runner import run_tournament
+
+    label = '=HYPERLINK("http://127.0.0.9/x","click")'
+    config = load_config(write_config(tmp_path, f"""
+[tournament]
+game = "german_whist"
+deals = 2
+seed = 5
+
+[[strategies]]
+use = "random"
+label = '{label}'
+
+[[strategies]]
+use = "heuristic"
+"""))
+    summary = run_tournament(config, tmp_path / "run", workers=0, progress=False)
+    paths = build_report(summary.path)
+    [path] = [path for path in paths.tables if path.name == "standings.csv"]
+    standings = pl.read_csv(path)
+    assert "'" + label in standings["strategy"].to_list()
+    assert label not in standings["strategy"].to_list()
+
+
+def test_a_grid_column_named_after_a_formula_label_is_headed_as_text(tmp_path):
+    label = "=1+1"
+    pairs = pl.DataFrame({"strategy": ["a", label], "opponent": [label, "a"],
+                          "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
+                          "share_hi": [0.75, 0.5]})
+    csv = written(matrix(pairs, interval("share"), "Share", "grid"), tmp_path)
+    assert csv.columns == ["strategy", "'=1+1", "'=1+1_lo", "'=1+1_hi", "a", "a_lo", "a_hi"]
+    assert csv["strategy"].to_list() == ["'=1+1", "a"]
+
+
+def test_a_grid_whose_guarded_names_would_clash_is_written_as_printed(tmp_path):
+    pairs = pl.DataFrame({"strategy": ["=x", "'=x"], "opponent": ["'=x", "=x"],
+                          "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
+                          "share_hi": [0.75, 0.5]})
+    table = matrix(pairs, interval("share"), "Share", "grid")
+    assert table.data is not None
+    laid = page.layout("T", [Section("S", [], [table])], tmp_path)
+    [path] = render.write_tables(laid, tmp_path)
+    with path.open(newline="", encoding="utf-8") as handle:
+        header, *rows = list(csv_module.reader(handle))
+    assert header == [table.header[0], "'=x", "'=x"]  # the page's grid, each label guarded
+    assert [row[0] for row in rows] == ["'=x", "'=x"]
+    assert rows[0][2] == "0.375 [0.250, 0.500]"  # the entrant '=x against =x

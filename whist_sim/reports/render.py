@@ -96,6 +96,43 @@ def render_html(title: str, sections: Sequence[Section], out: Path) -> str:
     return html(layout(title, list(sections), out))
 
 
+FORMULA_START = r"^[=+\-@\t\r]"
+"""The first characters that make a spreadsheet read a CSV cell as a formula (OWASP's
+list, "CSV injection")."""
+
+PLAIN_NUMBER = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
+"""A number written as digits, which a spreadsheet reads as that number, not a formula."""
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` as a CSV cell a spreadsheet shows and does not run: a leading apostrophe
+    where it would start a formula.
+
+    Why: a cell can hold words a strategy chose (its label, its program file's name, its
+    error), and a strategy is untrusted code; ``=HYPERLINK(...)`` opened in a spreadsheet
+    would be a live link, or worse. A number (``-3``) is left as it is."""
+    if re.match(FORMULA_START, text) and not re.match(PLAIN_NUMBER, text):
+        return "'" + text
+    return text
+
+
+def _spreadsheet_columns(frame: pl.DataFrame) -> pl.DataFrame | None:
+    """:func:`spreadsheet_text` over every text column and every column's name of
+    ``frame`` (a grid's columns are named after entrants), a NaN made empty (no value, as a
+    missing one); None where two names would then be alike (entrants ``=x`` and ``'=x``),
+    for the table to be written as the page prints it."""
+    names = [spreadsheet_text(name) for name in frame.columns]
+    if len(set(names)) < len(names):
+        return None
+    guarded = [
+        pl.when(pl.col(name).str.contains(FORMULA_START)
+                & ~pl.col(name).str.contains(PLAIN_NUMBER))
+        .then(pl.lit("'") + pl.col(name)).otherwise(pl.col(name)).alias(name)
+        for name, dtype in frame.schema.items() if dtype == pl.String]
+    return (frame.with_columns(pl.selectors.float().fill_nan(None), *guarded)
+            .rename(dict(zip(frame.columns, names, strict=True))))
+
+
 def write_tables(page: Page, out: Path) -> list[Path]:
     """Every table of ``page`` whole, as CSV (header first) under ``out``; the paths written.
 
@@ -105,17 +142,21 @@ def write_tables(page: Page, out: Path) -> list[Path]:
     as the analysis names them, for a script or a spreadsheet to read as numbers. Any
     other is written with the cells as the page prints them ("0.512 [0.498, 0.526]"),
     but for whole numbers, which the page alone groups by thousands (``page.grouped``).
+    Either way a text cell that would start a spreadsheet formula is written with a
+    leading apostrophe (:func:`spreadsheet_text`).
     """
     written = []
     for relative, table in page.files.items():
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        if table.data is not None:  # a NaN (no value) empty, as a missing one
-            table.data.with_columns(pl.selectors.float().fill_nan(None)).write_csv(path)
+        data = None if table.data is None else _spreadsheet_columns(table.data)
+        if data is not None:
+            data.write_csv(path)
         else:
             with path.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle)
-                writer.writerow(table.header)
-                writer.writerows(table.rows)
+                writer.writerow([spreadsheet_text(title) for title in table.header])
+                writer.writerows([spreadsheet_text(str(cell)) for cell in row]
+                                 for row in table.rows)
         written.append(path)
     return written
