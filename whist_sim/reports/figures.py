@@ -23,6 +23,7 @@ does not switch the backend of a notebook or program that uses it.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -39,6 +40,12 @@ WIDTH = 10.0
 """Inches: 1,100 px at :data:`DPI`, the width of the report's column less a margin."""
 LEGEND_SIZE = 9
 """Points: 14 px at :data:`DPI`."""
+CHARACTER_WIDTH = 0.075
+"""Inches a tick label's character takes at matplotlib's default 10 points, with room."""
+LINE_HEIGHT = 0.17
+"""Inches a line of a tick label takes at 10 points."""
+NAME_LINE = 24
+"""Characters on a line of an entrant's name where a figure names it (:func:`wrapped`)."""
 APART = 5.0
 """One series' largest value more than this many times every other's: scales of their own."""
 OWN_SCALES = "each panel has its own scale"
@@ -64,6 +71,61 @@ def save(fig: Figure, path: Path | str) -> Path:
                                 category=UserWarning)
         fig.savefig(path, dpi=DPI)
     return path
+
+
+_PIECE = re.compile(r".*?(?:[ ,(/=_]|$)")
+"""A name's pieces, each ending after a place a line may break: a space, a comma, an
+opening bracket, a slash, ``=`` or ``_``."""
+
+
+def wrapped(name: str, width: int = NAME_LINE) -> str:
+    """``name`` on lines of at most ``width`` characters, for a figure's tick label.
+
+    Why: an entrant without a label is named after its parameters
+    (``policy(weights='runs/ppo/final_weights.npz')``); printed on one line it took the
+    head-to-head heat map's room and ran into its neighbours under a bar chart. A line
+    breaks after a space, a comma, a bracket, a slash, ``=`` or ``_`` where it can, and
+    within a word only where the word is longer than a line; the space a line breaks at
+    is dropped. The tables print the name whole, on one line."""
+    lines: list[str] = []
+    line = ""
+    for piece in _PIECE.findall(name):
+        if line.strip() and len(line + piece.rstrip(" ")) > width:
+            lines.append(line.rstrip(" "))
+            line = piece.lstrip(" ")
+        else:
+            line += piece
+        while len(line.rstrip(" ")) > width:
+            lines.append(line[:width])
+            line = line[width:]
+    if line or not lines:
+        lines.append(line.rstrip(" "))
+    return "\n".join(lines)
+
+
+def names_side_by_side(names: Sequence[str], width: float) -> list[str]:
+    """``names`` :func:`wrapped` to each fit its share of ``width`` inches, as tick labels
+    set side by side under a figure's bars (about nine tenths of a figure is its axes)."""
+    room = 0.9 * width / max(len(names), 1)
+    characters = max(6, min(NAME_LINE, int(room / CHARACTER_WIDTH) - 1))
+    return [wrapped(name, characters) for name in names]
+
+
+def panel_title(ax: Axes, text: str, share: float, points: float = 12.0) -> None:
+    """Title ``ax`` with ``text`` wrapped to the panel's width: ``share`` of the figure's,
+    at ``points`` size. A title naming entrants (``heuristic(aggression=0.75, ...): net
+    points of the side``) ran into its neighbour's and off the figure."""
+    room = 0.9 * share * ax.get_figure().get_figwidth()
+    ax.set_title(wrapped(text, max(12, int(room / (CHARACTER_WIDTH * points / 10)))),
+                 fontsize=points)
+
+
+def name_extent(labels: Sequence[str]) -> tuple[float, int]:
+    """The widest line of ``labels`` in inches (at :data:`CHARACTER_WIDTH`), and the most
+    lines one of them has: what a figure leaves beside or under its axes for them."""
+    lines = [label.split("\n") for label in labels] or [[""]]
+    widest = max(len(line) for parts in lines for line in parts)
+    return widest * CHARACTER_WIDTH, max(len(parts) for parts in lines)
 
 
 def errors(df: pl.DataFrame, name: str) -> np.ndarray:

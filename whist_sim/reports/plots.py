@@ -24,17 +24,24 @@ from matplotlib.ticker import MaxNLocator
 from whist_sim.cards import RANKS
 from whist_sim.reports.figures import (
     APART,
+    CHARACTER_WIDTH,
     CUT_NOTE,
     LEGEND_SIZE,
+    LINE_HEIGHT,
+    WIDTH,
     colours,
     errors,
     focus,
     footnote,
     grid,
+    name_extent,
+    names_side_by_side,
     new_figure,
+    panel_title,
     save,
     set_apart,
     shared_legend,
+    wrapped,
 )
 
 
@@ -75,6 +82,10 @@ def plot_standings(
     return save(fig, path)
 
 
+HEAT_BAR = 1.6
+"""Inches the head-to-head heat map's colour bar takes with its label and a margin."""
+
+
 def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
     """Heatmap of the row strategy's win share against the column strategy, numbers in cells."""
     names = sorted(set(h2h["strategy"].to_list()) | set(h2h["opponent"].to_list()))
@@ -82,9 +93,13 @@ def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
     grid = np.full((len(names), len(names)), np.nan)
     for row, col, share in h2h.select("strategy", "opponent", "share").iter_rows():
         grid[index[row], index[col]] = share
-    # cells shrink past a dozen entrants, so the figure stays within the page's width
-    size = min(1.0 + 0.8 * len(names), 8.0)
-    fig = _figure(size + 1.5, size)
+    labels = [wrapped(name) for name in names]
+    extent, lines = name_extent(labels)
+    # the names' room first (beside the rows, and under the columns at 45 degrees), then
+    # the colour bar's; cells shrink past a dozen entrants to stay within the page's width
+    beside, under = extent + 0.4, 0.71 * (extent + lines * LINE_HEIGHT) + 0.5
+    cell = max(0.3, min(0.8, (WIDTH - beside - HEAT_BAR) / len(names)))
+    fig = _figure(beside + len(names) * cell + HEAT_BAR, under + len(names) * cell + 0.6)
     ax: Axes = fig.subplots()
     image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
     for i in range(len(names)):
@@ -93,10 +108,11 @@ def plot_head_to_head(h2h: pl.DataFrame, path: Path | str) -> Path:
             # white on the dark ends of the scale, black in the pale middle
             dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - 0.5) > 0.3
             ax.text(j, i, text, ha="center", va="center",
-                    fontsize=LEGEND_SIZE + 1 if len(names) <= 12 else 6,
+                    fontsize=LEGEND_SIZE + 1 if cell >= 0.55 else 6,
                     color="white" if dark else "black")
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_yticks(range(len(names)), names)
+    ax.set_xticks(range(len(names)), labels, rotation=45, ha="right",
+                  rotation_mode="anchor")
+    ax.set_yticks(range(len(names)), labels)
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
     fig.colorbar(image, ax=ax, label="win share (draw = 1/2)")
@@ -140,10 +156,6 @@ def plot_points_distribution(points: pl.DataFrame, path: Path | str) -> Path:
     ax.legend(fontsize=LEGEND_SIZE)
     ax.set_title("Points per hand")
     return save(fig, path)
-
-
-CHARACTER_WIDTH = 0.075
-"""Inches a tick label's character takes at matplotlib's default 10 points, with room."""
 
 
 def spaced_labels(labels: list[str], width: float) -> list[str]:
@@ -214,7 +226,7 @@ def plot_dealer(dealer: pl.DataFrame, path: Path | str) -> Path:
         if len(roles) == 2:
             fair, label = two_seat_line(part)
             ax.axhline(fair, color="black", linewidth=0.8, linestyle=":", label=label)
-        ax.set_xticks(x, names, rotation=20)
+        ax.set_xticks(x, names_side_by_side(names, fig.get_figwidth()))
         ax.set_ylim(0, 1)
         ax.set_ylabel("win rate (95% interval over deal indices)")
         ax.legend(fontsize=LEGEND_SIZE, ncols=2 if len(roles) > 4 else 1)
@@ -268,6 +280,9 @@ def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
                         marker="o", color=colour[name], capsize=2, elinewidth=0.8, label=name)
         ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        seen = part["strength"]
+        if seen.max() - seen.min() < 2:  # whole strengths need two in view to be ticked
+            ax.set_xlim(seen.min() - 1, seen.max() + 1)
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(_label(contract))
         ax.set_xlabel("aces, kings, queens held (fewer is better)"
@@ -328,7 +343,9 @@ def plot_units_per_contract(bidding: pl.DataFrame, path: Path | str) -> Path:
         cut |= _grouped_bars(top, bidding, "units_per_contract", contracts, group, colour)
         cut |= _grouped_bars(bottom, bidding, "units_per_100", contracts, group, colour)
         if apart:
-            top.set_title(", ".join(group) + (" (own scale)" if group is apart else ""))
+            share = (len(group) + 2) / sum(len(each) + 2 for each in groups)
+            panel_title(top, ", ".join(group) + (" (own scale)" if group is apart else ""),
+                        share)
     axes[0, 0].set_ylabel("units per contract played")
     axes[1, 0].set_ylabel("units per 100 seat-hands")
     shared_legend(fig, axes.ravel(),
@@ -359,7 +376,8 @@ def plot_contract_mix(mix: pl.DataFrame, path: Path | str) -> Path:
         heights = np.array([shares.get(n, 0.0) for n in names])
         ax.bar(x, heights, 0.6, bottom=bottom, label=_label(contract))
         bottom += heights
-    ax.set_xticks(x, names, rotation=20)
+    # the legend stands beside the axes, outside them: about 2 inches of the figure
+    ax.set_xticks(x, names_side_by_side(names, fig.get_figwidth() - 2))
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of the contracts it won")
     ax.legend(fontsize=LEGEND_SIZE, bbox_to_anchor=(1.02, 1), loc="upper left")
@@ -429,7 +447,7 @@ def plot_grand_value_by_hcp(values: pl.DataFrame, path: Path | str) -> Path:
                              part[f"{measure}_lo"].fill_null(np.nan).to_numpy(),
                              part[f"{measure}_hi"].fill_null(np.nan).to_numpy())
             ax.axhline(0, color="black", linewidth=0.8, linestyle=":")
-            ax.set_title(f"{name}: {label}", fontsize="medium")
+            panel_title(ax, f"{name}: {label}", 1 / 2, points=10)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes[row, 0].set_ylabel("mean (95% CI)")
     for ax in axes[-1]:
