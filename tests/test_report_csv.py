@@ -345,3 +345,52 @@ def test_a_grid_whose_guarded_names_would_clash_is_written_as_printed(tmp_path):
     assert header == [table.header[0], "'=x", "'=x"]  # the page's grid, each label guarded
     assert [row[0] for row in rows] == ["'=x", "'=x"]
     assert rows[0][2] == "0.375 [0.250, 0.500]"  # the entrant '=x against =x
+
+
+def _german_table(report: ReportPaths, name: str) -> pl.DataFrame:
+    return pl.read_csv(report.folder / page.TABLES_DIR / f"{name}.csv")
+
+
+def test_the_german_contest_by_suit_type_csv_holds_its_counts_and_means_as_numbers(
+    hand_built
+):
+    csv = _german_table(hand_built[1], "german_whist_contest_by_suit_type")
+    assert csv.columns == ["strategy", "prize", "decisions", "contested", "ducked",
+                           "contest_rate", "stage2_contested", "stage2_ducked",
+                           "net_contested", "net_ducked", "net_gain"]
+    a = csv.row(0, named=True)  # the page: 3 (1 / 2), 7.00 / 8.00, 2.00 / 2.00, —
+    assert (a["strategy"], a["prize"], a["decisions"], a["contested"], a["ducked"]) == (
+        "A", "non-trump", 3, 1, 2)
+    assert (a["stage2_contested"], a["stage2_ducked"]) == (7.0, 8.0)
+    assert a["net_gain"] is None  # a gain over fewer than FEWEST_FOR_A_GAIN is not given
+    assert csv.row(2, named=True)["net_contested"] == -1.0
+
+
+def test_the_german_contest_rate_by_rank_csv_holds_rates_and_decisions_as_numbers(
+    hand_built
+):
+    csv = _german_table(hand_built[1], "german_whist_contest_rate_by_rank")
+    assert csv.columns[:5] == ["rank", "A · non-trump", "A · non-trump decisions",
+                               "A · trump", "A · trump decisions"]
+    assert csv["rank"].to_list() == list("23456789TJQKA")
+    three, king = csv.row(1, named=True), csv.row(11, named=True)  # 1.00 (1); 0.00 (2)
+    assert (three["A · non-trump"], three["A · non-trump decisions"]) == (1.0, 1)
+    assert (king["A · non-trump"], king["A · non-trump decisions"]) == (0.0, 2)
+    assert csv.row(0, named=True)["A · non-trump"] is None  # —: no decision at a 2
+    assert csv["A · non-trump decisions"].dtype == pl.Int64
+
+
+def test_a_german_net_gain_is_in_the_csv_only_where_the_page_shows_it(tmp_path):
+    from whist_sim.reports.german_whist_section import FEWEST_FOR_A_GAIN, rank_table
+
+    enough, few = FEWEST_FOR_A_GAIN, FEWEST_FOR_A_GAIN - 1
+    by_rank = pl.DataFrame({
+        "strategy": ["a", "a"], "trump_prize": [False, False], "rank": ["2", "3"],
+        "decisions": [2 * enough, enough + few], "contested": [enough, enough],
+        "ducked": [enough, few], "contest_rate": [0.5, enough / (enough + few)],
+        "net_gain": [1.25, 4.5]})
+    table = rank_table(by_rank, "net_gain", 1, "gain", "gain")
+    assert table.rows[0][1] == "1.2" and table.rows[1][1] == "—"
+    csv = written(table, tmp_path)
+    assert csv.columns == ["rank", "a · non-trump"]
+    assert csv["a · non-trump"].to_list()[:2] == [1.25, None]

@@ -221,14 +221,21 @@ def matrix(df: pl.DataFrame, value: Callable[[dict], str], caption: str, name: s
 
 def grid_data(key: tuple[str, list[Any]], columns: list[tuple[str, list[Any]]]
               ) -> pl.DataFrame | None:
-    """A grid's CSV columns (a head-to-head, Knock-out survival): the key column, then each
-    named column of the grid; None, for the page's text instead, where two would have one
-    name (entrants labelled ``B`` and ``B_lo`` beside a ``B`` with its bounds ``B_lo``)."""
+    """A grid's CSV columns (a head-to-head, Knock-out survival, German Whist's contests by
+    rank): the key column, then each named column of the grid, as numbers (whole numbers
+    where every value is one, as a count); None, for the page's text instead, where two
+    would have one name (entrants labelled ``B`` and ``B_lo`` beside a ``B`` with its
+    bounds ``B_lo``)."""
     names = [key[0], *(name for name, _ in columns)]
     if len(set(names)) < len(names):
         return None
+
+    def numbers(name: str, values: list[Any]) -> pl.Series:
+        counts = all(value is None or type(value) is int for value in values)
+        return pl.Series(name, values, pl.Int64 if counts else pl.Float64)
+
     return pl.DataFrame([pl.Series(key[0], key[1]),
-                         *(pl.Series(name, values, pl.Float64) for name, values in columns)])
+                         *(numbers(name, values) for name, values in columns)])
 
 
 def count_interval(count: str, rate: str, digits: int = 3) -> Cell:

@@ -12,7 +12,7 @@ from whist_sim.cards import RANKS
 from whist_sim.reports import german_whist as gw
 from whist_sim.reports import plots
 from whist_sim.reports.chunks import DealRanges
-from whist_sim.reports.document import Section, Table, fmt
+from whist_sim.reports.document import Cell, Section, Table, fmt, grid_data
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import interval as _ci
 from whist_sim.reports.document import table_of as _table
@@ -31,6 +31,18 @@ def shown_gain(row: dict[str, Any], digits: int) -> str:
     if min(row["contested"], row["ducked"]) < FEWEST_FOR_A_GAIN:
         return "—"
     return fmt(row["net_gain"], digits)
+
+
+def gains_shown(summary: pl.DataFrame) -> pl.DataFrame:
+    """``summary`` with ``net_gain`` empty where :func:`shown_gain` prints "—": the CSV
+    holds no gain the page withholds, for a script to read as an effect."""
+    enough = pl.min_horizontal("contested", "ducked") >= FEWEST_FOR_A_GAIN
+    return summary.with_columns(net_gain=pl.when(enough).then(pl.col("net_gain")))
+
+
+def _pair(first: str, second: str) -> Cell:
+    """Cell function: two means side by side, ``7.00 / 8.00``, written as their columns."""
+    return Cell(lambda r: f"{fmt(r[first], 2)} / {fmt(r[second], 2)}", (first, second))
 
 
 def contest_intro(variant: dict[str, Any]) -> list[str]:
@@ -135,25 +147,25 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                     " empty."]),
             ],
             [
-                _table(by_type, [
+                _table(gains_shown(by_type), [
                     ("strategy", _col("strategy")),
                     ("prize", suit_type),
-                    ("decisions (contested / ducked)", lambda r:
-                        f"{r['decisions']:,} ({r['contested']:,} / {r['ducked']:,})"),
+                    ("decisions (contested / ducked)", Cell(lambda r:
+                        f"{r['decisions']:,} ({r['contested']:,} / {r['ducked']:,})",
+                        ("decisions", "contested", "ducked"))),
                     ("contest rate", _col("contest_rate")),
                     ("stage-2 tricks contested / ducked",
-                     lambda r: f"{fmt(r['stage2_contested'], 2)} / {fmt(r['stage2_ducked'], 2)}"),
-                    ("net contested / ducked",
-                     lambda r: f"{fmt(r['net_contested'], 2)} / {fmt(r['net_ducked'], 2)}"),
-                    ("net gain", lambda r: shown_gain(r, 2)),
+                     _pair("stage2_contested", "stage2_ducked")),
+                    ("net contested / ducked", _pair("net_contested", "net_ducked")),
+                    ("net gain", Cell(lambda r: shown_gain(r, 2), ("net_gain",))),
                 ], "By suit type", "german_whist_contest_by_suit_type"),
-                _rank_table(by_rank, "contest_rate", 2,
-                            "Contest rate by rank of the prize (decisions in brackets), per"
-                            " strategy and prize suit", "german_whist_contest_rate_by_rank"),
-                _rank_table(by_rank, "net_gain", 1,
-                            "Net gain (mean net contested minus ducked) by rank of the prize,"
-                            f" per strategy and prize suit (— where contested or ducked fewer"
-                            f" than {FEWEST_FOR_A_GAIN} times)", "german_whist_net_gain_by_rank"),
+                rank_table(by_rank, "contest_rate", 2,
+                           "Contest rate by rank of the prize (decisions in brackets), per"
+                           " strategy and prize suit", "german_whist_contest_rate_by_rank"),
+                rank_table(by_rank, "net_gain", 1,
+                           "Net gain (mean net contested minus ducked) by rank of the prize,"
+                           f" per strategy and prize suit (— where contested or ducked fewer"
+                           f" than {FEWEST_FOR_A_GAIN} times)", "german_whist_net_gain_by_rank"),
             ],
             [plots.plot_contest_by_rank(by_rank, out / "contest_by_rank.png")],
         ),
@@ -173,27 +185,37 @@ def german_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
     ]
 
 
-def _rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str,
-                name: str) -> Table:
+def rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str,
+               name: str) -> Table:
     """One row per rank of the prize, one column per strategy and prize suit type: thirteen
-    rows and a few columns fit the page where thirteen rank columns did not."""
-    cells = {
-        (r["strategy"], r["trump_prize"], r["rank"]): r for r in by_rank.iter_rows(named=True)
-    }
-    keys = sorted({(r["strategy"], r["trump_prize"]) for r in by_rank.iter_rows(named=True)})
-    rows = []
+    rows and a few columns fit the page where thirteen rank columns did not.
+
+    ``value`` is ``contest_rate`` (printed with its decisions in brackets, which the CSV
+    holds in a column of their own beside each) or ``net_gain`` (only where the page shows
+    a gain: :func:`gains_shown`)."""
+    shown = gains_shown(by_rank) if value == "net_gain" else by_rank
+    cells = {(r["strategy"], r["trump_prize"], r["rank"]): r
+             for r in shown.iter_rows(named=True)}
+    keys = sorted({(r["strategy"], r["trump_prize"]) for r in shown.iter_rows(named=True)})
+    labels = [f"{strategy} · {'trump' if trump else 'non-trump'}" for strategy, trump in keys]
+    rows, numbers = [], []
     for rank in RANKS:
-        row = [rank]
+        row: list[str] = [rank]
         for strategy, trump in keys:
             cell = cells.get((strategy, trump, rank))
             if cell is None:
                 row.append("—")
             elif value == "contest_rate":
                 row.append(f"{fmt(cell[value], digits)} ({cell['decisions']})")
-            elif value == "net_gain":
-                row.append(shown_gain(cell, digits))
             else:
                 row.append(fmt(cell[value], digits))
         rows.append(row)
-    header = [f"{strategy} · {'trump' if trump else 'non-trump'}" for strategy, trump in keys]
-    return Table(["prize rank", *header], rows, caption, name)
+        numbers.append([cells.get((strategy, trump, rank)) for strategy, trump in keys])
+    columns: list[tuple[str, list[Any]]] = []
+    for k, label in enumerate(labels):
+        columns.append((label, [None if row[k] is None else row[k][value] for row in numbers]))
+        if value == "contest_rate":
+            columns.append((f"{label} decisions",
+                            [None if row[k] is None else row[k]["decisions"] for row in numbers]))
+    return Table(["prize rank", *labels], rows, caption, name,
+                 data=grid_data(("rank", list(RANKS)), columns))
