@@ -65,9 +65,15 @@ def c_bot(folder: Path) -> list[str]:
     return [str(binary)]
 
 
-def hands_per_second(game, players, hands: int) -> float:
+WARM_SEEDS = 1_000_000
+"""Where warming up deals from: a bot process is never dealt a hand twice (it could
+remember it), so warming up on the measured deals started fresh processes inside the
+measurement."""
+
+
+def hands_per_second(game, players, hands: int, first: int = 0) -> float:
     started = time.perf_counter()
-    for seed in range(hands):
+    for seed in range(first, first + hands):
         played = play_deal(game, players, seed, seed % 2)
         assert played.outcome.forfeit_seat is None, played.outcome.error
     return hands / (time.perf_counter() - started)
@@ -105,7 +111,7 @@ def measure(game, command: list[str], pause: bool, hands: int
     round trip and hands/s, with ``pause`` as given."""
     with ProcessStrategy(command, label="c", game=game.name, pause=pause) as bot:
         timed = Timed(bot)
-        hands_per_second(game, [timed, timed], 10)  # warm: both processes started
+        hands_per_second(game, [timed, timed], 10, WARM_SEEDS)  # both processes started
         timed.times.clear()
         bot.exchange_log = []
         hands_per_second(game, [timed, timed], min(hands, 200))
@@ -113,7 +119,7 @@ def measure(game, command: list[str], pause: bool, hands: int
         per_call = statistics.median(timed.times)
     random_bot = [sys.executable, str(BOTS / "python_random_bot.py")]
     with ProcessStrategy(random_bot, label="random", game=game.name, pause=pause) as bot:
-        hands_per_second(game, [bot, bot], 20)  # warm: both processes started
+        hands_per_second(game, [bot, bot], 20, WARM_SEEDS)  # both processes started
         bot.exchange_log = []
         external = hands_per_second(game, [bot, bot], hands)
         external_trip = statistics.median(bot.exchange_log)

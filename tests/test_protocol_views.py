@@ -170,3 +170,62 @@ def test_notation_is_exact_so_one_action_has_one_spelling():
     for wrong in ("qs", "TRUMP:H", "Pass", " QS"):
         with pytest.raises(ProtocolError):
             notation.action_number(wrong, "a")
+
+
+# -- the fast decoders agree with the strict ones -------------------------------------------
+
+_NAMES = ["AS", "KS", "2C", "TD", "QH", "XX", "qs", "", "AS "]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 60) | st.floats(allow_nan=False)
+    | st.sampled_from(_NAMES),
+    lambda inner: st.lists(inner, max_size=5)
+    | st.dictionaries(st.sampled_from(["number", "leader", "cards", "winner", "x"]), inner,
+                      max_size=5),
+    max_leaves=12,
+)
+_TRICK = st.fixed_dictionaries(
+    {"number": st.integers(0, 13) | st.booleans() | st.floats(0, 2),
+     "leader": st.integers(0, 3), "cards": st.lists(st.sampled_from(_NAMES), max_size=4),
+     "winner": st.integers(0, 3) | st.none()},
+    optional={"x": st.integers()})
+
+
+def _outcome(decode, value: Any) -> tuple[str, Any]:
+    try:
+        return ("decoded", decode(value, notation_of("german_whist"), "here"))
+    except ProtocolError as error:
+        return ("refused", str(error))
+
+
+@pytest.mark.parametrize("field", ["CARD_SET", "CARD_SEQUENCE", "TRICKS"])
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON | st.lists(st.sampled_from(_NAMES), max_size=6)
+       | st.lists(_TRICK, max_size=3))
+def test_a_fast_decoder_takes_refuses_and_names_exactly_what_the_strict_one_does(field, value):
+    """The hot fields of a view (a hand, a trick's cards, the tricks so far) decode
+    without building a place name for each card; the strict decoder they fall back on
+    names a fault. Both must take the same values, decode them alike (types too), and
+    refuse the rest with the same words."""
+    from whist_sim.protocol import notation
+
+    decode = getattr(notation, field).decode
+    fast, strict = _outcome(decode, value), _outcome(decode.strict, value)
+    assert fast == strict
+    assert not same_types(fast[1], strict[1])
+
+
+def test_a_variant_is_decoded_once_per_spelling_and_a_bad_one_still_named():
+    """Every view of a run carries the same variant, built once; ``true`` is not ``1.0``
+    though the two are alike as dictionary keys."""
+    from whist_sim.games.solo_whist import SoloWhistVariant
+    from whist_sim.protocol.notation import variant_field
+
+    decode = variant_field(SoloWhistVariant).decode
+    notation = notation_of("solo_whist")
+    first = decode({"stake": 1.0}, notation, "variant")
+    assert decode({"stake": 1.0}, notation, "variant") is first
+    assert decode({"stake": 1}, notation, "variant") == first
+    with pytest.raises(ProtocolError, match=r"variant\.stake = true is not allowed"):
+        decode({"stake": True}, notation, "variant")
+    with pytest.raises(ProtocolError, match=r"^view\.variant: "):
+        decode({"stake": "x"}, notation, "view.variant")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from whist_sim.cards import (
@@ -33,6 +33,7 @@ from whist_sim.protocol.errors import ProtocolError
 
 _CARD_NAMES = tuple(card_str(card) for card in range(NUM_CARDS))
 _CARD_NUMBERS = {name: card for card, name in enumerate(_CARD_NAMES)}
+_SUIT_BITS = (1 << 13) - 1
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,65 @@ SUIT = Field(lambda value, notation: None if value < 0 else SUITS[value], _decod
 """A trump suit 0..3 as "S" "H" "D" "C", or -1 (no trump, or not chosen yet) as null."""
 
 
+@cache
+def _suit_names(suit: int, bits: int) -> tuple[str, ...]:
+    """The cards of ``suit`` whose ranks ``bits`` holds (13 bits, the ace highest), high
+    first, in notation: a hand's suits repeat from view to view, so each is spelled once."""
+    return tuple(_CARD_NAMES[card] for card in display_order(bits << (13 * suit)))
+
+
+def _names_in_display_order(mask: int) -> list[str]:
+    """The cards of ``mask`` as ``display_order`` lists them, in notation."""
+    names: list[str] = []
+    for suit in range(4):
+        bits = (mask >> (13 * suit)) & _SUIT_BITS
+        if bits:
+            names += _suit_names(suit, bits)
+    return names
+
+
 def _encode_card_set(mask: int, notation: Notation) -> list[str]:
-    return [_CARD_NAMES[card] for card in display_order(mask)]
+    return _names_in_display_order(mask)
+
+
+_REFUSED = object()
+"""What a fast decoder returns for a value it does not take as it is: the strict one
+then decodes it again, and names the fault."""
+
+
+def fast_then_strict(fast: Callable[[Any], Any],
+                     strict: Callable[[Any, Notation, str], Any]
+                     ) -> Callable[[Any, Notation, str], Any]:
+    """A decoder that tries ``fast`` (no place names built: one string for each card of
+    each trick cost more than the rest of a view) and, where it refuses the value, runs
+    ``strict``, which raises the ProtocolError naming the place. The two take exactly the
+    same values and decode them alike (tests/test_protocol_views.py)."""
+
+    def decode(value: Any, notation: Notation, where: str) -> Any:
+        decoded = fast(value)
+        return strict(value, notation, where) if decoded is _REFUSED else decoded
+
+    decode.strict = strict  # type: ignore[attr-defined]  # for the tests that compare them
+    return decode
+
+
+def _fast_cards(value: Any) -> Any:
+    if value.__class__ is not list:
+        return _REFUSED
+    try:
+        return tuple([_CARD_NUMBERS[item] for item in value])
+    except (KeyError, TypeError):  # not a card's name; unhashable
+        return _REFUSED
+
+
+def _fast_card_set(value: Any) -> Any:
+    cards = _fast_cards(value)
+    if cards is _REFUSED:
+        return _REFUSED
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask if mask.bit_count() == len(cards) else _REFUSED
 
 
 def _decode_card_set(value: Any, notation: Notation, where: str) -> int:
@@ -189,21 +247,20 @@ def _decode_card_set(value: Any, notation: Notation, where: str) -> int:
     return mask
 
 
-CARD_SET = Field(_encode_card_set, _decode_card_set)
+CARD_SET = Field(_encode_card_set, fast_then_strict(_fast_card_set, _decode_card_set))
 """A bitmask of cards as a list of cards (a set: order means nothing)."""
 
 CARD_SEQUENCE = Field(
     lambda cards, notation: [_CARD_NAMES[card] for card in cards],
-    lambda value, notation, where: tuple(
+    fast_then_strict(_fast_cards, lambda value, notation, where: tuple(
         _card(item, f"{where}[{i}]") for i, item in enumerate(_list(value, where))
-    ),
+    )),
 )
 """A tuple of cards in order (a trick, the face-up stock) as a list."""
 
 
 def _encode_actions(mask: int, notation: Notation) -> list[str]:
-    cards = mask & ((1 << NUM_CARDS) - 1)
-    names = [_CARD_NAMES[card] for card in display_order(cards)]
+    names = _names_in_display_order(mask & ((1 << NUM_CARDS) - 1))
     others = mask >> NUM_CARDS
     action = NUM_CARDS
     while others:
@@ -271,7 +328,26 @@ def _decode_trick(value: Any, notation: Notation, where: str) -> TrickRecord:
     )
 
 
-TRICKS = tuple_of(Field(_encode_trick, _decode_trick))
+def _fast_tricks(value: Any) -> Any:
+    if value.__class__ is not list:
+        return _REFUSED
+    tricks = []
+    for trick in value:
+        if trick.__class__ is not dict:
+            return _REFUSED
+        number, leader = trick.get("number"), trick.get("leader")
+        cards, winner = trick.get("cards"), trick.get("winner")
+        if not (number.__class__ is leader.__class__ is winner.__class__ is int):
+            return _REFUSED
+        played = _fast_cards(cards)
+        if played is _REFUSED:
+            return _REFUSED
+        tricks.append(TrickRecord(number, leader, played, winner))
+    return tuple(tricks)
+
+
+_EACH_TRICK = tuple_of(Field(_encode_trick, _decode_trick))
+TRICKS = Field(_EACH_TRICK.encode, fast_then_strict(_fast_tricks, _EACH_TRICK.decode))
 """Completed tricks as objects ``{"number", "leader", "cards", "winner"}``."""
 
 
@@ -315,7 +391,7 @@ def named(names: tuple[str, ...]) -> Field:
 def variant_field(variant_type: type) -> Field:
     """The game's variant dataclass as a JSON object of its variant keys (docs/rules/)."""
 
-    def decode(value: Any, notation: Notation, where: str) -> Any:
+    def strict(value: Any, notation: Notation, where: str) -> Any:
         if value.__class__ is not dict:
             raise ProtocolError(f"{where} is {value!r}", "an object of variant keys")
         try:
@@ -323,4 +399,30 @@ def variant_field(variant_type: type) -> Field:
         except (TypeError, ValueError) as exc:
             raise ProtocolError(f"{where}: {exc}", "the variant keys of the game") from None
 
-    return Field(lambda variant, notation: variant.as_dict(), decode)
+    @lru_cache(maxsize=64)
+    def known(spelling: tuple[tuple[str, type, Any], ...], notation: Notation) -> Any:
+        return strict({key: value for key, _, value in spelling}, notation, "variant")
+
+    def decode(value: Any, notation: Notation, where: str) -> Any:
+        """Every view of a run carries the same variant: built and checked once for each
+        spelling (``strict`` names the fault, at ``where``, where one is wrong)."""
+        if value.__class__ is dict and all(item.__class__ in _PLAIN for item in value.values()):
+            try:
+                return known(tuple((key, item.__class__, item) for key, item in value.items()),
+                             notation)
+            except ProtocolError:
+                pass
+        return strict(value, notation, where)
+
+    return Field(lambda variant, notation: dict(_variant_dict(variant)), decode)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+"""The kinds of a variant's values a spelling may be cached by (hashable; ``1``, ``1.0``
+and ``True`` are alike as keys, so a value's class is part of the key too)."""
+
+
+@cache
+def _variant_dict(variant: Any) -> dict[str, Any]:
+    """A variant's keys as the wire carries them: the same for every view of a run."""
+    return variant.as_dict()
