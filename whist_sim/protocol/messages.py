@@ -78,12 +78,19 @@ def _not_json(constant: str) -> Any:
     raise _NotJson(constant)
 
 
+_JSON = json.JSONDecoder(parse_constant=_not_json)
+"""The one decoder every line goes through (``json.loads`` with a keyword builds one a
+line)."""
+
+
 def read_message(line: bytes | str, sender: str, replying_to: str | None = None) -> dict[str, Any]:
     """The JSON object a line carries, with a string ``type``; ProtocolError otherwise.
 
     ``sender`` and ``replying_to`` only word the error: "replied '...' to decide: not JSON".
     """
-    where = f"replied {shown(line)} to {replying_to}" if replying_to else f"sent {shown(line)}"
+    def where() -> str:  # built only for an error: quoting the line cost on every message
+        return f"replied {shown(line)} to {replying_to}" if replying_to else f"sent {shown(line)}"
+
     example = f", such as {ACTION_EXAMPLE}" if replying_to == "decide" else ""
     if isinstance(line, bytes):
         try:
@@ -91,33 +98,33 @@ def read_message(line: bytes | str, sender: str, replying_to: str | None = None)
         except UnicodeDecodeError as bad:  # it read "not JSON", quoting a line that looked
             # like JSON, its bad bytes shown as replacement characters (an adversarial probe)
             raise ProtocolError(
-                f"{where}: not UTF-8 (byte 0x{line[bad.start]:02x} at position {bad.start})",
+                f"{where()}: not UTF-8 (byte 0x{line[bad.start]:02x} at position {bad.start})",
                 f"one JSON object per line, in UTF-8, from the {sender}{example}") from None
     try:
-        message = json.loads(line, parse_constant=_not_json)
+        message = _JSON.decode(line)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ProtocolError(
-            f"{where}: not JSON", f"one JSON object per line from the {sender}{example}"
+            f"{where()}: not JSON", f"one JSON object per line from the {sender}{example}"
         ) from None
     except _NotJson as constant:  # Python reads NaN and Infinity; JSON has neither
         raise ProtocolError(
-            f"{where}: not JSON ({constant} is not a JSON value)",
+            f"{where()}: not JSON ({constant} is not a JSON value)",
             f"one JSON object per line from the {sender}{example}",
         ) from None
     except ValueError:  # JSON, but an integer past Python's 4,300 digits (it was "not JSON")
         raise ProtocolError(
-            f"{where}: a number of more than {sys.get_int_max_str_digits():,} digits,"
+            f"{where()}: a number of more than {sys.get_int_max_str_digits():,} digits,"
             " which the engine does not read",
             f"one JSON object per line from the {sender}{example}",
         ) from None
     except RecursionError:  # arrays in arrays, 100,000 deep: Python's parser gives up
         raise ProtocolError(
-            f"{where}: JSON nested too deep to read",
+            f"{where()}: JSON nested too deep to read",
             f"one flat JSON object per line from the {sender}{example}",
         ) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(
-            f"{where}: not a JSON object with a string \"type\"",
+            f"{where()}: not a JSON object with a string \"type\"",
             'an object such as {"type": "...", ...}',
         )
     return message
