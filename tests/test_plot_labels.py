@@ -48,8 +48,9 @@ def _inside(fig: Figure, labels) -> None:
     frame = fig.bbox
     for label in labels:
         box = label.get_window_extent(renderer)
-        assert box.x0 >= frame.x0 - 1 and box.x1 <= frame.x1 + 1, label.get_text()
-        assert box.y0 >= frame.y0 - 1 and box.y1 <= frame.y1 + 1, label.get_text()
+        named = label.get_text() if hasattr(label, "get_text") else label
+        assert box.x0 >= frame.x0 - 1 and box.x1 <= frame.x1 + 1, named
+        assert box.y0 >= frame.y0 - 1 and box.y1 <= frame.y1 + 1, named
 
 
 def test_a_name_is_wrapped_after_its_punctuation_and_kept_whole():
@@ -171,3 +172,27 @@ def test_a_make_rate_panel_of_one_strength_names_whole_strengths_only(tmp_path: 
     ticks = [tick for tick in ax.get_xticks() if ax.get_xlim()[0] <= tick <= ax.get_xlim()[1]]
     assert ticks and all(float(tick).is_integer() for tick in ticks), ticks
     assert 2 in ticks
+
+
+def test_a_shared_legend_of_long_names_keeps_every_entry_inside_the_figure(tmp_path: Path):
+    fig = figures.new_figure(4.5, 5.5)
+    axes = figures.grid(fig, 2, 2)
+    for ax in axes:
+        for k, name in enumerate(LONG):
+            ax.plot([0, 1], [k, k], label=name)
+    figures.shared_legend(fig, axes, "Win rate by seat")
+    figures.save(fig, tmp_path / "legend.png")
+    [legend] = fig.legends
+    assert [text.get_text().replace("\n", "") for text in legend.get_texts()] == LONG
+    _inside(fig, [legend])
+
+
+def test_long_names_leave_the_ratings_axis_and_its_label_inside_the_figure(tmp_path: Path,
+                                                                            drawn):
+    ratings = pl.DataFrame({"strategy": LONG, "rating": [100.0, 50.0, -50.0, -100.0],
+                            "rating_lo": [50.0, 0.0, -100.0, -150.0],
+                            "rating_hi": [150.0, 100.0, 0.0, -50.0]})
+    plots.plot_ratings(ratings, tmp_path / "r.png")
+    [fig] = drawn
+    ax = fig.axes[0]
+    _inside(fig, [*ax.get_yticklabels(), ax.xaxis.label])

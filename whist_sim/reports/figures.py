@@ -156,11 +156,25 @@ def shared_legend(fig: Figure, axes: Iterable[Axes], title: str, columns: int = 
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     if handles:
-        fig.legend(list(handles.values()), list(handles), loc="outside upper center",
-                   ncols=min(columns, len(handles)), fontsize=LEGEND_SIZE, frameon=False,
+        labels = [wrapped(label) for label in handles]
+        fig.legend(list(handles.values()), labels, loc="outside upper center",
+                   ncols=min(columns, len(handles), legend_columns(labels, fig.get_figwidth())),
+                   fontsize=LEGEND_SIZE, frameon=False,
                    title=title, title_fontproperties={"size": "large"})
     else:
         fig.suptitle(title)
+
+
+LEGEND_ENTRY = 0.8
+"""Inches a legend entry takes beside its text: the line or patch, and the gaps."""
+
+
+def legend_columns(labels: Sequence[str], width: float) -> int:
+    """How many of ``labels`` side by side fit a legend ``width`` inches wide: a legend of
+    long names set in one row ran off both sides of the figure, and the entries beyond
+    its edges, the names of curves, were lost."""
+    extent, _ = name_extent(labels)
+    return max(1, int(0.95 * width / (extent * LEGEND_SIZE / 10 + LEGEND_ENTRY)))
 
 
 def footnote(fig: Figure, text: str) -> None:

@@ -76,7 +76,7 @@ def plot_standings(
             right.legend(fontsize=LEGEND_SIZE, loc="lower right")
     right.set_xlim(0, 1)
     right.set_xlabel("win rate (95% CI over deal indices)")
-    left.set_yticks(y, names)
+    left.set_yticks(y, [wrapped(name) for name in names])
     left.invert_yaxis()
     fig.suptitle("Standings")
     return save(fig, path)
@@ -131,7 +131,7 @@ def plot_ratings(
     ax.errorbar(ratings["rating"].to_numpy(), y, xerr=errors(ratings, "rating"), fmt="o",
                 capsize=4)
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [wrapped(name) for name in names])
     ax.invert_yaxis()
     ax.set_xlabel("rating (Elo scale, mean 0; 95% bootstrap interval over deals)")
     ax.set_title(title)
@@ -403,7 +403,7 @@ def plot_session_balances(sessions: pl.DataFrame, path: Path | str) -> Path:
     ax.errorbar(sessions["balance"].to_numpy(), y, xerr=errors(sessions, "balance"), fmt="D",
                 color="tab:red", capsize=4, label="mean (95% CI over deal indices)")
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [wrapped(name) for name in names])
     ax.invert_yaxis()
     ax.set_xlabel("balance at the end of a session (units)")
     ax.legend(fontsize=LEGEND_SIZE)
