@@ -280,9 +280,9 @@ def plot_make_rate_by_strength(rates: pl.DataFrame, path: Path | str) -> Path:
                         marker="o", color=colour[name], capsize=2, elinewidth=0.8, label=name)
         ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        seen = part["strength"]
-        if seen.max() - seen.min() < 2:  # whole strengths need two in view to be ticked
-            ax.set_xlim(seen.min() - 1, seen.max() + 1)
+        low, high = part["strength"].min(), part["strength"].max()
+        if low is not None and high - low < 2:  # whole strengths need two in view to be ticked
+            ax.set_xlim(low - 1, high + 1)
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(_label(contract))
         ax.set_xlabel("aces, kings, queens held (fewer is better)"

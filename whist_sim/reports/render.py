@@ -111,7 +111,7 @@ def spreadsheet_text(text: str) -> str:
     Why: a cell can hold words a strategy chose (its label, its program file's name, its
     error), and a strategy is untrusted code; ``=HYPERLINK(...)`` opened in a spreadsheet
     would be a live link, or worse. A number (``-3``) is left as it is."""
-    if re.match(FORMULA_START, text) and not re.match(PLAIN_NUMBER, text):
+    if re.match(FORMULA_START, text) and not re.fullmatch(PLAIN_NUMBER, text):
         return "'" + text
     return text
 
@@ -156,7 +156,7 @@ def write_tables(page: Page, out: Path) -> list[Path]:
             with path.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle)
                 writer.writerow([spreadsheet_text(title) for title in table.header])
-                writer.writerows([spreadsheet_text(str(cell)) for cell in row]
-                                 for row in table.rows)
+                writer.writerows([spreadsheet_text(cell) if isinstance(cell, str) else cell
+                                  for cell in row] for row in table.rows)
         written.append(path)
     return written
