@@ -272,8 +272,9 @@ FORMULAS = ['=HYPERLINK("http://127.0.0.9/x","click")', "+1+cmd|' /C calc'!A0",
 """Text a spreadsheet opening the CSV would run as a formula (OWASP's list of first
 characters): an entrant's label, a bot's program file, a strategy's error."""
 
-HARMLESS = ["plain", "-3", "-0.25", "+1.5e-3", "a=b", ""]
-"""Text that begins otherwise, or is a number a spreadsheet reads as one."""
+HARMLESS = ["plain", "-3", "-0.25", "+1.5e-3", "a=b", "", "-", "="]
+"""Text that begins otherwise, is a number a spreadsheet reads as one, or is one sign
+alone (a table's "-" for no next entrant)."""
 
 
 def test_a_text_cell_a_spreadsheet_would_run_as_a_formula_is_written_as_text(tmp_path):

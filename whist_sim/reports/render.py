@@ -96,9 +96,10 @@ def render_html(title: str, sections: Sequence[Section], out: Path) -> str:
     return html(layout(title, list(sections), out))
 
 
-FORMULA_START = r"^[=+\-@\t\r]"
-"""The first characters that make a spreadsheet read a CSV cell as a formula (OWASP's
-list, "CSV injection")."""
+FORMULA_START = r"(?s)^[=+\-@\t\r]."
+"""A first character that makes a spreadsheet read a CSV cell as a formula (OWASP's list,
+"CSV injection"), with something after it: ``-`` alone, a table's "no next entrant", is
+text to any spreadsheet."""
 
 PLAIN_NUMBER = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 """A number written as digits, which a spreadsheet reads as that number, not a formula."""
