@@ -182,6 +182,11 @@ def footnote(fig: Figure, text: str) -> None:
     fig.supxlabel(text, fontsize=LEGEND_SIZE, color="#444", style="italic")
 
 
+FLAT = 1e-9
+"""A panel whose estimates and intervals all lie within this of one value is flat:
+:func:`focus` leaves its scale to matplotlib."""
+
+
 def focus(ax: Axes, estimates: Sequence[float] | np.ndarray, lows: Sequence[float] | np.ndarray,
           highs: Sequence[float] | np.ndarray, axis: str = "y", keep: float | None = 0.0,
           ) -> bool:
@@ -204,7 +209,10 @@ def focus(ax: Axes, estimates: Sequence[float] | np.ndarray, lows: Sequence[floa
     widest_low = min(low, float(bounds.min())) if bounds.size else low
     widest_high = max(high, float(bounds.max())) if bounds.size else high
     shown_low, shown_high = max(reach[0], widest_low), min(reach[1], widest_high)
-    margin = 0.06 * max(shown_high - shown_low, 1e-6)
+    if shown_high - shown_low < FLAT:  # one value, no interval: a scale of ±6e-8 read
+        ax.autoscale(axis=axis)        # as a scale for dust; matplotlib's own is readable
+        return False
+    margin = 0.06 * (shown_high - shown_low)
     (ax.set_ylim if axis == "y" else ax.set_xlim)(shown_low - margin, shown_high + margin)
     return widest_low < reach[0] or widest_high > reach[1]
 
