@@ -44,3 +44,26 @@ def test_entrants_that_never_declared_get_a_units_panel_of_a_readable_scale(
     quiet_per_100 = fig.axes[2]  # the second row's first panel: the entrants on one scale
     low, high = quiet_per_100.get_ylim()
     assert high - low >= 0.01, (low, high)
+
+
+def test_an_entrant_without_bars_in_one_panel_keeps_its_colour_in_the_legend(
+    tmp_path: Path, monkeypatch
+):
+    """Entrants that never declared have no units per contract (no bars in that panel):
+    the legend took its entry for the second of them from that empty panel and drew it
+    in the default blue, the first entrant's colour."""
+    from matplotlib.colors import to_rgba
+
+    rows = [{"strategy": name, "contract": "solo", "level": 1,
+             "units_per_contract": None, "units_per_contract_lo": None,
+             "units_per_contract_hi": None, "units_per_100": 0.0, "units_per_100_lo": 0.0,
+             "units_per_100_hi": 0.0} for name in ("a", "b")]
+    drawn = []
+    save = plots.save
+    monkeypatch.setattr(plots, "save", lambda fig, path: (drawn.append(fig), save(fig, path))[1])
+    plots.plot_units_per_contract(pl.DataFrame(rows), tmp_path / "units.png")
+    [legend] = drawn[0].legends
+    shown = {text.get_text(): handle.get_facecolor() for text, handle
+             in zip(legend.get_texts(), legend.legend_handles, strict=True)}
+    assert list(shown) == ["a", "b"]
+    assert shown["a"] == to_rgba("C0") and shown["b"] == to_rgba("C1")

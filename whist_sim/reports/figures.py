@@ -33,6 +33,7 @@ import polars as pl
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
 DPI = 110
@@ -147,14 +148,21 @@ def grid(fig: Figure, count: int, columns: int, **shared: bool) -> list[Axes]:
     return axes[:count]
 
 
-def shared_legend(fig: Figure, axes: Iterable[Axes], title: str, columns: int = 6) -> None:
+def shared_legend(fig: Figure, axes: Iterable[Axes], title: str, columns: int = 6,
+                  order: Sequence[str] | None = None) -> None:
     """One legend for the whole figure, above its panels, under the figure's ``title``: every
-    label once, in the order first drawn. Panels are too small to carry a legend each that
-    can be read. The title is the legend's own (a ``suptitle`` would sit on top of it)."""
+    label once, in ``order`` if given, else in the order first drawn. Panels are too small
+    to carry a legend each that can be read. The title is the legend's own (a ``suptitle``
+    would sit on top of it)."""
     handles: dict[str, Artist] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(label, handle)
+            if not (isinstance(handle, BarContainer) and len(handle) == 0):
+                # bars of nothing carry no colour: the legend drew their entry in the
+                # default blue, another entrant's (Solo entrants that never declared)
+                handles.setdefault(label, handle)
+    if order is not None:  # the figure's order of names, not the order first drawn
+        handles = {label: handles[label] for label in order if label in handles} | handles
     if handles:
         labels = [wrapped(label) for label in handles]
         fig.legend(list(handles.values()), labels, loc="outside upper center",

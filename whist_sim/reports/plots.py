@@ -349,7 +349,7 @@ def plot_units_per_contract(bidding: pl.DataFrame, path: Path | str) -> Path:
     axes[0, 0].set_ylabel("units per contract played")
     axes[1, 0].set_ylabel("units per 100 seat-hands")
     shared_legend(fig, axes.ravel(),
-                  "Declarer-side units by contract (95% CI over deal indices)")
+                  "Declarer-side units by contract (95% CI over deal indices)", order=names)
     notes = []
     if apart:
         notes.append(f"{', '.join(apart)}: panels of {'its' if len(apart) == 1 else 'their'}"
