@@ -196,3 +196,19 @@ def test_long_names_leave_the_ratings_axis_and_its_label_inside_the_figure(tmp_p
     [fig] = drawn
     ax = fig.axes[0]
     _inside(fig, [*ax.get_yticklabels(), ax.xaxis.label])
+
+
+def test_the_knockout_table_size_legend_stands_beside_the_bars_not_on_them(tmp_path: Path,
+                                                                            drawn):
+    """Inside the axes, a legend of four long names and the fair share covered the top of
+    the leading entrant's bar and its interval."""
+    results = pl.DataFrame([{"strategy": name, "table": "2", "win_rate": rate,
+                             "win_rate_lo": rate - 0.15, "win_rate_hi": rate + 0.15}
+                            for name, rate in zip(LONG, (0.7, 0.7, 0.3, 0.3), strict=True)])
+    plots.plot_win_rate_by_table(results, tmp_path / "t.png")
+    [fig] = drawn
+    ax = fig.axes[0]
+    legend = ax.get_legend()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    assert legend.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1
+    _inside(fig, [legend])

@@ -545,7 +545,9 @@ def plot_win_rate_by_table(results: pl.DataFrame, path: Path | str) -> Path:
     names = sorted(set(results["strategy"].to_list()))
     x = np.arange(len(sizes))
     width = 0.8 / max(len(names), 1)
-    fig = _figure(max(5, 1.5 * len(sizes) * max(1, len(names) / 2) + 2), 4)
+    # the legend stands beside the bars: inside, it covered the tallest and its interval
+    beside = name_extent([wrapped(name) for name in names])[0] + 1.0
+    fig = _figure(max(5, 1.5 * len(sizes) * max(1, len(names) / 2) + 2) + beside, 4)
     ax: Axes = fig.subplots()
     for k, name in enumerate(names):
         rows = results.filter((pl.col("strategy") == name) & pl.col("table").is_in(sizes))
@@ -558,7 +560,9 @@ def plot_win_rate_by_table(results: pl.DataFrame, path: Path | str) -> Path:
     ax.set_xticks(x, [f"{t} players" for t in sizes])
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% CI over deal indices)")
-    ax.legend(fontsize=LEGEND_SIZE)
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, [wrapped(label) for label in labels], fontsize=LEGEND_SIZE,
+              loc="upper left", bbox_to_anchor=(1.02, 1))
     ax.set_title("Win rate by table size")
     return save(fig, path)
 
