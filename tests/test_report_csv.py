@@ -47,6 +47,14 @@ def written(table: Table, out: Path) -> pl.DataFrame:
     return pl.read_csv(path)
 
 
+def two_way_shares(first: str, second: str) -> pl.DataFrame:
+    """Head-to-head shares of two entrants: ``first`` took 0.625 [0.5, 0.75] of its games
+    against ``second``."""
+    return pl.DataFrame({"strategy": [first, second], "opponent": [second, first],
+                         "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
+                         "share_hi": [0.75, 0.5]})
+
+
 def test_an_interval_cell_is_written_as_its_three_columns_at_full_precision(tmp_path):
     table = table_of(RATES, [("strategy", column("strategy")),
                              ("win rate [95% CI]", interval("win_rate"))], name="rates")
@@ -114,9 +122,7 @@ def test_a_table_without_numbers_is_written_as_the_page_prints_it(tmp_path):
 
 
 def test_a_grid_writes_its_numbers_in_the_same_grid(tmp_path):
-    pairs = pl.DataFrame({"strategy": ["a", "b"], "opponent": ["b", "a"],
-                          "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
-                          "share_hi": [0.75, 0.5]})
+    pairs = two_way_shares("a", "b")
     table = matrix(pairs, interval("share"), "Share", "grid")
     assert table.rows == [["a", "—", "0.625 [0.500, 0.750]"],
                           ["b", "0.375 [0.250, 0.500]", "—"]]
@@ -325,18 +331,14 @@ use = "heuristic"
 
 def test_a_grid_column_named_after_a_formula_label_is_headed_as_text(tmp_path):
     label = "=1+1"
-    pairs = pl.DataFrame({"strategy": ["a", label], "opponent": [label, "a"],
-                          "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
-                          "share_hi": [0.75, 0.5]})
+    pairs = two_way_shares("a", label)
     csv = written(matrix(pairs, interval("share"), "Share", "grid"), tmp_path)
     assert csv.columns == ["strategy", "'=1+1", "'=1+1_lo", "'=1+1_hi", "a", "a_lo", "a_hi"]
     assert csv["strategy"].to_list() == ["'=1+1", "a"]
 
 
 def test_a_grid_whose_guarded_names_would_clash_is_written_as_printed(tmp_path):
-    pairs = pl.DataFrame({"strategy": ["=x", "'=x"], "opponent": ["'=x", "=x"],
-                          "share": [0.625, 0.375], "share_lo": [0.5, 0.25],
-                          "share_hi": [0.75, 0.5]})
+    pairs = two_way_shares("=x", "'=x")
     table = matrix(pairs, interval("share"), "Share", "grid")
     assert table.data is not None
     laid = page.layout("T", [Section("S", [], [table])], tmp_path)

@@ -33,7 +33,6 @@ import polars as pl
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
 DPI = 110
@@ -157,10 +156,7 @@ def shared_legend(fig: Figure, axes: Iterable[Axes], title: str, columns: int = 
     handles: dict[str, Artist] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            if not (isinstance(handle, BarContainer) and len(handle) == 0):
-                # bars of nothing carry no colour: the legend drew their entry in the
-                # default blue, another entrant's (Solo entrants that never declared)
-                handles.setdefault(label, handle)
+            handles.setdefault(label, handle)
     if order is not None:  # the figure's order of names, not the order first drawn
         handles = {label: handles[label] for label in order if label in handles} | handles
     if handles:

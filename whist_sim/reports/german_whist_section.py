@@ -198,24 +198,18 @@ def rank_table(by_rank: pl.DataFrame, value: str, digits: int, caption: str,
              for r in shown.iter_rows(named=True)}
     keys = sorted({(r["strategy"], r["trump_prize"]) for r in shown.iter_rows(named=True)})
     labels = [f"{strategy} · {'trump' if trump else 'non-trump'}" for strategy, trump in keys]
-    rows, numbers = [], []
-    for rank in RANKS:
-        row: list[str] = [rank]
-        for strategy, trump in keys:
-            cell = cells.get((strategy, trump, rank))
-            if cell is None:
-                row.append("—")
-            elif value == "contest_rate":
-                row.append(f"{fmt(cell[value], digits)} ({cell['decisions']})")
-            else:
-                row.append(fmt(cell[value], digits))
-        rows.append(row)
-        numbers.append([cells.get((strategy, trump, rank)) for strategy, trump in keys])
-    columns: list[tuple[str, list[Any]]] = []
-    for k, label in enumerate(labels):
-        columns.append((label, [None if row[k] is None else row[k][value] for row in numbers]))
-        if value == "contest_rate":
-            columns.append((f"{label} decisions",
-                            [None if row[k] is None else row[k]["decisions"] for row in numbers]))
+
+    def printed(cell: dict[str, Any] | None) -> str:
+        if cell is None:
+            return "—"
+        number = fmt(cell[value], digits)
+        return f"{number} ({cell['decisions']})" if value == "contest_rate" else number
+
+    rows = [[rank, *(printed(cells.get((*key, rank))) for key in keys)] for rank in RANKS]
+    figures = [value, "decisions"] if value == "contest_rate" else [value]
+    columns = [(label if figure == value else f"{label} {figure}",
+                [None if (cell := cells.get((*key, rank))) is None else cell[figure]
+                 for rank in RANKS])
+               for key, label in zip(keys, labels, strict=True) for figure in figures]
     return Table(["prize rank", *labels], rows, caption, name,
                  data=grid_data(("rank", list(RANKS)), columns))

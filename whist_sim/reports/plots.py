@@ -303,6 +303,8 @@ def _grouped_bars(ax: Axes, df: pl.DataFrame, value: str, contracts: list[str],
                       & pl.col(value).is_not_null())
     for k, name in enumerate(names):
         rows = shown.filter(pl.col("strategy") == name)
+        if rows.height == 0:  # bars of nothing carry no colour: the shared legend drew
+            continue          # such an entrant in the default blue, another's colour
         positions = np.array([place[c] for c in rows["contract"]], dtype=float)
         ax.bar(positions + (k - (len(names) - 1) / 2) * width, rows[value].to_numpy(), width,
                yerr=errors(rows, value), capsize=3, label=name, color=colour[name])
