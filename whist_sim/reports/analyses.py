@@ -48,7 +48,13 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from whist_sim.reports.stats import mean_ci_aggs, with_t_interval
+from whist_sim.reports.stats import (
+    mean_ci_aggs,
+    ordered_mean,
+    ordered_squares,
+    ordered_sum,
+    with_t_interval,
+)
 from whist_sim.tournament.bench import BENCHED
 
 PAIR = ("pairing", "deal")
@@ -126,8 +132,8 @@ def pair_moments(
         *[pl.col(column).sum().cast(pl.Int64) for column in sums],
         *[agg for column in means for agg in (
             pl.col(column).count().cast(pl.Int64).alias(f"{column}__n"),
-            pl.col(column).sum().alias(f"{column}__sum"),
-            ((pl.col(column) - pl.col(column).mean()) ** 2).sum().alias(f"{column}__m2"))],
+            ordered_sum(pl.col(column)).alias(f"{column}__sum"),
+            ordered_squares(pl.col(column)).alias(f"{column}__m2"))],
     )
 
 
@@ -141,7 +147,8 @@ def deal_means(per_pair: pl.LazyFrame, keys: Iterable[str], means: Iterable[str]
     the pairs themselves 1.2-1.3 times too narrow in Solo Whist with five entrants)."""
     return per_pair.group_by(["deal", *keys]).agg(
         pl.col("hands").sum(), *[pl.col(column).sum() for column in sums],
-        pl.len().cast(pl.Int64).alias("pairs"), *[pl.col(column).mean() for column in means])
+        pl.len().cast(pl.Int64).alias("pairs"),
+        *[ordered_mean(pl.col(column)).alias(column) for column in means])
 
 
 def deal_totals(per_set: pl.LazyFrame, keys: Iterable[str], totals: Iterable[str]
@@ -151,7 +158,8 @@ def deal_totals(per_set: pl.LazyFrame, keys: Iterable[str], totals: Iterable[str
     the line-ups of one deal index share its cards, so with more entrants than seats (or
     several Minnesota partnerships) a strategy's sets there are not independent."""
     return per_set.group_by(["deal", *keys]).agg(
-        *[pl.col(column).sum() for column in totals], pl.len().cast(pl.Int64).alias("sets"))
+        *[ordered_sum(pl.col(column)).alias(column) for column in totals],
+        pl.len().cast(pl.Int64).alias("sets"))
 
 
 def over_pairs_of(
@@ -166,9 +174,9 @@ def over_pairs_of(
     rates = frozenset(rates)
     def combined(column: str, name: str) -> list[pl.Expr]:
         n, total = pl.col(f"{column}__n"), pl.col(f"{column}__sum")
-        mean = total.sum() / n.sum()
+        mean = ordered_sum(total) / n.sum()
         part_mean = total / n
-        m2 = pl.col(f"{column}__m2").sum() + (n * (part_mean - mean) ** 2).sum()
+        m2 = ordered_sum(pl.col(f"{column}__m2")) + ordered_sum(n * (part_mean - mean) ** 2)
         return [pl.when(n.sum() > 0).then(mean).alias(name),
                 pl.when(n.sum() > 1).then((m2 / (n.sum() - 1)).sqrt()).alias(f"{name}_sd")]
 
@@ -245,7 +253,8 @@ def standings_deals(per_pair: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.
     times too narrow in Solo Whist with five entrants)."""
     return per_pair.group_by(["deal", "strategy"]).agg(
         pl.col("hands").sum(),
-        *[(pl.col(column) * pl.col("hands")).sum().alias(column) for column in STANDINGS_MEANS],
+        *[ordered_sum(pl.col(column) * pl.col("hands")).alias(column)
+          for column in STANDINGS_MEANS],
         pl.col("forfeits").sum().cast(pl.Int64),
         pl.len().cast(pl.Int64).alias("pairs"))
 
@@ -282,14 +291,15 @@ def cluster_ratio_parts(per_unit: pl.LazyFrame, keys: list[str], totals: list[st
     run's ratios and intervals (Chan et al.'s formula, as stable as two passes).
     ``sums``: other columns added up."""
     n = pl.col("hands").cast(pl.Float64)
-    dn = n - n.mean()
+    dn = n - n.mean()  # counts: whole numbers, whose sum is exact in any order
     aggs = [pl.col("hands").sum().cast(pl.Int64), pl.len().cast(pl.Int64).alias(units),
-            *[pl.col(column).sum() for column in sums], (dn * dn).sum().alias("__cnn")]
+            *[pl.col(column).sum() for column in sums], ordered_sum(dn * dn).alias("__cnn")]
     for column in totals:
         y = pl.col(column).cast(pl.Float64)
-        dy = y - y.mean()
-        aggs += [y.sum().alias(f"{column}__y"), (dy * dy).sum().alias(f"{column}__cyy"),
-                 (dy * dn).sum().alias(f"{column}__cyn")]
+        dy = y - ordered_mean(y)
+        aggs += [ordered_sum(y).alias(f"{column}__y"),
+                 ordered_sum(dy * dy).alias(f"{column}__cyy"),
+                 ordered_sum(dy * dn).alias(f"{column}__cyn")]
     return per_unit.group_by(keys).agg(*aggs)
 
 
@@ -306,14 +316,14 @@ def cluster_ratio_of(parts: pl.LazyFrame, keys: list[str], totals: dict[str, str
     k_i, n_i = pl.col(units).cast(pl.Float64), pl.col("hands").cast(pl.Float64)
     k, total = k_i.sum(), n_i.sum()
     dn = n_i / k_i - total / k  # each part's mean count off the whole run's
-    cnn = pl.col("__cnn").sum() + (k_i * dn * dn).sum()
+    cnn = ordered_sum(pl.col("__cnn")) + ordered_sum(k_i * dn * dn)
     aggs = [pl.col("hands").sum(), pl.col(units).sum(), *[pl.col(c).sum() for c in sums]]
     for column, name in totals.items():
         y_i = pl.col(f"{column}__y")
-        dy = y_i / k_i - y_i.sum() / k
-        cyy = pl.col(f"{column}__cyy").sum() + (k_i * dy * dy).sum()
-        cyn = pl.col(f"{column}__cyn").sum() + (k_i * dy * dn).sum()
-        ratio = y_i.sum() / total
+        dy = y_i / k_i - ordered_sum(y_i) / k
+        cyy = ordered_sum(pl.col(f"{column}__cyy")) + ordered_sum(k_i * dy * dy)
+        cyn = ordered_sum(pl.col(f"{column}__cyn")) + ordered_sum(k_i * dy * dn)
+        ratio = ordered_sum(y_i) / total
         # sum over units of (y - R n)^2, from the co-moments (the means' term is 0 at R)
         residuals = (cyy - 2 * ratio * cyn + ratio * ratio * cnn).clip(lower_bound=0.0)
         se = (k / (k - 1) * residuals).sqrt() / total

@@ -35,7 +35,12 @@ from __future__ import annotations
 import polars as pl
 
 from whist_sim.reports.analyses import position_role
-from whist_sim.reports.stats import ratio_aggs, with_rate_bounds, with_ratio_interval
+from whist_sim.reports.stats import (
+    ordered_sums,
+    ratio_aggs,
+    with_rate_bounds,
+    with_ratio_interval,
+)
 
 ALL = "all"
 """``table`` of the rows pooling every table size."""
@@ -88,7 +93,8 @@ def _units(rows: pl.LazyFrame, keys: list[str], sums: dict[str, pl.Expr]) -> pl.
     return (
         rows.select(*keys, UNIT, **sums)  # row by row first, so literals broadcast
         .group_by([*keys, UNIT])
-        .agg(pl.col(*sums).sum())
+        .agg(*ordered_sums(list(sums)))
+        .select(*keys, UNIT, *sums)
     )
 
 
@@ -126,7 +132,7 @@ def _pool(
     return (
         per_unit.group_by(keys)
         .agg(
-            *[pl.col(name).sum() for name in sums],
+            *ordered_sums(sums),
             pl.len().cast(pl.Int64).alias("deals"),
             *[agg for name, (y, n) in ratios.items()
               for agg in ratio_aggs(name, where(y, n), where(n, n))],

@@ -31,6 +31,7 @@ from whist_sim.reports import finishing
 from whist_sim.reports.document import Section, Table, column, fmt, interval, table_of
 from whist_sim.reports.plots import plot_ratings
 from whist_sim.reports.rating_notes import rating_notes
+from whist_sim.reports.stats import ordered_sum
 from whist_sim.store import RunFolder
 
 TITLE = "Ratings (finishing order)"
@@ -215,7 +216,7 @@ def predicted_vs_observed(ratings: pl.DataFrame, observed: pl.DataFrame,
     predicted = (
         pl.DataFrame(rows, schema=schema)
         .group_by("strategy", "players")
-        .agg((pl.col("expected").sum() / pl.col("seats").sum()).alias("predicted"))
+        .agg((ordered_sum(pl.col("expected")) / pl.col("seats").sum()).alias("predicted"))
     )
     return observed.join(predicted, on=["strategy", "players"], how="left").sort(
         "players", "strategy")

@@ -13,6 +13,7 @@ reports need both: Polars expressions (used inside the lazy chains of
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -20,6 +21,7 @@ import choix
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+import polars.selectors as cs
 from scipy import stats as sps
 
 from whist_sim.inference.estimate import wilson_bounds
@@ -59,6 +61,54 @@ FLAT = 1e-12
 shares made of a few hands is far larger, or exactly zero)."""
 
 
+# -- sums in one order ------------------------------------------------------------------
+#
+# A sum of fractions taken in another order can differ in its last bit, and a report's CSV
+# tables carry every bit. The order a group's rows reach ``sum()``, ``mean()`` or ``std()``
+# is whatever order they were stored in (which task was committed first) or another
+# group-by's threads produced them in: two builds of one report wrote
+# ``3.5082042940200724`` and ``3.508204294020072``. Sorting the frame first does not help:
+# Polars' optimiser drops a sort before an aggregation it takes for order-free, as it
+# takes a sum. These add the values up in order of value, the order that is the same
+# whatever the rows' order, as a cumulative sum that the optimiser must keep in order.
+# Use them wherever a report adds up values that are not whole numbers (pair means,
+# deviations from a mean, products of them); a sum of whole numbers (wins, points,
+# counts, a run's own tables) is exact in any order and needs none of this.
+
+
+def ordered_sum(values: pl.Expr) -> pl.Expr:
+    """``values.sum()``, added up in order of value: the same bits in any order of rows.
+    Nulls are skipped, and a sum of none is 0, as ``sum()``'s."""
+    return values.drop_nulls().sort().cum_sum().last().fill_null(0)
+
+
+def ordered_sums(names: Sequence[str]) -> list[pl.Expr]:
+    """``pl.col(*names).sum()``, the columns of fractions among them added up by
+    :func:`ordered_sum` and those of whole numbers as they are (exact in any order, and
+    not worth a sort). The sums come out fractions first: select them in the order
+    wanted."""
+    chosen = cs.by_name(*names)
+    return [ordered_sum(chosen & cs.float()), (chosen - cs.float()).sum()]
+
+
+def ordered_mean(values: pl.Expr) -> pl.Expr:
+    """``values.mean()`` from :func:`ordered_sum` (null where every value is null)."""
+    count = values.count()
+    return pl.when(count > 0).then(ordered_sum(values) / count)
+
+
+def ordered_squares(values: pl.Expr) -> pl.Expr:
+    """The sum of squared deviations of ``values`` from their :func:`ordered_mean`."""
+    return ordered_sum((values - ordered_mean(values)) ** 2)
+
+
+def ordered_std(values: pl.Expr) -> pl.Expr:
+    """``values.std()`` (one degree of freedom off) from :func:`ordered_squares` (null
+    with fewer than two values)."""
+    count = values.count()
+    return pl.when(count > 1).then((ordered_squares(values) / (count - 1)).sqrt())
+
+
 # -- means over units -------------------------------------------------------------------
 
 
@@ -86,8 +136,8 @@ def mean_ci_aggs(column: str, name: str | None = None) -> list[pl.Expr]:
     """
     name = name or column
     return [
-        pl.col(column).mean().alias(name),
-        pl.col(column).std().alias(f"{name}_sd"),
+        ordered_mean(pl.col(column)).alias(name),
+        ordered_std(pl.col(column)).alias(f"{name}_sd"),
     ]
 
 
@@ -204,10 +254,10 @@ def ratio_aggs(name: str, y: pl.Expr, n: pl.Expr) -> list[pl.Expr]:
     ratios, every hand or contract weighs the same, and unlike a t-interval over
     hands, hands that share a duplicate set are not taken as independent.
     """
-    total = n.sum().cast(pl.Float64)
-    ratio = y.sum().cast(pl.Float64) / total
+    total = n.sum().cast(pl.Float64)  # a count: whole numbers add up exactly
+    ratio = ordered_sum(y).cast(pl.Float64) / total
     k = n.len().cast(pl.Float64)
-    residuals = ((y.cast(pl.Float64) - ratio * n.cast(pl.Float64)) ** 2).sum()
+    residuals = ordered_sum((y.cast(pl.Float64) - ratio * n.cast(pl.Float64)) ** 2)
     return [
         ratio.alias(name),
         ((k / (k - 1) * residuals).sqrt() / total).alias(f"{name}_se"),

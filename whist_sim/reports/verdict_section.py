@@ -60,7 +60,7 @@ from whist_sim.reports.multiplicity import (
     score_p_value,
 )
 from whist_sim.reports.rating_notes import gauntlet_candidates
-from whist_sim.reports.stats import FLAT, t_interval
+from whist_sim.reports.stats import FLAT, ordered_sum, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.store.folder import RUN_FILE
 from whist_sim.store.lock import live_writer, shown_status
@@ -729,7 +729,7 @@ def _knockout(ranges: DealRanges, duel: bool = False
     # at one size that is the share's order; averaging the sizes' shares instead weighed a
     # size of 120 player-games as much as one of 1,000 and ignored their fair shares
     by_name = shares.with_columns(expected=shares["seat_games"] * shares["fair"]) \
-        .group_by("strategy").agg(pl.col("won").sum(), pl.col("expected").sum())
+        .group_by("strategy").agg(pl.col("won").sum(), ordered_sum(pl.col("expected")))
     of_fair = {row["strategy"]: row["won"] / row["expected"] for row in by_name.iter_rows(
         named=True) if row["expected"] > 0}
     ranked = sorted(best, key=lambda n: (-of_fair.get(n, 0.0), n))
