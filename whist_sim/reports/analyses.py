@@ -49,6 +49,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from whist_sim.reports.stats import (
+    gathered_in_value_order,
     mean_ci_aggs,
     ordered_mean,
     ordered_squares,
@@ -145,10 +146,12 @@ def deal_means(per_pair: pl.LazyFrame, keys: Iterable[str], means: Iterable[str]
     one deal index play the same cards, so a strategy that meets them in several line-ups
     (three or more entrants) has correlated pairs there (a probe measured intervals over
     the pairs themselves 1.2-1.3 times too narrow in Solo Whist with five entrants)."""
-    return per_pair.group_by(["deal", *keys]).agg(
+    means = list(means)
+    return gathered_in_value_order(
+        per_pair, ["deal", *keys], means,
         pl.col("hands").sum(), *[pl.col(column).sum() for column in sums],
         pl.len().cast(pl.Int64).alias("pairs"),
-        *[ordered_mean(pl.col(column)).alias(column) for column in means])
+    ).with_columns(pl.col(column).list.mean() for column in means)
 
 
 def deal_totals(per_set: pl.LazyFrame, keys: Iterable[str], totals: Iterable[str]
@@ -157,9 +160,10 @@ def deal_totals(per_set: pl.LazyFrame, keys: Iterable[str], totals: Iterable[str
     summed and ``sets`` counted. The cluster of a pooled ratio (``stats.ratio_aggs``):
     the line-ups of one deal index share its cards, so with more entrants than seats (or
     several Minnesota partnerships) a strategy's sets there are not independent."""
-    return per_set.group_by(["deal", *keys]).agg(
-        *[ordered_sum(pl.col(column)).alias(column) for column in totals],
-        pl.len().cast(pl.Int64).alias("sets"))
+    totals = list(totals)
+    return gathered_in_value_order(
+        per_set, ["deal", *keys], totals, pl.len().cast(pl.Int64).alias("sets"),
+    ).with_columns(pl.col(column).list.sum() for column in totals)
 
 
 def over_pairs_of(
@@ -251,12 +255,13 @@ def standings_deals(per_pair: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame | pl.
     standings' unit: an entrant's line-ups of one deal index play the same cards, so
     its pairs there are not independent (a probe measured intervals over pairs 1.2-1.3
     times too narrow in Solo Whist with five entrants)."""
-    return per_pair.group_by(["deal", "strategy"]).agg(
-        pl.col("hands").sum(),
-        *[ordered_sum(pl.col(column) * pl.col("hands")).alias(column)
-          for column in STANDINGS_MEANS],
-        pl.col("forfeits").sum().cast(pl.Int64),
-        pl.len().cast(pl.Int64).alias("pairs"))
+    totals = per_pair.with_columns(pl.col(column) * pl.col("hands")
+                                   for column in STANDINGS_MEANS)
+    return gathered_in_value_order(
+        totals, ["deal", "strategy"], list(STANDINGS_MEANS),
+        pl.col("hands").sum(), pl.col("forfeits").sum().cast(pl.Int64),
+        pl.len().cast(pl.Int64).alias("pairs"),
+    ).with_columns(pl.col(column).list.sum() for column in STANDINGS_MEANS)
 
 
 def standings_parts(seats: pl.LazyFrame) -> pl.LazyFrame:
