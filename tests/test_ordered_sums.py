@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from whist_sim.reports.stats import (
+    gathered_in_value_order,
     ordered_mean,
     ordered_squares,
     ordered_std,
@@ -93,3 +94,39 @@ def test_the_optimiser_keeps_the_order_of_a_sum_under_another_group_by():
     first = two_stages(rows)
     for seed in range(3):
         assert two_stages(rows.sample(fraction=1.0, shuffle=True, seed=seed)).equals(first)
+
+
+def test_lists_gathered_in_value_order_sum_to_the_same_bits_under_another_sort():
+    """Many small groups of fractions (a deal index's pairs, several line-ups each), their
+    lists summed and averaged, then aggregated again under a sort of the outer frame (which
+    let Polars drop an inner sort before a plain sum): the same bits for any order of the
+    rows, and the sums and means of the values."""
+    rng = np.random.default_rng(11)
+    rows = pl.DataFrame({"deal": rng.integers(0, 300, 3000),
+                         "strategy": rng.integers(0, 2, 3000),
+                         "x": rng.random(3000) / 3, "hands": rng.integers(1, 4, 3000)})
+
+    def per_deal(frame: pl.DataFrame) -> pl.LazyFrame:
+        return gathered_in_value_order(
+            frame.lazy(), ["deal", "strategy"], ["x"], pl.col("hands").sum(),
+            pl.len().alias("pairs"),
+        ).with_columns(total=pl.col("x").list.sum(), mean=pl.col("x").list.mean())
+
+    def outer(frame: pl.DataFrame) -> pl.DataFrame:
+        return (per_deal(frame).sort("deal", "strategy").group_by("strategy")
+                .agg(ordered_sum(pl.col("mean")).alias("means"),
+                     ordered_sum(pl.col("total")).alias("totals"))
+                .sort("strategy").collect())
+
+    inner = per_deal(rows).drop("x").sort("deal", "strategy").collect()
+    assert inner["pairs"].max() >= 3  # groups whose sum depends on the order
+    expected = rows.group_by("deal", "strategy").agg(
+        pl.col("x").sum().alias("total"), pl.col("x").mean().alias("mean")
+    ).sort("deal", "strategy")
+    assert np.allclose(inner["total"], expected["total"], rtol=1e-14, atol=0)
+    assert np.allclose(inner["mean"], expected["mean"], rtol=1e-14, atol=0)
+    first = outer(rows)
+    for seed in range(3):
+        shuffled = rows.sample(fraction=1.0, shuffle=True, seed=seed)
+        assert per_deal(shuffled).drop("x").sort("deal", "strategy").collect().equals(inner)
+        assert outer(shuffled).equals(first)
