@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from tests.plugins.held import HOLD_AFTER
 from tests.tournament_helpers import (
     SORT_KEYS,
     assert_same_rows,
@@ -158,12 +159,13 @@ def test_on_error_abort_stops_the_run_with_the_error(tmp_path, ray_cluster):
     assert "deliberate failure" in meta["error"]
 
 
-def _start_cli_run(config: Path, out: Path) -> subprocess.Popen:
+def _start_cli_run(config: Path, out: Path, env: dict[str, str] | None = None
+                   ) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "whist_sim", "run", str(config), "--out", str(out),
          "--workers", "2", "--no-progress"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, env={**os.environ, **(env or {})},
     )
 
 
@@ -187,11 +189,17 @@ def _kill_group(process: subprocess.Popen) -> None:
 @pytest.mark.parametrize("how", ["kill -9", "ctrl-c", "sigterm"])
 def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cluster, how):
     """SIGTERM, what a scheduler, systemd or docker stop sends, stops a run as Ctrl-C does
-    (Ray's own handler printed a crash report and left the run "running")."""
-    body = quick_config(deals=60, per_task=2)
+    (Ray's own handler printed a crash report and left the run "running").
+
+    The interrupted run's workers hold once each has begun twelve of ``held``'s hands
+    (tests/plugins/held.py; three tasks, so three units at least even on one worker): the
+    run cannot end before the signal, whatever the load (under two test processes it once
+    did). A decision may take an hour, so the held ones never forfeit on time."""
+    body = quick_config(deals=60, per_task=2, extra="time_limit = 3600").replace(
+        'use = "random"\n\n', 'use = "tests.plugins.held:Held"\nlabel = "held"\n\n', 1)
     config = write_config(tmp_path, body)
     out = tmp_path / "interrupted"
-    process = _start_cli_run(config, out)
+    process = _start_cli_run(config, out, env={HOLD_AFTER: "12"})
     try:
         _wait_for_units(out, 3)
         if how == "kill -9":
