@@ -9,12 +9,13 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from tests.plugins.held import HOLD_AFTER
+from tests.plugins.held import HOLD_AFTER, HOLD_NOTES
 from tests.tournament_helpers import (
     SORT_KEYS,
     assert_same_rows,
@@ -170,14 +171,35 @@ def _start_cli_run(config: Path, out: Path, env: dict[str, str] | None = None
 
 
 def _wait_for_units(out: Path, count: int, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def enough() -> bool:
         data = out / "data" / "deals"
         units = [p for p in data.iterdir() if p.name.startswith("task-")] if data.is_dir() else []
-        if len(units) >= count:
+        return len(units) >= count
+
+    _wait_for(enough, f"{count} task units in {out}", timeout)
+
+
+def _wait_for(done: Callable[[], bool], what: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if done():
             return
         time.sleep(0.05)
-    raise AssertionError(f"no {count} task units in {out} after {timeout} s")
+    raise AssertionError(f"no {what} after {timeout} s")
+
+
+def _stopped(process: subprocess.Popen, timeout: float = 60) -> tuple[str, str]:
+    """The output of a run told to stop; one still running after ``timeout`` is made to
+    print where each of its threads is (SIGABRT, with PYTHONFAULTHANDLER set) for the
+    failure's message. Once, under two test processes, a run did not stop within 60 s of
+    a Ctrl-C, and nothing said where it waited."""
+    try:
+        return process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, stderr = process.communicate(timeout=30)
+        raise AssertionError(f"the run did not stop within {timeout} s; its threads:\n"
+                             f"{stderr[-6000:]}") from None
 
 
 def _kill_group(process: subprocess.Popen) -> None:
@@ -191,23 +213,32 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
     """SIGTERM, what a scheduler, systemd or docker stop sends, stops a run as Ctrl-C does
     (Ray's own handler printed a crash report and left the run "running").
 
-    The interrupted run's workers hold once each has begun twelve of ``held``'s hands
-    (tests/plugins/held.py; three tasks, so three units at least even on one worker): the
-    run cannot end before the signal, whatever the load (under two test processes it once
-    did). A decision may take an hour, so the held ones never forfeit on time."""
-    body = quick_config(deals=60, per_task=2, extra="time_limit = 3600").replace(
-        'use = "random"\n\n', 'use = "tests.plugins.held:Held"\nlabel = "held"\n\n', 1)
+    Both random entrants are ``Held`` (tests/plugins/held.py): once a worker has begun
+    sixteen of their seat-hands (two tasks at least, so two units even on one worker) it
+    waits in a decision until the run is stopped. The signal is sent once both workers
+    hold: the run cannot end before it, whatever the load (under two test processes it
+    once did), and it lands while every worker is deep in a decision (a Ctrl-C then did
+    nothing until a task ended). A decision may take an hour here, so the held ones never
+    forfeit on time."""
+    held = 'use = "tests.plugins.held:Held"\nlabel = '
+    body = (quick_config(deals=60, per_task=2, extra="time_limit = 3600")
+            .replace('use = "random"\n\n', f'{held}"held"\n\n', 1)
+            .replace('use = "random"\nlabel = ', held, 1))
     config = write_config(tmp_path, body)
     out = tmp_path / "interrupted"
-    process = _start_cli_run(config, out, env={HOLD_AFTER: "12"})
+    notes = tmp_path / "holding"
+    notes.mkdir()
+    process = _start_cli_run(config, out, env={HOLD_AFTER: "16", HOLD_NOTES: str(notes),
+                                               "PYTHONFAULTHANDLER": "1"})
     try:
-        _wait_for_units(out, 3)
+        _wait_for_units(out, 2)
+        _wait_for(lambda: len(list(notes.iterdir())) == 2, "both workers holding")
         if how == "kill -9":
             process.kill()
             process.wait(timeout=30)
         else:
             process.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
-            stdout, stderr = process.communicate(timeout=60)
+            stdout, stderr = _stopped(process)
             assert process.returncode == 130, f"{stdout}\n{stderr}"
             assert f"whist-sim run --resume {out}" in stdout
             assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
