@@ -1,4 +1,8 @@
-"""Shared fixtures: one embedded Ray for the whole test session, on a loopback address."""
+"""Shared fixtures: one embedded Ray a test process, on a loopback address.
+
+The suite runs in one process a core (pytest-xdist, pyproject.toml): each process that
+runs a test on Ray starts a Ray of its own, on 127.0.0.2 like every embedded run; Ray
+gives each its own ports."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def ray_cluster():
-    """An embedded Ray (127.0.0.2, 2 CPUs) shared by the tournament tests."""
+    """An embedded Ray (127.0.0.2, 2 CPUs) shared by this process's tournament tests."""
     from whist_sim.tournament.cluster import ray_session
 
     os.chdir(ROOT)  # workers import tests.plugins from the repository root
