@@ -367,7 +367,7 @@ from whist_sim.cli import main
 main()
 """
 
-MAX_DRIVER_KB = 400 * 1024
+MAX_GROWTH_KB = 64 * 1024  # what a plan of 10**9 deals may add to the driver's peak
 
 
 def _peak_rss_kb(pid: int) -> int:
@@ -386,17 +386,12 @@ def _peak_rss_kb(pid: int) -> int:
 TWO_ENTRANTS = BILLION[:BILLION.index('[[strategies]]\nuse = "random"\nlabel')]
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
-@pytest.mark.slow
-@pytest.mark.parametrize(("body", "lineups"), [(BILLION, 3), (TWO_ENTRANTS, 1)],
-                         ids=["round robin", "two entrants (a verdict)"])
-def test_a_billion_deals_plan_and_start_in_small_memory(tmp_path, body, lineups):
-    """The driver of a 10**9-deal run validates, plans, and commits tasks in process with
-    its peak memory far below what a list of its 6 * 10**8 tasks would take (the old
-    driver passed 1.5 GB within 5 s and was killed at 3 GB). Two entrants too: their
-    verdict's pair values took 8 bytes per planned deal before the first hand (8 GB)."""
-    config = write_config(tmp_path, body)
-    script = COUNTING_RUN.format(config=str(config), out=str(tmp_path / "run"))
+def _driver_after_three_commits(folder: Path, body: str) -> tuple[int, float]:
+    """Run ``body`` in process in a child driver until it has committed three tasks: its
+    peak resident memory then (kB) and the seconds it took."""
+    folder.mkdir()
+    config = write_config(folder, body)
+    script = COUNTING_RUN.format(config=str(config), out=str(folder / "run"))
     started = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, text=True)
@@ -414,11 +409,32 @@ def test_a_billion_deals_plan_and_start_in_small_memory(tmp_path, body, lineups)
         child.kill()
         child.wait()
         child.stdout.close()
-    seconds = time.perf_counter() - started
-    assert committed == 3, "the run did not commit three tasks in 120 s"
-    assert peak_kb < MAX_DRIVER_KB, f"peak RSS {peak_kb / 1024:.0f} MB"
+    assert committed == 3, f"the run in {folder} did not commit three tasks in 120 s"
+    return peak_kb, time.perf_counter() - started
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+@pytest.mark.slow
+@pytest.mark.parametrize(("body", "lineups"), [(BILLION, 3), (TWO_ENTRANTS, 1)],
+                         ids=["round robin", "two entrants (a verdict)"])
+def test_a_billion_deals_plan_and_start_in_small_memory(tmp_path, body, lineups):
+    """The driver of a 10**9-deal run validates, plans, and commits tasks in process with
+    its peak memory no higher than a 1,000-deal run's, far below what a list of its
+    6 * 10**8 tasks would take (the old driver passed 1.5 GB within 5 s and was killed at
+    3 GB). Two entrants too: their verdict's pair values took 8 bytes per planned deal
+    before the first hand (8 GB).
+
+    Measured against the small run, not against a fixed figure: a clean clone's first
+    run compiles the numba kernels (none are cached yet), which took its peak from 357 MB
+    to 423 MB, past the 400 MB this test once asserted. The small run goes first, so it
+    is the one that compiles."""
+    small_kb, _ = _driver_after_three_commits(
+        tmp_path / "small", body.replace("deals = 1_000_000_000", "deals = 1_000"))
+    peak_kb, seconds = _driver_after_three_commits(tmp_path / "billion", body)
+    assert peak_kb < small_kb + MAX_GROWTH_KB, (
+        f"peak RSS {peak_kb / 1024:.0f} MB, {small_kb / 1024:.0f} MB at 1,000 deals")
     assert seconds < 60
-    plan = json.loads((tmp_path / "run" / "run.json").read_text())["plan"]
+    plan = json.loads((tmp_path / "billion" / "run" / "run.json").read_text())["plan"]
     assert plan["tasks"] == lineups * 10**9 // 5
 
 
