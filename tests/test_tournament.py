@@ -217,9 +217,8 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
     sixteen of their seat-hands (two tasks at least, so two units even on one worker) it
     waits in a decision until the run is stopped. The signal is sent once both workers
     hold: the run cannot end before it, whatever the load (under two test processes it
-    once did), and it lands while every worker is deep in a decision (a Ctrl-C then did
-    nothing until a task ended). A decision may take an hour here, so the held ones never
-    forfeit on time."""
+    once did), and it lands while every worker is deep in a decision, which must not delay
+    the stop. A decision may take an hour here, so the held ones never forfeit on time."""
     held = 'use = "tests.plugins.held:Held"\nlabel = '
     body = (quick_config(deals=60, per_task=2, extra="time_limit = 3600")
             .replace('use = "random"\n\n', f'{held}"held"\n\n', 1)
@@ -232,7 +231,7 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
                                                "PYTHONFAULTHANDLER": "1"})
     try:
         _wait_for_units(out, 2)
-        _wait_for(lambda: len(list(notes.iterdir())) == 2, "both workers holding")
+        _wait_for(lambda: len(list(notes.iterdir())) >= 2, "both workers holding")
         if how == "kill -9":
             process.kill()
             process.wait(timeout=30)
