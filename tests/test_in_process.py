@@ -8,6 +8,7 @@ ends the process.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -103,6 +104,53 @@ def test_the_timing_sample_plays_deals_of_its_own_not_the_plans(tmp_path, monkey
     seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
     runner._seconds_per_item(config, seats, [0, 1, 2])
     assert seeds and config.tournament.seed not in seeds
+
+
+def test_no_two_passes_of_the_timing_sample_play_the_same_deal(tmp_path, monkeypatch):
+    """A bot process is never dealt a hand twice (``protocol.process_strategy``): when
+    every pass of the sample replayed the plan's first deals from one seed, each pass
+    started every bot afresh, so a bot's start-up (about 0.6 s) was timed as play, and a
+    run of three isolated entrants was cut into tasks of one item (160 tasks for 40
+    deals). Each pass deals from a seed of its own."""
+    import time
+
+    config = _config(tmp_path, quick_config(deals=10))
+    real = runner.play_task
+    seeds = []
+
+    def recorded(spec):
+        seeds.append(spec.root_seed)
+        if len(seeds) == 1:
+            time.sleep(runner.SAMPLE_SECONDS)  # the process's one-time cost: timed again
+        return real(spec)
+
+    monkeypatch.setattr(runner, "play_task", recorded)
+    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
+    runner._seconds_per_item(config, seats, [0, 1, 2])
+    assert len(seeds) >= 3, "timed again, then tasks of more items: three passes at least"
+    assert len(set(seeds)) == len(seeds), seeds
+    assert config.tournament.seed not in seeds
+
+
+def test_the_timing_samples_first_pass_starts_every_line_ups_bots(tmp_path, monkeypatch):
+    """With an isolated entrant, the pass that is not timed (the supervised child's
+    start-up) plays the first deal of every line-up, so that each line-up's bot processes
+    are started before any pass is timed: a gauntlet whose first line-up had no bot timed
+    three bots' start-ups (5.3 s) as four items' play and cut its run into tasks of one."""
+    body = quick_config(deals=10).replace('label = "random_b"',
+                                          'label = "random_b"\nisolate = true')
+    config = _config(tmp_path, body)
+    real = runner.play_task
+    sizes = []
+
+    def recorded(spec):
+        sizes.append(len(spec.plan.task_items(spec.task)))
+        return real(dataclasses.replace(spec, bots={}))  # played in process: no bot started
+
+    monkeypatch.setattr(runner, "play_task", recorded)
+    runner._seconds_per_item(config, config.lineups(), config.played_pairings())
+    assert sizes[0] == len(config.played_pairings()) == 3, sizes
+    assert len(sizes) >= 2, "then the timed passes"
 
 
 def test_long_run_goes_to_ray(tmp_path, no_ray_yet):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import platform
@@ -1130,12 +1131,16 @@ def _seconds_per_item(
     supervisor = None if trusted else Supervisor()
     play = play_task if supervisor is None else supervisor.play
 
-    # deals of a seed of their own, not the plan's: a bot must not meet a scored deal
-    # before it is scored (two processes of one entrant could pass each other its cards)
-    sample_seed = derive_seed(config.tournament.seed, "timing sample")
+    passes = itertools.count()
 
     def timed(size: int) -> float:
         plan = Plan(len(played), config.tournament.deals, size)
+        # deals of a seed of their own, not the plan's: a bot must not meet a scored deal
+        # before it is scored (two processes of one entrant could pass each other its
+        # cards); and a seed a pass, as a bot process is never dealt a hand twice: passes
+        # that replayed the same deals started every bot afresh each time, timed its
+        # start-up as play and cut a run of bots into tasks of one item
+        sample_seed = derive_seed(config.tournament.seed, "timing sample", next(passes))
         # forfeit: a strategy failing on a sample deal, which the run never plays, must
         # not stop the run under on_error = "abort" before it has a folder (it did)
         spec = dataclasses.replace(_spec(config, plan, lineups, played, 0,
@@ -1145,9 +1150,13 @@ def _seconds_per_item(
         play(spec)
         return time.perf_counter() - started
 
+    bots = any(entry.isolated for entry in config.strategies)
     try:
-        if supervisor is not None:
-            timed(1)  # the child's start-up is not play
+        if supervisor is not None or bots:
+            # not timed: the child's start-up, and every line-up's bot processes (deal 0 of
+            # each line-up starts them): starting a bot is not play, and a run's pool of
+            # bot processes is started once, not once a task
+            timed(len(played) if bots else 1)
         first = max(timed(1), 1e-6)
         if SAMPLE_SECONDS / 4 <= first < IN_PROCESS_SECONDS and items > 1:
             # the first item also paid what a process pays once (imports, numba
