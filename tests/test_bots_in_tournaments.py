@@ -76,16 +76,20 @@ EXTERNAL = (f'use = "process"\ncommand = ["{sys.executable}", "{BOTS}/python_heu
             f'use = "process"\ncommand = ["{sys.executable}", "{BOTS}/python_random_bot.py"]')
 
 
-@pytest.mark.parametrize("game", ["german_whist", "solo_whist"])
+@pytest.mark.parametrize(("game", "ways"), [("german_whist", (ISOLATED, EXTERNAL)),
+                                           ("solo_whist", (EXTERNAL,))])
 @pytest.mark.slow
-def test_in_process_isolated_and_external_give_the_same_rows(tmp_path, game):
+def test_in_process_isolated_and_external_give_the_same_rows(tmp_path, game, ways):
+    """Solo Whist is played one way behind the protocol, as an external program: how an
+    entrant comes to be behind it (``isolate = true`` or ``use = "process"``) is the
+    config's, not the game's, and German Whist plays both. Each run of Solo's two seats
+    a bot starts some 38 processes (none is dealt a hand twice): 17 s a way."""
     _, here = _play(tmp_path, "here", *IN_PROCESS, game=game)
-    _, isolated = _play(tmp_path, "isolated", *ISOLATED, game=game)
-    _, external = _play(tmp_path, "external", *EXTERNAL, game=game)
     rows = run_rows(here.path)
     assert (rows["deals"]["status"] == "ok").all()
-    assert_same_rows(rows, run_rows(isolated.path))
-    assert_same_rows(rows, run_rows(external.path))
+    for number, way in enumerate(ways):
+        _, behind = _play(tmp_path, f"way{number}", *way, game=game)
+        assert_same_rows(rows, run_rows(behind.path))
 
 
 @pytest.fixture(scope="module")

@@ -62,8 +62,11 @@ def test_the_measured_bytes_per_hand_cover_what_the_run_writes(tmp_path, monkeyp
 
 def _on_disk(folder: Path) -> int:
     """Bytes ``folder``'s files take on disk, a hard-linked file (``data/``) counted once."""
-    blocks = {(s.st_dev, s.st_ino): s.st_blocks for s in
-              (path.stat() for path in folder.rglob("*") if path.is_file())}
+    blocks = {}
+    for top, _, names in os.walk(folder):  # not Path.rglob: measured before each of the
+        for name in names:                 # run's 460 writes, it took 29 of the test's 40 s
+            found = os.lstat(os.path.join(top, name))
+            blocks[(found.st_dev, found.st_ino)] = found.st_blocks
     return sum(blocks.values()) * 512
 
 
