@@ -700,6 +700,35 @@ def test_a_bots_stderr_is_in_no_file_another_bot_could_read(tmp_path, monkeypatc
         close_bots()
 
 
+def test_a_task_says_how_long_its_bots_took_to_start(tmp_path):
+    """What the run's timing sample takes off the time a deal takes: a worker starts a
+    bot's processes once, not once a deal (``TaskResult.bot_start_seconds``)."""
+    from whist_sim.tournament.bots import BotEntry, close_bots
+    from whist_sim.tournament.schedule import Plan
+    from whist_sim.tournament.worker import TaskSpec, play_task
+
+    slow = random_bot_after(tmp_path / "slow.sh", "sleep 0.3")
+    lineup = [("slow", "random")]
+    strategies = {"slow": ("process", {}), "random": ("random", {})}
+
+    def task(bots):
+        return play_task(TaskSpec(0, "german_whist", {}, None, 5, Plan(1, 2, 2), lineup,
+                                  strategies if bots else {"slow": ("random", {}),
+                                                           "random": ("random", {})},
+                                  10.0, "forfeit", bots=bots))
+
+    try:
+        played = task({"slow": BotEntry(command=(str(slow),))})
+        # a process for each of the two seats it sits in (its two seatings), each asleep
+        # for 0.3 s before it starts, and a spare kept ready besides
+        assert played.bot_start_seconds >= 2 * 0.3, played.bot_start_seconds
+        assert played.bot_start_seconds < played.seconds
+        assert (pl.from_arrow(played.tables["deals"])["status"] == "ok").all()
+    finally:
+        close_bots()
+    assert task({}).bot_start_seconds == 0.0
+
+
 def test_a_strategy_refused_at_hello_is_known_from_the_reply_before_stderr_is_read():
     """A clean clone's suite: under load the engine read the hello's error reply before
     the thread draining stderr had the NOT_SERVED line, and the config only warned."""

@@ -8,7 +8,6 @@ ends the process.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
@@ -132,25 +131,26 @@ def test_no_two_passes_of_the_timing_sample_play_the_same_deal(tmp_path, monkeyp
     assert config.tournament.seed not in seeds
 
 
-def test_the_timing_samples_first_pass_starts_every_line_ups_bots(tmp_path, monkeypatch):
-    """With an isolated entrant, the pass that is not timed (the supervised child's
-    start-up) plays the first deal of every line-up, so that each line-up's bot processes
-    are started before any pass is timed: a gauntlet whose first line-up had no bot timed
-    three bots' start-ups (5.3 s) as four items' play and cut its run into tasks of one."""
-    body = quick_config(deals=10).replace('label = "random_b"',
-                                          'label = "random_b"\nisolate = true')
-    config = _config(tmp_path, body)
+def test_the_timing_sample_leaves_the_bots_start_ups_out(tmp_path, monkeypatch):
+    """A bot's processes start once a worker, not once a deal: timed as play, the start-ups
+    of three isolated entrants (5.3 s in a pass of four items) made a 40-deal run's tasks
+    one item each (160 tasks), where its items took 0.03 s each. A task says how long its
+    bots took to start (``TaskResult.bot_start_seconds``), and the sample takes it off."""
+    import time
+
+    config = _config(tmp_path, quick_config(deals=10))
     real = runner.play_task
-    sizes = []
 
-    def recorded(spec):
-        sizes.append(len(spec.plan.task_items(spec.task)))
-        return real(dataclasses.replace(spec, bots={}))  # played in process: no bot started
+    def starting_a_bot_each_pass(spec):
+        time.sleep(runner.SAMPLE_SECONDS / 2)  # a bot's start-up in this pass
+        result = real(spec)
+        result.bot_start_seconds += runner.SAMPLE_SECONDS / 2
+        return result
 
-    monkeypatch.setattr(runner, "play_task", recorded)
-    runner._seconds_per_item(config, config.lineups(), config.played_pairings())
-    assert sizes[0] == len(config.played_pairings()) == 3, sizes
-    assert len(sizes) >= 2, "then the timed passes"
+    monkeypatch.setattr(runner, "play_task", starting_a_bot_each_pass)
+    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
+    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    assert per_item < runner.SAMPLE_SECONDS / 10, per_item
 
 
 def test_long_run_goes_to_ray(tmp_path, no_ray_yet):

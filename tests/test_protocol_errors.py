@@ -257,6 +257,18 @@ def test_a_bot_that_never_says_hello_times_out_at_the_handshake(bad_bot):
     assert "flush stdout after each line" in str(caught.value)
 
 
+def test_the_time_spent_starting_processes_is_counted_failed_starts_included(bad_bot):
+    """``start_seconds``: what the run's timing sample takes off the time a deal takes."""
+    with ProcessStrategy(bad_bot("plays"), label="quick") as bot:
+        assert bot.start_seconds == 0.0
+        bot.start()
+        assert bot.start_seconds > 0.0
+    with ProcessStrategy(bad_bot("silent"), label="mute", handshake_timeout=0.3) as bot:
+        with pytest.raises(BotHandshakeError):
+            bot.start()
+        assert bot.start_seconds >= 0.3
+
+
 def test_a_hello_that_is_not_json_fails_the_handshake(bad_bot):
     command = bad_bot("hello_not_json")
     with pytest.raises(BotHandshakeError) as caught:

@@ -257,6 +257,10 @@ class ProcessStrategy:
         """Seconds they took, from writing ``decide`` to reading the whole ``action``."""
         self.exchange_log: list[float] | None = None
         """Set to a list to have each exchange's seconds appended (benchmarks)."""
+        self.start_seconds = 0.0
+        """Seconds spent starting processes and greeting them, failed starts included:
+        what a worker pays once a process, not once a deal (a run's timing sample leaves
+        it out of the time a deal takes)."""
         self._log = stderr_log if stderr_log is not None else LineLog(stderr_path, stderr_limit)
         self._transcript = None if transcript_path is None else LineLog(transcript_path, 1 << 30)
         self._seats: dict[int, _Seat] = {}
@@ -520,7 +524,15 @@ class ProcessStrategy:
             pools = [pool for pool in pools if pool]
 
     def _open(self, tag: str) -> _Seat:
-        """Start the command and complete the handshake, or raise the BotError that says why."""
+        """Start the command and complete the handshake, or raise the BotError that says why
+        (the time it takes is added to ``start_seconds``)."""
+        started = time.perf_counter()
+        try:
+            return self._start_and_greet(tag)
+        finally:
+            self.start_seconds += time.perf_counter() - started
+
+    def _start_and_greet(self, tag: str) -> _Seat:
         if self._cannot_start is not None:
             raise self._cannot_start
         try:

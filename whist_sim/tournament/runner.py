@@ -1138,8 +1138,7 @@ def _seconds_per_item(
         # deals of a seed of their own, not the plan's: a bot must not meet a scored deal
         # before it is scored (two processes of one entrant could pass each other its
         # cards); and a seed a pass, as a bot process is never dealt a hand twice: passes
-        # that replayed the same deals started every bot afresh each time, timed its
-        # start-up as play and cut a run of bots into tasks of one item
+        # that replayed the same deals started every bot's processes afresh each time
         sample_seed = derive_seed(config.tournament.seed, "timing sample", next(passes))
         # forfeit: a strategy failing on a sample deal, which the run never plays, must
         # not stop the run under on_error = "abort" before it has a folder (it did)
@@ -1147,16 +1146,14 @@ def _seconds_per_item(
                                          hidden=[] if out is None else [out]),
                                    root_seed=sample_seed, deal_set=None, on_error="forfeit")
         started = time.perf_counter()
-        play(spec)
-        return time.perf_counter() - started
+        result = play(spec)
+        # a bot's processes start once a worker, not once an item: timed as play, the
+        # start-ups of three isolated entrants (5.3 s) cut a run into tasks of one item
+        return time.perf_counter() - started - result.bot_start_seconds
 
-    bots = any(entry.isolated for entry in config.strategies)
     try:
-        if supervisor is not None or bots:
-            # not timed: the child's start-up, and every line-up's bot processes (deal 0 of
-            # each line-up starts them): starting a bot is not play, and a run's pool of
-            # bot processes is started once, not once a task
-            timed(len(played) if bots else 1)
+        if supervisor is not None:
+            timed(1)  # the child's start-up is not play
         first = max(timed(1), 1e-6)
         if SAMPLE_SECONDS / 4 <= first < IN_PROCESS_SECONDS and items > 1:
             # the first item also paid what a process pays once (imports, numba

@@ -108,6 +108,10 @@ class TaskResult:
     code: dict[str, dict[str, str]] = field(default_factory=dict)
     """The fingerprint of the code that played the task (``node_code.code_fingerprint``),
     which the driver compares with its own before it commits the task."""
+    bot_start_seconds: float = 0.0
+    """Seconds of ``seconds`` spent starting the bots' processes (``ProcessStrategy.
+    start_seconds``): a worker starts a bot's processes once, not once a deal, so the
+    run's timing sample leaves them out of the time a deal takes."""
 
 
 ERROR_TEXT_LIMIT = 2000
@@ -136,9 +140,12 @@ def play_task(
     games = {g.players: g for g in (make_game(spec.game, spec.variant, n) for n in sizes)}
     game = next(iter(games.values()))
     board = Table(monitor, spec.scripts, contain)
+    bots = {label: spec.bots[label].strategy(label, game, spec)
+            for label in spec.strategies if label in spec.bots}
+    bots_started = sum(bot.start_seconds for bot in bots.values())
     built = {
-        label: Entrant(label, index, spec.bots[label].strategy(label, game, spec)
-                       if label in spec.bots else build_strategy(use, params, game), board)
+        label: Entrant(label, index, bots[label] if label in bots
+                       else build_strategy(use, params, game), board)
         for index, (label, (use, params)) in enumerate(spec.strategies.items())
     }
     numbers = spec.pairing_ids or range(len(spec.lineups))
@@ -162,7 +169,7 @@ def play_task(
     # parameter files: hashing the entrants' code costs a process's first task about 0.4 s
     code = files if node == "local" else with_parameter_files(task_code(spec), files)
     return TaskResult(spec.task, arrow, deals_played, seconds, node, timed, output, errors,
-                      code)
+                      code, sum(bot.start_seconds for bot in bots.values()) - bots_started)
 
 
 def task_code(spec: TaskSpec) -> dict[str, dict[str, str]]:
