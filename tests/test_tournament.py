@@ -208,8 +208,22 @@ def _kill_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
+HELD = 'use = "tests.plugins.held:Held"\nlabel = '
+INTERRUPTED = (quick_config(deals=60, per_task=2, extra="time_limit = 3600")
+               .replace('use = "random"\n\n', f'{HELD}"held"\n\n', 1)
+               .replace('use = "random"\nlabel = ', HELD, 1))
+"""The run each way of interrupting stops: both random entrants ``Held``."""
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory, ray_cluster):
+    """The rows of ``INTERRUPTED`` played through, once for every way of interrupting it."""
+    return run_rows(_run(tmp_path_factory.mktemp("uninterrupted"), "reference", INTERRUPTED,
+                         workers=2).path)
+
+
 @pytest.mark.parametrize("how", ["kill -9", "ctrl-c", "sigterm"])
-def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cluster, how):
+def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, uninterrupted, how):
     """SIGTERM, what a scheduler, systemd or docker stop sends, stops a run as Ctrl-C does
     (Ray's own handler printed a crash report and left the run "running").
 
@@ -219,11 +233,7 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
     hold: the run cannot end before it, whatever the load (under two test processes it
     once did), and it lands while every worker is deep in a decision, which must not delay
     the stop. A decision may take an hour here, so the held ones never forfeit on time."""
-    held = 'use = "tests.plugins.held:Held"\nlabel = '
-    body = (quick_config(deals=60, per_task=2, extra="time_limit = 3600")
-            .replace('use = "random"\n\n', f'{held}"held"\n\n', 1)
-            .replace('use = "random"\nlabel = ', held, 1))
-    config = write_config(tmp_path, body)
+    config = write_config(tmp_path, INTERRUPTED)
     out = tmp_path / "interrupted"
     notes = tmp_path / "holding"
     notes.mkdir()
@@ -248,11 +258,10 @@ def test_resume_after_interruption_gives_the_uninterrupted_rows(tmp_path, ray_cl
     resumed = resume_tournament(out, workers=2, progress=False)
     assert resumed.status == "complete"
     assert resumed.tasks_run == 90 - len(done_before)
-    reference = _run(tmp_path, "reference", body, workers=2)
     rows = run_rows(out)
     assert rows["deals"].height == 360
     assert rows["deals"]["deal_key"].n_unique() == 360
-    assert_same_rows(rows, run_rows(reference.path))
+    assert_same_rows(rows, uninterrupted)
 
 
 SOLO = """
