@@ -106,6 +106,11 @@ plays in process by default: an embedded Ray takes about as long to start as it 
 SAMPLE_SECONDS = 1.0
 """Stop timing sample items after this long (slow strategies need only one or two)."""
 
+SAMPLE_WALL_SECONDS = 15.0
+"""Stop growing the sample's passes after this long on the clock, however little of it
+was play: the bots' start-ups are not timed as play, and each pass that reaches new
+line-ups starts their processes (a round robin of 17 bots has 136 line-ups)."""
+
 LIVE_SECONDS = 5.0
 """Print the live standings this often."""
 
@@ -1151,6 +1156,7 @@ def _seconds_per_item(
         # start-ups of three isolated entrants (5.3 s) cut a run into tasks of one item
         return time.perf_counter() - started - result.bot_start_seconds
 
+    sample_started = time.perf_counter()
     try:
         if supervisor is not None:
             timed(1)  # the child's start-up is not play
@@ -1163,7 +1169,8 @@ def _seconds_per_item(
         if first >= SAMPLE_SECONDS / 4 or items == 1:
             return first
         size, spent = 1, first
-        while spent < SAMPLE_SECONDS / 2 and size < items:
+        while (spent < SAMPLE_SECONDS / 2 and size < items
+               and time.perf_counter() - sample_started < SAMPLE_WALL_SECONDS):
             # at most four times the items a step: item 0 (the first line-up's deal 0)
             # says nothing of the other line-ups, and sizing one task from it alone made
             # the sample of a run with one slow plug-in its whole tournament (530 s)
