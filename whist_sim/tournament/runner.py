@@ -106,10 +106,11 @@ plays in process by default: an embedded Ray takes about as long to start as it 
 SAMPLE_SECONDS = 1.0
 """Stop timing sample items after this long (slow strategies need only one or two)."""
 
-SAMPLE_WALL_SECONDS = 15.0
-"""Stop growing the sample's passes after this long on the clock, however little of it
-was play: the bots' start-ups are not timed as play, and each pass that reaches new
-line-ups starts their processes (a round robin of 17 bots has 136 line-ups)."""
+SAMPLE_WALL_SECONDS = 10.0
+"""The sample plays no pass that would end past this long on the clock, start-ups
+included, however little of it was play: the bots' start-ups are not timed as play, and
+each pass that reaches new line-ups starts their processes (a round robin of six
+isolated entrants spent 13.5 s sampling its 15 line-ups)."""
 
 LIVE_SECONDS = 5.0
 """Print the live standings this often."""
@@ -1136,7 +1137,8 @@ def _seconds_per_item(
     supervisor = None if trusted else Supervisor()
     play = play_task if supervisor is None else supervisor.play
 
-    passes = itertools.count()
+    seeds = itertools.count()
+    passes: list[tuple[int, float, float]] = []  # items, seconds of play, of bots starting
 
     def timed(size: int) -> float:
         plan = Plan(len(played), config.tournament.deals, size)
@@ -1144,7 +1146,7 @@ def _seconds_per_item(
         # before it is scored (two processes of one entrant could pass each other its
         # cards); and a seed a pass, as a bot process is never dealt a hand twice: passes
         # that replayed the same deals started every bot's processes afresh each time
-        sample_seed = derive_seed(config.tournament.seed, "timing sample", next(passes))
+        sample_seed = derive_seed(config.tournament.seed, "timing sample", next(seeds))
         # forfeit: a strategy failing on a sample deal, which the run never plays, must
         # not stop the run under on_error = "abort" before it has a folder (it did)
         spec = dataclasses.replace(_spec(config, plan, lineups, played, 0,
@@ -1154,7 +1156,21 @@ def _seconds_per_item(
         result = play(spec)
         # a bot's processes start once a worker, not once an item: timed as play, the
         # start-ups of three isolated entrants (5.3 s) cut a run into tasks of one item
-        return time.perf_counter() - started - result.bot_start_seconds
+        seconds = time.perf_counter() - started - result.bot_start_seconds
+        passes.append((size, seconds, result.bot_start_seconds))
+        return seconds
+
+    def too_long(grown: int) -> bool:
+        """Whether a pass of ``grown`` items would end past ``SAMPLE_WALL_SECONDS``: its
+        play at the last pass's rate, and the start-ups of the line-ups it reaches first
+        at the rate the passes so far started theirs (every pass plays from item 0, the
+        first deal of each line-up in turn, on deals no process has seen)."""
+        reached = min(max(size for size, _, _ in passes), len(played))
+        started = sum(start_ups for _, _, start_ups in passes)
+        size, play_seconds, _ = passes[-1]
+        coming = (play_seconds * grown / size
+                  + started / reached * max(0, min(grown, len(played)) - reached))
+        return time.perf_counter() - sample_started + coming > SAMPLE_WALL_SECONDS
 
     sample_started = time.perf_counter()
     try:
@@ -1169,14 +1185,15 @@ def _seconds_per_item(
         if first >= SAMPLE_SECONDS / 4 or items == 1:
             return first
         size, spent = 1, first
-        while (spent < SAMPLE_SECONDS / 2 and size < items
-               and time.perf_counter() - sample_started < SAMPLE_WALL_SECONDS):
+        while spent < SAMPLE_SECONDS / 2 and size < items:
             # at most four times the items a step: item 0 (the first line-up's deal 0)
             # says nothing of the other line-ups, and sizing one task from it alone made
             # the sample of a run with one slow plug-in its whole tournament (530 s)
-            size = min(items, 4 * size,
-                       max(2 * size, int(SAMPLE_SECONDS * size / max(spent, 1e-6))))
-            spent = timed(size)
+            grown = min(items, 4 * size,
+                        max(2 * size, int(SAMPLE_SECONDS * size / max(spent, 1e-6))))
+            if too_long(grown):
+                break  # the bots' start-ups would make the sample long: this rate stands
+            size, spent = grown, timed(grown)
         return max(spent, 1e-6) / size
     finally:
         if supervisor is not None:
