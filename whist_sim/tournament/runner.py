@@ -1128,7 +1128,9 @@ def _seconds_per_item(
     threefold. A first item that took a quarter of SAMPLE_SECONDS or more is timed
     again: the first also paid the process's one-time costs (numba loading the
     heuristics' compiled code took a second, which made the quickstart's 3,000 items
-    look like 50 minutes and sent it to Ray in tasks of two items).
+    look like 50 minutes and sent it to Ray in tasks of two items). The time the bots'
+    processes took to start is taken off each pass, as a worker starts them once, not
+    once an item; and no pass is played that would end past ``SAMPLE_WALL_SECONDS``.
     """
     lineups = [seats[p] for p in played]
     items = len(played) * config.tournament.deals
