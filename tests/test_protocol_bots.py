@@ -121,7 +121,7 @@ def test_a_python_strategy_through_the_client_plays_exactly_as_in_process(
     game = make_game(name, variant, players)
     in_process = build_strategy(strategy, {}, name)
     with ProcessStrategy(PYTHON_BOTS[strategy], game=name, variant=variant) as bot:
-        for seed in range(3):
+        for seed in range(2):  # the bot in the even seats of one mixed table, the odd of the other
             expected = logs_and_outcomes(game, [in_process] * game.players, seed)
             assert logs_and_outcomes(game, [bot] * game.players, seed) == expected
             mixed = [bot if s % 2 == seed % 2 else in_process for s in range(game.players)]
