@@ -1163,15 +1163,12 @@ def _seconds_per_item(
         return seconds
 
     def too_long(grown: int) -> bool:
-        """Whether a pass of ``grown`` items would end past ``SAMPLE_WALL_SECONDS``: its
-        play at the last pass's rate, and the start-ups of the line-ups it reaches first
-        at the rate the passes so far started theirs (every pass plays from item 0, the
-        first deal of each line-up in turn, on deals no process has seen)."""
-        reached = min(max(size for size, _, _ in passes), len(played))
-        started = sum(start_ups for _, _, start_ups in passes)
-        size, play_seconds, _ = passes[-1]
-        coming = (play_seconds * grown / size
-                  + started / reached * max(0, min(grown, len(played)) - reached))
+        """Whether a pass of ``grown`` items would end past ``SAMPLE_WALL_SECONDS``, judged
+        from the last pass's time on the clock an item, the bots' start-ups included: a
+        pass that reaches new line-ups starts their bots, and a bot that fails to start
+        is started again at each deal (one that never greets took 17 s of sampling)."""
+        size, play_seconds, start_ups = passes[-1]
+        coming = (play_seconds + start_ups) * grown / size
         return time.perf_counter() - sample_started + coming > SAMPLE_WALL_SECONDS
 
     sample_started = time.perf_counter()
