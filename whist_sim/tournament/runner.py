@@ -109,8 +109,9 @@ SAMPLE_SECONDS = 1.0
 SAMPLE_WALL_SECONDS = 10.0
 """The sample plays no pass that would end past this long on the clock, start-ups
 included, however little of it was play: the bots' start-ups are not timed as play, and
-each pass that reaches new line-ups starts their processes (a round robin of six
-isolated entrants spent 13.5 s sampling its 15 line-ups)."""
+each pass that reaches new line-ups starts their processes (checking only the time
+already spent, a round robin of six isolated entrants sampled for 13.5 s, its last pass
+reaching all 15 line-ups; now 4 s)."""
 
 LIVE_SECONDS = 5.0
 """Print the live standings this often."""
