@@ -3,7 +3,7 @@
 Three cheaters (tests/plugins/cheaters.py) are the German heuristic plus a cheat: a
 peeker looks for the hidden cards up its callers' frames and in the garbage collector,
 a forger rewrites its deal's outcome, a patcher rewrites the engine's scoring. Played
-with ``isolate = true`` against ``random`` on 200 deals (400 duplicate hands each),
+with ``isolate = true`` against ``random`` on 100 deals (200 duplicate hands each),
 they find nothing, change nothing, and their rows equal their honest twin's. In the
 engine's process the same code does cheat: that is what "trusted code" means.
 """
@@ -20,6 +20,8 @@ from whist_sim.tournament.runner import run_tournament
 pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
 
 CHEATERS = ("peeker", "forger", "patcher")
+DEALS = 100
+"""Deals each cheater plays against random: a cheat that worked would show at the first."""
 
 CONFIG = """
 [tournament]
@@ -70,7 +72,7 @@ def _as_played_by(rows: dict[str, pl.DataFrame], label: str) -> dict[str, pl.Dat
 def isolated(tmp_path_factory, ray_cluster):
     folder = tmp_path_factory.mktemp("isolated")
     log = folder / "cheats.log"
-    config = load_config(write_config(folder, _body(200, True, str(log))))
+    config = load_config(write_config(folder, _body(DEALS, True, str(log))))
     summary = run_tournament(config, folder / "run", progress=False)
     assert summary.status == "complete"
     return run_rows(summary.path), log.read_text().splitlines()
@@ -90,7 +92,7 @@ def test_isolated_cheaters_find_and_change_nothing(isolated):
 def test_an_isolated_cheater_plays_exactly_as_its_honest_twin(isolated, label):
     rows, _ = isolated
     mine, twin = _as_played_by(rows, label), _as_played_by(rows, "twin")
-    assert mine["deals"].height == 400  # 200 deals, both seatings
+    assert mine["deals"].height == 2 * DEALS  # both seatings of each deal
     for table in mine:
         assert mine[table].equals(twin[table]), table  # ...which scored nothing here
 
