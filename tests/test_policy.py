@@ -428,7 +428,10 @@ def test_an_isolated_policys_masked_action_is_one_reason_without_a_library_trace
     from whist_sim.tournament.runner import run_tournament
 
     config = validate_config({
-        "tournament": {"game": "german_whist", "deals": 1, "seed": 2**40},
+        # a task size of its own: no timing sample, whose deals would start the policy's
+        # processes again and again (each forfeit ends one)
+        "tournament": {"game": "german_whist", "deals": 1, "seed": 2**40,
+                       "deals_per_task": 1},
         "strategies": [{"use": "policy", "callable": f"{HERE}:returns_negative",
                         "isolate": True}, {"use": "random"}],
     })
