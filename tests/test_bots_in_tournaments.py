@@ -82,8 +82,8 @@ EXTERNAL = (f'use = "process"\ncommand = ["{sys.executable}", "{BOTS}/python_heu
 def test_in_process_isolated_and_external_give_the_same_rows(tmp_path, game, ways):
     """Solo Whist is played one way behind the protocol, as an external program: how an
     entrant comes to be behind it (``isolate = true`` or ``use = "process"``) is the
-    config's, not the game's, and German Whist plays both. Each run of Solo's two seats
-    a bot starts some 38 processes (none is dealt a hand twice): 17 s a way."""
+    config's, not the game's, and German Whist plays both. A run of Solo Whist behind
+    the protocol starts some 38 bot processes (none is dealt a hand twice): 17 s a way."""
     _, here = _play(tmp_path, "here", *IN_PROCESS, game=game)
     rows = run_rows(here.path)
     assert (rows["deals"]["status"] == "ok").all()

@@ -108,9 +108,9 @@ def test_the_timing_sample_plays_deals_of_its_own_not_the_plans(tmp_path, monkey
 def test_no_two_passes_of_the_timing_sample_play_the_same_deal(tmp_path, monkeypatch):
     """A bot process is never dealt a hand twice (``protocol.process_strategy``): when
     every pass of the sample replayed the plan's first deals from one seed, each pass
-    started every bot afresh, so a bot's start-up (about 0.6 s) was timed as play, and a
-    run of three isolated entrants was cut into tasks of one item (160 tasks for 40
-    deals). Each pass deals from a seed of its own."""
+    started every bot's processes afresh (about 0.6 s each), start-ups that a run's
+    workers, dealing each hand once, do not pay again. Each pass deals from a seed of
+    its own."""
     import time
 
     config = _config(tmp_path, quick_config(deals=10))
