@@ -554,6 +554,32 @@ def test_a_slow_starting_bot_holding_two_seats_plays_every_deal(tmp_path, game, 
     assert (deals["status"] == "ok").all(), deals.filter(pl.col("status") != "ok")["error"]
 
 
+def test_a_run_on_ray_keeps_no_bot_of_its_timing_sample_in_the_driver(tmp_path, ray_cluster):
+    """The timing sample of built-in entrants plays in the driver, isolated ones through bot
+    processes the driver starts. On Ray the workers start their own, and the sample's
+    stayed in the driver, idle, for the whole run: ten isolated ``random`` entrants left
+    20 bots and their keepers, 1,001 MiB."""
+    from whist_sim.tournament import bots
+
+    body = GERMAN.format(game="german_whist", deals=4, players="",
+                         first='use = "random"\nisolate = true',
+                         second='use = "random"').replace("deals_per_task = 4\n", "")
+    config = load_config(write_config(tmp_path, body, "sampled.toml"))
+    seen_at_start: list[int] = []
+    real = bots.BotEntry.strategy
+
+    def strategy(self, label, game, spec):  # the sample's, here in the driver
+        seen_at_start.append(os.getpid())
+        return real(self, label, game, spec)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bots.BotEntry, "strategy", strategy)
+        summary = run_tournament(config, tmp_path / "run", workers=2, progress=False)
+    assert summary.status == "complete" and summary.where == "ray"
+    assert os.getpid() in seen_at_start, "the sample played the isolated entrant here"
+    assert bots._POOL == {}
+
+
 def test_a_run_with_bots_leaves_no_scratch_folder(tmp_path, monkeypatch):
     """Each run left a whist-sim-bots-* folder (with copies of the bots' stderr) in the
     temporary folder, one per process that ran bots (a bot operator counted 300 in /tmp)."""

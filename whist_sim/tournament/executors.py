@@ -187,6 +187,10 @@ def open_executor(in_process: bool, address: str | None, workers: int | None) ->
         return
     from whist_sim.tournament.cluster import ray_session
 
+    # the bots of the timing sample, played in this process (built-in entrants, isolated):
+    # the workers start their own, and these sat idle in the driver for the whole run
+    # (ten isolated entrants' were 1 GB)
+    close_bots()
     with ray_session(address, workers) as slots:
         yield RayExecutor(slots)
 
