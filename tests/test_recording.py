@@ -305,3 +305,31 @@ def test_a_recorder_of_no_hand_gives_every_table_empty(game, players):
         assert table.num_rows == 0
         assert table.schema == table_schema(name, game)
     assert recorder.decision_totals(["a", "b"]) == {"a": (0, 0.0), "b": (0, 0.0)}
+
+
+def test_a_recorder_keeps_no_forfeits_whole_error_text_past_its_hand():
+    """A task kept every forfeited hand's whole error text until its tables were built,
+    in the outcome it kept: a strategy raising 50 MB texts took a supervised child past
+    its 600 MiB limit (a clean clone's suite). The whole text is the task's to keep,
+    once (``TaskResult.errors``); the recorder keeps the cut one."""
+    from whist_sim.play import play_deal
+    from whist_sim.tournament.recording import TaskRecorder
+
+    class Raises(RandomStrategy):
+        def choose(self, view, rng):
+            raise ValueError("z" * 100_000)
+
+    game = make_game("german_whist")
+    recorder = TaskRecorder(game, "{}")
+    errors: dict[str, str] = {}
+    for deal in range(3):
+        played = play_deal(game, [Raises(), RandomStrategy()], deal, on_error="forfeit")
+        assert len(played.outcome.error) > 100_000
+        cut = worker._cut_error(played.outcome.error, errors)
+        recorder.add_hand((0, deal, 0, 0), ("raises", "random"), played, cut, [])
+        del played
+    kept = [entry[4].error for entry in recorder.entries]  # each hand's outcome, as kept
+    assert all(len(text) < worker.ERROR_TEXT_LIMIT + 200 for text in kept), list(map(len, kept))
+    assert len(errors) == 1  # the whole text, once
+    deals = pl.from_arrow(recorder.tables()["deals"])
+    assert deals["error"].to_list() == kept and (deals["status"] == "forfeit").all()

@@ -29,6 +29,7 @@ The rows are exactly those of the dict-by-dict recording they replace
 from __future__ import annotations
 
 import array
+import dataclasses
 import functools
 import itertools
 import math
@@ -104,7 +105,9 @@ class TaskRecorder:
     def add_hand(self, key: tuple[int, int, int, int], seated: Sequence[str],
                  played: PlayedDeal, error: str | None, times: list[float | None]) -> None:
         """One hand: its keys, who sat where, the played deal, its (cut) error text, the
-        seconds of its decisions in order (empty where none were measured)."""
+        seconds of its decisions in order (empty where none were measured). The outcome
+        is kept with the cut text: every forfeited hand's whole text, kept to the end of
+        the task, took a strategy raising 50 MB texts past a child's memory limit."""
         state = played.state
         keep = self.keep_state
         if keep is None:
@@ -125,8 +128,11 @@ class TaskRecorder:
             self.times.fromlist(times)
         except TypeError:  # a time not measured (None) among them, or not a list
             self.times.extend(math.nan if t is None else t for t in times)
+        outcome = played.outcome
+        if outcome.error is not error:  # cut: kept whole once, in the task's errors
+            outcome = dataclasses.replace(outcome, error=error)
         self.entries.append((
-            key, seated, played.seed, played.dealer, played.outcome, error, len(times), len(log),
+            key, seated, played.seed, played.dealer, outcome, error, len(times), len(log),
             None if self.tricks_from_log or keep else tuple(_chain(state.completed_tricks())),
             None if raw is None else raw(state), state if keep else None))
 
