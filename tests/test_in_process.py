@@ -29,6 +29,15 @@ def _config(tmp_path: Path, body: str, name: str = "c.toml"):
     return load_config(write_config(tmp_path, body, name))
 
 
+QUICK_LINEUPS = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
+"""``quick_config``'s three line-ups."""
+
+
+def _timing_sample(config) -> float:
+    """The seconds an item takes by the timing sample of a ``quick_config`` run."""
+    return runner._seconds_per_item(config, QUICK_LINEUPS, [0, 1, 2])
+
+
 def test_in_process_run_has_the_same_rows_as_on_ray(tmp_path, ray_cluster):
     body = quick_config(deals=10, per_task=3)
     here = run_tournament(_config(tmp_path, body), tmp_path / "here", workers=0, progress=False)
@@ -82,8 +91,7 @@ def test_a_first_item_that_pays_the_process_start_up_is_timed_again(tmp_path, mo
         return real(spec)
 
     monkeypatch.setattr(runner, "play_task", start_up_then_play)
-    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
-    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    per_item = _timing_sample(config)
     assert len(calls) >= 2, "the first item is timed again"
     assert per_item < runner.SAMPLE_SECONDS / 4, per_item
 
@@ -100,8 +108,7 @@ def test_the_timing_sample_plays_deals_of_its_own_not_the_plans(tmp_path, monkey
         return real(spec)
 
     monkeypatch.setattr(runner, "play_task", recorded)
-    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
-    runner._seconds_per_item(config, seats, [0, 1, 2])
+    _timing_sample(config)
     assert seeds and config.tournament.seed not in seeds
 
 
@@ -124,8 +131,7 @@ def test_no_two_passes_of_the_timing_sample_play_the_same_deal(tmp_path, monkeyp
         return real(spec)
 
     monkeypatch.setattr(runner, "play_task", recorded)
-    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
-    runner._seconds_per_item(config, seats, [0, 1, 2])
+    _timing_sample(config)
     assert len(seeds) >= 3, "timed again, then tasks of more items: three passes at least"
     assert len(set(seeds)) == len(seeds), seeds
     assert config.tournament.seed not in seeds
@@ -148,8 +154,7 @@ def test_the_timing_sample_leaves_the_bots_start_ups_out(tmp_path, monkeypatch):
         return result
 
     monkeypatch.setattr(runner, "play_task", starting_a_bot_each_pass)
-    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
-    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    per_item = _timing_sample(config)
     assert per_item < runner.SAMPLE_SECONDS / 10, per_item
 
 
@@ -173,8 +178,7 @@ def test_the_timing_sample_stops_growing_once_its_clock_is_spent(tmp_path, monke
         return result
 
     monkeypatch.setattr(runner, "play_task", starting_bots_each_pass)
-    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
-    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    per_item = _timing_sample(config)
     # the first item took 0.4 s on the clock: four would end past 1 s
     assert sizes == [1], sizes
     assert 0 < per_item < 0.1, per_item
@@ -255,9 +259,8 @@ def test_a_slow_line_up_after_a_fast_one_keeps_the_timing_sample_short(tmp_path,
         return real(spec)
 
     monkeypatch.setattr(runner, "play_task", slow_line_ups)
-    seats = [("random", "heuristic"), ("random", "random_b"), ("heuristic", "random_b")]
     started = time.perf_counter()
-    per_item = runner._seconds_per_item(config, seats, [0, 1, 2])
+    per_item = _timing_sample(config)
     assert time.perf_counter() - started < 10 * runner.SAMPLE_SECONDS
     assert sum(slow_items) <= 8  # of the 100 slow items in the plan
     assert per_item > 0.05  # two line-ups in three are slow: the estimate knows it
