@@ -7,6 +7,7 @@ import json
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import polars as pl
@@ -222,8 +223,6 @@ def test_where_ratings_and_the_ranking_disagree_the_report_says_which_to_trust(
 def test_a_share_interval_is_shown_within_0_and_100_percent():
     """On few deals the t interval of a share reaches past 0 or 1 ("89.3 to 100.7%"); the
     page shows it cut at the bounds a share cannot leave, and leaves inner bounds alone."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.stats import t_interval
     from whist_sim.reports.verdict_section import _difference, share_bounds
 
@@ -248,8 +247,6 @@ def test_a_share_won_in_every_pair_is_shown_with_wilsons_interval_not_no_width()
     """30 pairs all won (the other side forfeited every hand, say): the t interval has no
     width ("100.0 to 100.0%"), which would read as certainty; the verdict shows Wilson's
     interval over the 30 pairs, and still calls it decided."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.verdict_section import _comparison
 
     figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
@@ -261,8 +258,6 @@ def test_a_share_won_in_every_pair_is_shown_with_wilsons_interval_not_no_width()
 def test_a_comparison_decided_on_its_own_but_not_among_several_says_so():
     """A difference whose own 95% interval just excludes equality (p about 0.03) is not
     decided among six comparisons (Holm asks p <= 0.05 / 6 of the smallest)."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.verdict_section import _comparison
 
     figure = SimpleNamespace(unit="points per hand", noun="hands", null=0.0)
@@ -348,8 +343,6 @@ def test_the_verdict_compares_two_entrants_over_deal_indices_not_over_their_pair
 
 
 def test_a_comparison_over_one_deal_says_one_deal():
-    from types import SimpleNamespace
-
     from whist_sim.reports.verdict_section import _comparison
 
     figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
@@ -364,9 +357,56 @@ def test_a_disagreement_inside_the_noise_is_not_explained_as_a_style_of_play():
     unseparated = _disagreement(["a", "b"], ["b", "a"], "solo_whist", separated=set())
     assert "does not separate them: within the noise, neither order is a finding" in unseparated
     assert "Trust" not in unseparated
-    separated = _disagreement(["a", "b"], ["b", "a"], "solo_whist",
-                              separated={frozenset(("a", "b"))})
+    separated = _disagreement(["a", "b"], ["b", "a"], "solo_whist", separated={("a", "b")})
     assert "disagree (a above b" in separated and "Trust the net units" in separated
+
+
+def test_a_disagreement_the_head_to_head_decides_for_the_ratings_is_not_trusted_to_the_figure():
+    """Ranked a above b by the figure (an average over different opponents), b above a by
+    rating, and Holm's test decides b ahead of a head to head: the figure's order is
+    the one the data contradict, so the note must not tell the reader to trust it."""
+    note = _disagreement(["a", "b"], ["b", "a"], "solo_whist", separated={("b", "a")})
+    assert "Trust" not in note and "neither order is a finding" not in note
+    assert "b above a by rating, as their head-to-head comparison decides" in note
+    assert "different opponents" in note
+
+
+def test_the_ranking_table_says_behind_where_the_head_to_head_decides_the_other_way():
+    """A gauntlet ranked its candidate first by share of hands won (65.75%, an average
+    over random and heuristic) above heuristic (61.0%, against the candidate only), and
+    its ranking CSV read "yes" in "decided ahead of the next" beside the sentence
+    "heuristic wins 61.0% of hands against mybot ...: decided" (a newcomer's probe)."""
+    from whist_sim.reports.verdict_section import _decided_ahead
+
+    said = _decided_ahead(["mybot", "heuristic", "random"],
+                          {("heuristic", "mybot"), ("mybot", "random")},
+                          [("heuristic", "random")], ["mybot"])
+    assert said == ["behind", "not compared", "-"]
+    assert _decided_ahead(["a", "b"], {("a", "b")}, [], []) == ["yes", "-"]
+    assert _decided_ahead(["a", "b"], set(), [], []) == ["no", "-"]
+
+
+def test_the_pairs_decided_say_which_entrant_the_test_puts_ahead():
+    """``_pairwise`` hands on each decided pair as (ahead, behind) by its head-to-head
+    values, whatever order the ranking figure puts the two in."""
+    from whist_sim.reports.comparisons import PairValues
+    from whist_sim.reports.verdict_section import _pairwise
+
+    rng = np.random.default_rng(3)
+    beats_random = (rng.random(200) < 0.93).astype(float)
+    loses_to_heuristic = (rng.random(200) < 0.39).astype(float)
+    values = PairValues(values={
+        ("mybot", "random"): beats_random, ("random", "mybot"): 1 - beats_random,
+        ("mybot", "heuristic"): loses_to_heuristic,
+        ("heuristic", "mybot"): 1 - loses_to_heuristic})
+    figure = SimpleNamespace(unit="share", noun="hands", null=0.5)
+    ranked, _, decided, never = _pairwise("german_whist", figure, None,
+                                          ["heuristic", "mybot", "random"],
+                                          summaries=SimpleNamespace(values=values),
+                                          candidates=["mybot"])
+    assert [placed.name for placed in ranked][:2] == ["mybot", "heuristic"]
+    assert decided == {("heuristic", "mybot"), ("mybot", "random")}
+    assert never == [("heuristic", "random")]
 
 
 def test_an_unfinished_run_counts_its_share_of_deals_not_of_tasks():
@@ -382,8 +422,6 @@ def test_an_unfinished_run_counts_its_share_of_deals_not_of_tasks():
 def test_a_gap_on_deals_with_no_spread_is_not_called_no_difference():
     """Two deals, every pair won: "no difference has been seen to size a longer run by"
     was said of 100% against 0%."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.verdict_section import _comparison
 
     figure = SimpleNamespace(unit="share", null=0.5, noun="hands")
@@ -525,8 +563,6 @@ def test_a_net_comparison_decided_over_few_deals_carries_the_caution_the_sprt_gi
 def test_deals_to_separate_are_sized_at_holms_next_level_given_the_decided_comparisons():
     """A probe: two of three comparisons decided, the third read "about 1,980 more deals
     ... (at the level 5% / 3)", where Holm's test tests it at 5% / 1."""
-    from types import SimpleNamespace
-
     from whist_sim.inference import pairs_to_separate
     from whist_sim.reports.multiplicity import holm, holm_next_level
     from whist_sim.reports.verdict_section import _comparison, _multiplicity
@@ -636,8 +672,6 @@ def test_a_knockout_share_at_the_fair_share_is_no_difference_to_size_a_run_by(wi
     would separate a difference of that size" (a statistician's probe): the pooled share
     and 1/3 differ by floating-point noise alone (5.6e-17), as, where every deal index
     gave the same share, does their spread. The general comparisons say it as here."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.verdict_section import _knockout
 
     seats = _knockout_seats(wins)
@@ -672,8 +706,6 @@ def test_net_margins_with_no_spread_are_shown_without_an_interval_and_not_decide
     ahead of crash by 8.000 units per hand (95%: 8.000 to 8.000), over 3 deals: decided."
     (a statistician's probe): the p-value of net margins with no spread was 0. They have no
     interval to test by, as the head-to-head table's `8.00 [no spread]` says."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.multiplicity import holm, p_value
     from whist_sim.reports.verdict_section import _comparison
 
@@ -714,8 +746,6 @@ def test_the_ranking_says_who_met_whom_where_some_entrants_never_met():
     """A gauntlet's ranking said its figures were means over opponents where "each meets
     the other, never itself", and the same section "heuristic and random never met" (a
     statistician's probe)."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.verdict_section import _over_other_opponents
 
     figure = SimpleNamespace(name="share of hands won")
@@ -785,8 +815,6 @@ run): 0.9575 on average, which Polars summed to 0.9574999999999997."""
 
 def test_a_duels_ranking_and_its_comparison_show_the_same_share():
     """The ranking read 95.7% and the comparison beside it 95.8%, of the same deals."""
-    from types import SimpleNamespace
-
     from whist_sim.reports.comparisons import PairValues
     from whist_sim.reports.document import percent
     from whist_sim.reports.verdict_section import _comparison

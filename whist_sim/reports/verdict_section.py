@@ -138,7 +138,7 @@ def verdict_section(
             " played beside another, for and against the same opponents: they describe"
             " partnerships as much as strategies, and no comparison between two entrants"
             " is tested." + (MIXED_GAMES_NOTE if game == "minnesota_whist" else ""))
-    separated: set[frozenset[str]] | None = None  # Knock-out: its figure is not pairwise
+    separated: set[tuple[str, str]] | None = None  # Knock-out: its figure is not pairwise
     unranked: list[str] = []
     apart_pairs: list[tuple[str, str]] = []
     candidates = gauntlet_candidates(meta)
@@ -213,15 +213,17 @@ def _ranking_data(game: str, figure: str, places: list[str], ranked: list[Placed
     return pl.DataFrame(columns)
 
 
-def _decided_ahead(order: list[str], separated: set[frozenset[str]],
+def _decided_ahead(order: list[str], separated: set[tuple[str, str]],
                    never_met: list[tuple[str, str]], candidates: Sequence[str]) -> list[str]:
     """Per ranked entrant, whether Holm's test decides it ahead of the next: "yes",
-    "no" (compared, not decided), "not compared" (they never met, or a gauntlet's two
-    baselines, whose order the verdict does not test), and "-" for the last."""
+    "behind" (it decides the next one ahead of it, head to head: the ranking figure
+    averages over different opponents), "no" (compared, not decided), "not compared"
+    (they never met, or a gauntlet's two baselines, whose order the verdict does not
+    test), and "-" for the last. ``separated``: the decided pairs as (ahead, behind)."""
     compared = set(_compared(order, candidates)) - set(never_met)
     said = []
     for a, b in itertools.pairwise(order):
-        said.append("yes" if frozenset((a, b)) in separated
+        said.append("yes" if (a, b) in separated else "behind" if (b, a) in separated
                     else "no" if (a, b) in compared else "not compared")
     return [*said, "-"] if order else []
 
@@ -409,9 +411,15 @@ def _pairwise(
     game: str, figure: Any, ranges: DealRanges, labels: list[str],
     comparisons: pl.LazyFrame | None = None, summaries: PairSummaries | None = None,
     candidates: Sequence[str] = (),
-) -> tuple[list[Placed], list[str], set[frozenset[str]], list[tuple[str, str]]]:
+) -> tuple[list[Placed], list[str], set[tuple[str, str]], list[tuple[str, str]]]:
     """The entrants ranked by the figure, the comparisons in words, the pairs Holm's
-    test decides (separated), and every two entrants that never met (ranked order).
+    test decides, each as (ahead, behind) by its head-to-head values, and every two
+    entrants that never met (ranked order).
+
+    The direction is the comparison's, not the ranking's: the figure averages over each
+    entrant's opponents, so a gauntlet ranked its candidate above a baseline that beat it
+    head to head (a newcomer's probe), and a set of unordered pairs read "decided ahead"
+    for it.
 
     ``candidates``: a gauntlet's; with more entrants than ``ALL_PAIRS_UP_TO`` each is
     compared with every other entrant (``_compared``)."""
@@ -448,7 +456,15 @@ def _pairwise(
         lines.append(_multiplicity(len(made), done))
     never = [(a, b) for a, b in itertools.combinations(order, 2)
              if by_pair.get((a, b)) is None or not by_pair[(a, b)].size]
-    return ranked, lines, {frozenset(pair) for pair, yes in decided.items() if yes}, never
+    ahead = {_ahead_first(a, b, by_pair[(a, b)], figure)
+             for (a, b), yes in decided.items() if yes}
+    return ranked, lines, ahead, never
+
+
+def _ahead_first(a: str, b: str, x: np.ndarray, figure: Any) -> tuple[str, str]:
+    """(a, b) if ``x`` (a's values against b) puts a ahead, else (b, a): the leader as
+    ``_comparison`` names it."""
+    return (a, b) if t_interval(x).estimate >= figure.null else (b, a)
 
 
 def _compared(order: list[str], candidates: Sequence[str] = ()) -> list[tuple[str, str]]:
@@ -839,13 +855,15 @@ TRUST = {
 
 
 def _disagreement(ranked: list[str], ratings: Sequence[str] | Mapping[str, float] | None,
-                  game: str, separated: set[frozenset[str]] | None = None,
+                  game: str, separated: set[tuple[str, str]] | None = None,
                   shown: Sequence[str] | None = None, name: str | None = None) -> str | None:
     """Where the ratings order two entrants the other way from the ranking figure. The
     game's reason for trusting the figure (``TRUST``) is given only for a pair the
-    figure separates (``separated``: Holm's decided pairs; None: not known): a Solo run
-    explained a one-point ratings gap against a net gap inside its noise as a style of
-    play ("wins many small hands and loses a few large ones").
+    figure separates (``separated``: Holm's decided pairs, as (ahead, behind); None: not
+    known): a Solo run explained a one-point ratings gap against a net gap inside its
+    noise as a style of play ("wins many small hands and loses a few large ones"). A pair
+    whose head-to-head test decides the ratings' order is said to be so: the figure,
+    an average over different opponents, is the one the data contradict there.
 
     No order is claimed between entrants tied on the ranking figure (``shown``: each
     ranked entrant's figure as printed, equal texts tied, as ``rank_labels`` places
@@ -879,16 +897,24 @@ def _disagreement(ranked: list[str], ratings: Sequence[str] | Mapping[str, float
             return f"The ratings rank the entrants in the same order as {name}."
         return (f"The ratings rank the entrants in the same order as {name} wherever it"
                 f" orders them (it ties {'; '.join(_and(group) for group in ties)}).")
-    real = swapped if separated is None else [
-        pair for pair in swapped if frozenset(pair) in separated]
-    if not real:
+    real = swapped if separated is None else [pair for pair in swapped if pair in separated]
+    against = [] if separated is None else [(a, b) for a, b in swapped if (b, a) in separated]
+    if not real and not against:
         text = "; ".join(f"{b} above {a}" for a, b in swapped)
         return (f"The ratings order some entrants the other way from {name} ({text} by"
                 f" rating), but {name} does not separate them: within the noise, neither"
                 " order is a finding.")
-    text = "; ".join(f"{a} above {b}" for a, b in real)
-    return (f"The ratings and {name} disagree ({text} by {name}, the other way by"
-            f" rating). {TRUST[game]}")
+    notes = []
+    if real:
+        text = "; ".join(f"{a} above {b}" for a, b in real)
+        notes.append(f"The ratings and {name} disagree ({text} by {name}, the other way by"
+                     f" rating). {TRUST[game]}")
+    if against:
+        text = "; ".join(f"{b} above {a}" for a, b in against)
+        notes.append(f"The ratings put {text} by rating, as their head-to-head comparison"
+                     f" decides: {name} orders them the other way only as an average over"
+                     " different opponents.")
+    return " ".join(notes)
 
 
 def _tie_groups(ranked: list[str], figure: Mapping[str, str]) -> list[list[str]]:
