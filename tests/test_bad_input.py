@@ -351,11 +351,32 @@ def test_two_runs_started_in_the_same_second_get_their_own_default_folders(
     monkeypatch.setattr(cli.time, "strftime", lambda _format: "20261203-142600")
     first = cli._new_folder("duel")
     assert first == Path("results/duel-20261203-142600")
-    first.mkdir(parents=True)
+    (first / "run.json").write_text("{}")
     second = cli._new_folder("duel")
     assert second == Path("results/duel-20261203-142600-2")
-    second.mkdir()
     assert cli._new_folder("duel").name == "duel-20261203-142600-3"
+
+
+def test_two_runs_choosing_their_default_folders_at_once_get_their_own(tmp_path, monkeypatch):
+    """Two runs of one config started together (``&``) both found the name free, and the
+    second was refused when it came to write there, told to resume the first's run (a
+    newcomer's probe). The name is taken as it is chosen."""
+    from whist_sim import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli.time, "strftime", lambda _format: "20261203-142600")
+    first, second = cli._new_folder("quickstart"), cli._new_folder("quickstart")
+    assert first != second and first.is_dir() and second.is_dir()
+
+
+def test_a_command_that_stops_before_writing_leaves_no_default_folder(tmp_path, monkeypatch):
+    """The default folder is made as its name is chosen; a command refused after that
+    (here a duel's --sprt, read after the folder is named) takes it away again."""
+    monkeypatch.chdir(tmp_path)
+    result = _run("duel", "random", "heuristic", "--game", "german_whist",
+                  "--sprt", "elo0=10 elo1=5", "--no-progress")
+    _assert_clean_error(result, "elo0", "elo1")
+    assert not any((tmp_path / "results").glob("duel-*"))
 
 
 def test_a_report_out_that_is_a_file_is_one_line_naming_it(tmp_path, good_run):

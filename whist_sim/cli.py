@@ -10,6 +10,7 @@ committed, to be continued with ``--resume``.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -76,13 +77,29 @@ def _os_error_line(exc: OSError, run: Path | None = None, address: str | None = 
 
 def _new_folder(stem: str) -> Path:
     """``results/<stem>-<time>``, or with ``-2``, ``-3`` ... where a run started in the same
-    second has it (the second run was refused, told to resume the first's folder)."""
+    second has it (the second run was refused, told to resume the first's folder).
+
+    The folder is made here, empty, so that the name is taken as it is chosen: two runs
+    started together (``&``) both found it free, and the second was refused when it came
+    to write there (a newcomer's probe). ``_drop_if_unused`` takes it away again if the
+    command ends before writing into it."""
     base = Path("results") / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
     folder, n = base, 1
-    while folder.exists():
-        n += 1
-        folder = base.with_name(f"{base.name}-{n}")
-    return folder
+    while True:
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except FileExistsError:
+            n += 1
+            folder = base.with_name(f"{base.name}-{n}")
+
+
+def _drop_if_unused(folder: Path | None) -> None:
+    """Remove a default folder ``_new_folder`` made if nothing was written into it (the
+    command was refused, or stopped, first); a folder with anything in it stays."""
+    if folder is not None:
+        with contextlib.suppress(OSError):  # not empty (the run's), or gone
+            folder.rmdir()
 
 
 def _name_unfinished_runs(config: Any, where: Path) -> None:
@@ -194,6 +211,7 @@ def run(
 
     given_address = _check_run_options(workers, address, ctx)
     folder = resume
+    made = None
     try:
         if resume is not None:
             if config is not None:
@@ -222,9 +240,11 @@ def run(
                 raise WhistSimError(f"{exc} (given on the command line: {', '.join(named)})"
                                     ) from None
             _warn(loaded.warnings)
-            folder = out or _new_folder(config.stem)
             if out is None:
+                folder = made = _new_folder(config.stem)
                 _name_unfinished_runs(loaded, folder.parent)
+            else:
+                folder = out
             _check_out(folder)
             summary = run_tournament(loaded, folder, workers=workers,
                                      address=given_address, progress=progress)
@@ -240,6 +260,8 @@ def run(
         if not type(exc).__module__.startswith("ray."):
             raise
         _cluster_lost(exc, folder, address, report)
+    finally:
+        _drop_if_unused(made)
     _finish(summary, report, address)
 
 
@@ -423,8 +445,11 @@ def duel(
 
     stop_on_sigterm()
     given_address = _check_run_options(workers, address, ctx)
-    folder = out or _new_folder("duel")
+    folder = out
+    made = None
     try:
+        if out is None:
+            folder = made = _new_folder("duel")
         sprt_table = None if sprt is None else parse_settings(
             [item for text in sprt for item in _sprt_items(text)], "--sprt")
         try:
@@ -451,6 +476,8 @@ def duel(
         if not type(exc).__module__.startswith("ray."):
             raise
         _cluster_lost(exc, folder, address, report)
+    finally:
+        _drop_if_unused(made)
     _finish(summary, report, address)
 
 
