@@ -3,12 +3,15 @@ already taken: the error names the file to rename (a newcomer's probe)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import strategies
+import whist_sim
 from whist_sim.strategy import StrategyError, build_strategy, resolve_strategy
 
 PLUGIN = '''
@@ -140,3 +143,43 @@ def test_a_working_folder_removed_under_the_process_leaves_the_error_as_it_was(
     gone.rmdir()
     with pytest.raises(StrategyError, match="cannot import 'nosuchmodule'"):
         resolve_strategy("nosuchmodule:X")
+
+
+def _whist_sim_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """The installed ``whist-sim`` command, run from ``folder``."""
+    command = str(Path(sys.executable).with_name("whist-sim"))
+    return subprocess.run([command, *args], cwd=folder, capture_output=True, text=True,
+                          timeout=120)
+
+
+def _copy_of(package, folder: Path) -> Path:
+    copy = folder / package.__name__
+    shutil.copytree(Path(package.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+@pytest.mark.parametrize("package", [whist_sim, strategies], ids=lambda p: p.__name__)
+def test_another_copy_in_the_folder_whist_sim_runs_from_stops_it_naming_both(tmp_path,
+                                                                              package):
+    """From a checkout of another version, the command ran the installed whist_sim while
+    the isolated entrants' bots and Ray's workers imported the checkout's (a newcomer's
+    probe): one run, two versions of the code, and nothing said so."""
+    copy = _copy_of(package, tmp_path)
+    init = copy / "__init__.py"
+    init.write_text(init.read_text() + "\n# another version\n")
+    shown = _whist_sim_in(tmp_path, "strategies")
+    assert shown.returncode == 2, shown.stdout + shown.stderr
+    assert "Traceback" not in shown.stderr
+    installed = Path(package.__file__).resolve().parent
+    assert (f"{copy.resolve()} is another copy of {package.__name__} than the one whist-sim"
+            f" runs ({installed})") in shown.stderr
+    assert "run whist-sim from another folder, or install this one (pip install -e .)" in (
+        shown.stderr)
+
+
+def test_a_copy_the_same_as_the_installed_one_is_no_problem(tmp_path):
+    _copy_of(whist_sim, tmp_path)
+    shown = _whist_sim_in(tmp_path, "strategies")
+    assert shown.returncode == 0, shown.stderr
+    assert any(line.startswith("random ") for line in shown.stdout.splitlines())

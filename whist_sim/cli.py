@@ -657,12 +657,22 @@ def main() -> None:
 
     An embedded run restarts itself once with the loopback bind shim preloaded
     (see ``whist_sim.tournament.loopback``), so that the driver's own Ray ports
-    stay on 127.0.0.2 like those of the processes it starts.
+    stay on 127.0.0.2 like those of the processes it starts. Before that, a different
+    copy of whist_sim or of its strategies in the folder it runs from stops it
+    (``other_copies``): the processes it starts would import that copy.
     """
     from whist_sim.tournament.cluster import EMBEDDED_HOST
     from whist_sim.tournament.loopback import HOST_VARIABLE, loopback_environment
 
     argv = sys.argv[1:]
+    if argv and argv != ["--help"]:  # before the restart below, which would import that copy
+        from whist_sim.other_copies import other_copies
+
+        copies = other_copies(Path.cwd())
+        for line in copies:
+            typer.secho(f"error: {line}", fg=typer.colors.RED, err=True)
+        if copies:
+            raise SystemExit(2)
     embedded = (
         argv[:1] in (["run"], ["duel"])
         and "--address" not in argv

@@ -29,13 +29,13 @@ the driver hashes at the start (run.json) but which each node starts from its ow
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from whist_sim.games.base import WhistSimError
+from whist_sim.other_copies import source_digest
 from whist_sim.parameter_sources import parameter_file_digests, parameter_sources
 from whist_sim.strategy import strategy_source
 
@@ -80,12 +80,7 @@ def package_digest() -> str:
     """SHA-256 over whist_sim's own Python source: every ``.py`` file of the package, by
     its path inside the package and its bytes. Computed once per process (a few
     milliseconds), as a worker process imports the package once."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+    return source_digest(Path(__file__).resolve().parents[1])
 
 
 def code_fingerprint(game: str, strategies: Mapping[str, tuple[str, Mapping[str, Any]]],
