@@ -483,6 +483,17 @@ def test_a_number_option_that_is_not_a_number_says_what_it_takes(args, fragments
         assert fragment in text, text
 
 
+@pytest.mark.parametrize("deals", ["0", "100000000000"])
+def test_checks_deals_out_of_range_are_named_as_the_option(deals):
+    """``check random --deals 0`` said "deals = 0 is not allowed", the Python argument's
+    name, where the command line's is --deals (a newcomer's probe)."""
+    from whist_sim.checking import MAX_CHECK_DEALS
+
+    result = _run("check", "random", "--deals", deals)
+    _assert_clean_error(result, f"--deals {deals}: not allowed; allowed values: whole numbers"
+                                f" from 1 to {MAX_CHECK_DEALS:,}")
+
+
 def test_a_bad_address_from_the_environment_is_named_ray_address(tmp_path):
     """`RAY_ADDRESS=auto whist-sim run ...` said "--address 'auto' is not an address",
     an option nobody had typed."""

@@ -130,6 +130,17 @@ def test_no_deals_is_refused_as_bad_input():
     assert issubclass(CheckArgumentError, ValueError)
 
 
+def test_more_deals_than_a_check_can_play_are_refused_before_any():
+    """``check random --deals 100000000000`` was taken, and played without a word until
+    it was stopped (a newcomer's probe)."""
+    from whist_sim.checking import MAX_CHECK_DEALS
+
+    with pytest.raises(CheckArgumentError,
+                       match=f"deals = {MAX_CHECK_DEALS + 1} is not allowed; allowed values:"
+                             f" whole numbers from 1 to {MAX_CHECK_DEALS:,}"):
+        check_strategy(RandomStrategy, deals=MAX_CHECK_DEALS + 1)
+
+
 def test_a_strategy_claiming_no_known_game_is_refused():
     class NoGames(RandomStrategy):
         games = frozenset({"bridge"})

@@ -83,6 +83,14 @@ CHECK_VARIANTS: dict[str, tuple[Mapping[str, Any], ...]] = {
 }
 """Variant settings checked per game; a game not listed is checked under its defaults."""
 
+MAX_CHECK_DEALS = 10_000
+"""Deals a check plays at most per variant and seat (each twice): ten thousand is minutes
+for a quick strategy over every variant, far past what finds a broken rule (20 by
+default). ``check random --deals 100000000000`` was taken, and played without a word until
+it was stopped (a newcomer's probe)."""
+
+CHECK_DEALS_ALLOWED = f"allowed values: whole numbers from 1 to {MAX_CHECK_DEALS:,}"
+
 CHECK_TIME_LIMIT = 10.0
 """Seconds a decision may take in a check unless told otherwise: a tournament's default
 ``time_limit``, so that what passes keeps a default run's limit. Without a default, a
@@ -220,9 +228,9 @@ def check_strategy(
     by default ``TABLE_SIZES``'s), for a policy whose observation has one table's size;
     the other games play at their own size.
     """
-    if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
-        raise CheckArgumentError(
-            f"deals = {deals!r} is not allowed; allowed values: whole numbers >= 1")
+    if not isinstance(deals, int) or isinstance(deals, bool) or not (
+            1 <= deals <= MAX_CHECK_DEALS):
+        raise CheckArgumentError(f"deals = {deals!r} is not allowed; {CHECK_DEALS_ALLOWED}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise CheckArgumentError(f"seed = {seed!r} is not allowed; allowed values: whole numbers")
     from whist_sim.tournament.config import TIME_LIMITS

@@ -603,12 +603,20 @@ def check(
         show_default=False)] = None,
 ) -> None:
     """Check a strategy plug-in or a bot against every game it claims to support."""
-    from whist_sim.checking import CHECK_TIME_LIMIT, StrategyCheckError, check_entrant
+    from whist_sim.checking import (
+        CHECK_DEALS_ALLOWED,
+        CHECK_TIME_LIMIT,
+        MAX_CHECK_DEALS,
+        StrategyCheckError,
+        check_entrant,
+    )
     from whist_sim.tournament.config import TIME_LIMITS, number_in
 
     _refuse_a_run_folder(strategy)
     # The option named as typed, as duel's: "time_limit = -1.0 ... or None for no limit"
     # named the Python argument and a value the command line cannot give (a probe).
+    if not 1 <= deals <= MAX_CHECK_DEALS:
+        _fail(f"--deals {deals}: not allowed; {CHECK_DEALS_ALLOWED}")
     if time_limit is not None:
         try:
             number_in(time_limit, *TIME_LIMITS, more=" (seconds per decision; default 10)")
