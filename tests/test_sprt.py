@@ -756,6 +756,21 @@ def test_a_test_whose_pairs_all_agree_is_not_told_to_play_more_pairs():
     assert "play more pairs" not in text and "too short" not in text
 
 
+def test_a_few_pairs_that_all_agree_are_not_said_to_come_from_strategies_that_play_alike():
+    """A Solo duel of pimc against heuristic, --max-deals 3, every pair +0.00, ended
+    "strategies that play alike on every deal, as one against itself does, are not told
+    apart by more pairs" (a newcomer's probe): three pairs may agree by chance."""
+    verdict = sequential_verdict(net_model(), SprtSettings(), [0.0] * 3, finished=True)
+    text = verdict.text("a", "b")
+    assert verdict.decision == "inconclusive"
+    assert "are not told apart by more pairs" not in text
+    assert text.endswith("; the 3 pairs so far all agree, with no spread, and while they do"
+                         " the test cannot move (its LLR stays 0): so few may agree by"
+                         " chance, so play more pairs (--max-deals); strategies that play"
+                         " alike on every deal, as one against itself does, would go on"
+                         " agreeing, and more pairs would not tell them apart."), text
+
+
 def test_pairs_all_at_one_nonzero_margin_are_not_said_to_play_alike():
     """A newcomer's Solo plug-in that forfeited every hand (-8.00 units in each of 50 pairs)
     was told that "strategies that play alike on every deal, as one against itself does,

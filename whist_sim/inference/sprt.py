@@ -307,6 +307,14 @@ class Verdict:
                         f" {self.estimate.mean_unit}, as when one side forfeits or loses every"
                         " hand alike, has no spread for this test to scale it by, however"
                         " many pairs are played; the margin itself is the evidence.")
+            if self.estimate.pairs < FEW_PAIRS:
+                # "play alike" of three pairs at +0.00 (a newcomer's probe): too few to say
+                return (f"; the {self.estimate.pairs} pairs so far all agree, with no spread,"
+                        " and while they do the test cannot move (its LLR stays 0): so few"
+                        f" may agree by chance, so play more pairs ({self.raise_maximum});"
+                        " strategies that play alike on every deal, as one against itself"
+                        " does, would go on agreeing, and more pairs would not tell them"
+                        " apart.")
             return ("; the pairs all agree, with no spread, and while they do the test cannot"
                     " move (its LLR stays 0 at any length): strategies that play alike on"
                     " every deal, as one against itself does, are not told apart by more"
