@@ -144,6 +144,17 @@ def _copy(run: Path, tmp_path: Path) -> Path:
     return target
 
 
+def test_resuming_a_complete_run_says_there_was_nothing_left_to_play(tmp_path, good_run):
+    """It read "complete: 0 matches (0 hands) in 0.0 s", then the standings of every hand
+    (a newcomer's probe), as if the run had been played, and played nothing."""
+    run = _copy(good_run, tmp_path)
+    result = _run("run", "--resume", str(run), "--workers", "0", "--no-progress")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first == (f"complete: nothing was left to play, every task was committed already"
+                     f" -> {run}")
+
+
 @pytest.mark.parametrize("command", ["report", "replay", "resume"])
 def test_missing_run_folder_is_one_line(tmp_path, command):
     missing = str(tmp_path / "no-run")

@@ -381,11 +381,13 @@ def _finish(summary, report: bool, address: str | None = None) -> None:
     """The closing lines of a run: what was played, the standings, the verdict."""
     where = ("in process" if summary.where == "in process" else
              f"on {summary.workers} Ray {'worker' if summary.workers == 1 else 'workers'}")
-    typer.echo(
-        f"{summary.status}: {summary.matches:,} matches ({summary.hands:,} hands) in"
-        f" {summary.wall_seconds:.1f} s {where}"
-        f" -> {summary.path}"
-    )
+    if summary.status == "complete" and summary.tasks_run == 0:  # a resume of a finished run
+        # read "complete: 0 matches (0 hands) in 0.0 s" (a newcomer's probe)
+        typer.echo("complete: nothing was left to play, every task was committed already"
+                   f" -> {summary.path}")
+    else:
+        typer.echo(f"{summary.status}: {summary.matches:,} matches ({summary.hands:,} hands)"
+                   f" in {summary.wall_seconds:.1f} s {where} -> {summary.path}")
     for line in summary.standings:
         typer.echo(f"  {line}")
     verdict = summary.verdict_text()
