@@ -614,6 +614,15 @@ def test_a_config_that_is_not_utf8(tmp_path):
         load_config(path)
 
 
+def test_a_config_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """A config saved by an editor that starts UTF-8 files with a byte-order mark (Windows
+    Notepad) was refused as "not valid TOML (Invalid statement (at line 1, column 1))",
+    naming nothing a reader could see in the file (a newcomer's probe)."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + quick_config(deals=3).encode())
+    assert load_config(path).tournament.deals == 3
+
+
 def test_an_unreadable_config(tmp_path, monkeypatch):
     """Simulated: as root, permission bits do not stop a read."""
     path = write_config(tmp_path, quick_config())

@@ -692,9 +692,13 @@ def _override_key(key: str, path: Path) -> tuple[str, str, str]:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     """The TOML table of the file at ``path``, or a ConfigError naming the path and the
-    problem: missing, a folder, unreadable, not UTF-8 text, not TOML."""
+    problem: missing, a folder, unreadable, not UTF-8 text, not TOML.
+
+    A leading byte-order mark, which some editors (Windows Notepad) write at the start of
+    every UTF-8 file, is read past: ``tomllib`` refused it as "Invalid statement (at line
+    1, column 1)", naming nothing a reader could see in the file (a newcomer's probe)."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except IsADirectoryError:
