@@ -79,6 +79,20 @@ def test_a_strategy_failing_on_every_hand_still_leaves_a_run_folder(tmp_path):
     assert "0 of" in str(failure) and "tasks kept" in str(failure)
 
 
+def test_the_report_of_a_run_aborted_before_any_task_says_how_to_finish_it(tmp_path):
+    """``whist-sim report`` of such a run said "the run has no results yet", as of a run
+    still being played, and nothing of how to finish it (a newcomer's probe)."""
+    _aborted(tmp_path, ALWAYS)
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["report", str(run)], terminal_width=400)
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"{run}: the run was aborted before it committed any task, so it has no" in text
+    assert "strategy raised" in text  # why it was aborted, from run.json
+    assert (f"finish it with whist-sim run --resume {run} --on-error forfeit (its failing"
+            " hands forfeited)") in text
+
+
 def test_resume_refuses_an_on_error_it_does_not_know(tmp_path):
     _aborted(tmp_path)
     with pytest.raises(ConfigError, match="allowed values: 'forfeit', 'abort'"):

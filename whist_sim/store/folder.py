@@ -331,11 +331,28 @@ class RunFolder:
             return [unit / f"{table}.parquet" for unit in legacy.units(self.path)]
         return [unit_file(self.path, unit, table) for unit in self._manifest.units]
 
+    def _why_no_results(self) -> str:
+        """Why a run has no rows to read, and the way on: "the run has no results yet" was
+        said of a run aborted or stopped before its first task, as of one still being
+        played, with nothing of how to finish it (a newcomer's probe)."""
+        meta = self.meta()
+        status, error, path = meta.get("status"), meta.get("error"), str(self.path)
+        if status == "aborted":
+            return (f"the run was aborted before it committed any task, so it has no results"
+                    f"{f' ({error})' if error else ''}; finish it with whist-sim run --resume"
+                    f" {path} --on-error forfeit (its failing hands forfeited), or"
+                    f" resume_tournament({path!r}, on_error='forfeit')")
+        if status == "interrupted":
+            return (f"the run was stopped before it committed any task, so it has no results;"
+                    f" continue it with whist-sim run --resume {path}"
+                    f" (resume_tournament({path!r}))")
+        return "the run has no results yet: no task of it has been committed so far"
+
     def scan(self, table: str) -> pl.LazyFrame:
         """A lazy frame over every committed unit of ``table``, as of opening."""
         files = self.parquet_files(table)
         if not files:
-            raise RunFolderError(f"{self.path}: the run has no results yet")
+            raise RunFolderError(f"{self.path}: {self._why_no_results()}")
         gone = next((file for file in files if not file.exists()), None)
         if gone is not None:  # Polars said only FileNotFoundError, on every collect
             raise RunFolderError(
