@@ -357,7 +357,7 @@ def test_whist_sim_check_of_a_one_game_policy_checks_the_game_it_is_given():
     assert done.stdout.startswith(  # named as it was asked for, the callable with it
         f"passed: policy(callable='{HERE}:linear_policy') plays german_whist by the rules:")
     for extra, fragment in ((["--game", "german"], "game 'german' is not a game whist_sim knows"),
-                            (["--deals", "0"], "deals = 0 is not allowed")):
+                            (["--deals", "0"], "--deals 0: not allowed")):
         done = subprocess.run([*base, *extra], cwd=ROOT, capture_output=True, text=True,
                               timeout=300)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
