@@ -602,6 +602,22 @@ def test_workers_out_of_range_from_python_are_refused_before_ray_starts(tmp_path
 # -- file-system errors ---------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("game", "tournament", "variant", "meant"), [
+    ("german_whist", 'format = "roundrobin"', "", "round_robin"),
+    ("german_whist", 'on_error = "forfiet"', "", "forfeit"),
+    ("german_whist", "", 'count = "Stage2"', "stage2"),
+    ("solo_whist", "", 'payments = "clasic"', "classic"),
+])
+def test_a_value_one_slip_from_an_allowed_one_is_named(tmp_path, game, tournament, variant,
+                                                        meant):
+    """Keys one slip from a real one were named ("did you mean 'trumps'?"), values not:
+    ``format = "roundrobin"`` and ``count = "Stage2"`` listed the allowed values and left
+    the reader to spot the slip (a newcomer's probe)."""
+    message = _refusal(tmp_path, _config_text(game, tournament, variant))
+    assert f"(did you mean {meant!r}?)" in message, message
+    assert "allowed values:" in message
+
+
 def test_a_config_path_that_is_a_folder(tmp_path):
     with pytest.raises(ConfigError, match="is a folder; give a config file"):
         load_config(tmp_path)

@@ -352,8 +352,11 @@ def check_choice(where: str, key: str, value: Any, allowed: tuple[Any, ...]) -> 
     """
     if not any(type(value) is type(a) and value == a for a in allowed):
         shown = ", ".join(as_toml(a) for a in allowed)  # true, false: as a config spells them
-        raise VariantError(f"{where}.{key} = {as_toml(value)} is not allowed; allowed values:"
-                           f" {shown}")
+        # a word one slip from an allowed one is named, as a key is ("Stage2": a probe)
+        hint = (did_you_mean(value, [a for a in allowed if isinstance(a, str)])
+                if isinstance(value, str) else "")
+        raise VariantError(f"{where}.{key} = {as_toml(value)} is not allowed{hint}; allowed"
+                           f" values: {shown}")
 
 
 def as_toml(value: Any) -> str:

@@ -1185,8 +1185,12 @@ def _describe_validation(exc: ValidationError, source: str) -> str:
         elif error["type"] == "missing":
             lines.append(f"{source}: missing key {key!r}{_missing_hint(key)}")
         elif error["type"] == "literal_error":  # one of a few words
-            lines.append(f"{source}: {key} = {as_toml(error.get('input'))}: not allowed;"
-                         f" allowed values: {_as_toml_words(error['ctx']['expected'])}")
+            expected = error["ctx"]["expected"]
+            given = error.get("input")
+            hint = (did_you_mean(given, re.findall(r"'([^'\\]*)'", expected))
+                    if isinstance(given, str) else "")
+            lines.append(f"{source}: {key} = {as_toml(given)}: not allowed{hint};"
+                         f" allowed values: {_as_toml_words(expected)}")
         elif error["type"] in _PLAIN_WORDS:  # pydantic's own words name its types
             given = "" if error["type"] == "too_short" else f" = {as_toml(error.get('input'))}"
             lines.append(f"{source}: {key}{given}: {_PLAIN_WORDS[error['type']](error, key)}")
