@@ -380,6 +380,16 @@ def test_two_runs_choosing_their_default_folders_at_once_get_their_own(tmp_path,
     assert first != second and first.is_dir() and second.is_dir()
 
 
+def test_sprt_settings_separated_by_semicolons_are_told_the_separators(tmp_path, monkeypatch):
+    """``--sprt "elo0=0;elo1=10"`` read as elo0 = "0;elo1=10": "not a finite number", with
+    nothing of how settings are separated (a newcomer's probe)."""
+    monkeypatch.chdir(tmp_path)
+    result = _run("duel", "random", "heuristic", "--game", "german_whist",
+                  "--sprt", "elo0=0;elo1=10", "--no-progress")
+    _assert_clean_error(result, "--sprt 'elo0=0;elo1=10': separate its settings by spaces or"
+                                " commas, not ';' (e.g. --sprt 'elo0=0 elo1=10')")
+
+
 def test_a_command_that_stops_before_writing_leaves_no_default_folder(tmp_path, monkeypatch):
     """The default folder is made as its name is chosen; a command refused after that
     (here a duel's --sprt, read after the folder is named) takes it away again."""

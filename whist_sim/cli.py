@@ -271,6 +271,10 @@ def _sprt_items(text: str) -> list[str]:
     silently at the defaults. The items of every ``--sprt`` given are read together (the
     last one alone was read: ``--sprt elo0=0 --sprt elo1=5`` said "elo0 is missing"); a
     key given twice is refused by ``parse_settings``."""
+    if ";" in text:  # read as elo0 = "0;elo1=10", "not a finite number" (a newcomer's probe)
+        example = " ".join(text.replace(",", " ").replace(";", " ").split())
+        raise WhistSimError(f"--sprt {text!r}: separate its settings by spaces or commas, not"
+                            f" ';' (e.g. --sprt '{example}')")
     items = text.replace(",", " ").split()
     if not items:
         raise WhistSimError(
