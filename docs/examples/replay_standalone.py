@@ -11,6 +11,7 @@ line and exits with status 2.
 from __future__ import annotations
 
 import glob
+import os
 import sys
 
 import pyarrow.compute as pc
@@ -82,4 +83,9 @@ if __name__ == "__main__":
         sys.exit(0)
     if len(sys.argv) != 3:
         fail(usage)
-    replay(sys.argv[1], sys.argv[2])
+    try:
+        replay(sys.argv[1], sys.argv[2])
+        sys.stdout.flush()
+    except BrokenPipeError:  # `... | head` closed the pipe: stop quietly, as `cat` does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
