@@ -618,6 +618,16 @@ def test_a_value_one_slip_from_an_allowed_one_is_named(tmp_path, game, tournamen
     assert "allowed values:" in message
 
 
+def test_a_strategy_name_in_other_capitals_is_named():
+    """``use = "Random"`` got "did you mean 'random'?" and ``use = "HEURISTIC"`` nothing:
+    a slip of case in a longer word is past difflib's cutoff (a newcomer's probe)."""
+    from whist_sim.games.base import did_you_mean
+
+    assert did_you_mean("HEURISTIC", ["heuristic", "random"]) == " (did you mean 'heuristic'?)"
+    assert did_you_mean("Stage2", ["stage2", "all"]) == " (did you mean 'stage2'?)"
+    assert did_you_mean("xyz", ["heuristic", "random"]) == ""
+
+
 def test_a_config_path_that_is_a_folder(tmp_path):
     with pytest.raises(ConfigError, match="is a folder; give a config file"):
         load_config(tmp_path)

@@ -320,8 +320,15 @@ def did_you_mean(key: Any, allowed: Iterable[str]) -> str:
 
 
 def closest(key: Any, allowed: Iterable[str]) -> str | None:
-    """The allowed key one slip away from ``key`` (``did_you_mean``'s), or None."""
-    close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.75)
+    """The allowed key one slip away from ``key`` (``did_you_mean``'s), or None. The same
+    word in other capitals is one slip, however long: difflib's ratio, which counts each
+    letter of another case as a change, named 'random' for "Random" but nothing for
+    "HEURISTIC" (a newcomer's probe)."""
+    allowed = sorted(allowed)
+    folded = [word for word in allowed if word.casefold() == str(key).casefold()]
+    if folded:
+        return folded[0]
+    close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.75)
     return close[0] if close else None
 
 
