@@ -1006,6 +1006,22 @@ def test_a_file_path_or_dotted_name_in_use_is_spelled_as_module_class(tmp_path, 
     _assert_names(_refusal(tmp_path, body), "strategies[1]", repr(spec), spelled)
 
 
+@pytest.mark.parametrize("program", ["./nonexist_bot", "bots/mybot.sh"])
+def test_a_bot_program_given_to_check_is_told_how_a_bot_is_checked(tmp_path, monkeypatch,
+                                                                    program):
+    """`whist-sim check ./nonexist_bot` was told to spell it "nonexist_bot:ClassName", a
+    Python class, where a program is checked as `process --command` (a newcomer's probe)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "mybot.sh").write_text("#!/bin/sh\n")
+    result = cli.invoke(app, ["check", program], terminal_width=400)
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert (f"a bot program is entered as use = \"process\" with command = [\"{program}\"],"
+            f" and checked with whist-sim check process --command {program}") in text, text
+    assert ":ClassName" not in text
+
+
 def test_a_config_file_given_to_check_is_told_to_run_it(tmp_path):
     """`whist-sim check quickstart.toml` was told how to spell a module:Class,
     "quickstart.toml:ClassName": a config is not a strategy, and run names its problems."""

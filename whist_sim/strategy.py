@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import json
 import re
 import sys
 from collections.abc import Mapping, Set
@@ -246,6 +247,12 @@ def resolve_strategy(spec: str) -> type:
             f"unknown strategy {spec!r}: a config file is not a strategy; `whist-sim run"
             f" {spec}` plays it, and names each of its problems first;"
             f" {strategy_choices(names)}")
+    if _looks_like_a_program(spec):  # "./mybot": told to spell it "mybot:ClassName" (a probe)
+        raise StrategyError(
+            f"unknown strategy {spec!r}: a bot program is entered as use = \"process\" with"
+            f" command = [{json.dumps(spec)}], and checked with whist-sim check process"
+            f" --command {spec}; a Python class is named as package.module:Class;"
+            f" {strategy_choices(names)}")
     if _looks_like_a_path(spec):  # a newcomer's file or dotted path: say how to write it
         raise StrategyError(
             f"unknown strategy {spec!r}: a class is named as package.module:Class, here"
@@ -253,6 +260,15 @@ def resolve_strategy(spec: str) -> type:
             f" package, or put that folder on PYTHONPATH); {strategy_choices(names)}")
     raise StrategyError(
         f"unknown strategy {spec!r}{did_you_mean(spec, names)}; {strategy_choices(names)}")
+
+
+def _looks_like_a_program(spec: str) -> bool:
+    """Whether ``spec`` reads as a program to run rather than a Python file or class: a
+    file there that is not ``.py``, or a path from here or from the root (``./mybot``,
+    ``/opt/bots/mybot``) that names no ``.py`` file nor a class."""
+    if ":" in spec or spec.endswith(".py"):
+        return False
+    return Path(spec).is_file() or spec.startswith(("./", "/", ".\\"))
 
 
 def _looks_like_a_path(spec: str) -> bool:
