@@ -878,6 +878,9 @@ def test_a_class_that_names_no_games_is_refused_by_run_and_check_alike(tmp_path,
     [("broken_import_mod:X", "raise RuntimeError('plug-in bug')",
       "raised RuntimeError: plug-in bug"),
      ("not_a_class_mod:X", "X = 5", "not a class"),
+     # said "names no games", of a function (a newcomer's probe)
+     ("function_mod:rank", "def rank(view, rng):\n    return 0",
+      "is a function, not a class; a strategy is a class with choose(self, view, rng)"),
      ("not_a_class_mod:", "X = 5", "is not package.module:Class"),
      (":X", "X = 5", "is not package.module:Class")],
 )

@@ -305,7 +305,14 @@ def strategy_choices(names: list[str] | None = None) -> str:
 
 
 def _checked_class(spec: str, found: Any) -> type:
-    """``found`` if it can be a strategy's class (something to construct), else a StrategyError."""
+    """``found`` if it can be a strategy's class (something to construct), else a StrategyError.
+    A function is refused as one: called with the parameters, it was then said to name no
+    games (a newcomer's probe)."""
+    if inspect.isroutine(found):
+        raise StrategyError(
+            f"strategy {spec!r} is a function, not a class; a strategy is a class with"
+            " choose(self, view, rng) -> action (a function of the environment's"
+            " observation is entered as use = \"policy\" with params = { callable = ... })")
     if not callable(found):
         raise StrategyError(
             f"strategy {spec!r} is {type(found).__name__} {found!r}, not a class; a strategy"
