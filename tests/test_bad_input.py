@@ -340,6 +340,9 @@ label = "random_b"
          ["partnerships applies only to partnership games"]),
         ("knockout_whist", "players = 8", "", ["knockout_whist is played by 2..7 players, not 8"]),
         ("knockout_whist", "players = [4, 4]", "", ["list each table size once"]),
+        # named the 4 given twice, and the 9 only once that was mended (a newcomer's probe)
+        ("knockout_whist", "players = [4, 4, 9]", "",
+         ["list each table size once (4 is given twice)", "played by 2..7 players, not 9"]),
         ("knockout_whist", "", 'dogs_life = "always"',
          ['variant.dogs_life = "always"', '"first_round"', '"first_knockout"']),
         ("knockout_whist", "", 'tie_break = "coin"', ['variant.tie_break = "coin"', '"cut"']),

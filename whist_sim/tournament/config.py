@@ -958,21 +958,30 @@ size only, so its error leaves this out (``cli._as_options``)."""
 
 
 def _check_players(config: TournamentConfig, source: str) -> None:
-    """Each table size once, and within the game's range, named with the key."""
+    """Each table size once, and within the game's range, named with the key: both, where
+    both are wrong (``[4, 4, 9]`` named the 4 given twice, and the 9 only once that was
+    mended: a newcomer's probe)."""
     players = config.tournament.players
     sizes = config.table_sizes()
-    if len(set(sizes)) != len(sizes):
-        raise ConfigError(f"{source}: tournament.players = {players!r}: list each table size once")
+    problems = []
+    repeated = sorted({size for size in sizes if size is not None and sizes.count(size) > 1})
+    if repeated:
+        named = ", ".join(str(size) for size in repeated)
+        verb = "is" if len(repeated) == 1 else "are"
+        problems.append(f"list each table size once ({named} {verb} given twice)")
     game = GAMES[config.tournament.game]
     low, high = game.min_players, game.max_players
-    for size in sizes:
-        if size is not None and not low <= size <= high:
-            allowed = f"{low}" if low == high else f"whole numbers {low}..{high}{OR_A_LIST}"
-            raise ConfigError(
-                f"{source}: tournament.players = {players!r}: {game.name} is played by"
-                f" {game.table_sizes()} players, not {size}; allowed values: {allowed}"
-                f"{' (or leave it out)' if low == high else ''}"
-            )
+    outside = [size for size in dict.fromkeys(sizes) if size is not None
+               and not low <= size <= high]
+    if outside:
+        allowed = f"{low}" if low == high else f"whole numbers {low}..{high}{OR_A_LIST}"
+        problems.append(
+            f"{game.name} is played by {game.table_sizes()} players, not"
+            f" {', '.join(str(size) for size in outside)}; allowed values: {allowed}"
+            f"{' (or leave it out)' if low == high else ''}")
+    if problems:
+        raise ConfigError(f"{source}: tournament.players = {players!r}: "
+                          + "; and ".join(problems))
 
 
 def _check_partnerships(config: TournamentConfig, game: Game, source: str) -> None:
