@@ -393,6 +393,20 @@ def test_sprt_settings_separated_by_semicolons_are_told_the_separators(tmp_path,
                                 " commas, not ';' (e.g. --sprt 'elo0=0 elo1=10')")
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["random", "nosuch"], "error: B (nosuch): unknown strategy 'nosuch'"),
+    (["nosuch", "random"], "error: A (nosuch): unknown strategy 'nosuch'"),
+    (["random", "heuristic", "--sprt", "net0=0 net1=1"],
+     "error: --sprt: net0/net1 (points per hand) apply to solo_whist and minnesota_whist"),
+])
+def test_a_duels_errors_name_a_and_b_and_its_options(tmp_path, monkeypatch, args, said):
+    """They said "duel: strategies[1] (nosuch)" and "duel: sprt: net0/net1 ...", the words
+    of a config the command line never showed (a newcomer's probe)."""
+    monkeypatch.chdir(tmp_path)
+    result = _run("duel", *args, "--game", "german_whist", "--no-progress")
+    _assert_clean_error(result, said)
+
+
 def test_a_command_that_stops_before_writing_leaves_no_default_folder(tmp_path, monkeypatch):
     """The default folder is made as its name is chosen; a command refused after that
     (here a duel's --sprt, read after the folder is named) takes it away again."""

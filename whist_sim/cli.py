@@ -312,7 +312,8 @@ DUEL_OPTIONS = {"deals": "--max-deals", "time_limit": "--time-limit", "seed": "-
 as "duel: tournament.time_limit = 0.0", a key the command line never showed."""
 
 _OPTION_WORDS = (
-    ("duel: sprt.", "--sprt "), ("duel: variant.", "--variant "),
+    ("duel: sprt.", "--sprt "), ("duel: sprt: ", "--sprt: "), ("duel: variant.", "--variant "),
+    ("duel: strategies[0] ", "A "), ("duel: strategies[1] ", "B "),  # as the help names them
     *((f"duel: tournament.{key} = ", f"{option} ") for key, option in DUEL_OPTIONS.items()),
     ("duel: max_deals = ", "--max-deals "),  # duel_config's own check of its argument
     (UNKNOWN_SPRT_KEY, "--sprt: unknown key '"),  # given as --sprt "bacth=3"
