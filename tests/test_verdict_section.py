@@ -367,8 +367,14 @@ def test_a_disagreement_the_head_to_head_decides_for_the_ratings_is_not_trusted_
     the one the data contradict, so the note must not tell the reader to trust it."""
     note = _disagreement(["a", "b"], ["b", "a"], "solo_whist", separated={("b", "a")})
     assert "Trust" not in note and "neither order is a finding" not in note
-    assert "b above a by rating, as their head-to-head comparison decides" in note
-    assert "different opponents" in note
+    assert note == ("The ratings put b above a, as their head-to-head comparison decides: net"
+                    " units per hand orders them the other way only as an average over"
+                    " different opponents.")
+    two = _disagreement(["a", "b", "c"], ["b", "c", "a"], "solo_whist",
+                        separated={("b", "a"), ("c", "a")})
+    assert two.startswith("The ratings put b above a and c above a, as their head-to-head"
+                          " comparisons decide: net units per hand orders each pair the other"
+                          " way"), two
 
 
 def test_the_ranking_table_says_behind_where_the_head_to_head_decides_the_other_way():

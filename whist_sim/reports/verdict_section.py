@@ -909,11 +909,15 @@ def _disagreement(ranked: list[str], ratings: Sequence[str] | Mapping[str, float
         text = "; ".join(f"{a} above {b}" for a, b in real)
         notes.append(f"The ratings and {name} disagree ({text} by {name}, the other way by"
                      f" rating). {TRUST[game]}")
-    if against:
-        text = "; ".join(f"{b} above {a}" for a, b in against)
-        notes.append(f"The ratings put {text} by rating, as their head-to-head comparison"
-                     f" decides: {name} orders them the other way only as an average over"
-                     " different opponents.")
+    if against:  # one sentence of several pairs read "a above b; c above b by rating, as
+        # their head-to-head comparison decides" (a statistician's probe)
+        text = " and ".join(f"{b} above {a}" for a, b in against)
+        many = len(against) > 1
+        notes.append(
+            f"The ratings put {text}, as their head-to-head"
+            f" {'comparisons decide' if many else 'comparison decides'}: {name} orders"
+            f" {'each pair' if many else 'them'} the other way only as an average over"
+            " different opponents.")
     return " ".join(notes)
 
 
