@@ -276,6 +276,12 @@ def test_a_table_that_would_pass_the_cap_is_split_by_strategy_not_cut():
     split = tables_by(df, "strategy", columns, "Bids", "bids", limit=25)
     assert [(t.caption, t.name, len(t.rows)) for t in split] == [
         ("Bids: a", "bids_a", 20), ("Bids: b", "bids_b", 20)]
+    # the whole table keeps its name, as a CSV of its own under the first part: a Solo
+    # run's bidding CSV was solo_whist_bidding.csv in one run and one file per strategy in
+    # another, where the docs promise names stable from run to run (a statistician's probe)
+    whole = split[0].details
+    assert whole is not None and whole.name == "bids" and len(whole.rows) == 40
+    assert split[1].details is None
 
 
 def test_strong_prose_is_bold_on_the_html_page_as_in_the_markdown():

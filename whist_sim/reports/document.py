@@ -171,12 +171,19 @@ def tables_by(df: pl.DataFrame, key: str, columns: Sequence[tuple[str, Callable[
               caption: str, name: str, limit: int = 25) -> list[Table]:
     """One table of ``df``, or, if it has more than ``limit`` rows, one table per value of
     ``key`` (a strategy, say), so that the page's row cap never hides a whole strategy. The
-    tables of the split are named ``<name>_<value>`` and captioned ``<caption>: <value>``."""
+    tables of the split are named ``<name>_<value>`` and captioned ``<caption>: <value>``;
+    the whole table keeps ``name``, written as a CSV of its own (the first part's
+    ``details``), so a script finds it under one name whatever the run's size (a Solo
+    run's bidding CSV was one file in one run and one per strategy in another: a
+    statistician's probe)."""
+    whole = table_of(df, columns, caption, name)
     if df.height <= limit:
-        return [table_of(df, columns, caption, name)]
-    return [table_of(df.filter(pl.col(key) == value), columns, f"{caption}: {value}",
-                     f"{name}_{value}")
-            for value in df[key].unique(maintain_order=True)]
+        return [whole]
+    parts = [table_of(df.filter(pl.col(key) == value), columns, f"{caption}: {value}",
+                      f"{name}_{value}")
+             for value in df[key].unique(maintain_order=True)]
+    parts[0].details = whole
+    return parts
 
 
 def column(name: str, digits: int = 3) -> Cell:
