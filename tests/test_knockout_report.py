@@ -42,7 +42,7 @@ from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports.build import build_report
 from whist_sim.reports.knockout_whist_section import knockout_whist_sections
-from whist_sim.reports.stats import wilson_interval
+from whist_sim.reports.stats import no_spread_bounds
 from whist_sim.store import RunFolder, tables_for
 
 GAME = "knockout_whist"
@@ -626,9 +626,9 @@ def test_build_registers_the_knockout_sections():
 
 
 def wilson(share: float, units: int) -> tuple[float, float]:
-    """A rate's interval where its units showed no spread: Wilson's over the units."""
-    interval = wilson_interval(share * units, units)
-    return interval.lo, interval.hi
+    """A rate's interval where its units showed no spread: Wilson's over the units, widened
+    at a handful of them (``no_spread_bounds``)."""
+    return no_spread_bounds(share, units)
 
 
 def test_seat_position_intervals_cluster_by_deal_index_like_the_knockout_section(

@@ -39,7 +39,7 @@ from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports.build import build_report
 from whist_sim.reports.document import fmt
 from whist_sim.reports.minnesota_whist_section import minnesota_whist_sections
-from whist_sim.reports.stats import wilson_interval
+from whist_sim.reports.stats import no_spread_bounds
 from whist_sim.store import RunFolder, tables_for, to_arrow
 from whist_sim.tournament.schedule import rotate
 
@@ -259,10 +259,9 @@ def test_game_win_rate_counts_each_game_once_per_partnership(run: RunFolder):
     ab = table[("partnership", "A+B")]
     assert (ab["games"], ab["wins"], ab["game_win_rate"]) == (4, 2, 0.5)
     # one win in each duplicate set: no spread between sets, so the interval is Wilson's
-    # over the 2 sets (no width would read as certainty)
-    no_spread = wilson_interval(0.5 * 2, 2)
+    # over the 2 sets, widened at so few (no width would read as certainty)
     assert (ab["game_win_rate_lo"], ab["game_win_rate_hi"]) == pytest.approx(
-        (no_spread.lo, no_spread.hi))
+        no_spread_bounds(0.5, 2))
 
 
 def test_strategy_rows_count_each_seat(run: RunFolder):
@@ -436,9 +435,8 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
     assert ab[5] == "1 · 0.500"
     games = {(r[0], r[1]): r for r in table_rows(text, "Minnesota Whist: granding and games",
                                                   "Games")}
-    no_spread = wilson_interval(0.5 * 2, 2)  # one win in each of the 2 sets
-    assert games[("partnership", "A+B")][2:] == [
-        "4", f"0.500 [{no_spread.lo:.3f}, {no_spread.hi:.3f}]"]
+    lo, hi = no_spread_bounds(0.5, 2)  # one win in each of the 2 sets
+    assert games[("partnership", "A+B")][2:] == ["4", f"0.500 [{lo:.3f}, {hi:.3f}]"]
     assert rows[("strategy", "C")][2] == "12"
     curve = {r[0]: r for r in table_rows(
         text, "Minnesota Whist: when to grand",

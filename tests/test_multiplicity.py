@@ -55,6 +55,36 @@ def test_pairs_of_one_share_are_tested_as_wilsons_interval_draws_them():
     assert math.isnan(p_value([1.0], 0.5, rate=True))
 
 
+@pytest.mark.parametrize("deals", [2, 3, 4, 5])
+def test_a_handful_of_deals_at_one_share_is_not_decided(deals):
+    """Every one of 4 deals won read "heuristic wins 100.0% of hands against random (95%:
+    51.0 to 100.0%), over 4 deals: decided" (a statistician's probe), where a share of
+    1/2 gives 4 deals won out of 4 one time in 16: Wilson's interval is too narrow at a
+    handful of deals. Under a mean of 1/2 no values in [0, 1] give n deals at 1 more often
+    than 1/2**n, so it takes 6 deals (two-sided 3.1%) to decide at 5%, as the exact
+    (Clopper-Pearson) interval of the run's own fixed test says."""
+    x = np.ones(deals)
+    assert p_value(x, 0.5, rate=True) >= 2 * 0.5 ** deals
+    interval = t_interval(x).as_rate()
+    assert interval.lo <= 0.5 <= interval.hi
+    assert interval.lo <= (0.025 ** (1 / deals)) + 1e-12  # no narrower than Clopper-Pearson's
+
+
+def test_six_deals_at_one_share_are_decided_by_the_exact_bound():
+    x = np.ones(6)
+    assert p_value(x, 0.5, rate=True) < 0.05
+    assert t_interval(x).as_rate().lo > 0.5
+
+
+def test_a_flat_share_inside_the_range_is_bounded_for_any_values_in_zero_to_one():
+    """Every deal at 3/4 (a Minnesota entrant that took three hands of four each time):
+    under a mean of 1/2 a value in [0, 1] is 3/4 or more at most 2/3 of the time (Markov),
+    so n such deals come at most (2/3)**n of the time."""
+    for deals in (3, 8, 40):
+        p = p_value(np.full(deals, 0.75), 0.5, rate=True)
+        assert p >= min(1.0, 2 * (0.5 / 0.75) ** deals)
+
+
 def test_holm_keeps_the_family_wise_error_rate_over_six_comparisons_of_equal_entrants():
     """Six comparisons of four truly equal entrants that share their deals (each pair
     value is one entrant's result minus another's on the same deals, so comparisons are

@@ -40,7 +40,7 @@ from whist_sim.reports import solo_whist as sw
 from whist_sim.reports.build import build_report
 from whist_sim.reports.document import fmt_ci
 from whist_sim.reports.solo_whist_section import solo_whist_sections
-from whist_sim.reports.stats import ratio_interval, wilson_interval
+from whist_sim.reports.stats import no_spread_bounds, ratio_interval
 from whist_sim.store import RunFolder, tables_for
 from whist_sim.tournament.schedule import rotate
 
@@ -352,12 +352,12 @@ def test_throw_in_rate_per_line_up_and_overall(run: RunFolder):
     assert df["lineup"].to_list() == ["A B A B", "all line-ups"]
     row = df.row(0, named=True)
     # H4 and H8 out of 8 hands, one in each duplicate set: no spread between sets, so the
-    # interval is Wilson's over the 2 sets (no width would read as certainty)
+    # interval is Wilson's over the 2 sets, widened at so few (no width would read as
+    # certainty)
     assert (row["hands"], row["throw_ins"], row["sets"]) == (8, 2, 2)
     assert row["throw_in_rate"] == pytest.approx(0.25)
-    no_spread = wilson_interval(0.25 * 2, 2)
     assert (row["throw_in_rate_lo"], row["throw_in_rate_hi"]) == pytest.approx(
-        (no_spread.lo, no_spread.hi))
+        no_spread_bounds(0.25, 2))
 
 
 def test_make_rate_and_contract_mix_intervals_are_over_deal_indices():
@@ -530,9 +530,8 @@ def test_report_renders_the_hand_built_numbers(run: RunFolder):
                                                   "Declarer-side units")}
     assert units[("B", "all")][3].startswith("100.0")
     throw = table_rows(text, "Solo Whist: auction outcomes", "Throw-ins")
-    no_spread = wilson_interval(0.25 * 2, 2)  # one throw-in in each of the 2 sets
-    assert throw[0][:4] == ["A B A B", "8", "2",
-                            f"0.250 [{no_spread.lo:.3f}, {no_spread.hi:.3f}]"]
+    lo, hi = no_spread_bounds(0.25, 2)  # one throw-in in each of the 2 sets
+    assert throw[0][:4] == ["A B A B", "8", "2", f"0.250 [{lo:.3f}, {hi:.3f}]"]
     sessions = {r[0]: r for r in table_rows(text, "Solo Whist: sessions")}
     assert sessions["A"][2:4] == ["2", "2"]  # sets, deal indices
     assert sessions["A"][5].startswith("0.125 [")

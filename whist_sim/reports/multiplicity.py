@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
-from whist_sim.reports.stats import FLAT, t_interval
+from whist_sim.reports.stats import FLAT, flat_share_p, t_interval
 
 FAMILY_WISE_ALPHA = 0.05
 """The chance, when every compared difference is in truth zero, that any comparison of
@@ -41,7 +41,9 @@ def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
     """Two-sided p-value of "the mean of ``values`` (one per pair) is ``null``".
 
     NaN below two pairs (no interval either). ``rate``: the values are shares, and pairs
-    that all agree are tested with Wilson's score test, as their interval is drawn. Net
+    that all agree are tested with Wilson's score test, as their interval is drawn, or
+    with ``flat_share_p`` where that is larger (a handful of pairs: 4 deals all won read
+    "decided" against 1/2, which gives them one time in 16). Net
     margins (not ``rate``) that all agree are NaN too: they have no interval (the report
     shows ``[no spread]``) and no test, as the fixed-sample test reads them
     "inconclusive" (docs/statistics.md). A p-value of 0 read "decided" after three deals
@@ -55,9 +57,9 @@ def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
     mean, sd = float(x.mean()), float(x.std(ddof=1))
     interval = t_interval(x)
     if interval.hi - interval.lo <= FLAT:  # no spread: the very test ``as_rate`` makes
-        if rate and 0.0 < null < 1.0:
+        if rate and 0.0 < null < 1.0:  # and no smaller than the bound valid at any n
             z = (mean - null) / math.sqrt(null * (1.0 - null) / n)
-            return float(2.0 * stats.norm.sf(abs(z)))
+            return max(float(2.0 * stats.norm.sf(abs(z))), flat_share_p(mean, null, n))
         if rate:  # a share at 0 or 1 under the null cannot leave it without spreading
             return 1.0 if mean == null else 0.0
         return math.nan  # net margins that all agree: no bound to test, so no test

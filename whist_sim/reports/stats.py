@@ -49,13 +49,51 @@ class Interval(NamedTuple):
     n: int
 
     def as_rate(self) -> Interval:
-        """The interval of a proportion: its bounds cut at 0 and 1, or Wilson's when the
-        units showed no spread (see :func:`with_t_interval`; NaN bounds stay NaN)."""
+        """The interval of a proportion: its bounds cut at 0 and 1, or, when the units
+        showed no spread, Wilson's widened to :func:`flat_share_bounds` where those are
+        wider (at a handful of units; see :func:`with_t_interval`; NaN bounds stay NaN)."""
         if self.n >= 2 and self.hi - self.lo <= FLAT:  # zero width: every unit the same
-            lo, hi = _wilson(self.estimate, self.n)
-            return self._replace(lo=max(lo, 0.0), hi=min(hi, 1.0))
+            lo, hi = no_spread_bounds(self.estimate, self.n)
+            return self._replace(lo=lo, hi=hi)
         return self._replace(lo=min(max(self.lo, 0.0), 1.0) if self.lo == self.lo else self.lo,
                              hi=min(max(self.hi, 0.0), 1.0) if self.hi == self.hi else self.hi)
+
+
+def no_spread_bounds(share: float, n: int) -> tuple[float, float]:
+    """The 95% interval of a rate whose ``n`` units all gave ``share``: Wilson's over
+    the units, widened to :func:`flat_share_bounds` where those are wider (a handful of
+    units), within 0 and 1. Every rate of a report with no spread reads this."""
+    lo, hi = _wilson(share, n)
+    exact_lo, exact_hi = flat_share_bounds(share, n)
+    return max(min(lo, exact_lo), 0.0), min(max(hi, exact_hi), 1.0)
+
+
+def flat_share_bounds(share: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """The 1 - ``alpha`` interval of a mean share whose ``n`` units (deals) all gave
+    ``share``, whatever their values' distribution on [0, 1]: the means m that
+    :func:`flat_share_p` does not reject. At a share of 1 its lower bound is
+    Clopper-Pearson's, (alpha / 2) ** (1 / n).
+
+    Wilson's interval, which assumes a binomial spread, read 51.0% to 100% over 4 deals all
+    won and "decided" against 1/2, which gives 4 of 4 one time in 16 (a statistician's
+    probe); the run's own fixed test had said it cannot decide."""
+    shrink = (alpha / 2.0) ** (1.0 / n)
+    return share * shrink, 1.0 - (1.0 - share) * shrink
+
+
+def flat_share_p(share: float, null: float, n: int) -> float:
+    """Two-sided p-value of "the mean share is ``null``" when all ``n`` units gave
+    ``share``: under a mean m a value in [0, 1] is at least ``share`` > m at most m /
+    ``share`` of the time (Markov's inequality, reached by values of 0 and ``share``
+    only), so n units all there come at most (m / share) ** n of the time; below m,
+    mirrored. Valid for any values in [0, 1], not only for a binomial spread."""
+    if share > null:
+        bound = (null / share) ** n
+    elif share < null:
+        bound = ((1.0 - null) / (1.0 - share)) ** n
+    else:
+        return 1.0
+    return min(1.0, 2.0 * bound)
 
 
 FLAT = 1e-12
@@ -166,8 +204,9 @@ def with_t_interval(name: str, n: str = "pairs", rate: bool = False) -> list[pl.
     covers every value it covered). And where every unit gave the same value, the
     t-interval has no width, which would read as certainty (30 pairs all won: "100% to
     100%"); a rate then gets Wilson's score interval over its units instead, the
-    interval of that many independent all-or-nothing units with that share, the widest
-    a mean of values in [0, 1] can need (30 pairs all won: 88.6% to 100%)."""
+    interval of that many independent all-or-nothing units with that share, widened to
+    :func:`flat_share_bounds` where those are wider, at a handful of units (30 pairs all
+    won: 88.4% to 100%; 4: 39.8% to 100%, where Wilson's alone read 51.0%)."""
     half = t_critical(pl.col(n)) * pl.col(f"{name}_sd") / pl.col(n).cast(pl.Float64).sqrt()
     lo, hi = pl.col(name) - half, pl.col(name) + half
     if rate:
@@ -188,9 +227,13 @@ def with_rate_bounds(name: str) -> list[pl.Expr]:
 def _rate_bounds(p: pl.Expr, lo: pl.Expr, hi: pl.Expr, spread: pl.Expr, units: pl.Expr
                  ) -> tuple[pl.Expr, pl.Expr]:
     flat = spread <= FLAT
-    wilson_lo, wilson_hi = _wilson_bounds(p, units.cast(pl.Float64))
-    return (pl.when(flat).then(wilson_lo).otherwise(lo.clip(0.0, 1.0)),
-            pl.when(flat).then(wilson_hi).otherwise(hi.clip(0.0, 1.0)))
+    count = units.cast(pl.Float64)
+    wilson_lo, wilson_hi = _wilson_bounds(p, count)
+    shrink = (math.log(0.025) / count).exp()  # flat_share_bounds, as an expression
+    flat_lo = pl.min_horizontal(wilson_lo, p * shrink).clip(0.0, 1.0)
+    flat_hi = pl.max_horizontal(wilson_hi, 1.0 - (1.0 - p) * shrink).clip(0.0, 1.0)
+    return (pl.when(flat).then(flat_lo).otherwise(lo.clip(0.0, 1.0)),
+            pl.when(flat).then(flat_hi).otherwise(hi.clip(0.0, 1.0)))
 
 
 def t_interval(values: npt.ArrayLike) -> Interval:
