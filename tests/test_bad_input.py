@@ -57,7 +57,7 @@ def _assert_clean_error(result, *fragments: str) -> None:
         (("deals = 12", "deals = 0"),
          ["tournament.deals = 0", "allowed values: whole numbers 1..1,000,000,000"]),
         (("deals = 12", 'deals = 12\nformat = "gauntlt"'),
-         ['tournament.format = "gauntlt": not allowed;',
+         ['tournament.format = "gauntlt": not allowed (did you mean \'gauntlet\'?);',
           'allowed values: "round_robin" or "gauntlet"']),
         (("deals = 12", 'deals = 12\non_error = "ignore"'),
          ['tournament.on_error = "ignore"', 'allowed values: "forfeit" or "abort"']),
