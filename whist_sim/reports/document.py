@@ -167,6 +167,13 @@ def csv_data(df: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str
     return pl.DataFrame(list(parts.values()))
 
 
+NO_SPREAD_NOTE = (" A rate whose deal indices all gave the same value has no spread to"
+                  " make a t-interval of: it gets Wilson's interval over the deal indices"
+                  " instead, widened at a handful of them (docs/reading-a-report.md).")
+"""What a section that says its intervals are t-intervals adds: a rate with no spread is
+shown with another (a statistician's probe read "t-intervals" above Wilson's cells)."""
+
+
 def tables_by(df: pl.DataFrame, key: str, columns: Sequence[tuple[str, Callable[[dict], str]]],
               caption: str, name: str, limit: int = 25) -> list[Table]:
     """One table of ``df``, or, if it has more than ``limit`` rows, one table per value of

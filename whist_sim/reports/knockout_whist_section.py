@@ -12,7 +12,7 @@ import polars as pl
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports import plots
 from whist_sim.reports.chunks import DealRanges, Scan
-from whist_sim.reports.document import Section, Table, fmt_ci, grid_data, percent
+from whist_sim.reports.document import NO_SPREAD_NOTE, Section, Table, fmt_ci, grid_data, percent
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -129,7 +129,7 @@ def knockout_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
         " deal index is played from the same seed, so only different deal indices count as"
         " independent. Rates and means are pooled ratios (every unit a row counts weighs the"
         " same: a player-game, a granted dog's life, a trump choice) with a cluster standard"
-        " error. Forfeited games are left out."
+        " error. Forfeited games are left out." + NO_SPREAD_NOTE
     )
     tables_note = (
         " `table` is the table size; `all` pools every size of the run." if several else ""

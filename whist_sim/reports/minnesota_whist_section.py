@@ -10,7 +10,7 @@ import polars as pl
 from whist_sim.reports import minnesota_whist as mw
 from whist_sim.reports import plots
 from whist_sim.reports.chunks import DealRanges, Scan
-from whist_sim.reports.document import Cell, Section, fmt, fmt_ci
+from whist_sim.reports.document import NO_SPREAD_NOTE, Cell, Section, fmt, fmt_ci
 from whist_sim.reports.document import column as _col
 from whist_sim.reports.document import count_interval as _count_ci
 from whist_sim.reports.document import interval as _ci
@@ -99,7 +99,7 @@ def minnesota_whist_sections(folder: RunFolder, out: Path) -> list[Section]:
                 " cards. Rates and means are pooled ratios (every hand weighs the same)"
                 " with a cluster standard error; the points' intervals are cut to what one"
                 f" hand can give ({hand_range_text(scoring)}). Forfeited hands are left out"
-                " of the hand columns; the games keep them.",
+                " of the hand columns; the games keep them." + NO_SPREAD_NOTE,
             ],
             [_table(summary, [
                 ("kind", _col("kind")),
