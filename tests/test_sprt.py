@@ -1459,7 +1459,7 @@ def test_an_inconclusive_fixed_sample_test_names_the_pairs_it_would_need():
     needed = fixed_length(net_model(), on_net, verdict.estimate.sd)
     assert needed > 40
     assert (f"more pairs are needed: a fixed-sample test of these hypotheses needs about"
-            f" {int(needed):,} at the spread seen so far") in verdict.text("a", "b")
+            f" {int(needed):,} pairs in all at the spread seen so far") in verdict.text("a", "b")
     assert verdict.as_dict()["fixed_sample_pairs"] == int(needed)
     assert verdict.maximum_too_short is False  # a fixed test has no maximum to be short
 
@@ -1472,4 +1472,4 @@ def test_in_normalised_elo_the_pairs_needed_are_not_said_to_rest_on_the_spread()
     assert verdict.decision == "inconclusive"
     needed = fixed_sample_pairs(net_model(), settings_, 1.0)
     assert (f"more pairs are needed: a fixed-sample test of these hypotheses needs {needed:,}"
-            " (docs/statistics.md") in verdict.text("a", "b")
+            " pairs in all (docs/statistics.md") in verdict.text("a", "b")

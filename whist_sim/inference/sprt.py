@@ -403,7 +403,10 @@ class Verdict:
         spread = " at the spread seen so far" if self.length_needs_spread else ""
         about = "about " if spread else ""
         if needed > self.estimate.pairs:
-            return (f": a fixed-sample test of these hypotheses needs {about}{needed:,}{spread}"
+            # "pairs in all": "needs about 3,310" stood beside the comparison's "about 1,488
+            # more deals", read as the same kind of count (a statistician's probe)
+            return (f": a fixed-sample test of these hypotheses needs {about}{needed:,} pairs"
+                    f" in all{spread}"
                     " (docs/statistics.md, \"Fixed-length duels and sample sizes\")")
         return (f", beyond the {needed:,} a fixed-sample test of these hypotheses needs{spread},"
                 " as the pairs are skewed and the skewness guard widened their bounds"
