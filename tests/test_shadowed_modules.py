@@ -183,3 +183,14 @@ def test_a_copy_the_same_as_the_installed_one_is_no_problem(tmp_path):
     shown = _whist_sim_in(tmp_path, "strategies")
     assert shown.returncode == 0, shown.stderr
     assert any(line.startswith("random ") for line in shown.stdout.splitlines())
+
+
+def test_a_copy_that_cannot_be_read_whole_is_named_not_a_traceback(tmp_path):
+    """A dangling link among the copy's files ended the command in a FileNotFoundError
+    traceback (a hostile probe)."""
+    copy = _copy_of(whist_sim, tmp_path)
+    (copy / "broken.py").symlink_to(tmp_path / "nowhere.py")
+    shown = _whist_sim_in(tmp_path, "strategies")
+    assert shown.returncode == 2, shown.stdout + shown.stderr
+    assert "Traceback" not in shown.stderr
+    assert f"{copy.resolve()} is another copy of whist_sim" in shown.stderr

@@ -44,7 +44,7 @@ def other_copies(folder: Path) -> list[str]:
         if spec is None or spec.origin is None:
             continue
         installed = Path(spec.origin).resolve().parent
-        if installed == here.resolve() or source_digest(installed) == source_digest(here):
+        if installed == here.resolve() or _same_source(installed, here):
             continue
         lines.append(
             f"{here.resolve()} is another copy of {name} than the one whist-sim runs"
@@ -52,3 +52,12 @@ def other_copies(folder: Path) -> list[str]:
             " entrants' bots) would import it from this folder: run whist-sim from another"
             " folder, or install this one (pip install -e .) to run its code")
     return lines
+
+
+def _same_source(installed: Path, here: Path) -> bool:
+    """Whether the two copies' Python files are the same; a copy that cannot be read whole
+    (a dangling link among its files read as a traceback: a hostile probe) is not."""
+    try:
+        return source_digest(installed) == source_digest(here)
+    except OSError:
+        return False
