@@ -68,7 +68,7 @@ def no_spread_bounds(share: float, n: int) -> tuple[float, float]:
     return max(min(lo, exact_lo), 0.0), min(max(hi, exact_hi), 1.0)
 
 
-def flat_share_bounds(share: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
+def flat_share_bounds(share: float, n: int, alpha: float = 1.0 - CONFIDENCE) -> tuple[float, float]:
     """The 1 - ``alpha`` interval of a mean share whose ``n`` units (deals) all gave
     ``share``, whatever their values' distribution on [0, 1]: the means m that
     :func:`flat_share_p` does not reject. At a share of 1 its lower bound is
@@ -229,7 +229,7 @@ def _rate_bounds(p: pl.Expr, lo: pl.Expr, hi: pl.Expr, spread: pl.Expr, units: p
     flat = spread <= FLAT
     count = units.cast(pl.Float64)
     wilson_lo, wilson_hi = _wilson_bounds(p, count)
-    shrink = (math.log(0.025) / count).exp()  # flat_share_bounds, as an expression
+    shrink = (math.log((1.0 - CONFIDENCE) / 2) / count).exp()  # flat_share_bounds, as an expression
     flat_lo = pl.min_horizontal(wilson_lo, p * shrink).clip(0.0, 1.0)
     flat_hi = pl.max_horizontal(wilson_hi, 1.0 - (1.0 - p) * shrink).clip(0.0, 1.0)
     return (pl.when(flat).then(flat_lo).otherwise(lo.clip(0.0, 1.0)),
