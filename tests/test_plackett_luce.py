@@ -133,6 +133,86 @@ def test_the_fit_maximises_the_tied_likelihood_with_repeated_entrants():
         assert ratings[name] == pytest.approx(value, abs=0.01), name
 
 
+def undecided_log_likelihood(theta: np.ndarray, orders: list[list[tuple[int, int]]]) -> float:
+    """An undecided order written out: the log-chance that the winner was one of its seats
+    at place 1, chosen from all its seats."""
+    total = 0.0
+    for order in orders:
+        best = min(p for _, p in order)
+        total += math.log(sum(math.exp(theta[e]) for e, p in order if p == best)) \
+            - math.log(sum(math.exp(theta[e]) for e, _ in order))
+    return total
+
+
+def test_an_undecided_order_counts_only_that_its_winner_was_among_its_first_seats():
+    names = ("A", "B", "C")
+    decided = [
+        [(0, 1), (1, 2), (2, 3)],
+        [(1, 1), (0, 2), (2, 3)],
+        [(2, 1), (0, 2), (1, 3)],
+        [(0, 1), (2, 2), (1, 2)],
+        [(0, 1), (1, 2), (0, 3), (2, 4)],
+    ]
+    undecided = [
+        [(0, 1), (1, 1), (2, 3)],           # C forfeited: A or B would have won
+        [(0, 1), (1, 1), (2, 3)],
+        [(1, 1), (2, 1), (0, 3)],           # A forfeited
+        [(0, 1), (0, 1), (1, 3)],           # B forfeited against A A: A won, as good as
+        [(2, 1), (0, 1), (1, 1), (0, 4)],   # A A B C, one A forfeited
+    ]
+    frame = pl.concat([
+        orders_frame([[(names[e], p) for e, p in order] for order in decided + undecided])
+        .with_columns(undecided=pl.col("unit") >= len(decided)),
+    ])
+    ratings = ratings_of(plackett_luce(frame, bootstrap=0, prior=0.5))
+
+    def minus_log_likelihood(t: np.ndarray) -> float:
+        theta = np.append(t, 0.0)
+        return -(breslow_log_likelihood(theta, decided, 0.5)
+                 + undecided_log_likelihood(theta, undecided))
+
+    best = optimize.minimize(minus_log_likelihood, np.zeros(2), tol=1e-12)
+    theta = np.append(best.x, 0.0)
+    expected = ELO_PER_LOGIT * (theta - theta.mean())
+    for name, value in zip(names, expected, strict=True):
+        assert ratings[name] == pytest.approx(value, abs=0.01), name
+
+
+def test_games_stopped_by_forfeits_leave_the_others_gap_as_it_was():
+    """Known strengths at three seats; C forfeits a third of the games at random. Marked
+    undecided, they count against C alone: the `who wins` fit keeps A's and B's gap where
+    the played games put it (at one line-up it splits the others' wins as they fell), the
+    every-place fit moves it by a little, as C's lower strength is spread over the places
+    it did reach (measured: 19 to 21 points over three seeds). Ranked as a tie for first,
+    they pulled A and B together by 90 to 120 points (a probe of a real run)."""
+    log_strength = np.array([1.2, 0.0, -0.3, 0.0, 0.0])
+    rng = np.random.default_rng(11)
+    orders = simulate_orders(rng, log_strength, tables=6000, lineups=((0, 1, 2),))
+    stopped = pl.Series(np.repeat(rng.random(6000) < 1 / 3, 3))
+    forfeited = orders.with_columns(
+        undecided=stopped,
+        place=pl.when(stopped).then(pl.when(pl.col("strategy") == "C").then(3).otherwise(1))
+        .otherwise(pl.col("place")))
+    true_gap = ELO_PER_LOGIT * (log_strength[0] - log_strength[1])
+    for top in (None, 1):
+        played = ratings_of(plackett_luce(orders.filter(~stopped), bootstrap=0, top=top))
+        fitted = ratings_of(plackett_luce(forfeited, bootstrap=0, top=top))
+        tied = ratings_of(plackett_luce(forfeited.drop("undecided"), bootstrap=0, top=top))
+        assert played["A"] - played["B"] == pytest.approx(true_gap, abs=25), top
+        assert fitted["A"] - fitted["B"] == pytest.approx(
+            played["A"] - played["B"], abs=2 if top == 1 else 30), top
+        assert fitted["B"] - fitted["C"] > played["B"] - played["C"], top
+        assert tied["A"] - tied["B"] < true_gap - 60, top
+
+
+def test_a_decided_order_with_an_undecided_flag_is_what_it_was():
+    orders = simulate_orders(np.random.default_rng(5), np.array([0.5, 0.0, -0.5, 0, 0]),
+                             tables=300, lineups=((0, 1, 2),))
+    plain = plackett_luce(orders, bootstrap=20)
+    flagged = plackett_luce(orders.with_columns(undecided=pl.lit(False)), bootstrap=20)
+    assert flagged.equals(plain)
+
+
 def test_symmetric_tied_orders_give_equal_ratings():
     frame = orders_frame([
         [("A", 1), ("B", 1), ("A", 2), ("B", 2)],
@@ -210,6 +290,21 @@ def test_a_tie_is_neither_ahead_nor_behind_and_top_limits_the_places_read():
     assert swept_entrants(level) == {"never_ahead": ["A", "B"], "never_behind": ["A", "B"]}
 
 
+def test_first_place_shared_in_a_game_a_forfeit_stopped_is_not_a_win():
+    """C forfeited both undecided games; B shared their first place with A and never won a
+    game outright, so the fit's shares of those wins do not place it: B is never ahead
+    (as C, which won nothing). A, first alone in one of them, is ahead of C."""
+    frame = orders_frame([
+        [("A", 1), ("B", 2), ("C", 3)],
+        [("A", 1), ("B", 1), ("C", 3)],
+        [("A", 1), ("A", 1), ("C", 3)],
+        [("B", 1), ("A", 1), ("C", 3)],
+    ]).with_columns(undecided=pl.col("unit") > 0)
+    assert swept_entrants(frame, top=1) == {"never_ahead": ["B", "C"], "never_behind": ["A"]}
+    assert swept_entrants(frame.with_columns(undecided=False), top=1) == {
+        "never_ahead": ["C"], "never_behind": ["A"]}
+
+
 def test_entrants_that_beat_and_lose_to_others_get_no_warning():
     rng = np.random.default_rng(7)
     frame = simulate_orders(rng, np.array([0.3, 0.0, -0.2, 0.1, -0.1]), 300)
@@ -230,7 +325,8 @@ def test_two_seat_orders_agree_with_bradley_terry():
                     won = a_wins == (name == a)
                     rows.append({"deal_key": key, "pairing": pairing, "deal": deal,
                                  "rotation": rotation, "seat": seat, "strategy": name,
-                                 "net": 2.0 if won else -2.0})
+                                 "net": 2.0 if won else -2.0,
+                                 "result": "win" if won else "loss"})
     seats = pl.LazyFrame(rows)
     pl_ratings = plackett_luce(finishing.german_whist_orders(seats).collect())
     bt_ratings = stats.bradley_terry(analyses.pairwise_results(seats).collect())
@@ -270,6 +366,8 @@ def test_bad_orders_are_refused_naming_the_problem():
         plackett_luce(frame, prior=0)
     with pytest.raises(ValueError, match="spans several deal indices"):
         plackett_luce(frame.with_columns(deal=pl.Series([0, 1])))
+    with pytest.raises(ValueError, match="undecided for some of its seats only"):
+        plackett_luce(frame.with_columns(undecided=pl.Series([True, False])))
 
 
 @pytest.mark.slow
@@ -315,10 +413,16 @@ def places(orders: pl.LazyFrame) -> dict[tuple[str, str], int]:
     return {(row["unit"], row["strategy"]): row["place"] for row in orders.collect().to_dicts()}
 
 
+def solo_seat_rows(deal_key: str, nets: list[float], **extra: list) -> list[dict]:
+    """A Solo hand's seats with the results their nets give (the top balance wins)."""
+    results = ["win" if net > 0 else "draw" if net == 0 else "loss" for net in nets]
+    return seat_rows(deal_key, nets, **{"result": results, **extra})
+
+
 def test_solo_whist_orders_a_hand_by_net_and_ties_a_side():
-    seats = pl.LazyFrame(seat_rows("0-3-0-0", [9.0, -3.0, -3.0, -3.0])
-                         + seat_rows("0-3-1-0", [0.0, 0.0, 0.0, 0.0])
-                         + seat_rows("0-4-0-1", [2.0, -2.0, 2.0, -2.0]))
+    seats = pl.LazyFrame(solo_seat_rows("0-3-0-0", [9.0, -3.0, -3.0, -3.0])
+                         + solo_seat_rows("0-3-1-0", [0.0, 0.0, 0.0, 0.0])
+                         + solo_seat_rows("0-4-0-1", [2.0, -2.0, 2.0, -2.0]))
     orders = finishing.solo_whist_orders(seats)
     assert orders.collect_schema().names() == list(finishing.ORDER_COLUMNS)
     got = places(orders)
@@ -327,6 +431,18 @@ def test_solo_whist_orders_a_hand_by_net_and_ties_a_side():
     assert [got["0-4-0-1", f"s{s}"] for s in range(4)] == [1, 3, 1, 3]
     assert orders.collect()["players"].unique().to_list() == [4]
     assert orders.collect().filter(pl.col("unit") == "0-4-0-1")["deal"].to_list() == [4] * 4
+    assert not orders.collect()["undecided"].any()
+
+
+def test_a_forfeited_solo_hand_is_undecided_with_every_seat_of_the_forfeiter_last():
+    """B forfeits at A B A B: the forfeit pays its other seat as it pays A's, but B did not
+    win the hand by forfeiting it, and A's seats did not tie by playing level."""
+    seats = pl.LazyFrame(solo_seat_rows(
+        "0-5-0-0", [9.0, -27.0, 9.0, 9.0], strategy=["A", "B", "A", "B"],
+        result=["win", "forfeit", "win", "win"]))
+    orders = finishing.solo_whist_orders(seats).collect()
+    assert orders["place"].to_list() == [1, 4, 1, 4]
+    assert orders["undecided"].all()
 
 
 def test_german_whist_orders_a_hand_by_net():
@@ -356,31 +472,88 @@ def test_knockout_whist_orders_a_game_by_placing_and_a_forfeiter_last():
                   result=["win", "loss", "loss", "loss"])
         + seat_rows("0-2-1-0", [1.0, -3.0, 1.0, 1.0], placing=[None] * 4,
                     result=["draw", "forfeit", "draw", "draw"]))
-    got = places(finishing.knockout_whist_orders(seats))
+    orders = finishing.knockout_whist_orders(seats)
+    assert orders.collect_schema().names() == list(finishing.ORDER_COLUMNS)
+    got = places(orders)
     assert [got["0-2-0-0", f"s{s}"] for s in range(4)] == [1, 2, 2, 4]
     assert [got["0-2-1-0", f"s{s}"] for s in range(4)] == [1, 4, 1, 1]
+    undecided = dict(orders.group_by("unit").agg(pl.col("undecided").all()).collect()
+                     .iter_rows())
+    assert undecided == {"0-2-0-0": False, "0-2-1-0": True}
 
 
-def test_observed_win_share_counts_player_games_and_leaves_out_forfeits():
-    def game(key: str, strategies: list[str], placing: list) -> list[dict]:
+def test_a_table_of_benched_entrants_tells_the_fit_nothing():
+    """Every seat forfeits where every entrant at the table was benched: all are last, so
+    the undecided game's winner is among no seat, and the ratings are what they were."""
+    played = seat_rows("0-1-0-0", [2.0, -1.0, -1.0], placing=[1, 2, 3],
+                       result=["win", "loss", "loss"])
+    benched = seat_rows("0-2-0-0", [0.0] * 3, placing=[None] * 3, result=["forfeit"] * 3)
+    orders = finishing.knockout_whist_orders(pl.LazyFrame(played + benched)).collect()
+    assert orders.filter(pl.col("unit") == "0-2-0-0")["place"].to_list() == [3, 3, 3]
+    alone = finishing.knockout_whist_orders(pl.LazyFrame(played)).collect()
+    assert plackett_luce(orders, bootstrap=0)["rating"].to_list() == pytest.approx(
+        plackett_luce(alone, bootstrap=0)["rating"].to_list())
+
+
+def test_observed_win_share_counts_a_forfeited_game_lost_by_its_forfeiter_alone():
+    """As the verdict's share of games won: the seat that forfeited lost the game; the
+    others, stopped before it had a winner, are left out."""
+    def game(key: str, strategies: list[str], placing: list,
+             results: list[str] | None = None) -> list[dict]:
         return [{**row, "strategy": name} for row, name in zip(seat_rows(
             key, [0.0] * len(strategies), placing=placing,
-            result=["win" if p == 1 else "loss" for p in placing]), strategies, strict=True)]
+            result=results or ["win" if p == 1 else "loss" for p in placing]),
+            strategies, strict=True)]
 
     seats = pl.LazyFrame(
         game("0-0-0-0", ["h", "r", "h", "r"], [1, 2, 3, 4])
         + game("0-1-0-0", ["h", "r", "h", "r"], [2, 1, 3, 3])
-        + game("0-2-0-0", ["h", "r", "h", "r"], [None] * 4)
+        + game("0-2-0-0", ["h", "r", "h", "r"], [None] * 4,
+               ["draw", "forfeit", "draw", "draw"])
         + game("1-0-0-0", ["h", "r", "r"], [3, 1, 2]))
     shares = {(r["strategy"], r["players"]): r
               for r in finishing.observed_win_share(seats).collect().to_dicts()}
     assert (shares["h", 4]["games"], shares["h", 4]["wins"]) == (4, 1)
-    assert shares["r", 4]["win_share"] == pytest.approx(0.25)
+    assert (shares["r", 4]["games"], shares["r", 4]["wins"]) == (5, 1)
+    assert shares["r", 4]["win_share"] == pytest.approx(0.2)
     assert shares["r", 3]["win_share"] == pytest.approx(0.5)
     assert shares["h", 3]["fair_share"] == pytest.approx(1 / 3)
     lineups = finishing.lineup_games(seats).collect().to_dicts()
-    assert lineups == [{"players": 3, "lineup": ["h", "r", "r"], "games": 1},
-                       {"players": 4, "lineup": ["h", "h", "r", "r"], "games": 2}]
+    assert lineups == [
+        {"players": 3, "lineup": ["h", "r", "r"], "strategy": "h", "seat_games": 1},
+        {"players": 3, "lineup": ["h", "r", "r"], "strategy": "r", "seat_games": 2},
+        {"players": 4, "lineup": ["h", "h", "r", "r"], "strategy": "h", "seat_games": 4},
+        {"players": 4, "lineup": ["h", "h", "r", "r"], "strategy": "r", "seat_games": 5}]
+
+
+def test_the_who_wins_fit_predicts_the_verdicts_share_of_a_forfeiter():
+    """C forfeits a third of its games at one line-up: the `who wins` fit counts them lost
+    by C alone, so its predicted share is C's share of every game it sat in (the verdict's),
+    and A's and B's split the rest as their wins fell."""
+    rng = np.random.default_rng(4)
+    orders = simulate_orders(rng, np.array([1.0, 0.0, -0.2, 0.0, 0.0]), tables=3000,
+                             tables_per_deal=1, lineups=((0, 1, 2),))
+    stopped = np.repeat(rng.random(3000) < 1 / 3, 3)
+    seats = orders.select(
+        pl.format("0-{}-0-0", "unit").alias("deal_key"), "deal", "strategy",
+        pl.when(pl.Series(stopped)).then(None).otherwise(pl.col("place")).alias("placing"),
+        pl.when(pl.Series(stopped))
+        .then(pl.when(pl.col("strategy") == "C").then(pl.lit("forfeit")).otherwise(
+            pl.lit("draw")))
+        .when(pl.col("place") == 1).then(pl.lit("win")).otherwise(pl.lit("loss"))
+        .alias("result"))
+    observed, lineups = pl.collect_all([finishing.observed_win_share(seats.lazy()),
+                                        finishing.lineup_games(seats.lazy())])
+    fit = plackett_luce(finishing.knockout_whist_orders(seats.lazy()).collect(), bootstrap=0,
+                        top=1)
+    shares = {row["strategy"]: row for row in
+              predicted_vs_observed(fit, observed, lineups).iter_rows(named=True)}
+    c = shares["C"]
+    assert c["games"] == 3000 and c["wins"] == (seats["placing"] == 1).filter(
+        seats["strategy"] == "C").sum()
+    assert c["predicted"] == pytest.approx(c["win_share"], abs=0.002)
+    a, b = shares["A"], shares["B"]
+    assert a["predicted"] / b["predicted"] == pytest.approx(a["wins"] / b["wins"], rel=0.01)
 
 
 # -- real runs and the report section -------------------------------------------------------

@@ -57,6 +57,10 @@ UNIT_TEXT = {
         " of a side win or pay alike, so they tie: when a solo is made the declarer is first"
         " and the three defenders tie for second; when it fails the defenders tie for first."
         " In Prop and Cop two seats tie with two. A throw-in (everyone passed) ties all four."
+        " A hand a forfeit stopped tells only that the forfeiting entrant did not come"
+        " first: the fit reads it as one event, the first place going to one of the seats it"
+        " paid, which are not ranked among themselves (nor tied, though the forfeit pays"
+        " them alike)."
     ),
     "minnesota_whist": (
         "The unit is a game to the target score (the `matches` table), not a hand: the"
@@ -69,9 +73,11 @@ UNIT_TEXT = {
     ),
     "knockout_whist": (
         "The unit is a game: its seats ranked by `placing` (1 for the winner, then by the"
-        " round a player went out in; players out in the same round tie). A forfeited game"
-        " has no placings: the forfeiter is ranked last and the others tie for first, as the"
-        " game scores it."
+        " round a player went out in; players out in the same round tie). A game a forfeit"
+        " stopped has no placings and no winner: it tells only that the forfeiting entrant"
+        " did not win it, and the fit reads it as one event, the win going to one of the"
+        " other seats, which are not ranked among themselves (nor tied, though the game"
+        " scores them drawn)."
     ),
 }
 """What a finishing order is, game by game."""
@@ -155,10 +161,13 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
         " from the ratings: at every line-up of the run its strength over the sum of the"
         " table's, averaged over line-ups weighted by the seats it held there (as the observed"
         " share counts them). `observed` is the share of its player-games it won, with a 95%"
-        " interval over deal indices; `fair share` is 1 / table size. Forfeited games are left"
-        " out of both. The first prediction should match the observed share (it is fitted to"
-        " who won, with one strength per strategy for every line-up and table size); the"
-        " second shows how far the every-place fit falls short of the games actually won.",
+        " interval over deal indices; `fair share` is 1 / table size. Both count a game a"
+        " forfeit stopped as lost by the seat that forfeited it and leave it out for the"
+        " others, as the verdict does. The first prediction should match the observed share"
+        " (it is fitted to who won, with one strength per strategy for every line-up and"
+        " table size); the second shows how far the every-place fit falls short of the games"
+        " actually won.",
+        *_stopped_games_text(orders),
     ]
     return [Section(TITLE, paragraphs, [
         table_of(both, [
@@ -198,19 +207,18 @@ def predicted_vs_observed(ratings: pl.DataFrame, observed: pl.DataFrame,
 
     ``ratings`` from ``plackett_luce``, ``observed`` from
     ``finishing.observed_win_share``, ``lineups`` from ``finishing.lineup_games``.
-    The prediction at a line-up is the strategy's share of first places
-    (``predicted_win_share``, over its seats); per seat and pooled over the
-    line-ups of a table size it is ``sum(games * share) / sum(games * seats)``,
-    the same weighting as the observed wins / player-games. Adds ``predicted``
-    to the ``observed`` columns.
+    The prediction for a seat at a line-up is its strategy's share of first places
+    there (``predicted_win_share``) over its seats; pooled over the line-ups of a
+    table size it is ``sum(seat_games * per-seat share) / sum(seat_games)``, the same
+    weighting as the observed wins / player-games. Adds ``predicted`` to the
+    ``observed`` columns.
     """
     rows: list[dict[str, Any]] = []
     for row in lineups.iter_rows(named=True):
-        shares = predicted_win_share(ratings, row["lineup"])
-        for name, share in shares.items():
-            rows.append({"strategy": name, "players": row["players"],
-                         "expected": row["games"] * share,
-                         "seats": row["games"] * row["lineup"].count(name)})
+        name = row["strategy"]
+        per_seat = predicted_win_share(ratings, row["lineup"])[name] / row["lineup"].count(name)
+        rows.append({"strategy": name, "players": row["players"],
+                     "expected": row["seat_games"] * per_seat, "seats": row["seat_games"]})
     schema = {"strategy": pl.String, "players": pl.Int64, "expected": pl.Float64,
               "seats": pl.Int64}
     predicted = (
@@ -223,24 +231,52 @@ def predicted_vs_observed(ratings: pl.DataFrame, observed: pl.DataFrame,
 
 
 def _ties_text(orders: pl.DataFrame, units: str) -> str:
-    """How many finishing orders had a tie, a tie for first, or every seat level."""
+    """How many finishing orders had a tie, a tie for first, or every seat level, and how
+    many units a forfeit stopped (they have no order, so no tie)."""
     per_unit = orders.group_by("unit").agg(
         (pl.col("place") == pl.col("place").min()).sum().alias("first"),
         pl.len().alias("seats"),
         pl.col("place").n_unique().alias("places"),
+        _undecided(orders).any().alias("undecided"),
     )
     total = max(per_unit.height, 1)
+    stopped = per_unit.filter(pl.col("undecided")).height
+    ordered = per_unit.filter(~pl.col("undecided"))
 
     def count(condition: pl.Expr) -> str:
-        n = per_unit.filter(condition).height
+        n = ordered.filter(condition).height
         return f"{n:,} ({fmt(100 * n / total, 1)}%)"
 
-    return (
+    text = (
         f"Of {per_unit.height:,} {units}, {count(pl.col('places') < pl.col('seats'))} had a tie"
         f" somewhere in the order, {count(pl.col('first') > 1)} several seats tied for first,"
         f" and {count(pl.col('places') == 1)} every seat level. Level orders favour nobody;"
         " under the tie treatment they act like drawn games and shrink the gaps a little."
     )
+    if stopped:
+        text += (f" {stopped:,} ({fmt(100 * stopped / total, 1)}%) were stopped by a forfeit"
+                 " and have no order, so no tie: each is one event of the fit, as said above.")
+    return text
+
+
+def _undecided(orders: pl.DataFrame) -> pl.Expr:
+    """The orders' ``undecided`` flag, or false for frames made without one."""
+    return pl.col("undecided") if "undecided" in orders.columns else pl.lit(False)
+
+
+def _stopped_games_text(orders: pl.DataFrame) -> list[str]:
+    """Why the other entrants' predicted share reads above their observed one in a run
+    with forfeits; nothing in a run without."""
+    if not orders.select(_undecided(orders).any()).item():
+        return []
+    return [
+        "Where a forfeit stopped a game, the fit counts it lost by the forfeiting entrant"
+        " and won by one of the others without knowing which, so it shares that win among"
+        " them in proportion to their strengths. Their predicted share is then above the"
+        " share of the games played out that they won (observed): at one line-up"
+        " the other entrants' predictions keep the ratio of their wins, and their sum is what"
+        " the forfeiting entrant's predicted share leaves."
+    ]
 
 
 def swept_entrants(orders: pl.DataFrame, top: int | None = None) -> dict[str, list[str]]:
@@ -255,13 +291,20 @@ def swept_entrants(orders: pl.DataFrame, top: int | None = None) -> dict[str, li
     -782 with the prior of 1, -1049 with 0.1). The bootstrap cannot show it once three
     entrants share the scale: its interval then has the others' width."""
     limit = top if top is not None else 1 << 30
-    per_unit = orders.group_by(["unit", "strategy"]).agg(
-        pl.col("place").min().alias("best"), pl.col("place").max().alias("worst"))
+    # a seat first in an undecided order (a forfeit stopped it) is ahead of the forfeiter
+    # only where it shares first place with no other entrant: the fit splits a shared win
+    # by strength, which leaves an entrant that never won outright unplaced
+    first = pl.col("place") == pl.col("place").min().over("unit")
+    leads = ~_undecided(orders).any().over("unit") | (
+        pl.col("strategy").filter(first).n_unique().over("unit") == 1)
+    per_unit = orders.with_columns(leads=leads).group_by(["unit", "strategy"]).agg(
+        pl.col("place").min().alias("best"), pl.col("place").max().alias("worst"),
+        pl.col("leads").first())
     met = per_unit.join(per_unit, on="unit", suffix="_other").filter(
         pl.col("strategy") != pl.col("strategy_other"))
     sides = met.group_by("strategy").agg(
-        ((pl.col("best") < pl.col("worst_other")) & (pl.col("best") <= limit))
-        .any().alias("ahead"),
+        ((pl.col("best") < pl.col("worst_other")) & (pl.col("best") <= limit)
+         & pl.col("leads")).any().alias("ahead"),
         ((pl.col("best_other") < pl.col("worst")) & (pl.col("best_other") <= limit))
         .any().alias("behind"),
     ).sort("strategy")
