@@ -756,9 +756,11 @@ use = "random"
     text = build_report(run).markdown.read_text()
     verdict = text[text.index("\n## Verdict"):text.index("\n## ", text.index("\n## Verdict") + 1)]
     assert "the pairs all agree (no spread)" in verdict
-    assert "by 8.000 units per hand [no spread]): every deal gave the same margin" in verdict
-    assert "decided." not in verdict and "8.000 to 8.000" not in verdict
-    assert "| random | 8.00 [no spread] | — |" in text  # the head-to-head margin agrees
+    # 16 = half the gap between a payee's +8 and the forfeiter's -24: crash's other seat,
+    # paid by its own forfeit, is compared with nobody (it read 8.000 when it was)
+    assert "by 16.000 units per hand [no spread]): every deal gave the same margin" in verdict
+    assert "decided." not in verdict and "16.000 to 16.000" not in verdict
+    assert "| random | 16.00 [no spread] | — |" in text  # the head-to-head margin agrees
 
 
 def test_the_ranking_says_who_met_whom_where_some_entrants_never_met():

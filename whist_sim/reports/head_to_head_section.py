@@ -44,6 +44,12 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
             " index and over the deal indices, as the intervals are: where one entrant"
             " holds two seats of a line-up, this can differ from the share of all the"
             " comparisons pooled. Both are antisymmetric: share(A, B) = 1 − share(B, A).")
+        if not facts.sides:
+            paragraphs.append(
+                "A hand a forfeit stopped compares only the seat that forfeited, which lost"
+                " to every other seat; the others are not compared with one another, since"
+                " the forfeit stopped them before they played the hand out (it pays or"
+                " scores them alike, which would read as level play).")
     if facts.sides:
         paragraphs.append(
             "In this partnership game only seats of opposite partnerships are"
