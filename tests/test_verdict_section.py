@@ -965,3 +965,72 @@ dogs_life = "first_knockout"
     text = "\n".join(verdict_section(folder, folder.path / "report")[0].paragraphs)
     assert "more deals would separate" not in text
     assert "the test of the two entrants is the duel's, above" in text
+
+
+TILTED = '''
+from strategies.random_play import RandomStrategy
+
+
+class Tilted(RandomStrategy):
+    """Random play, but now and then the highest legal card: a little weaker than random."""
+
+    def choose(self, view, rng):
+        if rng.random() < 0.15 and view.legal:
+            return view.legal.bit_length() - 1
+        return super().choose(view, rng)
+'''
+
+
+def test_a_test_that_decides_where_the_comparison_does_not_says_they_ask_different_things(
+        tmp_path, monkeypatch):
+    """A statistician's probe read the fixed test's "accepted H1" beside the comparison's
+    "not separated", both right, with only the test's sentence saying which question it
+    answered. Seed 22 gives such a run: one-sided p below 0.05, two-sided above."""
+    from whist_sim.reports.verdict_section import verdict_section
+    from whist_sim.store import RunFolder
+
+    (tmp_path / "verdict_tilted.py").write_text(TILTED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    body = """
+[tournament]
+game = "german_whist"
+deals = 30
+seed = 22
+
+[[strategies]]
+use = "random"
+
+[[strategies]]
+use = "verdict_tilted:Tilted"
+label = "tilted"
+"""
+    run = make_run_without_ray(tmp_path, body)
+    [section] = verdict_section(RunFolder.open(run), tmp_path / "out")
+    verdict = "\n\n".join(section.paragraphs)
+    assert "a fixed-sample test accepted H1" in verdict
+    assert "random and tilted are not separated after 30 deals" in verdict
+    note = section.paragraphs[-1]
+    assert note.startswith("The test decided where the comparison did not: they answer"
+                           " different questions.")
+    assert "stronger by at least 10 rather than at most 0, in logistic Elo per hand:" \
+           " one-sided" in note
+    assert "two-sided, with a false \"ahead\", either way, at most 0.05" in note
+
+
+@pytest.mark.parametrize(("decision", "separated", "opening"), [
+    ("H1", False, "The test decided where the comparison did not"),
+    ("H0", False, "The test decided where the comparison did not"),
+    ("inconclusive", True, "The test did not decide where the comparison did"),
+    ("H1", True, None),
+    ("inconclusive", False, None),
+    ("continue", True, None),  # an interim look of a sequential test is no answer yet
+])
+def test_the_two_questions_are_told_apart_only_where_the_answers_differ(
+        decision, separated, opening):
+    from whist_sim.inference import SprtSettings
+    from whist_sim.reports.verdict_section import _two_questions
+
+    duel = SimpleNamespace(decision=decision, settings=SprtSettings.from_mapping({}),
+                           scale="logistic Elo per hand")
+    note = _two_questions(duel, separated)
+    assert (note[0].split(":")[0] if note else None) == opening

@@ -38,7 +38,7 @@ from whist_sim.inference import (
     sequential_verdict,
 )
 from whist_sim.inference.duel_pairs import duel_pair_values, pair_unit
-from whist_sim.inference.sprt import FEW_PAIRS
+from whist_sim.inference.sprt import FEW_PAIRS, Verdict
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import (
     RANKING,
@@ -60,7 +60,7 @@ from whist_sim.reports.multiplicity import (
     score_p_value,
 )
 from whist_sim.reports.rating_notes import gauntlet_candidates
-from whist_sim.reports.stats import FLAT, ordered_sum, t_interval
+from whist_sim.reports.stats import CONFIDENCE, FLAT, ordered_sum, t_interval
 from whist_sim.store import RunFolder
 from whist_sim.store.folder import RUN_FILE
 from whist_sim.store.lock import live_writer, shown_status
@@ -127,10 +127,12 @@ def verdict_section(
     labels = sorted(set(ranges.collect(
         lambda scan: scan("seats").select("strategy").unique())["strategy"].to_list()))
     apart = _a_against_b(meta)
+    duel: Verdict | None = None
     if len(labels) == 2 and apart:
         # errors in the recorded [sprt] (a hand-edited run.json) name the file they are in
-        paragraphs.append(_duel_sentence(ranges, meta, game, labels,
-                                         f"{folder.path / RUN_FILE}: config.sprt"))
+        sentence, duel = _duel_sentence(ranges, meta, game, labels,
+                                        f"{folder.path / RUN_FILE}: config.sprt")
+        paragraphs.append(sentence)
     elif not apart:
         paragraphs.append(
             "Caution: the partnerships mix entrants (tournament.partnerships pairs two"
@@ -159,6 +161,8 @@ def verdict_section(
                           f" game {who} sat in, so none of those games had a winner.")
     if apart:  # with mixed partnerships a "decided" between two entrants says nothing
         paragraphs += _so_far(lines) if unfinished else lines
+    if duel is not None and separated is not None:
+        paragraphs += _two_questions(duel, bool(separated))
     if candidates and _baselines_apart(meta, candidates, labels):
         paragraphs.append(
             f"A gauntlet: only the line-ups with a candidate ({', '.join(candidates)}) were"
@@ -315,10 +319,11 @@ def _a_against_b(meta: dict[str, Any]) -> bool:
 
 
 def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
-                   labels: list[str], where: str = "sprt") -> str:
+                   labels: list[str], where: str = "sprt") -> tuple[str, Verdict]:
     """The test of a two-entrant run, recomputed from its rows and run.json (what the run
     printed and recorded), A being the first entrant of the config (a gauntlet's candidate
-    first). ``where``: what errors in the recorded ``[sprt]`` name (its file and key)."""
+    first), and its verdict. ``where``: what errors in the recorded ``[sprt]`` name (its
+    file and key)."""
     config = meta["config"] if isinstance(meta.get("config"), dict) else {}
     a, b = _entrants_in_order(meta, labels)
     # one value per deal index, each in one range: the ranges' values, in order, are sorted
@@ -361,7 +366,29 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
                 " against B at the default hypotheses; over the deals played so far, not a"
                 " verdict yet")
     return (f"{kind} (A = {a}, B = {b}{_pair_is(lineups, seatings)}; docs/statistics.md"
-            f" explains the model): {verdict.text(a, b)}")
+            f" explains the model): {verdict.text(a, b)}"), verdict
+
+
+def _two_questions(duel: Verdict, separated: bool) -> list[str]:
+    """Why a two-entrant run's test and its comparison may answer differently, said where
+    they do: a statistician's probe read "accepted H1" beside "not separated (p = 0.083)",
+    both right, with only the test's sentence saying which question it answered."""
+    test_decided = duel.decision in ("H1", "H0")
+    if duel.decision not in ("H1", "H0", "inconclusive") or test_decided == separated:
+        return []
+    low, high = duel.settings.bounds
+    settings = duel.settings
+    return [
+        f"The test {'decided' if test_decided else 'did not decide'} where the comparison"
+        f" {'did not' if test_decided else 'did'}: they answer different questions. The"
+        f" test asks whether A is stronger by at least {high:g} rather than at most"
+        f" {low:g}, in {duel.scale}: one-sided, with a false \"stronger\" at most"
+        f" {settings.alpha:g} and a false \"not stronger\" at most {settings.beta:g}. The"
+        " comparison asks whether either entrant is ahead of the other at all: two-sided,"
+        f" with a false \"ahead\", either way, at most {1 - CONFIDENCE:.2g}. Read the test"
+        " for the question it was set, and the comparison for whether the two differ at"
+        " all."
+    ]
 
 
 def _pair_is(lineups: list[Any], seatings: list[int]) -> str:
