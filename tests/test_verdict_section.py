@@ -609,6 +609,24 @@ def test_deals_to_separate_are_sized_at_holms_next_level_given_the_decided_compa
         holm_next_level(3, 3)
 
 
+def test_the_holm_paragraph_names_deals_to_separate_only_where_a_comparison_quoted_them():
+    """A statistician's probe: "the deals said to separate a difference are those that would
+    decide it ..." stood under comparisons that all read "no difference has been seen to
+    size a longer run by"."""
+    from whist_sim.reports.verdict_section import _multiplicity, _pairwise
+
+    assert "said to separate" not in _multiplicity(3, 1, sized=False)
+    assert "said to separate" in _multiplicity(3, 1, sized=True)
+    level = SimpleNamespace(name="share of hands won", unit="share", noun="hands", null=0.5)
+    flat = {(a, b): np.full(6, 0.5) for a, b in itertools.permutations("xyz", 2)}
+    values = SimpleNamespace(values=flat, overall=lambda name: 0.5)
+    _, lines, _, _ = _pairwise("german_whist", level, None, ["x", "y", "z"], None,
+                               SimpleNamespace(values=values), ())
+    assert all("no difference has been seen" in line for line in lines[:3]), lines
+    assert lines[3].startswith("\"Decided\" holds for the 3 comparisons together")
+    assert "said to separate" not in lines[3]
+
+
 def test_a_german_variant_with_draws_is_ranked_by_score_share_not_said_won_or_lost(tmp_path):
     """A probe: under count = "all" the report said "heuristic wins 59.3% of hands" beside
     a win rate of 0.538 and a draw rate of 0.110, and "A German Whist hand is won or

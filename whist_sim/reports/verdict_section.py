@@ -480,7 +480,7 @@ def _pairwise(
         lines.append(_comparison(a, b, by_pair[(a, b)], figure, 1.0, decided[(a, b)],
                                  len(made), done))
     if len(made) > 1:
-        lines.append(_multiplicity(len(made), done))
+        lines.append(_multiplicity(len(made), done, _sized(lines)))
     never = [(a, b) for a, b in itertools.combinations(order, 2)
              if by_pair.get((a, b)) is None or not by_pair[(a, b)].size]
     ahead = {_ahead_first(a, b, by_pair[(a, b)], figure)
@@ -631,16 +631,23 @@ def _over_other_opponents(figure: Any, names: Sequence[str] = (),
             " figures here.")
 
 
-def _multiplicity(count: int, done: int = 0) -> str:
-    """Why "decided" holds for the comparisons together, and, while some are not decided,
-    the level at which the deals said to separate them are sized: the one Holm's test
-    applies next, given the ``done`` decided (``holm_next_level``)."""
+def _sized(lines: list[str]) -> bool:
+    """Whether any comparison of ``lines`` says how many more deals would separate it."""
+    return any(IF_THAT_SIZE in line for line in lines)
+
+
+def _multiplicity(count: int, done: int = 0, sized: bool = True) -> str:
+    """Why "decided" holds for the comparisons together, and, where some comparison
+    ``sized`` a longer run (not every undecided one can: no gap, no spread), the level at
+    which those deals are sized: the one Holm's test applies next, given the ``done``
+    decided (``holm_next_level``). A probe read of "the deals said to separate a
+    difference" in a run whose comparisons quoted none."""
     text = (f"\"Decided\" holds for the {count} comparisons together: each is decided by"
             " Holm's step-down test over all of them, so if every difference compared were"
             " in truth zero, the chance that any of them reads decided would be at most 5%."
             " Each interval is 95% on its own, so one may exclude equality while its"
             " comparison is not decided")
-    if done >= count:
+    if done >= count or not sized:
         return text + "."
     return (f"{text}; the deals said to separate a difference are those that would decide"
             " it by Holm's test, at the level it applies to the next comparison given those"
@@ -764,7 +771,7 @@ def _knockout(ranges: DealRanges, duel: bool = False
             else:
                 lines.append(f"{text}: not separated from it.")
     if len(rows) > 1:
-        lines.append(_multiplicity(len(rows), done))
+        lines.append(_multiplicity(len(rows), done, _sized(lines)))
     best = {}
     for name, players, interval, *_ in rows:
         best.setdefault(name, []).append((players, interval.estimate))
