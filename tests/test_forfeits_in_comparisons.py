@@ -4,8 +4,8 @@ seat lost to each other seat.
 The forfeit pays the other seats alike (Solo Whist) or scores them drawn (Knock-out
 Whist), so paired with one another they had equal nets and read as level play, which
 pulled every two entrants towards a share of one half (a probe: heuristic against random
-read 0.672 in a Knock-out run where a third entrant forfeited 133 of 300 games, 0.80 in
-the games played out). Hands are written by hand: strategies, nets and results per seat.
+read 0.672 in a Knock-out run where a third entrant forfeited 133 of 300 games, 0.774
+with those pairs left out). Hands are written by hand: strategies, nets and results per seat.
 """
 
 from __future__ import annotations
