@@ -434,15 +434,16 @@ def test_solo_whist_orders_a_hand_by_net_and_ties_a_side():
     assert not orders.collect()["undecided"].any()
 
 
-def test_a_forfeited_solo_hand_is_undecided_with_every_seat_of_the_forfeiter_last():
-    """B forfeits at A B A B: the forfeit pays its other seat as it pays A's, but B did not
-    win the hand by forfeiting it, and A's seats did not tie by playing level."""
+def test_a_forfeited_solo_hand_is_undecided_with_the_forfeiting_seat_last():
+    """B forfeits at A B A B: A's seats did not tie by playing level, and B's other seat,
+    paid by the forfeit as A's are, is left out, as the verdict and head to head leave it:
+    the order says only that the forfeiting seat did not win."""
     seats = pl.LazyFrame(solo_seat_rows(
         "0-5-0-0", [9.0, -27.0, 9.0, 9.0], strategy=["A", "B", "A", "B"],
         result=["win", "forfeit", "win", "win"]))
     orders = finishing.solo_whist_orders(seats).collect()
-    assert orders["place"].to_list() == [1, 4, 1, 4]
-    assert orders["undecided"].all()
+    assert orders.select("strategy", "place").rows() == [("A", 1), ("B", 4), ("A", 1)]
+    assert orders["undecided"].all() and orders["players"].to_list() == [4, 4, 4]
 
 
 def test_german_whist_orders_a_hand_by_net():
@@ -554,6 +555,35 @@ def test_the_who_wins_fit_predicts_the_verdicts_share_of_a_forfeiter():
     assert c["predicted"] == pytest.approx(c["win_share"], abs=0.002)
     a, b = shares["A"], shares["B"]
     assert a["predicted"] / b["predicted"] == pytest.approx(a["wins"] / b["wins"], rel=0.01)
+
+
+def test_a_forfeiter_holding_two_seats_is_predicted_the_verdicts_share_too():
+    """B, holding two seats of A B A B, forfeits a third of the games from its first seat:
+    its other seat is left out of the stopped game's order as the verdict leaves it out of
+    the share, so the fit predicts B close to what it won of its counted seat-games
+    (measured over seeds 8-10: 0.005 below it, as a stopped game is a choice among three
+    seats where the prediction is at four). Ranked last with the forfeiter, that seat
+    counted each forfeit twice: 0.025 below (a probe's run: 0.017 predicted, 0.025 won)."""
+    rng = np.random.default_rng(8)
+    orders = simulate_orders(rng, np.array([0.5, 0.0, 0.0, 0.0, 0.0]), tables=3000,
+                             tables_per_deal=1, lineups=((0, 1, 0, 1),))
+    stopped = pl.Series(np.repeat(rng.random(3000) < 1 / 3, 4))
+    forfeiting_seat = pl.Series(np.tile([False, True, False, False], 3000))
+    seats = orders.select(
+        pl.format("0-{}-0-0", "unit").alias("deal_key"), "deal", "strategy",
+        pl.when(stopped).then(None).otherwise(pl.col("place")).alias("placing"),
+        pl.when(stopped & forfeiting_seat).then(pl.lit("forfeit"))
+        .when(stopped).then(pl.lit("draw"))
+        .when(pl.col("place") == 1).then(pl.lit("win")).otherwise(pl.lit("loss"))
+        .alias("result"))
+    observed, lineups = pl.collect_all([finishing.observed_win_share(seats.lazy()),
+                                        finishing.lineup_games(seats.lazy())])
+    fit = plackett_luce(finishing.knockout_whist_orders(seats.lazy()).collect(), bootstrap=0,
+                        top=1)
+    b = predicted_vs_observed(fit, observed, lineups).filter(pl.col("strategy") == "B").row(
+        0, named=True)
+    assert b["games"] == 2 * 3000 - int(stopped.sum()) // 4
+    assert b["predicted"] == pytest.approx(b["win_share"], abs=0.01)
 
 
 # -- real runs and the report section -------------------------------------------------------

@@ -46,7 +46,7 @@ What our data need that a library fit (``choix``) does not take directly:
   Assumption 1), and against thousands of orders it moves ratings by little.
 
 UNDECIDED ORDERS. A game stopped by a forfeit has no winner and no order:
-all it says is that the forfeiting entrant did not win it. Ranking the
+all it says is that the seat that forfeited did not win it. Ranking the
 other seats as tied for first, as the game's score does, told the fit they
 were level, and the Breslow tie counted each as a win: a Knock-out run in
 which one entrant forfeited 133 of 300 games at three seats rated random

@@ -12,10 +12,12 @@ columns) and returns one LazyFrame with one row per seat of a finishing order:
   at the table);
 - ``undecided``: true for every seat of a hand or game a forfeit stopped
   (``inference.plackett_luce``). Such a unit has no finishing order: all it
-  tells is that the entrant that forfeited it did not win it. Its seats held
-  by that entrant are ranked last, the others first, and the fit reads one
-  event from it, "the winner was one of the others", where a tie for first
-  would say the others played level.
+  tells is that the seat that forfeited did not win it. That seat is ranked
+  last, the others first, and the fit reads one event from it, "the winner
+  was one of the others", where a tie for first would say the others played
+  level. The forfeiting entrant's other seat (a line-up such as A B A B seats
+  it twice) is left out: it neither lost nor could have won, as the verdict's
+  share of games won and head to head count it.
 
 What a unit is and what ranks it, game by game:
 
@@ -51,6 +53,10 @@ ORDER_COLUMNS = ("unit", "deal", "strategy", "place", "players", "undecided")
 """Columns of every finishing-order frame."""
 
 
+_KEPT = "_kept"
+"""A seat :func:`_undecided_if_forfeited` keeps in its order."""
+
+
 def _by_net(seats: pl.LazyFrame, forfeits_undecided: bool) -> pl.LazyFrame:
     """Each hand (``deal_key``) ranked by seat ``net``: higher first, equal net tied; with
     ``forfeits_undecided``, a forfeited hand as :func:`_undecided_if_forfeited` ranks it."""
@@ -60,24 +66,26 @@ def _by_net(seats: pl.LazyFrame, forfeits_undecided: bool) -> pl.LazyFrame:
         pl.col("deal").cast(pl.Int64),
         "strategy",
         *(_undecided_if_forfeited(by_net) if forfeits_undecided
-          else [by_net.alias("place"), pl.lit(False).alias("undecided")]),
+          else [by_net.alias("place"), pl.lit(False).alias("undecided"),
+                pl.lit(True).alias(_KEPT)]),
         pl.len().over("deal_key").cast(pl.Int64).alias("players"),
-    ).select(ORDER_COLUMNS)
+    ).filter(_KEPT).select(ORDER_COLUMNS)
 
 
 def _undecided_if_forfeited(place: pl.Expr) -> list[pl.Expr]:
-    """``place`` and ``undecided`` of a seat whose hand or game is ranked by ``place`` when
-    played out. In one a forfeit stopped, the forfeiting entrant's seats (a line-up such as
-    A B A B seats it twice) are last, the others first, and the unit is undecided; where
-    every seat forfeited (a table of benched entrants) all are last, which tells nothing."""
+    """``place``, ``undecided`` and :data:`_KEPT` of a seat whose hand or game is ranked by
+    ``place`` when played out. In one a forfeit stopped, the seat that forfeited is last,
+    the others first, and the unit is undecided; the forfeiting entrant's other seats (a
+    line-up such as A B A B seats it twice) are not kept. Where every seat forfeited (a
+    table of benched entrants) all are last, which tells nothing."""
     forfeit = pl.col("result") == "forfeit"
     stopped = forfeit.any().over("deal_key")
     last = pl.len().over("deal_key").cast(pl.Int64)
     return [
-        pl.when(~stopped).then(place)
-        .when(forfeit.any().over("deal_key", "strategy")).then(last)
+        pl.when(~stopped).then(place).when(forfeit).then(last)
         .otherwise(pl.lit(1, pl.Int64)).alias("place"),
         stopped.alias("undecided"),
+        (~stopped | forfeit | ~forfeit.any().over("deal_key", "strategy")).alias(_KEPT),
     ]
 
 
@@ -114,14 +122,14 @@ def minnesota_whist_orders(matches: pl.LazyFrame) -> pl.LazyFrame:
 
 def knockout_whist_orders(seats: pl.LazyFrame) -> pl.LazyFrame:
     """Knock-out Whist finishing orders: each game by ``placing``; a forfeited game (its
-    placings are null) undecided, the forfeiting entrant's seats last."""
+    placings are null) undecided, the seat that forfeited last."""
     return seats.select(
         pl.col("deal_key").alias("unit"),
         pl.col("deal").cast(pl.Int64),
         "strategy",
         *_undecided_if_forfeited(pl.col("placing").cast(pl.Int64)),
         pl.len().over("deal_key").cast(pl.Int64).alias("players"),
-    ).select(ORDER_COLUMNS)
+    ).filter(_KEPT).select(ORDER_COLUMNS)
 
 
 def observed_win_share(seats: pl.LazyFrame) -> pl.LazyFrame:

@@ -57,10 +57,11 @@ UNIT_TEXT = {
         " of a side win or pay alike, so they tie: when a solo is made the declarer is first"
         " and the three defenders tie for second; when it fails the defenders tie for first."
         " In Prop and Cop two seats tie with two. A throw-in (everyone passed) ties all four."
-        " A hand a forfeit stopped tells only that the forfeiting entrant did not come"
+        " A hand a forfeit stopped tells only that the seat that forfeited did not come"
         " first: the fit reads it as one event, the first place going to one of the seats it"
         " paid, which are not ranked among themselves (nor tied, though the forfeit pays"
-        " them alike)."
+        " them alike); the forfeiter's own other seat (A B A B) is left out of it, as the"
+        " verdict leaves it out."
     ),
     "minnesota_whist": (
         "The unit is a game to the target score (the `matches` table), not a hand: the"
@@ -74,10 +75,11 @@ UNIT_TEXT = {
     "knockout_whist": (
         "The unit is a game: its seats ranked by `placing` (1 for the winner, then by the"
         " round a player went out in; players out in the same round tie). A game a forfeit"
-        " stopped has no placings and no winner: it tells only that the forfeiting entrant"
+        " stopped has no placings and no winner: it tells only that the seat that forfeited"
         " did not win it, and the fit reads it as one event, the win going to one of the"
         " other seats, which are not ranked among themselves (nor tied, though the game"
-        " scores them drawn)."
+        " scores them drawn); the forfeiter's own other seat (A B A B) is left out of it, as"
+        " the verdict leaves it out."
     ),
 }
 """What a finishing order is, game by game."""
@@ -270,7 +272,7 @@ def _stopped_games_text(orders: pl.DataFrame) -> list[str]:
     if not orders.select(_undecided(orders).any()).item():
         return []
     return [
-        "Where a forfeit stopped a game, the fit counts it lost by the forfeiting entrant"
+        "Where a forfeit stopped a game, the fit counts it lost by the seat that forfeited"
         " and won by one of the others without knowing which, so it shares that win among"
         " them in proportion to their strengths. Their predicted share is then above the"
         " share of the games played out that they won (observed): at one line-up"
