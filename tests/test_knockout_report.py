@@ -489,7 +489,9 @@ def test_the_forfeits_section_says_the_knockout_sections_leave_forfeits_out(run:
     text = build_report(run.path).markdown.read_text()
     forfeits = text.split("## Forfeits\n", 1)[1].split("\n## ", 1)[0]
     assert "everywhere else in this report." not in forfeits
-    assert "but the Knock-out Whist sections, which leave forfeited games out" in forfeits
+    assert "the Knock-out Whist sections leave forfeited games out for every seat" in forfeits
+    # nor do head to head and the ratings compare the seats a forfeit stopped (a probe)
+    assert "do not compare the other seats with one another" in forfeits
 
 
 # -- the verdict's share of games is the sections' -----------------------------------------

@@ -28,11 +28,7 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
         lambda scan: analyses.forfeit_counts(scan("seats"), scan("deals")))
     failed = analyses.forfeits_of(counts.lazy()).collect()
     none = " No strategy forfeited." if failed["forfeits"].sum() == 0 else ""
-    # Knock-out's own sections leave forfeited games out for every seat (the game has no
-    # winner): "everywhere else" read as if their win rates counted them too (a probe).
-    where = (" everywhere else in this report but the Knock-out Whist sections, which"
-             " leave forfeited games out" if facts.game == "knockout_whist"
-             else " everywhere else in this report")
+    where = WHERE_FORFEITS_COUNT.get(facts.game, " everywhere else in this report")
     benched = failed.filter(pl.col("benched") > 0)
     columns = [
         ("strategy", column("strategy")),
@@ -63,12 +59,36 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
     )]
 
 
+_STOPPED = (" Head to head and the finishing-order ratings count a hand a forfeit stopped"
+            " against the seat that forfeited alone: they do not compare the other seats with"
+            " one another, nor count the forfeiter's own other seat (A B A B). The seat"
+            " position and points per hand sections take every seat's result and net as the"
+            " game recorded them, a forfeit paying each other seat {paid}.")
+WHERE_FORFEITS_COUNT = {
+    "solo_whist": " of the seat that forfeited in the standings, head to head, the ratings and"
+                  " the verdict; the Solo Whist sections leave forfeited hands out (but the"
+                  " sessions' balances, which keep the penalties)."
+                  + _STOPPED.format(paid="the Abundance Declared amount")[:-1],
+    "knockout_whist": " of the seat that forfeited in the standings, head to head, the ratings"
+                      " and the verdict; the Knock-out Whist sections leave forfeited games"
+                      " out for every seat."
+                      + _STOPPED.format(paid="1 point, recorded as a draw")[:-1],
+    "minnesota_whist": " of the forfeiter's partnership, partner included, everywhere in this"
+                       " report but the Minnesota Whist hand columns, which leave forfeited"
+                       " hands out (its games keep them)",
+}
+"""Where a forfeit counts as a loss, game by game: "everywhere else in this report" stood
+beside Knock-out, Solo and Minnesota sections that leave forfeited hands out, and beside
+head to head and ratings that count a stopped hand against its forfeiter alone (probes).
+The texts are joined into one sentence that ends with a full stop."""
+
 DOUBLED_SEATS = (
     " Where a strategy holds two seats of a hand (line-up A B A B), the first of its seats"
-    " to act forfeits the hand and the other seat loses it, so its forfeits are at most half"
-    " its seat-hands: `hands sat in`, `hands forfeited` and `rate (hands)` count the hands"
-    " (a strategy that failed every hand it sat in reads 0.5000 by seat-hands and 1.0000"
-    " by hands).")
+    " to act forfeits the hand, and the game scores its other seat as it scores the other"
+    " players (paid, or drawn), which the report counts as neither a win nor a draw; so its"
+    " forfeits are at most half its seat-hands: `hands sat in`, `hands forfeited` and"
+    " `rate (hands)` count the hands (a strategy that failed every hand it sat in reads 0.5000 by"
+    " seat-hands and 1.0000 by hands).")
 """Why the Forfeits table counts hands too where a strategy holds two seats of one (a
 newcomer's probe read a plug-in that raised at every decision as forfeiting half)."""
 
