@@ -429,10 +429,12 @@ def test_run_json_names_the_entrant_in_what_a_share_is_of(tmp_path):
     summary = run_duel(config, tmp_path / "ko", workers=0, progress=False)
     text = (summary.path / "run.json").read_text()
     estimate = json.loads(text)["verdict"]["estimate"]
-    assert estimate["share_of"] == "the deal's games won by one of heuristic's seats"
+    assert estimate["share_of"] == ("the deal's games won by one of heuristic's seats"
+                                    " (a game the other entrant forfeited counting as won)")
     assert "{a}" not in text
     assert summary.verdict.estimate.share_of_text("x") == (
-        "the deal's games won by one of x's seats")
+        "the deal's games won by one of x's seats (a game the other entrant forfeited"
+        " counting as won)")
 
 
 def test_a_knockout_game_every_seat_forfeited_counts_half_to_each_side():
