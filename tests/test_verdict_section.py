@@ -1028,17 +1028,19 @@ label = "tilted"
     assert "a fixed-sample test accepted H1" in verdict
     assert "random and tilted are not separated after 30 deals" in verdict
     note = section.paragraphs[-1]
-    assert note.startswith("The test decided where the comparison did not: they answer"
-                           " different questions.")
-    assert "stronger by at least 10 rather than at most 0, in logistic Elo per hand:" \
-           " one-sided" in note
-    assert "two-sided, with a false \"ahead\", either way, at most 0.05" in note
+    assert note.startswith("The test accepted H1 where the comparison above did not separate"
+                           " the two: both hold, each at its own error rate.")
+    assert "in the direction the config set (A is its first entrant)" in note
+    assert "clears H0's 0 Elo per hand, with a false \"stronger\" at most 0.05" in note
+    assert "95% interval, with 2.5% at each end, leaves out equality" in note
 
 
 @pytest.mark.parametrize(("decision", "separated", "opening"), [
-    ("H1", False, "The test decided where the comparison did not"),
-    ("H0", False, "The test decided where the comparison did not"),
-    ("inconclusive", True, "The test did not decide where the comparison did"),
+    ("H1", False, "The test accepted H1 where the comparison above did not separate the two"),
+    ("inconclusive", True, "The comparison above separated the two where the test did not"
+                           " decide"),
+    ("H0", False, None),  # "not stronger by 10" beside "not separated": they agree
+    ("H0", True, None),
     ("H1", True, None),
     ("inconclusive", False, None),
     ("continue", True, None),  # an interim look of a sequential test is no answer yet
@@ -1049,6 +1051,9 @@ def test_the_two_questions_are_told_apart_only_where_the_answers_differ(
     from whist_sim.reports.verdict_section import _two_questions
 
     duel = SimpleNamespace(decision=decision, settings=SprtSettings.from_mapping({}),
-                           scale="logistic Elo per hand")
+                           estimate=SimpleNamespace(unit="Elo per hand", mean_unit="share"))
     note = _two_questions(duel, separated)
     assert (note[0].split(":")[0] if note else None) == opening
+    if decision == "inconclusive" and note:
+        assert "whether A is stronger by at least 10 rather than at most 0 Elo per hand" \
+            in note[0]

@@ -370,25 +370,34 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
 
 
 def _two_questions(duel: Verdict, separated: bool) -> list[str]:
-    """Why a two-entrant run's test and its comparison may answer differently, said where
-    they do: a statistician's probe read "accepted H1" beside "not separated (p = 0.083)",
-    both right, with only the test's sentence saying which question it answered."""
-    test_decided = duel.decision in ("H1", "H0")
-    if duel.decision not in ("H1", "H0", "inconclusive") or test_decided == separated:
-        return []
+    """Why a two-entrant run's test and its comparison answer differently, said where they
+    do: a statistician's probe read "accepted H1" beside "not separated", both right, with
+    only the test's sentence saying which question it answered. An H0 beside "not
+    separated", or beside a separated pair, needs no word: they agree."""
     low, high = duel.settings.bounds
-    settings = duel.settings
-    return [
-        f"The test {'decided' if test_decided else 'did not decide'} where the comparison"
-        f" {'did not' if test_decided else 'did'}: they answer different questions. The"
-        f" test asks whether A is stronger by at least {high:g} rather than at most"
-        f" {low:g}, in {duel.scale}: one-sided, with a false \"stronger\" at most"
-        f" {settings.alpha:g} and a false \"not stronger\" at most {settings.beta:g}. The"
-        " comparison asks whether either entrant is ahead of the other at all: two-sided,"
-        f" with a false \"ahead\", either way, at most {1 - CONFIDENCE:.2g}. Read the test"
-        " for the question it was set, and the comparison for whether the two differ at"
-        " all."
-    ]
+    unit = (duel.estimate.mean_unit if duel.settings.on_net_scale else duel.estimate.unit)
+    if duel.decision == "H1" and not separated:
+        return [
+            "The test accepted H1 where the comparison above did not separate the two: both"
+            " hold, each at its own error rate. The test is one-sided, in the direction the"
+            " config set (A is its first entrant): it accepts H1 once its one-sided lower"
+            f" bound on A's advantage clears H0's {low:g} {unit}, with a false \"stronger\""
+            f" at most {duel.settings.alpha:g}. The comparison is two-sided: it separates"
+            f" the two only when its {CONFIDENCE:.0%} interval, with"
+            f" {(1 - CONFIDENCE) / 2:.1%} at each end, leaves out equality, whichever is"
+            " ahead, so it needs a wider margin. A test set before the run in one direction"
+            " is the one to act on; the comparison says that the data, read both ways, do"
+            " not yet rule out equality."
+        ]
+    if duel.decision == "inconclusive" and separated:
+        return [
+            "The comparison above separated the two where the test did not decide: the"
+            " comparison asks only whether either is ahead, the test whether A is stronger"
+            f" by at least {high:g} rather than at most {low:g} {unit}; a true difference"
+            " between the two, or one in B's favour, can leave the test undecided at this"
+            " length."
+        ]
+    return []
 
 
 def _pair_is(lineups: list[Any], seatings: list[int]) -> str:
