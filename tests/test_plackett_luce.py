@@ -716,6 +716,24 @@ def test_other_games_get_no_section(tmp_path: Path):
     assert multiplayer_ratings_section(folder, tmp_path) == []
 
 
+def test_the_ties_are_counted_over_the_orders_a_forfeit_did_not_stop():
+    """A probe: "Of 200 games, 30 (15.0%) had a tie" counted over every game, where 127 were
+    stopped by a forfeit and have no order: 30 of the 73 played out had one."""
+    from whist_sim.reports.ratings_section import _ties_text
+
+    played = [[1, 2, 2], [1, 2, 3], [1, 1, 3], [1, 2, 3]]
+    orders = pl.DataFrame({
+        "unit": [u for u in range(6) for _ in range(3)],
+        "place": [p for order in played for p in order] + [1, 1, 3] * 2,
+        "undecided": [False] * 12 + [True] * 6,
+    })
+    assert _ties_text(orders, "games").startswith(
+        "Of 6 games, 2 (33.3%) were stopped by a forfeit and have no order, so no tie: each"
+        " is one event of the fit, as said above. Of the 4 played out, 2 (50.0%) had a tie"
+        " somewhere in the order, 1 (25.0%) several seats tied for first, and 0 (0.0%)"
+        " every seat level.")
+
+
 def test_the_tie_count_groups_thousands_as_every_other_count_does():
     """A probe: a Knock-out run of 1,440 games read "Of 1440 games, 1376 (95.6%) had a tie"
     where its Run section read "1,440"."""

@@ -26,9 +26,9 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
         "Row strategy against column strategy, over the hands in which the two met."
         " The win share counts a draw as half a win (the higher net in the"
         " hand wins); brackets are 95% t-intervals over the deal indices at which the two"
-        " met, a deal index's duplicate pairs averaged into one value since they play the"
-        " same cards (a share cut at 0 and 1, and Wilson's where every deal index gave the"
-        " same share). The second table is"
+        " were compared, a deal index's duplicate pairs averaged into one value since they"
+        " play the same cards (a share cut at 0 and 1, and Wilson's where every deal index"
+        " gave the same share, widened at a handful of them). The second table is"
         " the row strategy's mean net points per hand against that opponent.",
     ]
     if not facts.two:
@@ -42,7 +42,8 @@ def head_to_head_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[
             " comparisons (in a two-player game exactly the row strategy's net). Both"
             " are taken per duplicate pair first, then averaged over the pairs of a deal"
             " index and over the deal indices, as the intervals are: where one entrant"
-            " holds two seats of a line-up, this can differ from the share of all the"
+            " holds two seats of a line-up, or where forfeits left some deal indices fewer"
+            " comparisons than others, this can differ from the share of all the"
             " comparisons pooled. Both are antisymmetric: share(A, B) = 1 − share(B, A).")
         if not facts.sides:
             paragraphs.append(
