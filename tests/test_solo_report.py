@@ -633,6 +633,9 @@ def test_the_standings_say_the_runs_solo_forfeit_amount(tmp_path: Path):
     text = build_report(folder.path).markdown.read_text()
     assert "Abundance Declared amount at the hand's stake (15 units in this run" in text
     assert "8 units at the default ladder" not in text
+    # the payees' wins are in their win rates: an auditor found heuristic's 0.988 held 169
+    # hands another entrant forfeited, which the standings did not say
+    assert "the seats it pays record the hand as won, and their win rates count it" in text
 
 
 def test_every_game_says_what_a_forfeit_costs():

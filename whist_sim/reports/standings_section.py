@@ -32,7 +32,9 @@ WHAT_WINS = {
 FORFEIT_COSTS = {
     "german_whist": "by the largest score the variant allows",
     "solo_whist": "in which the forfeiting seat pays each other seat the Abundance Declared"
-    " amount at the hand's stake ({amount})",
+    " amount at the hand's stake ({amount}); the seats it pays record the hand as won, and"
+    " their win rates count it (but for the forfeiter's own other seat: a strategy does not"
+    " win a hand by forfeiting it)",
     "minnesota_whist": "in which the other side scores `target` points, which ends the game",
     "knockout_whist": "of the game: the forfeiting seat's net is −(players − 1), every other"
     " seat's +1",
