@@ -1051,9 +1051,16 @@ def test_the_two_questions_are_told_apart_only_where_the_answers_differ(
     from whist_sim.reports.verdict_section import _two_questions
 
     duel = SimpleNamespace(decision=decision, settings=SprtSettings.from_mapping({}),
-                           estimate=SimpleNamespace(unit="Elo per hand", mean_unit="share"))
+                           estimate=SimpleNamespace(unit="Elo per hand", mean_unit="share"),
+                           sequential=False)
     note = _two_questions(duel, separated)
     assert (note[0].split(":")[0] if note else None) == opening
     if decision == "inconclusive" and note:
         assert "whether A is stronger by at least 10 rather than at most 0 Elo per hand" \
             in note[0]
+    if decision == "H1" and note:  # a sequential test accepts by its likelihood ratio
+        sequential = _two_questions(SimpleNamespace(**{**vars(duel), "sequential": True}),
+                                    separated)[0]
+        assert ("it accepts H1 once the likelihood ratio of H1 (at least 10) against H0 (at"
+                " most 0 Elo per hand) crosses Wald's bound") in sequential
+        assert "lower bound" not in sequential

@@ -377,12 +377,16 @@ def _two_questions(duel: Verdict, separated: bool) -> list[str]:
     low, high = duel.settings.bounds
     unit = (duel.estimate.mean_unit if duel.settings.on_net_scale else duel.estimate.unit)
     if duel.decision == "H1" and not separated:
+        accepts = (
+            f"once the likelihood ratio of H1 (at least {high:g}) against H0 (at most {low:g}"
+            f" {unit}) crosses Wald's bound" if duel.sequential else
+            f"once its one-sided lower bound on A's advantage clears H0's {low:g} {unit}")
         return [
             "The test accepted H1 where the comparison above did not separate the two: both"
             " hold, each at its own error rate. The test is one-sided, in the direction the"
-            " config set (A is its first entrant): it accepts H1 once its one-sided lower"
-            f" bound on A's advantage clears H0's {low:g} {unit}, with a false \"stronger\""
-            f" at most {duel.settings.alpha:g}. The comparison is two-sided: it separates"
+            f" config set (A is its first entrant): it accepts H1 {accepts}, with a false"
+            f" \"stronger\" at most {duel.settings.alpha:g}. The comparison is two-sided: it"
+            " separates"
             f" the two only when its {CONFIDENCE:.0%} interval, with"
             f" {(1 - CONFIDENCE) / 2:.1%} at each end, leaves out equality, whichever is"
             " ahead, so it needs a wider margin. A test set before the run in one direction"
@@ -649,8 +653,8 @@ def _multiplicity(count: int, done: int = 0, sized: bool = True) -> str:
     """Why "decided" holds for the comparisons together, and, where some comparison
     ``sized`` a longer run (not every undecided one can: no gap, no spread), the level at
     which those deals are sized: the one Holm's test applies next, given the ``done``
-    decided (``holm_next_level``). A probe read of "the deals said to separate a
-    difference" in a run whose comparisons quoted none."""
+    decided (``holm_next_level``). A probe read "the deals said to separate a difference"
+    in a run whose comparisons quoted none."""
     text = (f"\"Decided\" holds for the {count} comparisons together: each is decided by"
             " Holm's step-down test over all of them, so if every difference compared were"
             " in truth zero, the chance that any of them reads decided would be at most 5%."
