@@ -527,6 +527,29 @@ def test_observed_win_share_counts_a_forfeited_game_lost_by_its_forfeiter_alone(
         {"players": 4, "lineup": ["h", "h", "r", "r"], "strategy": "r", "seat_games": 5}]
 
 
+def knockout_seats(orders: pl.DataFrame, stopped: pl.Series, forfeiting: pl.Expr
+                   ) -> pl.DataFrame:
+    """Knock-out seat rows from simulated ``orders`` (one table a deal index), the games
+    flagged ``stopped`` forfeited by their seats where ``forfeiting`` holds."""
+    return orders.select(
+        pl.format("0-{}-0-0", "unit").alias("deal_key"), "deal", "strategy",
+        pl.when(stopped).then(None).otherwise(pl.col("place")).alias("placing"),
+        pl.when(stopped & forfeiting).then(pl.lit("forfeit"))
+        .when(stopped).then(pl.lit("draw"))
+        .when(pl.col("place") == 1).then(pl.lit("win")).otherwise(pl.lit("loss"))
+        .alias("result"))
+
+
+def who_wins_shares(seats: pl.DataFrame) -> pl.DataFrame:
+    """The `who wins` fit's predicted share beside the observed one, as the section sets
+    them."""
+    observed, lineups = pl.collect_all([finishing.observed_win_share(seats.lazy()),
+                                        finishing.lineup_games(seats.lazy())])
+    fit = plackett_luce(finishing.knockout_whist_orders(seats.lazy()).collect(), bootstrap=0,
+                        top=1)
+    return predicted_vs_observed(fit, observed, lineups)
+
+
 def test_the_who_wins_fit_predicts_the_verdicts_share_of_a_forfeiter():
     """C forfeits a third of its games at one line-up: the `who wins` fit counts them lost
     by C alone, so its predicted share is C's share of every game it sat in (the verdict's),
@@ -534,21 +557,9 @@ def test_the_who_wins_fit_predicts_the_verdicts_share_of_a_forfeiter():
     rng = np.random.default_rng(4)
     orders = simulate_orders(rng, np.array([1.0, 0.0, -0.2, 0.0, 0.0]), tables=3000,
                              tables_per_deal=1, lineups=((0, 1, 2),))
-    stopped = np.repeat(rng.random(3000) < 1 / 3, 3)
-    seats = orders.select(
-        pl.format("0-{}-0-0", "unit").alias("deal_key"), "deal", "strategy",
-        pl.when(pl.Series(stopped)).then(None).otherwise(pl.col("place")).alias("placing"),
-        pl.when(pl.Series(stopped))
-        .then(pl.when(pl.col("strategy") == "C").then(pl.lit("forfeit")).otherwise(
-            pl.lit("draw")))
-        .when(pl.col("place") == 1).then(pl.lit("win")).otherwise(pl.lit("loss"))
-        .alias("result"))
-    observed, lineups = pl.collect_all([finishing.observed_win_share(seats.lazy()),
-                                        finishing.lineup_games(seats.lazy())])
-    fit = plackett_luce(finishing.knockout_whist_orders(seats.lazy()).collect(), bootstrap=0,
-                        top=1)
-    shares = {row["strategy"]: row for row in
-              predicted_vs_observed(fit, observed, lineups).iter_rows(named=True)}
+    stopped = pl.Series(np.repeat(rng.random(3000) < 1 / 3, 3))
+    seats = knockout_seats(orders, stopped, pl.col("strategy") == "C")
+    shares = {row["strategy"]: row for row in who_wins_shares(seats).iter_rows(named=True)}
     c = shares["C"]
     assert c["games"] == 3000 and c["wins"] == (seats["placing"] == 1).filter(
         seats["strategy"] == "C").sum()
@@ -568,20 +579,9 @@ def test_a_forfeiter_holding_two_seats_is_predicted_the_verdicts_share_too():
     orders = simulate_orders(rng, np.array([0.5, 0.0, 0.0, 0.0, 0.0]), tables=3000,
                              tables_per_deal=1, lineups=((0, 1, 0, 1),))
     stopped = pl.Series(np.repeat(rng.random(3000) < 1 / 3, 4))
-    forfeiting_seat = pl.Series(np.tile([False, True, False, False], 3000))
-    seats = orders.select(
-        pl.format("0-{}-0-0", "unit").alias("deal_key"), "deal", "strategy",
-        pl.when(stopped).then(None).otherwise(pl.col("place")).alias("placing"),
-        pl.when(stopped & forfeiting_seat).then(pl.lit("forfeit"))
-        .when(stopped).then(pl.lit("draw"))
-        .when(pl.col("place") == 1).then(pl.lit("win")).otherwise(pl.lit("loss"))
-        .alias("result"))
-    observed, lineups = pl.collect_all([finishing.observed_win_share(seats.lazy()),
-                                        finishing.lineup_games(seats.lazy())])
-    fit = plackett_luce(finishing.knockout_whist_orders(seats.lazy()).collect(), bootstrap=0,
-                        top=1)
-    b = predicted_vs_observed(fit, observed, lineups).filter(pl.col("strategy") == "B").row(
-        0, named=True)
+    first_b_seat = pl.lit(pl.Series(np.tile([False, True, False, False], 3000)))
+    b = who_wins_shares(knockout_seats(orders, stopped, first_b_seat)).filter(
+        pl.col("strategy") == "B").row(0, named=True)
     assert b["games"] == 2 * 3000 - int(stopped.sum()) // 4
     assert b["predicted"] == pytest.approx(b["win_share"], abs=0.01)
 
