@@ -174,4 +174,39 @@ use = "random"
     assert (rows["failer"]["rate"], rows["failer"]["hands sat in"],
             rows["failer"]["hands forfeited"], rows["failer"]["rate (hands)"]) == (
         "0.5000", "8", "8", "1.0000")
-    assert "the first of its seats to act forfeits the hand" in section.paragraphs[0]
+    assert "the first of its seats to act forfeits the hand and the game scores its other" \
+        " seat as it scores the other players (paid, or drawn)" in section.paragraphs[0]
+
+
+def test_a_minnesota_forfeiters_partner_is_said_to_lose_with_their_side(tmp_path):
+    """The Forfeits section said a forfeiter's other seat was "paid, or drawn" as Solo and
+    Knock-out Whist score it, in a Minnesota report where that seat, its partner, loses the
+    hand with their side (a probe)."""
+    from whist_sim.reports.forfeits_section import forfeits_section
+    from whist_sim.reports.run_facts import RunFacts
+    from whist_sim.store import RunFolder
+
+    body = """
+[tournament]
+game = "minnesota_whist"
+deals = 2
+seed = 3
+
+[variant]
+target = 5
+
+[[strategies]]
+use = "tests.plugins.faulty:RaisesEveryDecision"
+label = "failer"
+
+[[strategies]]
+use = "random"
+"""
+    summary = run_tournament(validate_config(tomllib.loads(body)), tmp_path / "run",
+                             workers=0, progress=False)
+    folder = RunFolder.open(summary.path)
+    [section] = forfeits_section(folder, tmp_path, RunFacts.of(folder))
+    said = section.paragraphs[0]
+    assert "forfeits the hand and its other seat, its partner, loses it with their side" in said
+    assert "paid, or drawn" not in said
+    assert "Forfeits count as losses of the forfeiter's partnership, partner included" in said

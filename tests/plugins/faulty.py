@@ -100,7 +100,7 @@ class RaisesHoldingTwoAces(RandomStrategy):
 class RaisesEveryDecision:
     """Raises at its first decision, in every game: a newcomer's plug-in not written yet."""
 
-    games = frozenset({"german_whist", "solo_whist"})
+    games = frozenset({"german_whist", "solo_whist", "minnesota_whist"})
 
     def choose(self, view: Any, rng: Random) -> int:
         raise RuntimeError("not written yet")

@@ -53,7 +53,8 @@ def forfeits_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Sect
          " or exceeded its time budget, with the first error in play order (its first"
          " line; a bot's last lines of stderr follow it in the deal's `error` column)."
          f" Forfeits count as losses{where}." + none
-         + (DOUBLED_SEATS if doubled else "")
+         + (DOUBLED_SEATS.format(other=OTHER_SEAT.get(facts.game, OTHER_SEAT[None]))
+            if doubled else "")
          + _benched_text(benched, folder.meta().get("benched") or {})],
         [table_of(failed, columns, name="forfeits")],
     )]
@@ -82,13 +83,21 @@ beside Knock-out, Solo and Minnesota sections that leave forfeited hands out, an
 head to head and ratings that count a stopped hand against its forfeiter alone (probes).
 The texts are joined into one sentence that ends with a full stop."""
 
+OTHER_SEAT = {
+    "minnesota_whist": "its other seat, its partner, loses it with their side",
+    None: "the game scores its other seat as it scores the other players (paid, or drawn),"
+          " which the report counts as neither a win nor a draw",
+}
+"""What becomes of a forfeiter's other seat: a Minnesota partner loses with the side;
+elsewhere it is paid or drawn as the others are (the Minnesota report read "paid, or
+drawn" for a partner who lost: a probe)."""
+
 DOUBLED_SEATS = (
     " Where a strategy holds two seats of a hand (line-up A B A B), the first of its seats"
-    " to act forfeits the hand, and the game scores its other seat as it scores the other"
-    " players (paid, or drawn), which the report counts as neither a win nor a draw; so its"
-    " forfeits are at most half its seat-hands: `hands sat in`, `hands forfeited` and"
-    " `rate (hands)` count the hands (a strategy that failed every hand it sat in reads 0.5000 by"
-    " seat-hands and 1.0000 by hands).")
+    " to act forfeits the hand and {other}; so its forfeits are at most half its"
+    " seat-hands: `hands sat in`, `hands forfeited` and `rate (hands)` count the hands (a"
+    " strategy that failed every hand it sat in reads 0.5000 by seat-hands and 1.0000 by"
+    " hands).")
 """Why the Forfeits table counts hands too where a strategy holds two seats of one (a
 newcomer's probe read a plug-in that raised at every decision as forfeiting half)."""
 
