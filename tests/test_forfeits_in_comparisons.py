@@ -70,6 +70,8 @@ def test_a_table_of_benched_entrants_compares_nobody():
     benched = hand("0-5-0-0", [("A", 0.0, "forfeit"), ("B", 0.0, "forfeit"),
                                ("C", 0.0, "forfeit")])
     assert compared(benched) == []
+    partnerships = hand("0-5-1-0", [(name, 0.0, "forfeit") for name in "ABCD"])
+    assert compared(partnerships, sides=True) == []  # Minnesota's level nets read as ties
 
 
 def test_with_sides_a_forfeit_loses_the_forfeiters_partnership_the_hand():

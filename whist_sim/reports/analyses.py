@@ -355,7 +355,8 @@ def seat_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     as level: a run in which one entrant forfeited 133 of 300 Knock-out games gave
     heuristic 0.672 of its comparisons with random, 0.774 once those pairs were left
     out (a probe). With sides the partnership is the unit: a forfeit loses the forfeiter's
-    side the hand, partner included, as the game scores it.
+    side the hand, partner included, as the game scores it. Two seats that both forfeited
+    (a table of benched entrants, where no one played) are never paired.
 
     Columns: deal_key, pairing, deal, strategy, opponent, net (the strategy's),
     opponent_net, margin (half the gap, ``(net - opponent_net) / 2``: the
@@ -372,7 +373,9 @@ def seat_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
         pl.col("net").cast(pl.Float64).alias("opponent_net"),
         forfeited.alias("opponent_forfeited"),
     )
-    pairs = own.join(other, on="deal_key").filter(pl.col("strategy") != pl.col("opponent"))
+    pairs = own.join(other, on="deal_key").filter(
+        (pl.col("strategy") != pl.col("opponent"))
+        & ~(pl.col("forfeited") & pl.col("opponent_forfeited")))  # benched: neither played
     if sides:
         pairs = pairs.filter(pl.col("seat") % 2 != pl.col("opponent_seat") % 2)
     else:
