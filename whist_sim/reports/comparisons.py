@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from whist_sim.reports.analyses import PAIR, pair_comparisons
+from whist_sim.reports.finishing import counted_seats
 from whist_sim.reports.stats import BOOTSTRAP_BLOCKS
 
 
@@ -200,12 +201,8 @@ def knockout_shares(seats: pl.LazyFrame) -> pl.LazyFrame:
     must average the fair one (a report reader's probe: 16.4% and 11.3% against 33.3%).
     """
     won = (pl.col("result") == "win").cast(pl.Float64)
-    forfeited = (seats.filter(pl.col("result") == "forfeit").select("deal_key").unique()
-                 .with_columns(_forfeited=pl.lit(True)))  # a join: the forfeits are few
     return (
-        seats.with_columns(players=pl.len().over("deal_key").cast(pl.Int64))
-        .join(forfeited, on="deal_key", how="left")
-        .filter(pl.col("_forfeited").is_null() | (pl.col("result") == "forfeit"))
+        counted_seats(seats)
         .group_by(["strategy", "players", "deal"])
         .agg(won.mean().alias("value"), pl.len().cast(pl.Int64).alias("seat_games"))
         .with_columns(fair=1.0 / pl.col("players"))

@@ -166,10 +166,15 @@ def counted_seats(seats: pl.LazyFrame) -> pl.LazyFrame:
     """The Knock-out seats whose games count towards a share of games won, with
     ``players`` (table size): every seat of a game played out, and the seat that forfeited
     a game (it lost it). The others in a forfeited game are left out: the forfeit stopped
-    them before the game had a winner."""
+    them before the game had a winner. One definition for the verdict's share
+    (``comparisons.knockout_shares``) and the ratings' observed one."""
     forfeit = pl.col("result") == "forfeit"
+    stopped = (seats.filter(forfeit).select("deal_key").unique()
+               .with_columns(_stopped=pl.lit(True)))  # a join: the forfeits are few
     return (seats.with_columns(players=pl.len().over("deal_key").cast(pl.Int64))
-            .filter(~forfeit.any().over("deal_key") | forfeit))
+            .join(stopped, on="deal_key", how="left")
+            .filter(pl.col("_stopped").is_null() | forfeit)
+            .drop("_stopped"))
 
 
 def lineup_games(seats: pl.LazyFrame) -> pl.LazyFrame:
