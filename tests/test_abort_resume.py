@@ -139,16 +139,12 @@ def test_a_finished_run_names_each_forfeiting_entrants_first_reason(tmp_path):
     assert f"forfeits: {line}" in shown.output, shown.output
 
 
-def test_a_forfeit_line_counts_the_hands_an_entrant_sat_in_at_a_table_of_four(tmp_path):
-    """A newcomer's probe: a Solo Whist plug-in that raised at every decision read
-    "forfeited 100 of 200 hands", as if it had played half of them: it holds two seats of
-    each A B A B hand, and the first of them to act forfeits the hand for both."""
-    body = """
+FAILER = """
 [tournament]
-game = "solo_whist"
-deals = 4
+game = "{game}"
+deals = {deals}
 seed = 3
-deals_per_task = 2
+{extra}
 
 [[strategies]]
 use = "tests.plugins.faulty:RaisesEveryDecision"
@@ -157,18 +153,33 @@ label = "failer"
 [[strategies]]
 use = "random"
 """
-    summary = run_tournament(validate_config(tomllib.loads(body)), tmp_path / "run",
-                             workers=0, progress=False)
-    [line] = summary.forfeit_lines()
-    assert line.startswith("failer forfeited 8 of the 8 hands it sat in (8 of its 16"
-                           " seat-hands); first"), line
-    # the report's Forfeits section counts the hands too: its rate by seat-hands read 0.5
+"""A plug-in that raises at every decision against ``random``: it holds two seats of
+every hand (A B A B)."""
+
+
+def _failer_run(tmp_path, game: str, deals: int, extra: str = ""):
+    """The summary of ``FAILER``'s run, and its report's Forfeits section."""
     from whist_sim.reports.forfeits_section import forfeits_section
     from whist_sim.reports.run_facts import RunFacts
     from whist_sim.store import RunFolder
 
+    body = FAILER.format(game=game, deals=deals, extra=extra)
+    summary = run_tournament(validate_config(tomllib.loads(body)), tmp_path / "run",
+                             workers=0, progress=False)
     folder = RunFolder.open(summary.path)
     [section] = forfeits_section(folder, tmp_path, RunFacts.of(folder))
+    return summary, section
+
+
+def test_a_forfeit_line_counts_the_hands_an_entrant_sat_in_at_a_table_of_four(tmp_path):
+    """A newcomer's probe: a Solo Whist plug-in that raised at every decision read
+    "forfeited 100 of 200 hands", as if it had played half of them: it holds two seats of
+    each A B A B hand, and the first of them to act forfeits the hand for both."""
+    summary, section = _failer_run(tmp_path, "solo_whist", 4, "deals_per_task = 2")
+    [line] = summary.forfeit_lines()
+    assert line.startswith("failer forfeited 8 of the 8 hands it sat in (8 of its 16"
+                           " seat-hands); first"), line
+    # the report's Forfeits section counts the hands too: its rate by seat-hands read 0.5
     table = section.tables[0]
     rows = {row[0]: dict(zip(table.header, row, strict=True)) for row in table.rows}
     assert (rows["failer"]["rate"], rows["failer"]["hands sat in"],
@@ -182,30 +193,7 @@ def test_a_minnesota_forfeiters_partner_is_said_to_lose_with_their_side(tmp_path
     """The Forfeits section said a forfeiter's other seat was "paid, or drawn" as Solo and
     Knock-out Whist score it, in a Minnesota report where that seat, its partner, loses the
     hand with their side (a probe)."""
-    from whist_sim.reports.forfeits_section import forfeits_section
-    from whist_sim.reports.run_facts import RunFacts
-    from whist_sim.store import RunFolder
-
-    body = """
-[tournament]
-game = "minnesota_whist"
-deals = 2
-seed = 3
-
-[variant]
-target = 5
-
-[[strategies]]
-use = "tests.plugins.faulty:RaisesEveryDecision"
-label = "failer"
-
-[[strategies]]
-use = "random"
-"""
-    summary = run_tournament(validate_config(tomllib.loads(body)), tmp_path / "run",
-                             workers=0, progress=False)
-    folder = RunFolder.open(summary.path)
-    [section] = forfeits_section(folder, tmp_path, RunFacts.of(folder))
+    _, section = _failer_run(tmp_path, "minnesota_whist", 2, "\n[variant]\ntarget = 5")
     said = section.paragraphs[0]
     assert "forfeits the hand and its other seat, its partner, loses it with their side" in said
     assert "paid, or drawn" not in said
