@@ -732,6 +732,10 @@ def test_the_ties_are_counted_over_the_orders_a_forfeit_did_not_stop():
         " is one event of the fit, as said above. Of the 4 played out, 2 (50.0%) had a tie"
         " somewhere in the order, 1 (25.0%) several seats tied for first, and 0 (0.0%)"
         " every seat level.")
+    stopped = orders.filter(pl.col("undecided"))
+    assert _ties_text(stopped, "games") == (
+        "Every one of the 2 games was stopped by a forfeit: none has an order, and each is"
+        " one event of the fit, as said above.")
 
 
 def test_the_tie_count_groups_thousands_as_every_other_count_does():

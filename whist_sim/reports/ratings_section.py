@@ -255,6 +255,9 @@ def _ties_text(orders: pl.DataFrame, units: str) -> str:
             " under the tie treatment they act like drawn games and shrink the gaps a little.")
     if not stopped:
         return f"Of {per_unit.height:,} {units}, {ties}"
+    if not ordered.height:  # "Of the 0 played out, 0 (0.0%) had a tie" (a hostile probe)
+        return (f"Every one of the {stopped:,} {units} was stopped by a forfeit: none has an"
+                " order, and each is one event of the fit, as said above.")
     # over the orders played out: "30 (15.0%) had a tie" over all 200 games read as rare
     # where 30 of the 73 played out had one (a probe)
     return (f"Of {per_unit.height:,} {units}, {stopped:,}"
