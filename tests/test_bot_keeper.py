@@ -110,7 +110,7 @@ time.sleep(300)
 
 
 def test_when_the_engine_dies_the_keeper_ends_the_bot_and_its_daemon(tmp_path):
-    """The keeper's parent-death signal is SIGTERM, which it catches to end what it holds
+    """The keeper's parent-death signal is SIGTERM, which it takes to end what it holds
     (the bot's SIGKILL, as before, would have left the daemon)."""
     bot, pid_file = double_forking_bot(tmp_path, "")
     engine = subprocess.Popen([sys.executable, "-c", ENGINE, str(bot)], stdout=subprocess.PIPE,
@@ -170,3 +170,80 @@ def test_the_keeper_starts_a_bot_for_a_user_that_is_not_root(contained):
     os.close(status_r)
     assert done.returncode == 0, done.stderr + said.decode()
     assert done.stdout == f"bot ran as {NOBODY}\n"
+
+
+
+STOPPED_AFTER_THE_BOT_ENDS = """
+import importlib.util, os, signal, sys
+at, told, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+os.set_inheritable(told, False)  # the bot does not hold it open
+spec = importlib.util.spec_from_file_location("bot_keeper", path)
+keeper = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(keeper)
+real_waitpid = os.waitpid
+lines = None  # lines the keeper has run since it reaped the bot
+
+def waitpid(pid, options):
+    global lines
+    reaped, status = real_waitpid(pid, options)
+    if reaped and reaped == keeper._bot and lines is None:
+        lines = 0
+    return reaped, status
+
+def trace(frame, event, arg):
+    global lines
+    if event == "line" and lines is not None:
+        lines += 1
+        if lines == at:  # the engine's SIGTERM lands here
+            os.write(told, b"told")
+            os.kill(os.getpid(), signal.SIGTERM)
+    return trace
+
+os.waitpid = waitpid
+sys.settrace(trace)
+keeper.main(sys.argv[4:])
+"""
+
+
+def _keeper_told_to_stop_at(line: int) -> tuple[int, bool]:
+    """Run a keeper whose bot kills itself (SIGKILL), and tell the keeper to stop
+    (SIGTERM) at the ``line``-th line of Python it runs after reaping the bot: how it
+    exited, and whether it got that far before exiting."""
+    from whist_sim.protocol.bot_process import KEEPER
+
+    status_r, status_w = os.pipe()
+    told_r, told_w = os.pipe()
+    keeper = subprocess.Popen(
+        [sys.executable, "-I", "-S", "-c", STOPPED_AFTER_THE_BOT_ENDS, str(line), str(told_w),
+         str(KEEPER), str(status_w), "sh", "-c", "kill -KILL $$"],
+        pass_fds=(status_w, told_w))
+    os.close(status_w)
+    os.close(told_w)
+    try:
+        assert os.read(status_r, 64) == b""  # the bot's command ran
+        code = keeper.wait(10)
+        return code, os.read(told_r, 64) == b"told"
+    finally:
+        os.close(status_r)
+        os.close(told_r)
+        keeper.kill()
+        keeper.wait()
+
+
+def test_a_keeper_told_to_stop_after_its_bot_ended_exits_as_the_bot_did():
+    """The supervisor ends a bot past its limits by killing it (SIGKILL), then tells its
+    keeper to stop (SIGTERM). Under a full test run's load that SIGTERM once reached the
+    keeper just after it had reaped the bot, outside the code that caught it: the keeper
+    died of it with code 1, and the forfeit said the bot "exited with code 1" where it was
+    killed. Here the SIGTERM lands at each line the keeper runs after reaping, in turn,
+    until the keeper exits first: it always exits as its bot did."""
+    exits = {}
+    for line in range(1, 2000):
+        code, told = _keeper_told_to_stop_at(line)
+        if not told:
+            break
+        exits[line] = code
+    else:
+        raise AssertionError("the keeper ran 2,000 lines after its bot ended")
+    wrong = {line: code for line, code in exits.items() if code != -signal.SIGKILL}
+    assert exits and not wrong, f"exit codes by the line told at: {wrong}"

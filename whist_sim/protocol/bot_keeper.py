@@ -55,12 +55,11 @@ EXEC_FAILED = 127
 """The bot's exit code when its command could not be run (the engine says why)."""
 
 
-class Stop(Exception):
-    """SIGTERM: the engine ends the bot, or the keeper's parent died."""
+TOLD_TO_STOP = signal.SIGTERM
+"""The engine ends the bot, or the keeper's parent died (its parent-death signal)."""
 
-
-def _stop(signum: int, frame: object) -> None:
-    raise Stop
+WATCHED = (TOLD_TO_STOP, signal.SIGCHLD)
+"""Blocked in the keeper from before the bot is forked, and taken by ``sigwaitinfo``."""
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -204,11 +203,32 @@ def _below(me: int) -> list[int]:
     return found
 
 
+def _wait_for_the_bot() -> int | None:
+    """Reap what the keeper adopted as it ends, until the bot ends (its wait status) or
+    the keeper is told to stop (None).
+
+    Both signals stay blocked and are taken here, where the keeper asks for them, never
+    by a handler. A handler's exception is raised wherever Python next looks for signals:
+    under a full test run's load the SIGTERM of a supervisor that had just killed the bot
+    (SIGKILL) once landed after the bot was reaped, outside the code that caught it. The
+    keeper died of it with code 1 (its stderr is /dev/null), and the forfeit said the
+    bot had exited with code 1."""
+    while True:
+        try:
+            reaped, code = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:  # nothing left to wait for: the bot was reaped elsewhere
+            return None
+        if reaped == _bot:
+            return code
+        if reaped == 0 and signal.sigwaitinfo(WATCHED).si_signo == TOLD_TO_STOP:
+            return None
+
+
 def _end_everything_below() -> int | None:
     """SIGKILL every process below this one, and reap, until it has no child left: one
     that forks as it is killed leaves its child to this process, found at the next
     round. Returns the bot's wait status if it is reaped here."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # told twice: already stopping
+    signal.signal(TOLD_TO_STOP, signal.SIG_IGN)  # told twice: already stopping
     me = os.getpid()
     status = None
     while True:
@@ -259,41 +279,33 @@ def main(argv: list[str]) -> None:
         except _CONTAINMENT.Refused as exc:
             _refused(status_fd, exc)
         report_r, report_w = os.pipe()
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # was SIGKILL: now the keeper cleans up
+    signal.pthread_sigmask(signal.SIG_BLOCK, WATCHED)  # before its parent can die unseen
+    _prctl(PR_SET_PDEATHSIG, TOLD_TO_STOP)  # was SIGKILL: now the keeper cleans up
     _prctl(PR_SET_CHILD_SUBREAPER, 1)  # failing (an old kernel), the bot is kept as before
     _prctl(PR_SET_DUMPABLE, 0)  # a bot of the same user cannot trace it into doing less
     os.set_inheritable(status_fd, False)  # closed in the bot as its exec succeeds
-    status = None
     try:
-        signal.signal(signal.SIGTERM, _stop)
-        signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGTERM,))
-        try:
-            _bot = os.fork()
-        except OSError as exc:  # said as Popen would have said it
-            os.write(status_fd, str(exc.errno or 0).encode())
-            os._exit(EXEC_FAILED)
-        if _bot == 0:
-            # a process group of its own, the keeper outside it: the engine stops the
-            # group between decisions (tournament.pause_bots), and a stopped keeper
-            # would not end the bot when the engine dies (its SIGTERM waits for a SIGCONT)
-            with contextlib.suppress(OSError):
-                os.setpgid(0, 0)
-            if hidden is None:
-                _become_bot(command, env, status_fd)
-            os.close(report_r)
-            _become_init(command, env, status_fd, hidden, report_w)
-        os.close(status_fd)
-        if hidden is not None:
-            os.close(report_w)
-        _let_go_of_the_pipes()
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGTERM,))
-        while True:  # reap adopted processes as they end, until the bot does
-            reaped, code = os.waitpid(-1, 0)
-            if reaped == _bot:
-                status = code if hidden is None else _reported(report_r, code)
-                break
-    except Stop:
-        pass
+        _bot = os.fork()
+    except OSError as exc:  # said as Popen would have said it
+        os.write(status_fd, str(exc.errno or 0).encode())
+        os._exit(EXEC_FAILED)
+    if _bot == 0:
+        # a process group of its own, the keeper outside it: the engine stops the
+        # group between decisions (tournament.pause_bots), and a stopped keeper
+        # would not end the bot when the engine dies (its SIGTERM waits for a SIGCONT)
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
+        if hidden is None:
+            _become_bot(command, env, status_fd)
+        os.close(report_r)
+        _become_init(command, env, status_fd, hidden, report_w)
+    os.close(status_fd)
+    if hidden is not None:
+        os.close(report_w)
+    _let_go_of_the_pipes()
+    status = _wait_for_the_bot()
+    if status is not None and hidden is not None:
+        status = _reported(report_r, status)
     swept = _end_everything_below()
     _exit_as(status if swept is None else swept)
 

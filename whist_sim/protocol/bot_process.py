@@ -722,7 +722,7 @@ def _keeper_status(status: int) -> int | str | None:
 def _die_with_engine() -> None:  # pragma: no cover - runs in the bot's process, before exec
     """Ask the kernel to end the bot when the engine's process dies (a supervised child
     killed for memory or time leaves no bot behind). A keeper trades the SIGKILL for a
-    SIGTERM, which it catches to end the bot and what it holds, once it runs: until
+    SIGTERM, which it waits for to end the bot and what it holds, once it runs: until
     then, killed, it has started nothing."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
