@@ -307,6 +307,11 @@ class Variant:
     def validate(self, where: str = "variant") -> None:
         """Raise VariantError naming the key and allowed values of a bad setting."""
 
+    def largest_net(self) -> float | None:
+        """The most a seat can win or lose by in one hand (its ``net``), for the games whose
+        duels are tested on net points; None for the others."""
+        return None
+
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 

@@ -107,6 +107,14 @@ class MinnesotaWhistVariant(Variant):
         check_choice(where, "bid", self.bid, ("cards", "spoken"))
         check_whole(where, "target", self.target, 1, MAX_TARGET)
 
+    def largest_net(self) -> float:
+        """The most a seat's side can win or lose by in one hand, under this variant: a
+        duel's pair value (a mean of such nets) lies within it either way, which is what
+        lets the duel's tests read pairs that all agree (docs/statistics.md). One side
+        scores a hand: by default at most 14 (defenders who take all 13 tricks of a
+        grand score 2 x 7), under "pagat" 7; a forfeit gives the other side ``target``."""
+        return float(max(14 if self.scoring == "default" else 7, self.target))
+
 
 class MinnesotaWhistView(NamedTuple):
     """What one seat may know. Immutable; holds no card hidden from this seat."""

@@ -198,6 +198,23 @@ class SoloWhistVariant(Variant):
         units = contract.classic_pays if self.payments == "classic" else contract.pays
         return units * self.stake
 
+    def largest_net(self) -> float:
+        """The most a seat can win or lose in one hand, under this variant: a duel's pair
+        value (a mean of such nets) lies within it either way, which is what lets the
+        duel's tests read pairs that all agree (docs/statistics.md). A lone declarer is
+        paid by three defenders, Prop and Cop's partners by two each; with overtricks a
+        contract's amount grows by a unit for each trick over or under its target (at
+        most 8 for Prop and Cop, 9 for Abundance); a forfeit pays three times the
+        Abundance Declared amount."""
+        largest = 3 * self.pays(CONTRACTS[-1])
+        for contract in CONTRACTS:
+            amount = self.pays(contract)
+            if self.overtricks and contract.overtricks_apply:
+                amount += max(contract.target, 13 - contract.target) * self.stake
+            payers = 2 if contract.bid == PROP else 3
+            largest = max(largest, payers * amount)
+        return largest
+
     def biddable(self) -> tuple[int, ...]:
         """Auction calls above a pass that this variant allows, lowest first."""
         calls = [c.bid for c in CONTRACTS]
