@@ -49,6 +49,11 @@ without the guard, the same with skewness 0), Wald's bounds of ``SprtSettings``,
   at 95%), and four entrants one of which loses rarely and heavily (the rare-loss mix of
   skewness -2.5; the others the binomial spread) over 30 deals: % of runs with any
   comparison decided.
+- ``alike``: pairs that all agree, read against the largest value (docs/statistics.md,
+  "Pairs that all agree"), at the bound's worst case: pair values at -24 or c only
+  (Solo Whist's default largest net is 24), mean 0, a look every pair, at most 200
+  pairs: false H1 on the same pairs without the bound and with it, at c = 16 and 8,
+  net0/net1 0/2 and nElo 0/5.
 
 ``limits``, ``wide`` and ``few`` read their last batch whole, past the maximum, as
 tests/test_sprt.py does (at 0/300 a maximum of 50 pairs is read at 20, 40 and 60);
@@ -81,6 +86,7 @@ from scipy import optimize, stats
 
 from whist_sim.inference import (
     CategoricalPairModel,
+    NetPairModel,
     SprtSettings,
     fixed_sample_pairs,
     knockout_model,
@@ -241,14 +247,15 @@ class Runs:
 
 def sequential(settings: SprtSettings, draw: Draw, shift: np.ndarray, max_pairs: int,
                batch: int, rng: np.random.Generator, guarded: bool = True,
-               whole_batches: bool = False) -> Runs:
+               whole_batches: bool = False, model: NetPairModel | None = None) -> Runs:
     """One SPRT per entry of ``shift`` (the true mean of its pairs), read every ``batch``
     pairs, by the net model's LLR of the pairs' moments: with the skewness guard (the
     pairs' own skewness and kurtosis, as ``NetPairModel.llr`` computes them) or without
     it (skewness 0). The last look is at ``max_pairs`` itself, as a duel's is; with
     ``whole_batches`` the last batch is whole (the first multiple of ``batch`` at or past
-    ``max_pairs``), as tests/test_sprt.py reads its runs."""
-    model = net_model()
+    ``max_pairs``), as tests/test_sprt.py reads its runs. ``model``: the net model read
+    by (default: one with no largest value, so pairs that all agree move no test)."""
+    model = model if model is not None else net_model()
     runs = shift.size
     n, s1, s2, s3, s4 = (np.zeros(runs) for _ in range(5))
     skew = np.zeros(runs)
@@ -525,6 +532,32 @@ def holm_family(args: argparse.Namespace) -> None:
               f" {percent(together, args.runs)} |")
 
 
+def alike(args: argparse.Namespace) -> None:
+    """Pairs that all agree, read against the largest value, at the worst case for that
+    bound: pair values at -24 and at c only (Solo Whist's default largest net is 24),
+    with mean 0, the edge of H0; a look every pair, at most 200. False H1 without the
+    bound and with it, on the same pairs (the runs part where the bound decides on pairs
+    all alike)."""
+    largest = 24.0
+    print(f"pairs at -{largest:g} or c, mean 0 (H0's edge), a look every pair, at most 200"
+          f" pairs; {args.runs:,} runs a cell")
+    print("| c | hypotheses | false H1 without the bound | with it |")
+    print("|---|---|---|---|")
+    for c in (16.0, 8.0):
+        support = np.array([-largest, c])
+        chances = np.array([c, largest]) / (largest + c)  # mean 0
+        draw = discrete(support, chances)[0]
+        for spec in ("net0=0 net1=2", "elo0=0 elo1=5"):
+            settings = SprtSettings.parse(spec)
+            rates = []
+            for model in (net_model(), net_model(largest=largest)):
+                seed = zlib.crc32(f"{c}{spec}".encode()) + args.seed
+                runs = sequential(settings, draw, np.zeros(args.runs), 200, 1,
+                                  np.random.default_rng(seed), model=model)
+                rates.append(percent(np.sum(runs.decision == 1), args.runs))
+            print(f"| {c:g} | {spec} | {rates[0]} | {rates[1]} |")
+
+
 LIMITS_CELLS = [f"{g}@{b}" for g in ("-1.5", "-2.5", "-3", "-4")
                 for b in ("0/25", "5/30", "0/50", "0/100")]
 
@@ -533,10 +566,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     runs = {"maximum": 10_000, "maximum-knockout": 4000, "limits": 4000, "wide": 4000,
-            "stretch": 4000, "few": 2000, "holm": 4000}
+            "stretch": 4000, "few": 2000, "holm": 4000, "alike": 2000}
     for name, function in (("maximum", maximum), ("maximum-knockout", maximum_knockout),
                            ("limits", limits), ("wide", wide), ("stretch", stretch),
-                           ("few", few), ("holm", holm_family)):
+                           ("few", few), ("holm", holm_family), ("alike", alike)):
         command = commands.add_parser(name)
         command.set_defaults(run=function)
         command.add_argument("--runs", type=int, default=runs[name],

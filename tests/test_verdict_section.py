@@ -736,13 +736,13 @@ class Crash(Strategy):
 '''
 
 
-def test_net_margins_with_no_spread_are_shown_without_an_interval_and_not_decided(
-        tmp_path, monkeypatch):
+def test_net_margins_with_no_spread_and_no_bound_are_shown_without_an_interval():
     """Three Solo deals of a strategy that forfeits every hand: the duel's test said
     "cannot decide ... the pairs all agree (no spread)" and the next sentence "random is
     ahead of crash by 8.000 units per hand (95%: 8.000 to 8.000), over 3 deals: decided."
-    (a statistician's probe): the p-value of net margins with no spread was 0. They have no
-    interval to test by, as the head-to-head table's `8.00 [no spread]` says."""
+    (a statistician's probe): the p-value of net margins with no spread was 0. Without
+    the game's largest margin they have no interval to test by, as the head-to-head
+    table's `8.00 [no spread]` says."""
     from whist_sim.reports.multiplicity import holm, p_value
     from whist_sim.reports.verdict_section import _comparison
 
@@ -754,12 +754,16 @@ def test_net_margins_with_no_spread_are_shown_without_an_interval_and_not_decide
                     " by 8.000 units per hand [no spread]): every deal gave the same margin, so"
                     " the difference has no interval to decide it by, nor a spread to say how"
                     " many more deals would; play a longer run.")
+
+
+def _crash_solo_verdict(tmp_path, monkeypatch, deals: int) -> str:
+    tmp_path.mkdir()
     (tmp_path / "verdict_crash.py").write_text(CRASHING)
     monkeypatch.syspath_prepend(str(tmp_path))
-    body = """
+    body = f"""
 [tournament]
 game = "solo_whist"
-deals = 3
+deals = {deals}
 seed = 1
 bench_after = 1000
 
@@ -772,13 +776,37 @@ use = "random"
 """
     run = make_run_without_ray(tmp_path, body)
     text = build_report(run).markdown.read_text()
-    verdict = text[text.index("\n## Verdict"):text.index("\n## ", text.index("\n## Verdict") + 1)]
-    assert "the pairs all agree (no spread)" in verdict
     # 16 = half the gap between a payee's +8 and the forfeiter's -24: crash's other seat,
     # paid by its own forfeit, is compared with nobody (it read 8.000 when it was)
-    assert "by 16.000 units per hand [no spread]): every deal gave the same margin" in verdict
-    assert "decided." not in verdict and "16.000 to 16.000" not in verdict
-    assert "| random | 16.00 [no spread] | — |" in text  # the head-to-head margin agrees
+    assert "| random | 16.00 [no spread] | — |" in text  # the head-to-head margin
+    return text[text.index("\n## Verdict"):text.index("\n## ", text.index("\n## Verdict") + 1)]
+
+
+def test_solo_deals_that_all_gave_one_margin_are_read_against_the_largest_net(
+        tmp_path, monkeypatch):
+    """A strategy that forfeits every Solo hand: every deal 16 units behind, the duel's
+    pairs all at -8.00. With no spread, the duel never decided and the comparison said
+    "play a longer run", which could never help. Read against the largest net of a
+    Solo hand (24 units: a forfeit), at half of the error rates (the normal model's is
+    the other), 3 deals are still too few, and say how many would do; 13 decide both."""
+    verdict = _crash_solo_verdict(tmp_path / "three", monkeypatch, 3)
+    assert ("random and crash are not separated after 3 deals (random is ahead of crash by"
+            " 16.000 units per hand [no spread]): every deal gave the same margin, so the"
+            " interval is the one any margins within 24 units per hand either way allow (97.5%,"
+            " half the 5% error spent on deals that all agree: -14.717 to 22.143), which"
+            " reaches 0") in verdict
+    assert "needs 13 pairs in all, if they go on agreeing at the margin seen so far" in verdict
+    assert ": decided" not in verdict and "| random | +16.000 units per hand | no |" in verdict
+    verdict = _crash_solo_verdict(tmp_path / "thirteen", monkeypatch, 13)
+    assert ("random is ahead of crash by 16.000 units per hand [no spread], over 13 deals:"
+            " decided; every deal gave the same margin, so the interval is the one any margins"
+            " within 24 units per hand either way allow (97.5%, half the 5% error spent on"
+            " deals that all agree: 4.554 to 18.289).") in verdict
+    assert "the one-sided 97.5% upper bound of the mean, -0.09 units per hand" in verdict
+    assert "a fixed-sample test accepted H0 (crash stronger by less than 10" in verdict
+    assert "they were read against the most a pair can be from 0 under this variant, 24" in (
+        verdict)
+    assert "Caution: decided after only" not in verdict  # no spread was estimated
 
 
 def test_the_ranking_says_who_met_whom_where_some_entrants_never_met():

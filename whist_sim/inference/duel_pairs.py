@@ -43,6 +43,17 @@ def pair_unit(game: str, variant: Mapping[str, Any]) -> str:
     return "hand"
 
 
+def largest_net(game: str, variant: Mapping[str, Any]) -> float | None:
+    """The run's ``Variant.largest_net`` from its recorded game and variant (None for a
+    game not tested on net points): what a report's duel reads pairs that all agree
+    against, as the run's own test did."""
+    if game not in NET_GAMES:
+        return None
+    from whist_sim.games import make_game  # the games, only where a net duel is read
+
+    return make_game(game, variant).variant.largest_net()
+
+
 def duel_pair_values(
     seats: pl.LazyFrame, matches: pl.LazyFrame, a: str, game: str
 ) -> pl.LazyFrame:

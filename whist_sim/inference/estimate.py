@@ -238,8 +238,10 @@ def summarise(
     """
     x = np.asarray(values, dtype=float).ravel()
     pairs = int(x.size)
-    mean = float(x.mean()) if pairs else math.nan
-    sd = float(x.std(ddof=1)) if pairs >= 2 else math.nan
+    alike = pairs >= 2 and np.ptp(x) == 0  # no spread exactly: 0.1 three times had a mean
+    # of 0.10000000000000002 and an sd of 1.7e-17, read as a spread
+    mean = float(x[0]) if alike else float(x.mean()) if pairs else math.nan
+    sd = 0.0 if alike else float(x.std(ddof=1)) if pairs >= 2 else math.nan
     if pairs >= 2 and sd == 0 and value_range == (0.0, 1.0):  # a share, every pair alike
         mean_lo, mean_hi = wilson_bounds(mean, pairs, Z_CONFIDENCE)
     elif pairs >= 2:

@@ -297,6 +297,49 @@ def normal_llr(
     return np.where(usable, llr, 0.0)
 
 
+FLAT_SPEND = 0.5
+"""The part of alpha and of beta a test spends on pairs that all agree, read against
+the largest value (:func:`flat_llr`); pairs that differ are read by the normal model,
+at the full rates. In the worst case for the bound (pairs at -24 or c units only, mean
+0, a look every pair, at most 200), false H1 at alpha 5% was 1.4% without the bound
+(c = 16, net0 = 0, net1 = 2), 5.7% spending all of alpha on such pairs too and 3.0%
+spending half; at c = 8, 4.7%, 7.6% and 6.2% (``python
+benchmarks/verdict_error_rates.py alike --runs 10000``; docs/statistics.md, "Pairs that
+all agree")."""
+
+
+def flat_llr(
+    pairs: npt.ArrayLike, value: npt.ArrayLike, largest: npt.ArrayLike,
+    above: npt.ArrayLike, below: npt.ArrayLike,
+) -> np.ndarray:
+    """The evidence of ``pairs`` pairs that all gave ``value``, each within ``largest`` of
+    0 either way, against a mean at most ``above`` (positive: towards H1) or at least
+    ``below`` (negative: towards H0), as the log of a bettor's wealth.
+
+    A normal model has no spread to scale such pairs by, and its LLR stays 0 however
+    many there are: a Solo entrant that forfeited every hand, +16 units in every pair,
+    was never decided. A pair value X lies in [-M, M]; whatever its distribution, with
+    mean mu <= ``above`` = a, the stake 1 + (X - a) / (M + a) = (M + X) / (M + a) has a
+    mean of at most 1, so the product of n of them is a nonnegative supermartingale and,
+    by Ville's inequality, ever reaches 1 / alpha with chance at most alpha. Pairs all at
+    c > a make that product ((M + c) / (M + a))^n; mirrored, ((M - c) / (M - b))^n
+    against a mean at least ``below`` = b > c. Its log is read against Wald's bounds
+    like an LLR (log((1 - beta) / alpha), a little inside 1 / alpha), less
+    log(1 / ``FLAT_SPEND``): the false-H1 and false-H0 rates of such pairs stay near
+    ``FLAT_SPEND`` times alpha and beta for any distribution of pair values within the
+    bound (docs/statistics.md, "Pairs that all agree"). 0 where the value lies between
+    the two, or for fewer than two pairs."""
+    n, c, m, a, b = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (pairs, value, largest, above, below)))
+    c = np.clip(c, -m, m)
+    spent = math.log(1.0 / FLAT_SPEND)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        against_h0 = np.maximum(n * np.log((m + c) / (m + a)) - spent, 0.0)
+        against_h1 = np.minimum(-n * np.log((m - c) / (m - b)) + spent, 0.0)
+    return np.where((n >= 2) & (c > a) & (a > -m), against_h0,
+                    np.where((n >= 2) & (c < b) & (b < m), against_h1, 0.0))
+
+
 @dataclass(frozen=True)
 class NetPairModel(PairModel):
     """A's mean net margin per hand over a pair, tested as a normal mean.
@@ -313,6 +356,11 @@ class NetPairModel(PairModel):
     points: str = "points"
     """What the game scores in: Solo Whist is played for "units" (of money), and its
     verdict read "points per hand" beside a report in units (a probe)."""
+    largest: float | None = None
+    """The most a pair value can be from 0, either way: the game's largest net of a
+    seat in one hand (``Variant.largest_net``), as a pair value is a mean of such nets.
+    Pairs that all agree are read against it (:func:`flat_llr`); None: not known, and
+    such pairs move no test."""
 
     def scale_for(self, settings: SprtSettings) -> str:
         return f"{self.points} per hand" if settings.on_net_scale else self.scale
@@ -339,6 +387,24 @@ class NetPairModel(PairModel):
             return settings.net0, settings.net1
         elo0, elo1 = settings.elo_bounds
         return self.mean_at(elo0, sd), self.mean_at(elo1, sd)
+
+    def flat_means(self, settings: SprtSettings) -> tuple[float, float] | None:
+        """What pairs that all agree must lie beyond to tell against H0 (above the
+        first) or against H1 (below the second); None where ``largest`` is not known.
+
+        On the points scale these are net0 and net1. In normalised Elo a hypothesis fixes
+        mean / sd, not the mean, and pairs with no spread do not show the sd: H0 allows
+        any mean from 0 up to elo0's at the largest sd a pair value within ``largest``
+        can have (``largest`` itself), so the first is that (0 for elo0 <= 0); H1 allows
+        means down to 0 (elo1 >= 0), so pairs all at 0 never tell against it: two
+        strategies that end every hand alike are not shown to be equal in normalised Elo,
+        only within net0 and net1."""
+        if self.largest is None:
+            return None
+        if settings.net0 is not None and settings.net1 is not None:
+            return settings.net0, settings.net1
+        ratio0, ratio1 = (self.mean_at(elo, 1.0) for elo in settings.elo_bounds)
+        return max(ratio0, 0.0) * self.largest, min(ratio1, 0.0) * self.largest
 
     def llr_of_moments(
         self,
@@ -376,7 +442,7 @@ class NetPairModel(PairModel):
             mean0, mean1 = ratio0 * sd, ratio1 * sd
         plain = normal_llr(n, xbar, var, mean0, mean1)
         if not any(np.any(skew) for skew in tried):
-            return plain
+            return self._flat_where_alike(n, xbar, var, settings, plain)
         error = np.sqrt(np.maximum(var, 0.0) / np.maximum(n, 1.0))
         safe_error = np.where(error > 0, error, 1.0)
 
@@ -394,13 +460,27 @@ class NetPairModel(PairModel):
 
         toward_h1 = np.min([guarded(mean0, ratio0, skew) for skew in tried], axis=0)
         toward_h0 = np.max([guarded(mean1, ratio1, skew) for skew in tried], axis=0)
-        return np.where(plain > 0, np.maximum(np.minimum(plain, toward_h1), 0.0),
-                        np.minimum(np.maximum(plain, toward_h0), 0.0))
+        return self._flat_where_alike(
+            n, xbar, var, settings,
+            np.where(plain > 0, np.maximum(np.minimum(plain, toward_h1), 0.0),
+                     np.minimum(np.maximum(plain, toward_h0), 0.0)))
+
+    def _flat_where_alike(self, n: np.ndarray, xbar: np.ndarray, var: np.ndarray,
+                          settings: SprtSettings, llr: np.ndarray) -> np.ndarray:
+        """``llr``, but :func:`flat_llr` for tests whose pairs all agree (a variance of
+        0), where ``largest`` is known."""
+        means = self.flat_means(settings)
+        if means is None:
+            return llr
+        return np.where((n >= 2) & (var == 0), flat_llr(n, xbar, self.largest, *means), llr)
 
     def llr(self, values: npt.ArrayLike, settings: SprtSettings) -> float:
         x = np.asarray(values, dtype=float).ravel()
         if x.size < 2:
             return 0.0
+        means = self.flat_means(settings)
+        if means is not None and np.ptp(x) == 0:  # every pair alike: no spread to scale by
+            return float(flat_llr(x.size, x[0], self.largest, *means))
         variance = x.var(ddof=1)
         deviations = x - x.mean()
         second = float(np.mean(deviations**2))
@@ -489,24 +569,27 @@ def knockout_model(
     )
 
 
-def net_model(points: str = "points") -> NetPairModel:
+def net_model(points: str = "points", largest: float | None = None) -> NetPairModel:
     """Solo and Minnesota Whist: A's mean net margin per hand, a normal mean; ``points``:
-    what the game scores in ("units" in Solo Whist)."""
-    return NetPairModel(points=points)
+    what the game scores in ("units" in Solo Whist); ``largest``: the most a pair value
+    can be from 0 (``NetPairModel.largest``)."""
+    return NetPairModel(points=points, largest=largest)
 
 
 def model_for(
     game: str, players: int | Sequence[int], seats_of_a: int | Sequence[int],
-    seatings: int | Sequence[int], per: str = "hand",
+    seatings: int | Sequence[int], per: str = "hand", largest_net: float | None = None,
 ) -> PairModel:
     """The pair model of a game's duel; ``players``, ``seats_of_a``, ``seatings`` matter
     to Knock-out Whist only (the others have one shape of pair; see :func:`knockout_model`
     for several line-ups or table sizes). ``per``: what German Whist's pair values are shares of, a
-    "hand", or a "match" under a best-of-N variant."""
+    "hand", or a "match" under a best-of-N variant. ``largest_net``: Solo's and
+    Minnesota's largest net of a seat in one hand under the run's variant
+    (``Variant.largest_net``), which their tests read pairs that all agree against."""
     if game == "german_whist":
         return pentanomial_model(per)
     if game == "knockout_whist":
         return knockout_model(players, seats_of_a, seatings)
     if game in NET_GAMES:
-        return net_model("units" if game == "solo_whist" else "points")
+        return net_model("units" if game == "solo_whist" else "points", largest_net)
     raise SprtError(f"sprt: no pair model for game {game!r}; allowed games: {', '.join(GAMES)}")

@@ -32,6 +32,7 @@ from whist_sim.inference.estimate import (
     t_upper_quantile,
 )
 from whist_sim.inference.pair_models import (
+    FLAT_SPEND,
     NetPairModel,
     PairModel,
 )
@@ -103,6 +104,33 @@ class Verdict:
     """What raises the maximum, as the advice to play more pairs names it: a run from a
     config has no --max-deals, and one from a deal set plays at most the set's deals (a
     probe was told "--max-deals" for a set of 6 deals)."""
+    largest: float | None = None
+    """The most a net-margin pair value can be from 0 (``NetPairModel.largest``), which
+    pairs that all agree are read against; None: not known, or not a net margin."""
+
+    @property
+    def read_against_largest(self) -> bool:
+        """The pairs all agree, in points, and were weighed against ``largest``
+        (:func:`~whist_sim.inference.pair_models.flat_llr`)."""
+        return (self.largest is not None and self.estimate.mean_unit != "share"
+                and self.estimate.pairs >= 2 and self.estimate.sd == 0)
+
+    def _spent(self, rate: float) -> float:
+        """The error rate a fixed-sample bound was taken at: ``FLAT_SPEND`` of it for
+        pairs that all agree, read against the largest value."""
+        return FLAT_SPEND * rate if self.read_against_largest else rate
+
+    def _largest_note(self) -> str:
+        """Where the decision rests on pairs that all agree: what they were read against."""
+        if not (self.read_against_largest and self.decision in ("H0", "H1")):
+            return ""
+        unit = self.estimate.mean_unit
+        return (f" The pairs all agree, with no spread for a normal model to scale them by;"
+                f" they were read against the most a pair can be from 0 under this variant,"
+                f" {self.largest:g} {unit}, a bound that holds whatever the pairs'"
+                " distribution, at half of alpha and beta (the other half is the normal"
+                " model's, for pairs that differ: docs/statistics.md, \"Pairs that all"
+                " agree\").")
 
     @property
     def maximum_too_short(self) -> bool:
@@ -187,7 +215,8 @@ class Verdict:
         else:  # a fixed test rejects one hypothesis; the other's bound only if its own
             # bound passes that mean too (a clearly weaker A read "not that it is stronger
             # by at most 0" beside an interval wholly below 0: a newcomer's probe)
-            lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
+            lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings,
+                                                        self.largest)
             mean0, mean1 = self.means
             tail = self._fixed_tail(
                 f"{a} {_by('more than', low)}, in {self.scale}: H0, at most {low:g},"
@@ -199,7 +228,8 @@ class Verdict:
                 + (f" rejected, and any advantage above {low:g} too"
                    if upper_bound < mean0 else
                    f" rejected; not that it is {_by('at most', low)}"))
-        return head + tail + self._skew_warning() + self._few_pairs_warning()
+        return (head + tail + self._skew_warning() + self._few_pairs_warning()
+                + self._largest_note())
 
     def _skew_warning(self) -> str:
         """Tests of net margins are guarded against skewed pairs (module
@@ -234,10 +264,12 @@ class Verdict:
         """A test of net margins decided within ``FEW_PAIRS`` pairs read the pairs' spread
         from a handful of them: hypotheses far apart read every two pairs made false H1
         14.3% at alpha 5%, 15.6% without the skewness guard (``python
-        benchmarks/verdict_error_rates.py few``). Shares are bounded and not at risk."""
+        benchmarks/verdict_error_rates.py few``). Shares are bounded and not at risk, nor
+        are net margins that all agree, read against the largest value (no spread is
+        estimated: ``_largest_note`` says what they were read against)."""
         pairs = self.estimate.pairs
         if (self.estimate.mean_unit == "share" or self.decision not in ("H0", "H1")
-                or pairs >= FEW_PAIRS):
+                or pairs >= FEW_PAIRS or self.read_against_largest):
             return ""
         return (
             f" Caution: decided after only {_pairs(pairs)}; a test of net margins estimates"
@@ -353,7 +385,8 @@ class Verdict:
         mean0, mean1 = self.means
         low_key, high_key = ("net0", "net1") if self.settings.on_net_scale else ("elo0", "elo1")
         low, high = self.settings.bounds
-        lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings)
+        lower_bound, upper_bound = one_sided_bounds(self.estimate, self.settings,
+                                                    self.largest)
         if math.isnan(lower_bound) and self.decision not in ("H0", "H1"):
             # pairs all alike: "more pairs are needed" was said after 1,000 Solo pairs all
             # at -8.00, which more pairs of strategies that end every hand alike never
@@ -370,14 +403,16 @@ class Verdict:
             return (
                 f"a fixed-sample test accepted H1 ({claim_h1}) after {_pairs(pairs)}"
                 f" {self._rates()}: the"
-                f" one-sided {confidence_percent(self.settings.alpha)}% lower bound of the mean,"
+                f" one-sided {confidence_percent(self._spent(self.settings.alpha))}% lower bound"
+                " of the mean,"
                 f" {self._mean(lower_bound)}, lies above {at_h0}."
             )
         if self.decision == "H0":
             return (
                 f"a fixed-sample test accepted H0 ({claim_h0}) after {_pairs(pairs)}"
                 f" {self._rates()}:"
-                f" the one-sided {confidence_percent(self.settings.beta)}% upper bound of the mean,"
+                f" the one-sided {confidence_percent(self._spent(self.settings.beta))}% upper"
+                " bound of the mean,"
                 f" {self._mean(upper_bound)}, lies below {at_h1}."
             )
         return (
@@ -402,6 +437,8 @@ class Verdict:
         # in normalised Elo the length is the hypotheses' alone; elsewhere the spread's too
         spread = " at the spread seen so far" if self.length_needs_spread else ""
         about = "about " if spread else ""
+        if self.read_against_largest:
+            spread, about = ", if they go on agreeing at the margin seen so far", ""
         if needed > self.estimate.pairs:
             # "pairs in all": "needs about 3,310" stood beside the comparison's "about 1,488
             # more deals", read as the same kind of count (a statistician's probe)
@@ -487,8 +524,12 @@ def _h0_head(a: str, b: str, high: float, unit: str) -> str:
     return f"{a} is weaker than {b} by more than {-high:g} {unit}"
 
 
-def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float, float]:
+def one_sided_bounds(estimate: Estimate, settings: SprtSettings,
+                     largest: float | None = None) -> tuple[float, float]:
     """The one-sided (1 - alpha) lower and (1 - beta) upper confidence bounds of the mean.
+
+    Net margins that all agree, each within ``largest`` of 0 (``NetPairModel.largest``),
+    get the bounds of :func:`flat_net_bounds`, valid for any distribution within it.
 
     Student's t over pairs; NaN below two pairs, and NaN for pairs in points that all
     agree (no spread: Student's t gives a bound of no width, and two pairs of +1 read
@@ -511,6 +552,9 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
         lower = 0.0 if x <= 0 else float(stats.beta.ppf(settings.alpha, x, n - x + 1))
         upper = 1.0 if x >= n else float(stats.beta.isf(settings.beta, x + 1, n - x))
         return lower, upper
+    if estimate.sd == 0 and largest is not None:
+        return flat_net_bounds(estimate.mean, estimate.pairs, largest, settings.alpha,
+                               settings.beta)
     if estimate.sd == 0:
         return math.nan, math.nan
     error = estimate.sd / math.sqrt(estimate.pairs)
@@ -519,6 +563,22 @@ def one_sided_bounds(estimate: Estimate, settings: SprtSettings) -> tuple[float,
     if estimate.mean_unit != "share":
         below, above = _guarded_reach(estimate, settings, below, above)
     return estimate.mean - below * error, estimate.mean + above * error
+
+
+def flat_net_bounds(value: float, pairs: int, largest: float, alpha: float,
+                    beta: float) -> tuple[float, float]:
+    """The one-sided lower and upper bounds of the mean of pair values in [-largest,
+    largest] when ``pairs`` of them all gave ``value``, at ``FLAT_SPEND`` times the error
+    rates ``alpha`` and ``beta`` (the rest is the normal model's, for pairs that differ):
+    a value at least ``value`` comes with chance at most (M + mu) / (M + value) under a
+    mean mu (Markov's inequality on X + M, reached by values at -M and ``value`` only),
+    so ``pairs`` of them at most that to the power ``pairs``; the lower bound is the mean
+    at which that is FLAT_SPEND alpha, and mirrored for the upper. ``flat_llr``'s twin
+    for a fixed sample."""
+    m = float(largest)
+    c = min(max(float(value), -m), m)
+    low, high = FLAT_SPEND * alpha, FLAT_SPEND * beta
+    return (m + c) * low ** (1.0 / pairs) - m, m - (m - c) * high ** (1.0 / pairs)
 
 
 def _guarded_reach(
@@ -593,7 +653,7 @@ def sequential_verdict(
         decision = "H0"
     else:
         decision = "inconclusive" if finished else "continue"
-    fixed = (fixed_length(model, settings, estimate.sd) if decision == "inconclusive"
+    fixed = (_length_for(model, settings, estimate) if decision == "inconclusive"
              else math.nan)
     return _verdict(model, settings, estimate, llr, decision, sequential=True, batch=batch,
                     fixed_pairs=fixed, finished=finished, raise_maximum=raise_maximum)
@@ -613,8 +673,8 @@ def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLik
     values = finite_pair_values(values)
     estimate = model.estimate(values)
     llr = model.llr(values, settings)
-    mean0, mean1 = model.hypothesis_means(settings, estimate.sd)
-    lower_bound, upper_bound = one_sided_bounds(estimate, settings)
+    mean0, mean1 = _means(model, settings, estimate)
+    lower_bound, upper_bound = one_sided_bounds(estimate, settings, _largest(model))
     favours_h1 = lower_bound > mean0
     favours_h0 = upper_bound < mean1
     decision: Decision
@@ -626,7 +686,7 @@ def fixed_verdict(model: PairModel, settings: SprtSettings, values: npt.ArrayLik
         decision = "H0"
     else:
         decision = "inconclusive"
-    fixed = (fixed_length(model, settings, estimate.sd) if decision == "inconclusive"
+    fixed = (_length_for(model, settings, estimate) if decision == "inconclusive"
              else math.nan)  # how many pairs it would need, which its text names
     return _verdict(model, settings, estimate, llr, decision, sequential=False,
                     fixed_pairs=fixed)
@@ -655,13 +715,58 @@ def _verdict(
         settings=settings,
         model_name=model.name,
         scale=model.scale_for(settings),
-        means=model.hypothesis_means(settings, estimate.sd),
+        means=_means(model, settings, estimate),
         batch=batch,
         fixed_pairs=fixed_pairs,
         length_needs_spread=needs_spread(model, settings),
         finished=finished,
         raise_maximum=raise_maximum,
+        largest=_largest(model),
     )
+
+
+def _length_for(model: PairModel, settings: SprtSettings, estimate: Estimate) -> float:
+    """``fixed_length`` at the pairs' spread; for net margins that all agree, read against
+    the largest value, the pairs at that margin that would decide (``flat_pairs_needed``):
+    a Solo duel whose pairs were all -8.00 was told a fixed-sample test needs 6,534 pairs,
+    where 11 at that margin decide it."""
+    largest = _largest(model)
+    if largest is not None and estimate.pairs >= 2 and estimate.sd == 0:
+        mean0, mean1 = _means(model, settings, estimate)
+        return flat_pairs_needed(estimate.mean, largest, mean0, mean1, settings.alpha,
+                                 settings.beta)
+    return fixed_length(model, settings, estimate.sd)
+
+
+def flat_pairs_needed(value: float, largest: float, mean0: float, mean1: float,
+                      alpha: float, beta: float) -> float:
+    """The fewest pairs all at ``value`` whose ``flat_net_bounds`` clear ``mean0`` (from
+    above) or ``mean1`` (from below); inf where no number of them would (a value between
+    the two)."""
+    m = float(largest)
+    c = min(max(float(value), -m), m)
+    low, high = FLAT_SPEND * alpha, FLAT_SPEND * beta
+    if -m < mean0 < c:
+        return float(math.floor(math.log(low) / math.log((m + mean0) / (m + c))) + 1)
+    if c < mean1 < m:
+        return float(math.floor(math.log(high) / math.log((m - mean1) / (m - c))) + 1)
+    return math.inf
+
+
+def _largest(model: PairModel) -> float | None:
+    return model.largest if isinstance(model, NetPairModel) else None
+
+
+def _means(model: PairModel, settings: SprtSettings, estimate: Estimate
+           ) -> tuple[float, float]:
+    """The means under H0 and H1 the pairs are weighed against: for net margins that all
+    agree, read against the largest value, ``NetPairModel.flat_means`` (in normalised Elo
+    the sd they do not show moves the hypotheses' means)."""
+    if isinstance(model, NetPairModel) and estimate.pairs >= 2 and estimate.sd == 0:
+        flat = model.flat_means(settings)
+        if flat is not None:
+            return flat
+    return model.hypothesis_means(settings, estimate.sd)
 
 
 MOST_PAIRS = 1e15

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from whist_sim.inference.duel_pairs import largest_net
 from whist_sim.reports.analyses import PAIR, pair_comparisons
 from whist_sim.reports.finishing import counted_seats
 from whist_sim.reports.stats import BOOTSTRAP_BLOCKS
@@ -49,6 +50,10 @@ class Figure:
     """Why this figure ranks the game, for the report."""
     share_text: str = "wins {share} of {noun} against {other}"
     """How a comparison says a share, of the leader against ``other``."""
+    largest: float | None = None
+    """For a figure in points: the most a deal's value can be from 0 either way (Solo's
+    half the gap between two nets, within the variant's ``largest_net``), which deals
+    that all gave the same margin are tested against (``multiplicity.p_value``)."""
 
 
 RANKING = {
@@ -123,6 +128,8 @@ def ranking_figure(game: str, variant: Mapping[str, Any] | None = None,
         return replace(figure, why=figure.why.replace(
             "the `who wins` ratings are fitted to the same first places",
             "the Bradley-Terry ratings are fitted to the same games"))
+    if game == "solo_whist":
+        return replace(RANKING[game], largest=largest_net(game, variant or {}))
     if game != "german_whist":
         return RANKING[game]
     figure = GERMAN_DRAWN if german_hands_can_draw(variant or {}) else RANKING[game]

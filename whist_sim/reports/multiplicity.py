@@ -31,14 +31,21 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
+from whist_sim.inference.pair_models import FLAT_SPEND
 from whist_sim.reports.stats import FLAT, flat_share_p, t_interval
 
 FAMILY_WISE_ALPHA = 0.05
 """The chance, when every compared difference is in truth zero, that any comparison of
 the section reads "decided"."""
 
-def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
+def p_value(values: npt.ArrayLike, null: float, rate: bool,
+            largest: float | None = None) -> float:
     """Two-sided p-value of "the mean of ``values`` (one per pair) is ``null``".
+
+    Net margins that all agree, each within ``largest`` of 0 (``Figure.largest``), are
+    tested as ``flat_share_p`` tests a share, on the range [-largest, largest] mapped
+    onto [0, 1] (valid for any distribution within it), at ``FLAT_SPEND`` of the level:
+    the rest is Student's t's, for margins that differ.
 
     NaN below two pairs (no interval either). ``rate``: the values are shares, and pairs
     that all agree are tested with Wilson's score test, as their interval is drawn, or
@@ -62,7 +69,12 @@ def p_value(values: npt.ArrayLike, null: float, rate: bool) -> float:
             return max(float(2.0 * stats.norm.sf(abs(z))), flat_share_p(mean, null, n))
         if rate:  # a share at 0 or 1 under the null cannot leave it without spreading
             return 1.0 if mean == null else 0.0
-        return math.nan  # net margins that all agree: no bound to test, so no test
+        if largest:  # net margins that all agree, read against the game's bound
+            def scaled(value: float) -> float:
+                return (min(max(value, -largest), largest) + largest) / (2.0 * largest)
+
+            return min(1.0, flat_share_p(scaled(mean), scaled(null), n) / FLAT_SPEND)
+        return math.nan  # net margins that all agree, with no bound known: no test
     t = (mean - null) / (sd / math.sqrt(n))
     return float(2.0 * stats.t.sf(abs(t), n - 1))
 

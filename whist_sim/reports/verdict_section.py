@@ -37,8 +37,9 @@ from whist_sim.inference import (
     pairs_to_separate,
     sequential_verdict,
 )
-from whist_sim.inference.duel_pairs import duel_pair_values, pair_unit
-from whist_sim.inference.sprt import FEW_PAIRS, Verdict
+from whist_sim.inference.duel_pairs import duel_pair_values, largest_net, pair_unit
+from whist_sim.inference.pair_models import FLAT_SPEND
+from whist_sim.inference.sprt import FEW_PAIRS, Verdict, flat_net_bounds
 from whist_sim.reports.chunks import DealRanges
 from whist_sim.reports.comparisons import (
     RANKING,
@@ -343,7 +344,8 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
     # over every size's games of a deal index, as the run's own (``config.duel_model``)
     model = model_for(game, [len(lineup) for lineup in lineups],
                       [lineup.count(a) for lineup in lineups], seatings,
-                      per=pair_unit(game, meta.get("variant") or {}))
+                      per=pair_unit(game, meta.get("variant") or {}),
+                      largest_net=largest_net(game, meta.get("variant") or {}))
     read = int((meta.get("verdict") or {}).get("deals_read") or values.height)
     whole = (pl.col("games") == sum(seatings) if game == "knockout_whist" else pl.lit(True))
     # a Knock-out pair is every game of a deal index: tasks run deal-major over the
@@ -482,7 +484,8 @@ def _pairwise(
             if by_pair.get((a, b)) is not None and by_pair[(a, b)].size]
     # the comparisons made, not those of entrants that never met, are the family
     decided = dict(zip(((a, b) for a, b, _ in made), holm(
-        [p_value(x, figure.null, figure.unit == "share") for _, _, x in made]), strict=True))
+        [p_value(x, figure.null, figure.unit == "share", getattr(figure, "largest", None))
+         for _, _, x in made]), strict=True))
     lines = []
     done = sum(decided.values())
     for a, b in compared:
@@ -552,6 +555,9 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
     if gap == 0:
         return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown});"
                 " no difference has been seen to size a longer run by.")
+    largest = getattr(figure, "largest", None)
+    if flat and largest:  # net margins that all agree, tested against the game's bound
+        return _flat_comparison(a, b, interval, figure, leader, shown, deals, decided, family)
     if flat:  # net margins that all agree: no interval, no test (``p_value``)
         return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}):"
                 " every deal gave the same margin, so the difference has no interval to"
@@ -568,6 +574,29 @@ def _comparison(a: str, b: str, x: np.ndarray, figure: Any, per_deal: float,
             f" {more:,} more deals would separate a difference of that size"
             f" ({_fmt_gap(gap, figure.unit, figure.null)}) with 80% probability,"
             f" {IF_THAT_SIZE}.")
+
+
+def _flat_comparison(a: str, b: str, interval: Any, figure: Any, leader: str, shown: str,
+                     deals: int, decided: bool | None, family: int) -> str:
+    """A comparison of deals that all gave the same margin, each within ``figure.largest``
+    of 0: Student's t has no width to give, but the bound does (``flat_net_bounds``, at
+    2.5% a side, and ``p_value``). A Solo entrant that forfeited every hand, 16 units
+    behind in every deal, was "not separated" however long the run, with the advice to
+    play a longer one."""
+    sign = 1.0 if leader == a else -1.0
+    lo, hi = flat_net_bounds(sign * interval.estimate, interval.n, figure.largest,
+                             (1 - CONFIDENCE) / 2, (1 - CONFIDENCE) / 2)
+    level = 1 - FLAT_SPEND * (1 - CONFIDENCE)  # the half of the 5% spent on such deals
+    why = (f"every deal gave the same margin, so the interval is the one any margins within"
+           f" {figure.largest:g} {figure.unit} either way allow ({level:.1%}, half the"
+           f" {1 - CONFIDENCE:.0%} error spent on deals that all agree: {lo:.3f} to {hi:.3f})")
+    if lo > 0 and decided is not False:
+        return f"{leader} {shown}, over {_deals(deals)}: decided; {why}."
+    if lo > 0:
+        return (f"{leader} {shown}, over {_deals(deals)}: {why}, which excludes equality, but"
+                f" it is {_not_with_the_others(family)}")
+    return (f"{a} and {b} are not separated after {_deals(deals)} ({leader} {shown}): {why},"
+            " which reaches 0; more deals at that margin would narrow it.")
 
 
 def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:

@@ -1146,7 +1146,8 @@ def duel_model(config: TournamentConfig, game: Game | None = None) -> PairModel:
     seats = [lineup.count(first) for lineup in played]
     seatings = [len(seatings_of(lineup, game.duplicate_rotations)) for lineup in played]
     return model_for(game.name, [len(lineup) for lineup in played], seats, seatings,
-                     per=pair_unit(game.name, game.variant.as_dict()))
+                     per=pair_unit(game.name, game.variant.as_dict()),
+                     largest_net=game.variant.largest_net())
 
 
 def _closest_label(given: str, labels: Sequence[str]) -> str:
