@@ -105,18 +105,24 @@ class StartsThreads(_Hostile):
 
 
 SLEEPER_SECONDS = "61.2345"
-"""How long a ForksSleepers child sleeps: its command line, ``sleep 61.2345``, finds it."""
+"""How long a ForksSleepers child sleeps by default: its command line finds it."""
 
 
 class ForksSleepers(RandomStrategy):
-    """Forks a process that sleeps a minute at its first decision of each deal."""
+    """Forks a process that sleeps about a minute at its first decision of each deal.
+    ``seconds``: how long, as ``sleep`` reads it; a test gives a number of its own, so
+    that ``pgrep`` finds its sleepers and not those of the same test in another run on
+    the machine."""
 
     games = GAMES
+
+    def __init__(self, seconds: str = SLEEPER_SECONDS) -> None:
+        self.seconds = seconds
 
     def choose(self, view: Any, rng: Random) -> int:
         first = not view.tricks and len(view.trick) == (0 if view.leader == view.seat else 1)
         if first and os.fork() == 0:  # the forked process: replaced by a sleeper
-            os.execv("/bin/sleep", ["sleep", SLEEPER_SECONDS])
+            os.execv("/bin/sleep", ["sleep", self.seconds])
         return super().choose(view, rng)
 
 
