@@ -125,13 +125,21 @@ def test_with_pause_bots_false_a_bot_runs_while_another_seat_decides():
         assert watcher.seen and "T" not in watcher.seen, watcher.seen
 
 
-def test_a_pondering_bot_computes_only_on_its_own_time(tmp_path):
+ESCAPING_PONDERER = PONDERER.replace(
+    '"while True: pass"])', '"while True: pass"], start_new_session=True)').replace(
+    "beside a process of its own", "beside a process in a session of its own (setsid)")
+
+
+@pytest.mark.parametrize("script", [PONDERER, ESCAPING_PONDERER], ids=["own", "setsid"])
+def test_a_pondering_bot_computes_only_on_its_own_time(tmp_path, script):
     """The other seat takes 20 ms a decision. Not paused, the bot's second process
     computes through all of them; paused, only while the bot decides, and for the
     moment between its reply and its stop. Its CPU time is read at each of the other
     seat's decisions: from the first to the last, the bot's start-up (its own time)
-    is left out."""
-    (tmp_path / "ponderer.py").write_text(PONDERER)
+    is left out. A second process in a session of its own (``setsid``), outside the
+    bot's process group that ``hold`` stops, computed through the other seat's time as
+    if not paused (its keeper, a subreaper, still finds it below it)."""
+    (tmp_path / "ponderer.py").write_text(script)
     used = {}
     for pause in (False, True):
         said = tmp_path / f"spinner-{pause}"

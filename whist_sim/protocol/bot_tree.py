@@ -35,7 +35,8 @@ def _stat(pid: int | str) -> list[str] | None:
     """The fields of ``/proc/PID/stat`` after ``pid (comm)``, from ``state`` on (index 1:
     ppid, 3: session, 19: start time), or None if the process is gone or not ours to read."""
     try:
-        text = (PROC / str(pid) / "stat").read_text()
+        with open(f"{PROC}/{pid}/stat") as handle:
+            text = handle.read()
     except OSError:
         return None
     fields = text[text.rfind(")") + 2:].split()
@@ -112,10 +113,56 @@ def wait_ended(pids: Iterable[int], seconds: float) -> None:
             time.sleep(0.002)
 
 
-def end_all(found: Iterable[Found]) -> None:
-    """SIGKILL each process found that still runs under the pid it was found with."""
+def outside_group(root: int, group: int) -> list[Found]:
+    """The processes below ``root`` (its children, theirs, and so on) that are not in
+    process group ``group``: what a bot started in a group or a session of its own
+    (``setpgid``, ``setsid``), which stopping the bot's group leaves running. Under a
+    keeper, a subreaper, that is everything the bot started, orphans included. Read
+    with ``os`` rather than ``pathlib``: it runs as a bot is held (``BotProcess.hold``)."""
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"):
+        below = children_of  # no children lists in /proc: every process's parent instead
+    else:
+        below = _listed_children
+    found: list[Found] = []
+    waiting = below(root)
+    while waiting and len(found) < MOST_FOUND:
+        pid = waiting.pop()
+        fields = _stat(pid)
+        if fields is None:
+            continue
+        if fields[2] != str(group):
+            found.append((pid, fields[19]))
+        waiting += below(pid)
+    return found
+
+
+def _listed_children(parent: int) -> list[int]:
+    """``parent``'s children from ``/proc/PID/task/*/children``, as ``children_of`` reads
+    them, in plain ``os`` calls (none once it is gone)."""
+    tasks = f"/proc/{parent}/task"
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for thread in os.listdir(tasks):  # each thread lists its own
+            with (contextlib.suppress(OSError, ValueError),
+                  open(f"{tasks}/{thread}/children", "rb") as handle):
+                found += [int(word) for word in handle.read().split()]
+    return found
+
+
+MOST_FOUND = 10_000
+"""A fork bomb's tree is not walked for ever."""
+
+
+def signal_all(found: Iterable[Found], signum: int) -> None:
+    """Send ``signum`` to each process found that still runs under the pid it was found
+    with (a pid reused since by another process is never signalled)."""
     for pid, started in found:
         fields = _stat(pid)
         if fields is not None and fields[19] == started:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, signum)
+
+
+def end_all(found: Iterable[Found]) -> None:
+    """SIGKILL each process found that still runs under the pid it was found with."""
+    signal_all(found, signal.SIGKILL)
