@@ -76,7 +76,10 @@ def test_a_duel_whose_pairs_all_agree_now_decides():
     assert sequential_verdict(_solo(), s, [16.0] * 7, finished=False).decision == "continue"
     assert fixed_verdict(_solo(), s, [16.0] * 8).decision == "H1"
     assert fixed_verdict(_solo(), s, [16.0] * 7).decision == "inconclusive"
-    assert sequential_verdict(_solo(), s, [-8.0] * 13, finished=False).decision == "H0"
+    decided = sequential_verdict(_solo(), s, [-8.0] * 13, finished=False)
+    assert decided.decision == "H0" and decided.as_dict()["largest_net"] == SOLO
+    assert sequential_verdict(_solo(), s, [-8.0, -7.0] * 7, finished=False).as_dict()[
+        "largest_net"] is None  # pairs that differ are the normal model's
     assert sequential_verdict(_solo(), s, [-8.0] * 12, finished=False).decision == "continue"
 
 

@@ -475,6 +475,8 @@ class Verdict:
                                    else json_safe(self.fixed_pairs)),
             "maximum_too_short": self.maximum_too_short,
             "stopped_early": self.stopped_early,
+            # where the pairs all agree: the largest net they were read against
+            "largest_net": self.largest if self.read_against_largest else None,
         }
 
 
