@@ -48,6 +48,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
+from whist_sim.reports.finishing import with_stopped
 from whist_sim.reports.stats import (
     gathered_in_value_order,
     mean_ci_aggs,
@@ -364,14 +365,8 @@ def seat_pairs(seats: pl.LazyFrame, sides: bool = False) -> pl.LazyFrame:
     opponent's, 0.5 if equal, 0 if lower).
     """
     forfeited = (pl.col("result") == "forfeit").alias("forfeited")
-    # a join with the hands a forfeit stopped, not a window over every hand: they are few,
-    # and the window cost a million-hand German report 1.5 to 2 s (of 14)
-    stopped = (seats.filter(forfeited).select("deal_key").unique()
-               .with_columns(stopped=pl.lit(True)))
-    own = (seats.select("deal_key", *PAIR, "seat", "strategy", pl.col("net").cast(pl.Float64),
-                        forfeited)
-           .join(stopped, on="deal_key", how="left")
-           .with_columns(pl.col("stopped").fill_null(False)))
+    own = with_stopped(seats).select("deal_key", *PAIR, "seat", "strategy",
+                                     pl.col("net").cast(pl.Float64), forfeited, "stopped")
     other = seats.select(
         "deal_key",
         pl.col("seat").alias("opponent_seat"),
