@@ -71,16 +71,24 @@ def started_by(bot: int) -> list[Found]:
     return sorted(found.items())
 
 
+_CHILDREN_LISTED = os.path.exists(f"{PROC}/{os.getpid()}/task/{os.getpid()}/children")
+"""Whether this kernel lists children in /proc: a process already gone lists nothing,
+and is not then read as a kernel that lists none (a walk of every process)."""
+
+
 def children_of(parent: int) -> list[int]:
     """The pids of ``parent``'s children: from ``/proc/PID/task/*/children``, or, where
     the kernel lists none there (built without ``CONFIG_PROC_CHILDREN``), from every
-    process's parent; none where there is no ``/proc``."""
-    tasks = PROC / str(parent) / "task"
-    if (tasks / str(parent) / "children").exists():
+    process's parent; none where there is no ``/proc``. Read with plain ``os`` calls:
+    ``BotProcess.hold`` walks a bot's tree with it."""
+    tasks = f"{PROC}/{parent}/task"
+    if os.path.exists(f"{tasks}/{parent}/children") or _CHILDREN_LISTED:
         found: list[int] = []
-        with contextlib.suppress(OSError, ValueError):
-            for thread in tasks.iterdir():  # each thread lists its own
-                found += [int(word) for word in (thread / "children").read_text().split()]
+        with contextlib.suppress(OSError):
+            for thread in os.listdir(tasks):  # each thread lists its own
+                with (contextlib.suppress(OSError, ValueError),
+                      open(f"{tasks}/{thread}/children", "rb") as handle):
+                    found += [int(word) for word in handle.read().split()]
         return found
     if not PROC.is_dir():
         return []
@@ -119,12 +127,8 @@ def outside_group(root: int, group: int) -> list[Found]:
     (``setpgid``, ``setsid``), which stopping the bot's group leaves running. Under a
     keeper, a subreaper, that is everything the bot started, orphans included. Read
     with ``os`` rather than ``pathlib``: it runs as a bot is held (``BotProcess.hold``)."""
-    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"):
-        below = children_of  # no children lists in /proc: every process's parent instead
-    else:
-        below = _listed_children
     found: list[Found] = []
-    waiting = below(root)
+    waiting = children_of(root)
     while waiting and len(found) < MOST_FOUND:
         pid = waiting.pop()
         fields = _stat(pid)
@@ -132,20 +136,7 @@ def outside_group(root: int, group: int) -> list[Found]:
             continue
         if fields[2] != str(group):
             found.append((pid, fields[19]))
-        waiting += below(pid)
-    return found
-
-
-def _listed_children(parent: int) -> list[int]:
-    """``parent``'s children from ``/proc/PID/task/*/children``, as ``children_of`` reads
-    them, in plain ``os`` calls (none once it is gone)."""
-    tasks = f"/proc/{parent}/task"
-    found: list[int] = []
-    with contextlib.suppress(OSError):
-        for thread in os.listdir(tasks):  # each thread lists its own
-            with (contextlib.suppress(OSError, ValueError),
-                  open(f"{tasks}/{thread}/children", "rb") as handle):
-                found += [int(word) for word in handle.read().split()]
+        waiting += children_of(pid)
     return found
 
 
