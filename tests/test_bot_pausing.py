@@ -153,6 +153,62 @@ def test_a_pondering_bot_computes_only_on_its_own_time(tmp_path, script):
     assert used[True] < used[False] / 4, used
 
 
+HOPPING_PONDERER = textwrap.dedent('''
+    """whist_sim's random over the protocol, beside a chain of processes in a session of
+    their own, each computing 20 ms, then starting the next and exiting: each is new, so
+    a walk of /proc made before it started never finds it."""
+    import os
+    import runpy
+    import sys
+    import time
+
+    if os.fork() == 0:
+        os.setsid()
+        while True:
+            end = time.monotonic() + 0.02
+            while time.monotonic() < end:
+                pass
+            if os.fork():
+                os._exit(0)
+    sys.argv = [sys.argv[1]]
+    runpy.run_path(sys.argv[0], run_name="__main__")
+''')
+
+
+def reaped_cpu_seconds(pid: int) -> float:
+    """CPU time of the children ``pid`` has reaped (a keeper reaps what its bot leaves)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rfind(")") + 2:].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_chain_of_new_processes_outside_the_group_is_paused_too(tmp_path):
+    """Processes outside the bot's group are looked for in /proc at most every 0.1 s; a
+    chain of processes each living 20 ms was never there when looked for, and computed
+    through the other seat's time. Once any has been found, every hold looks again.
+    Their CPU time is read from the keeper, which reaps them."""
+    (tmp_path / "hopper.py").write_text(HOPPING_PONDERER)
+    used = {}
+    for pause in (False, True):
+        command = [sys.executable, str(tmp_path / "hopper.py"), RANDOM_BOT[1]]
+        with ProcessStrategy(command, game="german_whist", pause=pause) as bot:
+            watcher = Watcher(bot, pause=0.02)
+            watcher.keeper_cpu = []
+            inner = watcher.choose
+
+            def choose(view, rng, watcher=watcher, inner=inner, bot=bot):
+                if 0 in bot._seats:
+                    watcher.keeper_cpu.append(reaped_cpu_seconds(bot._seats[0].process.popen.pid))
+                return inner(view, rng)
+
+            watcher.choose = choose
+            play(bot, watcher, deals=1)
+            used[pause] = watcher.keeper_cpu[-1] - watcher.keeper_cpu[0]
+    waited = 25 * 0.02  # the other seat's decisions from its first to its last
+    assert used[False] > waited / 2, used  # the chain computed through the other seat's time
+    assert used[True] < used[False] / 4, used
+
+
 def test_a_held_bot_is_ended_when_its_keeper_is_told_to_stop():
     """What the engine's death sends the keeper (its parent-death signal, SIGTERM): a
     keeper stopped with its bot would have taken it only once continued, never."""

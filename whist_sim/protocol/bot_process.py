@@ -37,6 +37,7 @@ from typing import TextIO
 
 from whist_sim.protocol.bot_containment import REFUSED_PREFIX, hidden_argument
 from whist_sim.protocol.bot_tree import (
+    MOST_FOUND,
     Found,
     children_of,
     end_all,
@@ -424,19 +425,28 @@ class BotProcess:
         or a session of its own (``setpgid``, ``setsid``) is found below the keeper (or
         the bot) in /proc and stopped one by one: it computed through the other seats'
         time as if not paused (docs/protocol.md). /proc is walked at most every
-        ``ESCAPE_WALK_SECONDS``: walked at every hold, the whole ``choose`` call of a
-        paused C bot took 290 microseconds where it took 140."""
+        ``ESCAPE_WALK_SECONDS`` while no such process has been found (walked at every
+        hold, the whole ``choose`` call of a paused C bot took 290 microseconds where it
+        took 140), and at every hold once one has: a chain of processes each living 20
+        ms, each new when looked for, computed through the other seats' time."""
         if (not self.pause or self._held or self._group is None
                 or self.popen.poll() is not None):
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._group, signal.SIGSTOP)
             self._held = True
-        if self._held and time.monotonic() - self._walked >= ESCAPE_WALK_SECONDS:
-            self._escaped = outside_group(self.popen.pid, self._group)
-            self._walked = time.monotonic()
-        if self._held:
-            signal_all(self._escaped, signal.SIGSTOP)
+        if not self._held:
+            return
+        if not self._escaped and time.monotonic() - self._walked < ESCAPE_WALK_SECONDS:
+            return
+        self._walked = time.monotonic()
+        outside: dict[Found, None] = {}  # stopped, in the order found
+        while len(outside) < MOST_FOUND and (new := [
+                found for found in outside_group(self.popen.pid, self._group)
+                if found not in outside]):  # again: one may fork as it is stopped
+            signal_all(new, signal.SIGSTOP)
+            outside.update(dict.fromkeys(new))
+        self._escaped = list(outside)
 
     def release(self) -> None:
         """Continue what ``hold`` stopped (SIGCONT to the group, and to each process it
@@ -682,12 +692,12 @@ def _ready(poller: select.poll, deadline: float | None) -> bool:
 
 
 KEEPER = Path(__file__).with_name("bot_keeper.py")
+"""The keeper's program, run by path (not ``-m``: see its docstring)."""
 
 ESCAPE_WALK_SECONDS = 0.1
 """How often ``BotProcess.hold`` looks in /proc for processes a bot started outside its
-process group: one started since runs at most so long on other seats' time before it is
-found and stopped at each hold."""
-"""The keeper's program, run by path (not ``-m``: see its docstring)."""
+process group while it has found none: a bot that has never had one pays no walk at
+most holds. Once one is found, every hold looks (``BotProcess.hold``)."""
 
 KEEPER_START_SECONDS = 30.0
 """How long a keeper may take to say whether it could run the bot's command: a
