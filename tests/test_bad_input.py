@@ -407,6 +407,17 @@ def test_a_duels_errors_name_a_and_b_and_its_options(tmp_path, monkeypatch, args
     _assert_clean_error(result, said)
 
 
+def test_a_duels_hypotheses_beyond_the_games_largest_net_are_refused(tmp_path, monkeypatch):
+    """No seat wins more than 24 units in a hand of Solo Whist, so no entrant's mean can
+    reach net1 = 40; the duel ran, and its test could only end "inconclusive"."""
+    monkeypatch.chdir(tmp_path)
+    result = _run("duel", "random", "heuristic", "--game", "solo_whist",
+                  "--sprt", "net0=30 net1=40", "--no-progress")
+    _assert_clean_error(result, "error: --sprt: net0 = 30 and net1 = 40 units per hand",
+                        "between -24 and 24")
+    assert not any((tmp_path / "results").glob("duel-*"))
+
+
 def test_a_command_that_stops_before_writing_leaves_no_default_folder(tmp_path, monkeypatch):
     """The default folder is made as its name is chosen; a command refused after that
     (here a duel's --sprt, read after the folder is named) takes it away again."""

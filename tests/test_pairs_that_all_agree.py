@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from whist_sim.inference.estimate import summarise
 from whist_sim.inference.pair_models import FLAT_SPEND, flat_llr, model_for
-from whist_sim.inference.settings import SprtSettings
+from whist_sim.inference.settings import SprtError, SprtSettings
 from whist_sim.inference.sprt import (
     fixed_verdict,
     flat_net_bounds,
@@ -121,3 +121,26 @@ def test_pairs_that_agree_to_the_last_bit_have_no_spread():
     assert estimate.sd == 0.0 and estimate.mean == 0.1
     assert summarise([0.1, 0.1], fair_mean=0.0, elo_of=lambda m, s: 0.0, unit="u",
                      mean_unit="u").sd == 0.0
+
+
+@pytest.mark.parametrize(("hypotheses", "said"), [
+    ("net0=30 net1=40", "net0 = 30 and net1 = 40"),
+    ("net0=0 net1=24", "net1 = 24"),
+    ("net0=-25 net1=0", "net0 = -25"),
+])
+def test_hypotheses_no_pair_value_can_reach_are_refused(hypotheses, said):
+    """A mean net margin lies within the largest net of 0; net1 = 40 in Solo Whist, where
+    no seat wins more than 24 units a hand, asks for an entrant no play can make. The
+    fixed-sample test read pairs that all agreed as H0 at once, the SPRT never moved,
+    and its duel ended "inconclusive": the two disagreed on one question (a review)."""
+    with pytest.raises(SprtError) as refused:
+        SprtSettings.parse(hypotheses).check_model(_solo(), "duel: --sprt")
+    message = str(refused.value)
+    for fragment in ("duel: --sprt", said, "24 units", "between -24 and 24"):
+        assert fragment in message, message
+
+
+def test_hypotheses_within_the_largest_net_or_without_one_are_taken():
+    SprtSettings.parse("net0=-23.5 net1=23.5").check_model(_solo(), "duel")
+    SprtSettings.parse("net0=30 net1=40").check_model(_solo(None), "duel")
+    SprtSettings.parse("elo0=0 elo1=5").check_model(_solo(), "duel")

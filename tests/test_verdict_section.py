@@ -90,6 +90,22 @@ def test_a_hand_edited_sprt_in_run_json_is_refused_naming_the_file_and_key(tmp_p
                                          " interval (0, 0.5)")
 
 
+def test_hand_edited_hypotheses_beyond_the_largest_net_are_refused_naming_the_file(tmp_path):
+    """net1 = 40 units in Solo Whist, where no seat wins more than 24 in a hand: refused
+    by the run's config, so only an edited run.json holds them; its report named "sprt"
+    alone, not the file the reader must mend."""
+    config = duel_config("heuristic", "random", "solo_whist", max_deals=4, seed=3,
+                         sprt={"net0": 0, "net1": 2, "batch": 4})
+    run = run_duel(config, tmp_path / "duel", workers=0, progress=False).path
+    meta = json.loads((run / "run.json").read_text())
+    meta["config"]["sprt"].update(net0=30, net1=40)
+    (run / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError) as refused:
+        build_report(run)
+    assert str(refused.value).startswith(f"{run / 'run.json'}: config.sprt: net0 = 30 and"
+                                         " net1 = 40 units per hand")
+
+
 def test_two_entrants_without_a_test_get_a_fixed_sample_verdict(tmp_path):
     verdict = _verdict(make_run_without_ray(tmp_path, quick_config(deals=30).replace(
         '[[strategies]]\nuse = "random"\nlabel = "random_b"\n', "")))

@@ -366,7 +366,24 @@ class NetPairModel(PairModel):
         return f"{self.points} per hand" if settings.on_net_scale else self.scale
 
     def check_bounds(self, settings: SprtSettings, where: str = "sprt") -> None:
-        """Any pair of hypotheses is fine: both scales map onto the whole real line."""
+        """Refuse net0 or net1 that no mean can reach: a pair value, and so its mean,
+        lies strictly within ``largest`` of 0 unless every hand ends at that extreme.
+        net1 = 40 in Solo Whist (largest 24 units) asked for an entrant no play can make,
+        and the two tests disagreed on it: the fixed-sample test accepted H0 at once
+        from pairs that all agreed, the SPRT's reading of them (:func:`flat_llr`) never
+        moved and ended "inconclusive". Normalised Elo maps onto the whole real line."""
+        if self.largest is None or not settings.on_net_scale:
+            return
+        m = self.largest
+        beyond = [f"{key} = {value:g}" for key, value in zip(
+            ("net0", "net1"), settings.bounds, strict=True) if not -m < value < m]
+        if beyond:
+            raise SprtError(
+                f"{where}: {' and '.join(beyond)} {self.points} per hand: a seat wins or"
+                f" loses at most {m:g} {self.points} in one hand of this game and variant,"
+                " so no entrant's mean can reach"
+                f" {'them' if len(beyond) > 1 else 'it'}; allowed: net0 and net1 between"
+                f" -{m:g} and {m:g}, not at either end")
 
     def mean_at(self, elo: float, sd: float | None = None) -> float:
         if sd is None:

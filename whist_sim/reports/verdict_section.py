@@ -355,6 +355,7 @@ def _duel_sentence(ranges: DealRanges, meta: dict[str, Any], game: str,
     if isinstance(sprt, dict):
         settings = SprtSettings.from_mapping(
             {k: v for k, v in sprt.items() if k != "batch" and v is not None}, where)
+        settings.check_model(model, where)  # hypotheses the game allows, naming the file
         deals = (config.get("tournament") or {}).get("deals") or read
         batch = sprt.get("batch")
         verdict = sequential_verdict(model, settings, pairs, finished=read >= deals,
