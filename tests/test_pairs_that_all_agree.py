@@ -47,14 +47,16 @@ def test_pairs_all_beyond_h0_accept_h1_no_more_often_than_alpha_allows(largest, 
     rate: the half of alpha such pairs spend (``FLAT_SPEND``)."""
     mean0 = mean0 * largest
     c = mean0 + share * (largest - mean0)
-    s = SprtSettings.parse(f"net0={mean0!r} net1={c + 1!r}")
+    s = SprtSettings.parse(f"net0={mean0!r} net1={c!r}")
     chance = (largest + mean0) / (largest + c)
     rate = FLAT_SPEND * s.alpha / (1 - s.beta)
     for n in range(2, 800):
-        if flat_llr(n, c, largest, mean0, c + 1) >= s.upper:
+        if flat_llr(n, c, largest, mean0, c) >= s.upper:  # H1's mean c: against H0 only
             assert chance**n <= rate * (1 + 1e-9)
             assert n == 2 or chance ** (n - 1) > rate * (1 - 1e-9)  # and no later
             break
+    else:
+        pytest.fail(f"{n} pairs at {c} never accepted H1")
 
 
 def test_the_bounds_of_pairs_all_alike_hold_at_the_worst_distribution():
@@ -144,3 +146,38 @@ def test_hypotheses_within_the_largest_net_or_without_one_are_taken():
     SprtSettings.parse("net0=-23.5 net1=23.5").check_model(_solo(), "duel")
     SprtSettings.parse("net0=30 net1=40").check_model(_solo(None), "duel")
     SprtSettings.parse("elo0=0 elo1=5").check_model(_solo(), "duel")
+
+
+@pytest.mark.parametrize(("hypotheses", "value", "pairs", "decision"), [
+    ("net0=0 net1=20", 0.25, 3, "H0"),      # far nearer H0's mean than H1's
+    ("net0=20 net1=23", 22, 8, "H0"),       # above H0's, yet H1's at 23 of 24 is far off
+    ("net0=0 net1=2", 1, 90, "H0"),         # both readings cross; against H1 the stronger
+    ("net0=-1 net1=1", 0, 200, "inconclusive"),  # midway: as far from either
+])
+def test_pairs_all_between_the_hypotheses_are_read_against_both(hypotheses, value, pairs,
+                                                                decision):
+    """Pairs all at a value above H0's mean and below H1's tell against both. The SPRT
+    read them against H0 only: 3 pairs at 0.25 units with net0 = 0, net1 = 20 stayed
+    "inconclusive" where the fixed-sample test accepted H0, 90 at 1 with net0 = 0,
+    net1 = 2 accepted H1 where it accepted H0, and two entrants that always tie, 200
+    pairs at 0, were "stronger by at least 1" with net0 = -1, net1 = 1 (a review)."""
+    s = SprtSettings.parse(hypotheses)
+    x = [value] * pairs
+    assert sequential_verdict(_solo(), s, x, finished=True).decision == decision
+    assert fixed_verdict(_solo(), s, x).decision == decision
+
+
+@settings(max_examples=300, deadline=None)
+@given(low=st.floats(-0.95, 0.9), gap=st.floats(0.01, 0.9), value=st.floats(-1.0, 1.0),
+       pairs=st.integers(2, 400), alpha=st.floats(0.01, 0.3), beta=st.floats(0.01, 0.3))
+def test_the_sprt_and_the_fixed_sample_test_never_contradict_each_other_on_pairs_alike(
+        low, gap, value, pairs, alpha, beta):
+    """On pairs that all agree, read against the largest net, one test's H1 is never the
+    other's H0, whatever the hypotheses (within the bound) and the error rates."""
+    net0 = low * SOLO
+    net1 = min(net0 + gap * SOLO, 0.95 * SOLO)
+    s = SprtSettings.parse(f"net0={net0!r} net1={net1!r} alpha={alpha!r} beta={beta!r}")
+    x = [value * SOLO] * pairs
+    decisions = {sequential_verdict(_solo(), s, x, finished=True).decision,
+                 fixed_verdict(_solo(), s, x).decision}
+    assert decisions != {"H0", "H1"}

@@ -310,7 +310,8 @@ all agree")."""
 
 def flat_llr(
     pairs: npt.ArrayLike, value: npt.ArrayLike, largest: npt.ArrayLike,
-    above: npt.ArrayLike, below: npt.ArrayLike,
+    above: npt.ArrayLike, below: npt.ArrayLike, *, alpha: npt.ArrayLike = 0.05,
+    beta: npt.ArrayLike = 0.05,
 ) -> np.ndarray:
     """The evidence of ``pairs`` pairs that all gave ``value``, each within ``largest`` of
     0 either way, against a mean at most ``above`` (positive: towards H1) or at least
@@ -327,17 +328,32 @@ def flat_llr(
     like an LLR (log((1 - beta) / alpha), a little inside 1 / alpha), less
     log(1 / ``FLAT_SPEND``): the false-H1 and false-H0 rates of such pairs stay near
     ``FLAT_SPEND`` times alpha and beta for any distribution of pair values within the
-    bound (docs/statistics.md, "Pairs that all agree"). 0 where the value lies between
-    the two, or for fewer than two pairs."""
-    n, c, m, a, b = np.broadcast_arrays(
-        *(np.asarray(x, dtype=float) for x in (pairs, value, largest, above, below)))
+    bound (docs/statistics.md, "Pairs that all agree"). 0 for fewer than two pairs.
+
+    A value between a and b tells against both. The stronger reading is given, each
+    measured against the wealth its error rate asks of the fixed-sample test
+    (``alpha`` against H0, ``beta`` against H1, :func:`~whist_sim.inference.sprt.flat_net_bounds`),
+    so the two tests never contradict each other; 0 where the two are as strong (a value
+    midway between symmetric hypotheses: two entrants that always tie are neither). Read
+    against H0 alone, 90 pairs at 1 with a = 0, b = 2 accepted H1 where the fixed-sample
+    test accepted H0. Either way H1 is said only once H0's bettor has won, so the error
+    rates hold as they did."""
+    n, c, m, a, b, alpha, beta = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (pairs, value, largest, above, below, alpha,
+                                               beta)))
     c = np.clip(c, -m, m)
     spent = math.log(1.0 / FLAT_SPEND)
+    toward_h1 = (n >= 2) & (c > a) & (a > -m)
+    toward_h0 = (n >= 2) & (c < b) & (b < m)
     with np.errstate(divide="ignore", invalid="ignore"):
-        against_h0 = np.maximum(n * np.log((m + c) / (m + a)) - spent, 0.0)
-        against_h1 = np.minimum(-n * np.log((m - c) / (m - b)) + spent, 0.0)
-    return np.where((n >= 2) & (c > a) & (a > -m), against_h0,
-                    np.where((n >= 2) & (c < b) & (b < m), against_h1, 0.0))
+        won_against_h0 = np.where(toward_h1, n * np.log((m + c) / (m + a)), 0.0)
+        won_against_h1 = np.where(toward_h0, n * np.log((m - c) / (m - b)), 0.0)
+        strength_h1 = won_against_h0 / np.log(1.0 / (FLAT_SPEND * alpha))
+        strength_h0 = won_against_h1 / np.log(1.0 / (FLAT_SPEND * beta))
+    against_h0 = np.maximum(won_against_h0 - spent, 0.0)
+    against_h1 = np.minimum(-won_against_h1 + spent, 0.0)
+    return np.where(strength_h1 > strength_h0, against_h0,
+                    np.where(strength_h0 > strength_h1, against_h1, 0.0))
 
 
 @dataclass(frozen=True)
@@ -489,7 +505,9 @@ class NetPairModel(PairModel):
         means = self.flat_means(settings)
         if means is None:
             return llr
-        return np.where((n >= 2) & (var == 0), flat_llr(n, xbar, self.largest, *means), llr)
+        alike = flat_llr(n, xbar, self.largest, *means, alpha=settings.alpha,
+                         beta=settings.beta)
+        return np.where((n >= 2) & (var == 0), alike, llr)
 
     def llr(self, values: npt.ArrayLike, settings: SprtSettings) -> float:
         x = np.asarray(values, dtype=float).ravel()
@@ -497,7 +515,8 @@ class NetPairModel(PairModel):
             return 0.0
         means = self.flat_means(settings)
         if means is not None and np.ptp(x) == 0:  # every pair alike: no spread to scale by
-            return float(flat_llr(x.size, x[0], self.largest, *means))
+            return float(flat_llr(x.size, x[0], self.largest, *means, alpha=settings.alpha,
+                                  beta=settings.beta))
         variance = x.var(ddof=1)
         deviations = x - x.mean()
         second = float(np.mean(deviations**2))

@@ -743,16 +743,19 @@ def _length_for(model: PairModel, settings: SprtSettings, estimate: Estimate) ->
 def flat_pairs_needed(value: float, largest: float, mean0: float, mean1: float,
                       alpha: float, beta: float) -> float:
     """The fewest pairs all at ``value`` whose ``flat_net_bounds`` clear ``mean0`` (from
-    above) or ``mean1`` (from below); inf where no number of them would (a value between
-    the two)."""
+    above) or ``mean1`` (from below), whichever needs fewer (a value between the two can
+    clear either); inf where no number of them would (a value at a hypothesis's mean, or
+    so near it that the two do not differ in floating point: 1e-33 above a mean of 0
+    divided by zero)."""
     m = float(largest)
     c = min(max(float(value), -m), m)
-    low, high = FLAT_SPEND * alpha, FLAT_SPEND * beta
-    if -m < mean0 < c:
-        return float(math.floor(math.log(low) / math.log((m + mean0) / (m + c))) + 1)
-    if c < mean1 < m:
-        return float(math.floor(math.log(high) / math.log((m - mean1) / (m - c))) + 1)
-    return math.inf
+    needed = [math.inf]
+    for beyond, gain, rate in ((-m < mean0 < c, (m + c) / (m + mean0), alpha),
+                               (c < mean1 < m, (m - c) / (m - mean1), beta)):
+        step = math.log(gain) if beyond else 0.0
+        if step > 0:
+            needed.append(math.floor(math.log(1.0 / (FLAT_SPEND * rate)) / step) + 1)
+    return float(min(needed))
 
 
 def _largest(model: PairModel) -> float | None:
