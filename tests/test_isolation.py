@@ -3,7 +3,7 @@
 Three cheaters (tests/plugins/cheaters.py) are the German heuristic plus a cheat: a
 peeker looks for the hidden cards up its callers' frames and in the garbage collector,
 a forger rewrites its deal's outcome, a patcher rewrites the engine's scoring. Played
-with ``isolate = true`` against ``random`` on 20 deals (40 duplicate hands each),
+with ``isolate = true`` against ``random`` on 100 deals (200 duplicate hands each),
 they find nothing, change nothing, and their rows equal their honest twin's. In the
 engine's process the same code does cheat: that is what "trusted code" means.
 """
@@ -20,10 +20,8 @@ from whist_sim.tournament.runner import run_tournament
 pytestmark = pytest.mark.slow  # every test here plays whole runs (seconds each)
 
 CHEATERS = ("peeker", "forger", "patcher")
-DEALS = 20
-"""Deals each cheater plays against random: a cheat that worked would show at the first
-(in the engine's process, every cheat shows within 6 deals: the last test). 100 deals
-took 42 s to set up, started in isolated processes, and showed no more."""
+DEALS = 100
+"""Deals each cheater plays against random: a cheat that worked would show at the first."""
 
 CONFIG = """
 [tournament]
