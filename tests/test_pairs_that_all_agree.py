@@ -181,3 +181,29 @@ def test_the_sprt_and_the_fixed_sample_test_never_contradict_each_other_on_pairs
     decisions = {sequential_verdict(_solo(), s, x, finished=True).decision,
                  fixed_verdict(_solo(), s, x).decision}
     assert decisions != {"H0", "H1"}
+
+
+@pytest.mark.parametrize(("pairs", "where"), [(20, "take in both"), (200, "lie between")])
+def test_pairs_midway_between_symmetric_hypotheses_are_said_never_to_decide(pairs, where):
+    """Pairs all at 0 with net0 = -1, net1 = 1 tell against both alike: no number of them
+    decides. The fixed-sample test's text said "more pairs are needed, beyond the 87 a
+    fixed-sample test of these hypotheses needs, ..., as the pairs are skewed and the
+    skewness guard widened their bounds" (a review)."""
+    s = SprtSettings.parse("net0=-1 net1=1")
+    assert flat_pairs_needed(0.0, SOLO, -1.0, 1.0, s.alpha, s.beta) == math.inf
+    text = fixed_verdict(_solo(), s, [0.0] * pairs).text("A", "B")
+    assert where in text
+    assert ("pairs all at this margin tell against the two alike, so no number of them"
+            " decides between them") in text
+    assert "more pairs are needed" not in text and "skewness guard" not in text
+
+
+def test_pairs_between_the_hypotheses_need_the_fewer_of_the_two_sides():
+    """Pairs all at 1 with net0 = 0, net1 = 2: against H1 (M - 1) / (M - 2) a pair, 83
+    pairs at half of 5%; against H0 (M + 1) / M, 91."""
+    assert flat_pairs_needed(1.0, SOLO, 0.0, 2.0, 0.05, 0.05) == 83
+    assert flat_pairs_needed(1.0, SOLO, 0.0, 20.0, 0.05, 0.05) < 83
+    x = [1.0] * 82
+    s = SprtSettings.parse("net0=0 net1=2")
+    assert fixed_verdict(_solo(), s, x).decision == "inconclusive"
+    assert fixed_verdict(_solo(), s, [*x, 1.0]).decision == "H0"

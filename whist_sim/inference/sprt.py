@@ -415,12 +415,20 @@ class Verdict:
                 " bound of the mean,"
                 f" {self._mean(upper_bound)}, lies below {at_h1}."
             )
-        return (
-            f"a fixed-sample test cannot decide after {_pairs(pairs)} {self._rates()}: the"
-            " one-sided bounds of"
-            f" the mean, {self._mean(lower_bound)} to {self._mean(upper_bound)}, take in both"
-            f" {at_h0} and {at_h1}; more pairs are needed{self._fixed_needed()}."
-        )
+        both = (f"a fixed-sample test cannot decide after {_pairs(pairs)} {self._rates()}:"
+                f" the one-sided bounds of the mean, {self._mean(lower_bound)} to"
+                f" {self._mean(upper_bound)},")
+        if self.read_against_largest and math.isinf(self.fixed_pairs):
+            # pairs all at 0 with net0 = -1, net1 = 1 were told "more pairs are needed,
+            # beyond the 87 ..., as the pairs are skewed" (a review)
+            where = (f"lie between {at_h0} and {at_h1}:"
+                     if lower_bound > mean0 and upper_bound < mean1 else
+                     f"take in both {at_h0} and {at_h1}, and")
+            return (f"{both} {where} pairs all at this margin tell against the two alike,"
+                    " so no number of them decides between them; strategies that end every"
+                    " hand alike go on agreeing.")
+        return (f"{both} take in both {at_h0} and {at_h1}; more pairs are"
+                f" needed{self._fixed_needed()}.")
 
     def _fixed_needed(self) -> str:
         """How many pairs an inconclusive fixed-sample test needs, at the spread its pairs
@@ -744,18 +752,21 @@ def flat_pairs_needed(value: float, largest: float, mean0: float, mean1: float,
                       alpha: float, beta: float) -> float:
     """The fewest pairs all at ``value`` whose ``flat_net_bounds`` clear ``mean0`` (from
     above) or ``mean1`` (from below), whichever needs fewer (a value between the two can
-    clear either); inf where no number of them would (a value at a hypothesis's mean, or
-    so near it that the two do not differ in floating point: 1e-33 above a mean of 0
-    divided by zero)."""
+    clear either); inf where no number of them would decide: a value that tells against
+    both means exactly as strongly (midway between symmetric hypotheses: both bounds
+    clear together, and the tie is no decision, :func:`flat_llr`), or one at a
+    hypothesis's mean or so near it that the two do not differ in floating point (1e-33
+    above a mean of 0 divided by zero)."""
     m = float(largest)
     c = min(max(float(value), -m), m)
-    needed = [math.inf]
+    strengths = []  # per pair, against the log-wealth each side's rate asks
     for beyond, gain, rate in ((-m < mean0 < c, (m + c) / (m + mean0), alpha),
                                (c < mean1 < m, (m - c) / (m - mean1), beta)):
         step = math.log(gain) if beyond else 0.0
-        if step > 0:
-            needed.append(math.floor(math.log(1.0 / (FLAT_SPEND * rate)) / step) + 1)
-    return float(min(needed))
+        strengths.append(step / math.log(1.0 / (FLAT_SPEND * rate)))
+    if strengths[0] == strengths[1]:
+        return math.inf
+    return float(math.floor(1.0 / max(strengths)) + 1)
 
 
 def _largest(model: PairModel) -> float | None:
