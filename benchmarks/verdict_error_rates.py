@@ -54,6 +54,10 @@ without the guard, the same with skewness 0), Wald's bounds of ``SprtSettings``,
   (Solo Whist's default largest net is 24), mean 0, a look every pair, at most 200
   pairs: false H1 on the same pairs without the bound and with it, at c = 16 and 8,
   net0/net1 0/2 and nElo 0/5.
+- ``alike-shares``: German Whist's pentanomial test (fishtest's regularised GSPRT) at
+  two-point worst cases of its own: pairs at 0.5 or 1 only with H1's mean (a long run
+  of pairs all at 0.5 accepts H0), and at 0 or 1 only with H0's mean; elo 0/10 and
+  0/50, a look every pair, at most 1,000 pairs: the wrong decision's rate.
 
 ``limits``, ``wide`` and ``few`` read their last batch whole, past the maximum, as
 tests/test_sprt.py does (at 0/300 a maximum of 50 pairs is read at 20, 40 and 60);
@@ -90,6 +94,7 @@ from whist_sim.inference import (
     SprtSettings,
     fixed_sample_pairs,
     knockout_model,
+    model_for,
     net_model,
 )
 from whist_sim.inference.skewness import sample_skewness
@@ -558,6 +563,35 @@ def alike(args: argparse.Namespace) -> None:
             print(f"| {c:g} | {spec} | {rates[0]} | {rates[1]} |")
 
 
+def alike_shares(args: argparse.Namespace) -> None:
+    """German Whist's pentanomial test at two-point distributions on its grid, at each
+    hypothesis's edge: pairs at 0.5 (each seating won once) or 1 only, with H1's mean, and
+    at 0 or 1 only, with H0's; a look every pair, at most 1,000. A run of pairs all at
+    one value is where the regularised GSPRT is least sure of its rates
+    (docs/statistics.md, "Limits")."""
+    model = model_for("german_whist", 2, 1, 2)
+    grid = model.grid
+    print(f"German Whist pentanomial pairs, a look every pair, at most 1,000 pairs;"
+          f" {args.runs:,} runs a cell")
+    print("| hypotheses | pairs | mean | wrong decision | rate | undecided |")
+    print("|---|---|---|---|---|---|")
+    for spec in ("elo0=0 elo1=10", "elo0=0 elo1=50"):
+        settings = SprtSettings.parse(spec)
+        mean0, mean1 = model.hypothesis_means(settings)
+        at_h1 = np.zeros(grid.size)
+        at_h1[grid == 0.5], at_h1[-1] = 2 * (1 - mean1), 2 * mean1 - 1  # mean: mean1
+        at_h0 = np.zeros(grid.size)
+        at_h0[0], at_h0[-1] = 1 - mean0, mean0
+        for label, chances, mean, wrong in (("0.5 or 1", at_h1, mean1, -1),
+                                            ("0 or 1", at_h0, mean0, 1)):
+            seed = zlib.crc32(f"{spec}{label}".encode()) + args.seed
+            decision = sequential_shares(model, settings, chances, args.runs, 1000, 1,
+                                         np.random.default_rng(seed))
+            print(f"| {spec} | {label} | {mean:.4f} | {'H0' if wrong < 0 else 'H1'} |"
+                  f" {percent(np.sum(decision == wrong), args.runs)} |"
+                  f" {percent(np.sum(decision == 0), args.runs)} |")
+
+
 LIMITS_CELLS = [f"{g}@{b}" for g in ("-1.5", "-2.5", "-3", "-4")
                 for b in ("0/25", "5/30", "0/50", "0/100")]
 
@@ -566,10 +600,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     runs = {"maximum": 10_000, "maximum-knockout": 4000, "limits": 4000, "wide": 4000,
-            "stretch": 4000, "few": 2000, "holm": 4000, "alike": 2000}
+            "stretch": 4000, "few": 2000, "holm": 4000, "alike": 2000,
+            "alike-shares": 4000}
     for name, function in (("maximum", maximum), ("maximum-knockout", maximum_knockout),
                            ("limits", limits), ("wide", wide), ("stretch", stretch),
-                           ("few", few), ("holm", holm_family), ("alike", alike)):
+                           ("few", few), ("holm", holm_family), ("alike", alike),
+                           ("alike-shares", alike_shares)):
         command = commands.add_parser(name)
         command.set_defaults(run=function)
         command.add_argument("--runs", type=int, default=runs[name],

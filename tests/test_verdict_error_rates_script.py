@@ -29,6 +29,8 @@ def _script():
     ("stretch", 2, []),
     ("few", 3, []),
     ("holm", 2, []),
+    ("alike", 4, []),
+    ("alike-shares", 4, []),
 ])
 def test_each_subcommand_prints_a_table_of_rates(command, rows, extra, capsys):
     _script().main([command, "--runs", "40", "--seed", "3", *extra])
