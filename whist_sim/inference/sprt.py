@@ -759,14 +759,16 @@ def flat_pairs_needed(value: float, largest: float, mean0: float, mean1: float,
     above a mean of 0 divided by zero)."""
     m = float(largest)
     c = min(max(float(value), -m), m)
-    strengths = []  # per pair, against the log-wealth each side's rate asks
+    sides = []  # (strength per pair against the log-wealth asked, that wealth, the step)
     for beyond, gain, rate in ((-m < mean0 < c, (m + c) / (m + mean0), alpha),
                                (c < mean1 < m, (m - c) / (m - mean1), beta)):
         step = math.log(gain) if beyond else 0.0
-        strengths.append(step / math.log(1.0 / (FLAT_SPEND * rate)))
-    if strengths[0] == strengths[1]:
+        asked = math.log(1.0 / (FLAT_SPEND * rate))
+        sides.append((step / asked, asked, step))
+    if sides[0][0] == sides[1][0]:
         return math.inf
-    return float(math.floor(1.0 / max(strengths)) + 1)
+    _, asked, step = max(sides)
+    return float(math.floor(asked / step) + 1)
 
 
 def _largest(model: PairModel) -> float | None:
