@@ -338,22 +338,33 @@ def flat_llr(
     against H0 alone, 90 pairs at 1 with a = 0, b = 2 accepted H1 where the fixed-sample
     test accepted H0. Either way H1 is said only once H0's bettor has won, so the error
     rates hold as they did."""
-    n, c, m, a, b, alpha, beta = np.broadcast_arrays(
-        *(np.asarray(x, dtype=float) for x in (pairs, value, largest, above, below, alpha,
-                                               beta)))
-    c = np.clip(c, -m, m)
+    n = np.asarray(pairs, dtype=float)
+    step0, step1, asked0, asked1 = flat_steps(value, largest, above, below, alpha, beta)
     spent = math.log(1.0 / FLAT_SPEND)
-    toward_h1 = (n >= 2) & (c > a) & (a > -m)
-    toward_h0 = (n >= 2) & (c < b) & (b < m)
+    against_h0 = np.maximum(n * step0 - spent, 0.0)
+    against_h1 = np.minimum(-n * step1 + spent, 0.0)
+    stronger = step0 / asked0 - step1 / asked1
+    return np.where(n < 2, 0.0, np.where(stronger > 0, against_h0,
+                                         np.where(stronger < 0, against_h1, 0.0)))
+
+
+def flat_steps(
+    value: npt.ArrayLike, largest: npt.ArrayLike, above: npt.ArrayLike,
+    below: npt.ArrayLike, alpha: npt.ArrayLike, beta: npt.ArrayLike,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What each pair at ``value`` (within ``largest`` of 0) adds to the log-wealth of
+    :func:`flat_llr`'s bettors, against H0's mean ``above`` and against H1's ``below``
+    (0 where the value does not tell against that side), and the log-wealth each side's
+    rate asks of the fixed-sample test, log(1 / (FLAT_SPEND rate)): the one rule by
+    which the SPRT and ``sprt.flat_pairs_needed`` choose the stronger side."""
+    c, m, a, b, alpha, beta = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (value, largest, above, below, alpha, beta)))
+    c = np.clip(c, -m, m)
     with np.errstate(divide="ignore", invalid="ignore"):
-        won_against_h0 = np.where(toward_h1, n * np.log((m + c) / (m + a)), 0.0)
-        won_against_h1 = np.where(toward_h0, n * np.log((m - c) / (m - b)), 0.0)
-        strength_h1 = won_against_h0 / np.log(1.0 / (FLAT_SPEND * alpha))
-        strength_h0 = won_against_h1 / np.log(1.0 / (FLAT_SPEND * beta))
-    against_h0 = np.maximum(won_against_h0 - spent, 0.0)
-    against_h1 = np.minimum(-won_against_h1 + spent, 0.0)
-    return np.where(strength_h1 > strength_h0, against_h0,
-                    np.where(strength_h0 > strength_h1, against_h1, 0.0))
+        step0 = np.where((c > a) & (a > -m), np.log((m + c) / (m + a)), 0.0)
+        step1 = np.where((c < b) & (b < m), np.log((m - c) / (m - b)), 0.0)
+    return (step0, step1, np.log(1.0 / (FLAT_SPEND * alpha)),
+            np.log(1.0 / (FLAT_SPEND * beta)))
 
 
 @dataclass(frozen=True)

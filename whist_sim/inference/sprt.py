@@ -35,6 +35,7 @@ from whist_sim.inference.pair_models import (
     FLAT_SPEND,
     NetPairModel,
     PairModel,
+    flat_steps,
 )
 from whist_sim.inference.settings import SprtError, SprtSettings
 from whist_sim.inference.skewness import corrected_t_inverse, ratio_variance_factor
@@ -757,17 +758,12 @@ def flat_pairs_needed(value: float, largest: float, mean0: float, mean1: float,
     clear together, and the tie is no decision, :func:`flat_llr`), or one at a
     hypothesis's mean or so near it that the two do not differ in floating point (1e-33
     above a mean of 0 divided by zero)."""
-    m = float(largest)
-    c = min(max(float(value), -m), m)
-    sides = []  # (strength per pair against the log-wealth asked, that wealth, the step)
-    for beyond, gain, rate in ((-m < mean0 < c, (m + c) / (m + mean0), alpha),
-                               (c < mean1 < m, (m - c) / (m - mean1), beta)):
-        step = math.log(gain) if beyond else 0.0
-        asked = math.log(1.0 / (FLAT_SPEND * rate))
-        sides.append((step / asked, asked, step))
-    if sides[0][0] == sides[1][0]:
+    step0, step1, asked0, asked1 = (
+        float(x) for x in flat_steps(value, largest, mean0, mean1, alpha, beta))
+    stronger = step0 / asked0 - step1 / asked1
+    if stronger == 0:
         return math.inf
-    _, asked, step = max(sides)
+    asked, step = (asked0, step0) if stronger > 0 else (asked1, step1)
     return float(math.floor(asked / step) + 1)
 
 
