@@ -129,6 +129,7 @@ def test_pairs_that_agree_to_the_last_bit_have_no_spread():
     ("net0=30 net1=40", "net0 = 30 and net1 = 40"),
     ("net0=0 net1=24", "net1 = 24"),
     ("net0=-25 net1=0", "net0 = -25"),
+    ("net0=-24.0000001 net1=0", "net0 = -24.0000001"),  # not "-24", read as the end
 ])
 def test_hypotheses_no_pair_value_can_reach_are_refused(hypotheses, said):
     """A mean net margin lies within the largest net of 0; net1 = 40 in Solo Whist, where

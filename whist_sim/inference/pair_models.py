@@ -402,7 +402,7 @@ class NetPairModel(PairModel):
         if self.largest is None or not settings.on_net_scale:
             return
         m = self.largest
-        beyond = [f"{key} = {value:g}" for key, value in zip(
+        beyond = [f"{key} = {value:.12g}" for key, value in zip(
             ("net0", "net1"), settings.bounds, strict=True) if not -m < value < m]
         if beyond:
             raise SprtError(
