@@ -595,6 +595,33 @@ def test_a_net_comparison_decided_over_few_deals_carries_the_caution_the_sprt_gi
     assert many.endswith("over 40 deals: decided.")
 
 
+def test_two_entrants_level_on_every_deal_are_level_not_one_ahead_by_nothing():
+    """A probe's Solo duel of the heuristic against itself, every pair at 0: the verdict's
+    comparison read "heuristic (A) is ahead of heuristic (B) by 0.000 units per hand"."""
+    from whist_sim.reports import verdict_section
+
+    figure = verdict_section.RANKING["solo_whist"]
+    level = verdict_section._comparison("a", "b", np.zeros(40), figure, 1.0)
+    assert "ahead" not in level
+    assert level.startswith("a and b are not separated after 40 deals (a is level with b at"
+                            " 0.000 units per hand [no spread])")
+    spread = verdict_section._comparison("a", "b", np.array([1.0, -1.0] * 20), figure, 1.0)
+    assert "(a is level with b at 0.000 units per hand (95%: -0.3" in spread
+
+
+def test_a_lead_too_small_for_three_decimals_is_shown_not_rounded_to_nothing():
+    from whist_sim.reports import verdict_section
+
+    figure = verdict_section.RANKING["solo_whist"]
+    x = np.array([0.0004, 0.0003] * 10)
+    line = verdict_section._comparison("a", "b", x, figure, 1.0)
+    assert "a is ahead of b by 0.00035 units per hand" in line, line
+    behind = verdict_section._comparison("a", "b", -x, figure, 1.0)
+    assert "b is ahead of a by 0.00035 units per hand" in behind, behind
+    tiny = verdict_section._comparison("a", "b", np.array([1e-7, 2e-7] * 10), figure, 1.0)
+    assert "a is ahead of b by 0.00000015 units per hand" in tiny, tiny  # never 1.5e-07
+
+
 def test_deals_to_separate_are_sized_at_holms_next_level_given_the_decided_comparisons():
     """A probe: two of three comparisons decided, the third read "about 1,980 more deals
     ... (at the level 5% / 3)", where Holm's test tests it at 5% / 1."""

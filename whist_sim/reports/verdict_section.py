@@ -613,12 +613,22 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
             return head
         lo, hi = share_bounds(lo, hi)
         return f"{head} (95%: {percent(lo, sign=False)} to {percent(hi)})"
-    head = f"is ahead of {other} by {est:.3f} {figure.unit}"
+    head = (f"is level with {other} at {_margin(est)} {figure.unit}" if est == 0
+            else f"is ahead of {other} by {_margin(est)} {figure.unit}")
     if math.isnan(lo):
         return head
     if _no_spread(interval, figure):
         return f"{head} {NO_SPREAD}"
-    return f"{head} (95%: {lo:.3f} to {hi:.3f})"
+    return f"{head} (95%: {_margin(lo)} to {_margin(hi)})"
+
+
+def _margin(value: float) -> str:
+    """A mean margin to three decimals, or to two significant digits where three decimals
+    would show a lead as none: two entrants level on every deal read "ahead ... by 0.000"
+    (a probe), and a lead of 0.0004 read the same."""
+    if value == 0 or abs(value) >= 0.0005:
+        return f"{value:.3f}"
+    return np.format_float_positional(value, precision=2, fractional=False, trim="-")
 
 
 def _no_spread(interval: Any, figure: Any) -> bool:
