@@ -404,6 +404,33 @@ def test_the_tilt_to_the_empirical_mean_is_the_empirical_distribution():
     assert shifted.sum(axis=1) == pytest.approx([1, 1])
 
 
+def test_the_tilt_reaches_its_mean_where_newtons_first_step_lands_on_the_bracket_edge():
+    """Found probing other regularisations: from these counts, Newton's first step for a
+    mean of 1/2 lands within rounding of lambda's lower end, where a weight's denominator
+    is 0; the next step barely moved, the solve stopped there as converged, and returned
+    all the mass on 1 (mean 1, not 1/2): an LLR of 132 from three pairs at 1/6."""
+    grid = np.arange(7) / 6
+    weights = np.array([0.2, 3.0, 0.2, 0.2, 0.2, 0.2, 0.2])
+    fitted = tilted_distribution(weights, grid, 0.5)[0]
+    assert fitted @ grid == pytest.approx(0.5, abs=1e-12)
+    assert fitted.sum() == pytest.approx(1.0)
+    assert fitted.argmax() == 1  # the heaviest weight stays the likeliest value
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.floats(1e-4, 1e4), min_size=3, max_size=17),
+    st.floats(0.001, 0.999),
+)
+def test_the_tilt_always_reaches_its_target_mean(weights, position):
+    """Whatever the positive weights and a target strictly inside the grid, the fitted
+    distribution has the target mean: a GSPRT reads its LLR off it."""
+    grid = np.arange(len(weights)) / (len(weights) - 1)
+    fitted = tilted_distribution(np.array(weights), grid, position)[0]
+    assert fitted @ grid == pytest.approx(position, abs=1e-6)
+    assert (fitted > 0).all() and fitted.sum() == pytest.approx(1.0)
+
+
 def test_normal_llr_matches_a_hand_computation():
     values = [1.0, 2.0, 3.0, 6.0]  # mean 3, sample variance 14/3
     net = net_model()

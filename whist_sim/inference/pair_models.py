@@ -50,6 +50,10 @@ EMPTY_CATEGORY_COUNT = 1e-3
 """Count given to a grid value no pair has taken yet, as fishtest does: it keeps every
 category possible under both hypotheses, so one unseen value cannot make the LLR infinite,
 and is small enough to leave the LLR unchanged once a few dozen pairs are in."""
+TILT_TOLERANCE = 1e-6
+"""How far a fitted distribution's mean may be from its target before the fit is redone:
+wide of the rounding of a steep tilt (a weight of 1e-4 among thousands lifted to half the
+mass lands within about 1e-9), narrow beside any miss worth a second solve."""
 GAMES = ("german_whist", "knockout_whist", *NET_GAMES)
 
 
@@ -109,8 +113,12 @@ def tilted_distribution(
     ``weights`` is (tests, categories) of positive counts; ``target`` one mean per row (or
     one for all), strictly inside the grid's range. Returns p_i = phat_i / (1 + lambda a_i),
     a_i = v_i - target, with lambda the root of g(lambda) = sum phat_i a_i / (1 + lambda a_i).
-    g falls from +inf to -inf on (-1/max a, -1/min a), so a Newton step safeguarded by
-    bisection inside that bracket always converges.
+    g falls from +inf to -inf on (-1/max a, -1/min a): Newton's steps, safeguarded by
+    bisection inside that bracket, find the root in a few steps. A Newton step can land
+    within rounding of the bracket's end, where g's pole makes the next step vanishingly
+    small: that stop is no root (weights 0.2, 3, 0.2, ... on sevenths, mean 1/2, put all
+    the mass on 1), so a row whose fit misses its mean is solved again by bisection alone,
+    which cannot miss.
     """
     w = np.atleast_2d(np.asarray(weights, dtype=float))
     v = np.asarray(grid, dtype=float)
@@ -135,7 +143,27 @@ def tilted_distribution(
         if done.all():
             break
     p = phat / (1.0 + lam[:, None] * a)
-    return p / p.sum(axis=1, keepdims=True)
+    p /= p.sum(axis=1, keepdims=True)
+    missed = ~(np.abs(p @ v - mu) <= TILT_TOLERANCE)  # a NaN misses too
+    if missed.any():
+        lam[missed] = _bisected_root(phat[missed], a[missed])
+        again = phat[missed] / (1.0 + lam[missed, None] * a[missed])
+        p[missed] = again / again.sum(axis=1, keepdims=True)
+    return p
+
+
+def _bisected_root(phat: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The root of g(lambda) = sum phat_i a_i / (1 + lambda a_i) by bisection alone, row by
+    row, down to adjacent floats: g falls on the open bracket, so halving it cannot fail."""
+    low, high = -1.0 / a.max(axis=1), -1.0 / a.min(axis=1)
+    for _ in range(1100):  # float64 spans 2**-1074 to 2**1024: enough halvings for any end
+        middle = 0.5 * (low + high)
+        if ((middle == low) | (middle == high)).all():  # no float left between them
+            break
+        g = (phat * a / (1.0 + middle[:, None] * a)).sum(axis=1)
+        low = np.where(g > 0, middle, low)
+        high = np.where(g > 0, high, middle)
+    return 0.5 * (low + high)
 
 
 def categorical_llr(
