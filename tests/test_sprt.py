@@ -745,6 +745,25 @@ def test_fixed_verdict_uses_one_sided_confidence_bounds():
     assert both.decision == ("H1" if both.llr > 0 else "H0")
 
 
+def test_means_too_small_for_two_decimals_are_shown_not_rounded_to_nothing():
+    from whist_sim.inference.estimate import signed_mean
+
+    """A probe with net1 = 0.001 units per hand: a fixed-sample test accepted H0 because
+    "the one-sided 95% upper bound of the mean, +0.00 units per hand, lies below +0.00
+    units per hand, the mean under H1 (net1 = 0.001)"."""
+    model, settings_ = net_model("units", 24.0), SprtSettings.parse("net0=0 net1=0.001")
+    pairs = np.random.default_rng(1).normal(0.0004, 1e-4, size=50)
+    fixed = fixed_verdict(model, settings_, pairs).text("A", "B")
+    assert "+0.00 units" not in fixed, fixed
+    assert re.search(r"upper bound of the mean, \+0\.00042 units per hand, lies below"
+                     r" \+0\.001 units per hand, the mean under H1", fixed), fixed
+    sequential = sequential_verdict(model, settings_, pairs, finished=True).text("A", "B")
+    assert re.search(r"\+0\.0004 units per hand over pairs, each pair weighing the same"
+                     r" \(95%: \+0\.00037 to \+0\.00042", sequential), sequential
+    assert signed_mean(0.0) == "+0.00" and signed_mean(-1e-9) == "-0.000000001"
+    assert signed_mean(-0.004) == "-0.004" and signed_mean(0.005) == "+0.01"
+
+
 @pytest.mark.parametrize("margin", [0.0, 1.5])
 def test_pairs_of_one_margin_read_no_spread_not_an_interval_of_no_width(margin):
     """Every pair the same margin (a newcomer probe: four Solo pairs all at 0): the

@@ -92,7 +92,7 @@ class Estimate:
         if self.mean_unit != "share" and self.sd == 0:
             # every pair the same margin: an interval of no width, and Elo scaled by a
             # spread of 0 (0/0, or unbounded), would read as certainty it is not
-            return (f"{signed(self.mean, 2)} {self.mean_unit} in every one of the {self.pairs}"
+            return (f"{signed_mean(self.mean)} {self.mean_unit} in every one of the {self.pairs}"
                     f" pairs [no spread], so no interval and no {self.unit} yet (they are"
                     " scaled by the spread between pairs), likelihood of superiority n/a")
         finite = [abs(x) for x in (self.elo, self.elo_lo, self.elo_hi) if math.isfinite(x)]
@@ -106,9 +106,9 @@ class Estimate:
                 # "over pairs": the standings beside it give the net per hand pooled over
                 # hands (5.32 beside this 5.65 in a newcomer's duel, with no word why;
                 # "over pairs" alone still read as the same figure to a later probe)
-                f"{signed(self.mean, 2)} {self.mean_unit} over pairs, each pair weighing"
-                f" the same (95%{caveat}: {signed(self.mean_lo, 2)} to"
-                f" {signed(self.mean_hi, 2)};"
+                f"{signed_mean(self.mean)} {self.mean_unit} over pairs, each pair weighing"
+                f" the same (95%{caveat}: {signed_mean(self.mean_lo)} to"
+                f" {signed_mean(self.mean_hi)};"
                 " the standings pool hands, so a pair of more hands weighs more there)"
             )
             parts = [mean, elo]
@@ -150,7 +150,7 @@ class Estimate:
             # rounded as the report's tables round (half to even on the number as written):
             # 37 of 80 hands read 0.463 here beside 0.462 in the standings (a probe)
             return f"mean share{of} {fmt(self.mean)} against a fair {fmt(self.fair_mean)}"
-        return f"{signed(self.mean, 2)} {self.mean_unit}"
+        return f"{signed_mean(self.mean)} {self.mean_unit}"
 
     def as_dict(self, a: str = "A") -> dict[str, object]:
         """JSON-safe: infinities as the strings "inf"/"-inf", NaN as None; ``share_of``
@@ -169,6 +169,18 @@ def json_safe(value: object) -> object:
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
     return value
+
+
+def signed_mean(value: float) -> str:
+    """A mean net margin, or a bound of one, for text: two decimals, or two significant
+    digits where two decimals would show a mean that is not 0 as 0: with net1 = 0.001 a
+    fixed-sample test accepted H0 as "the one-sided 95% upper bound of the mean, +0.00
+    units per hand, lies below +0.00 units per hand, the mean under H1" (a probe)."""
+    if math.isfinite(value) and 0 < abs(value) < 0.005:
+        digits = np.format_float_positional(abs(value), precision=2, fractional=False,
+                                            trim="-")
+        return ("+" if value > 0 else "-") + digits
+    return signed(value, 2)
 
 
 def signed(value: float, decimals: int | None = None) -> str:

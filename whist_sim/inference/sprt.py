@@ -28,7 +28,7 @@ from scipy import stats
 from whist_sim.inference.estimate import (
     Estimate,
     json_safe,
-    signed,
+    signed_mean,
     t_upper_quantile,
 )
 from whist_sim.inference.pair_models import (
@@ -336,7 +336,7 @@ class Verdict:
                 # to "play alike" with the heuristic it lost every hand to (a newcomer's probe)
                 return ("; the pairs all agree, with no spread, and while they do the test"
                         " cannot move (its LLR stays 0 at any length): the same margin in"
-                        f" every pair, {signed(self.estimate.mean, 2)}"
+                        f" every pair, {signed_mean(self.estimate.mean)}"
                         f" {self.estimate.mean_unit}, as when one side forfeits or loses every"
                         " hand alike, has no spread for this test to scale it by, however"
                         " many pairs are played; the margin itself is the evidence.")
@@ -464,7 +464,7 @@ class Verdict:
         the same either way), as the reports' share intervals are."""
         if self.estimate.mean_unit == "share":
             return "n/a" if math.isnan(value) else f"{min(max(value, 0.0), 1.0):.3f}"
-        return f"{signed(value, 2)} {self.estimate.mean_unit}"
+        return f"{signed_mean(value)} {self.estimate.mean_unit}"
 
     def as_dict(self, a: str = "A") -> dict[str, object]:
         """JSON-safe, for run.json: infinities as "inf"/"-inf", NaN as None; A named ``a``
