@@ -764,6 +764,21 @@ def test_means_too_small_for_two_decimals_are_shown_not_rounded_to_nothing():
     assert signed_mean(-0.004) == "-0.004" and signed_mean(0.005) == "+0.01"
 
 
+def test_a_bound_and_the_mean_it_is_compared_with_are_never_shown_alike():
+    """A fixed-sample test of German pairs at elo 0/2 accepted H0 because "the one-sided
+    95% upper bound of the mean, 0.503, lies below 0.503, the mean under H1": both are
+    shown with as many more digits as tell them apart."""
+    pairs = np.repeat([0.25, 0.5, 0.75], [3000, 20000, 3133])
+    verdict = fixed_verdict(pentanomial_model(), SprtSettings.parse("elo0=0 elo1=2"), pairs)
+    assert verdict.decision == "H0"
+    assert ("the one-sided 95% upper bound of the mean, 0.5025, lies below 0.5029, the mean"
+            " under H1 (elo1 = 2)") in verdict.text("a", "b")
+    net = fixed_verdict(net_model("units", 24.0), SprtSettings.parse("net0=0 net1=2"),
+                        [1.0, 2.0, 3.0])
+    assert net._apart(1.0051, 1.0054) == ("+1.0051 units per hand", "+1.0054 units per hand")
+    assert net._apart(1.0, 1.0) == ("+1.00 units per hand", "+1.00 units per hand")
+
+
 @pytest.mark.parametrize("margin", [0.0, 1.5])
 def test_pairs_of_one_margin_read_no_spread_not_an_interval_of_no_width(margin):
     """Every pair the same margin (a newcomer probe: four Solo pairs all at 0): the

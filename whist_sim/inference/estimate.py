@@ -171,16 +171,16 @@ def json_safe(value: object) -> object:
     return value
 
 
-def signed_mean(value: float) -> str:
-    """A mean net margin, or a bound of one, for text: two decimals, or two significant
-    digits where two decimals would show a mean that is not 0 as 0: with net1 = 0.001 a
-    fixed-sample test accepted H0 as "the one-sided 95% upper bound of the mean, +0.00
-    units per hand, lies below +0.00 units per hand, the mean under H1" (a probe)."""
-    if math.isfinite(value) and 0 < abs(value) < 0.005:
+def signed_mean(value: float, decimals: int = 2) -> str:
+    """A mean net margin, or a bound of one, for text: two decimals (or ``decimals``), or
+    two significant digits where they would show a mean that is not 0 as 0: with net1 =
+    0.001 a fixed-sample test accepted H0 as "the one-sided 95% upper bound of the mean,
+    +0.00 units per hand, lies below +0.00 units per hand, the mean under H1" (a probe)."""
+    if math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals:
         digits = np.format_float_positional(abs(value), precision=2, fractional=False,
                                             trim="-")
         return ("+" if value > 0 else "-") + digits
-    return signed(value, 2)
+    return signed(value, decimals)
 
 
 def signed(value: float, decimals: int | None = None) -> str:

@@ -398,15 +398,17 @@ class Verdict:
                    " never will, and then these pairs are all the evidence there is")
             return (f"a fixed-sample test cannot decide after {_pairs(pairs)}"
                     f" {self._rates()}: {why}.")
-        at_h0 = f"{self._mean(mean0)}, the mean under H0 ({low_key} = {low:g})"
-        at_h1 = f"{self._mean(mean1)}, the mean under H1 ({high_key} = {high:g})"
+        lower_shown, mean0_shown = self._apart(lower_bound, mean0)
+        upper_shown, mean1_shown = self._apart(upper_bound, mean1)
+        at_h0 = f"{mean0_shown}, the mean under H0 ({low_key} = {low:g})"
+        at_h1 = f"{mean1_shown}, the mean under H1 ({high_key} = {high:g})"
         if self.decision == "H1":
             return (
                 f"a fixed-sample test accepted H1 ({claim_h1}) after {_pairs(pairs)}"
                 f" {self._rates()}: the"
                 f" one-sided {confidence_percent(self._spent(self.settings.alpha))}% lower bound"
                 " of the mean,"
-                f" {self._mean(lower_bound)}, lies above {at_h0}."
+                f" {lower_shown}, lies above {at_h0}."
             )
         if self.decision == "H0":
             return (
@@ -414,11 +416,10 @@ class Verdict:
                 f" {self._rates()}:"
                 f" the one-sided {confidence_percent(self._spent(self.settings.beta))}% upper"
                 " bound of the mean,"
-                f" {self._mean(upper_bound)}, lies below {at_h1}."
+                f" {upper_shown}, lies below {at_h1}."
             )
         both = (f"a fixed-sample test cannot decide after {_pairs(pairs)} {self._rates()}:"
-                f" the one-sided bounds of the mean, {self._mean(lower_bound)} to"
-                f" {self._mean(upper_bound)},")
+                f" the one-sided bounds of the mean, {lower_shown} to {upper_shown},")
         if self.read_against_largest and math.isinf(self.fixed_pairs):
             # pairs all at 0 with net0 = -1, net1 = 1 were told "more pairs are needed,
             # beyond the 87 ..., as the pairs are skewed" (a review)
@@ -458,13 +459,27 @@ class Verdict:
                 " as the pairs are skewed and the skewness guard widened their bounds"
                 " (docs/statistics.md)")
 
-    def _mean(self, value: float) -> str:
+    def _mean(self, value: float, extra: int = 0) -> str:
         """A mean or a bound of it as the text shows it: a share's bound, a t-bound of a
         value that lies in [0, 1], is cut there (the decision, against means inside it, is
-        the same either way), as the reports' share intervals are."""
+        the same either way), as the reports' share intervals are. ``extra``: digits
+        beyond the usual three of a share, two of a net."""
         if self.estimate.mean_unit == "share":
-            return "n/a" if math.isnan(value) else f"{min(max(value, 0.0), 1.0):.3f}"
-        return f"{signed_mean(value)} {self.estimate.mean_unit}"
+            return ("n/a" if math.isnan(value)
+                    else f"{min(max(value, 0.0), 1.0):.{3 + extra}f}")
+        return f"{signed_mean(value, 2 + extra)} {self.estimate.mean_unit}"
+
+    def _apart(self, bound: float, mean: float) -> tuple[str, str]:
+        """A bound and the hypothesis's mean it is compared with, as ``_mean`` shows them,
+        with as many more digits as it takes to show two different numbers differently:
+        "the one-sided 95% upper bound of the mean, 0.503, lies below 0.503, the mean
+        under H1" read as a contradiction."""
+        shown = (self._mean(bound), self._mean(mean))
+        extra = 0
+        while shown[0] == shown[1] and bound != mean and extra < MORE_DIGITS:
+            extra += 1
+            shown = (self._mean(bound, extra), self._mean(mean, extra))
+        return shown
 
     def as_dict(self, a: str = "A") -> dict[str, object]:
         """JSON-safe, for run.json: infinities as "inf"/"-inf", NaN as None; A named ``a``
@@ -487,6 +502,10 @@ class Verdict:
             # where the pairs all agree: the largest net they were read against
             "largest_net": self.largest if self.read_against_largest else None,
         }
+
+
+MORE_DIGITS = 6
+"""The most digits ``Verdict._apart`` adds to tell a bound from a mean."""
 
 
 def confidence_percent(error_rate: float) -> str:
