@@ -171,15 +171,22 @@ def json_safe(value: object) -> object:
     return value
 
 
+def decimals_or_digits(value: float, decimals: int) -> str:
+    """``value`` to ``decimals`` decimals, or to two significant digits where those would
+    show a value that is not 0 as 0 (never in exponent notation)."""
+    if math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals:
+        return np.format_float_positional(value, precision=2, fractional=False, trim="-")
+    return f"{value:.{decimals}f}"
+
+
 def signed_mean(value: float, decimals: int = 2) -> str:
     """A mean net margin, or a bound of one, for text: two decimals (or ``decimals``), or
     two significant digits where they would show a mean that is not 0 as 0: with net1 =
     0.001 a fixed-sample test accepted H0 as "the one-sided 95% upper bound of the mean,
     +0.00 units per hand, lies below +0.00 units per hand, the mean under H1" (a probe)."""
     if math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals:
-        digits = np.format_float_positional(abs(value), precision=2, fractional=False,
-                                            trim="-")
-        return ("+" if value > 0 else "-") + digits
+        text = decimals_or_digits(value, decimals)
+        return text if value < 0 else f"+{text}"
     return signed(value, decimals)
 
 

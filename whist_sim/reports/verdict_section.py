@@ -38,6 +38,7 @@ from whist_sim.inference import (
     sequential_verdict,
 )
 from whist_sim.inference.duel_pairs import duel_pair_values, largest_net, pair_unit
+from whist_sim.inference.estimate import decimals_or_digits
 from whist_sim.inference.pair_models import FLAT_SPEND
 from whist_sim.inference.sprt import FEW_PAIRS, Verdict, flat_net_bounds
 from whist_sim.reports.chunks import DealRanges
@@ -626,9 +627,7 @@ def _margin(value: float) -> str:
     """A mean margin to three decimals, or to two significant digits where three decimals
     would show a lead as none: two entrants level on every deal read "ahead ... by 0.000"
     (a probe), and a lead of 0.0004 read the same."""
-    if value == 0 or abs(value) >= 0.0005:
-        return f"{value:.3f}"
-    return np.format_float_positional(value, precision=2, fractional=False, trim="-")
+    return decimals_or_digits(value, 3)
 
 
 def _no_spread(interval: Any, figure: Any) -> bool:
