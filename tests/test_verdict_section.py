@@ -622,6 +622,21 @@ def test_a_lead_too_small_for_three_decimals_is_shown_not_rounded_to_nothing():
     assert "a is ahead of b by 0.00000015 units per hand" in tiny, tiny  # never 1.5e-07
 
 
+def test_an_intervals_two_ends_are_never_shown_alike():
+    """A fuzz of the comparisons: Solo margins near -0.001 read "b is ahead of a by 0.001
+    units per hand (95%: 0.001 to 0.001), over 14 deals: decided"."""
+    from whist_sim.reports import verdict_section
+
+    figure = verdict_section.RANKING["solo_whist"]
+    line = verdict_section._comparison("a", "b", np.array([0.0010, 0.0011] * 10), figure, 1.0)
+    found = re.search(r"a is ahead of b by ([0-9.]+) units per hand \(95%: ([0-9.]+) to"
+                      r" ([0-9.]+)\)", line)
+    assert found, line
+    shown = found.groups()
+    assert len(set(shown)) == 3, line  # the lead and both ends, each its own number
+    assert [float(x) for x in shown] == pytest.approx([0.00105, 0.00103, 0.00107], abs=1e-5)
+
+
 def test_deals_to_separate_are_sized_at_holms_next_level_given_the_decided_comparisons():
     """A probe: two of three comparisons decided, the third read "about 1,980 more deals
     ... (at the level 5% / 3)", where Holm's test tests it at 5% / 1."""

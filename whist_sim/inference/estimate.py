@@ -16,7 +16,7 @@ share's range gives an infinite Elo, printed as ``+inf``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -177,6 +177,19 @@ def decimals_or_digits(value: float, decimals: int) -> str:
     if math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals:
         return np.format_float_positional(value, precision=2, fractional=False, trim="-")
     return f"{value:.{decimals}f}"
+
+
+def digits_apart(values: Iterable[float], show: Callable[[float, int], str],
+                 most: int = 6) -> int:
+    """The fewest extra digits, up to ``most``, at which ``show(value, extra)`` writes every
+    two different ``values`` differently: an interval read "(95%: 0.001 to 0.001)", and a
+    bound "0.503, lies below 0.503, the mean under H1" (probes)."""
+    values = [value for value in values if not math.isnan(value)]
+    for extra in range(most + 1):
+        shown: dict[str, float] = {}
+        if all(shown.setdefault(show(value, extra), value) == value for value in values):
+            return extra
+    return most
 
 
 def signed_mean(value: float, decimals: int = 2) -> str:

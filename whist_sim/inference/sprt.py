@@ -27,6 +27,7 @@ from scipy import stats
 
 from whist_sim.inference.estimate import (
     Estimate,
+    digits_apart,
     json_safe,
     signed_mean,
     t_upper_quantile,
@@ -471,15 +472,12 @@ class Verdict:
 
     def _apart(self, bound: float, mean: float) -> tuple[str, str]:
         """A bound and the hypothesis's mean it is compared with, as ``_mean`` shows them,
-        with as many more digits as it takes to show two different numbers differently:
+        with as many more digits as it takes (``digits_apart``) to show two different
+        numbers differently:
         "the one-sided 95% upper bound of the mean, 0.503, lies below 0.503, the mean
         under H1" read as a contradiction."""
-        shown = (self._mean(bound), self._mean(mean))
-        extra = 0
-        while shown[0] == shown[1] and bound != mean and extra < MORE_DIGITS:
-            extra += 1
-            shown = (self._mean(bound, extra), self._mean(mean, extra))
-        return shown
+        extra = digits_apart((bound, mean), self._mean)
+        return self._mean(bound, extra), self._mean(mean, extra)
 
     def as_dict(self, a: str = "A") -> dict[str, object]:
         """JSON-safe, for run.json: infinities as "inf"/"-inf", NaN as None; A named ``a``
@@ -502,10 +500,6 @@ class Verdict:
             # where the pairs all agree: the largest net they were read against
             "largest_net": self.largest if self.read_against_largest else None,
         }
-
-
-MORE_DIGITS = 6
-"""The most digits ``Verdict._apart`` adds to tell a bound from a mean."""
 
 
 def confidence_percent(error_rate: float) -> str:

@@ -38,7 +38,7 @@ from whist_sim.inference import (
     sequential_verdict,
 )
 from whist_sim.inference.duel_pairs import duel_pair_values, largest_net, pair_unit
-from whist_sim.inference.estimate import decimals_or_digits
+from whist_sim.inference.estimate import decimals_or_digits, digits_apart
 from whist_sim.inference.pair_models import FLAT_SPEND
 from whist_sim.inference.sprt import FEW_PAIRS, Verdict, flat_net_bounds
 from whist_sim.reports.chunks import DealRanges
@@ -614,20 +614,23 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
             return head
         lo, hi = share_bounds(lo, hi)
         return f"{head} (95%: {percent(lo, sign=False)} to {percent(hi)})"
-    head = (f"is level with {other} at {_margin(est)} {figure.unit}" if est == 0
-            else f"is ahead of {other} by {_margin(est)} {figure.unit}")
+    extra = 0 if _no_spread(interval, figure) else digits_apart((lo, est, hi), _margin)
+    head = (f"is level with {other} at {_margin(est, extra)} {figure.unit}" if est == 0
+            else f"is ahead of {other} by {_margin(est, extra)} {figure.unit}")
     if math.isnan(lo):
         return head
     if _no_spread(interval, figure):
         return f"{head} {NO_SPREAD}"
-    return f"{head} (95%: {_margin(lo)} to {_margin(hi)})"
+    return f"{head} (95%: {_margin(lo, extra)} to {_margin(hi, extra)})"
 
 
-def _margin(value: float) -> str:
-    """A mean margin to three decimals, or to two significant digits where three decimals
-    would show a lead as none: two entrants level on every deal read "ahead ... by 0.000"
-    (a probe), and a lead of 0.0004 read the same."""
-    return decimals_or_digits(value, 3)
+def _margin(value: float, extra: int = 0) -> str:
+    """A mean margin to three decimals (and ``extra`` more: the interval's ends and the lead
+    between them are each shown as a number of their own, not "0.001 (95%: 0.001 to
+    0.001)"), or to two significant digits where those would show a lead as none: two
+    entrants level on every deal read "ahead ... by 0.000" (a probe), and a lead of 0.0004
+    read the same."""
+    return decimals_or_digits(value, 3 + extra)
 
 
 def _no_spread(interval: Any, figure: Any) -> bool:
