@@ -764,6 +764,16 @@ def test_means_too_small_for_two_decimals_are_shown_not_rounded_to_nothing():
     assert signed_mean(-0.004) == "-0.004" and signed_mean(0.005) == "+0.01"
 
 
+def test_a_share_a_hair_above_the_fair_one_is_not_shown_as_the_fair_one():
+    """10,000 German pairs, six of them at 0.75 and the rest at 0.5: "mean share of the
+    pair's two hands 0.500 against a fair 0.500", beside a likelihood of superiority of
+    99.3%."""
+    estimate = pentanomial_model().estimate(np.array([0.5] * 9994 + [0.75] * 6))
+    assert "0.5002 against a fair 0.5000" in estimate.describe("a")
+    few = pentanomial_model().estimate(np.array([0.5] * 30 + [0.75] * 6))
+    assert "0.542 against a fair 0.500" in few.describe("a")  # three decimals as before
+
+
 def test_a_bound_and_the_mean_it_is_compared_with_are_never_shown_alike():
     """A fixed-sample test of German pairs at elo 0/2 accepted H0 because "the one-sided
     95% upper bound of the mean, 0.503, lies below 0.503, the mean under H1": both are

@@ -149,7 +149,11 @@ class Estimate:
             of = f" of {self.share_of_text(a)}" if self.share_of else ""
             # rounded as the report's tables round (half to even on the number as written):
             # 37 of 80 hands read 0.463 here beside 0.462 in the standings (a probe)
-            return f"mean share{of} {fmt(self.mean)} against a fair {fmt(self.fair_mean)}"
+            # and to as many more digits as tell it from the fair share: "0.500 against a
+            # fair 0.500" beside a verdict that A is stronger read as a contradiction
+            extra = digits_apart((self.mean, self.fair_mean), lambda v, e: fmt(v, 3 + e))
+            return (f"mean share{of} {fmt(self.mean, 3 + extra)} against a fair"
+                    f" {fmt(self.fair_mean, 3 + extra)}")
         return f"{signed_mean(self.mean)} {self.mean_unit}"
 
     def as_dict(self, a: str = "A") -> dict[str, object]:
