@@ -637,6 +637,17 @@ def test_an_intervals_two_ends_are_never_shown_alike():
     assert [float(x) for x in shown] == pytest.approx([0.00105, 0.00103, 0.00107], abs=1e-5)
 
 
+def test_a_knockout_share_its_interval_and_the_fair_share_are_never_shown_alike():
+    """Over many games a share whose interval lies above the fair one would read "wins
+    25.0% ... (95%: 25.0 to 25.1%) ..., against a fair share of 25.0%: above it"."""
+    from whist_sim.reports.verdict_section import _shares_apart
+
+    close = SimpleNamespace(estimate=0.2504, lo=0.2501, hi=0.2507)
+    assert _shares_apart(close, 0.25) == ("25.04%", "25.01", "25.07%", "25.00%")
+    apart = SimpleNamespace(estimate=0.3, lo=0.2, hi=0.4)
+    assert _shares_apart(apart, 0.25) == ("30.0%", "20.0", "40.0%", "25.0%")
+
+
 def test_deals_to_separate_are_sized_at_holms_next_level_given_the_decided_comparisons():
     """A probe: two of three comparisons decided, the third read "about 1,980 more deals
     ... (at the level 5% / 3)", where Holm's test tests it at 5% / 1."""

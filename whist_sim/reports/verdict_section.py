@@ -742,6 +742,17 @@ def _not_with_the_others(family: int) -> str:
 # -- Knock-out Whist: each entrant against the fair share --------------------------------
 
 
+def _shares_apart(interval: Any, fair: float) -> tuple[str, str, str, str]:
+    """A Knock-out share, its interval's ends (the first without its %) and the fair
+    share, to one decimal of a percent or as many more as tell any two different ones
+    apart: over many games "wins 25.0% ... (95%: 25.0 to 25.1%) ..., against a fair share
+    of 25.0%: above it, decided" would read as a contradiction."""
+    extra = digits_apart((interval.estimate, interval.lo, interval.hi, fair),
+                         lambda value, more: percent(value, 1 + more))
+    return (percent(interval.estimate, 1 + extra), percent(interval.lo, 1 + extra, sign=False),
+            percent(interval.hi, 1 + extra), percent(fair, 1 + extra))
+
+
 def _knockout(ranges: DealRanges, duel: bool = False
               ) -> tuple[list[Placed], list[str]]:
     """Each entrant's share of games won at each table size against the fair share.
@@ -786,16 +797,17 @@ def _knockout(ranges: DealRanges, duel: bool = False
     lines = []
     for (name, players, interval, fair, x, (won, games)), holds in zip(rows, decided,
                                                                         strict=True):
+        share, lo, hi, fair_shown = _shares_apart(interval, fair)
         bounds = ("no interval from one deal" if math.isnan(interval.lo) else
-                  f"95%: {percent(interval.lo, sign=False)} to {percent(interval.hi)}")
+                  f"95%: {lo} to {hi}")
         count = f"{won:,} of {games:,} player-game{'' if games == 1 else 's'}"
         lost = forfeits.get((name, players), 0)
         if lost:  # the one way this share and the Knock-out sections' may differ
             count += (f", counting as lost the {lost:,} it forfeited, which the Knock-out"
                       " Whist sections leave out")
-        text = (f"{name} wins {percent(interval.estimate)} of its games at {players} seats"
+        text = (f"{name} wins {share} of its games at {players} seats"
                 f" ({count}; {bounds}, over {_deals(interval.n)}), against a fair share of"
-                f" {percent(fair)}")
+                f" {fair_shown}")
         if interval.n >= 2 and not (interval.lo <= fair <= interval.hi):
             side = "above" if interval.estimate > fair else "below"
             fewest = fewest_deals_to_decide(len(rows))
