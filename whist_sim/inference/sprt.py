@@ -473,9 +473,8 @@ class Verdict:
     def _apart(self, bound: float, mean: float) -> tuple[str, str]:
         """A bound and the hypothesis's mean it is compared with, as ``_mean`` shows them,
         with as many more digits as it takes (``digits_apart``) to show two different
-        numbers differently:
-        "the one-sided 95% upper bound of the mean, 0.503, lies below 0.503, the mean
-        under H1" read as a contradiction."""
+        numbers differently: "the one-sided 95% upper bound of the mean, 0.503, lies below
+        0.503, the mean under H1" read as a contradiction."""
         extra = digits_apart((bound, mean), self._mean)
         return self._mean(bound, extra), self._mean(mean, extra)
 
