@@ -116,7 +116,7 @@ def tilted_distribution(
     g falls from +inf to -inf on (-1/max a, -1/min a): Newton's steps, safeguarded by
     bisection inside that bracket, find the root in a few steps. A Newton step can land
     within rounding of the bracket's end, where g's pole makes the next step vanishingly
-    small: that stop is no root (weights 0.2, 3, 0.2, ... on sevenths, mean 1/2, put all
+    small: that stop is no root (weights 0.2, 3, 0.2, ... on sixths, mean 1/2, put all
     the mass on 1), so a row whose fit misses its mean is solved again by bisection alone,
     which cannot miss.
     """
