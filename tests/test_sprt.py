@@ -762,6 +762,10 @@ def test_means_too_small_for_two_decimals_are_shown_not_rounded_to_nothing():
                      r" \(95%: \+0\.00037 to \+0\.00042", sequential), sequential
     assert signed_mean(0.0) == "+0.00" and signed_mean(-1e-9) == "-0.000000001"
     assert signed_mean(-0.004) == "-0.004" and signed_mean(0.005) == "+0.01"
+    tiny = fixed_verdict(model, SprtSettings.parse("net0=0 net1=1e-300"),
+                         np.full(50, 1e-301)).text("A", "B")  # a hostile probe: 300 zeros
+    assert "+1.0e-301 units per hand in every one of the 50 pairs" in tiny, tiny
+    assert len(tiny) < 700, tiny
 
 
 def test_a_share_a_hair_above_the_fair_one_is_not_shown_as_the_fair_one():

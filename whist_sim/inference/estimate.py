@@ -175,12 +175,25 @@ def json_safe(value: object) -> object:
     return value
 
 
+POSITIONAL_DOWN_TO = 1e-9
+"""The smallest size ``decimals_or_digits`` writes out in decimals; below it, exponent
+notation: net1 = 1e-300 wrote a mean with 300 zeros (a hostile probe)."""
+
+
+def _shows_as_zero(value: float, decimals: int) -> bool:
+    """Whether ``decimals`` decimals would write a finite ``value`` that is not 0 as 0."""
+    return math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals
+
+
 def decimals_or_digits(value: float, decimals: int) -> str:
     """``value`` to ``decimals`` decimals, or to two significant digits where those would
-    show a value that is not 0 as 0 (never in exponent notation)."""
-    if math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals:
-        return np.format_float_positional(value, precision=2, fractional=False, trim="-")
-    return f"{value:.{decimals}f}"
+    show a value that is not 0 as 0: written out ("0.00035") down to
+    ``POSITIONAL_DOWN_TO``, in exponent notation ("1.0e-300") below it."""
+    if not _shows_as_zero(value, decimals):
+        return f"{value:.{decimals}f}"
+    if abs(value) < POSITIONAL_DOWN_TO:
+        return f"{value:.1e}"
+    return np.format_float_positional(value, precision=2, fractional=False, trim="-")
 
 
 def digits_apart(values: Iterable[float], show: Callable[[float, int], str],
@@ -204,7 +217,7 @@ def signed_mean(value: float, decimals: int = 2) -> str:
     two significant digits where they would show a mean that is not 0 as 0: with net1 =
     0.001 a fixed-sample test accepted H0 as "the one-sided 95% upper bound of the mean,
     +0.00 units per hand, lies below +0.00 units per hand, the mean under H1" (a probe)."""
-    if math.isfinite(value) and 0 < abs(value) < 0.5 * 10.0**-decimals:
+    if _shows_as_zero(value, decimals):
         text = decimals_or_digits(value, decimals)
         return text if value < 0 else f"+{text}"
     return signed(value, decimals)
