@@ -614,12 +614,13 @@ def _difference(interval: Any, figure: Any, as_is: bool, other: str) -> str:
             return head
         lo, hi = share_bounds(lo, hi)
         return f"{head} (95%: {percent(lo, sign=False)} to {percent(hi)})"
-    extra = 0 if _no_spread(interval, figure) else digits_apart((lo, est, hi), _margin)
+    flat = _no_spread(interval, figure)
+    extra = 0 if flat else digits_apart((lo, est, hi), _margin)
     head = (f"is level with {other} at {_margin(est, extra)} {figure.unit}" if est == 0
             else f"is ahead of {other} by {_margin(est, extra)} {figure.unit}")
     if math.isnan(lo):
         return head
-    if _no_spread(interval, figure):
+    if flat:
         return f"{head} {NO_SPREAD}"
     return f"{head} (95%: {_margin(lo, extra)} to {_margin(hi, extra)})"
 
