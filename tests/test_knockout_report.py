@@ -38,6 +38,7 @@ from tests.report_fixtures import folder_with_rows, rows_by
 from tests.tournament_helpers import make_run_without_ray
 from whist_sim.cards import SUIT_MASKS
 from whist_sim.games.knockout_whist import NAME_TRUMP
+from whist_sim.inference import plackett_luce as plackett_luce_module
 from whist_sim.reports import analyses, build, plots
 from whist_sim.reports import knockout_whist as kw
 from whist_sim.reports.build import build_report
@@ -672,3 +673,18 @@ def test_a_placing_interval_stays_within_the_placings_there_are():
                            "placing_hi": [14.71, 12.0]}).with_columns(
         *kw._placing_bounds("placing"))
     assert bounds.rows() == [("3", 1.0, 3.0), ("all", 1.0, 7.0)]
+
+
+def test_a_ratings_fit_that_does_not_converge_is_said_and_the_rest_of_the_report_stands(
+        run: RunFolder, monkeypatch: pytest.MonkeyPatch):
+    """A fit that stops short of its maximum raised out of ``build_report``: a traceback, and
+    none of the other sections, for a limit of one analysis. The ratings section now says
+    why it has no ratings, and the verdict makes no claim from them."""
+    monkeypatch.setattr(plackett_luce_module, "MAX_ITERATIONS", 1)
+    text = build_report(run.path).markdown.read_text()
+    ratings = text[text.index("## Ratings (finishing order)"):]
+    ratings = ratings[:ratings.index("\n## ", 5)]
+    assert "The ratings could not be fitted: Plackett-Luce MM did not converge in 1" in ratings
+    assert "| strategy |" not in ratings  # no table of ratings it did not find
+    assert "## Knock-out Whist: dog's life" in text and "## Standings" in text
+    assert "The ratings rank" not in text and "The ratings order" not in text

@@ -649,3 +649,21 @@ def test_the_report_command_says_so_when_interrupted_and_names_the_folder_when_t
     result = CliRunner().invoke(app, ["report", str(hand_built_run.path)])
     assert result.exit_code == 2
     assert f"{hand_built_run.path / 'report'}: no space left on the device" in result.output
+
+
+def test_a_bradley_terry_fit_that_does_not_converge_is_said_and_the_rest_of_the_report_stands(
+        hand_built_run: RunFolder, monkeypatch: pytest.MonkeyPatch):
+    """``choix`` raised its own RuntimeError out of ``build_report`` (a traceback, no
+    report) when its fit ran out of iterations. The ratings section says so instead, and the
+    verdict makes no claim from the ratings."""
+    from whist_sim.reports import stats
+
+    monkeypatch.setattr(stats, "BRADLEY_TERRY_MAX_ITERATIONS", 1)
+    text = build_report(hand_built_run.path).markdown.read_text()
+    ratings = text[text.index("## Ratings"):]
+    ratings = ratings[:ratings.index("\n## ", 5)]
+    assert ("The ratings could not be fitted: Bradley-Terry (choix's ILSR) did not converge"
+            " in 1 iterations") in ratings
+    assert "| strategy |" not in ratings
+    assert "## Standings" in text and "## Head to head" in text
+    assert "The ratings rank" not in text and "The ratings order" not in text

@@ -108,6 +108,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from whist_sim.inference.fit_failure import FitDidNotConverge
+
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 """Elo points per unit of log-strength: 400 = odds of 10 to 1 (as ``stats.ELO_PER_LOGIT``)."""
 
@@ -310,8 +312,8 @@ def fit_log_strengths(wins: np.ndarray, events: np.ndarray, compositions: np.nda
             kept = (np.isfinite(landed).all(axis=1)
                     & (np.abs(landed - jump).max(axis=1) < moved))
         log_gamma = np.where(kept[:, None], landed, second)
-    raise RuntimeError(
-        f"Plackett-Luce MM did not converge in {MAX_ITERATIONS} iterations"
+    raise FitDidNotConverge(
+        f"Plackett-Luce MM did not converge in {MAX_ITERATIONS:,} iterations"
         f" (last step {moved.max():.2e} in log-strength)"
     )
 

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import polars as pl
 
+from whist_sim.inference.fit_failure import FitDidNotConverge
 from whist_sim.reports import plots
 from whist_sim.reports.document import Cell, Section, column, fmt_ci, table_of
 from whist_sim.reports.rating_notes import rating_notes
 from whist_sim.reports.ratings_section import names_in_words as _names
+from whist_sim.reports.ratings_section import unfitted_section
 from whist_sim.reports.run_facts import RunFacts
 from whist_sim.reports.stats import BOOTSTRAP_BLOCKS, bradley_terry
 from whist_sim.store import RunFolder
@@ -25,8 +27,11 @@ BOOTSTRAP_SEED = 0
 
 
 def bradley_terry_section(folder: RunFolder, out: Path, facts: RunFacts) -> list[Section]:
-    ratings = bradley_terry(facts.pair_summaries(facts.sides).blocks, bootstrap=BOOTSTRAP,
-                            seed=BOOTSTRAP_SEED)
+    try:
+        ratings = bradley_terry(facts.pair_summaries(facts.sides).blocks, bootstrap=BOOTSTRAP,
+                                seed=BOOTSTRAP_SEED)
+    except FitDidNotConverge as exc:
+        return [unfitted_section("Ratings", exc)]
     swept = swept_in_hands(folder.scan("seats"))
     bound = {name: "at most" for name in swept["never_ahead"]}
     bound.update({name: "at least" for name in swept["never_behind"]})

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from whist_sim.inference.fit_failure import FitDidNotConverge
 from whist_sim.reports import render
 from whist_sim.reports.bradley_terry_section import bradley_terry_section
 from whist_sim.reports.comparisons import SEAT_COMPARED
@@ -135,7 +136,10 @@ def _ratings_order(folder: RunFolder, facts: RunFacts) -> dict[str, float]:
     their order, so the verdict claims no order between entrants the ratings tie."""
     leading = leading_ratings(folder)
     if leading is None:
-        leading = bradley_terry(facts.pair_summaries().blocks, bootstrap=0)
+        try:
+            leading = bradley_terry(facts.pair_summaries().blocks, bootstrap=0)
+        except FitDidNotConverge:  # the ratings section says so; no claim from them
+            return {}
     ordered = leading.sort("rating", descending=True)
     return dict(zip(ordered["strategy"].to_list(), ordered["rating"].to_list(), strict=True))
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import polars as pl
 
+from whist_sim.inference.fit_failure import FitDidNotConverge
 from whist_sim.inference.plackett_luce import plackett_luce, predicted_win_share
 from whist_sim.reports import finishing
 from whist_sim.reports.document import Section, Table, column, fmt, interval, table_of
@@ -123,7 +124,12 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
     if game not in ORDERS:
         return []
     orders = ORDERS[game](folder).collect()
-    ratings = plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
+    try:
+        ratings = plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED)
+        winners = (plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED, top=1)
+                   if game == "knockout_whist" else ratings)
+    except FitDidNotConverge as exc:
+        return [unfitted_section(TITLE, exc)]
     units = UNIT_NAMES[game]
     sizes = sorted(set(orders["players"].to_list()))
     paragraphs = [
@@ -145,7 +151,6 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
             _gap_table(game, sizes),
         ], [plot_ratings(ratings, out / "ratings.png", "Plackett-Luce ratings (finishing order)")])]
 
-    winners = plackett_luce(orders, bootstrap=BOOTSTRAP, seed=BOOTSTRAP_SEED, top=1)
     seats = folder.scan("seats")
     observed, lineups = pl.collect_all(
         [finishing.observed_win_share(seats), finishing.lineup_games(seats)])
@@ -192,15 +197,29 @@ def multiplayer_ratings_section(folder: RunFolder, out: Path) -> list[Section]:
     ], [plot_ratings(winners, out / "ratings.png", "Plackett-Luce ratings: who wins")])]
 
 
+def unfitted_section(title: str, failure: FitDidNotConverge) -> Section:
+    """A ratings section whose fit ran out of iterations: why it shows no ratings."""
+    return Section(title, [
+        f"The ratings could not be fitted: {failure}. Ratings from a fit that stopped short"
+        " of its maximum would be numbers it has not found, so none are shown, and the"
+        " verdict draws nothing from them; every other section of this report stands. No"
+        " run is known to need more iterations: this one is worth reporting, with its"
+        " folder's `run.json`."])
+
+
 def leading_ratings(folder: RunFolder) -> pl.DataFrame | None:
     """The ratings this section leads with (Knock-out Whist: `who wins`; else every place),
-    for the verdict's check of the ranking; None for games without the section."""
+    for the verdict's check of the ranking; None for games without the section, and none
+    (an empty frame) where the fit did not converge."""
     game = str(folder.meta()["game"])
     if game not in ORDERS:
         return None
     orders = ORDERS[game](folder).collect()
     top = 1 if game == "knockout_whist" else None
-    return plackett_luce(orders, bootstrap=0, seed=BOOTSTRAP_SEED, top=top)
+    try:
+        return plackett_luce(orders, bootstrap=0, seed=BOOTSTRAP_SEED, top=top)
+    except FitDidNotConverge:  # its section says so; the verdict claims nothing from them
+        return pl.DataFrame(schema={"strategy": pl.String, "rating": pl.Float64})
 
 
 def predicted_vs_observed(ratings: pl.DataFrame, observed: pl.DataFrame,

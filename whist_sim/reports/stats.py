@@ -25,6 +25,7 @@ import polars.selectors as cs
 from scipy import stats as sps
 
 from whist_sim.inference.estimate import wilson_bounds
+from whist_sim.inference.fit_failure import FitDidNotConverge
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -38,6 +39,9 @@ _Z = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))
 
 BOOTSTRAP_BLOCKS = 1024
 """Blocks of deal indices the Bradley-Terry bootstrap resamples (deal index modulo this)."""
+
+BRADLEY_TERRY_MAX_ITERATIONS = 10_000
+"""Steps ``choix``'s ILSR may take; past them the fit raises ``FitDidNotConverge``."""
 
 
 class Interval(NamedTuple):
@@ -452,7 +456,13 @@ def bradley_terry(
     def fit(weights: np.ndarray) -> np.ndarray:
         counts = np.bincount(cell, weights=wins * weights, minlength=k * k).reshape(k, k)
         counts = counts + prior_draws / 2 * (1 - np.eye(k))
-        theta = choix.ilsr_pairwise_dense(counts, max_iter=10_000, tol=1e-10)
+        try:
+            theta = choix.ilsr_pairwise_dense(counts, max_iter=BRADLEY_TERRY_MAX_ITERATIONS,
+                                              tol=1e-10)
+        except RuntimeError as exc:  # choix's only word for "did not converge"
+            raise FitDidNotConverge(
+                f"Bradley-Terry (choix's ILSR) did not converge in"
+                f" {BRADLEY_TERRY_MAX_ITERATIONS:,} iterations ({exc})") from None
         rating = ELO_PER_LOGIT * theta
         return rating - rating.mean()
 
