@@ -476,5 +476,10 @@ def test_a_bot_that_exits_leaving_a_child_on_its_output_is_named_as_exited(tmp_p
     with (ProcessStrategy([sys.executable, str(script)], label="forker", time_limit=5.0)
           as bot, pytest.raises(BotCrashed) as raised):
         bot.choose(state.view(state.to_act), random_module.Random(1))
-    # found as it exited, not at the end of the limit as a timeout
-    assert "exited with code 0 while the engine waited for its reply to" in str(raised.value)
+    # found as it exited, not at the end of the limit as a timeout. When: its keeper ends the
+    # child as the bot exits, so a bot that exits before the engine has written the deal is
+    # found in that write (a loaded machine: one run of the suite read this), else while
+    # the engine waits for the reply; both are true
+    assert re.search(r"exited with code 0 while the engine (was sending it the deal|waited"
+                     r" for its reply to)", str(raised.value)), str(raised.value)
+    assert "did not reply" not in str(raised.value)
