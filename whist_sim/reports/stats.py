@@ -459,10 +459,12 @@ def bradley_terry(
         try:
             theta = choix.ilsr_pairwise_dense(counts, max_iter=BRADLEY_TERRY_MAX_ITERATIONS,
                                               tol=1e-10)
-        except RuntimeError as exc:  # choix's only word for "did not converge"
+        except RuntimeError as exc:
+            if "converge" not in str(exc):  # choix's text for running out of iterations
+                raise
             raise FitDidNotConverge(
                 f"Bradley-Terry (choix's ILSR) did not converge in"
-                f" {BRADLEY_TERRY_MAX_ITERATIONS:,} iterations ({exc})") from None
+                f" {BRADLEY_TERRY_MAX_ITERATIONS:,} iterations") from None
         rating = ELO_PER_LOGIT * theta
         return rating - rating.mean()
 
